@@ -1,0 +1,1 @@
+//! An SM83 assembler for building our own ROMs from source.

@@ -1,0 +1,8 @@
+//! The APU. PLACEHOLDER until the APU lands.
+use bytemuck::{Pod, Zeroable};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Pod, Zeroable)]
+#[repr(C)]
+pub struct ApuState {
+    pub _reserved: [u8; 8],
+}

@@ -1,0 +1,25 @@
+//! The CPU's only view of the machine. One call is one M-cycle.
+
+/// What the SM83 sees of the rest of the Game Boy.
+///
+/// Every `read`, `write` and `idle` is exactly one M-cycle: the implementation advances all
+/// other components by one M-cycle and then makes the access. The order of calls in an
+/// instruction therefore *is* its bus timing, checked cycle by cycle by the SM83 test cases.
+pub trait Bus {
+    /// One M-cycle that reads `addr`.
+    fn read(&mut self, addr: u16) -> u8;
+    /// One M-cycle that writes `value` to `addr`.
+    fn write(&mut self, addr: u16, value: u8);
+    /// One M-cycle without a memory access.
+    fn idle(&mut self);
+    /// `IE & IF & 0x1F` as it stands now (no cycle passes).
+    fn pending_interrupts(&self) -> u8;
+    /// Clears bit `bit` (0..=4) of IF: the CPU is dispatching that interrupt (no cycle passes).
+    fn acknowledge_interrupt(&mut self, bit: u8);
+    /// The CPU executed STOP (no cycle passes). The machine resets DIV and decides when the
+    /// CPU wakes up again.
+    fn stop(&mut self) {}
+    /// The CPU executed `LD B,B` (opcode 0x40), the conventional software breakpoint that the
+    /// Mooneye test suite uses to signal "test finished" (no cycle passes).
+    fn breakpoint(&mut self) {}
+}

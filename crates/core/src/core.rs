@@ -1,0 +1,188 @@
+//! [`Core`]: the state, the ROM and the host-side outputs, with the run loop.
+
+use crate::cart::Rom;
+use crate::cpu::{self, CpuMode};
+use crate::events::Events;
+use crate::joypad::Buttons;
+use crate::machine::Machine;
+use crate::state::State;
+use crate::{SCREEN_HEIGHT, SCREEN_WIDTH};
+use bytemuck::Zeroable;
+
+/// Which Game Boy is emulated.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[repr(u8)]
+pub enum Model {
+    /// DMG-01 (CPU revisions A/B/C behave alike for everything emulated here).
+    #[default]
+    Dmg = 0,
+}
+
+/// A user-supplied 256-byte DMG boot ROM.
+#[derive(Clone, Debug)]
+pub struct BootRom(pub Box<[u8; 256]>);
+
+#[derive(Debug, thiserror::Error)]
+pub enum BootRomError {
+    #[error("boot ROM is {len} bytes; a DMG boot ROM is exactly 256 bytes")]
+    WrongSize { len: usize },
+}
+
+impl BootRom {
+    pub fn from_bytes(bytes: &[u8]) -> Result<BootRom, BootRomError> {
+        let array: [u8; 256] = bytes
+            .try_into()
+            .map_err(|_| BootRomError::WrongSize { len: bytes.len() })?;
+        Ok(BootRom(Box::new(array)))
+    }
+}
+
+/// How to power on.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    pub model: Model,
+    /// Run this boot ROM from 0x0000; without one, start at 0x0100 with the registers and
+    /// I/O state the DMG boot ROM leaves behind.
+    pub boot_rom: Option<BootRom>,
+}
+
+/// Host-side outputs: written by emulation, never read back by it.
+pub struct Output {
+    /// The frame being drawn: one shade (0 = lightest .. 3 = darkest) per pixel, row-major.
+    pub frame: Box<[u8; SCREEN_WIDTH * SCREEN_HEIGHT]>,
+    /// Bytes sent on the serial port since the host last cleared this.
+    pub serial: Vec<u8>,
+}
+
+impl Output {
+    fn new() -> Output {
+        Output {
+            frame: Box::new([0; SCREEN_WIDTH * SCREEN_HEIGHT]),
+            serial: Vec::new(),
+        }
+    }
+}
+
+/// The emulated Game Boy: state, ROM, and host-side outputs.
+pub struct Core {
+    state: Box<State>,
+    rom: Rom,
+    boot_rom: Option<BootRom>,
+    out: Output,
+}
+
+impl Core {
+    /// Powers on with `rom` inserted.
+    pub fn new(rom: Rom, options: Options) -> Core {
+        let mut state: Box<State> = bytemuck::zeroed_box();
+        crate::machine::power_on(&mut state, &rom, options.model, options.boot_rom.is_some());
+        Core {
+            state,
+            rom,
+            boot_rom: options.boot_rom,
+            out: Output::new(),
+        }
+    }
+
+    /// Everything that decides the future. Copy it to save.
+    pub fn state(&self) -> &State {
+        &self.state
+    }
+
+    /// Replaces the whole state (a load, a rewind, a copy from another core).
+    pub fn load_state(&mut self, state: &State) {
+        *self.state = *state;
+    }
+
+    pub fn rom(&self) -> &Rom {
+        &self.rom
+    }
+
+    /// The most recently completed frame (or the one being drawn, mid-frame).
+    pub fn frame(&self) -> &[u8; SCREEN_WIDTH * SCREEN_HEIGHT] {
+        &self.out.frame
+    }
+
+    /// Host-side outputs (serial bytes sent so far).
+    pub fn output(&mut self) -> &mut Output {
+        &mut self.out
+    }
+
+    pub fn m_cycles(&self) -> u64 {
+        self.state.hw.m_cycles
+    }
+
+    /// Sets the pressed buttons from now on: an input event at the current M-cycle.
+    pub fn set_buttons(&mut self, buttons: Buttons) {
+        let mut machine = self.machine();
+        machine.set_buttons(buttons.0);
+    }
+
+    /// Runs until the next frame is complete.
+    pub fn run_frame(&mut self) -> Events {
+        let start = self.state.hw.frames;
+        let mut events = Events::empty();
+        // A frame is at most one LCD period; twice that bounds the loop whatever happens.
+        let limit = self.state.hw.m_cycles + 2 * crate::M_CYCLES_PER_FRAME;
+        while self.state.hw.frames == start && self.state.hw.m_cycles < limit {
+            events |= self.step();
+            if events.contains(Events::BREAKPOINT) {
+                break;
+            }
+        }
+        events
+    }
+
+    /// Runs until the M-cycle clock reaches `target` (or passes it by less than one
+    /// instruction), or the CPU executes a breakpoint.
+    pub fn run_until(&mut self, target: u64) -> Events {
+        let mut events = Events::empty();
+        while self.state.hw.m_cycles < target {
+            events |= self.step();
+            if events.contains(Events::BREAKPOINT) {
+                return events;
+            }
+        }
+        events | Events::TARGET_REACHED
+    }
+
+    /// One CPU step (an instruction, an interrupt dispatch, or an idle cycle).
+    pub fn step(&mut self) -> Events {
+        let (cpu, hw) = (&mut self.state.cpu, &mut self.state.hw);
+        let mut machine = Machine::new(hw, &self.rom, self.boot_rom.as_ref(), &mut self.out);
+        cpu::step(cpu, &mut machine);
+        let mut events = machine.take_events();
+        if cpu.mode() == CpuMode::Locked {
+            events |= Events::CPU_LOCKED;
+        }
+        events
+    }
+
+    fn machine(&mut self) -> Machine<'_> {
+        Machine::new(
+            &mut self.state.hw,
+            &self.rom,
+            self.boot_rom.as_ref(),
+            &mut self.out,
+        )
+    }
+}
+
+impl Clone for Core {
+    fn clone(&self) -> Core {
+        Core {
+            state: self.state.clone(),
+            rom: self.rom.clone(),
+            boot_rom: self.boot_rom.clone(),
+            out: Output {
+                frame: self.out.frame.clone(),
+                serial: self.out.serial.clone(),
+            },
+        }
+    }
+}
+
+#[allow(dead_code)]
+fn _zeroed_state_is_valid() -> State {
+    State::zeroed()
+}

@@ -1,0 +1,79 @@
+//! [`State`]: every mutable byte of the emulated Game Boy. Copying it is a save state.
+//!
+//! Rules (see `shared/docs/style.md`): `#[repr(C)]`, Pod, only unsigned integers and fixed
+//! arrays, every field at a multiple of its own size, explicit zeroed `_pad`. Any bit pattern
+//! is a valid `State`; code masks every index it takes from it. Frequently changing parts come
+//! first and the large, rarely written regions last, which keeps rewind deltas compact.
+
+use crate::apu::ApuState;
+use crate::cart::{CART_RAM_MAX, MbcState};
+use crate::cpu::CpuState;
+use crate::dma::DmaState;
+use crate::joypad::JoypadState;
+use crate::ppu::PpuState;
+use crate::serial::SerialState;
+use crate::timer::TimerState;
+use bytemuck::{Pod, Zeroable};
+
+/// Every mutable byte of the emulated Game Boy. Copying it is a save state.
+#[derive(Clone, Copy, Pod, Zeroable)]
+#[repr(C)]
+pub struct State {
+    /// Borrowed by the CPU executor.
+    pub cpu: CpuState,
+    /// Borrowed by `Machine`, the `Bus` implementation.
+    pub hw: HwState,
+}
+
+const _: () = assert!(size_of::<State>() <= 192 * 1024, "State outgrew its budget");
+const _: () = assert!(size_of::<CpuState>() % 8 == 0);
+const _: () = assert!(size_of::<TimerState>() % 8 == 0);
+const _: () = assert!(size_of::<SerialState>() % 8 == 0);
+const _: () = assert!(size_of::<JoypadState>() % 8 == 0);
+const _: () = assert!(size_of::<DmaState>() % 8 == 0);
+const _: () = assert!(size_of::<PpuState>() % 8 == 0);
+const _: () = assert!(size_of::<ApuState>() % 8 == 0);
+const _: () = assert!(size_of::<MbcState>() % 8 == 0);
+
+/// Everything but the CPU registers.
+#[derive(Clone, Copy, Pod, Zeroable)]
+#[repr(C)]
+pub struct HwState {
+    /// M-cycles since power-on. Inputs are stamped with this clock.
+    pub m_cycles: u64,
+    /// Frames completed since power-on (VBlank entries, or LCD-off frame periods).
+    pub frames: u64,
+    pub timer: TimerState,
+    pub serial: SerialState,
+    pub joypad: JoypadState,
+    pub dma: DmaState,
+    pub ppu: PpuState,
+    pub apu: ApuState,
+    pub mbc: MbcState,
+    /// FF0F IF: requested interrupts (low five bits).
+    pub interrupt_flag: u8,
+    /// FFFF IE: enabled interrupts (all eight bits are read/write).
+    pub interrupt_enable: u8,
+    /// 1 while the boot ROM is mapped over 0x0000..=0x00FF (until a write to FF50).
+    pub boot_rom_mapped: u8,
+    /// A `Model`, stored raw.
+    pub model_raw: u8,
+    pub _pad: [u8; 4],
+    /// FF80..=FFFE (index 127 unused).
+    pub hram: [u8; 128],
+    /// FE00..=FE9F object attribute memory.
+    pub oam: [u8; 160],
+    /// C000..=DFFF (echoed at E000..=FDFF).
+    pub wram: [u8; 0x2000],
+    /// 8000..=9FFF.
+    pub vram: [u8; 0x2000],
+    /// A000..=BFFF through the mapper, sized for the largest supported cartridge.
+    pub cart_ram: [u8; CART_RAM_MAX],
+}
+
+impl State {
+    /// The raw bytes, as rewind snapshots and desync checks use them (host byte order).
+    pub fn as_bytes(&self) -> &[u8] {
+        bytemuck::bytes_of(self)
+    }
+}

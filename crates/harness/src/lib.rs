@@ -1,0 +1,1 @@
+//! Test-ROM runner shared by `backspin test` and `cargo test`.

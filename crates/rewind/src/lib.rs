@@ -1,0 +1,1 @@
+//! Rewind: input log, snapshot ring, seek.
