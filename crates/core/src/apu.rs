@@ -6,3 +6,7 @@ use bytemuck::{Pod, Zeroable};
 pub struct ApuState {
     pub _reserved: [u8; 8],
 }
+
+/// Host-side audio produced by the APU (outside the State). PLACEHOLDER.
+#[derive(Clone, Debug, Default)]
+pub struct AudioOut {}

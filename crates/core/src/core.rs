@@ -52,6 +52,8 @@ pub struct Output {
     pub frame: Box<[u8; SCREEN_WIDTH * SCREEN_HEIGHT]>,
     /// Bytes sent on the serial port since the host last cleared this.
     pub serial: Vec<u8>,
+    /// Audio produced since the host last drained it.
+    pub audio: crate::apu::AudioOut,
 }
 
 impl Output {
@@ -59,6 +61,7 @@ impl Output {
         Output {
             frame: Box::new([0; SCREEN_WIDTH * SCREEN_HEIGHT]),
             serial: Vec::new(),
+            audio: crate::apu::AudioOut::default(),
         }
     }
 }
@@ -106,6 +109,12 @@ impl Core {
     /// Host-side outputs (serial bytes sent so far).
     pub fn output(&mut self) -> &mut Output {
         &mut self.out
+    }
+
+    /// Reads `addr` through the memory map without side effects and without a cycle passing
+    /// (debuggers, test protocols such as Blargg's `$A000` status).
+    pub fn peek(&mut self, addr: u16) -> u8 {
+        self.machine().peek(addr)
     }
 
     pub fn m_cycles(&self) -> u64 {
@@ -177,6 +186,7 @@ impl Clone for Core {
             out: Output {
                 frame: self.out.frame.clone(),
                 serial: self.out.serial.clone(),
+                audio: self.out.audio.clone(),
             },
         }
     }

@@ -46,6 +46,10 @@ impl<'a> Machine<'a> {
         self.hw.joypad.pressed = buttons;
     }
 
+    pub(crate) fn peek(&mut self, addr: u16) -> u8 {
+        self.read_mapped(addr)
+    }
+
     fn tick(&mut self) {
         self.hw.m_cycles += 1;
     }
