@@ -376,19 +376,19 @@ impl PpuState {
     }
 
     /// HALT skipping: M-cycles during which `tick` raises no interrupt and completes no
-    /// frame, if no register is written. At least 1 (when the next tick itself may raise
-    /// one, 1 is returned and `advance(1)` is exactly `tick`).
+    /// frame, if no register is written. 0 when the very next tick may do either (the
+    /// machine then ticks normally).
     pub fn quiet_m_cycles(&self) -> u32 {
         if self.lcdc & LCDC_LCD_ENABLE == 0 {
             let left = u32::from(M_CYCLES_PER_FRAME.saturating_sub(self.lcd_off_m_cycles));
-            return left.saturating_sub(1).max(1);
+            return left.saturating_sub(1);
         }
         let step = Step::from_raw(self.step);
         if step.is_mode3() || self.wx_just_changed != 0 {
-            return 1;
+            return 0;
         }
         // The next step runs in tick number wait/4 (counting from 0).
-        (u32::from(self.wait_dots) / 4).max(1)
+        u32::from(self.wait_dots) / 4
     }
 
     /// Exactly `n` calls of `tick` when `n <= quiet_m_cycles()`.
@@ -400,7 +400,7 @@ impl PpuState {
         interrupt_flag: &mut u8,
         frame: &mut [u8; 160 * 144],
     ) {
-        if n <= 1 || self.wx_just_changed != 0 {
+        if n <= 1 || self.wx_just_changed != 0 || Step::from_raw(self.step).is_mode3() {
             for _ in 0..n {
                 self.tick(vram, oam, interrupt_flag, frame);
             }
