@@ -1,0 +1,196 @@
+//! PPU test ROMs from the shared manifest: Mooneye PPU timing, dmg-acid2, Mealybug, Bully,
+//! Strikethrough, Blargg oam_bug. Each row runs for its manifest time (emulated), then the
+//! Mooneye register signature and/or the screenshot decide. Skips (passing) when the shared
+//! ROMs are absent.
+//!
+//! `cargo test -p backspin-core --test ppu_roms -- --nocapture` prints one line per row and a
+//! summary; `PPU_FILTER=substring` narrows the rows. Rows listed in `KNOWN_FAILURES` may fail;
+//! any other failure fails the test, and so does a listed row that passes.
+
+use backspin_core::{Core, Events, Options, Rom};
+use std::path::{Path, PathBuf};
+
+/// Rows expected to fail for now (the list only shrinks on purpose).
+const KNOWN_FAILURES: &[&str] = &[];
+
+fn roms_root() -> Option<PathBuf> {
+    let root = match std::env::var_os("GB_TEST_ROMS") {
+        Some(dir) => PathBuf::from(dir),
+        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/test-roms"),
+    };
+    if root.join("manifest.tsv").is_file() {
+        Some(root)
+    } else {
+        println!(
+            "skipped: no manifest.tsv under {}; set GB_TEST_ROMS",
+            root.display()
+        );
+        None
+    }
+}
+
+struct Row {
+    name: String,
+    rom: String,
+    seconds: f64,
+    expected: Option<String>,
+}
+
+fn is_ppu_row(rom: &str) -> bool {
+    rom.starts_with("mooneye/acceptance/ppu/")
+        || rom.starts_with("acid/dmg-acid2")
+        || rom.starts_with("mealybug/")
+        || rom.starts_with("ashiepaws/")
+        || rom.starts_with("blargg/oam_bug/")
+}
+
+fn rows(root: &Path) -> Vec<Row> {
+    let text = std::fs::read_to_string(root.join("manifest.tsv")).expect("manifest readable");
+    let filter = std::env::var("PPU_FILTER").unwrap_or_default();
+    text.lines()
+        .skip(1)
+        .filter_map(|line| {
+            let cols: Vec<&str> = line.split('\t').collect();
+            if cols.len() < 6 || cols[3] != "DMG" || !is_ppu_row(cols[2]) {
+                return None;
+            }
+            if !cols[1].contains(filter.as_str()) {
+                return None;
+            }
+            Some(Row {
+                name: cols[1].to_string(),
+                rom: cols[2].to_string(),
+                seconds: cols[4].parse().unwrap_or(10.0),
+                expected: (cols[5] != "-").then(|| cols[5].to_string()),
+            })
+        })
+        .collect()
+}
+
+/// Shades 0..3 as the README's gray levels, then 8-bit luma of the expected PNG.
+fn expected_luma(path: &Path) -> Option<Vec<u8>> {
+    let file = std::fs::File::open(path).ok()?;
+    let mut decoder = png::Decoder::new(std::io::BufReader::new(file));
+    decoder.set_transformations(png::Transformations::EXPAND | png::Transformations::STRIP_16);
+    let mut reader = decoder.read_info().ok()?;
+    let mut buf = vec![0; reader.output_buffer_size()?];
+    let info = reader.next_frame(&mut buf).ok()?;
+    let (w, h) = (info.width as usize, info.height as usize);
+    if w != 160 || h != 144 {
+        return None;
+    }
+    let channels = info.color_type.samples();
+    let mut out = Vec::with_capacity(w * h);
+    for p in 0..w * h {
+        let px = &buf[p * channels..p * channels + channels];
+        let luma = match channels {
+            1 | 2 => u32::from(px[0]),
+            _ => (299 * u32::from(px[0]) + 587 * u32::from(px[1]) + 114 * u32::from(px[2])) / 1000,
+        };
+        out.push(luma as u8);
+    }
+    Some(out)
+}
+
+fn write_pgm(path: &Path, pixels: &[u8]) {
+    let mut bytes = b"P5\n160 144\n255\n".to_vec();
+    bytes.extend_from_slice(pixels);
+    let _ = std::fs::write(path, bytes);
+}
+
+enum Outcome {
+    Pass,
+    Fail(String),
+}
+
+fn run_row(root: &Path, row: &Row) -> Outcome {
+    let Ok(bytes) = std::fs::read(root.join(&row.rom)) else {
+        return Outcome::Fail("ROM unreadable".into());
+    };
+    let rom = match Rom::from_bytes(bytes) {
+        Ok(rom) => rom,
+        Err(error) => return Outcome::Fail(format!("ROM rejected: {error}")),
+    };
+    let mut core = Core::new(rom, Options::default());
+    let budget = (row.seconds * backspin_core::M_CYCLES_PER_SECOND as f64) as u64;
+    let mooneye = row.rom.starts_with("mooneye/");
+    let mut regs_ok = None;
+    loop {
+        let events = core.run_until(budget);
+        if events.contains(Events::BREAKPOINT) && mooneye {
+            let cpu = &core.state().cpu;
+            let regs = [cpu.b, cpu.c, cpu.d, cpu.e, cpu.h, cpu.l];
+            regs_ok = Some(regs == [3, 5, 8, 13, 21, 34]);
+            // Let the screen settle for a couple of frames.
+            let settle = core.m_cycles() + 3 * backspin_core::M_CYCLES_PER_FRAME;
+            core.run_until(settle.min(budget.max(settle)));
+            break;
+        }
+        if core.m_cycles() >= budget || events.contains(Events::CPU_LOCKED) {
+            break;
+        }
+    }
+    let shades = [0xFF, 0xAA, 0x55, 0x00];
+    let actual: Vec<u8> = core.frame().iter().map(|&s| shades[usize::from(s & 3)]).collect();
+    let safe = row.rom.replace(['/', ' ', '(', ')', ','], "_");
+    let out_dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../target/ppu_roms");
+    let _ = std::fs::create_dir_all(&out_dir);
+    if mooneye {
+        match regs_ok {
+            Some(true) => return Outcome::Pass,
+            Some(false) => return Outcome::Fail("Mooneye failure signature".into()),
+            None => return Outcome::Fail("no LD B,B within the time budget".into()),
+        }
+    }
+    let Some(expected) = row.expected.as_ref() else {
+        return Outcome::Fail("no expected screenshot".into());
+    };
+    let Some(want) = expected_luma(&root.join(expected)) else {
+        return Outcome::Fail(format!("cannot decode {expected}"));
+    };
+    let diff = actual
+        .iter()
+        .zip(&want)
+        .filter(|(a, b)| a.abs_diff(**b) > 50)
+        .count();
+    if diff == 0 {
+        Outcome::Pass
+    } else {
+        let actual_path = out_dir.join(format!("{safe}.actual.pgm"));
+        let expected_path = out_dir.join(format!("{safe}.expected.pgm"));
+        write_pgm(&actual_path, &actual);
+        write_pgm(&expected_path, &want);
+        Outcome::Fail(format!(
+            "{diff} pixels differ; see {} and {}",
+            actual_path.display(),
+            expected_path.display()
+        ))
+    }
+}
+
+#[test]
+fn ppu_test_roms() {
+    let Some(root) = roms_root() else { return };
+    let rows = rows(&root);
+    let (mut passed, mut unexpected) = (0, Vec::new());
+    for row in &rows {
+        let known = KNOWN_FAILURES.contains(&row.name.as_str());
+        match run_row(&root, row) {
+            Outcome::Pass => {
+                passed += 1;
+                println!("pass  {}", row.name);
+                if known {
+                    unexpected.push(format!("{} passes but is listed as failing", row.name));
+                }
+            }
+            Outcome::Fail(why) => {
+                println!("FAIL  {}: {why}", row.name);
+                if !known {
+                    unexpected.push(format!("{}: {why}", row.name));
+                }
+            }
+        }
+    }
+    println!("ppu rows: {passed}/{} passed", rows.len());
+    assert!(unexpected.is_empty(), "unexpected results:\n{}", unexpected.join("\n"));
+}
