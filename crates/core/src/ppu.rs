@@ -169,7 +169,7 @@ impl Step {
 /// The PPU's registers and every bit of its internal progress.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Pod, Zeroable)]
 #[repr(C)]
-pub struct PpuState {
+pub struct Ppu {
     /// Dots until `step` runs.
     pub wait_dots: u16,
     /// Dot within the current line of the step that runs next minus `wait_dots` (the dot
@@ -277,7 +277,12 @@ pub struct PpuState {
     pub pending_obp1: [u8; 2],
     /// LY of the pending pixels.
     pub pending_ly: u8,
-    pub _pad: [u8; 7],
+    /// 1 when `PpuState::before_last_dot` holds this state as it was one dot before the end
+    /// of the last tick.
+    pub snapshot_valid: u8,
+    /// Dots the next tick runs again before its own four (an LCDC write rewound one).
+    pub replay_dots: u8,
+    pub _pad: [u8; 5],
 }
 
 const PENDING_VALID: u8 = 1 << 0;
@@ -289,7 +294,8 @@ struct Ctx<'a> {
     vram: &'a [u8; 0x2000],
     oam: &'a [u8; 160],
     interrupt_flag: &'a mut u8,
-    frame: &'a mut [u8; 160 * 144],
+    /// None for a look-ahead run that must not draw.
+    frame: Option<&'a mut [u8; 160 * 144]>,
     /// Dots from the running step to the end of the current tick.
     dots_to_tick_end: u32,
     /// Set when line 144 was entered.
@@ -310,13 +316,170 @@ fn shade(pixel: u8, bg_enable: bool, bgp: u8, obp0: u8, obp1: u8) -> u8 {
     }
 }
 
+/// The PPU as saved: the live state, plus a copy of it taken one dot before the end of the
+/// last tick while in mode 3. LCDC writes reach the fetcher one dot before the access that
+/// makes them (Mealybug `m3_lcdc_*`); the copy lets a write rewind that dot and the next
+/// tick run it again with the new value, instead of predicting the write.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Pod, Zeroable)]
+#[repr(C)]
+pub struct PpuState {
+    pub live: Ppu,
+    pub before_last_dot: Ppu,
+}
+
 impl PpuState {
+    /// The state the DMG boot ROM leaves at PC=0x0100 (LCD on, BGP=FC).
+    pub fn post_boot() -> PpuState {
+        PpuState {
+            live: Ppu::post_boot(),
+            before_last_dot: Ppu::zeroed(),
+        }
+    }
+
+    /// One M-cycle (4 dots). Called at the start of every M-cycle, before the CPU's access.
+    /// Sets VBlank/STAT bits in `interrupt_flag`. Returns true when a frame completed in
+    /// this cycle (entering line 144; with the LCD off, every 17,556 M-cycles).
+    pub fn tick(
+        &mut self,
+        vram: &[u8; 0x2000],
+        oam: &[u8; 160],
+        interrupt_flag: &mut u8,
+        frame: &mut [u8; 160 * 144],
+    ) -> bool {
+        let PpuState {
+            live,
+            before_last_dot,
+        } = self;
+        live.snapshot_valid = 0;
+        if live.pending_flags[0] | live.pending_flags[1] != 0 {
+            live.flush_pending(frame);
+        }
+        if live.lcdc & LCDC_LCD_ENABLE == 0 {
+            return live.tick_lcd_off();
+        }
+        let mut ctx = Ctx {
+            vram,
+            oam,
+            interrupt_flag,
+            frame: Some(frame),
+            dots_to_tick_end: 0,
+            frame_done: false,
+        };
+        let total = 4 + u32::from(live.replay_dots.min(1));
+        live.replay_dots = 0;
+        let mut done = 0;
+        if live.wx_just_changed != 0 {
+            // The WX comparator sees a fresh write differently during its first dot.
+            live.run(1, total, &mut ctx);
+            live.wx_just_changed = 0;
+            done = 1;
+        }
+        live.run(total - 1 - done, total - done, &mut ctx);
+        if Step::from_raw(live.step).is_mode3() {
+            *before_last_dot = *live;
+            live.snapshot_valid = 1;
+        }
+        live.run(1, 1, &mut ctx);
+        ctx.frame_done
+    }
+
+    /// HALT skipping: M-cycles during which `tick` raises no interrupt and completes no
+    /// frame, if no register is written. 0 when the very next tick may do either (the
+    /// machine then ticks normally).
+    pub fn quiet_m_cycles(&self) -> u32 {
+        self.live.quiet_m_cycles()
+    }
+
+    /// Exactly `n` calls of `tick` when `n <= quiet_m_cycles()`.
+    pub fn advance(
+        &mut self,
+        n: u32,
+        vram: &[u8; 0x2000],
+        oam: &[u8; 160],
+        interrupt_flag: &mut u8,
+        frame: &mut [u8; 160 * 144],
+    ) {
+        if n <= 1 || self.live.quiet_m_cycles() < n {
+            for _ in 0..n {
+                self.tick(vram, oam, interrupt_flag, frame);
+            }
+            return;
+        }
+        self.live.snapshot_valid = 0;
+        self.live.advance(n, vram, oam, interrupt_flag, frame);
+    }
+
+    /// The interrupt bits (VBlank, STAT) the PPU will request during the first two dots
+    /// of the next M-cycle. A halted CPU samples IF half-way through an M-cycle, so these
+    /// already wake it at the end of this one (the phase that makes the Mooneye HALT-based
+    /// PPU tests agree with the running-CPU ones: `intr_1_2_timing-GS`, `intr_2_0_timing`).
+    pub fn interrupts_in_next_two_dots(&self, vram: &[u8; 0x2000], oam: &[u8; 160]) -> u8 {
+        if self.live.lcdc & LCDC_LCD_ENABLE == 0 {
+            return 0;
+        }
+        let mut copy = self.live;
+        let mut raised = 0;
+        let mut ctx = Ctx {
+            vram,
+            oam,
+            interrupt_flag: &mut raised,
+            frame: None,
+            dots_to_tick_end: 0,
+            frame_done: false,
+        };
+        copy.run(2, 4 + u32::from(copy.replay_dots.min(1)), &mut ctx);
+        raised
+    }
+
+    /// Whether a CPU read in the current M-cycle reaches VRAM.
+    pub fn cpu_can_access_vram(&self) -> bool {
+        self.live.cpu_can_access_vram()
+    }
+
+    /// Whether a CPU read in the current M-cycle reaches OAM.
+    pub fn cpu_can_access_oam(&self) -> bool {
+        self.live.cpu_can_access_oam()
+    }
+
+    /// Whether a CPU write in the current M-cycle reaches VRAM (allowed a few dots longer
+    /// than reads before mode 3).
+    pub fn cpu_can_write_vram(&self) -> bool {
+        self.live.cpu_can_write_vram()
+    }
+
+    /// Whether a CPU write in the current M-cycle reaches OAM.
+    pub fn cpu_can_write_oam(&self) -> bool {
+        self.live.cpu_can_write_oam()
+    }
+
+    /// FF40..=FF4B except FF46. `reg` is the low byte (0x40..).
+    pub fn read_register(&self, reg: u8) -> u8 {
+        self.live.read_register(reg)
+    }
+
+    /// FF40..=FF4B except FF46. `reg` is the low byte (0x40..).
+    pub fn write_register(&mut self, reg: u8, value: u8, interrupt_flag: &mut u8) {
+        if reg == io::LCDC
+            && self.live.snapshot_valid != 0
+            && (self.live.lcdc ^ value) & LCDC_LCD_ENABLE == 0
+        {
+            // Rewind the tick's last dot; the next tick runs it again with the new value.
+            // Whatever that dot did to IF it does again (setting a bit twice is harmless).
+            self.live = self.before_last_dot;
+            self.live.snapshot_valid = 0;
+            self.live.replay_dots = 1;
+        }
+        self.live.write_register(reg, value, interrupt_flag);
+    }
+}
+
+impl Ppu {
     /// The state the DMG boot ROM leaves at PC=0x0100: LCD on with BGP=FC, in the last
     /// line of a frame with LY already reading 0, 52 dots before line 0 starts.
     /// UNVERIFIED: the exact dot phase (taken from a documented DMG boot capture); the
     /// Mooneye boot tests check the registers, not the phase.
-    pub fn post_boot() -> PpuState {
-        let mut ppu = PpuState::zeroed();
+    fn post_boot() -> Ppu {
+        let mut ppu = Ppu::zeroed();
         ppu.lcdc = 0x91;
         ppu.stat = 0x01 | STAT_LYC_FLAG;
         ppu.bgp = 0xFC;
@@ -332,40 +495,6 @@ impl PpuState {
         ppu
     }
 
-    /// One M-cycle (4 dots). Called at the start of every M-cycle, before the CPU's access.
-    /// Returns true when a frame completed in this cycle.
-    pub fn tick(
-        &mut self,
-        vram: &[u8; 0x2000],
-        oam: &[u8; 160],
-        interrupt_flag: &mut u8,
-        frame: &mut [u8; 160 * 144],
-    ) -> bool {
-        if self.pending_flags[0] | self.pending_flags[1] != 0 {
-            self.flush_pending(frame);
-        }
-        if self.lcdc & LCDC_LCD_ENABLE == 0 {
-            return self.tick_lcd_off();
-        }
-        let mut bus = Ctx {
-            vram,
-            oam,
-            interrupt_flag,
-            frame,
-            dots_to_tick_end: 0,
-            frame_done: false,
-        };
-        if self.wx_just_changed != 0 {
-            // The WX comparator sees a fresh write differently during its first dot.
-            self.run(1, 4, &mut bus);
-            self.wx_just_changed = 0;
-            self.run(3, 3, &mut bus);
-        } else {
-            self.run(4, 4, &mut bus);
-        }
-        bus.frame_done
-    }
-
     fn tick_lcd_off(&mut self) -> bool {
         self.lcd_off_m_cycles += 1;
         if self.lcd_off_m_cycles >= M_CYCLES_PER_FRAME {
@@ -378,13 +507,13 @@ impl PpuState {
     /// HALT skipping: M-cycles during which `tick` raises no interrupt and completes no
     /// frame, if no register is written. 0 when the very next tick may do either (the
     /// machine then ticks normally).
-    pub fn quiet_m_cycles(&self) -> u32 {
+    fn quiet_m_cycles(&self) -> u32 {
         if self.lcdc & LCDC_LCD_ENABLE == 0 {
             let left = u32::from(M_CYCLES_PER_FRAME.saturating_sub(self.lcd_off_m_cycles));
             return left.saturating_sub(1);
         }
         let step = Step::from_raw(self.step);
-        if step.is_mode3() || self.wx_just_changed != 0 {
+        if step.is_mode3() || self.wx_just_changed != 0 || self.replay_dots != 0 {
             return 0;
         }
         // The next step runs in tick number wait/4 (counting from 0).
@@ -392,7 +521,7 @@ impl PpuState {
     }
 
     /// Exactly `n` calls of `tick` when `n <= quiet_m_cycles()`.
-    pub fn advance(
+    fn advance(
         &mut self,
         n: u32,
         vram: &[u8; 0x2000],
@@ -400,12 +529,6 @@ impl PpuState {
         interrupt_flag: &mut u8,
         frame: &mut [u8; 160 * 144],
     ) {
-        if n <= 1 || self.wx_just_changed != 0 || Step::from_raw(self.step).is_mode3() {
-            for _ in 0..n {
-                self.tick(vram, oam, interrupt_flag, frame);
-            }
-            return;
-        }
         if self.pending_flags[0] | self.pending_flags[1] != 0 {
             self.flush_pending(frame);
         }
@@ -419,7 +542,7 @@ impl PpuState {
             vram,
             oam,
             interrupt_flag,
-            frame,
+            frame: Some(frame),
             dots_to_tick_end: 0,
             frame_done: false,
         };
@@ -429,28 +552,28 @@ impl PpuState {
     }
 
     /// Whether a CPU read in the current M-cycle reaches VRAM.
-    pub fn cpu_can_access_vram(&self) -> bool {
+    fn cpu_can_access_vram(&self) -> bool {
         self.vram_read_blocked == 0
     }
 
     /// Whether a CPU read in the current M-cycle reaches OAM.
-    pub fn cpu_can_access_oam(&self) -> bool {
+    fn cpu_can_access_oam(&self) -> bool {
         self.oam_read_blocked == 0
     }
 
     /// Whether a CPU write in the current M-cycle reaches VRAM (unblocked a few dots earlier
     /// than reads around mode 3's start).
-    pub fn cpu_can_write_vram(&self) -> bool {
+    fn cpu_can_write_vram(&self) -> bool {
         self.vram_write_blocked == 0
     }
 
     /// Whether a CPU write in the current M-cycle reaches OAM.
-    pub fn cpu_can_write_oam(&self) -> bool {
+    fn cpu_can_write_oam(&self) -> bool {
         self.oam_write_blocked == 0
     }
 
     /// FF40..=FF4B except FF46. `reg` is the low byte.
-    pub fn read_register(&self, reg: u8) -> u8 {
+    fn read_register(&self, reg: u8) -> u8 {
         match reg {
             io::LCDC => self.lcdc,
             io::STAT => self.stat | 0x80,
@@ -468,7 +591,7 @@ impl PpuState {
     }
 
     /// FF40..=FF4B except FF46. `reg` is the low byte.
-    pub fn write_register(&mut self, reg: u8, value: u8, interrupt_flag: &mut u8) {
+    fn write_register(&mut self, reg: u8, value: u8, interrupt_flag: &mut u8) {
         match reg {
             io::LCDC => self.write_lcdc(value, interrupt_flag),
             io::STAT => {
@@ -526,15 +649,15 @@ impl PpuState {
     }
 
     fn write_lcdc(&mut self, value: u8, interrupt_flag: &mut u8) {
-        // The BG enable bit reaches the pixel output two dots early, ORed with the old
-        // value for the first of them (Mealybug m3_lcdc_bg_en_change).
+        // The BG enable bit reaches the pixel output one dot before the access (Mealybug
+        // m3_lcdc_bg_en_change: both edges land on the same column as with this timing).
         self.capture_pending();
         for slot in 0..2 {
             if self.pending_flags[slot] & PENDING_VALID == 0 {
                 continue;
             }
             let new_enable = if slot == 0 {
-                (self.lcdc | value) & LCDC_BG_ENABLE
+                self.lcdc & LCDC_BG_ENABLE
             } else {
                 value & LCDC_BG_ENABLE
             };
@@ -1122,7 +1245,9 @@ impl PpuState {
             );
             let index = usize::from(self.ly) % crate::SCREEN_HEIGHT * SCREEN_WIDTH
                 + usize::from(x) % SCREEN_WIDTH;
-            bus.frame[index] = colour;
+            if let Some(frame) = bus.frame.as_deref_mut() {
+                frame[index] = colour;
+            }
         }
         self.screen_x = x + 1;
         self.scanline_x = self.scanline_x.wrapping_add(1);

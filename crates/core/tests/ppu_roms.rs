@@ -92,10 +92,26 @@ fn expected_luma(path: &Path) -> Option<Vec<u8>> {
     Some(out)
 }
 
-fn write_pgm(path: &Path, pixels: &[u8]) {
-    let mut bytes = b"P5\n160 144\n255\n".to_vec();
-    bytes.extend_from_slice(pixels);
-    let _ = std::fs::write(path, bytes);
+/// Writes a grayscale PNG: actual | expected | difference, side by side.
+fn write_comparison(path: &Path, actual: &[u8], expected: &[u8]) {
+    let Ok(file) = std::fs::File::create(path) else { return };
+    let mut encoder = png::Encoder::new(std::io::BufWriter::new(file), 3 * 160, 144);
+    encoder.set_color(png::ColorType::Grayscale);
+    encoder.set_depth(png::BitDepth::Eight);
+    let Ok(mut writer) = encoder.write_header() else { return };
+    let mut data = Vec::with_capacity(3 * 160 * 144);
+    for y in 0..144 {
+        let row = y * 160..y * 160 + 160;
+        data.extend_from_slice(&actual[row.clone()]);
+        data.extend_from_slice(&expected[row.clone()]);
+        data.extend(
+            actual[row.clone()]
+                .iter()
+                .zip(&expected[row])
+                .map(|(a, b)| if a.abs_diff(*b) > 50 { 0 } else { 0xFF }),
+        );
+    }
+    let _ = writer.write_image_data(&data);
 }
 
 enum Outcome {
@@ -153,18 +169,24 @@ fn run_row(root: &Path, row: &Row) -> Outcome {
         .zip(&want)
         .filter(|(a, b)| a.abs_diff(**b) > 50)
         .count();
+    if std::env::var("PPU_ROWS").is_ok() {
+        let rows_differ: Vec<usize> = (0..144)
+            .filter(|y| (0..160).any(|x| actual[y * 160 + x].abs_diff(want[y * 160 + x]) > 50))
+            .collect();
+        println!("differing rows: {rows_differ:?}");
+        for &y in rows_differ.iter().take(3) {
+        let digit = |v: u8| match v { 0xC0..=0xFF => '0', 0x80..=0xBF => '1', 0x30..=0x7F => '2', _ => '3' };
+        let a: String = actual[y * 160..y * 160 + 160].iter().map(|&v| digit(v)).collect();
+        let e: String = want[y * 160..y * 160 + 160].iter().map(|&v| digit(v)).collect();
+        println!("row {y}\nact {a}\nexp {e}");
+        }
+    }
     if diff == 0 {
         Outcome::Pass
     } else {
-        let actual_path = out_dir.join(format!("{safe}.actual.pgm"));
-        let expected_path = out_dir.join(format!("{safe}.expected.pgm"));
-        write_pgm(&actual_path, &actual);
-        write_pgm(&expected_path, &want);
-        Outcome::Fail(format!(
-            "{diff} pixels differ; see {} and {}",
-            actual_path.display(),
-            expected_path.display()
-        ))
+        let path = out_dir.join(format!("{safe}.actual-expected-diff.png"));
+        write_comparison(&path, &actual, &want);
+        Outcome::Fail(format!("{diff} pixels differ; see {}", path.display()))
     }
 }
 
