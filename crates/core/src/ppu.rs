@@ -409,11 +409,13 @@ impl PpuState {
         self.live.advance(n, vram, oam, interrupt_flag, frame);
     }
 
-    /// The interrupt bits (VBlank, STAT) the PPU will request during the first two dots
-    /// of the next M-cycle. A halted CPU samples IF half-way through an M-cycle, so these
-    /// already wake it at the end of this one (the phase that makes the Mooneye HALT-based
-    /// PPU tests agree with the running-CPU ones: `intr_1_2_timing-GS`, `intr_2_0_timing`).
-    pub fn interrupts_in_next_two_dots(&self, vram: &[u8; 0x2000], oam: &[u8; 160]) -> u8 {
+    /// The interrupt bits (VBlank, STAT) the PPU will request during the first dot of the
+    /// next M-cycle. A halted CPU samples IF slightly later within the M-cycle than a
+    /// running one, so such a request already wakes it at the end of this M-cycle: the
+    /// phase that makes the Mooneye HALT-based PPU tests (`hblank_ly_scx_timing-GS`,
+    /// `intr_1_2_timing-GS`, `vblank_stat_intr-GS`) agree with the running-CPU ones
+    /// (`intr_2_0_timing`, Mealybug). Runs a copy; draws nothing.
+    pub fn interrupts_in_next_dot(&self, vram: &[u8; 0x2000], oam: &[u8; 160]) -> u8 {
         if self.live.lcdc & LCDC_LCD_ENABLE == 0 {
             return 0;
         }
@@ -427,7 +429,7 @@ impl PpuState {
             dots_to_tick_end: 0,
             frame_done: false,
         };
-        copy.run(2, 4 + u32::from(copy.replay_dots.min(1)), &mut ctx);
+        copy.run(1, 4 + u32::from(copy.replay_dots.min(1)), &mut ctx);
         raised
     }
 

@@ -154,7 +154,14 @@ fn run_row(root: &Path, row: &Row) -> Outcome {
     if mooneye {
         match regs_ok {
             Some(true) => return Outcome::Pass,
-            Some(false) => return Outcome::Fail("Mooneye failure signature".into()),
+            Some(false) => {
+                write_comparison(&out_dir.join(format!("{safe}.screen.png")), &actual, &actual);
+                let cpu = &core.state().cpu;
+                return Outcome::Fail(format!(
+                    "Mooneye failure: A={:02X} B={:02X} C={:02X} D={:02X} E={:02X} H={:02X} L={:02X}",
+                    cpu.a, cpu.b, cpu.c, cpu.d, cpu.e, cpu.h, cpu.l
+                ));
+            }
             None => return Outcome::Fail("no LD B,B within the time budget".into()),
         }
     }
