@@ -282,7 +282,9 @@ pub struct Ppu {
     pub snapshot_valid: u8,
     /// Dots the next tick runs again before its own four (an LCDC write rewound one).
     pub replay_dots: u8,
-    pub _pad: [u8; 5],
+    /// 1 while OAM DMA is copying: the OAM scan then reads the DMA's bytes, not objects.
+    pub oam_dma_active: u8,
+    pub _pad: [u8; 4],
 }
 
 const PENDING_VALID: u8 = 1 << 0;
@@ -431,6 +433,14 @@ impl PpuState {
         };
         copy.run(1, 4 + u32::from(copy.replay_dots.min(1)), &mut ctx);
         raised
+    }
+
+    /// The machine reports whether OAM DMA is copying in this M-cycle (call before `tick`).
+    /// An OAM scan during a transfer finds no objects: the PPU's reads see the bytes DMA
+    /// is moving (ashiepaws `strikethrough`: objects on a line scanned during DMA vanish).
+    /// APPROX: real hardware may still pick up entries whose bytes look like objects.
+    pub fn set_oam_dma_active(&mut self, active: bool) {
+        self.live.oam_dma_active = u8::from(active);
     }
 
     /// Whether a CPU read in the current M-cycle reaches VRAM.
@@ -1029,6 +1039,10 @@ impl Ppu {
     /// UNVERIFIED: done at once at dot 4 rather than over the 80 dots of mode 2; OAM is
     /// closed to the CPU meanwhile, so only OAM DMA during mode 2 could tell.
     fn scan_oam(&mut self, oam: &[u8; 160]) {
+        if self.oam_dma_active != 0 {
+            self.sprite_count = 0;
+            return;
+        }
         let height: u16 = if self.lcdc & LCDC_OBJ_TALL != 0 { 16 } else { 8 };
         let line = u16::from(self.ly) + 16;
         let mut count = 0usize;
@@ -1321,5 +1335,41 @@ impl Ppu {
             self.ly.wrapping_add(self.scy) & 7
         };
         usize::from((tile * 16 + u16::from(row) * 2) & 0x1FFE)
+    }
+}
+
+/// Writes the VRAM contents the DMG boot ROM leaves behind: the cartridge header's logo
+/// (`header_logo`, the 48 bytes at 0x0104) expanded into tiles 1..=24, the (R) tile 25 and
+/// the background map that shows them (ashiepaws `bully` checks these tiles). Each logo
+/// nibble becomes two identical rows of doubled pixels, written to the low bit plane only.
+pub fn write_boot_logo(vram: &mut [u8; 0x2000], header_logo: &[u8]) {
+    /// Doubles each of the 4 bits of `nibble` into an 8-pixel row.
+    fn doubled(nibble: u8) -> u8 {
+        (0..4).fold(0, |row, bit| {
+            if nibble & (1 << bit) != 0 {
+                row | (0b11 << (bit * 2))
+            } else {
+                row
+            }
+        })
+    }
+    let mut address = 0x0010;
+    for &byte in header_logo.iter().take(48) {
+        for nibble in [byte >> 4, byte & 0x0F] {
+            vram[address] = doubled(nibble);
+            vram[address + 2] = doubled(nibble);
+            address += 4;
+        }
+    }
+    // The (R) mark, stored in the boot ROM itself.
+    const REGISTERED: [u8; 8] = [0x3C, 0x42, 0xB9, 0xA5, 0xB9, 0xA5, 0x42, 0x3C];
+    for (row, &bits) in REGISTERED.iter().enumerate() {
+        vram[0x0190 + 2 * row] = bits;
+    }
+    // Map: tiles 1..=12 at 0x9904.., 13..=24 at 0x9924.., and the (R) at 0x9910.
+    vram[0x1910] = 0x19;
+    for tile in 1..=12u8 {
+        vram[0x1903 + usize::from(tile)] = tile;
+        vram[0x1923 + usize::from(tile)] = tile + 12;
     }
 }
