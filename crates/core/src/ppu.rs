@@ -48,6 +48,11 @@ const STAT_OAM_SOURCE: u8 = 1 << 5;
 const STAT_LYC_SOURCE: u8 = 1 << 6;
 const STAT_LYC_FLAG: u8 = 1 << 2;
 
+/// Dots added to the line dot to find the OAM row the scan reads (see `oam_bug_row`).
+const OAM_BUG_DOT_OFFSET: i32 = -4;
+
+const OAM_BUG_READ_EXTRA: i32 = 0;
+
 /// `ly_for_compare` / `stat_mode_for_interrupt` value meaning "none this dot".
 const NONE: u8 = 0xFF;
 
@@ -443,6 +448,46 @@ impl PpuState {
         self.live.oam_dma_active = u8::from(active);
     }
 
+    /// OAM corruption bug, for a CPU write to 0xFE00..=0xFEFF, or an IDU operation
+    /// (INC/DEC rr, the SP decrement before a push) whose address is in that range, in the
+    /// current M-cycle (Pan Docs, "OAM Corruption Bug"; Blargg `oam_bug`).
+    pub fn oam_bug_write(&self, oam: &mut [u8; 160]) {
+        if let Some(row) = self.live.oam_bug_row(0) {
+            corrupt_row(oam, row, |a, b, c| ((a ^ c) & (b ^ c)) ^ c);
+        }
+    }
+
+    /// OAM corruption bug for a CPU read of 0xFE00..=0xFEFF in the current M-cycle.
+    pub fn oam_bug_read(&self, oam: &mut [u8; 160]) {
+        if let Some(row) = self.live.oam_bug_row(OAM_BUG_READ_EXTRA) {
+            corrupt_row(oam, row, |a, b, c| b | (a & c));
+        }
+    }
+
+    /// OAM corruption bug for a read whose address register is incremented or decremented
+    /// in the same M-cycle (`LD A,(HL+)`, `LD A,(HL-)`, the reads of POP/RET).
+    pub fn oam_bug_read_increase(&self, oam: &mut [u8; 160]) {
+        let Some(row) = self.live.oam_bug_row(OAM_BUG_READ_EXTRA) else {
+            return;
+        };
+        if (4..19).contains(&row) {
+            let base = row * 8;
+            for byte in 0..2 {
+                let a = oam[base - 16 + byte];
+                let b = oam[base - 8 + byte];
+                let c = oam[base + byte];
+                let d = oam[base - 16 + 4 + byte];
+                oam[base - 8 + byte] = (b & (a | c | d)) | (a & c & d);
+            }
+            for byte in 0..8 {
+                let preceding = oam[base - 8 + byte];
+                oam[base + byte] = preceding;
+                oam[base - 16 + byte] = preceding;
+            }
+        }
+        corrupt_row(oam, row, |a, b, c| b | (a & c));
+    }
+
     /// Whether a CPU read in the current M-cycle reaches VRAM.
     pub fn cpu_can_access_vram(&self) -> bool {
         self.live.cpu_can_access_vram()
@@ -505,6 +550,28 @@ impl Ppu {
         ppu.screen_x = 160;
         ppu.scanline_x = 160;
         ppu
+    }
+
+    /// The OAM row (8 bytes) the scan is reading in this M-cycle, if the CPU's access can
+    /// collide with it: rows 1..=19 of mode 2 (row 0 is never corrupted).
+    fn oam_bug_row(&self, extra: i32) -> Option<usize> {
+        if self.lcdc & LCDC_LCD_ENABLE == 0 || self.ly >= 144 {
+            return None;
+        }
+        let step = Step::from_raw(self.step);
+        if !matches!(
+            step,
+            Step::LineOamInterrupt | Step::LineMode2 | Step::LineScanEnd
+        ) {
+            return None;
+        }
+        // UNVERIFIED offset: Blargg oam_bug/4-scanline_timing decides.
+        let dot = i32::from(self.line_dot) + OAM_BUG_DOT_OFFSET + extra;
+        if dot < 4 {
+            return None;
+        }
+        let row = (dot / 4) as usize;
+        (1..20).contains(&row).then_some(row)
     }
 
     fn tick_lcd_off(&mut self) -> bool {
@@ -1371,5 +1438,25 @@ pub fn write_boot_logo(vram: &mut [u8; 0x2000], header_logo: &[u8]) {
     for tile in 1..=12u8 {
         vram[0x1903 + usize::from(tile)] = tile;
         vram[0x1923 + usize::from(tile)] = tile + 12;
+    }
+}
+
+/// Applies a corruption to OAM row `row` (1..=19): its first word becomes `f(a, b, c)`
+/// (a: the row's first word, b: the preceding row's first word, c: the preceding row's
+/// third word), and its other three words are copied from the preceding row. All the
+/// operations are bitwise, so they apply byte by byte.
+fn corrupt_row(oam: &mut [u8; 160], row: usize, f: impl Fn(u8, u8, u8) -> u8) {
+    let base = (row % 20) * 8;
+    if base < 8 {
+        return;
+    }
+    for byte in 0..2 {
+        let a = oam[base + byte];
+        let b = oam[base - 8 + byte];
+        let c = oam[base - 8 + 4 + byte];
+        oam[base + byte] = f(a, b, c);
+    }
+    for byte in 2..8 {
+        oam[base + byte] = oam[base - 8 + byte];
     }
 }
