@@ -51,6 +51,8 @@ const STAT_LYC_FLAG: u8 = 1 << 2;
 /// Dots added to the line dot to find the OAM row the scan reads (see `oam_bug_row`).
 const OAM_BUG_DOT_OFFSET: i32 = -4;
 
+/// The mode-3 fast path in `run` (off only to check it changes nothing).
+const FAST: bool = true;
 const OAM_BUG_READ_EXTRA: i32 = 0;
 
 /// `ly_for_compare` / `stat_mode_for_interrupt` value meaning "none this dot".
@@ -357,6 +359,18 @@ impl PpuState {
             live,
             before_last_dot,
         } = self;
+        // Fast path: nothing due in this M-cycle (most of modes 0, 1 and 2).
+        if live.wait_dots >= 4
+            && live.lcdc & LCDC_LCD_ENABLE != 0
+            && live.pending_flags == [0, 0]
+            && live.replay_dots == 0
+            && live.wx_just_changed == 0
+        {
+            live.snapshot_valid = 0;
+            live.wait_dots -= 4;
+            live.line_dot = live.line_dot.wrapping_add(4);
+            return false;
+        }
         live.snapshot_valid = 0;
         if live.pending_flags[0] | live.pending_flags[1] != 0 {
             live.flush_pending(frame);
@@ -832,6 +846,23 @@ impl Ppu {
     /// current M-cycle's tick (pixels in its last two dots stay pending).
     fn run(&mut self, mut dots: u32, mut tick_end: u32, bus: &mut Ctx) {
         loop {
+            if FAST && self.wait_dots == 1 && self.step == Step::Mode3Dot as u8 {
+                // Fast path: plain mode-3 dots (no window trigger, no object, no glitch)
+                // run here without the step dispatch; the result is identical.
+                while dots > 1 && self.mode3_dot_is_plain() {
+                    dots -= 1;
+                    tick_end -= 1;
+                    self.line_dot = self.line_dot.wrapping_add(1);
+                    bus.dots_to_tick_end = tick_end;
+                    self.output_pixel(bus);
+                    self.tick_fetcher(bus.vram);
+                    if self.screen_x >= 160 {
+                        self.wait_dots = 0;
+                        self.exit_mode3(bus);
+                        break;
+                    }
+                }
+            }
             let wait = u32::from(self.wait_dots);
             if wait >= dots {
                 self.wait_dots -= dots as u16;
@@ -845,6 +876,35 @@ impl Ppu {
             bus.dots_to_tick_end = tick_end;
             self.step(bus);
         }
+    }
+
+    /// Whether the `Mode3Dot` step due now would only output a pixel and step the fetcher
+    /// (see `mode3_dot`): conservative, any doubt takes the full step.
+    #[inline(always)]
+    fn mode3_dot_is_plain(&self) -> bool {
+        if self.insert_background_pixel != 0 {
+            return false;
+        }
+        if self.in_window == 0 {
+            if self.window_y_reached != 0
+                && self.lcdc & LCDC_WINDOW_ENABLE != 0
+                && (self.wx == 0
+                    || self.wx >= 166
+                    || self.wx == self.scanline_x.wrapping_add(7)
+                    || self.wx == self.scanline_x.wrapping_add(6))
+            {
+                return false;
+            }
+        } else if self.wx == self.screen_x.wrapping_add(7) {
+            return false;
+        }
+        if self.sprite_count != 0 {
+            let n = usize::from(self.sprite_count.min(10) - 1) * 4 + 1;
+            if self.sprites[n] <= self.scanline_x.wrapping_add(8) {
+                return false;
+            }
+        }
+        true
     }
 
     fn goto(&mut self, step: Step, wait: u16) {
