@@ -51,6 +51,18 @@ const STAT_LYC_FLAG: u8 = 1 << 2;
 /// Dots added to the line dot to find the OAM row the scan reads (see `oam_bug_row`).
 const OAM_BUG_DOT_OFFSET: i32 = -4;
 
+/// Bit n set: `Step` discriminant n belongs to mode 3 (see `Step::is_mode3`).
+const MODE3_STEPS: u64 = (1 << 10)
+    | (1 << 27)
+    | (1 << 28)
+    | (1 << 31)
+    | (1 << 37)
+    | (1 << 38)
+    | (1 << 36)
+    | (1 << 33)
+    | (1 << 34)
+    | (1 << 35);
+
 /// The mode-3 fast path in `run` (off only to check it changes nothing).
 const FAST: bool = true;
 const OAM_BUG_READ_EXTRA: i32 = 0;
@@ -176,7 +188,7 @@ impl Step {
 /// The PPU's registers and every bit of its internal progress.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Pod, Zeroable)]
 #[repr(C)]
-pub struct Ppu {
+pub struct PpuState {
     /// Dots until `step` runs.
     pub wait_dots: u16,
     /// Dot within the current line of the step that runs next minus `wait_dots` (the dot
@@ -186,6 +198,9 @@ pub struct Ppu {
     pub lcd_off_m_cycles: u16,
     /// VRAM address of the sprite row being fetched.
     pub sprite_tile_address: u16,
+    /// Dots of real time the steps have not processed yet. Only in mode 3: the pixel FIFO
+    /// runs lazily, in long runs, but never so late that mode 3 could already have ended.
+    pub fifo_lag: u16,
 
     /// FF40 LCDC.
     pub lcdc: u8,
@@ -273,30 +288,16 @@ pub struct Ppu {
     /// X descending, then OAM index descending.
     pub sprites: [u8; 40],
 
-    /// Pixels produced in the last two dots of the previous tick, not yet palette-mapped:
-    /// [dot C-2, dot C-1]. `pending_flags`: bit 0 valid, bit 1 registers captured, bit 2
-    /// captured BG enable.
-    pub pending_x: [u8; 2],
-    pub pending_pixel: [u8; 2],
-    pub pending_flags: [u8; 2],
-    pub pending_bgp: [u8; 2],
-    pub pending_obp0: [u8; 2],
-    pub pending_obp1: [u8; 2],
-    /// LY of the pending pixels.
-    pub pending_ly: u8,
-    /// 1 when `PpuState::before_last_dot` holds this state as it was one dot before the end
-    /// of the last tick.
-    pub snapshot_valid: u8,
-    /// Dots the next tick runs again before its own four (an LCDC write rewound one).
-    pub replay_dots: u8,
+    /// A rendering register written during mode 3 (`deferred_valid` = 1): the next tick
+    /// catches the FIFO up to the dot the write lands on and applies it there.
+    pub deferred_valid: u8,
+    pub deferred_reg: u8,
+    pub deferred_value: u8,
     /// 1 while OAM DMA is copying: the OAM scan then reads the DMA's bytes, not objects.
     pub oam_dma_active: u8,
-    pub _pad: [u8; 4],
+    pub _pad: [u8; 6],
 }
 
-const PENDING_VALID: u8 = 1 << 0;
-const PENDING_CAPTURED: u8 = 1 << 1;
-const PENDING_BG_ENABLE: u8 = 1 << 2;
 
 /// What a step may touch besides the PPU's own state.
 struct Ctx<'a> {
@@ -305,8 +306,6 @@ struct Ctx<'a> {
     interrupt_flag: &'a mut u8,
     /// None for a look-ahead run that must not draw.
     frame: Option<&'a mut [u8; 160 * 144]>,
-    /// Dots from the running step to the end of the current tick.
-    dots_to_tick_end: u32,
     /// Set when line 144 was entered.
     frame_done: bool,
 }
@@ -325,26 +324,7 @@ fn shade(pixel: u8, bg_enable: bool, bgp: u8, obp0: u8, obp1: u8) -> u8 {
     }
 }
 
-/// The PPU as saved: the live state, plus a copy of it taken one dot before the end of the
-/// last tick while in mode 3. LCDC writes reach the fetcher one dot before the access that
-/// makes them (Mealybug `m3_lcdc_*`); the copy lets a write rewind that dot and the next
-/// tick run it again with the new value, instead of predicting the write.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Pod, Zeroable)]
-#[repr(C)]
-pub struct PpuState {
-    pub live: Ppu,
-    pub before_last_dot: Ppu,
-}
-
 impl PpuState {
-    /// The state the DMG boot ROM leaves at PC=0x0100 (LCD on, BGP=FC).
-    pub fn post_boot() -> PpuState {
-        PpuState {
-            live: Ppu::post_boot(),
-            before_last_dot: Ppu::zeroed(),
-        }
-    }
-
     /// One M-cycle (4 dots). Called at the start of every M-cycle, before the CPU's access.
     /// Sets VBlank/STAT bits in `interrupt_flag`. Returns true when a frame completed in
     /// this cycle (entering line 144; with the LCD off, every 17,556 M-cycles).
@@ -355,103 +335,42 @@ impl PpuState {
         interrupt_flag: &mut u8,
         frame: &mut [u8; 160 * 144],
     ) -> bool {
-        let PpuState {
-            live,
-            before_last_dot,
-        } = self;
+        if self.lcdc & LCDC_LCD_ENABLE == 0 && self.deferred_valid == 0 {
+            return self.tick_lcd_off();
+        }
         // Fast path: nothing due in this M-cycle (most of modes 0, 1 and 2).
-        if live.wait_dots >= 4
-            && live.lcdc & LCDC_LCD_ENABLE != 0
-            && live.pending_flags == [0, 0]
-            && live.replay_dots == 0
-            && live.wx_just_changed == 0
+        if self.wait_dots >= 4
+            && self.fifo_lag == 0
+            && self.deferred_valid == 0
+            && self.wx_just_changed == 0
         {
-            live.snapshot_valid = 0;
-            live.wait_dots -= 4;
-            live.line_dot = live.line_dot.wrapping_add(4);
+            self.wait_dots -= 4;
+            self.line_dot = self.line_dot.wrapping_add(4);
             return false;
-        }
-        live.snapshot_valid = 0;
-        if live.pending_flags[0] | live.pending_flags[1] != 0 {
-            live.flush_pending(frame);
-        }
-        if live.lcdc & LCDC_LCD_ENABLE == 0 {
-            return live.tick_lcd_off();
         }
         let mut ctx = Ctx {
             vram,
             oam,
             interrupt_flag,
             frame: Some(frame),
-            dots_to_tick_end: 0,
             frame_done: false,
         };
-        let total = 4 + u32::from(live.replay_dots.min(1));
-        live.replay_dots = 0;
-        let mut done = 0;
-        if live.wx_just_changed != 0 {
-            // The WX comparator sees a fresh write differently during its first dot.
-            live.run(1, total, &mut ctx);
-            live.wx_just_changed = 0;
-            done = 1;
-        }
-        live.run(total - 1 - done, total - done, &mut ctx);
-        if Step::from_raw(live.step).is_mode3() {
-            *before_last_dot = *live;
-            live.snapshot_valid = 1;
-        }
-        live.run(1, 1, &mut ctx);
-        ctx.frame_done
-    }
-
-    /// HALT skipping: M-cycles during which `tick` raises no interrupt and completes no
-    /// frame, if no register is written. 0 when the very next tick may do either (the
-    /// machine then ticks normally).
-    pub fn quiet_m_cycles(&self) -> u32 {
-        self.live.quiet_m_cycles()
-    }
-
-    /// Exactly `n` calls of `tick` when `n <= quiet_m_cycles()`.
-    pub fn advance(
-        &mut self,
-        n: u32,
-        vram: &[u8; 0x2000],
-        oam: &[u8; 160],
-        interrupt_flag: &mut u8,
-        frame: &mut [u8; 160 * 144],
-    ) {
-        if n <= 1 || self.live.quiet_m_cycles() < n {
-            for _ in 0..n {
-                self.tick(vram, oam, interrupt_flag, frame);
+        if self.deferred_valid != 0 {
+            self.apply_deferred(&mut ctx);
+            if self.lcdc & LCDC_LCD_ENABLE == 0 {
+                return self.tick_lcd_off();
             }
-            return;
         }
-        self.live.snapshot_valid = 0;
-        self.live.advance(n, vram, oam, interrupt_flag, frame);
-    }
-
-    /// The interrupt bits (VBlank, STAT) the PPU will request during the first dot of the
-    /// next M-cycle. A halted CPU samples IF slightly later within the M-cycle than a
-    /// running one, so such a request already wakes it at the end of this M-cycle: the
-    /// phase that makes the Mooneye HALT-based PPU tests (`hblank_ly_scx_timing-GS`,
-    /// `intr_1_2_timing-GS`, `vblank_stat_intr-GS`) agree with the running-CPU ones
-    /// (`intr_2_0_timing`, Mealybug). Runs a copy; draws nothing.
-    pub fn interrupts_in_next_dot(&self, vram: &[u8; 0x2000], oam: &[u8; 160]) -> u8 {
-        if self.live.lcdc & LCDC_LCD_ENABLE == 0 {
-            return 0;
+        if self.wx_just_changed != 0 {
+            // The WX comparator sees a fresh write differently during its first dot.
+            self.pay(self.fifo_lag, &mut ctx);
+            self.run(1, false, &mut ctx);
+            self.wx_just_changed = 0;
+            self.advance_dots(3, &mut ctx);
+        } else {
+            self.advance_dots(4, &mut ctx);
         }
-        let mut copy = self.live;
-        let mut raised = 0;
-        let mut ctx = Ctx {
-            vram,
-            oam,
-            interrupt_flag: &mut raised,
-            frame: None,
-            dots_to_tick_end: 0,
-            frame_done: false,
-        };
-        copy.run(1, 4 + u32::from(copy.replay_dots.min(1)), &mut ctx);
-        raised
+        ctx.frame_done
     }
 
     /// The machine reports whether OAM DMA is copying in this M-cycle (call before `tick`).
@@ -459,21 +378,21 @@ impl PpuState {
     /// is moving (ashiepaws `strikethrough`: objects on a line scanned during DMA vanish).
     /// APPROX: real hardware may still pick up entries whose bytes look like objects.
     pub fn set_oam_dma_active(&mut self, active: bool) {
-        self.live.oam_dma_active = u8::from(active);
+        self.oam_dma_active = u8::from(active);
     }
 
     /// OAM corruption bug, for a CPU write to 0xFE00..=0xFEFF, or an IDU operation
     /// (INC/DEC rr, the SP decrement before a push) whose address is in that range, in the
     /// current M-cycle (Pan Docs, "OAM Corruption Bug"; Blargg `oam_bug`).
     pub fn oam_bug_write(&self, oam: &mut [u8; 160]) {
-        if let Some(row) = self.live.oam_bug_row(0) {
+        if let Some(row) = self.oam_bug_row(0) {
             corrupt_row(oam, row, |a, b, c| ((a ^ c) & (b ^ c)) ^ c);
         }
     }
 
     /// OAM corruption bug for a CPU read of 0xFE00..=0xFEFF in the current M-cycle.
     pub fn oam_bug_read(&self, oam: &mut [u8; 160]) {
-        if let Some(row) = self.live.oam_bug_row(OAM_BUG_READ_EXTRA) {
+        if let Some(row) = self.oam_bug_row(OAM_BUG_READ_EXTRA) {
             corrupt_row(oam, row, |a, b, c| b | (a & c));
         }
     }
@@ -481,7 +400,7 @@ impl PpuState {
     /// OAM corruption bug for a read whose address register is incremented or decremented
     /// in the same M-cycle (`LD A,(HL+)`, `LD A,(HL-)`, the reads of POP/RET).
     pub fn oam_bug_read_increase(&self, oam: &mut [u8; 160]) {
-        let Some(row) = self.live.oam_bug_row(OAM_BUG_READ_EXTRA) else {
+        let Some(row) = self.oam_bug_row(OAM_BUG_READ_EXTRA) else {
             return;
         };
         if (4..19).contains(&row) {
@@ -502,55 +421,39 @@ impl PpuState {
         corrupt_row(oam, row, |a, b, c| b | (a & c));
     }
 
-    /// Whether a CPU read in the current M-cycle reaches VRAM.
-    pub fn cpu_can_access_vram(&self) -> bool {
-        self.live.cpu_can_access_vram()
-    }
-
-    /// Whether a CPU read in the current M-cycle reaches OAM.
-    pub fn cpu_can_access_oam(&self) -> bool {
-        self.live.cpu_can_access_oam()
-    }
-
-    /// Whether a CPU write in the current M-cycle reaches VRAM (allowed a few dots longer
-    /// than reads before mode 3).
-    pub fn cpu_can_write_vram(&self) -> bool {
-        self.live.cpu_can_write_vram()
-    }
-
-    /// Whether a CPU write in the current M-cycle reaches OAM.
-    pub fn cpu_can_write_oam(&self) -> bool {
-        self.live.cpu_can_write_oam()
-    }
-
-    /// FF40..=FF4B except FF46. `reg` is the low byte (0x40..).
-    pub fn read_register(&self, reg: u8) -> u8 {
-        self.live.read_register(reg)
-    }
-
-    /// FF40..=FF4B except FF46. `reg` is the low byte (0x40..).
-    pub fn write_register(&mut self, reg: u8, value: u8, interrupt_flag: &mut u8) {
-        if reg == io::LCDC
-            && self.live.snapshot_valid != 0
-            && (self.live.lcdc ^ value) & LCDC_LCD_ENABLE == 0
-        {
-            // Rewind the tick's last dot; the next tick runs it again with the new value.
-            // Whatever that dot did to IF it does again (setting a bit twice is harmless).
-            self.live = self.before_last_dot;
-            self.live.snapshot_valid = 0;
-            self.live.replay_dots = 1;
+    /// The interrupt bits (VBlank, STAT) the PPU will request during the first dot of the
+    /// next M-cycle. A halted CPU samples IF slightly later within the M-cycle than a
+    /// running one, so such a request already wakes it at the end of this M-cycle: the
+    /// phase that makes the Mooneye HALT-based PPU tests (`hblank_ly_scx_timing-GS`,
+    /// `intr_1_2_timing-GS`, `vblank_stat_intr-GS`) agree with the running-CPU ones
+    /// (`intr_2_0_timing`, Mealybug). Runs a copy; draws nothing.
+    pub fn interrupts_in_next_dot(&self, vram: &[u8; 0x2000], oam: &[u8; 160]) -> u8 {
+        if self.lcdc & LCDC_LCD_ENABLE == 0 {
+            return 0;
         }
-        self.live.write_register(reg, value, interrupt_flag);
+        let mut copy = *self;
+        let mut raised = 0;
+        let mut ctx = Ctx {
+            vram,
+            oam,
+            interrupt_flag: &mut raised,
+            frame: None,
+            frame_done: false,
+        };
+        // The dots owed in mode 3 lie in the past and raise nothing (see `settle`).
+        copy.pay(copy.fifo_lag, &mut ctx);
+        *ctx.interrupt_flag = 0;
+        copy.run(1, false, &mut ctx);
+        raised
     }
-}
 
-impl Ppu {
+
     /// The state the DMG boot ROM leaves at PC=0x0100: LCD on with BGP=FC, in the last
     /// line of a frame with LY already reading 0, 52 dots before line 0 starts.
     /// UNVERIFIED: the exact dot phase (taken from a documented DMG boot capture); the
     /// Mooneye boot tests check the registers, not the phase.
-    fn post_boot() -> Ppu {
-        let mut ppu = Ppu::zeroed();
+    pub fn post_boot() -> PpuState {
+        let mut ppu = PpuState::zeroed();
         ppu.lcdc = 0x91;
         ppu.stat = 0x01 | STAT_LYC_FLAG;
         ppu.bgp = 0xFC;
@@ -600,13 +503,17 @@ impl Ppu {
     /// HALT skipping: M-cycles during which `tick` raises no interrupt and completes no
     /// frame, if no register is written. 0 when the very next tick may do either (the
     /// machine then ticks normally).
-    fn quiet_m_cycles(&self) -> u32 {
+    pub fn quiet_m_cycles(&self) -> u32 {
         if self.lcdc & LCDC_LCD_ENABLE == 0 {
             let left = u32::from(M_CYCLES_PER_FRAME.saturating_sub(self.lcd_off_m_cycles));
             return left.saturating_sub(1);
         }
         let step = Step::from_raw(self.step);
-        if step.is_mode3() || self.wx_just_changed != 0 || self.replay_dots != 0 {
+        if step.is_mode3()
+            || self.wx_just_changed != 0
+            || self.fifo_lag != 0
+            || self.deferred_valid != 0
+        {
             return 0;
         }
         // The next step runs in tick number wait/4 (counting from 0).
@@ -614,7 +521,7 @@ impl Ppu {
     }
 
     /// Exactly `n` calls of `tick` when `n <= quiet_m_cycles()`.
-    fn advance(
+    pub fn advance(
         &mut self,
         n: u32,
         vram: &[u8; 0x2000],
@@ -622,8 +529,11 @@ impl Ppu {
         interrupt_flag: &mut u8,
         frame: &mut [u8; 160 * 144],
     ) {
-        if self.pending_flags[0] | self.pending_flags[1] != 0 {
-            self.flush_pending(frame);
+        if n <= 1 || self.quiet_m_cycles() < n {
+            for _ in 0..n {
+                self.tick(vram, oam, interrupt_flag, frame);
+            }
+            return;
         }
         if self.lcdc & LCDC_LCD_ENABLE == 0 {
             // n is below the frame period, so this never wraps (see quiet_m_cycles).
@@ -636,37 +546,39 @@ impl Ppu {
             oam,
             interrupt_flag,
             frame: Some(frame),
-            dots_to_tick_end: 0,
             frame_done: false,
         };
-        // Within the quiet span no mode-3 step runs, so no pixel is produced and the split
-        // into ticks is unobservable.
-        self.run(4 * n, 4 * n, &mut bus);
+        // Within the quiet span no mode-3 step runs, so the split into ticks is
+        // unobservable.
+        self.run(4 * n, false, &mut bus);
     }
 
     /// Whether a CPU read in the current M-cycle reaches VRAM.
-    fn cpu_can_access_vram(&self) -> bool {
+    pub fn cpu_can_access_vram(&self) -> bool {
         self.vram_read_blocked == 0
     }
 
     /// Whether a CPU read in the current M-cycle reaches OAM.
-    fn cpu_can_access_oam(&self) -> bool {
+    pub fn cpu_can_access_oam(&self) -> bool {
         self.oam_read_blocked == 0
     }
 
     /// Whether a CPU write in the current M-cycle reaches VRAM (unblocked a few dots earlier
     /// than reads around mode 3's start).
-    fn cpu_can_write_vram(&self) -> bool {
+    pub fn cpu_can_write_vram(&self) -> bool {
         self.vram_write_blocked == 0
     }
 
     /// Whether a CPU write in the current M-cycle reaches OAM.
-    fn cpu_can_write_oam(&self) -> bool {
+    pub fn cpu_can_write_oam(&self) -> bool {
         self.oam_write_blocked == 0
     }
 
     /// FF40..=FF4B except FF46. `reg` is the low byte.
-    fn read_register(&self, reg: u8) -> u8 {
+    pub fn read_register(&self, reg: u8) -> u8 {
+        if self.deferred_valid != 0 && reg == self.deferred_reg {
+            return self.deferred_value;
+        }
         match reg {
             io::LCDC => self.lcdc,
             io::STAT => self.stat | 0x80,
@@ -684,7 +596,27 @@ impl Ppu {
     }
 
     /// FF40..=FF4B except FF46. `reg` is the low byte.
-    fn write_register(&mut self, reg: u8, value: u8, interrupt_flag: &mut u8) {
+    pub fn write_register(&mut self, reg: u8, value: u8, interrupt_flag: &mut u8) {
+        let renders = matches!(
+            reg,
+            io::LCDC | io::SCY | io::SCX | io::BGP | io::OBP0 | io::OBP1 | io::WY | io::WX
+        );
+        if renders
+            && self.lcdc & LCDC_LCD_ENABLE != 0
+            && (self.fifo_lag != 0 || Step::from_raw(self.step).is_mode3())
+        {
+            // Mode 3: the FIFO may be behind; the next tick brings it to the write's dot
+            // and applies the write there (`apply_deferred`). Every tick applies a deferred
+            // write first, so there is never more than one.
+            self.deferred_valid = 1;
+            self.deferred_reg = reg;
+            self.deferred_value = value;
+            return;
+        }
+        self.write_register_now(reg, value, interrupt_flag);
+    }
+
+    fn write_register_now(&mut self, reg: u8, value: u8, interrupt_flag: &mut u8) {
         match reg {
             io::LCDC => self.write_lcdc(value, interrupt_flag),
             io::STAT => {
@@ -711,27 +643,9 @@ impl Ppu {
                     self.update_stat(interrupt_flag);
                 }
             }
-            io::BGP => {
-                self.capture_pending();
-                let old = self.bgp;
-                self.pending_bgp[0] = old | value;
-                self.pending_bgp[1] = value;
-                self.bgp = value;
-            }
-            io::OBP0 => {
-                self.capture_pending();
-                let old = self.obp0;
-                self.pending_obp0[0] = old | value;
-                self.pending_obp0[1] = value;
-                self.obp0 = value;
-            }
-            io::OBP1 => {
-                self.capture_pending();
-                let old = self.obp1;
-                self.pending_obp1[0] = old | value;
-                self.pending_obp1[1] = value;
-                self.obp1 = value;
-            }
+            io::BGP => self.bgp = value,
+            io::OBP0 => self.obp0 = value,
+            io::OBP1 => self.obp1 = value,
             io::WY => self.wy = value,
             io::WX => {
                 self.wx = value;
@@ -742,21 +656,6 @@ impl Ppu {
     }
 
     fn write_lcdc(&mut self, value: u8, interrupt_flag: &mut u8) {
-        // The BG enable bit reaches the pixel output one dot before the access (Mealybug
-        // m3_lcdc_bg_en_change: both edges land on the same column as with this timing).
-        self.capture_pending();
-        for slot in 0..2 {
-            if self.pending_flags[slot] & PENDING_VALID == 0 {
-                continue;
-            }
-            let new_enable = if slot == 0 {
-                self.lcdc & LCDC_BG_ENABLE
-            } else {
-                value & LCDC_BG_ENABLE
-            };
-            self.pending_flags[slot] = (self.pending_flags[slot] & !PENDING_BG_ENABLE)
-                | if new_enable != 0 { PENDING_BG_ENABLE } else { 0 };
-        }
         let old = self.lcdc;
         self.lcdc = value;
         if (old ^ value) & LCDC_LCD_ENABLE == 0 {
@@ -774,6 +673,7 @@ impl Ppu {
             self.wait_dots = 0;
             self.line_dot = 0;
             self.lcd_off_m_cycles = 0;
+            self.fifo_lag = 0;
             return;
         }
         // On: the first line starts at once, without an OAM scan and reporting mode 0
@@ -792,74 +692,111 @@ impl Ppu {
         self.line_dot = 8;
     }
 
-    /// Records the current registers for pixels still unresolved (before a palette write).
-    fn capture_pending(&mut self) {
-        for slot in 0..2 {
-            let flags = self.pending_flags[slot];
-            if flags & PENDING_VALID != 0 && flags & PENDING_CAPTURED == 0 {
-                self.pending_bgp[slot] = self.bgp;
-                self.pending_obp0[slot] = self.obp0;
-                self.pending_obp1[slot] = self.obp1;
-                let bg = if self.lcdc & LCDC_BG_ENABLE != 0 {
-                    PENDING_BG_ENABLE
-                } else {
-                    0
-                };
-                self.pending_flags[slot] = PENDING_VALID | PENDING_CAPTURED | bg;
+    /// Applies the write `write_register` deferred during mode 3, at its dot. The access
+    /// happened at the start of this tick (dot C). Palettes reach the pixel output at C-2
+    /// with the old and new values ORed, and their new value at C-1 (Mealybug
+    /// `m3_bgp_change`, `m3_obp0_change`); LCDC reaches the fetcher and the pixel output at
+    /// C-1 (Mealybug `m3_lcdc_*`; an OBJ disable on the first pixel lands at C-2, per
+    /// SameBoy's DMG notes). Other
+    /// registers take effect at C. With less than two dots of lag (the end of mode 3 was
+    /// near), the write lands at C. APPROX for those last pixels.
+    fn apply_deferred(&mut self, bus: &mut Ctx) {
+        self.deferred_valid = 0;
+        let (reg, value) = (self.deferred_reg, self.deferred_value);
+        let early = matches!(reg, io::BGP | io::OBP0 | io::OBP1)
+            || (reg == io::LCDC && (value ^ self.lcdc) & LCDC_LCD_ENABLE == 0);
+        if early && self.fifo_lag >= 2 {
+            self.pay(self.fifo_lag - 2, bus);
+            if self.fifo_lag == 2 {
+                match reg {
+                    io::BGP => self.bgp |= value,
+                    io::OBP0 => self.obp0 |= value,
+                    io::OBP1 => self.obp1 |= value,
+                    _ => {
+                        if self.scanline_x == 0
+                            && self.lcdc & LCDC_OBJ_ENABLE != 0
+                            && value & LCDC_OBJ_ENABLE == 0
+                        {
+                            self.lcdc &= !LCDC_OBJ_ENABLE;
+                        }
+                    }
+                }
+                self.pay(1, bus);
+                self.write_register_now(reg, value, bus.interrupt_flag);
+                self.pay(1, bus);
+                return;
             }
         }
-        // Slots without a pixel still get values so the writers below can store into them;
-        // they are ignored when flushed.
+        self.pay(self.fifo_lag, bus);
+        self.write_register_now(reg, value, bus.interrupt_flag);
     }
 
-    fn flush_pending(&mut self, frame: &mut [u8; 160 * 144]) {
-        let row = usize::from(self.pending_ly) % crate::SCREEN_HEIGHT * SCREEN_WIDTH;
-        for slot in 0..2 {
-            let flags = self.pending_flags[slot];
-            if flags & PENDING_VALID == 0 {
-                continue;
+    /// Advances `n` dots of real time: eagerly outside mode 3, lazily inside it.
+    fn advance_dots(&mut self, n: u32, bus: &mut Ctx) {
+        if self.fifo_lag == 0 {
+            let rest = self.run(n, true, bus);
+            if rest == 0 {
+                return;
             }
-            let colour = if flags & PENDING_CAPTURED != 0 {
-                shade(
-                    self.pending_pixel[slot],
-                    flags & PENDING_BG_ENABLE != 0,
-                    self.pending_bgp[slot],
-                    self.pending_obp0[slot],
-                    self.pending_obp1[slot],
-                )
-            } else {
-                shade(
-                    self.pending_pixel[slot],
-                    self.lcdc & LCDC_BG_ENABLE != 0,
-                    self.bgp,
-                    self.obp0,
-                    self.obp1,
-                )
-            };
-            let x = usize::from(self.pending_x[slot]) % SCREEN_WIDTH;
-            frame[row + x] = colour;
+            self.fifo_lag = rest as u16;
+        } else {
+            self.fifo_lag += n as u16;
         }
-        self.pending_flags = [0; 2];
+        self.settle(bus);
     }
 
-    /// Advances `dots` dots. `tick_end` is the number of dots from now to the end of the
-    /// current M-cycle's tick (pixels in its last two dots stay pending).
-    fn run(&mut self, mut dots: u32, mut tick_end: u32, bus: &mut Ctx) {
+    /// Runs owed mode-3 dots until mode 3 cannot have ended unnoticed: each dot outputs at
+    /// most one pixel, so while `screen_x + lag < 160` the 160th pixel is still ahead.
+    /// Two dots stay owed when possible, for writes that land two dots early.
+    fn settle(&mut self, bus: &mut Ctx) {
+        if u32::from(self.screen_x) + u32::from(self.fifo_lag) < 160 {
+            return;
+        }
+        if self.fifo_lag > 2 {
+            self.pay(self.fifo_lag - 2, bus);
+            if self.fifo_lag == 0
+                || u32::from(self.screen_x) + u32::from(self.fifo_lag) < 160
+            {
+                return;
+            }
+        }
+        self.pay(self.fifo_lag, bus);
+    }
+
+    /// Runs `n` of the owed dots; if mode 3 ends meanwhile, the rest too (outside mode 3
+    /// nothing may lag).
+    fn pay(&mut self, n: u16, bus: &mut Ctx) {
+        let n = n.min(self.fifo_lag);
+        self.fifo_lag -= n;
+        self.run(u32::from(n), false, bus);
+        if self.fifo_lag != 0 && !Step::from_raw(self.step).is_mode3() {
+            let rest = self.fifo_lag;
+            self.fifo_lag = 0;
+            self.run(u32::from(rest), false, bus);
+        }
+    }
+
+    /// Runs the steps for `dots` dots. With `stop_at_mode3`, returns early when a mode-3
+    /// step is next, giving back the dots not run.
+    fn run(&mut self, mut dots: u32, stop_at_mode3: bool, bus: &mut Ctx) -> u32 {
         loop {
-            if FAST && self.wait_dots == 1 && self.step == Step::Mode3Dot as u8 {
-                // Fast path: plain mode-3 dots (no window trigger, no object, no glitch)
-                // run here without the step dispatch; the result is identical.
-                while dots > 1 && self.mode3_dot_is_plain() {
-                    dots -= 1;
-                    tick_end -= 1;
-                    self.line_dot = self.line_dot.wrapping_add(1);
-                    bus.dots_to_tick_end = tick_end;
-                    self.output_pixel(bus);
-                    self.tick_fetcher(bus.vram);
-                    if self.screen_x >= 160 {
-                        self.wait_dots = 0;
-                        self.exit_mode3(bus);
-                        break;
+            if self.step_is_mode3() {
+                if stop_at_mode3 {
+                    return dots;
+                }
+                if FAST && self.wait_dots == 1 && self.step == Step::Mode3Dot as u8 {
+                    // Fast path: plain mode-3 dots (no window trigger, no object, no
+                    // glitch) run here without the step dispatch; the result is identical.
+                    while dots > 1 && self.mode3_dot_is_plain() {
+                        dots -= 1;
+                        self.line_dot = self.line_dot.wrapping_add(1);
+                        self.output_pixel(bus);
+                        self.tick_fetcher(bus.vram);
+                        if self.screen_x >= 160 {
+                            self.wait_dots = 0;
+                            self.exit_mode3(bus);
+                            break;
+                        }
                     }
                 }
             }
@@ -867,15 +804,18 @@ impl Ppu {
             if wait >= dots {
                 self.wait_dots -= dots as u16;
                 self.line_dot = self.line_dot.wrapping_add(dots as u16);
-                return;
+                return 0;
             }
             dots -= wait;
-            tick_end -= wait;
             self.line_dot = self.line_dot.wrapping_add(wait as u16);
             self.wait_dots = 0;
-            bus.dots_to_tick_end = tick_end;
             self.step(bus);
         }
+    }
+
+    #[inline(always)]
+    fn step_is_mode3(&self) -> bool {
+        self.step < 64 && (1u64 << self.step) & MODE3_STEPS != 0
     }
 
     /// Whether the `Mode3Dot` step due now would only output a pixel and step the fetcher
@@ -1372,13 +1312,7 @@ impl Ppu {
         }
         let pixel = bg_colour | (obj << 2);
         let x = self.screen_x;
-        if bus.dots_to_tick_end <= 2 {
-            let slot = (2 - bus.dots_to_tick_end) as usize;
-            self.pending_x[slot] = x;
-            self.pending_pixel[slot] = pixel;
-            self.pending_flags[slot] = PENDING_VALID;
-            self.pending_ly = self.ly;
-        } else {
+        if let Some(frame) = bus.frame.as_deref_mut() {
             let colour = shade(
                 pixel,
                 self.lcdc & LCDC_BG_ENABLE != 0,
@@ -1388,9 +1322,7 @@ impl Ppu {
             );
             let index = usize::from(self.ly) % crate::SCREEN_HEIGHT * SCREEN_WIDTH
                 + usize::from(x) % SCREEN_WIDTH;
-            if let Some(frame) = bus.frame.as_deref_mut() {
-                frame[index] = colour;
-            }
+            frame[index] = colour;
         }
         self.screen_x = x + 1;
         self.scanline_x = self.scanline_x.wrapping_add(1);
