@@ -51,6 +51,10 @@ const STAT_LYC_FLAG: u8 = 1 << 2;
 /// Dots added to the line dot to find the OAM row the scan reads (see `oam_bug_row`).
 const OAM_BUG_DOT_OFFSET: i32 = -4;
 
+/// Dots before the writing access at which SCY / SCX writes reach the fetcher.
+const SCY_LEAD_DOTS: u16 = 1;
+const SCX_LEAD_DOTS: u16 = 1;
+
 /// Bit n set: `Step` discriminant n belongs to mode 3 (see `Step::is_mode3`).
 const MODE3_STEPS: u64 = (1 << 10)
     | (1 << 27)
@@ -703,16 +707,24 @@ impl PpuState {
     fn apply_deferred(&mut self, bus: &mut Ctx) {
         self.deferred_valid = 0;
         let (reg, value) = (self.deferred_reg, self.deferred_value);
-        let early = matches!(reg, io::BGP | io::OBP0 | io::OBP1)
-            || (reg == io::LCDC && (value ^ self.lcdc) & LCDC_LCD_ENABLE == 0);
-        if early && self.fifo_lag >= 2 {
-            self.pay(self.fifo_lag - 2, bus);
-            if self.fifo_lag == 2 {
+        let toggles_lcd = reg == io::LCDC && (value ^ self.lcdc) & LCDC_LCD_ENABLE != 0;
+        let lead: u16 = match reg {
+            io::BGP | io::OBP0 | io::OBP1 => 2,
+            io::LCDC if !toggles_lcd => 2,
+            io::SCY => SCY_LEAD_DOTS,
+            io::SCX => SCX_LEAD_DOTS,
+            _ => 0,
+        };
+        if lead > 0 && self.fifo_lag >= lead {
+            self.pay(self.fifo_lag - lead, bus);
+            if self.fifo_lag == lead && lead == 2 {
+                // First dot: palettes see old | new; LCDC only an OBJ disable on the
+                // first pixel.
                 match reg {
                     io::BGP => self.bgp |= value,
                     io::OBP0 => self.obp0 |= value,
                     io::OBP1 => self.obp1 |= value,
-                    _ => {
+                    io::LCDC => {
                         if self.scanline_x == 0
                             && self.lcdc & LCDC_OBJ_ENABLE != 0
                             && value & LCDC_OBJ_ENABLE == 0
@@ -720,10 +732,13 @@ impl PpuState {
                             self.lcdc &= !LCDC_OBJ_ENABLE;
                         }
                     }
+                    _ => self.write_register_now(reg, value, bus.interrupt_flag),
                 }
                 self.pay(1, bus);
+            }
+            if self.step_is_mode3() {
                 self.write_register_now(reg, value, bus.interrupt_flag);
-                self.pay(1, bus);
+                self.pay(self.fifo_lag, bus);
                 return;
             }
         }
@@ -1310,6 +1325,9 @@ impl PpuState {
             self.scanline_x = self.scanline_x.wrapping_add(1);
             return;
         }
+        // Objects already in the FIFO vanish while LCDC bit 1 is clear (Mealybug
+        // m3_lcdc_obj_en_change).
+        let obj = if self.lcdc & LCDC_OBJ_ENABLE != 0 { obj } else { 0 };
         let pixel = bg_colour | (obj << 2);
         let x = self.screen_x;
         if let Some(frame) = bus.frame.as_deref_mut() {
