@@ -993,22 +993,18 @@ impl PpuState {
             Step::SpriteFetch1 => self.sprite_fetch_1(bus),
             Step::SpriteFetch2 => {
                 self.tick_fetcher(bus.vram);
-                let tall = self.lcdc & LCDC_OBJ_TALL != 0;
-                let sprite = self.next_sprite();
-                let height_mask = if tall { 15 } else { 7 };
-                let mut row = self.ly.wrapping_sub(sprite[0]) & height_mask;
-                if sprite[3] & 0x40 != 0 {
-                    row = !row & height_mask;
-                }
-                let tile = if tall { sprite[2] & !1 } else { sprite[2] };
-                self.sprite_tile_address = u16::from(tile) * 16 + u16::from(row) * 2;
+                self.sprite_tile_address = self.sprite_row_address();
                 self.goto(Step::SpriteFetchLow, 2);
             }
             Step::SpriteFetchLow => {
+                self.sprite_tile_address = self.sprite_row_address();
                 self.sprite_tile_low = bus.vram[usize::from(self.sprite_tile_address & 0x1FFF)];
                 self.goto(Step::SpriteFetchHigh, 2);
             }
             Step::SpriteFetchHigh => {
+                // The address is formed again for the second byte, with LCDC as it is now
+                // (Mealybug m3_lcdc_obj_size_change).
+                self.sprite_tile_address = self.sprite_row_address();
                 self.sprite_tile_high =
                     bus.vram[usize::from((self.sprite_tile_address + 1) & 0x1FFF)];
                 self.goto(Step::SpritePush, 1);
@@ -1267,6 +1263,19 @@ impl PpuState {
     fn sprite_fetch_1(&mut self, bus: &mut Ctx) {
         self.tick_fetcher(bus.vram);
         self.goto(Step::SpriteFetch2, 1);
+    }
+
+    /// VRAM offset of the next object's row on this line (low byte; +1 for the high).
+    fn sprite_row_address(&self) -> u16 {
+        let tall = self.lcdc & LCDC_OBJ_TALL != 0;
+        let sprite = self.next_sprite();
+        let height_mask = if tall { 15 } else { 7 };
+        let mut row = self.ly.wrapping_sub(sprite[0]) & height_mask;
+        if sprite[3] & 0x40 != 0 {
+            row = !row & height_mask;
+        }
+        let tile = if tall { sprite[2] & !1 } else { sprite[2] };
+        u16::from(tile) * 16 + u16::from(row) * 2
     }
 
     fn push_sprite(&mut self) {
