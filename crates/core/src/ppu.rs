@@ -731,6 +731,7 @@ impl PpuState {
                         {
                             self.lcdc &= !LCDC_OBJ_ENABLE;
                         }
+                        self.lcdc = (self.lcdc & !LCDC_OBJ_TALL) | (value & LCDC_OBJ_TALL);
                     }
                     _ => self.write_register_now(reg, value, bus.interrupt_flag),
                 }
