@@ -776,6 +776,20 @@ impl PpuState {
                 return;
             }
         }
+        // The last owed dots might end mode 3: find out on a copy, which draws nothing.
+        let mut copy = *self;
+        let mut ignored = 0;
+        let mut probe = Ctx {
+            vram: bus.vram,
+            oam: bus.oam,
+            interrupt_flag: &mut ignored,
+            frame: None,
+            frame_done: false,
+        };
+        copy.pay(copy.fifo_lag, &mut probe);
+        if copy.step_is_mode3() {
+            return;
+        }
         self.pay(self.fifo_lag, bus);
     }
 
