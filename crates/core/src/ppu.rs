@@ -732,6 +732,11 @@ impl PpuState {
                             self.lcdc &= !LCDC_OBJ_ENABLE;
                         }
                         self.lcdc = (self.lcdc & !LCDC_OBJ_TALL) | (value & LCDC_OBJ_TALL);
+                        // UNVERIFIED: at the first visible pixel the BG enable bit lands
+                        // early too (Mealybug m3_lcdc_bg_en_change, column 0).
+                        if self.scanline_x == 0 {
+                            self.lcdc = (self.lcdc & !LCDC_BG_ENABLE) | (value & LCDC_BG_ENABLE);
+                        }
                     }
                     _ => self.write_register_now(reg, value, bus.interrupt_flag),
                 }
