@@ -332,7 +332,33 @@ impl PpuState {
     /// One M-cycle (4 dots). Called at the start of every M-cycle, before the CPU's access.
     /// Sets VBlank/STAT bits in `interrupt_flag`. Returns true when a frame completed in
     /// this cycle (entering line 144; with the LCD off, every 17,556 M-cycles).
+    #[inline(always)]
     pub fn tick(
+        &mut self,
+        vram: &[u8; 0x2000],
+        oam: &[u8; 160],
+        interrupt_flag: &mut u8,
+        frame: &mut [u8; 160 * 144],
+    ) -> bool {
+        // Fast paths, inlined into the machine's M-cycle: nothing due in this M-cycle (most
+        // of modes 0, 1 and 2), or mode 3 can owe four more dots (see `settle`).
+        if self.deferred_valid | self.wx_just_changed == 0 && self.lcdc & LCDC_LCD_ENABLE != 0 {
+            if self.fifo_lag == 0 {
+                if self.wait_dots >= 4 {
+                    self.wait_dots -= 4;
+                    self.line_dot = self.line_dot.wrapping_add(4);
+                    return false;
+                }
+            } else if u32::from(self.screen_x) + u32::from(self.fifo_lag) + 4 < 160 {
+                self.fifo_lag += 4;
+                return false;
+            }
+        }
+        self.tick_slow(vram, oam, interrupt_flag, frame)
+    }
+
+    #[inline(never)]
+    fn tick_slow(
         &mut self,
         vram: &[u8; 0x2000],
         oam: &[u8; 160],
@@ -341,16 +367,6 @@ impl PpuState {
     ) -> bool {
         if self.lcdc & LCDC_LCD_ENABLE == 0 && self.deferred_valid == 0 {
             return self.tick_lcd_off();
-        }
-        // Fast path: nothing due in this M-cycle (most of modes 0, 1 and 2).
-        if self.wait_dots >= 4
-            && self.fifo_lag == 0
-            && self.deferred_valid == 0
-            && self.wx_just_changed == 0
-        {
-            self.wait_dots -= 4;
-            self.line_dot = self.line_dot.wrapping_add(4);
-            return false;
         }
         let mut ctx = Ctx {
             vram,

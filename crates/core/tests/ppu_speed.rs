@@ -35,3 +35,37 @@ fn frames_per_second() {
         println!("{name}: {:.0} fps", f64::from(frames) / seconds);
     }
 }
+
+/// Prints a hash of the state and frame after 600 frames of each workload, so a build
+/// with the PPU fast paths off (`FAST = false` in ppu.rs) can be compared by hand.
+#[test]
+#[ignore = "manual comparison of fast paths on/off"]
+fn state_hashes() {
+    let root = match std::env::var_os("GB_TEST_ROMS") {
+        Some(dir) => PathBuf::from(dir),
+        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/test-roms"),
+    };
+    for name in [
+        "homebrew/opus5.gb",
+        "homebrew/gejmboj.gb",
+        "homebrew/pocket.gb",
+        "homebrew/20y.gb",
+        "acid/dmg-acid2.gb",
+        "mealybug/ppu/m3_lcdc_tile_sel_change.gb",
+        "mealybug/ppu/m3_wx_4_change_sprites.gb",
+    ] {
+        let Ok(bytes) = std::fs::read(root.join(name)) else {
+            println!("skipped: {name}");
+            continue;
+        };
+        let mut core = Core::new(Rom::from_bytes(bytes).expect("ROM parses"), Options::default());
+        let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+        for _ in 0..600 {
+            core.run_frame();
+            for &b in core.frame().iter().chain(core.state().as_bytes()) {
+                hash = (hash ^ u64::from(b)).wrapping_mul(0x100_0000_01b3);
+            }
+        }
+        println!("{name}: {hash:016x}");
+    }
+}
