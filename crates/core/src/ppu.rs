@@ -940,37 +940,42 @@ impl PpuState {
     /// Eight plain dots: eight pixels out, one tile fetched and pushed at the last dot.
     /// Same effects, in the same order, as eight `Mode3Dot` steps.
     fn mode3_batch8(&mut self, bus: &mut Ctx) {
-        // The tile number is read at the second dot, after two pixels have gone out.
+        // The tile number is read at the second dot, after two pixels have gone out; the
+        // data bytes at the fourth and sixth.
         self.scanline_x = self.scanline_x.wrapping_add(2);
-        self.fetcher_step = 1;
-        self.tick_fetcher(bus.vram); // tile number
-        self.fetcher_step = 3;
-        self.tick_fetcher(bus.vram); // low byte
-        let (low, high) = (self.bg_fifo_low, self.bg_fifo_high);
-        let fetched_low = self.fetch_tile_low;
+        self.fetch_tile_number = bus.vram[self.tile_map_address()];
         let address = self.tile_data_address();
+        self.fetch_tile_low = bus.vram[address];
         self.fetch_tile_high = bus.vram[address + 1];
         if self.in_window != 0 {
             self.fetcher_window_x = self.fetcher_window_x.wrapping_add(1);
         }
         self.scanline_x = self.scanline_x.wrapping_add(6);
+        let (low, high) = (self.bg_fifo_low, self.bg_fifo_high);
         if let Some(frame) = bus.frame.as_deref_mut() {
-            let obj_on = self.lcdc & LCDC_OBJ_ENABLE != 0;
-            let bg_on = self.lcdc & LCDC_BG_ENABLE != 0;
             let start = usize::from(self.ly) % crate::SCREEN_HEIGHT * SCREEN_WIDTH
                 + usize::from(self.screen_x);
             if let Some(row) = frame.get_mut(start..start + 8) {
-                for (k, out) in row.iter_mut().enumerate() {
-                    let bit = 7 - k;
-                    let bg = (((high >> bit) & 1) << 1) | ((low >> bit) & 1);
-                    let mut obj = ((((self.obj_fifo_high >> bit) & 1) << 1)
-                        | ((self.obj_fifo_low >> bit) & 1))
-                        | (((self.obj_fifo_palette >> bit) & 1) << 2)
-                        | (((self.obj_fifo_priority >> bit) & 1) << 3);
-                    if !obj_on {
-                        obj = 0;
+                let objects = (self.obj_fifo_low | self.obj_fifo_high) != 0
+                    && self.lcdc & LCDC_OBJ_ENABLE != 0;
+                let bg_on = self.lcdc & LCDC_BG_ENABLE != 0;
+                if objects {
+                    for (k, out) in row.iter_mut().enumerate() {
+                        let bit = 7 - k;
+                        let bg = (((high >> bit) & 1) << 1) | ((low >> bit) & 1);
+                        let obj = ((((self.obj_fifo_high >> bit) & 1) << 1)
+                            | ((self.obj_fifo_low >> bit) & 1))
+                            | (((self.obj_fifo_palette >> bit) & 1) << 2)
+                            | (((self.obj_fifo_priority >> bit) & 1) << 3);
+                        *out = shade(bg | (obj << 2), bg_on, self.bgp, self.obp0, self.obp1);
                     }
-                    *out = shade(bg | (obj << 2), bg_on, self.bgp, self.obp0, self.obp1);
+                } else {
+                    let bgp = if bg_on { self.bgp } else { self.bgp & 3 };
+                    for (k, out) in row.iter_mut().enumerate() {
+                        let bit = 7 - k;
+                        let bg = (((high >> bit) & 1) << 1) | ((low >> bit) & 1);
+                        *out = (bgp >> (bg * 2 * u8::from(bg_on))) & 3;
+                    }
                 }
             }
         }
@@ -980,7 +985,7 @@ impl PpuState {
         self.obj_fifo_priority = 0;
         self.screen_x += 8;
         self.window_fetch_starting = 0;
-        self.bg_fifo_low = fetched_low;
+        self.bg_fifo_low = self.fetch_tile_low;
         self.bg_fifo_high = self.fetch_tile_high;
         self.bg_fifo_len = 8;
         self.fetcher_step = 0;
@@ -1484,25 +1489,7 @@ impl PpuState {
     /// high byte at 5, then it waits until the FIFO is empty to push eight pixels.
     fn tick_fetcher(&mut self, vram: &[u8; 0x2000]) {
         match self.fetcher_step {
-            1 => {
-                let in_window = self.in_window != 0;
-                let map_high = if in_window {
-                    self.lcdc & LCDC_WINDOW_MAP != 0
-                } else {
-                    self.lcdc & LCDC_BG_MAP != 0
-                };
-                let (column, row) = if in_window {
-                    (self.fetcher_window_x, self.window_line / 8)
-                } else {
-                    (
-                        (self.scx.wrapping_add(self.scanline_x).wrapping_add(8) / 8) & 0x1F,
-                        self.ly.wrapping_add(self.scy) / 8,
-                    )
-                };
-                let offset = (32 * u16::from(row) + u16::from(column)) & 0x3FF;
-                let base: u16 = if map_high { 0x1C00 } else { 0x1800 };
-                self.fetch_tile_number = vram[usize::from(base + offset)];
-            }
+            1 => self.fetch_tile_number = vram[self.tile_map_address()],
             3 => self.fetch_tile_low = vram[self.tile_data_address()],
             5 => {
                 self.fetch_tile_high = vram[self.tile_data_address() + 1];
@@ -1520,6 +1507,28 @@ impl PpuState {
             _ => {}
         }
         self.fetcher_step = (self.fetcher_step + 1) & 7;
+    }
+
+    /// VRAM offset of the tile-map entry the fetcher reads now.
+    #[inline(always)]
+    fn tile_map_address(&self) -> usize {
+        let in_window = self.in_window != 0;
+        let map_high = if in_window {
+            self.lcdc & LCDC_WINDOW_MAP != 0
+        } else {
+            self.lcdc & LCDC_BG_MAP != 0
+        };
+        let (column, row) = if in_window {
+            (self.fetcher_window_x, self.window_line / 8)
+        } else {
+            (
+                (self.scx.wrapping_add(self.scanline_x).wrapping_add(8) / 8) & 0x1F,
+                self.ly.wrapping_add(self.scy) / 8,
+            )
+        };
+        let offset = (32 * u16::from(row) + u16::from(column)) & 0x3FF;
+        let base: u16 = if map_high { 0x1C00 } else { 0x1800 };
+        usize::from(base + offset)
     }
 
     fn try_push_background(&mut self) {
