@@ -451,6 +451,16 @@ impl PpuState {
         if self.lcdc & LCDC_LCD_ENABLE == 0 {
             return 0;
         }
+        // Cheap answers first: no step is due at the next dot, or mode 3 cannot end there.
+        if self.deferred_valid | self.wx_just_changed == 0 {
+            if self.fifo_lag == 0 {
+                if self.wait_dots >= 2 {
+                    return 0;
+                }
+            } else if u32::from(self.screen_x) + u32::from(self.fifo_lag) + 1 < 160 {
+                return 0;
+            }
+        }
         let mut copy = *self;
         let mut raised = 0;
         let mut ctx = Ctx {
@@ -528,12 +538,15 @@ impl PpuState {
             let left = u32::from(M_CYCLES_PER_FRAME.saturating_sub(self.lcd_off_m_cycles));
             return left.saturating_sub(1);
         }
-        let step = Step::from_raw(self.step);
-        if step.is_mode3()
-            || self.wx_just_changed != 0
-            || self.fifo_lag != 0
-            || self.deferred_valid != 0
-        {
+        if self.wx_just_changed != 0 || self.deferred_valid != 0 {
+            return 0;
+        }
+        if self.fifo_lag != 0 {
+            // Mode 3 owes dots: ticks only add more while `tick`'s fast path holds.
+            let ahead = u32::from(self.screen_x) + u32::from(self.fifo_lag);
+            return 159u32.saturating_sub(ahead) / 4;
+        }
+        if self.step_is_mode3() {
             return 0;
         }
         // The next step runs in tick number wait/4 (counting from 0).
@@ -559,6 +572,10 @@ impl PpuState {
             // n is below the frame period, so this never wraps (see quiet_m_cycles).
             let total = u32::from(self.lcd_off_m_cycles) + n;
             self.lcd_off_m_cycles = (total % u32::from(M_CYCLES_PER_FRAME)) as u16;
+            return;
+        }
+        if self.fifo_lag != 0 {
+            self.fifo_lag += (4 * n) as u16;
             return;
         }
         let mut bus = Ctx {
