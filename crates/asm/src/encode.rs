@@ -3,7 +3,7 @@
 //! Encodings follow the opcode tables in Pan Docs ("CPU Instruction Set") and Gekkio's
 //! "Game Boy: Complete Technical Reference" (section on the SM83 instruction set).
 
-use crate::expr::{EvalContext, Expr, ExprParser};
+use crate::expr::{EvalContext, Expr, ExprParser, Scope};
 use crate::lexer::Token;
 
 /// An operand as written, before its expressions are evaluated.
@@ -51,7 +51,7 @@ fn ident_lower(token: &Token) -> Option<String> {
 }
 
 /// Classifies one operand's tokens.
-pub fn parse_operand(tokens: &[Token], scope: &str) -> Result<Operand, String> {
+pub fn parse_operand(tokens: &[Token], scope: &Scope) -> Result<Operand, String> {
     let first = tokens.first().ok_or("empty operand")?;
     if *first == Token::LBracket {
         if tokens.last() != Some(&Token::RBracket) {

@@ -92,12 +92,20 @@ const LEVELS: [&[&str]; 9] = [
     &["*", "/", "%"],
 ];
 
+/// What names mean while a line is parsed.
+pub struct Scope<'a> {
+    /// The global label that `.local` names are scoped to.
+    pub label: &'a str,
+    /// Variables (`NAME = expr`): unlike constants they can change, so a use takes the
+    /// value the variable has on that line.
+    pub variables: &'a HashMap<String, i64>,
+}
+
 /// A recursive-descent parser over a token slice.
 pub struct ExprParser<'t> {
     tokens: &'t [Token],
     pos: usize,
-    /// The global label that `.local` names are scoped to.
-    scope: &'t str,
+    scope: &'t Scope<'t>,
 }
 
 /// Expands a `.local` reference to `Global.local`.
@@ -114,7 +122,7 @@ pub fn qualify(name: &str, scope: &str) -> Result<String, String> {
 
 impl<'t> ExprParser<'t> {
     /// Parses all of `tokens` as one expression.
-    pub fn parse_all(tokens: &'t [Token], scope: &'t str) -> Result<Expr, String> {
+    pub fn parse_all(tokens: &'t [Token], scope: &'t Scope<'t>) -> Result<Expr, String> {
         if tokens.is_empty() {
             return Err("expected an expression".into());
         }
@@ -186,7 +194,11 @@ impl<'t> ExprParser<'t> {
                 if crate::encode::is_reserved(&name) {
                     return Err(format!("register `{name}` cannot be used in an expression"));
                 }
-                Ok(Expr::Sym(qualify(&name, self.scope)?))
+                let name = qualify(&name, self.scope.label)?;
+                match self.scope.variables.get(&name) {
+                    Some(value) => Ok(Expr::Num(*value)),
+                    None => Ok(Expr::Sym(name)),
+                }
             }
             Token::Str(s) if s.chars().count() == 1 => Ok(Expr::Num(s.chars().next().map_or(0, |c| c as i64))),
             other => Err(format!("unexpected {} in expression", describe(&other))),

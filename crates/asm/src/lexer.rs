@@ -87,7 +87,14 @@ pub fn tokenize(line: &str) -> Result<Vec<Token>, String> {
             i += 1;
             continue;
         }
-        let after_value = tokens.last().is_some_and(Token::ends_value);
+        // `%` then a binary digit starts a literal unless it follows a value; after a name
+        // (which may be a keyword such as `EQU`) `x %10` is a literal and `x % 10`, `x%10`
+        // are modulo.
+        let after_value = match tokens.last() {
+            Some(Token::Ident(_)) => i == 0 || !chars[i - 1].is_whitespace(),
+            Some(t) => t.ends_value(),
+            None => false,
+        };
         let next = chars.get(i + 1).copied();
         // Numbers: $hex, %bin (only where a value may start), 0x, 0b, decimal.
         let radix_prefix = match (c, next) {

@@ -11,7 +11,8 @@
 //! symbols are not. Operands are written the way the CPU disassembler prints them:
 //! `ld a, [hl+]`, `ldh [$XX], a`, `ldh [c], a`, `ld hl, sp+$XX`, `jr $XXXX` (absolute).
 //!
-//! A section without an address follows the last section of the same type and bank.
+//! A section without an address follows the last section of the same type and bank
+//! (ROM0: at $0150 or later, clear of the vectors and header).
 //! After assembly the cartridge header is filled in: Nintendo logo, title (`TITLE "..."`),
 //! cartridge type (`CART_TYPE n`), ROM size (from the banks used, or `ROM_SIZE code`), RAM
 //! size (`RAM_SIZE code`), header checksum and global checksum.
@@ -25,7 +26,7 @@ mod header;
 mod lexer;
 
 use encode::{Operand, encode, parse_operand, value8, value16};
-use expr::{EvalContext, Expr, ExprParser, describe, qualify};
+use expr::{EvalContext, Expr, ExprParser, Scope, describe, qualify};
 use lexer::{Token, tokenize};
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
@@ -274,6 +275,7 @@ struct Assembler {
     sections: Vec<Section>,
     current: Option<usize>,
     scope: String,
+    variables: HashMap<String, i64>,
     stmts: Vec<Stmt>,
     header: HeaderFields,
 }
@@ -292,6 +294,7 @@ fn assemble_source(source: &str, name: &str, path: &Path, mode: Mode) -> Result<
         sections: Vec::new(),
         current: None,
         scope: String::new(),
+        variables: HashMap::new(),
         stmts: Vec::new(),
         header: HeaderFields::default(),
     };
@@ -306,10 +309,8 @@ fn assemble_source(source: &str, name: &str, path: &Path, mode: Mode) -> Result<
         asm.current = Some(0);
     }
     let lines = std::mem::take(&mut asm.sources.lines);
-    for line in &lines {
-        asm.first_pass_line(line)
-            .map_err(|message| asm.sources.error(line.loc, message))?;
-    }
+    asm.run_lines(&lines)?;
+    asm.sources.lines = lines;
     let rom = match mode {
         Mode::Rom => asm.emit_rom()?,
         Mode::Snippet(_) => {
@@ -322,6 +323,36 @@ fn assemble_source(source: &str, name: &str, path: &Path, mode: Mode) -> Result<
         rom,
         symbols: asm.symbols.into_iter().collect(),
     })
+}
+
+/// For the `REPT` or `IF` at `lines[start]`: the line of its own `ELSE` (if any) and of
+/// its `ENDR`/`ENDC`, skipping nested blocks.
+fn find_block_end(lines: &[SourceLine], start: usize) -> Result<(Option<usize>, usize), String> {
+    let mut depth = 0;
+    let mut middle = None;
+    for (i, line) in lines.iter().enumerate().skip(start) {
+        let word = match tokenize(&line.text).ok().as_deref() {
+            Some([Token::Ident(w), ..]) => w.to_ascii_uppercase(),
+            _ => continue,
+        };
+        match word.as_str() {
+            "REPT" | "IF" => depth += 1,
+            "ELSE" if depth == 1 => middle = Some(i),
+            "ENDR" | "ENDC" => {
+                depth -= 1;
+                if depth == 0 {
+                    let opener = if word == "ENDR" { "REPT" } else { "IF" };
+                    let first = tokenize(&lines[start].text).unwrap_or_default();
+                    if !matches!(first.first(), Some(Token::Ident(w)) if w.eq_ignore_ascii_case(opener)) {
+                        return Err(format!("`{word}` closes a block it does not match (line {})", line.loc.line));
+                    }
+                    return Ok((middle, i));
+                }
+            }
+            _ => {}
+        }
+    }
+    Err("block is never closed (missing `ENDR` or `ENDC`)".into())
 }
 
 /// Splits tokens at commas outside brackets and parentheses.
@@ -368,6 +399,17 @@ impl Assembler {
         }
     }
 
+    fn names(&self) -> Scope<'_> {
+        Scope {
+            label: &self.scope,
+            variables: &self.variables,
+        }
+    }
+
+    fn parse_expr(&self, tokens: &[Token]) -> Result<Expr, String> {
+        ExprParser::parse_all(tokens, &self.names())
+    }
+
     fn here(&self) -> Result<(usize, u32), String> {
         let index = self.current.ok_or("code or data before the first `SECTION`")?;
         let section = &self.sections[index];
@@ -387,7 +429,7 @@ impl Assembler {
 
     /// Evaluates an expression that must be known now (section addresses, `ds` counts).
     fn constant(&self, tokens: &[Token]) -> Result<i64, String> {
-        let expr = ExprParser::parse_all(tokens, &self.scope)?;
+        let expr = self.parse_expr(tokens)?;
         let here = self.here().map_or(0, |(_, addr)| i64::from(addr));
         expr.eval(&self.strict(here))
             .map_err(|e| format!("{e} (this value must be known here)"))
@@ -424,6 +466,59 @@ impl Assembler {
             kind,
         });
         self.advance(size)
+    }
+
+    /// First pass over `lines`, expanding `REPT`/`ENDR` and `IF`/`ELSE`/`ENDC` blocks.
+    fn run_lines(&mut self, lines: &[SourceLine]) -> Result<(), AsmError> {
+        let mut i = 0;
+        while i < lines.len() {
+            let line = &lines[i];
+            let file = &self.sources.names[line.loc.file].clone();
+            let fail = |message: String| AsmError {
+                file: file.clone(),
+                line: line.loc.line,
+                message,
+            };
+            let tokens = tokenize(&line.text).map_err(fail)?;
+            let block = match tokens.first() {
+                Some(Token::Ident(w)) => w.to_ascii_uppercase(),
+                _ => String::new(),
+            };
+            match block.as_str() {
+                "REPT" | "IF" => {
+                    let (middle, end) = find_block_end(lines, i).map_err(fail)?;
+                    let value = self.constant(&tokens[1..]).map_err(fail)?;
+                    if block == "REPT" {
+                        let count = u32::try_from(value)
+                            .ok()
+                            .filter(|c| *c <= 0x10000)
+                            .ok_or_else(|| fail(format!("`REPT` count {value} is out of range")))?;
+                        if middle.is_some() {
+                            return Err(fail("`ELSE` inside `REPT`".into()));
+                        }
+                        for _ in 0..count {
+                            self.run_lines(&lines[i + 1..end])?;
+                        }
+                    } else {
+                        let split = middle.unwrap_or(end);
+                        if value != 0 {
+                            self.run_lines(&lines[i + 1..split])?;
+                        } else if let Some(m) = middle {
+                            self.run_lines(&lines[m + 1..end])?;
+                        }
+                    }
+                    i = end + 1;
+                }
+                "ENDR" | "ENDC" | "ELSE" => {
+                    return Err(fail(format!("`{block}` without its `REPT` or `IF`")));
+                }
+                _ => {
+                    self.first_pass_line(line).map_err(fail)?;
+                    i += 1;
+                }
+            }
+        }
+        Ok(())
     }
 
     fn first_pass_line(&mut self, line: &SourceLine) -> Result<(), String> {
@@ -469,7 +564,17 @@ impl Assembler {
             if is_equ || *op == Token::Op("=") {
                 let value = self.constant(value)?;
                 let name = qualify(name, &self.scope)?;
-                return self.define(name, value);
+                if is_equ {
+                    if self.variables.contains_key(&name) {
+                        return Err(format!("`{name}` is a variable (defined with `=`)"));
+                    }
+                    return self.define(name, value);
+                }
+                if self.symbols.contains_key(&name) || encode::is_reserved(&name) {
+                    return Err(format!("`{name}` is already a constant or label"));
+                }
+                self.variables.insert(name, value);
+                return Ok(());
             }
         }
 
@@ -494,7 +599,7 @@ impl Assembler {
                         }
                         _ => {
                             size += 1;
-                            items.push(DataItem::Expr(ExprParser::parse_all(arg, &self.scope)?));
+                            items.push(DataItem::Expr(self.parse_expr(arg)?));
                         }
                     }
                 }
@@ -506,7 +611,7 @@ impl Assembler {
             "DW" => {
                 let exprs = args
                     .iter()
-                    .map(|arg| ExprParser::parse_all(arg, &self.scope))
+                    .map(|arg| self.parse_expr(arg))
                     .collect::<Result<Vec<_>, _>>()?;
                 if exprs.is_empty() {
                     return Err("`dw` needs at least one value".into());
@@ -519,7 +624,7 @@ impl Assembler {
                     [count] => (self.constant(count)?, None),
                     [count, fill] => (
                         self.constant(count)?,
-                        Some(ExprParser::parse_all(fill, &self.scope)?),
+                        Some(self.parse_expr(fill)?),
                     ),
                     _ => return Err("`ds` takes a count and an optional fill byte".into()),
                 };
@@ -562,7 +667,7 @@ impl Assembler {
                     [c, [Token::Str(m)]] => (c, Some(m.clone())),
                     _ => return Err("`ASSERT` takes a condition and an optional quoted message".into()),
                 };
-                let condition = ExprParser::parse_all(condition, &self.scope)?;
+                let condition = self.parse_expr(condition)?;
                 if self.current.is_some() {
                     self.push(loc, StmtKind::Assert { condition, message }, 0)
                 } else {
@@ -603,7 +708,7 @@ impl Assembler {
             _ => {
                 let operands = args
                     .iter()
-                    .map(|arg| parse_operand(arg, &self.scope))
+                    .map(|arg| parse_operand(arg, &self.names()))
                     .collect::<Result<Vec<_>, _>>()?;
                 let (_, addr) = self.here()?;
                 let lenient = EvalContext {
@@ -656,9 +761,6 @@ impl Assembler {
             (_, None) => 0,
             (_, Some(b)) => return Err(format!("bank {b} is not valid for this section type")),
         };
-        if self.sections.iter().any(|s| s.name == *name) {
-            return Err(format!("section \"{name}\" is already defined"));
-        }
         let (low, high) = kind.range();
         let start = match address {
             Some(a) if (i64::from(low)..=i64::from(high)).contains(&a) => a as u32,
@@ -673,7 +775,9 @@ impl Assembler {
                 .filter(|s| s.kind == kind && s.bank == bank)
                 .map(|s| s.start + s.size)
                 .max()
-                .unwrap_or(low),
+                .unwrap_or(low)
+                // A floating ROM0 section never lands on the vectors or the header.
+                .max(if kind == Kind::Rom0 { 0x150 } else { low }),
         };
         self.sections.push(Section {
             name: name.clone(),
