@@ -226,6 +226,14 @@ impl Kind {
         }
     }
 
+    /// Where floating sections may start: ROM0 ones stay clear of the vectors and header.
+    fn floating_low(self) -> u32 {
+        match self {
+            Kind::Rom0 => 0x150,
+            _ => self.range().0,
+        }
+    }
+
     /// Whether the section's bytes end up in the ROM image.
     fn holds_data(self) -> bool {
         matches!(self, Kind::Rom0 | Kind::Romx | Kind::Raw)
@@ -238,6 +246,8 @@ struct Section {
     bank: u32,
     start: u32,
     size: u32,
+    /// No address given: placed after the first pass, in the first gap that fits.
+    floating: bool,
 }
 
 enum DataItem {
@@ -257,7 +267,8 @@ enum StmtKind {
 struct Stmt {
     loc: Loc,
     section: usize,
-    addr: u32,
+    /// From the section's start (floating sections move after the first pass).
+    offset: u32,
     kind: StmtKind,
 }
 
@@ -276,6 +287,8 @@ struct Assembler {
     current: Option<usize>,
     scope: String,
     variables: HashMap<String, i64>,
+    /// Labels in floating sections: (name, section, offset), defined once placed.
+    floating_labels: Vec<(String, usize, u32)>,
     stmts: Vec<Stmt>,
     header: HeaderFields,
 }
@@ -295,6 +308,7 @@ fn assemble_source(source: &str, name: &str, path: &Path, mode: Mode) -> Result<
         current: None,
         scope: String::new(),
         variables: HashMap::new(),
+        floating_labels: Vec::new(),
         stmts: Vec::new(),
         header: HeaderFields::default(),
     };
@@ -305,12 +319,14 @@ fn assemble_source(source: &str, name: &str, path: &Path, mode: Mode) -> Result<
             bank: 0,
             start: u32::from(origin),
             size: 0,
+            floating: false,
         });
         asm.current = Some(0);
     }
     let lines = std::mem::take(&mut asm.sources.lines);
     asm.run_lines(&lines)?;
     asm.sources.lines = lines;
+    asm.place_floating_sections()?;
     let rom = match mode {
         Mode::Rom => asm.emit_rom()?,
         Mode::Snippet(_) => {
@@ -420,7 +436,7 @@ impl Assembler {
         if encode::is_reserved(&name) {
             return Err(format!("`{name}` is a register name and cannot be a symbol"));
         }
-        if self.symbols.contains_key(&name) {
+        if self.symbols.contains_key(&name) || self.floating_labels.iter().any(|l| l.0 == name) {
             return Err(format!("symbol `{name}` is already defined"));
         }
         self.symbols.insert(name, value);
@@ -453,6 +469,7 @@ impl Assembler {
 
     fn push(&mut self, loc: Loc, kind: StmtKind, size: u32) -> Result<(), String> {
         let (section, addr) = self.here()?;
+        let offset = addr - self.sections[section].start;
         if size > 0 && !self.sections[section].kind.holds_data() {
             return Err(format!(
                 "section \"{}\" is RAM: it can only reserve space with `ds`",
@@ -462,7 +479,7 @@ impl Assembler {
         self.stmts.push(Stmt {
             loc,
             section,
-            addr,
+            offset,
             kind,
         });
         self.advance(size)
@@ -547,8 +564,16 @@ impl Assembler {
                 }
                 self.scope = name;
             }
-            let (_, addr) = self.here()?;
-            self.define(full, i64::from(addr))?;
+            let (index, addr) = self.here()?;
+            let (floating, start) = (self.sections[index].floating, self.sections[index].start);
+            if floating {
+                // Its address is known once the section is placed.
+                self.define(full.clone(), 0)?;
+                self.symbols.remove(&full);
+                self.floating_labels.push((full, index, addr - start));
+            } else {
+                self.define(full, i64::from(addr))?;
+            }
         }
 
         // Constants: `NAME EQU expr`, `NAME = expr`, `DEF NAME EQU expr`, `DEF NAME = expr`.
@@ -769,15 +794,7 @@ impl Assembler {
                     "address ${a:X} is outside {kind_name} (${low:04X}-${high:04X})"
                 ));
             }
-            None => self
-                .sections
-                .iter()
-                .filter(|s| s.kind == kind && s.bank == bank)
-                .map(|s| s.start + s.size)
-                .max()
-                .unwrap_or(low)
-                // A floating ROM0 section never lands on the vectors or the header.
-                .max(if kind == Kind::Rom0 { 0x150 } else { low }),
+            None => kind.floating_low(),
         };
         self.sections.push(Section {
             name: name.clone(),
@@ -785,8 +802,52 @@ impl Assembler {
             bank,
             start,
             size: 0,
+            floating: address.is_none(),
         });
         self.current = Some(self.sections.len() - 1);
+        Ok(())
+    }
+
+    /// Puts each floating section in the lowest gap of its type and bank that fits, in
+    /// source order, then defines its labels.
+    fn place_floating_sections(&mut self) -> Result<(), AsmError> {
+        for index in 0..self.sections.len() {
+            let section = &self.sections[index];
+            if !section.floating {
+                continue;
+            }
+            let (kind, bank, size) = (section.kind, section.bank, section.size);
+            let mut taken: Vec<(u32, u32)> = self
+                .sections
+                .iter()
+                .filter(|s| s.kind == kind && s.bank == bank && !s.floating && s.size > 0)
+                .map(|s| (s.start, s.start + s.size))
+                .collect();
+            taken.sort_unstable();
+            let mut start = kind.floating_low();
+            for (from, to) in taken {
+                if start + size <= from {
+                    break;
+                }
+                start = start.max(to);
+            }
+            if size > 0 && start + size - 1 > kind.range().1 {
+                let loc = self
+                    .stmts
+                    .iter()
+                    .find(|s| s.section == index)
+                    .map_or(Loc { file: 0, line: 0 }, |s| s.loc);
+                let message = format!("no room for section \"{}\" ({size} bytes)", section.name);
+                return Err(self.sources.error(loc, message));
+            }
+            let section = &mut self.sections[index];
+            section.start = start;
+            section.floating = false;
+        }
+        for (name, section, offset) in std::mem::take(&mut self.floating_labels) {
+            let value = self.sections[section].start + offset;
+            self.symbols.insert(name, i64::from(value));
+        }
         Ok(())
     }
 
@@ -802,7 +863,9 @@ impl Assembler {
         let mut owner = vec![0u32; len];
         for (index, stmt) in self.stmts.iter().enumerate() {
             let err = |m: String| self.sources.error(stmt.loc, m);
-            let ctx = self.strict(i64::from(stmt.addr));
+            let section = &self.sections[stmt.section];
+            let addr = section.start + stmt.offset;
+            let ctx = self.strict(i64::from(addr));
             let bytes: Vec<u8> = match &stmt.kind {
                 StmtKind::Instruction { mnemonic, operands } => encode(mnemonic, operands, &ctx).map_err(err)?,
                 StmtKind::Db(items) => {
@@ -838,8 +901,7 @@ impl Assembler {
                     Vec::new()
                 }
             };
-            let section = &self.sections[stmt.section];
-            let start = offset(section, stmt.addr);
+            let start = offset(section, addr);
             for (i, byte) in bytes.into_iter().enumerate() {
                 let at = start + i;
                 if owner[at] != 0 {
