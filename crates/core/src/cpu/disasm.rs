@@ -123,9 +123,15 @@ pub fn disassemble(bytes: &[u8], pc: u16) -> (String, u8) {
         }
         0x03 | 0x13 | 0x23 | 0x33 => _ = write!(text, "inc {}", R16_NAMES[p]),
         0x0B | 0x1B | 0x2B | 0x3B => _ = write!(text, "dec {}", R16_NAMES[p]),
-        0x00..=0x3F if z == 4 => _ = write!(text, "inc {}", R8_NAMES[y]),
-        0x00..=0x3F if z == 5 => _ = write!(text, "dec {}", R8_NAMES[y]),
-        0x00..=0x3F => _ = write!(text, "ld {}, ${n8:02X}", R8_NAMES[y]), // z == 6
+        0x04 | 0x0C | 0x14 | 0x1C | 0x24 | 0x2C | 0x34 | 0x3C => {
+            _ = write!(text, "inc {}", R8_NAMES[y]);
+        }
+        0x05 | 0x0D | 0x15 | 0x1D | 0x25 | 0x2D | 0x35 | 0x3D => {
+            _ = write!(text, "dec {}", R8_NAMES[y]);
+        }
+        0x06 | 0x0E | 0x16 | 0x1E | 0x26 | 0x2E | 0x36 | 0x3E => {
+            _ = write!(text, "ld {}, ${n8:02X}", R8_NAMES[y]);
+        }
         0x76 => text.push_str("halt"),
         0x40..=0x7F => _ = write!(text, "ld {}, {}", R8_NAMES[y], R8_NAMES[z]),
         0x80..=0xBF => _ = write!(text, "{} a, {}", ALU_NAMES[y], R8_NAMES[z]),
@@ -166,7 +172,13 @@ pub fn disassemble(bytes: &[u8], pc: u16) -> (String, u8) {
             let index = usize::from((cb >> 3) & 7);
             match cb >> 6 {
                 0 => _ = write!(text, "{} {operand}", SHIFT_NAMES[index]),
-                kind => _ = write!(text, "{} {index}, {operand}", BIT_NAMES[usize::from(kind - 1)]),
+                kind => {
+                    _ = write!(
+                        text,
+                        "{} {index}, {operand}",
+                        BIT_NAMES[usize::from(kind - 1)]
+                    )
+                }
             }
         }
         // D3 DB DD E3 E4 EB EC ED F4 FC FD
@@ -191,7 +203,10 @@ mod tests {
         assert_eq!(dis(&[0xF0, 0x0F], 0), "ldh a, [$0F]");
         assert_eq!(dis(&[0xE2], 0), "ldh [c], a");
         assert_eq!(dis(&[0xF2], 0), "ldh a, [c]");
-        assert_eq!(disassemble(&[0x08, 0x34, 0x12], 0), ("ld [$1234], sp".into(), 3));
+        assert_eq!(
+            disassemble(&[0x08, 0x34, 0x12], 0),
+            ("ld [$1234], sp".into(), 3)
+        );
         assert_eq!(dis(&[0xF8, 0x05], 0), "ld hl, sp+$05");
         assert_eq!(dis(&[0xF8, 0xFB], 0), "ld hl, sp-$05");
         assert_eq!(dis(&[0xF8, 0x80], 0), "ld hl, sp-$80");
@@ -226,7 +241,9 @@ mod tests {
 
     #[test]
     fn illegal_and_truncated() {
-        for op in [0xD3, 0xDB, 0xDD, 0xE3, 0xE4, 0xEB, 0xEC, 0xED, 0xF4, 0xFC, 0xFD] {
+        for op in [
+            0xD3, 0xDB, 0xDD, 0xE3, 0xE4, 0xEB, 0xEC, 0xED, 0xF4, 0xFC, 0xFD,
+        ] {
             assert_eq!(disassemble(&[op, 0, 0], 0), (format!("db ${op:02X}"), 1));
         }
         assert_eq!(disassemble(&[0xC3, 0x00], 0), ("db $C3".into(), 1));

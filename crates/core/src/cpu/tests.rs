@@ -27,7 +27,13 @@ impl FlatBus {
         let mut memory = Box::new([0u8; 0x10000]);
         let start = usize::from(program_at);
         memory[start..start + program.len()].copy_from_slice(program);
-        FlatBus { memory, interrupt_flag: 0, log: Vec::new(), breakpoints: 0, stops: 0 }
+        FlatBus {
+            memory,
+            interrupt_flag: 0,
+            log: Vec::new(),
+            breakpoints: 0,
+            stops: 0,
+        }
     }
     fn set_ie(&mut self, value: u8) {
         self.memory[0xFFFF] = value;
@@ -65,7 +71,11 @@ impl Bus for FlatBus {
 }
 
 fn cpu_at(pc: u16, sp: u16) -> CpuState {
-    CpuState { pc, sp, ..CpuState::default() }
+    CpuState {
+        pc,
+        sp,
+        ..CpuState::default()
+    }
 }
 
 const NOP: u8 = 0x00;
@@ -95,7 +105,10 @@ fn dispatch_takes_five_cycles_and_pushes_pc() {
     assert_eq!(cpu.pc, 0x0048);
     assert_eq!(cpu.sp, 0xCFFE);
     assert_eq!(cpu.ime, 0);
-    assert_eq!(bus.interrupt_flag, 0b0_0100, "only the serviced bit is acknowledged");
+    assert_eq!(
+        bus.interrupt_flag, 0b0_0100,
+        "only the serviced bit is acknowledged"
+    );
     // IME is off now: the handler runs although the timer interrupt is still pending.
     step(&mut cpu, &mut bus);
     assert_eq!(bus.take_log(), [Cycle::Read(0x0048, 0x00)]);
@@ -111,7 +124,10 @@ fn no_dispatch_while_ime_off_or_nothing_pending() {
     cpu.ime = 1;
     bus.interrupt_flag = 0x02; // requested but not enabled
     step(&mut cpu, &mut bus);
-    assert_eq!(bus.take_log(), [Cycle::Read(0x0100, 0), Cycle::Read(0x0101, 0)]);
+    assert_eq!(
+        bus.take_log(),
+        [Cycle::Read(0x0100, 0), Cycle::Read(0x0101, 0)]
+    );
 }
 
 /// Mooneye `ie_push`: SP = 0x0000, so the high byte of PC is pushed onto IE at 0xFFFF.
@@ -158,7 +174,10 @@ fn ei_enables_after_the_next_instruction() {
     assert_eq!(cpu.pc, 0x0050);
     assert_eq!(cpu.a, 1);
     assert_eq!(bus.memory[0xCFFF], 0x01);
-    assert_eq!(bus.memory[0xCFFE], 0x02, "return address is the second INC A");
+    assert_eq!(
+        bus.memory[0xCFFE], 0x02,
+        "return address is the second INC A"
+    );
 }
 
 #[test]
@@ -211,7 +230,10 @@ fn halt_waits_then_wakes_without_ime() {
     assert_eq!(cpu.pc, 0x0101);
     step(&mut cpu, &mut bus);
     step(&mut cpu, &mut bus);
-    assert_eq!(bus.take_log(), [Cycle::Read(0x0100, HALT), Cycle::Idle, Cycle::Idle]);
+    assert_eq!(
+        bus.take_log(),
+        [Cycle::Read(0x0100, HALT), Cycle::Idle, Cycle::Idle]
+    );
     // IME off: the interrupt ends HALT and the next instruction runs in the same step.
     bus.interrupt_flag = 0x01;
     step(&mut cpu, &mut bus);
@@ -283,7 +305,10 @@ fn stop_and_illegal_opcodes_idle_forever() {
     let mut bus = FlatBus::new(0x0100, &[0x10, 0x00]);
     let mut cpu = cpu_at(0x0100, 0xD000);
     step(&mut cpu, &mut bus);
-    assert_eq!((cpu.mode(), cpu.pc, bus.stops), (CpuMode::Stopped, 0x0101, 1));
+    assert_eq!(
+        (cpu.mode(), cpu.pc, bus.stops),
+        (CpuMode::Stopped, 0x0101, 1)
+    );
     step(&mut cpu, &mut bus);
     assert_eq!(bus.take_log(), [Cycle::Read(0x0100, 0x10), Cycle::Idle]);
 
