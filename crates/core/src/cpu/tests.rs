@@ -350,3 +350,28 @@ fn garbage_state_does_not_panic() {
         }
     }
 }
+
+/// The disassembler's lengths agree with the bytes the executor consumes, for every opcode
+/// that does not jump (JR with offset 0 lands on the next instruction either way). STOP is
+/// the one deliberate difference: 2 bytes in assembly, 1 consumed by the CPU.
+#[test]
+fn disassembler_lengths_match_the_executor() {
+    // RET/JP/CALL (conditional or not), RST, JP HL, RETI: the PC says nothing about length.
+    let jumps = |op: u8| {
+        ((0xC0..0xE0).contains(&op) && matches!(op & 0x07, 0x00 | 0x02 | 0x04 | 0x07))
+            || matches!(
+                op,
+                0xC3 | 0xC9 | 0xCD | 0xD9 | 0xE7 | 0xE9 | 0xEF | 0xF7 | 0xFF
+            )
+    };
+    for op in 0..=0xFFu8 {
+        let (text, length) = super::disassemble(&[op, 0x00, 0x00], 0x0100);
+        if text.starts_with("db ") || op == 0x10 || jumps(op) {
+            continue;
+        }
+        let mut bus = FlatBus::new(0x0100, &[op, 0x00, 0x00]);
+        let mut cpu = cpu_at(0x0100, 0xD000);
+        step(&mut cpu, &mut bus);
+        assert_eq!(cpu.pc, 0x0100 + u16::from(length), "{op:02X} {text}");
+    }
+}
