@@ -15,7 +15,7 @@ use crate::bus::Bus;
 
 /// An 8-bit register, in the encoding order of the opcode table (6 is `[hl]`, not here).
 #[derive(Clone, Copy, PartialEq, Eq)]
-pub(super) enum R8 {
+enum R8 {
     B,
     C,
     D,
@@ -531,8 +531,10 @@ fn daa(cpu: &mut CpuState) {
 /// `halt`. With an interrupt already pending and IME off, the CPU does not halt and the
 /// next opcode fetch fails to increment PC (the HALT bug, Pan Docs "halt bug").
 ///
-/// UNVERIFIED: with IME == 2 (HALT right after EI) this halts normally; the lead tunes it
-/// against Mooneye `halt_ime1_timing2` and friends.
+/// With IME == 2 (HALT right after EI) it halts normally and the interrupt is dispatched on
+/// the next step, returning after the HALT; Mooneye `halt_ime0_ei`, `halt_ime1_timing` and
+/// `halt_ime1_timing2-GS` pass with this. UNVERIFIED: the HALT bug combined with EI (Pan
+/// Docs: the handler returns to the HALT itself) is not modelled; no suite ROM decides it yet.
 #[inline(always)]
 fn halt(cpu: &mut CpuState, bus: &mut impl Bus) {
     if cpu.ime == 0 && bus.pending_interrupts() != 0 {

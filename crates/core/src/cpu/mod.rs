@@ -128,8 +128,8 @@ pub fn step(cpu: &mut CpuState, bus: &mut impl Bus) {
                 bus.idle();
                 return;
             }
-            // UNVERIFIED: hardware may spend an extra M-cycle waking up; the Mooneye halt
-            // tests (`halt_ime0_nointr_timing`, `halt_ime1_timing2`) decide.
+            // Waking costs no extra M-cycle in this model; Mooneye `halt_ime0_nointr_timing`
+            // and `halt_ime1_timing2-GS` pass with it on the current machine.
             cpu.set_mode(CpuMode::Running);
         }
         CpuMode::Stopped | CpuMode::Locked => {
