@@ -123,3 +123,97 @@ fn input_echo_logs_every_change() {
         assert_eq!(u64::from(rom_delta), host_delta, "frames between changes {pair} and {}", pair + 1);
     }
 }
+
+/// One row of `roms-test/manifest.tsv`.
+struct Row {
+    suite: String,
+    rom: String,
+    seconds: f64,
+    expected: Option<String>,
+}
+
+fn manifest() -> Vec<Row> {
+    let text = std::fs::read_to_string(roms_test_dir().join("manifest.tsv")).expect("manifest");
+    text.lines()
+        .skip(1)
+        .filter(|l| !l.trim().is_empty())
+        .map(|line| {
+            let f: Vec<&str> = line.split('\t').collect();
+            assert_eq!(f.len(), 7, "manifest row `{line}`");
+            Row {
+                suite: f[0].to_string(),
+                rom: f[2].to_string(),
+                seconds: f[4].parse().expect("seconds"),
+                expected: (f[5] != "-").then(|| f[5].to_string()),
+            }
+        })
+        .collect()
+}
+
+/// The README's gray levels for shades 0..3.
+const GRAY: [u8; 4] = [0xFF, 0xAA, 0x55, 0x00];
+
+fn read_png_gray(path: &std::path::Path) -> Vec<u8> {
+    let decoder = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(path).unwrap()));
+    let mut reader = decoder.read_info().unwrap();
+    let mut buf = vec![0; reader.output_buffer_size().unwrap()];
+    let info = reader.next_frame(&mut buf).unwrap();
+    assert_eq!(info.color_type, png::ColorType::Grayscale, "{}", path.display());
+    assert_eq!(info.bit_depth, png::BitDepth::Eight, "{}", path.display());
+    buf.truncate(info.buffer_size());
+    buf
+}
+
+fn write_png_gray(path: &std::path::Path, pixels: &[u8]) {
+    let file = std::fs::File::create(path).unwrap();
+    let mut encoder = png::Encoder::new(std::io::BufWriter::new(file), 160, 144);
+    encoder.set_color(png::ColorType::Grayscale);
+    encoder.set_depth(png::BitDepth::Eight);
+    encoder.write_header().unwrap().write_image_data(pixels).unwrap();
+}
+
+/// Screenshot rows: run for the row's time, compare with the committed PNG. With
+/// `BACKSPIN_BLESS=1` the PNGs are (re)written instead: do that only after checking the
+/// picture by eye against the description at the top of the ROM's source.
+#[test]
+fn screenshots_match() {
+    let bless = std::env::var_os("BACKSPIN_BLESS").is_some();
+    let out_dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("roms-test");
+    std::fs::create_dir_all(&out_dir).unwrap();
+    let mut failures = Vec::new();
+    for row in manifest().iter().filter(|r| r.expected.is_some()) {
+        let expected_name = row.expected.as_deref().unwrap_or_default();
+        let mut core = power_on(&assemble(&row.rom).rom);
+        let m_cycles = (row.seconds * M_CYCLES_PER_SECOND as f64) as u64;
+        core.run_until(m_cycles);
+        let actual: Vec<u8> = core.frame().iter().map(|&s| GRAY[usize::from(s & 3)]).collect();
+        if core.frame().iter().all(|&s| s == 0) {
+            println!("{}: the frame is blank; skipped until the PPU draws", row.rom);
+            continue;
+        }
+        let expected_path = roms_test_dir().join(expected_name);
+        if bless {
+            write_png_gray(&expected_path, &actual);
+            println!("{}: wrote {}", row.rom, expected_path.display());
+            continue;
+        }
+        let expected = read_png_gray(&expected_path);
+        if expected != actual {
+            let stem = row.rom.trim_end_matches(".asm");
+            let actual_path = out_dir.join(format!("{stem}-actual.png"));
+            let diff_path = out_dir.join(format!("{stem}-diff.png"));
+            write_png_gray(&actual_path, &actual);
+            let diff: Vec<u8> = expected.iter().zip(&actual).map(|(e, a)| if e == a { 0xFF } else { 0 }).collect();
+            write_png_gray(&diff_path, &diff);
+            failures.push(format!(
+                "{} ({}): screen differs; actual {}, expected {}, diff {}",
+                row.rom,
+                row.suite,
+                actual_path.display(),
+                expected_path.display(),
+                diff_path.display()
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
