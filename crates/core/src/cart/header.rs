@@ -9,10 +9,9 @@ use super::RomError;
 /// The bitmap the boot ROM compares against 0x0104..=0x0133 before it starts a cartridge.
 /// Also used to recognise MBC1 multicarts, whose every game carries its own header.
 pub const NINTENDO_LOGO: [u8; 48] = [
-    0xCE, 0xED, 0x66, 0x66, 0xCC, 0x0D, 0x00, 0x0B, 0x03, 0x73, 0x00, 0x83, 0x00, 0x0C, 0x00,
-    0x0D, 0x00, 0x08, 0x11, 0x1F, 0x88, 0x89, 0x00, 0x0E, 0xDC, 0xCC, 0x6E, 0xE6, 0xDD, 0xDD,
-    0xD9, 0x99, 0xBB, 0xBB, 0x67, 0x63, 0x6E, 0x0E, 0xEC, 0xCC, 0xDD, 0xDC, 0x99, 0x9F, 0xBB,
-    0xB9, 0x33, 0x3E,
+    0xCE, 0xED, 0x66, 0x66, 0xCC, 0x0D, 0x00, 0x0B, 0x03, 0x73, 0x00, 0x83, 0x00, 0x0C, 0x00, 0x0D,
+    0x00, 0x08, 0x11, 0x1F, 0x88, 0x89, 0x00, 0x0E, 0xDC, 0xCC, 0x6E, 0xE6, 0xDD, 0xDD, 0xD9, 0x99,
+    0xBB, 0xBB, 0x67, 0x63, 0x6E, 0x0E, 0xEC, 0xCC, 0xDD, 0xDC, 0x99, 0x9F, 0xBB, 0xB9, 0x33, 0x3E,
 ];
 
 /// Smallest file we accept: two 16 KiB banks, the smallest ROM chip the header can declare.
@@ -278,10 +277,8 @@ pub(crate) fn parse(bytes: &[u8]) -> Result<(Header, Vec<String>), RomError> {
              bytes sum to ${header_checksum_actual:02X} (a real DMG would refuse to boot)"
         ));
     }
-    let global_stored = u16::from_be_bytes([
-        bytes[GLOBAL_CHECKSUM_AT],
-        bytes[GLOBAL_CHECKSUM_AT + 1],
-    ]);
+    let global_stored =
+        u16::from_be_bytes([bytes[GLOBAL_CHECKSUM_AT], bytes[GLOBAL_CHECKSUM_AT + 1]]);
     let global_actual = global_checksum(bytes);
     let global_checksum_ok = global_stored == global_actual;
     if !global_checksum_ok {
@@ -292,9 +289,8 @@ pub(crate) fn parse(bytes: &[u8]) -> Result<(Header, Vec<String>), RomError> {
     }
     let logo_ok = bytes[LOGO_AT..LOGO_AT + NINTENDO_LOGO.len()] == NINTENDO_LOGO;
     if !logo_ok {
-        warnings.push(
-            "Nintendo logo mismatch at $0104 (a real DMG would lock up at boot)".to_string(),
-        );
+        warnings
+            .push("Nintendo logo mismatch at $0104 (a real DMG would lock up at boot)".to_string());
     }
     if bytes.len() > declared_rom {
         warnings.push(format!(

@@ -238,18 +238,10 @@ impl Rom {
 
     /// CPU read of 0xA000..=0xBFFF. Disabled or absent RAM reads $FF (open bus, pulled up).
     #[inline]
-    pub fn read_ram(
-        &self,
-        mbc: &MbcState,
-        ram: &[u8; CART_RAM_MAX],
-        addr: u16,
-        _now: u64,
-    ) -> u8 {
+    pub fn read_ram(&self, mbc: &MbcState, ram: &[u8; CART_RAM_MAX], addr: u16, _now: u64) -> u8 {
         match self.header.mbc_kind {
             MbcKind::RomOnly => self.read_banked_ram(mbc, ram, addr, true),
-            MbcKind::Mbc1 | MbcKind::Mbc5 => {
-                self.read_banked_ram(mbc, ram, addr, mbc.ramg != 0)
-            }
+            MbcKind::Mbc1 | MbcKind::Mbc5 => self.read_banked_ram(mbc, ram, addr, mbc.ramg != 0),
             MbcKind::Mbc2 => mbc2::read_ram(mbc, ram, addr),
             MbcKind::Mbc3 => mbc3::read_ram(self, mbc, ram, addr),
         }
