@@ -104,10 +104,10 @@ impl Rom {
             le.copy_from_slice(&footer[i * 4..i * 4 + 4]);
             u32::from_le_bytes(le)
         };
-        for i in 0..5 {
+        for (i, &valid) in VALID_BITS.iter().enumerate() {
             // Other emulators store the registers as they were; keep only the valid bits.
-            mbc.rtc_live[i] = word(i) as u8 & VALID_BITS[i];
-            mbc.rtc_latched[i] = word(i + 5) as u8 & VALID_BITS[i];
+            mbc.rtc_live[i] = word(i) as u8 & valid;
+            mbc.rtc_latched[i] = word(i + 5) as u8 & valid;
         }
         let saved_at = if footer.len() == RTC_FOOTER {
             let mut le = [0u8; 8];

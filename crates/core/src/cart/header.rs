@@ -174,7 +174,7 @@ fn ram_size(code: u8) -> Option<usize> {
 
 /// `1536` → "1.5 KiB", `262144` → "256 KiB": sizes in messages.
 pub(crate) fn kib(bytes: usize) -> String {
-    if bytes % 1024 == 0 {
+    if bytes.is_multiple_of(1024) {
         format!("{} KiB", bytes / 1024)
     } else if bytes < 1024 {
         format!("{bytes} bytes")

@@ -1,0 +1,109 @@
+//! Mapper test ROMs from the shared suite, run through the whole machine.
+//!
+//! `#[ignore]`d: they need a working CPU, and the full manifest runner (rom_suites) will own
+//! them. Run with `cargo test -p backspin-core --test cart_roms -- --ignored --nocapture`.
+//! - Mooneye `emulator-only/mbc{1,2,5}/*`: pass = `LD B,B` with B,C,D,E,H,L = 3,5,8,13,21,34.
+//! - ax6 `rtc3test-*`: judged by screen; this only runs them for their manifest time and
+//!   reports where they ended (compare screenshots once the PPU draws).
+
+use backspin_core::{Core, Events, M_CYCLES_PER_SECOND, Options, Rom};
+use std::path::{Path, PathBuf};
+
+fn test_roms_dir() -> Option<PathBuf> {
+    let root = match std::env::var_os("GB_TEST_ROMS") {
+        Some(dir) => PathBuf::from(dir),
+        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/test-roms"),
+    };
+    if root.join("manifest.tsv").is_file() {
+        Some(root)
+    } else {
+        println!(
+            "skipped: no manifest.tsv in {}; set GB_TEST_ROMS",
+            root.display()
+        );
+        None
+    }
+}
+
+/// (rom path, emulated seconds) of the manifest rows whose ROM path starts with `prefix`.
+fn manifest_rows(root: &Path, prefix: &str) -> Vec<(String, f64)> {
+    let manifest = std::fs::read_to_string(root.join("manifest.tsv")).unwrap_or_default();
+    manifest
+        .lines()
+        .skip(1)
+        .filter_map(|line| {
+            let fields: Vec<&str> = line.split('\t').collect();
+            let (rom, seconds) = (fields.get(2)?, fields.get(4)?.parse().ok()?);
+            rom.starts_with(prefix).then(|| (rom.to_string(), seconds))
+        })
+        .collect()
+}
+
+/// Runs `rom` for at most `seconds` of emulated time or until `LD B,B`.
+fn run(root: &Path, rom: &str, seconds: f64) -> Result<Core, String> {
+    let bytes = std::fs::read(root.join(rom)).map_err(|e| format!("unreadable: {e}"))?;
+    let rom = Rom::from_bytes(bytes).map_err(|e| format!("rejected: {e}"))?;
+    let mut core = Core::new(rom, Options::default());
+    // Seconds in the manifest have at most one decimal: keep the budget in integers.
+    let budget = (seconds * 10.0) as u64 * M_CYCLES_PER_SECOND / 10;
+    while core.m_cycles() < budget {
+        if core.run_frame().contains(Events::BREAKPOINT) {
+            break;
+        }
+    }
+    Ok(core)
+}
+
+#[test]
+#[ignore = "needs the CPU; run with --ignored"]
+fn mooneye_mbc_roms() {
+    let Some(root) = test_roms_dir() else { return };
+    let rows = manifest_rows(&root, "mooneye/emulator-only/mbc");
+    let mut failures = Vec::new();
+    for (rom, seconds) in &rows {
+        let verdict = match run(&root, rom, *seconds) {
+            Err(e) => Err(e),
+            Ok(core) => {
+                let cpu = core.state().cpu;
+                let regs = [cpu.b, cpu.c, cpu.d, cpu.e, cpu.h, cpu.l];
+                if regs == [3, 5, 8, 13, 21, 34] {
+                    Ok(())
+                } else {
+                    Err(format!(
+                        "registers {regs:?} after {:.2} s",
+                        core.m_cycles() as f64 / M_CYCLES_PER_SECOND as f64
+                    ))
+                }
+            }
+        };
+        match verdict {
+            Ok(()) => println!("pass  {rom}"),
+            Err(why) => {
+                println!("FAIL  {rom}: {why}");
+                failures.push(rom.clone());
+            }
+        }
+    }
+    println!("{} of {} passed", rows.len() - failures.len(), rows.len());
+    assert!(failures.is_empty(), "failed: {failures:?}");
+}
+
+#[test]
+#[ignore = "screen-judged; needs CPU and PPU; run with --ignored"]
+fn rtc3test_runs() {
+    let Some(root) = test_roms_dir() else { return };
+    for (rom, seconds) in manifest_rows(&root, "ax6/rtc3test") {
+        match run(&root, &rom, seconds) {
+            Ok(core) => {
+                let rtc = core
+                    .rom()
+                    .rtc_registers(&core.state().hw.mbc, core.m_cycles());
+                println!(
+                    "ran   {rom} for {seconds} s: pc {:04X}, clock {rtc:?}",
+                    core.state().cpu.pc
+                );
+            }
+            Err(e) => panic!("{rom}: {e}"),
+        }
+    }
+}
