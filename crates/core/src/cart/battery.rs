@@ -71,6 +71,10 @@ impl Rom {
     /// Restores a battery save. Accepts exactly the RAM size, or on clock carts the RAM size
     /// plus a 44- or 48-byte clock footer; returns the footer's Unix time, if any, so the host
     /// can `rtc_advance_seconds` by the time that passed. On error nothing is modified.
+    ///
+    /// Load at power-on. Mid-run, call `rtc_sync` at the current M-cycle first: the clock
+    /// counts from its last update, and the loaded registers should not inherit time that
+    /// passed before the load.
     pub fn load_battery(
         &self,
         mbc: &mut MbcState,

@@ -237,6 +237,7 @@ impl Rom {
     }
 
     /// CPU read of 0xA000..=0xBFFF. Disabled or absent RAM reads $FF (open bus, pulled up).
+    /// `now` is unused: the CPU reads the latched clock registers, which do not run.
     #[inline]
     pub fn read_ram(&self, mbc: &MbcState, ram: &[u8; CART_RAM_MAX], addr: u16, _now: u64) -> u8 {
         match self.header.mbc_kind {
