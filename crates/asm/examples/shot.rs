@@ -20,7 +20,10 @@ fn main() {
     let mut frame = 0u32;
     for point in &args[3..] {
         let (at, buttons) = match point.split_once(':') {
-            Some((f, b)) => (f.parse::<u32>().expect("frame"), Some(u8::from_str_radix(b, 16).expect("hex buttons"))),
+            Some((f, b)) => (
+                f.parse::<u32>().expect("frame"),
+                Some(u8::from_str_radix(b, 16).expect("hex buttons")),
+            ),
             None => (point.parse().expect("frame"), None),
         };
         while frame < at {
@@ -34,14 +37,19 @@ fn main() {
         let mut pixels = Vec::with_capacity(320 * 288);
         for y in 0..288 {
             for x in 0..320 {
-                pixels.push([0xFF, 0xAA, 0x55, 0x00][usize::from(core.frame()[y / 2 * 160 + x / 2] & 3)]);
+                pixels.push(
+                    [0xFF, 0xAA, 0x55, 0x00][usize::from(core.frame()[y / 2 * 160 + x / 2] & 3)],
+                );
             }
         }
         let file = std::fs::File::create(&path).expect("create PNG");
         let mut encoder = png::Encoder::new(std::io::BufWriter::new(file), 320, 288);
         encoder.set_color(png::ColorType::Grayscale);
         encoder.set_depth(png::BitDepth::Eight);
-        encoder.write_header().and_then(|mut w| w.write_image_data(&pixels)).expect("write PNG");
+        encoder
+            .write_header()
+            .and_then(|mut w| w.write_image_data(&pixels))
+            .expect("write PNG");
         println!("{path}");
     }
 }

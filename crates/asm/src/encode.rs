@@ -39,7 +39,22 @@ const R8_NAMES: [&str; 8] = ["b", "c", "d", "e", "h", "l", "", "a"];
 pub fn is_reserved(name: &str) -> bool {
     matches!(
         name.to_ascii_lowercase().as_str(),
-        "a" | "b" | "c" | "d" | "e" | "h" | "l" | "af" | "bc" | "de" | "hl" | "sp" | "nz" | "z" | "nc" | "hli" | "hld"
+        "a" | "b"
+            | "c"
+            | "d"
+            | "e"
+            | "h"
+            | "l"
+            | "af"
+            | "bc"
+            | "de"
+            | "hl"
+            | "sp"
+            | "nz"
+            | "z"
+            | "nc"
+            | "hli"
+            | "hld"
     )
 }
 
@@ -101,7 +116,10 @@ pub fn parse_operand(tokens: &[Token], scope: &Scope) -> Result<Operand, String>
             }
         } else if name == "sp" && matches!(tokens.get(1), Some(Token::Op("+" | "-"))) {
             // `sp+e` / `sp-e`: the sign is part of the offset expression.
-            return Ok(Operand::SpOffset(ExprParser::parse_all(&tokens[1..], scope)?));
+            return Ok(Operand::SpOffset(ExprParser::parse_all(
+                &tokens[1..],
+                scope,
+            )?));
         }
     }
     Ok(Operand::Imm(ExprParser::parse_all(tokens, scope)?))
@@ -130,9 +148,7 @@ pub fn encode(mnemonic: &str, ops: &[Operand], ctx: &EvalContext) -> Result<Vec<
             _ => None,
         }
     };
-    let bad = || -> Result<Vec<u8>, String> {
-        Err(format!("invalid operands for `{m}`"))
-    };
+    let bad = || -> Result<Vec<u8>, String> { Err(format!("invalid operands for `{m}`")) };
 
     // Instructions without operands.
     let implied: Option<u8> = match m.as_str() {
@@ -225,7 +241,9 @@ pub fn encode(mnemonic: &str, ops: &[Operand], ctx: &EvalContext) -> Result<Vec<
     }
 
     match (m.as_str(), ops) {
-        ("ld", [R8(6), R8(6)]) => Err("`ld [hl], [hl]` does not exist (that encoding is `halt`)".into()),
+        ("ld", [R8(6), R8(6)]) => {
+            Err("`ld [hl], [hl]` does not exist (that encoding is `halt`)".into())
+        }
         ("ld", [R8(d), R8(s)]) => Ok(vec![0x40 | d << 3 | s]),
         ("ld", [R8(d), Imm(e)]) => Ok(vec![0x06 | d << 3, imm8(e)?]),
         ("ld", [Sp, Hl]) => Ok(vec![0xF9]),
@@ -306,13 +324,18 @@ pub fn encode(mnemonic: &str, ops: &[Operand], ctx: &EvalContext) -> Result<Vec<
             if ctx.lenient || (v & !0x38) == 0 {
                 Ok(vec![0xC7 | (v as u8 & 0x38)])
             } else {
-                Err(format!("`rst` target ${v:X} is not one of $00, $08, ... $38"))
+                Err(format!(
+                    "`rst` target ${v:X} is not one of $00, $08, ... $38"
+                ))
             }
         }
         // STOP is followed by a byte the CPU skips; assemblers emit $00 there unless told.
         ("stop", []) => Ok(vec![0x10, 0x00]),
         ("stop", [Imm(e)]) => Ok(vec![0x10, imm8(e)?]),
-        ("ld" | "ldh" | "ldi" | "ldd" | "inc" | "dec" | "jp" | "call" | "jr" | "ret" | "stop", _) => bad(),
+        (
+            "ld" | "ldh" | "ldi" | "ldd" | "inc" | "dec" | "jp" | "call" | "jr" | "ret" | "stop",
+            _,
+        ) => bad(),
         _ => Err(format!("unknown instruction `{mnemonic}`")),
     }
 }
@@ -358,7 +381,9 @@ fn check_ff00(base: Option<&Expr>, ctx: &EvalContext) -> Result<(), String> {
 fn jr_offset(target: &Expr, ctx: &EvalContext) -> Result<u8, String> {
     let offset = target.eval(ctx)? - (ctx.here + 2);
     if !ctx.lenient && !(-128..=127).contains(&offset) {
-        return Err(format!("`jr` target is {offset} bytes away; the range is -128..127"));
+        return Err(format!(
+            "`jr` target is {offset} bytes away; the range is -128..127"
+        ));
     }
     Ok(offset as u8)
 }

@@ -112,7 +112,9 @@ pub struct ExprParser<'t> {
 pub fn qualify(name: &str, scope: &str) -> Result<String, String> {
     if let Some(local) = name.strip_prefix('.') {
         if scope.is_empty() {
-            return Err(format!("local label `.{local}` has no global label before it"));
+            return Err(format!(
+                "local label `.{local}` has no global label before it"
+            ));
         }
         Ok(format!("{scope}.{local}"))
     } else {
@@ -200,7 +202,9 @@ impl<'t> ExprParser<'t> {
                     None => Ok(Expr::Sym(name)),
                 }
             }
-            Token::Str(s) if s.chars().count() == 1 => Ok(Expr::Num(s.chars().next().map_or(0, |c| c as i64))),
+            Token::Str(s) if s.chars().count() == 1 => {
+                Ok(Expr::Num(s.chars().next().map_or(0, |c| c as i64)))
+            }
             other => Err(format!("unexpected {} in expression", describe(&other))),
         }
     }

@@ -31,8 +31,8 @@ impl Token {
 }
 
 const OPERATORS: [&str; 22] = [
-    "<<", ">>", "==", "!=", "<=", ">=", "&&", "||", "+", "-", "*", "/", "%", "&", "|", "^",
-    "~", "!", "<", ">", "=", "@",
+    "<<", ">>", "==", "!=", "<=", ">=", "&&", "||", "+", "-", "*", "/", "%", "&", "|", "^", "~",
+    "!", "<", ">", "=", "@",
 ];
 
 fn is_ident_start(c: char) -> bool {
@@ -49,7 +49,10 @@ fn digits(chars: &[char], start: usize, radix: u32) -> (usize, Option<i64>) {
     let mut overflow = false;
     while end < chars.len() && (chars[end].is_digit(radix) || chars[end] == '_') {
         if let Some(d) = chars[end].to_digit(radix) {
-            match value.checked_mul(i64::from(radix)).and_then(|v| v.checked_add(i64::from(d))) {
+            match value
+                .checked_mul(i64::from(radix))
+                .and_then(|v| v.checked_add(i64::from(d)))
+            {
                 Some(v) => value = v,
                 None => overflow = true,
             }

@@ -129,7 +129,13 @@ impl Sources {
     }
 
     /// Appends `text` (from `name`), expanding `INCLUDE` lines in place.
-    fn add(&mut self, text: &str, name: String, dir: Option<PathBuf>, depth: u32) -> Result<(), AsmError> {
+    fn add(
+        &mut self,
+        text: &str,
+        name: String,
+        dir: Option<PathBuf>,
+        depth: u32,
+    ) -> Result<(), AsmError> {
         let file = self.names.len();
         self.names.push(name);
         self.dirs.push(dir.clone());
@@ -256,12 +262,21 @@ enum DataItem {
 }
 
 enum StmtKind {
-    Instruction { mnemonic: String, operands: Vec<Operand> },
+    Instruction {
+        mnemonic: String,
+        operands: Vec<Operand>,
+    },
     Db(Vec<DataItem>),
     Dw(Vec<Expr>),
-    Ds { count: u32, fill: Option<Expr> },
+    Ds {
+        count: u32,
+        fill: Option<Expr>,
+    },
     Bytes(Vec<u8>),
-    Assert { condition: Expr, message: Option<String> },
+    Assert {
+        condition: Expr,
+        message: Option<String>,
+    },
 }
 
 struct Stmt {
@@ -293,7 +308,12 @@ struct Assembler {
     header: HeaderFields,
 }
 
-fn assemble_source(source: &str, name: &str, path: &Path, mode: Mode) -> Result<Assembled, AsmError> {
+fn assemble_source(
+    source: &str,
+    name: &str,
+    path: &Path,
+    mode: Mode,
+) -> Result<Assembled, AsmError> {
     let mut sources = Sources {
         names: Vec::new(),
         dirs: Vec::new(),
@@ -359,8 +379,12 @@ fn find_block_end(lines: &[SourceLine], start: usize) -> Result<(Option<usize>, 
                 if depth == 0 {
                     let opener = if word == "ENDR" { "REPT" } else { "IF" };
                     let first = tokenize(&lines[start].text).unwrap_or_default();
-                    if !matches!(first.first(), Some(Token::Ident(w)) if w.eq_ignore_ascii_case(opener)) {
-                        return Err(format!("`{word}` closes a block it does not match (line {})", line.loc.line));
+                    if !matches!(first.first(), Some(Token::Ident(w)) if w.eq_ignore_ascii_case(opener))
+                    {
+                        return Err(format!(
+                            "`{word}` closes a block it does not match (line {})",
+                            line.loc.line
+                        ));
                     }
                     return Ok((middle, i));
                 }
@@ -427,14 +451,18 @@ impl Assembler {
     }
 
     fn here(&self) -> Result<(usize, u32), String> {
-        let index = self.current.ok_or("code or data before the first `SECTION`")?;
+        let index = self
+            .current
+            .ok_or("code or data before the first `SECTION`")?;
         let section = &self.sections[index];
         Ok((index, section.start + section.size))
     }
 
     fn define(&mut self, name: String, value: i64) -> Result<(), String> {
         if encode::is_reserved(&name) {
-            return Err(format!("`{name}` is a register name and cannot be a symbol"));
+            return Err(format!(
+                "`{name}` is a register name and cannot be a symbol"
+            ));
         }
         if self.symbols.contains_key(&name) || self.floating_labels.iter().any(|l| l.0 == name) {
             return Err(format!("symbol `{name}` is already defined"));
@@ -544,7 +572,11 @@ impl Assembler {
 
         // A label: `name:`, `name::`, `.local:` or `.local` alone.
         let label = match rest {
-            [Token::Ident(name), Token::Colon | Token::DoubleColon, tail @ ..] => {
+            [
+                Token::Ident(name),
+                Token::Colon | Token::DoubleColon,
+                tail @ ..,
+            ] => {
                 let name = name.clone();
                 rest = tail;
                 Some(name)
@@ -578,7 +610,9 @@ impl Assembler {
 
         // Constants: `NAME EQU expr`, `NAME = expr`, `DEF NAME EQU expr`, `DEF NAME = expr`.
         let def = match rest {
-            [Token::Ident(d), Token::Ident(name), op, value @ ..] if d.eq_ignore_ascii_case("def") => {
+            [Token::Ident(d), Token::Ident(name), op, value @ ..]
+                if d.eq_ignore_ascii_case("def") =>
+            {
                 Some((name, op, value))
             }
             [Token::Ident(name), op, value @ ..] => Some((name, op, value)),
@@ -606,7 +640,10 @@ impl Assembler {
         let [Token::Ident(word), args @ ..] = rest else {
             return match rest.first() {
                 None => Ok(()),
-                Some(t) => Err(format!("expected an instruction or directive, found {}", describe(t))),
+                Some(t) => Err(format!(
+                    "expected an instruction or directive, found {}",
+                    describe(t)
+                )),
             };
         };
         let loc = line.loc;
@@ -647,10 +684,7 @@ impl Assembler {
             "DS" => {
                 let (count, fill) = match args.as_slice() {
                     [count] => (self.constant(count)?, None),
-                    [count, fill] => (
-                        self.constant(count)?,
-                        Some(self.parse_expr(fill)?),
-                    ),
+                    [count, fill] => (self.constant(count)?, Some(self.parse_expr(fill)?)),
                     _ => return Err("`ds` takes a count and an optional fill byte".into()),
                 };
                 let count = u32::try_from(count)
@@ -670,19 +704,33 @@ impl Assembler {
                 let (file, start, length) = match args.as_slice() {
                     [[Token::Str(f)]] => (f, None, None),
                     [[Token::Str(f)], s] => (f, Some(self.constant(s)?), None),
-                    [[Token::Str(f)], s, l] => (f, Some(self.constant(s)?), Some(self.constant(l)?)),
-                    _ => return Err("`INCBIN` takes a quoted file name, then optional start and length".into()),
+                    [[Token::Str(f)], s, l] => {
+                        (f, Some(self.constant(s)?), Some(self.constant(l)?))
+                    }
+                    _ => {
+                        return Err(
+                            "`INCBIN` takes a quoted file name, then optional start and length"
+                                .into(),
+                        );
+                    }
                 };
                 let dir = self.sources.dirs[loc.file].clone().unwrap_or_default();
                 let path = dir.join(file);
-                let data = std::fs::read(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+                let data = std::fs::read(&path)
+                    .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
                 let start = start.unwrap_or(0);
                 let length = length.unwrap_or(data.len() as i64 - start);
                 let slice = usize::try_from(start)
                     .ok()
                     .zip(usize::try_from(length).ok())
                     .and_then(|(s, l)| data.get(s..s.checked_add(l)?))
-                    .ok_or_else(|| format!("`INCBIN` range is outside the {} bytes of {}", data.len(), path.display()))?;
+                    .ok_or_else(|| {
+                        format!(
+                            "`INCBIN` range is outside the {} bytes of {}",
+                            data.len(),
+                            path.display()
+                        )
+                    })?;
                 let size = slice.len() as u32;
                 self.push(loc, StmtKind::Bytes(slice.to_vec()), size)
             }
@@ -690,7 +738,11 @@ impl Assembler {
                 let (condition, message) = match args.as_slice() {
                     [c] => (c, None),
                     [c, [Token::Str(m)]] => (c, Some(m.clone())),
-                    _ => return Err("`ASSERT` takes a condition and an optional quoted message".into()),
+                    _ => {
+                        return Err(
+                            "`ASSERT` takes a condition and an optional quoted message".into()
+                        );
+                    }
                 };
                 let condition = self.parse_expr(condition)?;
                 if self.current.is_some() {
@@ -716,7 +768,8 @@ impl Assembler {
                     return Err(format!("`{word}` takes one value"));
                 };
                 let value = self.constant(value)?;
-                let byte = u8::try_from(value).map_err(|_| format!("`{word}` value {value} is not a byte"))?;
+                let byte = u8::try_from(value)
+                    .map_err(|_| format!("`{word}` value {value} is not a byte"))?;
                 let field = match word.to_ascii_uppercase().as_str() {
                     "CART_TYPE" => &mut self.header.cart_type,
                     "ROM_SIZE" => {
@@ -775,7 +828,9 @@ impl Assembler {
         let address = bracketed(address)?;
         let bank = match bank_tokens.map(|t| t.split_first()) {
             None => None,
-            Some(Some((Token::Ident(b), inner))) if b.eq_ignore_ascii_case("bank") => bracketed(inner)?,
+            Some(Some((Token::Ident(b), inner))) if b.eq_ignore_ascii_case("bank") => {
+                bracketed(inner)?
+            }
             Some(_) => return Err(usage.into()),
         };
         let bank = match (kind, bank) {
@@ -867,7 +922,9 @@ impl Assembler {
             let addr = section.start + stmt.offset;
             let ctx = self.strict(i64::from(addr));
             let bytes: Vec<u8> = match &stmt.kind {
-                StmtKind::Instruction { mnemonic, operands } => encode(mnemonic, operands, &ctx).map_err(err)?,
+                StmtKind::Instruction { mnemonic, operands } => {
+                    encode(mnemonic, operands, &ctx).map_err(err)?
+                }
                 StmtKind::Db(items) => {
                     let mut out = Vec::new();
                     for item in items {
@@ -931,7 +988,11 @@ impl Assembler {
         while (2u32 << size_code) < banks_used {
             size_code += 1;
         }
-        let last = self.sources.lines.last().map_or(Loc { file: 0, line: 0 }, |l| l.loc);
+        let last = self
+            .sources
+            .lines
+            .last()
+            .map_or(Loc { file: 0, line: 0 }, |l| l.loc);
         if let Some(code) = self.header.rom_size {
             if code < size_code {
                 return Err(self.sources.error(

@@ -17,7 +17,10 @@ fn assemble(name: &str) -> Assembled {
 }
 
 fn power_on(rom: &[u8]) -> Core {
-    Core::new(Rom::from_bytes(rom.to_vec()).expect("our ROMs are valid"), Options::default())
+    Core::new(
+        Rom::from_bytes(rom.to_vec()).expect("our ROMs are valid"),
+        Options::default(),
+    )
 }
 
 /// Runs until `LD B,B` or `seconds` of emulated time; returns B,C,D,E,H,L at that point.
@@ -46,7 +49,10 @@ fn check_mooneye(name: &str) -> Core {
             "{name} failed check {} (registers {r:?})",
             core.peek(failed_check_addr)
         ),
-        None => panic!("{name} never reached LD B,B (PC = ${:04X})", core.state().cpu.pc),
+        None => panic!(
+            "{name} never reached LD B,B (PC = ${:04X})",
+            core.state().cpu.pc
+        ),
     }
 }
 
@@ -71,7 +77,11 @@ fn check_battery_rom(name: &str) {
     let mut core = core;
     let magic: Vec<u8> = (0xA100..0xA104).map(|a| core.peek(a)).collect();
     assert_eq!(magic, b"BSPN", "{name}: battery RAM magic");
-    assert_eq!(core.peek(0xA104), 1, "{name}: boot count after one power-on");
+    assert_eq!(
+        core.peek(0xA104),
+        1,
+        "{name}: boot count after one power-on"
+    );
 }
 
 /// Input echo under a scripted input sequence: every change is logged with its frame.
@@ -87,7 +97,10 @@ fn input_echo_logs_every_change() {
         (5, Buttons::A),
         (3, Buttons::A | Buttons::RIGHT),
         (7, 0),
-        (1, Buttons::START | Buttons::SELECT | Buttons::B | Buttons::DOWN),
+        (
+            1,
+            Buttons::START | Buttons::SELECT | Buttons::B | Buttons::DOWN,
+        ),
         (2, Buttons::UP | Buttons::LEFT),
         (4, 0),
     ];
@@ -120,7 +133,12 @@ fn input_echo_logs_every_change() {
     for pair in 0..log.len() - 1 {
         let rom_delta = log[pair + 1].0 - log[pair].0;
         let host_delta = changes[pair + 1].0 - changes[pair].0;
-        assert_eq!(u64::from(rom_delta), host_delta, "frames between changes {pair} and {}", pair + 1);
+        assert_eq!(
+            u64::from(rom_delta),
+            host_delta,
+            "frames between changes {pair} and {}",
+            pair + 1
+        );
     }
 }
 
@@ -158,7 +176,12 @@ fn read_png_gray(path: &std::path::Path) -> Vec<u8> {
     let mut reader = decoder.read_info().unwrap();
     let mut buf = vec![0; reader.output_buffer_size().unwrap()];
     let info = reader.next_frame(&mut buf).unwrap();
-    assert_eq!(info.color_type, png::ColorType::Grayscale, "{}", path.display());
+    assert_eq!(
+        info.color_type,
+        png::ColorType::Grayscale,
+        "{}",
+        path.display()
+    );
     assert_eq!(info.bit_depth, png::BitDepth::Eight, "{}", path.display());
     buf.truncate(info.buffer_size());
     buf
@@ -169,7 +192,11 @@ fn write_png_gray(path: &std::path::Path, pixels: &[u8]) {
     let mut encoder = png::Encoder::new(std::io::BufWriter::new(file), 160, 144);
     encoder.set_color(png::ColorType::Grayscale);
     encoder.set_depth(png::BitDepth::Eight);
-    encoder.write_header().unwrap().write_image_data(pixels).unwrap();
+    encoder
+        .write_header()
+        .unwrap()
+        .write_image_data(pixels)
+        .unwrap();
 }
 
 /// Screenshot rows: run for the row's time, compare with the committed PNG. With
@@ -186,9 +213,16 @@ fn screenshots_match() {
         let mut core = power_on(&assemble(&row.rom).rom);
         let m_cycles = (row.seconds * M_CYCLES_PER_SECOND as f64) as u64;
         core.run_until(m_cycles);
-        let actual: Vec<u8> = core.frame().iter().map(|&s| GRAY[usize::from(s & 3)]).collect();
+        let actual: Vec<u8> = core
+            .frame()
+            .iter()
+            .map(|&s| GRAY[usize::from(s & 3)])
+            .collect();
         if core.frame().iter().all(|&s| s == 0) {
-            println!("{}: the frame is blank; skipped until the PPU draws", row.rom);
+            println!(
+                "{}: the frame is blank; skipped until the PPU draws",
+                row.rom
+            );
             continue;
         }
         let expected_path = roms_test_dir().join(expected_name);
@@ -203,7 +237,11 @@ fn screenshots_match() {
             let actual_path = out_dir.join(format!("{stem}-actual.png"));
             let diff_path = out_dir.join(format!("{stem}-diff.png"));
             write_png_gray(&actual_path, &actual);
-            let diff: Vec<u8> = expected.iter().zip(&actual).map(|(e, a)| if e == a { 0xFF } else { 0 }).collect();
+            let diff: Vec<u8> = expected
+                .iter()
+                .zip(&actual)
+                .map(|(e, a)| if e == a { 0xFF } else { 0 })
+                .collect();
             write_png_gray(&diff_path, &diff);
             failures.push(format!(
                 "{} ({}): screen differs; actual {}, expected {}, diff {}",
@@ -237,16 +275,26 @@ fn demo_reacts_to_input() {
     let at = |name: &str| demo.symbols[name] as u16;
     let mut core = power_on(&demo.rom);
     run_frames(&mut core, 60);
-    assert_eq!(core.peek(at("hPlayerX")), 72, "the player starts at x 72 and stays put");
+    assert_eq!(
+        core.peek(at("hPlayerX")),
+        72,
+        "the player starts at x 72 and stays put"
+    );
     let frames_bcd = core.peek(at("hFrameBcd"));
-    assert!(frames_bcd >= 0x50, "the frame counter counts (BCD {frames_bcd:02X})");
+    assert!(
+        frames_bcd >= 0x50,
+        "the frame counter counts (BCD {frames_bcd:02X})"
+    );
     let scroll = core.peek(at("hGroundScx"));
     assert!(scroll >= 25, "the ground scrolls ({scroll})");
 
     core.set_buttons(Buttons(Buttons::RIGHT));
     run_frames(&mut core, 10);
     let x = core.peek(at("hPlayerX"));
-    assert!((80..=82).contains(&x), "walking right moves the player ({x})");
+    assert!(
+        (80..=82).contains(&x),
+        "walking right moves the player ({x})"
+    );
     core.set_buttons(Buttons(Buttons::LEFT));
     run_frames(&mut core, 2);
     assert_eq!(core.peek(at("hFacing")), 1, "walking left turns the player");
@@ -263,7 +311,9 @@ fn demo_reacts_to_input() {
     core.set_buttons(Buttons(0));
     run_frames(&mut core, 2);
     assert_eq!(core.peek(at("hFlowerBcd")), 1, "B plants a flower");
-    let flowers = (0..32).filter(|i| core.peek(at("wFlowers") + i) != 0).count();
+    let flowers = (0..32)
+        .filter(|i| core.peek(at("wFlowers") + i) != 0)
+        .count();
     assert_eq!(flowers, 1);
     let grass_row = 0x9800 + 32 * 12;
     let drawn = (0..32).filter(|i| core.peek(grass_row + i) == b'w').count();

@@ -6,7 +6,14 @@ use backspin_asm::assemble_snippet;
 use backspin_core::cpu::disasm::disassemble;
 
 /// Operand bytes tried for every opcode: the edges of signed and unsigned ranges.
-const OPERANDS: [[u8; 2]; 6] = [[0x00, 0x00], [0x01, 0x80], [0x7F, 0x12], [0x80, 0xFF], [0xFE, 0x7F], [0xFF, 0xFF]];
+const OPERANDS: [[u8; 2]; 6] = [
+    [0x00, 0x00],
+    [0x01, 0x80],
+    [0x7F, 0x12],
+    [0x80, 0xFF],
+    [0xFE, 0x7F],
+    [0xFF, 0xFF],
+];
 /// Addresses the instructions sit at (affects `jr` targets only); far from wrapping.
 const ADDRESSES: [u16; 3] = [0x0200, 0x4567, 0xC0F0];
 
@@ -34,6 +41,11 @@ fn every_opcode_round_trips_through_the_disassembler() {
             }
         }
     }
-    assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
     println!("{checked} instructions round-tripped");
 }
