@@ -379,7 +379,7 @@ fn check_ff00(base: Option<&Expr>, ctx: &EvalContext) -> Result<(), String> {
 
 /// `jr` takes the absolute target and encodes it relative to the next instruction.
 fn jr_offset(target: &Expr, ctx: &EvalContext) -> Result<u8, String> {
-    let offset = target.eval(ctx)? - (ctx.here + 2);
+    let offset = target.eval(ctx)?.wrapping_sub(ctx.here + 2);
     if !ctx.lenient && !(-128..=127).contains(&offset) {
         return Err(format!(
             "`jr` target is {offset} bytes away; the range is -128..127"

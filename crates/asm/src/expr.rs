@@ -106,7 +106,11 @@ pub struct ExprParser<'t> {
     tokens: &'t [Token],
     pos: usize,
     scope: &'t Scope<'t>,
+    /// Parentheses and unary operators open so far: bounded so no input overflows the stack.
+    depth: u32,
 }
+
+const MAX_DEPTH: u32 = 128;
 
 /// Expands a `.local` reference to `Global.local`.
 pub fn qualify(name: &str, scope: &str) -> Result<String, String> {
@@ -132,6 +136,7 @@ impl<'t> ExprParser<'t> {
             tokens,
             pos: 0,
             scope,
+            depth: 0,
         };
         let expr = parser.level(0)?;
         if parser.pos != tokens.len() {
@@ -165,12 +170,19 @@ impl<'t> ExprParser<'t> {
     }
 
     fn unary(&mut self) -> Result<Expr, String> {
-        if let Some(Token::Op(op @ ("-" | "+" | "~" | "!"))) = self.peek() {
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            return Err(format!("expression nested more than {MAX_DEPTH} deep"));
+        }
+        let result = if let Some(Token::Op(op @ ("-" | "+" | "~" | "!"))) = self.peek() {
             let op: &'static str = op;
             self.pos += 1;
-            return Ok(Expr::Unary(op, Box::new(self.unary()?)));
-        }
-        self.primary()
+            self.unary().map(|e| Expr::Unary(op, Box::new(e)))
+        } else {
+            self.primary()
+        };
+        self.depth -= 1;
+        result
     }
 
     fn primary(&mut self) -> Result<Expr, String> {

@@ -52,6 +52,10 @@ impl std::fmt::Display for AsmError {
 
 impl std::error::Error for AsmError {}
 
+/// Bounds on `REPT` expansion, so no source makes the assembler run away.
+const MAX_LINES_RUN: u64 = 4_000_000;
+const MAX_BLOCK_DEPTH: u32 = 64;
+
 /// Files `INCLUDE` finds when no file of that name is beside the including file.
 pub const BUILTIN_INCLUDES: &[(&str, &str)] =
     &[("hardware.inc", include_str!("../include/hardware.inc"))];
@@ -304,6 +308,9 @@ struct Assembler {
     variables: HashMap<String, i64>,
     /// Labels in floating sections: (name, section, offset), defined once placed.
     floating_labels: Vec<(String, usize, u32)>,
+    /// Lines processed so far and `REPT`/`IF` nesting, both bounded.
+    lines_run: u64,
+    block_depth: u32,
     stmts: Vec<Stmt>,
     header: HeaderFields,
 }
@@ -329,6 +336,8 @@ fn assemble_source(
         scope: String::new(),
         variables: HashMap::new(),
         floating_labels: Vec::new(),
+        lines_run: 0,
+        block_depth: 0,
         stmts: Vec::new(),
         header: HeaderFields::default(),
     };
@@ -515,9 +524,26 @@ impl Assembler {
 
     /// First pass over `lines`, expanding `REPT`/`ENDR` and `IF`/`ELSE`/`ENDC` blocks.
     fn run_lines(&mut self, lines: &[SourceLine]) -> Result<(), AsmError> {
+        self.block_depth += 1;
+        let result = self.run_lines_inner(lines);
+        self.block_depth -= 1;
+        result
+    }
+
+    fn run_lines_inner(&mut self, lines: &[SourceLine]) -> Result<(), AsmError> {
         let mut i = 0;
         while i < lines.len() {
             let line = &lines[i];
+            self.lines_run += 1;
+            if self.lines_run > MAX_LINES_RUN || self.block_depth > MAX_BLOCK_DEPTH {
+                return Err(self.sources.error(
+                    line.loc,
+                    format!(
+                        "`REPT`/`IF` blocks expand past {MAX_LINES_RUN} lines or nest past \
+                         {MAX_BLOCK_DEPTH} levels"
+                    ),
+                ));
+            }
             let file = &self.sources.names[line.loc.file].clone();
             let fail = |message: String| AsmError {
                 file: file.clone(),
