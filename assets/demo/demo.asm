@@ -535,9 +535,10 @@ Map:
 
 ; The window: frame counter and flower count, then the controls.
 Hud:
-    db " FRAME 000000   w00  ", "            "
-    db " A JUMP   B FLOWER   ", "            "
+    db " FRAME 000000   w00 ", "            "
+    db " A JUMP   B FLOWER  ", "            "
 .end:
+    ASSERT Hud.end - Hud == 2 * 32, "the HUD is two rows of 32 tiles"
 
     INCLUDE "tiles.inc"
     INCLUDE "../../roms-test/include/font.inc"

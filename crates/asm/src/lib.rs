@@ -1,24 +1,35 @@
-//! An SM83 assembler for building our own ROMs from source.
+//! An SM83 assembler for building our own ROMs from source (`roms-test/`, `assets/demo/`).
 //!
-//! The syntax follows RGBDS closely enough that its manuals describe it: labels (`name:`,
-//! local `.name` scoped to the previous global label), constants (`NAME EQU expr`,
-//! `DEF NAME EQU expr`, `NAME = expr`), `db`/`dw`/`ds`, `SECTION "name", ROM0[$0150]`,
-//! `ROMX[$4000], BANK[n]`, RAM sections (`WRAM0`, `WRAMX`, `HRAM`, `SRAM`, `VRAM`, `OAM`)
-//! holding only `ds` reservations, `INCLUDE "file"`, `INCBIN "file"[, start[, length]]`,
-//! `ASSERT expr[, "message"]`, and expressions (`+ - * / % & | ^ << >> ~ !`, comparisons,
-//! `&& ||`, parentheses, `$hex`, `%bin`, `0x`, `0b`, decimal, `'c'`, `HIGH()`, `LOW()`, `@`
-//! for the current address). Mnemonics, registers and directives are case-insensitive;
-//! symbols are not. Operands are written the way the CPU disassembler prints them:
-//! `ld a, [hl+]`, `ldh [$XX], a`, `ldh [c], a`, `ld hl, sp+$XX`, `jr $XXXX` (absolute).
+//! The syntax follows RGBDS closely enough that its manual describes it:
+//! - labels `name:` (or `name::`), local labels `.name` scoped to the previous global
+//!   label (reachable elsewhere as `Global.name`);
+//! - constants `NAME EQU expr` / `DEF NAME EQU expr`, and variables `NAME = expr` /
+//!   `DEF NAME = expr` that may be redefined (a use takes the value on that line);
+//! - `db` (numbers and strings), `dw`, `ds count[, fill]`, `INCLUDE "file"`,
+//!   `INCBIN "file"[, start[, length]]`, `ASSERT expr[, "message"]`, `REPT n` .. `ENDR`,
+//!   `IF expr` .. [`ELSE` ..] `ENDC`;
+//! - `SECTION "name", TYPE[$address], BANK[n]`, address and bank optional, TYPE one of
+//!   ROM0, ROMX, VRAM, SRAM, WRAM0, WRAMX, OAM, HRAM (RAM types only reserve with `ds`). A
+//!   section without an address floats: after the first pass it goes into the lowest gap of
+//!   its type and bank that fits (ROM0: from $0150, clear of the vectors and header);
+//! - expressions: `+ - * / % & | ^ << >> ~ !`, comparisons, `&& ||`, parentheses, `$hex`,
+//!   `%bin`, `0x`, `0b`, decimal, `'c'` and one-character strings, `HIGH()`, `LOW()`, and
+//!   `@` for the address of the current instruction.
 //!
-//! A section without an address follows the last section of the same type and bank
-//! (ROM0: at $0150 or later, clear of the vectors and header).
+//! Mnemonics, registers and directives are case-insensitive; symbols are not. Operands
+//! are what the CPU disassembler prints (`backspin_core::cpu::disasm`): `ld a, [hl+]`,
+//! `ldh [$XX], a`, `ldh [c], a`, `ld hl, sp+$XX`, `add sp, -$XX`, `jr $XXXX` (absolute
+//! target), `rst $38`, `db $D3`; also `[hli]`/`[hld]`, `ldi`/`ldd`, `[$FF00+c]`, `jp [hl]`,
+//! ALU forms without `a, `. `stop` assembles to `10 00`.
+//!
 //! After assembly the cartridge header is filled in: Nintendo logo, title (`TITLE "..."`),
-//! cartridge type (`CART_TYPE n`), ROM size (from the banks used, or `ROM_SIZE code`), RAM
-//! size (`RAM_SIZE code`), header checksum and global checksum.
+//! cartridge type (`CART_TYPE n`), ROM size (from the highest bank used, or `ROM_SIZE
+//! code`), RAM size (`RAM_SIZE code`), header checksum and global checksum. Bytes placed
+//! in $0104-$014F are an error: the header is the assembler's.
 //!
-//! `INCLUDE` looks beside the including file first, then among the built-in files
-//! ([`BUILTIN_INCLUDES`]: `hardware.inc`, register names as in Pan Docs).
+//! `INCLUDE` and `INCBIN` paths are relative to the file containing them; `INCLUDE` then
+//! falls back to the built-in files ([`BUILTIN_INCLUDES`]: `hardware.inc`, register names
+//! as in Pan Docs). Errors carry `file:line` ([`AsmError`]).
 
 mod encode;
 mod expr;
