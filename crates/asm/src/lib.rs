@@ -77,6 +77,9 @@ pub struct Assembled {
     pub rom: Vec<u8>,
     /// Every label and constant; banked labels hold their CPU address.
     pub symbols: BTreeMap<String, i64>,
+    /// Every file read (the source, its includes and binaries, not built-in includes): a
+    /// build script prints `cargo:rerun-if-changed=` for each.
+    pub files: Vec<PathBuf>,
 }
 
 /// Assembles the file at `path` into a ROM image with its header filled in.
@@ -93,7 +96,9 @@ pub fn assemble_file_with_symbols(path: impl AsRef<Path>) -> Result<Assembled, A
         line: 0,
         message: format!("cannot read: {e}"),
     })?;
-    assemble_source(&text, &name, path, Mode::Rom)
+    let mut assembled = assemble_source(&text, &name, path, Mode::Rom)?;
+    assembled.files.insert(0, path.to_path_buf());
+    Ok(assembled)
 }
 
 /// Assembles `source` into a ROM image; `name` names it in errors and is the base for
@@ -132,6 +137,8 @@ struct Sources {
     /// Directory each file's relative paths start from (`None` for built-in files).
     dirs: Vec<Option<PathBuf>>,
     lines: Vec<SourceLine>,
+    /// Files read for `INCLUDE` and `INCBIN`.
+    files: Vec<PathBuf>,
 }
 
 impl Sources {
@@ -170,6 +177,9 @@ impl Sources {
                     return Err(self.error(loc, "`INCLUDE` nested more than 32 deep (a cycle?)"));
                 }
                 let (text, name, dir) = self.find_include(loc, target, dir.as_deref())?;
+                if dir.is_some() {
+                    self.files.push(PathBuf::from(&name));
+                }
                 self.add(&text, name, dir, depth + 1)?;
                 continue;
             }
@@ -336,6 +346,7 @@ fn assemble_source(
         names: Vec::new(),
         dirs: Vec::new(),
         lines: Vec::new(),
+        files: Vec::new(),
     };
     let dir = path.parent().map(Path::to_path_buf);
     sources.add(source, name.to_string(), dir, 0)?;
@@ -378,6 +389,7 @@ fn assemble_source(
     Ok(Assembled {
         rom,
         symbols: asm.symbols.into_iter().collect(),
+        files: asm.sources.files,
     })
 }
 
@@ -753,6 +765,7 @@ impl Assembler {
                 };
                 let dir = self.sources.dirs[loc.file].clone().unwrap_or_default();
                 let path = dir.join(file);
+                self.sources.files.push(path.clone());
                 let data = std::fs::read(&path)
                     .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
                 let start = start.unwrap_or(0);

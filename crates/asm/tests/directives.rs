@@ -128,8 +128,18 @@ fn incbin_and_include_read_beside_the_source() {
         format!("{ENTRY}SECTION \"d\", ROM0[$1000]\n    INCBIN \"sub/data.bin\"\n    INCLUDE \"sub/part.inc\"\n"),
     )
     .unwrap();
-    let rom = backspin_asm::assemble_file(&main).unwrap_or_else(|e| panic!("{e}"));
-    assert_eq!(&rom[0x1000..0x1008], &[1, 2, 3, 4, 5, 2, 3, 4]);
+    let assembled =
+        backspin_asm::assemble_file_with_symbols(&main).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(&assembled.rom[0x1000..0x1008], &[1, 2, 3, 4, 5, 2, 3, 4]);
+    let names: Vec<String> = assembled
+        .files
+        .iter()
+        .map(|f| f.strip_prefix(&dir).unwrap().display().to_string())
+        .collect();
+    assert_eq!(
+        names,
+        ["main.asm", "sub/data.bin", "sub/part.inc", "sub/data.bin"]
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
