@@ -138,7 +138,7 @@ fn incbin_and_include_read_beside_the_source() {
         .collect();
     assert_eq!(
         names,
-        ["main.asm", "sub/data.bin", "sub/part.inc", "sub/data.bin"]
+        ["main.asm", "sub/part.inc", "sub/data.bin", "sub/data.bin"]
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
