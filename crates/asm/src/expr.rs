@@ -206,7 +206,9 @@ impl<'t> ExprParser<'t> {
                     return Ok(Expr::Unary(op, Box::new(e)));
                 }
                 if crate::encode::is_reserved(&name) {
-                    return Err(format!("register `{name}` cannot be used in an expression"));
+                    return Err(format!(
+                        "register `{name}` cannot be used in an expression (memory operands are written `[{name}]`)"
+                    ));
                 }
                 let name = qualify(&name, self.scope.label)?;
                 match self.scope.variables.get(&name) {
