@@ -71,16 +71,34 @@ fn mbc5_ram_passes_and_counts_boots() {
     check_battery_rom("mbc5_ram.asm");
 }
 
+/// Passes, then passes again after a power cycle with the battery save, counting boots.
 fn check_battery_rom(name: &str) {
-    let core = check_mooneye(name);
+    let mut core = check_mooneye(name);
     // RAM was left enabled on bank 0: the magic, then a count of 1.
-    let mut core = core;
     let magic: Vec<u8> = (0xA100..0xA104).map(|a| core.peek(a)).collect();
     assert_eq!(magic, b"BSPN", "{name}: battery RAM magic");
     assert_eq!(
         core.peek(0xA104),
         1,
         "{name}: boot count after one power-on"
+    );
+
+    let hw = &core.state().hw;
+    let save = core.rom().battery_bytes(&hw.mbc, &hw.cart_ram, 0);
+    assert_eq!(save.len(), 32 * 1024, "{name}: a 32 KiB battery save");
+    let mut second = power_on(core.rom().bytes());
+    let mut state = *second.state();
+    second
+        .rom()
+        .load_battery(&mut state.hw.mbc, &mut state.hw.cart_ram, &save)
+        .expect("our own save loads");
+    second.load_state(&state);
+    let registers = run_to_breakpoint(&mut second, 5);
+    assert_eq!(registers, Some(PASS), "{name}: second power-on");
+    assert_eq!(
+        second.peek(0xA104),
+        2,
+        "{name}: boot count after two power-ons"
     );
 }
 
