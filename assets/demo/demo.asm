@@ -2,6 +2,7 @@
 ;
 ;   d-pad left/right  walk              A  jump (with a rising "boing" on sound channel 1)
 ;   B                 plant a flower in the grass under you (a blip on channel 2)
+;   START             stop / restart the scrolling
 ;
 ; The sky and the ground scroll at different speeds (a STAT interrupt at line 63 switches
 ; SCX), the flowers drift away with the ground and come round again, and the window at the
@@ -160,6 +161,7 @@ MainLoop:
     ldh [hPressed], a ; newly pressed this frame
     ld a, b
     ldh [hPad], a
+    call Pause
     call Walk
     call Jump
     call Plant
@@ -202,8 +204,11 @@ CountFrame:
     ret
 
 ; Ground: one pixel every second frame; sky: every fourth. The map is 256 pixels wide,
-; so both wrap seamlessly.
+; so both wrap seamlessly. Nothing moves while paused.
 Scroll:
+    ldh a, [hPaused]
+    and a
+    ret nz
     ldh a, [hTick]
     inc a
     ldh [hTick], a
@@ -215,6 +220,16 @@ Scroll:
     ret nz
     ld hl, hSkyScx
     inc [hl]
+    ret
+
+; START toggles the scrolling.
+Pause:
+    ldh a, [hPressed]
+    bit PADB_START, a
+    ret z
+    ldh a, [hPaused]
+    xor 1
+    ldh [hPaused], a
     ret
 
 ; Left/right walk one pixel a frame and turn the player; the step animation runs while
@@ -536,7 +551,7 @@ Map:
 ; The window: frame counter and flower count, then the controls.
 Hud:
     db " FRAME 000000   w00 ", "            "
-    db " A JUMP   B FLOWER  ", "            "
+    db " A JUMP B FLOWER    ", "            "
 .end:
     ASSERT Hud.end - Hud == 2 * 32, "the HUD is two rows of 32 tiles"
 
@@ -564,6 +579,7 @@ hPlayerX: ds 1 ; OAM X of the left half
 hFacing: ds 1 ; 0 right, 1 left
 hWalk: ds 1 ; frames spent walking
 hJump: ds 1 ; 0 on the ground, else the frame of the jump
+hPaused: ds 1 ; 1 while START has stopped the scrolling
 hBottomTile: ds 1
 hPlantColumn: ds 1 ; background column to draw a flower in at the next VBlank
 hVariablesEnd:

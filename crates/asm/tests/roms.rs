@@ -329,6 +329,17 @@ fn demo_reacts_to_input() {
     core.set_buttons(Buttons(0));
     run_frames(&mut core, 2);
     assert_eq!(core.peek(at("hFlowerBcd")), 1, "B plants a flower");
+    core.set_buttons(Buttons(Buttons::START));
+    run_frames(&mut core, 1);
+    core.set_buttons(Buttons(0));
+    run_frames(&mut core, 1);
+    let paused_at = core.peek(at("hGroundScx"));
+    run_frames(&mut core, 10);
+    assert_eq!(
+        core.peek(at("hGroundScx")),
+        paused_at,
+        "START stops the scrolling"
+    );
     let flowers = (0..32)
         .filter(|i| core.peek(at("wFlowers") + i) != 0)
         .count();
