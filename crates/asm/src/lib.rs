@@ -496,6 +496,9 @@ impl Assembler {
                 "`{name}` is a register name and cannot be a symbol"
             ));
         }
+        if self.variables.contains_key(&name) {
+            return Err(format!("`{name}` is a variable (defined with `=`)"));
+        }
         if self.symbols.contains_key(&name) || self.floating_labels.iter().any(|l| l.0 == name) {
             return Err(format!("symbol `{name}` is already defined"));
         }
