@@ -302,7 +302,6 @@ pub struct PpuState {
     pub _pad: [u8; 6],
 }
 
-
 /// What a step may touch besides the PPU's own state.
 struct Ctx<'a> {
     vram: &'a [u8; 0x2000],
@@ -476,7 +475,6 @@ impl PpuState {
         copy.run(1, false, &mut ctx);
         raised
     }
-
 
     /// The state the DMG boot ROM leaves at PC=0x0100: LCD on with BGP=FC, in the last
     /// line of a frame with LY already reading 0, 52 dots before line 0 starts.
@@ -808,9 +806,7 @@ impl PpuState {
         }
         if self.fifo_lag > 2 {
             self.pay(self.fifo_lag - 2, bus);
-            if self.fifo_lag == 0
-                || u32::from(self.screen_x) + u32::from(self.fifo_lag) < 160
-            {
+            if self.fifo_lag == 0 || u32::from(self.screen_x) + u32::from(self.fifo_lag) < 160 {
                 return;
             }
         }
@@ -1267,7 +1263,11 @@ impl PpuState {
             self.sprite_count = 0;
             return;
         }
-        let height: u16 = if self.lcdc & LCDC_OBJ_TALL != 0 { 16 } else { 8 };
+        let height: u16 = if self.lcdc & LCDC_OBJ_TALL != 0 {
+            16
+        } else {
+            8
+        };
         let line = u16::from(self.ly) + 16;
         let mut count = 0usize;
         let mut found = [[0u8; 4]; 10];
@@ -1318,9 +1318,7 @@ impl PpuState {
 
     /// One dot of mode 3, from the window check on.
     fn mode3_dot(&mut self, bus: &mut Ctx) {
-        if self.in_window == 0
-            && self.window_y_reached != 0
-            && self.lcdc & LCDC_WINDOW_ENABLE != 0
+        if self.in_window == 0 && self.window_y_reached != 0 && self.lcdc & LCDC_WINDOW_ENABLE != 0
         {
             let mut activate = false;
             if self.wx == 0 {
@@ -1332,8 +1330,7 @@ impl PpuState {
             } else if self.wx < 166 {
                 if self.wx == self.scanline_x.wrapping_add(7) {
                     activate = true;
-                } else if self.wx == self.scanline_x.wrapping_add(6) && self.wx_just_changed == 0
-                {
+                } else if self.wx == self.scanline_x.wrapping_add(6) && self.wx_just_changed == 0 {
                     activate = true;
                     if self.screen_x > 0 {
                         self.screen_x -= 1;
@@ -1482,7 +1479,11 @@ impl PpuState {
         }
         // Objects already in the FIFO vanish while LCDC bit 1 is clear (Mealybug
         // m3_lcdc_obj_en_change).
-        let obj = if self.lcdc & LCDC_OBJ_ENABLE != 0 { obj } else { 0 };
+        let obj = if self.lcdc & LCDC_OBJ_ENABLE != 0 {
+            obj
+        } else {
+            0
+        };
         let pixel = bg_colour | (obj << 2);
         let x = self.screen_x;
         if let Some(frame) = bus.frame.as_deref_mut() {

@@ -86,7 +86,10 @@ fn advance_equals_ticking() {
         ppu.advance(n, &vram, &oam, &mut advanced_if, &mut frame);
         assert_eq!(advanced_if, 0);
         assert!(ppu == ticked, "advance({n}) differs from {n} ticks");
-        assert!(frame[..] == ticked_frame[..], "frame differs after advance({n})");
+        assert!(
+            frame[..] == ticked_frame[..],
+            "frame differs after advance({n})"
+        );
         skipped += u64::from(n);
     }
     assert!(skipped > 100_000, "quiet spans too rare to test: {skipped}");
@@ -130,7 +133,11 @@ fn frame_timing_with_lcd_on() {
     }
     assert_eq!(completions.len(), 4);
     for pair in completions.windows(2) {
-        assert_eq!(pair[1] - pair[0], 17_556, "a frame is 154 lines of 456 dots");
+        assert_eq!(
+            pair[1] - pair[0],
+            17_556,
+            "a frame is 154 lines of 456 dots"
+        );
     }
 }
 

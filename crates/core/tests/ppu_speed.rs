@@ -30,7 +30,10 @@ fn frames_per_second() {
             println!("skipped: {name} not found under {}", root.display());
             continue;
         };
-        let mut core = Core::new(Rom::from_bytes(bytes).expect("ROM parses"), Options::default());
+        let mut core = Core::new(
+            Rom::from_bytes(bytes).expect("ROM parses"),
+            Options::default(),
+        );
         for _ in 0..60 {
             core.run_frame();
         }
@@ -41,7 +44,9 @@ fn frames_per_second() {
             core.run_frame();
         }
         let seconds = start.elapsed().as_secs_f64();
-        let cpu = thread_cpu_seconds().zip(cpu_start).map(|(end, start)| end - start);
+        let cpu = thread_cpu_seconds()
+            .zip(cpu_start)
+            .map(|(end, start)| end - start);
         println!(
             "{name}: {:.0} fps wall, {} fps on-CPU",
             f64::from(frames) / seconds,
@@ -72,7 +77,10 @@ fn state_hashes() {
             println!("skipped: {name}");
             continue;
         };
-        let mut core = Core::new(Rom::from_bytes(bytes).expect("ROM parses"), Options::default());
+        let mut core = Core::new(
+            Rom::from_bytes(bytes).expect("ROM parses"),
+            Options::default(),
+        );
         let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
         for _ in 0..600 {
             core.run_frame();

@@ -116,7 +116,11 @@ impl Loc8 {
             Imm => fetch_imm8(cpu, bus),
             Mem(addr) => {
                 let address = addr.resolve(cpu, bus);
-                bus.read(address)
+                if matches!(addr, Addr::HlInc | Addr::HlDec) {
+                    bus.read_increment(address)
+                } else {
+                    bus.read(address)
+                }
             }
         }
     }
@@ -319,7 +323,7 @@ fn ld_hl_sp_offset(cpu: &mut CpuState, bus: &mut impl Bus) {
 #[inline(always)]
 fn push16(cpu: &mut CpuState, bus: &mut impl Bus, value: u16) {
     let [high, low] = value.to_be_bytes();
-    bus.idle();
+    bus.idle_with_address(cpu.sp);
     cpu.sp = cpu.sp.wrapping_sub(1);
     bus.write(cpu.sp, high);
     cpu.sp = cpu.sp.wrapping_sub(1);
@@ -329,7 +333,7 @@ fn push16(cpu: &mut CpuState, bus: &mut impl Bus, value: u16) {
 /// Pops a word: low byte, then high byte.
 #[inline(always)]
 fn pop16(cpu: &mut CpuState, bus: &mut impl Bus) -> u16 {
-    let low = bus.read(cpu.sp);
+    let low = bus.read_increment(cpu.sp);
     cpu.sp = cpu.sp.wrapping_add(1);
     let high = bus.read(cpu.sp);
     cpu.sp = cpu.sp.wrapping_add(1);
@@ -461,7 +465,7 @@ fn dec8(cpu: &mut CpuState, bus: &mut impl Bus, loc: Loc8) {
 /// `inc rr` / `dec rr`: two M-cycles, no flags.
 #[inline(always)]
 fn inc16(cpu: &mut CpuState, bus: &mut impl Bus, reg: R16, delta: i16) {
-    bus.idle();
+    bus.idle_with_address(reg.get(cpu));
     let value = reg.get(cpu).wrapping_add_signed(delta);
     reg.set(cpu, value);
 }
