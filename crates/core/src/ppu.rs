@@ -1,23 +1,30 @@
 //! The DMG PPU, dot-accurate: line and mode timing, STAT interrupts, and a pixel FIFO whose
-//! fetcher and sprite fetches decide the length of mode 3.
+//! fetcher and object fetches decide the length of mode 3.
 //!
 //! # Design
 //! The PPU is a sequence of named steps ([`Step`]), each run at one dot and followed by a wait
 //! of some dots (`wait_dots`). Outside mode 3 the steps are far apart, so a tick costs a
-//! subtraction; in mode 3 a step runs every dot. The step layout and the dot at which each
-//! effect becomes visible follow the behaviour documented by SameBoy's display code (as also
-//! described by GameRoy's PPU notes), which passes the Mooneye PPU timing tests; the code here
-//! is our own.
+//! subtraction (inlined into the machine). The step layout and the dot at which each effect
+//! becomes visible follow the behaviour documented by SameBoy's display code (as also
+//! described by GameRoy's notes); the code here is our own. Evidence per behaviour is cited
+//! where it is implemented; the Mooneye PPU tests, dmg-acid2 and Mealybug pin most of it.
 //!
 //! The machine calls [`PpuState::tick`] at the start of every M-cycle and makes the CPU's
 //! access afterwards, so an access "at" M-cycle boundary `C` sees every step before dot `C`.
 //!
-//! Palette writes (BGP, OBP0, OBP1) and the LCDC BG-enable bit take effect two dots before the
-//! access that writes them, with the old and new values ORed together for the first of those
-//! dots (Mealybug `m3_bgp_change`, `m3_obp0_change`, `m3_lcdc_bg_en_change`). Instead of
-//! rewinding, the PPU keeps the pixels it produced in the last two dots of each tick
-//! unresolved (`pending_*`, colour indices before palette mapping) and maps them at the next
-//! tick, with the values a write in between captured for them.
+//! # Mode 3 runs lazily
+//! In mode 3 the steps may run behind real time (`fifo_lag` dots owed), then catch up in one
+//! long run, where plain dots skip the step dispatch and whole eight-dot tiles are drawn at
+//! once. The lag is bounded so that mode 3 can never have ended unnoticed: one dot outputs at
+//! most one pixel, so while `screen_x + fifo_lag < 160` the 160th pixel is still ahead.
+//! Nothing else can observe the owed dots: VRAM and OAM are locked, LY and the mode do not
+//! change, and the only interrupt (HBlank) comes at the end.
+//!
+//! A write to a rendering register during mode 3 is deferred to the next tick, which brings
+//! the FIFO to the dot the write really lands on and applies it there: palettes two dots
+//! before the access (ORed with the old value for the first dot), LCDC one dot before (its
+//! object-size bit two), SCX/SCY one dot before (`apply_deferred`). The fast paths are checked
+//! against plain stepping by `state_hashes` in `tests/ppu_speed.rs` (set `FAST = false`).
 //!
 //! # Frame buffer
 //! One shade 0..=3 per pixel after palette mapping, written directly, never allocated.

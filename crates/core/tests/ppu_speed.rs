@@ -21,11 +21,16 @@ fn frames_per_second() {
         Some(dir) => PathBuf::from(dir),
         None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/test-roms"),
     };
+    // PPU_SPEED_ROM=substring runs only the matching workload.
+    let only = std::env::var("PPU_SPEED_ROM").ok();
     for name in [
         "homebrew/opus5.gb",
         "homebrew/gejmboj.gb",
         "blargg/cpu_instrs/cpu_instrs.gb",
     ] {
+        if only.as_deref().is_some_and(|only| !name.contains(only)) {
+            continue;
+        }
         let Ok(bytes) = std::fs::read(root.join(name)) else {
             println!("skipped: {name} not found under {}", root.display());
             continue;
