@@ -62,6 +62,21 @@ const OAM_BUG_DOT_OFFSET: i32 = -4;
 const SCY_LEAD_DOTS: u16 = 1;
 const SCX_LEAD_DOTS: u16 = 1;
 
+/// `SPREAD[x]` has byte k (little-endian) = bit 7-k of x: a tile row's pixels, left first.
+const SPREAD: [u64; 256] = {
+    let mut table = [0u64; 256];
+    let mut x = 0;
+    while x < 256 {
+        let mut k = 0;
+        while k < 8 {
+            table[x] |= (((x >> (7 - k)) & 1) as u64) << (8 * k);
+            k += 1;
+        }
+        x += 1;
+    }
+    table
+};
+
 /// Bit n set: `Step` discriminant n belongs to mode 3 (see `Step::is_mode3`).
 const MODE3_STEPS: u64 = (1 << 10)
     | (1 << 27)
@@ -990,12 +1005,20 @@ impl PpuState {
                         *out = shade(bg | (obj << 2), bg_on, self.bgp, self.obp0, self.obp1);
                     }
                 } else {
-                    let bgp = if bg_on { self.bgp } else { self.bgp & 3 };
-                    for (k, out) in row.iter_mut().enumerate() {
-                        let bit = 7 - k;
-                        let bg = (((high >> bit) & 1) << 1) | ((low >> bit) & 1);
-                        *out = (bgp >> (bg * 2 * u8::from(bg_on))) & 3;
-                    }
+                    // Eight pixels at once, one per byte: colour planes spread to bytes, then
+                    // each of the four colours' shade added where it occurs.
+                    let (plane0, plane1) = if bg_on {
+                        (SPREAD[usize::from(low)], SPREAD[usize::from(high)])
+                    } else {
+                        (0, 0)
+                    };
+                    let ones = 0x0101_0101_0101_0101u64;
+                    let shade_of = |colour: u8| u64::from((self.bgp >> (colour * 2)) & 3);
+                    let packed = shade_of(0) * ((plane0 | plane1) ^ ones)
+                        + shade_of(1) * (plane0 & !plane1)
+                        + shade_of(2) * (plane1 & !plane0)
+                        + shade_of(3) * (plane0 & plane1);
+                    row.copy_from_slice(&packed.to_le_bytes());
                 }
             }
         }
@@ -1501,9 +1524,10 @@ impl PpuState {
                 self.obp0,
                 self.obp1,
             );
-            let index = usize::from(self.ly) % crate::SCREEN_HEIGHT * SCREEN_WIDTH
-                + usize::from(x) % SCREEN_WIDTH;
-            frame[index] = colour;
+            let index = usize::from(self.ly) * SCREEN_WIDTH + usize::from(x);
+            if let Some(out) = frame.get_mut(index) {
+                *out = colour;
+            }
         }
         self.screen_x = x + 1;
         self.scanline_x = self.scanline_x.wrapping_add(1);
