@@ -991,35 +991,37 @@ impl PpuState {
             let start = usize::from(self.ly) % crate::SCREEN_HEIGHT * SCREEN_WIDTH
                 + usize::from(self.screen_x);
             if let Some(row) = frame.get_mut(start..start + 8) {
-                let objects = (self.obj_fifo_low | self.obj_fifo_high) != 0
-                    && self.lcdc & LCDC_OBJ_ENABLE != 0;
-                let bg_on = self.lcdc & LCDC_BG_ENABLE != 0;
-                if objects {
-                    for (k, out) in row.iter_mut().enumerate() {
-                        let bit = 7 - k;
-                        let bg = (((high >> bit) & 1) << 1) | ((low >> bit) & 1);
-                        let obj = ((((self.obj_fifo_high >> bit) & 1) << 1)
-                            | ((self.obj_fifo_low >> bit) & 1))
-                            | (((self.obj_fifo_palette >> bit) & 1) << 2)
-                            | (((self.obj_fifo_priority >> bit) & 1) << 3);
-                        *out = shade(bg | (obj << 2), bg_on, self.bgp, self.obp0, self.obp1);
-                    }
+                // Eight pixels at once, one per byte (values 0..=3, so sums of masked
+                // bytes never carry): colour planes spread to bytes, each colour's shade
+                // added where it occurs.
+                let ones = 0x0101_0101_0101_0101u64;
+                let (bg0, bg1) = if self.lcdc & LCDC_BG_ENABLE != 0 {
+                    (SPREAD[usize::from(low)], SPREAD[usize::from(high)])
                 } else {
-                    // Eight pixels at once, one per byte: colour planes spread to bytes, then
-                    // each of the four colours' shade added where it occurs.
-                    let (plane0, plane1) = if bg_on {
-                        (SPREAD[usize::from(low)], SPREAD[usize::from(high)])
-                    } else {
-                        (0, 0)
-                    };
-                    let ones = 0x0101_0101_0101_0101u64;
-                    let shade_of = |colour: u8| u64::from((self.bgp >> (colour * 2)) & 3);
-                    let packed = shade_of(0) * ((plane0 | plane1) ^ ones)
-                        + shade_of(1) * (plane0 & !plane1)
-                        + shade_of(2) * (plane1 & !plane0)
-                        + shade_of(3) * (plane0 & plane1);
-                    row.copy_from_slice(&packed.to_le_bytes());
+                    (0, 0)
+                };
+                let shaded = |palette: u8, p0: u64, p1: u64| {
+                    let shade = |colour: u8| u64::from((palette >> (colour * 2)) & 3);
+                    shade(0) * ((p0 | p1) ^ ones)
+                        + shade(1) * (p0 & (p1 ^ ones))
+                        + shade(2) * (p1 & (p0 ^ ones))
+                        + shade(3) * (p0 & p1)
+                };
+                let mut packed = shaded(self.bgp, bg0, bg1);
+                if (self.obj_fifo_low | self.obj_fifo_high) != 0
+                    && self.lcdc & LCDC_OBJ_ENABLE != 0
+                {
+                    let obj0 = SPREAD[usize::from(self.obj_fifo_low)];
+                    let obj1 = SPREAD[usize::from(self.obj_fifo_high)];
+                    let use_obp1 = SPREAD[usize::from(self.obj_fifo_palette)];
+                    let behind = SPREAD[usize::from(self.obj_fifo_priority)];
+                    let shown = (obj0 | obj1) & ((behind & (bg0 | bg1)) ^ ones);
+                    let objects = (shaded(self.obp0, obj0, obj1) & (use_obp1 ^ ones) * 0xFF)
+                        | (shaded(self.obp1, obj0, obj1) & use_obp1 * 0xFF);
+                    let shown_mask = shown * 0xFF;
+                    packed = (packed & !shown_mask) | (objects & shown_mask);
                 }
+                row.copy_from_slice(&packed.to_le_bytes());
             }
         }
         self.obj_fifo_low = 0;
