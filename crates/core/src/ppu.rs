@@ -14,8 +14,8 @@
 //!
 //! # Mode 3 runs lazily
 //! In mode 3 the steps may run behind real time (`fifo_lag` dots owed), then catch up in one
-//! long run, where plain dots skip the step dispatch and whole eight-dot tiles are drawn at
-//! once. The lag is bounded so that mode 3 can never have ended unnoticed: one dot outputs at
+//! long run, where plain dots skip the step dispatch and the pixels left in the FIFO are drawn at
+//! once, up to a tile. The lag is bounded so that mode 3 can never have ended unnoticed: one dot outputs at
 //! most one pixel, so while `screen_x + fifo_lag < 160` the 160th pixel is still ahead.
 //! Nothing else can observe the owed dots: VRAM and OAM are locked, LY and the mode do not
 //! change, and the only interrupt (HBlank) comes at the end.
@@ -874,10 +874,11 @@ impl PpuState {
                     // Fast path: plain mode-3 dots (no window trigger, no object, no
                     // glitch) run here without the step dispatch; the result is identical.
                     while dots > 1 && self.mode3_dot_is_plain() {
-                        if dots > 8 && self.mode3_can_batch8() {
-                            dots -= 8;
-                            self.line_dot = self.line_dot.wrapping_add(8);
-                            self.mode3_batch8(bus);
+                        let length = self.mode3_drain_length();
+                        if length != 0 && dots > u32::from(length) {
+                            dots -= u32::from(length);
+                            self.line_dot = self.line_dot.wrapping_add(u16::from(length));
+                            self.mode3_drain(length, bus);
                             continue;
                         }
                         dots -= 1;
@@ -939,61 +940,75 @@ impl PpuState {
         true
     }
 
-    /// Whether the next eight dots are plain dots in the fetcher's steady phase (it has
-    /// just pushed a tile): then `mode3_batch8` does them at once. Registers cannot change
-    /// within a `run` (writes are applied between runs), nor VRAM (locked in mode 3).
+    /// If the FIFO's remaining pixels can go out as plain dots, with the fetcher reaching
+    /// its push exactly when the FIFO empties, the number of those dots (`mode3_drain`
+    /// then does them at once); else 0. Registers cannot change within a `run` (writes are
+    /// applied between runs), nor VRAM (locked in mode 3).
     #[inline(always)]
-    fn mode3_can_batch8(&self) -> bool {
-        if self.fetcher_step != 0
-            || self.bg_fifo_len != 8
+    fn mode3_drain_length(&self) -> u8 {
+        let length = self.bg_fifo_len;
+        let step = self.fetcher_step.min(6);
+        if length == 0
+            || length > 8
+            || length + step < 6
             || self.insert_background_pixel != 0
-            || self.scanline_x >= 144
-            || self.screen_x >= 144
+            || self.scanline_x >= 160 - length
+            || self.screen_x >= 160 - length
         {
-            return false;
+            return 0;
         }
+        let last = length - 1;
         if self.in_window == 0 {
             if self.window_y_reached != 0
                 && self.lcdc & LCDC_WINDOW_ENABLE != 0
                 && self.wx < 167
-                && (self.wx == 0 || self.wx.wrapping_sub(self.scanline_x.wrapping_add(6)) <= 8)
+                && (self.wx == 0
+                    || self.wx.wrapping_sub(self.scanline_x.wrapping_add(6)) <= last + 1)
             {
-                return false;
+                return 0;
             }
-        } else if self.wx.wrapping_sub(self.screen_x.wrapping_add(7)) < 8 {
-            return false;
+        } else if self.wx.wrapping_sub(self.screen_x.wrapping_add(7)) <= last {
+            return 0;
         }
         if self.sprite_count != 0 {
             let n = usize::from(self.sprite_count.min(10) - 1) * 4 + 1;
-            if self.sprites[n] <= self.scanline_x + 15 {
-                return false;
+            if self.sprites[n] <= self.scanline_x + last + 8 {
+                return 0;
             }
         }
-        true
+        length
     }
 
-    /// Eight plain dots: eight pixels out, one tile fetched and pushed at the last dot.
-    /// Same effects, in the same order, as eight `Mode3Dot` steps.
-    fn mode3_batch8(&mut self, bus: &mut Ctx) {
-        // The tile number is read at the second dot, after two pixels have gone out; the
-        // data bytes at the fourth and sixth.
-        self.scanline_x = self.scanline_x.wrapping_add(2);
-        self.fetch_tile_number = bus.vram[self.tile_map_address()];
-        let address = self.tile_data_address();
-        self.fetch_tile_low = bus.vram[address];
-        self.fetch_tile_high = bus.vram[address + 1];
-        if self.in_window != 0 {
-            self.fetcher_window_x = self.fetcher_window_x.wrapping_add(1);
+    /// `length` plain dots: the FIFO's pixels go out, the fetcher finishes its tile and
+    /// pushes it at the last dot. Same effects, in the same order, as that many
+    /// `Mode3Dot` steps.
+    fn mode3_drain(&mut self, length: u8, bus: &mut Ctx) {
+        let start_step = self.fetcher_step.min(6);
+        let start_x = self.scanline_x;
+        // Dot j (1-based) runs fetcher step start_step + j - 1, after its pixel is out.
+        if start_step <= 1 {
+            let dot = 1 - start_step + 1;
+            self.scanline_x = start_x.wrapping_add(dot);
+            self.fetch_tile_number = bus.vram[self.tile_map_address()];
         }
-        self.scanline_x = self.scanline_x.wrapping_add(6);
+        if start_step <= 5 {
+            let address = self.tile_data_address();
+            if start_step <= 3 {
+                self.fetch_tile_low = bus.vram[address];
+            }
+            self.fetch_tile_high = bus.vram[address + 1];
+            if self.in_window != 0 {
+                self.fetcher_window_x = self.fetcher_window_x.wrapping_add(1);
+            }
+        }
+        self.scanline_x = start_x.wrapping_add(length);
         let (low, high) = (self.bg_fifo_low, self.bg_fifo_high);
         if let Some(frame) = bus.frame.as_deref_mut() {
-            let start = usize::from(self.ly) % crate::SCREEN_HEIGHT * SCREEN_WIDTH
-                + usize::from(self.screen_x);
-            if let Some(row) = frame.get_mut(start..start + 8) {
-                // Eight pixels at once, one per byte (values 0..=3, so sums of masked
-                // bytes never carry): colour planes spread to bytes, each colour's shade
-                // added where it occurs.
+            let start = usize::from(self.ly) * SCREEN_WIDTH + usize::from(self.screen_x);
+            if let Some(row) = frame.get_mut(start..start + usize::from(length)) {
+                // The pixels one per byte (values 0..=3, so sums of masked bytes never
+                // carry): colour planes spread to bytes, each colour's shade added where
+                // it occurs.
                 let ones = 0x0101_0101_0101_0101u64;
                 let (bg0, bg1) = if self.lcdc & LCDC_BG_ENABLE != 0 {
                     (SPREAD[usize::from(low)], SPREAD[usize::from(high)])
@@ -1016,19 +1031,20 @@ impl PpuState {
                     let use_obp1 = SPREAD[usize::from(self.obj_fifo_palette)];
                     let behind = SPREAD[usize::from(self.obj_fifo_priority)];
                     let shown = (obj0 | obj1) & ((behind & (bg0 | bg1)) ^ ones);
-                    let objects = (shaded(self.obp0, obj0, obj1) & (use_obp1 ^ ones) * 0xFF)
-                        | (shaded(self.obp1, obj0, obj1) & use_obp1 * 0xFF);
+                    let objects = (shaded(self.obp0, obj0, obj1) & ((use_obp1 ^ ones) * 0xFF))
+                        | (shaded(self.obp1, obj0, obj1) & (use_obp1 * 0xFF));
                     let shown_mask = shown * 0xFF;
                     packed = (packed & !shown_mask) | (objects & shown_mask);
                 }
-                row.copy_from_slice(&packed.to_le_bytes());
+                row.copy_from_slice(&packed.to_le_bytes()[..usize::from(length)]);
             }
         }
-        self.obj_fifo_low = 0;
-        self.obj_fifo_high = 0;
-        self.obj_fifo_palette = 0;
-        self.obj_fifo_priority = 0;
-        self.screen_x += 8;
+        let shift = |plane: u8| (u16::from(plane) << length) as u8;
+        self.obj_fifo_low = shift(self.obj_fifo_low);
+        self.obj_fifo_high = shift(self.obj_fifo_high);
+        self.obj_fifo_palette = shift(self.obj_fifo_palette);
+        self.obj_fifo_priority = shift(self.obj_fifo_priority);
+        self.screen_x += length;
         self.window_fetch_starting = 0;
         self.bg_fifo_low = self.fetch_tile_low;
         self.bg_fifo_high = self.fetch_tile_high;
