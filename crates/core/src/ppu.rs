@@ -933,7 +933,12 @@ impl PpuState {
         }
         if self.sprite_count != 0 {
             let n = usize::from(self.sprite_count.min(10) - 1) * 4 + 1;
-            if self.sprites[n] <= self.scanline_x.wrapping_add(8) {
+            let x = self.sprites[n];
+            let due = self.scanline_x.wrapping_add(8);
+            // Objects are dropped once passed only from column -8 on (`mode3_after_window`);
+            // before that only one exactly due is fetched.
+            let visible = self.scanline_x < 160 || self.scanline_x >= 248;
+            if x == due || (visible && x < due) {
                 return false;
             }
         }
