@@ -922,9 +922,8 @@ impl PpuState {
             if self.window_y_reached != 0
                 && self.lcdc & LCDC_WINDOW_ENABLE != 0
                 && (self.wx == 0
-                    || self.wx >= 166
                     || self.wx == self.scanline_x.wrapping_add(7)
-                    || self.wx == self.scanline_x.wrapping_add(6))
+                    || (self.wx < 166 && self.wx == self.scanline_x.wrapping_add(6)))
             {
                 return false;
             }
