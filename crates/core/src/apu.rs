@@ -876,7 +876,7 @@ fn write_envelope(tone: &mut ToneState, old: u8, value: u8) {
         volume += 2;
     }
     if (old ^ value) & 0x08 != 0 {
-        volume = 16 - volume;
+        volume = 16u8.wrapping_sub(volume);
     }
     tone.volume = volume & 15;
 }
