@@ -39,7 +39,10 @@ fn blargg_status(core: &mut Core) -> Option<u8> {
 
 fn blargg_text(core: &mut Core) -> String {
     let mut text = String::new();
-    for addr in 0xA004..0xB000u16 {
+    if blargg_status(core).is_none() {
+        return text;
+    }
+    for addr in 0xA004..0xA200u16 {
         match core.peek(addr) {
             0 => break,
             byte => text.push(char::from(byte)),
