@@ -138,10 +138,10 @@ pub struct ApuState {
     pub square2: ToneState,
     pub noise: ToneState,
     pub wave: WaveState,
-    /// M-cycles ticked but not yet simulated.
-    pub pending_m_cycles: u32,
-    /// M-cycles since finished samples were last handed to the host.
+    /// M-cycles ticked since finished samples were last handed to the host.
     pub m_cycles_since_emit: u32,
+    /// How many of those the channels have been simulated for; the rest are pending.
+    pub m_cycles_simulated: u32,
     /// Square 1 sweep: the shadow frequency the sweep works on.
     pub sweep_shadow: u16,
     /// Square 1 sweep: sweep ticks (128 Hz) until the next sweep step.
@@ -246,7 +246,6 @@ impl ApuState {
     /// One M-cycle, called at the START of every M-cycle before the CPU's access.
     #[inline]
     pub fn tick(&mut self, audio: &mut AudioOut) {
-        self.pending_m_cycles = self.pending_m_cycles.wrapping_add(1);
         self.m_cycles_since_emit = self.m_cycles_since_emit.wrapping_add(1);
         if self.m_cycles_since_emit >= FLUSH_M_CYCLES {
             self.flush(audio);
@@ -261,7 +260,6 @@ impl ApuState {
                 .max(1);
             let step = n.min(room);
             n -= step;
-            self.pending_m_cycles = self.pending_m_cycles.wrapping_add(step);
             self.m_cycles_since_emit = self.m_cycles_since_emit.wrapping_add(step);
             if self.m_cycles_since_emit >= FLUSH_M_CYCLES {
                 self.flush(audio);
@@ -303,8 +301,8 @@ impl ApuState {
     /// samples (the APU catches up by itself whenever that matters); tests use it to compare
     /// a lazy state with an eager one.
     pub fn catch_up(&mut self) {
-        let mut t_cycles = u64::from(self.pending_m_cycles) * 4;
-        self.pending_m_cycles = 0;
+        let mut t_cycles = u64::from(self.pending_m_cycles()) * 4;
+        self.m_cycles_simulated = self.m_cycles_since_emit;
         while t_cycles > 0 {
             let piece = t_cycles.min(u64::from(CATCH_UP_PIECE_T_CYCLES)) as u32;
             t_cycles -= u64::from(piece);
@@ -367,10 +365,22 @@ impl ApuState {
         self.regs[reg::NR52] & 0x80 != 0
     }
 
+    /// M-cycles ticked but not yet simulated. Never more than `FLUSH_M_CYCLES`, even for a
+    /// corrupt state, so a catch-up is always short.
+    fn pending_m_cycles(&self) -> u32 {
+        self.m_cycles_since_emit
+            .saturating_sub(self.m_cycles_simulated)
+            .min(FLUSH_M_CYCLES)
+    }
+
+    /// Kept out of line: `tick` is inlined into every bus access and should stay tiny.
+    #[cold]
+    #[inline(never)]
     fn flush(&mut self, audio: &mut AudioOut) {
         self.catch_up();
         self.synth.emit(audio);
         self.m_cycles_since_emit = 0;
+        self.m_cycles_simulated = 0;
     }
 
     /// Simulates `t_cycles` T-cycles: every channel event at its own T-cycle.
@@ -525,7 +535,7 @@ impl ApuState {
         if self.wave.active == 0 {
             return WaveRamAccess::Free;
         }
-        let wave = self.wave_after(u64::from(self.pending_m_cycles) * 4);
+        let wave = self.wave_after(u64::from(self.pending_m_cycles()) * 4);
         // DMG: while playing, wave RAM answers only in the APU cycle in which the channel
         // itself reads it, and then with the byte the channel reads (Pan Docs; Blargg 09, 12).
         if wave.t_cycles_since_read < WAVE_ACCESS_WINDOW_T_CYCLES {
@@ -564,12 +574,12 @@ impl ApuState {
             // `11-regs_after_power`); wave RAM survives.
             let synth = self.synth;
             let wave_ram = self.wave_ram;
-            let (pending, since_emit) = (self.pending_m_cycles, self.m_cycles_since_emit);
+            let (since_emit, simulated) = (self.m_cycles_since_emit, self.m_cycles_simulated);
             *self = ApuState::zeroed();
             self.synth = synth;
             self.wave_ram = wave_ram;
-            self.pending_m_cycles = pending;
             self.m_cycles_since_emit = since_emit;
+            self.m_cycles_simulated = simulated;
         } else if value & 0x80 != 0 && !was_on {
             // The frame sequencer starts over: the next DIV-APU event is step 0.
             self.regs[reg::NR52] = 0x80;

@@ -86,7 +86,10 @@ fn blargg_dmg_sound_all_pass() {
             }
         }
         let text = blargg_text(&mut core).replace('\n', " | ");
-        println!("{name}: status {status:02X?} after {} M-cycles: {text}", core.m_cycles());
+        println!(
+            "{name}: status {status:02X?} after {} M-cycles: {text}",
+            core.m_cycles()
+        );
         if status != Some(0) {
             failures.push(name);
         }
