@@ -591,11 +591,7 @@ impl ApuState {
         let old = self.regs[index];
         self.regs[index] = value;
         match index {
-            reg::NR10 => {
-                if self.sweep_negated != 0 && value & 0x08 == 0 {
-                    self.square1.active = 0;
-                }
-            }
+            reg::NR10 if self.sweep_negated != 0 && value & 0x08 == 0 => self.square1.active = 0,
             reg::NR11 => self.square1.length = 64 - u16::from(value & 0x3F),
             reg::NR21 => self.square2.length = 64 - u16::from(value & 0x3F),
             reg::NR31 => self.wave.length = 256 - u16::from(value),
@@ -603,37 +599,33 @@ impl ApuState {
             reg::NR12 => write_envelope(&mut self.square1, old, value),
             reg::NR22 => write_envelope(&mut self.square2, old, value),
             reg::NR42 => write_envelope(&mut self.noise, old, value),
-            reg::NR30 => {
-                if value & 0x80 == 0 {
-                    self.wave.active = 0;
-                }
-            }
-            reg::NR14 => {
-                if self.write_length_enable(0, old, value) {
-                    self.trigger_square1();
-                }
-            }
-            reg::NR24 => {
-                if self.write_length_enable(1, old, value) {
-                    let dac = self.regs[reg::NR22];
-                    let period = square_period(self.frequency(reg::NR23, reg::NR24));
-                    trigger_tone(&mut self.square2, dac, period);
-                }
-            }
-            reg::NR34 => {
-                if self.write_length_enable(2, old, value) {
-                    self.trigger_wave();
-                }
-            }
-            reg::NR44 => {
-                if self.write_length_enable(3, old, value) {
-                    let nr42 = self.regs[reg::NR42];
-                    let period = noise_period(self.regs[reg::NR43]);
-                    trigger_tone(&mut self.noise, nr42, period);
-                    self.noise.lfsr = 0x7FFF;
+            reg::NR30 if value & 0x80 == 0 => self.wave.active = 0,
+            reg::NR14 | reg::NR24 | reg::NR34 | reg::NR44 => {
+                // NR14, NR24, NR34, NR44 are five registers apart: channel 0..=3.
+                let channel = (index - reg::NR14) / 5;
+                if self.write_length_enable(channel, old, value) {
+                    self.trigger(channel);
                 }
             }
             _ => {}
+        }
+    }
+
+    fn trigger(&mut self, channel: usize) {
+        match channel {
+            0 => self.trigger_square1(),
+            1 => {
+                let nr22 = self.regs[reg::NR22];
+                let period = square_period(self.frequency(reg::NR23, reg::NR24));
+                trigger_tone(&mut self.square2, nr22, period);
+            }
+            2 => self.trigger_wave(),
+            _ => {
+                let nr42 = self.regs[reg::NR42];
+                let period = noise_period(self.regs[reg::NR43]);
+                trigger_tone(&mut self.noise, nr42, period);
+                self.noise.lfsr = 0x7FFF;
+            }
         }
     }
 

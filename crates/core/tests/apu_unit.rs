@@ -23,7 +23,7 @@ impl Clock {
         for _ in 0..m_cycles {
             apu.tick(audio);
             self.m_cycles += 1;
-            if self.m_cycles % u64::from(M_CYCLES_PER_DIV_APU) == 0 {
+            if self.m_cycles.is_multiple_of(u64::from(M_CYCLES_PER_DIV_APU)) {
                 apu.div_apu_event();
             }
         }
@@ -208,11 +208,11 @@ fn lazy_catch_up_matches_catching_up_every_m_cycle() {
             lazy.tick(&mut lazy_audio);
             eager.tick(&mut eager_audio);
             eager.catch_up();
-            if m_cycles % u64::from(M_CYCLES_PER_DIV_APU) == 0 {
+            if m_cycles.is_multiple_of(u64::from(M_CYCLES_PER_DIV_APU)) {
                 lazy.div_apu_event();
                 eager.div_apu_event();
             }
-            if m_cycles % 7 == 0 {
+            if m_cycles.is_multiple_of(7) {
                 let reg = 0x30 + (m_cycles % 16) as u8;
                 assert_eq!(lazy.read_register(reg), eager.read_register(reg));
             }

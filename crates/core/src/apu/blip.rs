@@ -99,7 +99,7 @@ impl SynthState {
     fn finish_sample(&mut self) -> [i16; 2] {
         let head = self.head as usize & (RING - 1);
         let mut out = [0i16; 2];
-        for side in 0..2 {
+        for (side, sample) in out.iter_mut().enumerate() {
             let input = self.integrator[side].wrapping_add(self.ring[head][side]);
             self.integrator[side] = input;
             self.ring[head][side] = 0;
@@ -109,7 +109,7 @@ impl SynthState {
             let passed = i64::from(input) - i64::from(self.highpass_charge[side]);
             self.highpass_charge[side] =
                 (i64::from(input) - passed * HIGHPASS_KEEP_Q16 / 65536) as i32;
-            out[side] =
+            *sample =
                 (passed / (1 << ONE_BITS)).clamp(i64::from(i16::MIN), i64::from(i16::MAX)) as i16;
         }
         self.head = (self.head.wrapping_add(1)) & (RING as u32 - 1);
