@@ -23,7 +23,10 @@ impl Clock {
         for _ in 0..m_cycles {
             apu.tick(audio);
             self.m_cycles += 1;
-            if self.m_cycles.is_multiple_of(u64::from(M_CYCLES_PER_DIV_APU)) {
+            if self
+                .m_cycles
+                .is_multiple_of(u64::from(M_CYCLES_PER_DIV_APU))
+            {
                 apu.div_apu_event();
             }
         }

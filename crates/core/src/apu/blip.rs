@@ -35,13 +35,29 @@ const LAG_LIMIT_TICKS: u32 = ((RING - TAPS - 1) as u32) << TICKS_PER_SAMPLE_BITS
 /// details", DMG) raised to the 4,194,304 / 48,000 T-cycles of one sample = 0.996337.
 const HIGHPASS_KEEP_Q16: i64 = 65296;
 
+/// [`STEP`] with every weight twice, to match the ring's interleaved left/right slots.
+const STEREO_STEP: [[i32; 2 * TAPS]; PHASES] = {
+    let mut table = [[0; 2 * TAPS]; PHASES];
+    let mut phase = 0;
+    while phase < PHASES {
+        let mut tap = 0;
+        while tap < TAPS {
+            table[phase][2 * tap] = STEP[phase][tap];
+            table[phase][2 * tap + 1] = STEP[phase][tap];
+            tap += 1;
+        }
+        phase += 1;
+    }
+    table
+};
+
 /// Synthesis state (part of [`super::ApuState`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Pod, Zeroable)]
 #[repr(C)]
 pub struct SynthState {
-    /// Pending deltas (Q14, wrapping sums) for the next `RING` output samples, `[left, right]`,
-    /// indexed from `head`.
-    pub ring: [[i32; 2]; RING],
+    /// Pending deltas (Q14, wrapping sums) for the next `RING` output samples, interleaved
+    /// left, right, indexed from `head`.
+    pub ring: [i32; 2 * RING],
     /// Running sum of finished deltas: the band-limited level before the high-pass (Q14).
     pub integrator: [i32; 2],
     /// The output capacitor's charge (same units as `integrator`).
@@ -77,13 +93,21 @@ impl SynthState {
             return;
         }
         self.level = level;
-        let first = (self.offset_ticks >> TICKS_PER_SAMPLE_BITS) as usize + self.head as usize;
+        let first = ((self.offset_ticks >> TICKS_PER_SAMPLE_BITS) as usize + self.head as usize)
+            & (RING - 1);
         let phase = (self.offset_ticks >> PHASE_SHIFT) as usize & (PHASES - 1);
-        let kernel = &STEP[phase];
-        for (tap, &weight) in kernel.iter().enumerate() {
-            let slot = &mut self.ring[(first + tap) & (RING - 1)];
-            slot[0] = slot[0].wrapping_add(delta[0].wrapping_mul(weight));
-            slot[1] = slot[1].wrapping_add(delta[1].wrapping_mul(weight));
+        let kernel = &STEREO_STEP[phase];
+        if first + TAPS <= RING {
+            // The common case, contiguous: one straight loop the compiler vectorizes.
+            let slots = &mut self.ring[2 * first..2 * (first + TAPS)];
+            for (index, (slot, &weight)) in slots.iter_mut().zip(kernel).enumerate() {
+                *slot = slot.wrapping_add(delta[index & 1].wrapping_mul(weight));
+            }
+        } else {
+            for (index, &weight) in kernel.iter().enumerate() {
+                let slot = &mut self.ring[(2 * first + index) & (2 * RING - 1)];
+                *slot = slot.wrapping_add(delta[index & 1].wrapping_mul(weight));
+            }
         }
     }
 
@@ -97,12 +121,12 @@ impl SynthState {
 
     /// Integrates, filters and returns the `head` sample, then moves on to the next.
     fn finish_sample(&mut self) -> [i16; 2] {
-        let head = self.head as usize & (RING - 1);
+        let head = 2 * (self.head as usize & (RING - 1));
         let mut out = [0i16; 2];
         for (side, sample) in out.iter_mut().enumerate() {
-            let input = self.integrator[side].wrapping_add(self.ring[head][side]);
+            let input = self.integrator[side].wrapping_add(self.ring[head + side]);
             self.integrator[side] = input;
-            self.ring[head][side] = 0;
+            self.ring[head + side] = 0;
             // The capacitor passes changes and leaks towards the input's DC level. Division
             // truncates towards zero, so with a constant input the output reaches exactly 0
             // instead of sticking at -1 (an arithmetic shift would round down forever).
