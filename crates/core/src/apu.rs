@@ -1127,7 +1127,7 @@ mod tests {
                 reference.catch_up_reference();
                 reference.tick(&mut reference_audio);
                 reference.catch_up_reference();
-                if m_cycles % 2048 == 0 {
+                if m_cycles.is_multiple_of(2048) {
                     fast.div_apu_event();
                     reference.div_apu_event();
                 }
