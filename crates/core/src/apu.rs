@@ -455,7 +455,45 @@ impl ApuState {
                 step = step.min(self.wave.timer.max(1));
             }
             if audible[3] {
-                step = step.min(self.noise.timer.max(1));
+                // The noise channel is often far faster than the others (up to 524,288 shifts
+                // a second): run its events before the others' next one in a tight loop.
+                let mut elapsed = 0;
+                loop {
+                    let timer = self.noise.timer.max(1);
+                    if elapsed + timer >= step {
+                        self.noise.timer = timer;
+                        break;
+                    }
+                    elapsed += timer;
+                    self.synth.advance(timer);
+                    self.noise.timer = periods[3];
+                    shift_lfsr(&mut self.noise, nr43);
+                    let output = noise_output(&self.noise);
+                    if output != digital[3] {
+                        let change = 2 * (i32::from(output) - i32::from(digital[3]));
+                        level[0] += weights[3][0] * change;
+                        level[1] += weights[3][1] * change;
+                        digital[3] = output;
+                        self.synth.set_level(level);
+                    }
+                }
+                if elapsed > 0 {
+                    // Nothing else happened meanwhile: the other timers just ran.
+                    if audible[0] {
+                        self.square1.timer = self.square1.timer.max(1) - elapsed;
+                    }
+                    if audible[1] {
+                        self.square2.timer = self.square2.timer.max(1) - elapsed;
+                    }
+                    if audible[2] {
+                        self.wave.timer = self.wave.timer.max(1) - elapsed;
+                        self.wave.t_cycles_since_read =
+                            self.wave.t_cycles_since_read.saturating_add(elapsed);
+                    }
+                    t_cycles -= elapsed;
+                    step -= elapsed;
+                }
+                step = step.min(self.noise.timer);
             }
             t_cycles -= step;
             self.synth.advance(step);
