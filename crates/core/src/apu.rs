@@ -34,8 +34,10 @@ const FLUSH_M_CYCLES: u32 = 512;
 /// stays inside its ring even for a state that was not ticked for a long time.
 const CATCH_UP_PIECE_T_CYCLES: u32 = 2048;
 /// The mixer's scale: one DAC step (of ±15) at master volume 1 is this much of an i16 sample.
-/// Four channels at full swing and master volume 8: 15 × 4 × 8 × 64 = 30,720.
-const LEVEL_PER_DAC_STEP: i32 = 64;
+/// Four channels at full swing and master volume 8 reach 15 × 4 × 8 × 40 = 19,200, which
+/// leaves headroom for the high-pass filter's overshoot when a loud square flips (with 64,
+/// busy homebrew music clipped on 0.3% of its samples).
+const LEVEL_PER_DAC_STEP: i32 = 40;
 /// The wave channel lets the CPU at wave RAM while playing only if it read a sample within
 /// this many T-cycles before the access, i.e. in the same 2 MHz APU cycle (Blargg
 /// `09-wave_read_while_on`, `12-wave_write_while_on`; SameBoy `wave_form_just_read`).

@@ -62,7 +62,7 @@ pub struct SynthState {
     pub integrator: [i32; 2],
     /// The output capacitor's charge (same units as `integrator`).
     pub highpass_charge: [i32; 2],
-    /// The mixer's current level per side, as last reported (±30,720 full scale).
+    /// The mixer's current level per side, as last reported (±19,200 full scale).
     pub level: [i32; 2],
     /// Sample-clock ticks from the start of the `head` sample to the APU's present.
     pub offset_ticks: u32,
