@@ -358,3 +358,54 @@ fn a_playing_square_is_audible_and_band_limited() {
         "{crossings} zero crossings"
     );
 }
+
+#[test]
+fn noise_lfsr_periods_are_32767_and_127() {
+    for (nr43, period) in [(0x00u8, 32_767usize), (0x08, 127)] {
+        let mut apu = powered_on();
+        let mut audio = AudioOut::default();
+        apu.write_register(0x21, 0xF0);
+        apu.write_register(0x22, nr43); // divisor code 0: one shift every 8 T-cycles
+        apu.write_register(0x23, 0x80);
+        let mut seen = Vec::new();
+        for _ in 0..2 * period + 64 {
+            // Two M-cycles are one shift.
+            apu.tick(&mut audio);
+            apu.tick(&mut audio);
+            apu.catch_up();
+            seen.push(apu.noise.lfsr & 0x7F);
+        }
+        let repeats = |p: usize| (0..seen.len() - p).all(|i| seen[i] == seen[i + p]);
+        assert!(repeats(period), "NR43={nr43:02X}: not periodic in {period}");
+        assert!(!repeats(period / 3), "NR43={nr43:02X}: a shorter period");
+    }
+}
+
+#[test]
+fn a_copy_taken_mid_run_continues_with_identical_samples() {
+    let mut apu = powered_on();
+    let mut audio = AudioOut::default();
+    apu.write_register(0x24, 0x77);
+    apu.write_register(0x25, 0xFF);
+    apu.write_register(0x21, 0xF1);
+    apu.write_register(0x22, 0x21);
+    apu.write_register(0x23, 0x80);
+    apu.write_register(0x12, 0xF2);
+    apu.write_register(0x13, 0x40);
+    apu.write_register(0x14, 0x86);
+    let mut clock = Clock { m_cycles: 0 };
+    clock.run(&mut apu, &mut audio, 123_457); // an arbitrary moment, mid-sample
+    let mut copy = apu;
+    let mut copy_clock = Clock {
+        m_cycles: clock.m_cycles,
+    };
+    let (mut first, mut second) = (AudioOut::default(), AudioOut::default());
+    clock.run(&mut apu, &mut first, 500_000);
+    copy_clock.run(&mut copy, &mut second, 500_000);
+    let (mut a, mut b) = (Vec::new(), Vec::new());
+    first.drain_i16(&mut a);
+    second.drain_i16(&mut b);
+    assert!(a.len() > 40_000);
+    assert!(a == b);
+    assert!(bytemuck::bytes_of(&apu) == bytemuck::bytes_of(&copy));
+}
