@@ -13,7 +13,12 @@
 //!
 //! Channel timers count T-cycles; each event (a duty step, a wave sample read, an LFSR shift)
 //! is processed at its exact T-cycle, and every mixer change goes to the synthesizer stamped
-//! with that T-cycle.
+//! with that T-cycle. Within a catch-up no register changes, so channels nobody can hear are
+//! moved on in closed form and the mixer is updated incrementally; `run_reference`, the
+//! plain loop, is the oracle for those shortcuts (test at the end of this file).
+//!
+//! Time order inside an M-cycle: `tick` first, then the CPU's access (a register access sees
+//! the APU as it is at the end of the M-cycle's four T-cycles).
 //!
 //! Behaviour follows Pan Docs ("Audio", "Audio Registers", "Audio details") and is checked by
 //! Blargg's `dmg_sound` ROMs; details only one emulator documents cite it.
@@ -39,14 +44,16 @@ const CATCH_UP_PIECE_T_CYCLES: u32 = 2048;
 /// busy homebrew music clipped on 0.3% of its samples).
 const LEVEL_PER_DAC_STEP: i32 = 40;
 /// The wave channel lets the CPU at wave RAM while playing only if it read a sample within
-/// this many T-cycles before the access, i.e. in the same 2 MHz APU cycle (Blargg
-/// `09-wave_read_while_on`, `12-wave_write_while_on`; SameBoy `wave_form_just_read`).
+/// this many T-cycles before the access: in the last 2 MHz APU cycle of the M-cycle (SameBoy's
+/// `wave_form_just_read`). Pinned by Blargg `09-wave_read_while_on` and
+/// `12-wave_write_while_on`: 1 and 2 pass (reads land on even T-cycles), 3 and more fail.
 const WAVE_ACCESS_WINDOW_T_CYCLES: u32 = 1;
 /// Triggering the wave channel delays its first sample read by this many T-cycles (three
-/// 2 MHz APU cycles; SameBoy, verified there against hardware by Blargg `10-wave_trigger_while_on`).
+/// 2 MHz APU cycles, as SameBoy has it). Pinned by Blargg 09, 10 and 12: 4 and 8 fail.
 const WAVE_TRIGGER_DELAY_T_CYCLES: u32 = 6;
 /// On DMG, retriggering the wave channel when it is about to read a sample (within this many
-/// T-cycles) corrupts the first bytes of wave RAM (Pan Docs "Obscure behavior").
+/// T-cycles) corrupts the first bytes of wave RAM (Pan Docs "Obscure behavior"). Pinned by
+/// Blargg `10-wave_trigger_while_on`: 1 and 4 fail.
 const WAVE_CORRUPTION_WINDOW_T_CYCLES: u32 = 2;
 
 /// Register indexes into `ApuState::regs` (address low byte - 0x10).
