@@ -34,7 +34,9 @@ pub const SAMPLE_RATE: u32 = 48_000;
 
 /// The channels are caught up and finished samples handed to the host at least this often:
 /// about 23 samples, well inside the synthesizer's ring.
-const FLUSH_M_CYCLES: u32 = 512;
+const FLUSH_M_CYCLES: u32 = 1 << (32 - FLUSH_CLOCK_SHIFT);
+/// `ApuState::flush_clock` counts M-cycles in its bits from here up.
+const FLUSH_CLOCK_SHIFT: u32 = 23;
 /// A catch-up advances in pieces of at most this many T-cycles, so the synthesizer's clock
 /// stays inside its ring even for a state that was not ticked for a long time.
 const CATCH_UP_PIECE_T_CYCLES: u32 = 2048;
@@ -147,9 +149,12 @@ pub struct ApuState {
     pub square2: ToneState,
     pub noise: ToneState,
     pub wave: WaveState,
-    /// M-cycles ticked since finished samples were last handed to the host.
-    pub m_cycles_since_emit: u32,
-    /// How many of those the channels have been simulated for; the rest are pending.
+    /// M-cycles since finished samples were last handed to the host, in the top 9 bits
+    /// (`FLUSH_CLOCK_SHIFT`): `FLUSH_M_CYCLES` ticks make it carry out, so `tick` is one add
+    /// and a branch on the carry, and a zeroed state has just flushed. Low bits unused.
+    pub flush_clock: u32,
+    /// M-cycles since the last flush that the channels have been simulated for; the rest of
+    /// the elapsed ones are pending.
     pub m_cycles_simulated: u32,
     /// Square 1 sweep: the shadow frequency the sweep works on.
     pub sweep_shadow: u16,
@@ -255,8 +260,9 @@ impl ApuState {
     /// One M-cycle, called at the START of every M-cycle before the CPU's access.
     #[inline]
     pub fn tick(&mut self, audio: &mut AudioOut) {
-        self.m_cycles_since_emit = self.m_cycles_since_emit.wrapping_add(1);
-        if self.m_cycles_since_emit >= FLUSH_M_CYCLES {
+        let (clock, carry) = self.flush_clock.overflowing_add(1 << FLUSH_CLOCK_SHIFT);
+        self.flush_clock = clock;
+        if carry {
             self.flush(audio);
         }
     }
@@ -264,13 +270,13 @@ impl ApuState {
     /// HALT skipping: exactly equivalent to `n` calls of `tick` (no DIV-APU event inside).
     pub fn advance(&mut self, mut n: u32, audio: &mut AudioOut) {
         while n > 0 {
-            let room = FLUSH_M_CYCLES
-                .saturating_sub(self.m_cycles_since_emit)
-                .max(1);
-            let step = n.min(room);
+            // The ticks up to the next flush at once (then the flush, as `tick` would).
+            let step = n.min(FLUSH_M_CYCLES - self.m_cycles_elapsed());
             n -= step;
-            self.m_cycles_since_emit = self.m_cycles_since_emit.wrapping_add(step);
-            if self.m_cycles_since_emit >= FLUSH_M_CYCLES {
+            // In 64 bits: a whole period (`step` = 512) does not fit the shifted u32.
+            let clock = u64::from(self.flush_clock) + (u64::from(step) << FLUSH_CLOCK_SHIFT);
+            self.flush_clock = clock as u32;
+            if clock >> 32 != 0 {
                 self.flush(audio);
             }
         }
@@ -310,8 +316,13 @@ impl ApuState {
     /// samples (the APU catches up by itself whenever that matters); tests use it to compare
     /// a lazy state with an eager one.
     pub fn catch_up(&mut self) {
-        let mut t_cycles = u64::from(self.pending_m_cycles()) * 4;
-        self.m_cycles_simulated = self.m_cycles_since_emit;
+        self.catch_up_to(self.m_cycles_elapsed());
+    }
+
+    /// Simulates the channels up to `elapsed` M-cycles after the last flush.
+    fn catch_up_to(&mut self, elapsed: u32) {
+        let mut t_cycles = u64::from(elapsed.saturating_sub(self.m_cycles_simulated)) * 4;
+        self.m_cycles_simulated = elapsed;
         while t_cycles > 0 {
             let piece = t_cycles.min(u64::from(CATCH_UP_PIECE_T_CYCLES)) as u32;
             t_cycles -= u64::from(piece);
@@ -374,21 +385,26 @@ impl ApuState {
         self.regs[reg::NR52] & 0x80 != 0
     }
 
-    /// M-cycles ticked but not yet simulated. Never more than `FLUSH_M_CYCLES`, even for a
-    /// corrupt state, so a catch-up is always short.
+    /// M-cycles ticked but not yet simulated. Below `FLUSH_M_CYCLES`, even for a corrupt
+    /// state, so a catch-up is always short.
     fn pending_m_cycles(&self) -> u32 {
-        self.m_cycles_since_emit
+        self.m_cycles_elapsed()
             .saturating_sub(self.m_cycles_simulated)
-            .min(FLUSH_M_CYCLES)
+    }
+
+    /// M-cycles ticked since the last flush (below `FLUSH_M_CYCLES`).
+    fn m_cycles_elapsed(&self) -> u32 {
+        self.flush_clock >> FLUSH_CLOCK_SHIFT
     }
 
     /// Kept out of line: `tick` is inlined into every bus access and should stay tiny.
     #[cold]
     #[inline(never)]
     fn flush(&mut self, audio: &mut AudioOut) {
-        self.catch_up();
+        // The clock has just carried out: a whole flush period has passed.
+        self.catch_up_to(FLUSH_M_CYCLES);
         self.synth.emit(audio);
-        self.m_cycles_since_emit = 0;
+        self.flush_clock = 0;
         self.m_cycles_simulated = 0;
     }
 
@@ -735,11 +751,11 @@ impl ApuState {
             // `11-regs_after_power`); wave RAM survives.
             let synth = self.synth;
             let wave_ram = self.wave_ram;
-            let (since_emit, simulated) = (self.m_cycles_since_emit, self.m_cycles_simulated);
+            let (flush_clock, simulated) = (self.flush_clock, self.m_cycles_simulated);
             *self = ApuState::zeroed();
             self.synth = synth;
             self.wave_ram = wave_ram;
-            self.m_cycles_since_emit = since_emit;
+            self.flush_clock = flush_clock;
             self.m_cycles_simulated = simulated;
         } else if value & 0x80 != 0 && !was_on {
             // The frame sequencer starts over: the next DIV-APU event is step 0.
@@ -1127,7 +1143,7 @@ mod tests {
         /// `catch_up` through the plain event loop.
         fn catch_up_reference(&mut self) {
             let t_cycles = self.pending_m_cycles() * 4;
-            self.m_cycles_simulated = self.m_cycles_since_emit;
+            self.m_cycles_simulated = self.m_cycles_elapsed();
             if t_cycles > 0 {
                 self.run_reference(t_cycles);
             }
