@@ -58,6 +58,10 @@ pub struct SynthState {
     /// Pending deltas (Q14, wrapping sums) for the next `RING` output samples, interleaved
     /// left, right, indexed from `head`.
     pub ring: [i32; 2 * RING],
+    /// Pending deltas that both sides share, added to each when a sample is finished: most
+    /// steps are centred (NR51 routes the channel both ways, NR50 is balanced) and cost half
+    /// as much here.
+    pub centre_ring: [i32; RING],
     /// Running sum of finished deltas: the band-limited level before the high-pass (Q14).
     pub integrator: [i32; 2],
     /// The output capacitor's charge (same units as `integrator`).
@@ -96,6 +100,21 @@ impl SynthState {
         let first = ((self.offset_ticks >> TICKS_PER_SAMPLE_BITS) as usize + self.head as usize)
             & (RING - 1);
         let phase = (self.offset_ticks >> PHASE_SHIFT) as usize & (PHASES - 1);
+        if delta[0] == delta[1] {
+            let kernel = &STEP[phase];
+            if first + TAPS <= RING {
+                let slots = &mut self.centre_ring[first..first + TAPS];
+                for (slot, &weight) in slots.iter_mut().zip(kernel) {
+                    *slot = slot.wrapping_add(delta[0].wrapping_mul(weight));
+                }
+            } else {
+                for (tap, &weight) in kernel.iter().enumerate() {
+                    let slot = &mut self.centre_ring[(first + tap) & (RING - 1)];
+                    *slot = slot.wrapping_add(delta[0].wrapping_mul(weight));
+                }
+            }
+            return;
+        }
         let kernel = &STEREO_STEP[phase];
         if first + TAPS <= RING {
             // The common case, contiguous: one straight loop the compiler vectorizes.
@@ -121,10 +140,13 @@ impl SynthState {
 
     /// Integrates, filters and returns the `head` sample, then moves on to the next.
     fn finish_sample(&mut self) -> [i16; 2] {
+        let centre = std::mem::take(&mut self.centre_ring[self.head as usize & (RING - 1)]);
         let head = 2 * (self.head as usize & (RING - 1));
         let mut out = [0i16; 2];
         for (side, sample) in out.iter_mut().enumerate() {
-            let input = self.integrator[side].wrapping_add(self.ring[head + side]);
+            let input = self.integrator[side]
+                .wrapping_add(self.ring[head + side])
+                .wrapping_add(centre);
             self.integrator[side] = input;
             self.ring[head + side] = 0;
             // The capacitor passes changes and leaks towards the input's DC level. Division
