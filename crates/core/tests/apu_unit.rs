@@ -409,3 +409,43 @@ fn a_copy_taken_mid_run_continues_with_identical_samples() {
     assert!(a == b);
     assert!(bytemuck::bytes_of(&apu) == bytemuck::bytes_of(&copy));
 }
+
+/// Power of `samples` (mono) at `frequency` Hz (Goertzel), 48 kHz sample rate.
+fn power_at(samples: &[f64], frequency: f64) -> f64 {
+    let coefficient = 2.0 * (2.0 * std::f64::consts::PI * frequency / 48_000.0).cos();
+    let (mut s1, mut s2) = (0.0, 0.0);
+    for (i, &x) in samples.iter().enumerate() {
+        // A Hann window keeps leakage from the fundamental out of the other bins.
+        let window =
+            0.5 - 0.5 * (2.0 * std::f64::consts::PI * i as f64 / samples.len() as f64).cos();
+        let s0 = x * window + coefficient * s1 - s2;
+        s2 = s1;
+        s1 = s0;
+    }
+    s1 * s1 + s2 * s2 - coefficient * s1 * s2
+}
+
+#[test]
+fn harmonics_above_nyquist_do_not_alias() {
+    // An 8192 Hz square: its 5th and 7th harmonics (40,960 and 57,344 Hz) would fold back to
+    // 7,040 and 9,344 Hz if the edges were merely sampled (at -14 and -17 dB).
+    let mut apu = powered_on();
+    apu.write_register(0x24, 0x77);
+    apu.write_register(0x25, 0x11);
+    apu.write_register(0x11, 0x80);
+    apu.write_register(0x12, 0xF0);
+    apu.write_register(0x13, 0xF0);
+    apu.write_register(0x14, 0x87); // $7F0: 131072 / 16 = 8192 Hz
+    let tail = last_half_second(&mut apu, 1);
+    let left: Vec<f64> = tail.chunks(2).map(|lr| f64::from(lr[0])).collect();
+    let fundamental = power_at(&left, 8192.0);
+    for alias in [7040.0, 9344.0, 22_272.0, 5888.0] {
+        // The 5th, 7th, 9th (73,728 Hz) and 11th (90,112 Hz) harmonics folded back.
+        let ratio_db = 10.0 * (power_at(&left, alias) / fundamental).log10();
+        println!("alias at {alias} Hz: {ratio_db:.1} dB");
+        assert!(
+            ratio_db < -50.0,
+            "alias at {alias} Hz is only {ratio_db:.1} dB down"
+        );
+    }
+}
