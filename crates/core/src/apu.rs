@@ -20,6 +20,13 @@
 //! Time order inside an M-cycle: `tick` first, then the CPU's access (a register access sees
 //! the APU as it is at the end of the M-cycle's four T-cycles).
 //!
+//! # Output
+//! Each channel's DAC maps its digital 0..=15 onto ±15 units (0 when the DAC is off); NR51
+//! routes, NR50 scales (1..=8), `LEVEL_PER_DAC_STEP` sets the i16 scale. [`blip`] turns level
+//! changes into 48 kHz stereo with an 8-sample (167 µs) delay and a DMG-like output
+//! capacitor (high-pass), all in integers inside the state. `tick` hands finished samples to
+//! [`AudioOut`], which the host drains; nothing there is read back.
+//!
 //! Behaviour follows Pan Docs ("Audio", "Audio Registers", "Audio details") and is checked by
 //! Blargg's `dmg_sound` ROMs; details only one emulator documents cite it.
 
