@@ -1,6 +1,6 @@
 //! The DMG APU: two square channels (the first with a frequency sweep), a wave channel and a
 //! noise channel, the frame sequencer that clocks their length counters, envelopes and sweep,
-//! and the mixer, feeding band-limited 48 kHz stereo synthesis ([`blip`]).
+//! and the mixer, feeding band-limited 48 kHz stereo synthesis (`blip`).
 //!
 //! # Lazy by design
 //! `tick` runs a million times per emulated second, so it only counts: the channels are
@@ -22,7 +22,7 @@
 //!
 //! # Output
 //! Each channel's DAC maps its digital 0..=15 onto ±15 units (0 when the DAC is off); NR51
-//! routes, NR50 scales (1..=8), `LEVEL_PER_DAC_STEP` sets the i16 scale. [`blip`] turns level
+//! routes, NR50 scales (1..=8), `LEVEL_PER_DAC_STEP` sets the i16 scale. `blip` turns level
 //! changes into 48 kHz stereo with an 8-sample (167 µs) delay and a DMG-like output
 //! capacitor (high-pass), all in integers inside the state. `tick` hands finished samples to
 //! [`AudioOut`], which the host drains; nothing there is read back.
