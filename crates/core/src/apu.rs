@@ -496,18 +496,53 @@ impl ApuState {
                         self.noise.timer = timer;
                         break;
                     }
-                    elapsed += timer;
-                    self.synth.advance(timer);
-                    self.noise.timer = periods[3];
-                    shift_lfsr(&mut self.noise, nr43);
-                    let output = noise_output(&self.noise);
-                    if output != digital[3] {
-                        let change = 2 * (i32::from(output) - i32::from(digital[3]));
-                        level[0] += weights[3][0] * change;
-                        level[1] += weights[3][1] * change;
-                        digital[3] = output;
-                        self.synth.set_level(level);
+                    let volume = self.noise.volume & 15;
+                    if nr43 & 0x08 == 0 {
+                        // 15-bit mode: the outputs after the next n <= 14 shifts are bits
+                        // 1..=n of the register now (inverted), so only the changes between
+                        // them need visiting.
+                        let period = periods[3];
+                        let shifts = (1 + (step - 1 - elapsed - timer) / period).min(14);
+                        let bits = u32::from(self.noise.lfsr);
+                        let mut changes = (bits ^ (bits >> 1)) & ((1 << shifts) - 1);
+                        // The register's output before the first shift is bit 0; `digital`
+                        // already holds it.
+                        let mut position = elapsed;
+                        while changes != 0 {
+                            let index = changes.trailing_zeros(); // shift index + 1 = bit
+                            changes &= changes - 1;
+                            let when = elapsed + timer + index * period;
+                            self.synth.advance(when - position);
+                            position = when;
+                            let output = if bits >> (index + 1) & 1 == 0 {
+                                volume
+                            } else {
+                                0
+                            };
+                            let change = 2 * (i32::from(output) - i32::from(digital[3]));
+                            level[0] += weights[3][0] * change;
+                            level[1] += weights[3][1] * change;
+                            digital[3] = output;
+                            self.synth.set_level(level);
+                        }
+                        let last = elapsed + timer + (shifts - 1) * period;
+                        self.synth.advance(last - position);
+                        elapsed = last;
+                        self.noise.lfsr = shift_lfsr_15_bit(self.noise.lfsr, shifts);
+                    } else {
+                        elapsed += timer;
+                        self.synth.advance(timer);
+                        shift_lfsr(&mut self.noise, nr43);
+                        let output = noise_output(&self.noise);
+                        if output != digital[3] {
+                            let change = 2 * (i32::from(output) - i32::from(digital[3]));
+                            level[0] += weights[3][0] * change;
+                            level[1] += weights[3][1] * change;
+                            digital[3] = output;
+                            self.synth.set_level(level);
+                        }
                     }
+                    self.noise.timer = periods[3];
                 }
                 if elapsed > 0 {
                     // Nothing else happened meanwhile: the other timers just ran.
@@ -1074,10 +1109,31 @@ fn skip_noise(noise: &mut ToneState, t_cycles: u32, period: u32, nr43: u8) {
         return;
     }
     let after_first = t_cycles - timer;
-    for _ in 0..1 + after_first / period {
-        shift_lfsr(noise, nr43);
+    let mut shifts = 1 + after_first / period;
+    if nr43 & 0x08 == 0 {
+        // 15-bit mode: up to 14 shifts at once.
+        while shifts > 0 {
+            let chunk = shifts.min(14);
+            noise.lfsr = shift_lfsr_15_bit(noise.lfsr, chunk);
+            shifts -= chunk;
+        }
+    } else {
+        for _ in 0..shifts {
+            shift_lfsr(noise, nr43);
+        }
     }
     noise.timer = period - after_first % period;
+}
+
+/// `shifts` (1..=14) shifts of the 15-bit LFSR at once. The bits fed back by the next 14
+/// shifts are bit n XOR bit n+1 of the register as it is now, for n = 0..=13; they enter
+/// at bit 14 in turn while the old bits move down.
+fn shift_lfsr_15_bit(lfsr: u16, shifts: u32) -> u16 {
+    debug_assert!((1..=14).contains(&shifts));
+    let bits = u32::from(lfsr);
+    let feedback = (bits ^ (bits >> 1)) & ((1 << shifts) - 1);
+    let kept = (bits >> shifts) & ((1 << (15 - shifts)) - 1);
+    (kept | feedback << (15 - shifts)) as u16
 }
 
 /// The part of a trigger that squares and noise share.
@@ -1169,6 +1225,22 @@ mod tests {
         }
         fn below(&mut self, n: u64) -> u64 {
             self.next() % n
+        }
+    }
+
+    #[test]
+    fn lfsr_chunks_equal_single_shifts() {
+        for start in 0..=u16::MAX {
+            let mut noise = ToneState::zeroed();
+            noise.lfsr = start;
+            for shifts in 1..=14 {
+                shift_lfsr(&mut noise, 0x00);
+                assert_eq!(
+                    shift_lfsr_15_bit(start, shifts),
+                    noise.lfsr,
+                    "{start:#06X} by {shifts}"
+                );
+            }
         }
     }
 
