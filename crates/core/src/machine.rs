@@ -123,7 +123,7 @@ impl<'a> Machine<'a> {
         let hw = &mut *self.hw;
         let late = 0;
         // The OAM scan sees the DMA's bytes, not objects, while a transfer runs.
-        hw.ppu.set_oam_dma_active(hw.dma.active != 0);
+        hw.ppu.set_oam_dma(hw.dma.active != 0, hw.dma.last_byte);
         if hw.ppu.tick(
             &hw.vram,
             &hw.oam,

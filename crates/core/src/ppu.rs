@@ -321,7 +321,16 @@ pub struct PpuState {
     pub deferred_value: u8,
     /// 1 while OAM DMA is copying: the OAM scan then reads the DMA's bytes, not objects.
     pub oam_dma_active: u8,
-    pub _pad: [u8; 6],
+    /// The byte OAM DMA wrote last: what the PPU's OAM reads see during a transfer.
+    pub oam_dma_byte: u8,
+    /// The Y and X bytes the OAM scan last read. During OAM DMA the scan cannot read OAM
+    /// and every entry it checks sees these stale values instead.
+    pub oam_latch_y: u8,
+    pub oam_latch_x: u8,
+    /// OAM index of each object in `sprites` (its tile and attributes are read when it is
+    /// fetched, in mode 3).
+    pub sprite_oam_index: [u8; 10],
+    pub _pad: [u8; 1],
 }
 
 /// What a step may touch besides the PPU's own state.
@@ -370,7 +379,9 @@ impl PpuState {
                     self.line_dot = self.line_dot.wrapping_add(4);
                     return false;
                 }
-            } else if u32::from(self.screen_x) + u32::from(self.fifo_lag) + 4 < 160 {
+            } else if u32::from(self.screen_x) + u32::from(self.fifo_lag) + 4 < 160
+                && self.oam_dma_active == 0
+            {
                 self.fifo_lag += 4;
                 return false;
             }
@@ -414,12 +425,14 @@ impl PpuState {
         ctx.frame_done
     }
 
-    /// The machine reports whether OAM DMA is copying in this M-cycle (call before `tick`).
-    /// An OAM scan during a transfer finds no objects: the PPU's reads see the bytes DMA
-    /// is moving (ashiepaws `strikethrough`: objects on a line scanned during DMA vanish).
-    /// APPROX: real hardware may still pick up entries whose bytes look like objects.
-    pub fn set_oam_dma_active(&mut self, active: bool) {
+    /// The machine reports, before `tick`, whether OAM DMA is copying in this M-cycle and
+    /// the byte it copied last. The PPU's own OAM reads cannot get through meanwhile: the
+    /// scan sees the Y/X it read last, the object fetch sees the DMA's byte (ashiepaws
+    /// `strikethrough`: a line scanned during DMA shows only the last entry of the previous
+    /// scan, with the tile number DMA is writing when it is fetched).
+    pub fn set_oam_dma(&mut self, active: bool, last_byte: u8) {
         self.oam_dma_active = u8::from(active);
+        self.oam_dma_byte = last_byte;
     }
 
     /// OAM corruption bug, for a CPU write to 0xFE00..=0xFEFF, or an IDU operation
@@ -562,6 +575,9 @@ impl PpuState {
             return 0;
         }
         if self.fifo_lag != 0 {
+            if self.oam_dma_active != 0 {
+                return 0;
+            }
             // Mode 3 owes dots: ticks only add more while `tick`'s fast path holds.
             let ahead = u32::from(self.screen_x) + u32::from(self.fifo_lag);
             return 159u32.saturating_sub(ahead) / 4;
@@ -823,6 +839,11 @@ impl PpuState {
     /// most one pixel, so while `screen_x + lag < 160` the 160th pixel is still ahead.
     /// Two dots stay owed when possible, for writes that land two dots early.
     fn settle(&mut self, bus: &mut Ctx) {
+        if self.oam_dma_active != 0 {
+            // Object fetches read the byte OAM DMA drives now: no lag.
+            self.pay(self.fifo_lag, bus);
+            return;
+        }
         if u32::from(self.screen_x) + u32::from(self.fifo_lag) < 160 {
             return;
         }
@@ -1027,8 +1048,7 @@ impl PpuState {
                         + shade(3) * (p0 & p1)
                 };
                 let mut packed = shaded(self.bgp, bg0, bg1);
-                if (self.obj_fifo_low | self.obj_fifo_high) != 0
-                    && self.lcdc & LCDC_OBJ_ENABLE != 0
+                if (self.obj_fifo_low | self.obj_fifo_high) != 0 && self.lcdc & LCDC_OBJ_ENABLE != 0
                 {
                     let obj0 = SPREAD[usize::from(self.obj_fifo_low)];
                     let obj1 = SPREAD[usize::from(self.obj_fifo_high)];
@@ -1187,6 +1207,7 @@ impl PpuState {
             Step::SpriteFetch1 => self.sprite_fetch_1(bus),
             Step::SpriteFetch2 => {
                 self.tick_fetcher(bus.vram);
+                self.read_sprite_attributes(bus.oam);
                 self.sprite_tile_address = self.sprite_row_address();
                 self.goto(Step::SpriteFetchLow, 2);
             }
@@ -1308,13 +1329,10 @@ impl PpuState {
     }
 
     /// Selects up to ten objects on this line, in OAM order, then orders them for fetching.
+    /// Every entry's Y and X pass the scan's latch, so the last entry's stay there.
     /// UNVERIFIED: done at once at dot 4 rather than over the 80 dots of mode 2; OAM is
     /// closed to the CPU meanwhile, so only OAM DMA during mode 2 could tell.
     fn scan_oam(&mut self, oam: &[u8; 160]) {
-        if self.oam_dma_active != 0 {
-            self.sprite_count = 0;
-            return;
-        }
         let height: u16 = if self.lcdc & LCDC_OBJ_TALL != 0 {
             16
         } else {
@@ -1322,20 +1340,23 @@ impl PpuState {
         };
         let line = u16::from(self.ly) + 16;
         let mut count = 0usize;
-        let mut found = [[0u8; 4]; 10];
-        for entry in oam.chunks_exact(4) {
-            let y = u16::from(entry[0]);
-            if line >= y && line < y + height {
-                found[count] = [entry[0], entry[1], entry[2], entry[3]];
+        // (Y, X, OAM index) of the objects found.
+        let mut found = [[0u8; 3]; 10];
+        let blocked = self.oam_dma_active != 0;
+        for (index, entry) in oam.chunks_exact(4).enumerate() {
+            if !blocked {
+                self.oam_latch_y = entry[0];
+                self.oam_latch_x = entry[1];
+            }
+            let y = u16::from(self.oam_latch_y);
+            if count < 10 && line >= y && line < y + height {
+                found[count] = [self.oam_latch_y, self.oam_latch_x, index as u8];
                 count += 1;
-                if count == 10 {
-                    break;
-                }
             }
         }
         // Fetch order is X ascending, then OAM index ascending; the list is popped from its
         // end, so store X descending, then OAM index descending (insertion sort, stable).
-        let mut sorted = [[0u8; 4]; 10];
+        let mut sorted = [[0u8; 3]; 10];
         for (n, sprite) in found[..count].iter().rev().enumerate() {
             let mut position = n;
             while position > 0 && sorted[position - 1][1] < sprite[1] {
@@ -1344,10 +1365,25 @@ impl PpuState {
             }
             sorted[position] = *sprite;
         }
-        for (n, sprite) in sorted[..count].iter().enumerate() {
-            self.sprites[n * 4..n * 4 + 4].copy_from_slice(sprite);
+        for (n, &[y, x, index]) in sorted[..count].iter().enumerate() {
+            self.sprites[n * 4..n * 4 + 4].copy_from_slice(&[y, x, 0, 0]);
+            self.sprite_oam_index[n] = index;
         }
         self.sprite_count = count as u8;
+    }
+
+    /// Reads the next object's tile number and attributes from OAM (or, during OAM DMA,
+    /// the byte the DMA drives) into its `sprites` slot.
+    fn read_sprite_attributes(&mut self, oam: &[u8; 160]) {
+        let n = usize::from(self.sprite_count.clamp(1, 10) - 1);
+        let (tile, flags) = if self.oam_dma_active != 0 {
+            (self.oam_dma_byte, self.oam_dma_byte)
+        } else {
+            let base = usize::from(self.sprite_oam_index[n] % 40) * 4;
+            (oam[base + 2], oam[base + 3])
+        };
+        self.sprites[n * 4 + 2] = tile;
+        self.sprites[n * 4 + 3] = flags;
     }
 
     fn next_sprite(&self) -> [u8; 4] {

@@ -21,8 +21,6 @@ const KNOWN_FAILURES: &[&str] = &[
     "mealybug-tearoom-tests/ppu/m3_lcdc_win_en_change_multiple_wx.gb (DMG)",
     // SCX high bits changed mid-tile: every eighth line differs.
     "mealybug-tearoom-tests/ppu/m3_scx_high_5_bits.gb (DMG)",
-    // OAM DMA during the OAM scan: one object still shows on hardware (7 pixels).
-    "ashiepaws/strikethrough.gb",
 ];
 
 fn roms_root() -> Option<PathBuf> {
