@@ -310,8 +310,9 @@ pub struct PpuState {
 
     /// Objects selected by the OAM scan that are still to be fetched this line.
     pub sprite_count: u8,
-    /// Up to ten OAM entries (Y, X, tile, attributes), ordered so the next to fetch is last:
-    /// X descending, then OAM index descending.
+    /// Up to ten objects (Y, X, tile, attributes), ordered so the next to fetch is last:
+    /// X descending, then OAM index descending. Y and X come from the scan; tile and
+    /// attributes are read from OAM when the object is fetched.
     pub sprites: [u8; 40],
 
     /// A rendering register written during mode 3 (`deferred_valid` = 1): the next tick
