@@ -556,7 +556,7 @@ impl PpuState {
     }
 
     fn tick_lcd_off(&mut self) -> bool {
-        self.lcd_off_m_cycles += 1;
+        self.lcd_off_m_cycles = self.lcd_off_m_cycles.saturating_add(1);
         if self.lcd_off_m_cycles >= M_CYCLES_PER_FRAME {
             self.lcd_off_m_cycles = 0;
             return true;
@@ -831,7 +831,7 @@ impl PpuState {
             }
             self.fifo_lag = rest as u16;
         } else {
-            self.fifo_lag += n as u16;
+            self.fifo_lag = self.fifo_lag.saturating_add(n as u16);
         }
         self.settle(bus);
     }
@@ -1588,7 +1588,7 @@ impl PpuState {
                 *out = colour;
             }
         }
-        self.screen_x = x + 1;
+        self.screen_x = x.saturating_add(1);
         self.scanline_x = self.scanline_x.wrapping_add(1);
         self.window_fetch_starting = 0;
     }
@@ -1614,7 +1614,7 @@ impl PpuState {
             }
             _ => {}
         }
-        self.fetcher_step = (self.fetcher_step + 1) & 7;
+        self.fetcher_step = self.fetcher_step.wrapping_add(1) & 7;
     }
 
     /// VRAM offset of the tile-map entry the fetcher reads now.

@@ -158,3 +158,43 @@ fn background_pixels_follow_bgp() {
     }
     assert!(frame.iter().all(|&shade| shade == 2));
 }
+
+/// Any bit pattern is a valid `PpuState` (style.md): random states tick, advance, read and
+/// write registers without panicking.
+#[test]
+fn random_states_never_panic() {
+    let seed = 0xBAD5_7A7E_u64;
+    println!("seed {seed:#x}");
+    let mut rng = Rng(seed);
+    let (vram, oam) = scene(&mut rng);
+    let mut frame = Box::new([0u8; 160 * 144]);
+    for round in 0..600 {
+        let mut bytes = vec![0u8; std::mem::size_of::<PpuState>()];
+        for byte in bytes.iter_mut() {
+            *byte = rng.next() as u8;
+        }
+        let mut ppu: PpuState = bytemuck::pod_read_unaligned(&bytes);
+        if round % 2 == 0 {
+            // Keep the LCD on for half of them, where the stepping happens.
+            ppu.write_register(io::LCDC, 0x80 | bytes[0], &mut 0);
+        }
+        let mut interrupt_flag = 0u8;
+        for _ in 0..20_000 {
+            if rng.below(40) == 0 {
+                write_random_register(&mut ppu, &mut rng, &mut interrupt_flag);
+            }
+            let _ = ppu.read_register(0x40 + rng.below(12) as u8);
+            let _ = ppu.interrupts_in_next_dot(&vram, &oam);
+            let quiet = ppu.quiet_m_cycles();
+            if quiet > 1 {
+                ppu.advance(quiet.min(50), &vram, &oam, &mut interrupt_flag, &mut frame);
+            } else {
+                ppu.tick(&vram, &oam, &mut interrupt_flag, &mut frame);
+            }
+        }
+        let mut oam_copy = *oam;
+        ppu.oam_bug_write(&mut oam_copy);
+        ppu.oam_bug_read(&mut oam_copy);
+        ppu.oam_bug_read_increase(&mut oam_copy);
+    }
+}
