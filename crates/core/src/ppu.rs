@@ -1017,12 +1017,18 @@ impl PpuState {
             self.scanline_x = start_x.wrapping_add(dot);
             self.fetch_tile_number = bus.vram[self.tile_map_address()];
         }
+        // Kept in locals too: reading the two bytes back as a pair right after storing them
+        // one by one stalls store forwarding.
+        let mut fetched_low = self.fetch_tile_low;
+        let mut fetched_high = self.fetch_tile_high;
         if start_step <= 5 {
             let address = self.tile_data_address();
             if start_step <= 3 {
-                self.fetch_tile_low = bus.vram[address];
+                fetched_low = bus.vram[address];
+                self.fetch_tile_low = fetched_low;
             }
-            self.fetch_tile_high = bus.vram[address + 1];
+            fetched_high = bus.vram[address + 1];
+            self.fetch_tile_high = fetched_high;
             if self.in_window != 0 {
                 self.fetcher_window_x = self.fetcher_window_x.wrapping_add(1);
             }
@@ -1061,7 +1067,11 @@ impl PpuState {
                     let shown_mask = shown * 0xFF;
                     packed = (packed & !shown_mask) | (objects & shown_mask);
                 }
-                row.copy_from_slice(&packed.to_le_bytes()[..usize::from(length)]);
+                let bytes = packed.to_le_bytes();
+                match <&mut [u8; 8]>::try_from(&mut *row) {
+                    Ok(whole_tile) => *whole_tile = bytes,
+                    Err(_) => row.copy_from_slice(&bytes[..usize::from(length)]),
+                }
             }
         }
         let shift = |plane: u8| (u16::from(plane) << length) as u8;
@@ -1071,8 +1081,8 @@ impl PpuState {
         self.obj_fifo_priority = shift(self.obj_fifo_priority);
         self.screen_x += length;
         self.window_fetch_starting = 0;
-        self.bg_fifo_low = self.fetch_tile_low;
-        self.bg_fifo_high = self.fetch_tile_high;
+        self.bg_fifo_low = fetched_low;
+        self.bg_fifo_high = fetched_high;
         self.bg_fifo_len = 8;
         self.fetcher_step = 0;
     }
