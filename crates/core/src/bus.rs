@@ -25,11 +25,6 @@ pub trait Bus {
         let _ = addr;
         self.idle();
     }
-    /// A read whose address register the IDU increments or decrements in the same M-cycle
-    /// (`LD A,(HL+)`, `LD A,(HL-)`, the first read of POP/RET): another OAM corruption.
-    fn read_increment(&mut self, addr: u16) -> u8 {
-        self.read(addr)
-    }
     /// Interrupts a halted CPU sees at the end of this M-cycle: `IE & IF`, plus requests
     /// arriving within the next dot (no cycle passes).
     fn halt_wake_interrupts(&self) -> u8 {

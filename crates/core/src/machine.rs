@@ -165,13 +165,10 @@ impl<'a> Machine<'a> {
     /// The CPU's view of `addr` this M-cycle, including DMA and PPU lock-outs.
     fn cpu_read(&mut self, addr: u16) -> u8 {
         if addr & 0xFF00 == 0xFE00 && !self.hw.dma.blocks(addr) {
+            // The OAM corruption bug (Blargg `oam_bug`).
             let hw = &mut *self.hw;
             hw.ppu.oam_bug_read(&mut hw.oam);
         }
-        self.cpu_read_no_bug(addr)
-    }
-
-    fn cpu_read_no_bug(&mut self, addr: u16) -> u8 {
         if self.hw.dma.blocks(addr) {
             return if addr >= 0xFE00 {
                 0xFF
@@ -360,19 +357,6 @@ impl Bus for Machine<'_> {
             hw.ppu.oam_bug_write(&mut hw.oam);
         }
         self.hw.interrupt_flag |= late;
-    }
-    #[inline(always)]
-    fn read_increment(&mut self, addr: u16) -> u8 {
-        let late = self.tick();
-        let value = if addr & 0xFF00 == 0xFE00 && !self.hw.dma.blocks(addr) {
-            let hw = &mut *self.hw;
-            hw.ppu.oam_bug_read_increase(&mut hw.oam);
-            self.cpu_read_no_bug(addr)
-        } else {
-            self.cpu_read(addr)
-        };
-        self.hw.interrupt_flag |= late;
-        value
     }
     fn halt_wake_interrupts(&self) -> u8 {
         let hw = &*self.hw;

@@ -195,6 +195,5 @@ fn random_states_never_panic() {
         let mut oam_copy = *oam;
         ppu.oam_bug_write(&mut oam_copy);
         ppu.oam_bug_read(&mut oam_copy);
-        ppu.oam_bug_read_increase(&mut oam_copy);
     }
 }

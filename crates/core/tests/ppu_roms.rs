@@ -12,8 +12,6 @@ use std::path::{Path, PathBuf};
 
 /// Rows expected to fail for now (the list only shrinks on purpose).
 const KNOWN_FAILURES: &[&str] = &[
-    // POP during mode 2: the corruption pattern of the second read is not modelled right.
-    "blargg/oam_bug/8-instr_effect.gb",
     // Object enable toggled at the end of a line: off by a few pixels.
     "mealybug-tearoom-tests/ppu/m3_lcdc_obj_en_change_variant.gb (DMG)",
     // Window enable toggled repeatedly within a line: the DMG window restart glitches.

@@ -116,11 +116,7 @@ impl Loc8 {
             Imm => fetch_imm8(cpu, bus),
             Mem(addr) => {
                 let address = addr.resolve(cpu, bus);
-                if matches!(addr, Addr::HlInc | Addr::HlDec) {
-                    bus.read_increment(address)
-                } else {
-                    bus.read(address)
-                }
+                bus.read(address)
             }
         }
     }
@@ -333,7 +329,7 @@ fn push16(cpu: &mut CpuState, bus: &mut impl Bus, value: u16) {
 /// Pops a word: low byte, then high byte.
 #[inline(always)]
 fn pop16(cpu: &mut CpuState, bus: &mut impl Bus) -> u16 {
-    let low = bus.read_increment(cpu.sp);
+    let low = bus.read(cpu.sp);
     cpu.sp = cpu.sp.wrapping_add(1);
     let high = bus.read(cpu.sp);
     cpu.sp = cpu.sp.wrapping_add(1);
