@@ -958,9 +958,20 @@ impl PpuState {
             || length > 8
             || length + step < 6
             || self.insert_background_pixel != 0
-            || self.scanline_x >= 160 - length
             || self.screen_x >= 160 - length
         {
+            return 0;
+        }
+        if self.scanline_x >= 160 {
+            // Fine-scroll discards at the start of the line (columns -16..-1): allowed
+            // without objects or an active window, while the run stays left of column 8.
+            if self.sprite_count != 0
+                || self.in_window != 0
+                || u16::from(self.scanline_x) + u16::from(length) > 256 + 8
+            {
+                return 0;
+            }
+        } else if self.scanline_x >= 160 - length {
             return 0;
         }
         let last = length - 1;
@@ -1014,10 +1025,17 @@ impl PpuState {
             }
         }
         self.scanline_x = start_x.wrapping_add(length);
+        // Pixels left of column 0 are popped and dropped (fine scroll).
+        let discarded = if start_x >= 160 {
+            (256 - u16::from(start_x)).min(u16::from(length)) as u8
+        } else {
+            0
+        };
+        let shown = length - discarded;
         let (low, high) = (self.bg_fifo_low, self.bg_fifo_high);
-        if let Some(frame) = bus.frame.as_deref_mut() {
+        if let Some(frame) = bus.frame.as_deref_mut().filter(|_| shown != 0) {
             let start = usize::from(self.ly) * SCREEN_WIDTH + usize::from(self.screen_x);
-            if let Some(row) = frame.get_mut(start..start + usize::from(length)) {
+            if let Some(row) = frame.get_mut(start..start + usize::from(shown)) {
                 // The pixels one per byte (values 0..=3, so sums of masked bytes never
                 // carry): colour planes spread to bytes, each colour's shade added where
                 // it occurs.
@@ -1047,10 +1065,10 @@ impl PpuState {
                     let shown_mask = shown * 0xFF;
                     packed = (packed & !shown_mask) | (objects & shown_mask);
                 }
-                let bytes = packed.to_le_bytes();
+                let bytes = (packed >> (8 * u32::from(discarded))).to_le_bytes();
                 match <&mut [u8; 8]>::try_from(&mut *row) {
                     Ok(whole_tile) => *whole_tile = bytes,
-                    Err(_) => row.copy_from_slice(&bytes[..usize::from(length)]),
+                    Err(_) => row.copy_from_slice(&bytes[..usize::from(shown)]),
                 }
             }
         }
@@ -1059,8 +1077,10 @@ impl PpuState {
         self.obj_fifo_high = shift(self.obj_fifo_high);
         self.obj_fifo_palette = shift(self.obj_fifo_palette);
         self.obj_fifo_priority = shift(self.obj_fifo_priority);
-        self.screen_x += length;
-        self.window_fetch_starting = 0;
+        self.screen_x += shown;
+        if shown != 0 {
+            self.window_fetch_starting = 0;
+        }
         self.bg_fifo_low = fetched_low;
         self.bg_fifo_high = fetched_high;
         self.bg_fifo_len = 8;
