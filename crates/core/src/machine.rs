@@ -122,7 +122,7 @@ impl<'a> Machine<'a> {
         }
         let hw = &mut *self.hw;
         let late = 0;
-        // The OAM scan sees the DMA's bytes, not objects, while a transfer runs.
+        // While OAM DMA runs, the PPU cannot read OAM itself (ashiepaws `strikethrough`).
         hw.ppu.set_oam_dma(hw.dma.active != 0, hw.dma.last_byte);
         if hw.ppu.tick(
             &hw.vram,
