@@ -102,15 +102,13 @@ impl<'a> Machine<'a> {
     }
 
     /// One M-cycle of everything but the CPU. The order is hardware behaviour: the timer's
-    /// counter also clocks serial and the APU frame sequencer. Returns interrupt requests to
-    /// add to IF only after the CPU's access and sampling: none at present. The dot-accurate
-    /// PPU raises its requests at their dot, seen by the fetch's sample in the same M-cycle;
-    /// a halted CPU also sees those due in the next dot (`Bus::halt_wake_interrupts`). With
-    /// that, every DMG Mooneye acceptance test passes, and also the PPU ones that late
-    /// requests fail (`intr_2_0_timing`, `vblank_stat_intr-GS`, `hblank_ly_scx_timing-GS`)
-    /// and the Mealybug mid-line writes (4 pixels late otherwise).
+    /// counter also clocks serial and the APU frame sequencer. The PPU raises its requests at
+    /// their dot, seen by the fetch's sample in the same M-cycle; a halted CPU also sees
+    /// those due in the next dot (`Bus::halt_wake_interrupts`). With that every DMG Mooneye
+    /// acceptance test passes, including `intr_2_0_timing`, `vblank_stat_intr-GS` and
+    /// `hblank_ly_scx_timing-GS`, and Mealybug's mid-line writes land on their pixel.
     #[inline(always)]
-    fn tick(&mut self) -> u8 {
+    fn tick(&mut self) {
         let hw = &mut *self.hw;
         hw.m_cycles += 1;
         let fell = hw.timer.tick(&mut hw.interrupt_flag);
@@ -119,11 +117,12 @@ impl<'a> Machine<'a> {
         }
         if self.hw.dma.is_busy() {
             self.step_dma();
+            // While OAM DMA runs, the PPU cannot read OAM itself (ashiepaws `strikethrough`).
+            // Reported on every DMA cycle, including the one in which it finishes.
+            let hw = &mut *self.hw;
+            hw.ppu.set_oam_dma(hw.dma.active != 0, hw.dma.last_byte);
         }
         let hw = &mut *self.hw;
-        let late = 0;
-        // While OAM DMA runs, the PPU cannot read OAM itself (ashiepaws `strikethrough`).
-        hw.ppu.set_oam_dma(hw.dma.active != 0, hw.dma.last_byte);
         if hw.ppu.tick(
             &hw.vram,
             &hw.oam,
@@ -134,7 +133,6 @@ impl<'a> Machine<'a> {
             self.events |= Events::FRAME_READY;
         }
         hw.apu.tick(&mut self.out.audio);
-        late
     }
 
     /// Falling edges of the system counter that clock other components.
@@ -163,7 +161,24 @@ impl<'a> Machine<'a> {
     }
 
     /// The CPU's view of `addr` this M-cycle, including DMA and PPU lock-outs.
+    #[inline(always)]
     fn cpu_read(&mut self, addr: u16) -> u8 {
+        // Fast path for the common case: cartridge ROM, work RAM and HRAM with no DMA.
+        let hw = &*self.hw;
+        if hw.dma.active == 0 {
+            match addr {
+                0x0100..=0x7FFF => return self.rom.read(&hw.mbc, addr),
+                0x0000..=0x00FF if hw.boot_rom_mapped == 0 => return self.rom.read(&hw.mbc, addr),
+                0xC000..=0xDFFF => return hw.wram[usize::from(addr & 0x1FFF)],
+                0xFF80..=0xFFFE => return hw.hram[usize::from(addr & 0x7F)],
+                _ => {}
+            }
+        }
+        self.cpu_read_slow(addr)
+    }
+
+    #[inline(never)]
+    fn cpu_read_slow(&mut self, addr: u16) -> u8 {
         if addr & 0xFF00 == 0xFE00 && !self.hw.dma.blocks(addr) {
             // The OAM corruption bug (Blargg `oam_bug`).
             let hw = &mut *self.hw;
@@ -330,33 +345,21 @@ impl<'a> Machine<'a> {
 impl Bus for Machine<'_> {
     #[inline(always)]
     fn read(&mut self, addr: u16) -> u8 {
-        let late = self.tick();
-        let value = self.cpu_read(addr);
-        self.hw.interrupt_flag |= late;
-        value
-    }
-    #[inline(always)]
-    fn fetch(&mut self, addr: u16) -> (u8, u8) {
-        let late = self.tick();
-        let opcode = self.cpu_read(addr);
-        let pending = self.pending_interrupts();
-        self.hw.interrupt_flag |= late;
-        (opcode, pending)
+        self.tick();
+        self.cpu_read(addr)
     }
     #[inline(always)]
     fn write(&mut self, addr: u16, value: u8) {
-        let late = self.tick();
+        self.tick();
         self.cpu_write(addr, value);
-        self.hw.interrupt_flag |= late;
     }
     #[inline(always)]
     fn idle_with_address(&mut self, addr: u16) {
-        let late = self.tick();
+        self.tick();
         if addr & 0xFF00 == 0xFE00 {
             let hw = &mut *self.hw;
             hw.ppu.oam_bug_write(&mut hw.oam);
         }
-        self.hw.interrupt_flag |= late;
     }
     fn halt_wake_interrupts(&self) -> u8 {
         let hw = &*self.hw;
@@ -365,8 +368,7 @@ impl Bus for Machine<'_> {
     }
     #[inline(always)]
     fn idle(&mut self) {
-        let late = self.tick();
-        self.hw.interrupt_flag |= late;
+        self.tick();
     }
     #[inline(always)]
     fn pending_interrupts(&self) -> u8 {
