@@ -221,8 +221,16 @@ pub(crate) mod tests {
     #[test]
     fn tolerance_is_fifty_luma_levels() {
         let frame = Box::new([1u8; PIXELS]); // 0xAA = 170
-        let near = png_of(png::ColorType::Grayscale, png::BitDepth::Eight, &[220; PIXELS]);
-        let far = png_of(png::ColorType::Grayscale, png::BitDepth::Eight, &[221; PIXELS]);
+        let near = png_of(
+            png::ColorType::Grayscale,
+            png::BitDepth::Eight,
+            &[220; PIXELS],
+        );
+        let far = png_of(
+            png::ColorType::Grayscale,
+            png::BitDepth::Eight,
+            &[221; PIXELS],
+        );
         assert!(compare_with_png(&frame, &near).unwrap().is_none());
         assert!(compare_with_png(&frame, &far).unwrap().is_some());
         // Luma weighting: pure green 0x00FF00 has luma 150 (587*255/1000 = 149.7).

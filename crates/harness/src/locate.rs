@@ -18,7 +18,10 @@ pub fn locate_test_roms() -> Result<PathBuf, String> {
         return if path.is_dir() {
             Ok(path)
         } else {
-            Err(format!("GB_TEST_ROMS={} is not a directory", path.display()))
+            Err(format!(
+                "GB_TEST_ROMS={} is not a directory",
+                path.display()
+            ))
         };
     }
     let candidates = [

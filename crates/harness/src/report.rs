@@ -45,10 +45,7 @@ pub fn to_junit_xml(results: &[TestResult]) -> String {
                 result.wall_seconds
             );
             if !result.passed {
-                xml += &format!(
-                    "      <failure message=\"{}\"/>\n",
-                    escape(&result.reason)
-                );
+                xml += &format!("      <failure message=\"{}\"/>\n", escape(&result.reason));
             }
             if !result.serial.is_empty() {
                 xml += &format!(

@@ -369,8 +369,9 @@ pub fn run_rows(
                     let index = next.fetch_add(1, Ordering::Relaxed);
                     let Some(row) = rows.get(index) else { break };
                     let result = run_row(row, roms_dir, config);
-                    results.lock().expect("no worker panics while holding the lock")[index] =
-                        Some(result);
+                    results
+                        .lock()
+                        .expect("no worker panics while holding the lock")[index] = Some(result);
                     if sender.send(index).is_err() {
                         break;
                     }
@@ -379,7 +380,9 @@ pub fn run_rows(
         }
         drop(sender);
         for index in receiver {
-            let results = results.lock().expect("no worker panics while holding the lock");
+            let results = results
+                .lock()
+                .expect("no worker panics while holding the lock");
             if let Some(result) = &results[index] {
                 progress(result);
             }
@@ -426,7 +429,11 @@ mod tests {
     #[test]
     fn blank_screen_matches_white_and_not_black() {
         let (_dir, config) = config();
-        let white = png_of(png::ColorType::Grayscale, png::BitDepth::Eight, &[0xFF; 23040]);
+        let white = png_of(
+            png::ColorType::Grayscale,
+            png::BitDepth::Eight,
+            &[0xFF; 23040],
+        );
         let black = png_of(png::ColorType::Grayscale, png::BitDepth::Eight, &[0; 23040]);
         let pass = run_in_memory(&row("acid", 0.1), nop_rom(), Some(&white), &config);
         assert!(pass.passed, "{}", pass.reason);
@@ -455,14 +462,23 @@ mod tests {
         let (_dir, config) = config();
         let result = run_in_memory(&row("acid", 1.0), vec![0; 100], None, &config);
         assert!(!result.passed);
-        assert!(result.reason.starts_with("ROM rejected"), "{}", result.reason);
+        assert!(
+            result.reason.starts_with("ROM rejected"),
+            "{}",
+            result.reason
+        );
         let result = run_row(&row("acid", 1.0), Path::new("/nonexistent"), &config);
-        assert!(result.reason.starts_with("cannot read ROM"), "{}", result.reason);
+        assert!(
+            result.reason.starts_with("cannot read ROM"),
+            "{}",
+            result.reason
+        );
     }
 
     #[test]
     fn blargg_serial_words() {
-        assert_eq!(blargg_serial_verdict(b"01-special\n\n\nPassed\n").unwrap().0, true);
+        let passed = blargg_serial_verdict(b"01-special\n\n\nPassed\n").unwrap();
+        assert!(passed.0);
         let (passed, reason) = blargg_serial_verdict(b"01-special\n\nFailed #3\n").unwrap();
         assert!(!passed);
         assert_eq!(reason, "serial: Failed #3");
@@ -494,7 +510,11 @@ mod tests {
         let rows: Vec<ManifestRow> = (0..5)
             .map(|i| ManifestRow {
                 test: format!("t{i}"),
-                rom: if i == 2 { "missing.gb".into() } else { "nop.gb".into() },
+                rom: if i == 2 {
+                    "missing.gb".into()
+                } else {
+                    "nop.gb".into()
+                },
                 ..row("mooneye", 0.02)
             })
             .collect();

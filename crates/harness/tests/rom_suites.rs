@@ -30,7 +30,9 @@ fn trials(dir: std::path::PathBuf) -> Vec<Trial> {
         Ok(rows) => rows,
         Err(error) => {
             let message = format!("{} ({})", error, manifest_path.display());
-            return vec![Trial::test("rom_suites::manifest", move || Err(message.into()))];
+            return vec![Trial::test("rom_suites::manifest", move || {
+                Err(message.into())
+            })];
         }
     };
     let baseline_path = default_baseline_path();
@@ -38,7 +40,9 @@ fn trials(dir: std::path::PathBuf) -> Vec<Trial> {
         Ok(baseline) => Arc::new(baseline),
         Err(error) => {
             let message = format!("cannot read {}: {error}", baseline_path.display());
-            return vec![Trial::test("rom_suites::baseline", move || Err(message.into()))];
+            return vec![Trial::test("rom_suites::baseline", move || {
+                Err(message.into())
+            })];
         }
     };
     let dir = Arc::new(dir);
