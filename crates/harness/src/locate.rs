@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 
 /// The workspace root this crate was built in (`crates/harness/../..`).
 pub fn workspace_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+    normalize(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../.."))
 }
 
 /// Finds the test-ROM folder: `$GB_TEST_ROMS`, else `<workspace>/../shared/test-roms`, else
