@@ -1,0 +1,374 @@
+//! Snapshot encoding: XOR against a base, zero-run tokens, then LZ4 when it pays.
+//!
+//! Why this shape (measurements in `shared/docs/rewind-notes.md`): consecutive per-frame
+//! states differ in tens to hundreds of bytes out of ~145 KiB, so the XOR of two states is
+//! almost all zeros. LZ4 alone spends about one byte per 255 zeros (~600 B per frame for
+//! nothing); a zero-run tokeniser first removes the zeros, and LZ4 then only sees the few
+//! changed bytes. XOR is its own inverse, so one patch moves a state both ways in time.
+//!
+//! Token stream: repeated `varint zero_gap, varint literal_len, literal_len bytes`, where the
+//! literal bytes are XORed into the target after skipping `zero_gap` bytes. Gaps shorter than
+//! [`MERGE_GAP`] are folded into the literal (a token header costs at least two bytes).
+//!
+//! Record (what the ring stores for one snapshot):
+//! ```text
+//! byte 0      flags: bit 0 keyframe (XOR against zeros), bit 1 LZ4-compressed payload
+//! bytes 1..3  u16 LE checksum of the payload bytes as stored
+//! [varint]    token stream length before LZ4, only when bit 1 is set
+//! payload     token stream (or its LZ4 block)
+//! ```
+
+use lz4_flex::block::CompressTable;
+
+/// Zero gaps shorter than this are merged into the surrounding literal.
+const MERGE_GAP: usize = 4;
+/// Token streams at most this long are stored raw: LZ4 cannot win much on them and its
+/// hash-table reset alone costs more than the bytes saved.
+const LZ4_MIN_INPUT: usize = 96;
+
+pub const FLAG_KEYFRAME: u8 = 1 << 0;
+pub const FLAG_LZ4: u8 = 1 << 1;
+/// Flags byte plus checksum.
+pub const HEADER_LEN: usize = 3;
+
+/// A record could not be decoded: a bug or memory corruption, never user data.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum DecodeError {
+    #[error("rewind record checksum mismatch (stored {stored:#06x}, computed {computed:#06x})")]
+    Checksum { stored: u16, computed: u16 },
+    #[error("rewind record is truncated or malformed")]
+    Malformed,
+}
+
+/// Worst-case token stream length for a state of `len` bytes: every literal of one byte
+/// separated by a `MERGE_GAP`-byte gap, each token header at most 3 + 3 bytes.
+pub fn max_token_len(len: usize) -> usize {
+    len + (len / (MERGE_GAP + 1) + 1) * 6 + 16
+}
+
+/// Worst-case record length for a state of `len` bytes.
+pub fn max_record_len(len: usize) -> usize {
+    HEADER_LEN + 5 + lz4_flex::block::get_maximum_output_size(max_token_len(len))
+}
+
+/// Reusable buffers so that encoding a snapshot never allocates.
+pub struct Encoder {
+    tokens: Vec<u8>,
+    record: Vec<u8>,
+    small_table: CompressTable,
+    large_table: CompressTable,
+}
+
+impl Encoder {
+    pub fn new(state_len: usize) -> Encoder {
+        Encoder {
+            tokens: Vec::with_capacity(max_token_len(state_len)),
+            record: Vec::with_capacity(max_record_len(state_len)),
+            small_table: CompressTable::small(),
+            large_table: CompressTable::large(),
+        }
+    }
+
+    /// Encodes `cur XOR base` as a record and, when `sync_base`, copies the changed bytes of
+    /// `cur` into `base` in the same pass (so `base == cur` afterwards). Returns the record,
+    /// valid until the next call.
+    pub fn encode(&mut self, base: &mut [u8], cur: &[u8], sync_base: bool, keyframe: bool) -> &[u8] {
+        self.tokens.clear();
+        tokenize_xor(base, cur, &mut self.tokens, sync_base);
+        self.record.clear();
+        let mut flags = if keyframe { FLAG_KEYFRAME } else { 0 };
+        self.record.extend_from_slice(&[0, 0, 0]);
+        let mut stored_raw = true;
+        if self.tokens.len() > LZ4_MIN_INPUT {
+            let raw_len = self.tokens.len();
+            put_varint(&mut self.record, raw_len as u64);
+            let start = self.record.len();
+            let bound = lz4_flex::block::get_maximum_output_size(raw_len);
+            // Within capacity (reserved for the worst case): no reallocation.
+            self.record.resize(start + bound, 0);
+            let table = if raw_len < usize::from(u16::MAX) {
+                &mut self.small_table
+            } else {
+                &mut self.large_table
+            };
+            let written = lz4_flex::block::compress_into_with_table(
+                &self.tokens,
+                &mut self.record[start..],
+                table,
+            )
+            .expect("output sized by get_maximum_output_size");
+            // Keep LZ4 only if it beats the raw tokens including its length prefix.
+            if written + (start - HEADER_LEN) < raw_len {
+                self.record.truncate(start + written);
+                flags |= FLAG_LZ4;
+                stored_raw = false;
+            }
+        }
+        if stored_raw {
+            self.record.truncate(HEADER_LEN);
+            self.record.extend_from_slice(&self.tokens);
+        }
+        let sum = checksum(&self.record[HEADER_LEN..]);
+        self.record[0] = flags;
+        self.record[1..3].copy_from_slice(&sum.to_le_bytes());
+        debug_assert!(self.record.len() <= max_record_len(cur.len()));
+        &self.record
+    }
+}
+
+/// Reusable buffer for decoding records.
+pub struct Decoder {
+    tokens: Vec<u8>,
+}
+
+impl Decoder {
+    pub fn new(state_len: usize) -> Decoder {
+        Decoder {
+            tokens: vec![0; max_token_len(state_len)],
+        }
+    }
+
+    /// XORs the record's patch into `target`. A keyframe record applied to zeros yields the
+    /// keyframe state; a delta record moves `target` one capture forward or backward.
+    pub fn apply(&mut self, record: &[u8], target: &mut [u8]) -> Result<(), DecodeError> {
+        let (flags, payload) = verify(record)?;
+        if flags & FLAG_LZ4 != 0 {
+            let mut input = payload;
+            let raw_len = get_varint(&mut input).ok_or(DecodeError::Malformed)? as usize;
+            let out = self.tokens.get_mut(..raw_len).ok_or(DecodeError::Malformed)?;
+            let n = lz4_flex::block::decompress_into(input, out)
+                .map_err(|_| DecodeError::Malformed)?;
+            if n != raw_len {
+                return Err(DecodeError::Malformed);
+            }
+            apply_tokens(&self.tokens[..raw_len], target)
+        } else {
+            apply_tokens(payload, target)
+        }
+    }
+}
+
+/// Checks the header and checksum; returns the flags and the payload.
+pub fn verify(record: &[u8]) -> Result<(u8, &[u8]), DecodeError> {
+    if record.len() < HEADER_LEN {
+        return Err(DecodeError::Malformed);
+    }
+    let stored = u16::from_le_bytes([record[1], record[2]]);
+    let payload = &record[HEADER_LEN..];
+    let computed = checksum(payload);
+    if stored != computed {
+        return Err(DecodeError::Checksum { stored, computed });
+    }
+    Ok((record[0], payload))
+}
+
+pub fn is_keyframe(record: &[u8]) -> bool {
+    record.first().is_some_and(|flags| flags & FLAG_KEYFRAME != 0)
+}
+
+/// A 16-bit check of the stored bytes, eight bytes per multiply: catches ring bookkeeping
+/// bugs (a record read from the wrong offset or overwritten) at negligible cost.
+pub fn checksum(bytes: &[u8]) -> u16 {
+    const K: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut h: u64 = bytes.len() as u64;
+    let mut chunks = bytes.chunks_exact(8);
+    for chunk in &mut chunks {
+        let word = u64::from_le_bytes(chunk.try_into().expect("chunk of 8"));
+        h = (h ^ word).wrapping_mul(K).rotate_left(29);
+    }
+    let mut tail = [0u8; 8];
+    tail[..chunks.remainder().len()].copy_from_slice(chunks.remainder());
+    h = (h ^ u64::from_le_bytes(tail)).wrapping_mul(K);
+    (h >> 48) as u16 ^ (h >> 16) as u16
+}
+
+/// Appends the zero-run tokens of `base XOR cur` to `out`; when `sync_base`, also copies
+/// every differing byte of `cur` into `base`.
+///
+/// Equal 64-byte blocks are skipped with one slice comparison (a vectorised memcmp), which
+/// is what keeps a capture of a ~145 KiB state with ~100 changed bytes at a few µs.
+pub fn tokenize_xor(base: &mut [u8], cur: &[u8], out: &mut Vec<u8>, sync_base: bool) {
+    assert_eq!(base.len(), cur.len(), "XOR of states of different sizes");
+    const BLOCK: usize = 64;
+    let len = cur.len();
+    // End of the bytes already described by tokens (start of the current zero gap).
+    let mut emitted = 0usize;
+    // The literal being grown: [lit_start, lit_end).
+    let mut lit: Option<(usize, usize)> = None;
+
+    let mut block_start = 0;
+    while block_start < len {
+        let block_end = (block_start + BLOCK).min(len);
+        if base[block_start..block_end] == cur[block_start..block_end] {
+            block_start = block_end;
+            continue;
+        }
+        let mut word_start = block_start;
+        while word_start < block_end {
+            let word_end = (word_start + 8).min(block_end);
+            let (first, last) = if word_end - word_start == 8 {
+                let a = u64::from_le_bytes(base[word_start..word_end].try_into().expect("8"));
+                let b = u64::from_le_bytes(cur[word_start..word_end].try_into().expect("8"));
+                let x = a ^ b;
+                if x == 0 {
+                    word_start = word_end;
+                    continue;
+                }
+                (
+                    word_start + (x.trailing_zeros() / 8) as usize,
+                    word_start + 7 - (x.leading_zeros() / 8) as usize,
+                )
+            } else {
+                // Tail shorter than a word (only at the very end of the state).
+                let mut first = None;
+                let mut last = 0;
+                for i in word_start..word_end {
+                    if base[i] != cur[i] {
+                        first.get_or_insert(i);
+                        last = i;
+                    }
+                }
+                match first {
+                    Some(first) => (first, last),
+                    None => {
+                        word_start = word_end;
+                        continue;
+                    }
+                }
+            };
+            lit = match lit {
+                Some((start, end)) if first < end + MERGE_GAP => Some((start, last + 1)),
+                Some((start, end)) => {
+                    emit_literal(base, cur, out, emitted, start, end, sync_base);
+                    emitted = end;
+                    Some((first, last + 1))
+                }
+                None => Some((first, last + 1)),
+            };
+            word_start = word_end;
+        }
+        block_start = block_end;
+    }
+    if let Some((start, end)) = lit {
+        emit_literal(base, cur, out, emitted, start, end, sync_base);
+    }
+}
+
+fn emit_literal(
+    base: &mut [u8],
+    cur: &[u8],
+    out: &mut Vec<u8>,
+    emitted: usize,
+    start: usize,
+    end: usize,
+    sync_base: bool,
+) {
+    put_varint(out, (start - emitted) as u64);
+    put_varint(out, (end - start) as u64);
+    out.extend(
+        base[start..end]
+            .iter()
+            .zip(&cur[start..end])
+            .map(|(a, b)| a ^ b),
+    );
+    if sync_base {
+        base[start..end].copy_from_slice(&cur[start..end]);
+    }
+}
+
+/// XORs a token stream into `target`.
+pub fn apply_tokens(mut tokens: &[u8], target: &mut [u8]) -> Result<(), DecodeError> {
+    let mut pos = 0usize;
+    while !tokens.is_empty() {
+        let gap = get_varint(&mut tokens).ok_or(DecodeError::Malformed)? as usize;
+        let len = get_varint(&mut tokens).ok_or(DecodeError::Malformed)? as usize;
+        let start = pos.checked_add(gap).ok_or(DecodeError::Malformed)?;
+        let end = start.checked_add(len).ok_or(DecodeError::Malformed)?;
+        let dst = target.get_mut(start..end).ok_or(DecodeError::Malformed)?;
+        let src = tokens.get(..len).ok_or(DecodeError::Malformed)?;
+        for (d, s) in dst.iter_mut().zip(src) {
+            *d ^= s;
+        }
+        tokens = &tokens[len..];
+        pos = end;
+    }
+    Ok(())
+}
+
+/// LEB128: 7 bits per byte, low bits first.
+pub fn put_varint(out: &mut Vec<u8>, mut value: u64) {
+    while value >= 0x80 {
+        out.push((value as u8) | 0x80);
+        value >>= 7;
+    }
+    out.push(value as u8);
+}
+
+pub fn get_varint(input: &mut &[u8]) -> Option<u64> {
+    let mut value = 0u64;
+    for shift in (0..64).step_by(7) {
+        let (&byte, rest) = input.split_first()?;
+        *input = rest;
+        value |= u64::from(byte & 0x7F) << shift;
+        if byte & 0x80 == 0 {
+            return Some(value);
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn roundtrip(a: &[u8], b: &[u8]) {
+        let mut enc = Encoder::new(a.len());
+        let mut dec = Decoder::new(a.len());
+        let mut base = a.to_vec();
+        let record = enc.encode(&mut base, b, true, false).to_vec();
+        assert_eq!(base, b, "sync_base must leave base == cur");
+        let mut x = a.to_vec();
+        dec.apply(&record, &mut x).unwrap();
+        assert_eq!(x, b, "forward patch");
+        dec.apply(&record, &mut x).unwrap();
+        assert_eq!(x, a, "backward patch");
+    }
+
+    #[test]
+    fn sparse_and_dense_changes_round_trip() {
+        let a: Vec<u8> = (0..10_007u32).map(|i| (i * 7 % 251) as u8).collect();
+        let mut b = a.clone();
+        roundtrip(&a, &b);
+        for i in [0, 1, 5, 63, 64, 65, 200, 203, 1000, 10_006] {
+            b[i] ^= 0x5A;
+        }
+        roundtrip(&a, &b);
+        let c: Vec<u8> = a.iter().map(|x| x.wrapping_add(1)).collect();
+        roundtrip(&a, &c);
+    }
+
+    #[test]
+    fn sparse_delta_is_small() {
+        let a = vec![0u8; 150_000];
+        let mut b = a.clone();
+        for i in (0..150_000).step_by(1500) {
+            b[i] = 1;
+        }
+        let mut enc = Encoder::new(a.len());
+        let mut base = a.clone();
+        let len = enc.encode(&mut base, &b, true, false).len();
+        assert!(len < 400, "100 changed bytes took {len} bytes");
+    }
+
+    #[test]
+    fn corrupt_record_is_detected() {
+        let a = vec![0u8; 1000];
+        let mut b = a.clone();
+        b[10] = 3;
+        let mut enc = Encoder::new(a.len());
+        let mut record = enc.encode(&mut a.clone(), &b, false, false).to_vec();
+        *record.last_mut().unwrap() ^= 1;
+        let mut dec = Decoder::new(a.len());
+        assert!(dec.apply(&record, &mut a.clone()).is_err());
+    }
+}
