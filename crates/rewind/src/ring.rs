@@ -215,20 +215,23 @@ impl Ring {
             self.wraps += 1;
         }
         let offset = self.cur.data_end;
-        self.buf[offset..offset + record.len()].copy_from_slice(record);
+        let data_end = offset + record.len();
         let slot = self.cur.count;
-        self.write_entry(slot, offset, rel);
-        self.cur.count += 1;
-        self.cur.data_end = offset + record.len();
-        // Invalidate the older generation's entries whose slot or bytes were overwritten.
-        let mut first = self.old.first.max(self.cur.count);
-        while first < self.old.count && self.entry(first).0 < self.cur.data_end {
+        // First invalidate the older generation's entries whose slot or bytes this write
+        // covers, reading their index entries before the new bytes may land on them (an
+        // older entry's slot lies above its own data, so a valid one is never covered).
+        let mut first = self.old.first.max(slot + 1);
+        while first < self.old.count && self.entry(first).0 < data_end {
             first += 1;
         }
         self.old.first = first.min(self.old.count);
         if self.old.first == self.old.count {
             self.old = Generation::default();
         }
+        self.buf[offset..data_end].copy_from_slice(record);
+        self.write_entry(slot, offset, rel);
+        self.cur.count += 1;
+        self.cur.data_end = data_end;
         let evicted = (before + 1) - self.len();
         self.evicted += evicted as u64;
         self.check_invariants();
