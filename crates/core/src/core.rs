@@ -1,5 +1,6 @@
 //! [`Core`]: the state, the ROM and the host-side outputs, with the run loop.
 
+use crate::bus::Bus;
 use crate::cart::Rom;
 use crate::cpu::{self, CpuMode};
 use crate::events::Events;
@@ -7,7 +8,6 @@ use crate::joypad::Buttons;
 use crate::machine::Machine;
 use crate::state::State;
 use crate::{SCREEN_HEIGHT, SCREEN_WIDTH};
-use bytemuck::Zeroable;
 
 /// Which Game Boy is emulated.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -72,6 +72,7 @@ pub struct Core {
     rom: Rom,
     boot_rom: Option<BootRom>,
     out: Output,
+    halt_skipping: bool,
 }
 
 impl Core {
@@ -84,6 +85,7 @@ impl Core {
             rom,
             boot_rom: options.boot_rom,
             out: Output::new(),
+            halt_skipping: true,
         }
     }
 
@@ -125,16 +127,26 @@ impl Core {
     pub fn set_buttons(&mut self, buttons: Buttons) {
         let mut machine = self.machine();
         machine.set_buttons(buttons.0);
+        // A pressed button pulls a P1 line low, which restarts a stopped CPU.
+        if buttons.0 != 0 && self.state.cpu.mode() == CpuMode::Stopped {
+            self.state.cpu.set_mode(CpuMode::Running);
+        }
     }
 
-    /// Runs until the next frame is complete.
+    /// The buttons currently pressed.
+    pub fn buttons(&self) -> Buttons {
+        Buttons(self.state.hw.joypad.pressed)
+    }
+
+    /// Runs until the next frame is complete (or the CPU executes a breakpoint, which ends
+    /// the call early with [`Events::BREAKPOINT`]).
     pub fn run_frame(&mut self) -> Events {
         let start = self.state.hw.frames;
         let mut events = Events::empty();
         // A frame is at most one LCD period; twice that bounds the loop whatever happens.
         let limit = self.state.hw.m_cycles + 2 * crate::M_CYCLES_PER_FRAME;
         while self.state.hw.frames == start && self.state.hw.m_cycles < limit {
-            events |= self.step();
+            events |= self.step_bounded(limit);
             if events.contains(Events::BREAKPOINT) {
                 break;
             }
@@ -147,7 +159,7 @@ impl Core {
     pub fn run_until(&mut self, target: u64) -> Events {
         let mut events = Events::empty();
         while self.state.hw.m_cycles < target {
-            events |= self.step();
+            events |= self.step_bounded(target);
             if events.contains(Events::BREAKPOINT) {
                 return events;
             }
@@ -155,10 +167,33 @@ impl Core {
         events | Events::TARGET_REACHED
     }
 
-    /// One CPU step (an instruction, an interrupt dispatch, or an idle cycle).
+    /// One CPU step: an instruction, an interrupt dispatch, or an idle M-cycle.
     pub fn step(&mut self) -> Events {
+        let limit = self.state.hw.m_cycles + 1;
+        self.step_bounded(limit)
+    }
+
+    /// Whether a halted (or stopped, or locked) CPU jumps straight to the next event instead
+    /// of ticking idle M-cycles one by one. On by default; the result is identical either way.
+    pub fn set_halt_skipping(&mut self, enabled: bool) {
+        self.halt_skipping = enabled;
+    }
+
+    /// One CPU step; idle stretches of a halted CPU are skipped, but never past `limit`.
+    fn step_bounded(&mut self, limit: u64) -> Events {
         let (cpu, hw) = (&mut self.state.cpu, &mut self.state.hw);
         let mut machine = Machine::new(hw, &self.rom, self.boot_rom.as_ref(), &mut self.out);
+        if self.halt_skipping && cpu.mode() != CpuMode::Running {
+            let idle = match cpu.mode() {
+                CpuMode::Halted => machine.pending_interrupts() == 0,
+                _ => true,
+            };
+            if idle {
+                // Leave one cycle for the CPU's own idle step, which handles any event.
+                let budget = limit.saturating_sub(machine.m_cycles() + 1);
+                machine.skip_quiet_cycles(budget);
+            }
+        }
         cpu::step(cpu, &mut machine);
         let mut events = machine.take_events();
         if cpu.mode() == CpuMode::Locked {
@@ -188,11 +223,7 @@ impl Clone for Core {
                 serial: self.out.serial.clone(),
                 audio: self.out.audio.clone(),
             },
+            halt_skipping: self.halt_skipping,
         }
     }
-}
-
-#[allow(dead_code)]
-fn _zeroed_state_is_valid() -> State {
-    State::zeroed()
 }

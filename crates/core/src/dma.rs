@@ -1,4 +1,8 @@
-//! OAM DMA: 160 bytes copied one per M-cycle, with the CPU locked out of the buses it uses.
+//! OAM DMA: 160 bytes copied one per M-cycle, with the CPU locked out of the bus it uses.
+//!
+//! A write to FF46 starts copying two M-cycles later; a transfer already running goes on
+//! until then (Mooneye `oam_dma_start`, `oam_dma_restart`, `oam_dma_timing`).
+
 use bytemuck::{Pod, Zeroable};
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Pod, Zeroable)]
@@ -6,9 +10,9 @@ use bytemuck::{Pod, Zeroable};
 pub struct DmaState {
     /// FF46 DMA as last written.
     pub source_high: u8,
-    /// 1 while a transfer is copying bytes (OAM blocked for the CPU).
+    /// 1 while a transfer owns OAM (from its first copy until the M-cycle after its last).
     pub active: u8,
-    /// Next byte to copy, 0..160.
+    /// Next byte to copy, 0..=160 (160 = finished, releasing OAM at the next M-cycle).
     pub index: u8,
     /// M-cycles until a requested transfer starts copying (0 = none requested).
     pub start_delay: u8,
@@ -17,4 +21,88 @@ pub struct DmaState {
     /// The byte most recently copied (what a conflicting CPU read sees).
     pub last_byte: u8,
     pub _pad: [u8; 2],
+}
+
+/// M-cycles from the FF46 write to the first copy.
+const START_DELAY: u8 = 2;
+
+/// Which bus an address is on, for DMA conflicts.
+#[derive(PartialEq, Eq)]
+enum BusId {
+    External,
+    Video,
+    Internal,
+}
+
+fn bus_of(addr: u16) -> BusId {
+    match addr {
+        0x8000..=0x9FFF => BusId::Video,
+        0xFE00..=0xFFFF => BusId::Internal,
+        _ => BusId::External,
+    }
+}
+
+impl DmaState {
+    pub fn post_boot() -> DmaState {
+        DmaState {
+            source_high: 0xFF,
+            ..DmaState::default()
+        }
+    }
+
+    pub fn request(&mut self, source_high: u8) {
+        self.source_high = source_high;
+        self.start_delay = START_DELAY;
+    }
+
+    /// Whether this M-cycle has DMA work to do.
+    #[inline(always)]
+    pub fn is_busy(&self) -> bool {
+        self.active | self.start_delay != 0
+    }
+
+    /// Advances the start countdown; returns the source address to copy into OAM at
+    /// `index` this M-cycle, if any.
+    pub fn step(&mut self) -> Option<(u16, usize)> {
+        if self.start_delay != 0 {
+            self.start_delay -= 1;
+            if self.start_delay == 0 {
+                self.active = 1;
+                self.index = 0;
+                self.active_source_high = self.source_high;
+            }
+        }
+        if self.active == 0 {
+            return None;
+        }
+        if self.index >= 160 {
+            self.active = 0;
+            return None;
+        }
+        let index = self.index;
+        self.index += 1;
+        let addr = u16::from(self.active_source_high) << 8 | u16::from(index);
+        Some((addr, usize::from(index)))
+    }
+
+    /// Whether a CPU access to `addr` collides with the running transfer: OAM is the DMA's,
+    /// and so is the bus it reads from. HRAM and I/O stay reachable.
+    #[inline(always)]
+    pub fn blocks(&self, addr: u16) -> bool {
+        if self.active == 0 || addr >= 0xFF00 {
+            return false;
+        }
+        if (0xFE00..0xFF00).contains(&addr) {
+            return true;
+        }
+        bus_of(addr) == self.source_bus()
+    }
+
+    /// DMG: sources from 0xE000 up read work RAM, which is on the external bus.
+    fn source_bus(&self) -> BusId {
+        match self.active_source_high {
+            0x80..=0x9F => BusId::Video,
+            _ => BusId::External,
+        }
+    }
 }

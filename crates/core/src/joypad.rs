@@ -1,4 +1,6 @@
 //! P1/JOYP and the buttons the host has pressed.
+
+use crate::io;
 use bytemuck::{Pod, Zeroable};
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Pod, Zeroable)]
@@ -26,4 +28,51 @@ impl Buttons {
     pub const B: u8 = 1 << 5;
     pub const SELECT: u8 = 1 << 6;
     pub const START: u8 = 1 << 7;
+}
+
+impl JoypadState {
+    pub fn post_boot() -> JoypadState {
+        // The boot ROM leaves both groups deselected: P1 reads 0xCF.
+        JoypadState {
+            select: 0x30,
+            pressed: 0,
+            lines: 0x0F,
+            _pad: [0; 5],
+        }
+    }
+
+    /// P1's low nibble: 0 where a selected button is pressed.
+    fn compute_lines(&self) -> u8 {
+        let mut lines = 0x0F;
+        if self.select & 0x10 == 0 {
+            lines &= !self.pressed & 0x0F;
+        }
+        if self.select & 0x20 == 0 {
+            lines &= !(self.pressed >> 4) & 0x0F;
+        }
+        lines
+    }
+
+    /// Recomputes the lines; any line going low requests the joypad interrupt.
+    fn update(&mut self, interrupt_flag: &mut u8) {
+        let lines = self.compute_lines();
+        if self.lines & !lines & 0x0F != 0 {
+            *interrupt_flag |= io::INT_JOYPAD;
+        }
+        self.lines = lines;
+    }
+
+    pub fn read(&self) -> u8 {
+        0xC0 | (self.select & 0x30) | self.compute_lines()
+    }
+
+    pub fn write(&mut self, value: u8, interrupt_flag: &mut u8) {
+        self.select = value & 0x30;
+        self.update(interrupt_flag);
+    }
+
+    pub fn set_pressed(&mut self, pressed: u8, interrupt_flag: &mut u8) {
+        self.pressed = pressed;
+        self.update(interrupt_flag);
+    }
 }

@@ -1,12 +1,23 @@
 //! `Machine`: the memory map, I/O dispatch and the per-M-cycle tick. It implements [`Bus`].
-//! PLACEHOLDER: being written.
 
+use crate::apu::ApuState;
 use crate::bus::Bus;
 use crate::cart::Rom;
 use crate::core::{BootRom, Model, Output};
+use crate::dma::DmaState;
 use crate::events::Events;
+use crate::io;
+use crate::joypad::JoypadState;
+use crate::ppu::PpuState;
+use crate::serial::{SERIAL_CLOCK_BIT, SerialState, SerialWrite};
 use crate::state::{HwState, State};
+use crate::timer::TimerState;
 
+/// The system-counter bit whose falling edge clocks the APU frame sequencer (DIV bit 4).
+const DIV_APU_BIT: u16 = 1 << 12;
+
+/// The `Bus` the CPU runs on: borrows the hardware state, the ROM and the host outputs for
+/// the duration of one run call.
 pub(crate) struct Machine<'a> {
     hw: &'a mut HwState,
     rom: &'a Rom,
@@ -15,11 +26,37 @@ pub(crate) struct Machine<'a> {
     events: Events,
 }
 
+/// Fills `state` as the machine is at power-on (with a boot ROM) or as the DMG boot ROM
+/// leaves it at 0x0100 (Pan Docs "Power Up Sequence"; Mooneye `boot_regs-dmgABC`,
+/// `boot_hwio-dmgABCmgb`, `boot_div-dmgABCmgb`).
 pub(crate) fn power_on(state: &mut State, rom: &Rom, model: Model, with_boot_rom: bool) {
-    state.hw.model_raw = model as u8;
-    state.hw.mbc = rom.power_on_mbc();
-    state.hw.boot_rom_mapped = u8::from(with_boot_rom);
-    state.cpu.pc = if with_boot_rom { 0 } else { 0x100 };
+    let hw = &mut state.hw;
+    hw.model_raw = model as u8;
+    hw.mbc = rom.power_on_mbc();
+    hw.boot_rom_mapped = u8::from(with_boot_rom);
+    hw.dma = DmaState::post_boot();
+    hw.joypad = JoypadState::post_boot();
+    if with_boot_rom {
+        state.cpu.pc = 0;
+        hw.dma.source_high = 0;
+        return;
+    }
+    let cpu = &mut state.cpu;
+    cpu.pc = 0x0100;
+    cpu.sp = 0xFFFE;
+    cpu.a = 0x01;
+    // The boot ROM's header-checksum loop leaves H and C set unless the checksum byte is 0.
+    cpu.f = if rom.bytes().get(0x14D).copied().unwrap_or(0) == 0 {
+        0x80
+    } else {
+        0xB0
+    };
+    (cpu.b, cpu.c, cpu.d, cpu.e, cpu.h, cpu.l) = (0x00, 0x13, 0x00, 0xD8, 0x01, 0x4D);
+    hw.timer = TimerState::post_boot();
+    hw.serial = SerialState::post_boot();
+    hw.ppu = PpuState::post_boot();
+    hw.apu = ApuState::post_boot();
+    hw.interrupt_flag = io::INT_VBLANK;
 }
 
 impl<'a> Machine<'a> {
@@ -43,77 +80,243 @@ impl<'a> Machine<'a> {
     }
 
     pub(crate) fn set_buttons(&mut self, buttons: u8) {
-        self.hw.joypad.pressed = buttons;
+        self.hw
+            .joypad
+            .set_pressed(buttons, &mut self.hw.interrupt_flag);
     }
 
+    pub(crate) fn m_cycles(&self) -> u64 {
+        self.hw.m_cycles
+    }
+
+    /// Reads through the memory map with no side effects and no cycle.
     pub(crate) fn peek(&mut self, addr: u16) -> u8 {
         self.read_mapped(addr)
     }
 
+    /// One M-cycle of everything but the CPU. The order is hardware behaviour: the timer's
+    /// counter also clocks serial and the APU frame sequencer.
+    #[inline(always)]
     fn tick(&mut self) {
-        self.hw.m_cycles += 1;
+        let hw = &mut *self.hw;
+        hw.m_cycles += 1;
+        let fell = hw.timer.tick(&mut hw.interrupt_flag);
+        if fell & (SERIAL_CLOCK_BIT | DIV_APU_BIT) != 0 {
+            self.counter_edges(fell);
+        }
+        if self.hw.dma.is_busy() {
+            self.step_dma();
+        }
+        let hw = &mut *self.hw;
+        if hw.ppu.tick(
+            &hw.vram,
+            &hw.oam,
+            &mut hw.interrupt_flag,
+            &mut self.out.frame,
+        ) {
+            hw.frames += 1;
+            self.events |= Events::FRAME_READY;
+        }
+        hw.apu.tick(&mut self.out.audio);
+    }
+
+    /// Falling edges of the system counter that clock other components.
+    #[cold]
+    fn counter_edges(&mut self, fell: u16) {
+        let hw = &mut *self.hw;
+        if fell & SERIAL_CLOCK_BIT != 0 {
+            hw.serial.clock(&mut hw.interrupt_flag);
+        }
+        if fell & DIV_APU_BIT != 0 {
+            hw.apu.div_apu_event();
+        }
+    }
+
+    fn step_dma(&mut self) {
+        if let Some((source, index)) = self.hw.dma.step() {
+            let byte = match source {
+                // DMG: sources from 0xE000 up read work RAM (Mooneye `oam_dma/sources-GS`).
+                0xE000.. => self.hw.wram[usize::from(source & 0x1FFF)],
+                0x8000..=0x9FFF => self.hw.vram[usize::from(source & 0x1FFF)],
+                _ => self.read_mapped(source),
+            };
+            self.hw.dma.last_byte = byte;
+            self.hw.oam[index % 160] = byte;
+        }
+    }
+
+    /// The CPU's view of `addr` this M-cycle, including DMA and PPU lock-outs.
+    fn cpu_read(&mut self, addr: u16) -> u8 {
+        if self.hw.dma.blocks(addr) {
+            return if addr >= 0xFE00 {
+                0xFF
+            } else {
+                self.hw.dma.last_byte
+            };
+        }
+        self.read_mapped(addr)
     }
 
     fn read_mapped(&mut self, addr: u16) -> u8 {
+        let hw = &*self.hw;
         match addr {
-            0x0000..=0x00FF if self.hw.boot_rom_mapped != 0 => match self.boot_rom {
+            0x0000..=0x00FF if hw.boot_rom_mapped != 0 => match self.boot_rom {
                 Some(boot) => boot.0[usize::from(addr)],
-                None => self.rom.read(&self.hw.mbc, addr),
+                None => self.rom.read(&hw.mbc, addr),
             },
-            0x0000..=0x7FFF => self.rom.read(&self.hw.mbc, addr),
-            0x8000..=0x9FFF => self.hw.vram[usize::from(addr & 0x1FFF)],
-            0xA000..=0xBFFF => {
-                self.rom
-                    .read_ram(&self.hw.mbc, &self.hw.cart_ram, addr, self.hw.m_cycles)
+            0x0000..=0x7FFF => self.rom.read(&hw.mbc, addr),
+            0x8000..=0x9FFF => {
+                if hw.ppu.cpu_can_access_vram() {
+                    hw.vram[usize::from(addr & 0x1FFF)]
+                } else {
+                    0xFF
+                }
             }
-            0xC000..=0xFDFF => self.hw.wram[usize::from(addr & 0x1FFF)],
-            0xFE00..=0xFE9F => self.hw.oam[usize::from(addr - 0xFE00)],
-            0xFEA0..=0xFEFF => 0x00,
-            0xFF00..=0xFF7F => 0xFF,
-            0xFF80..=0xFFFE => self.hw.hram[usize::from(addr & 0x7F)],
-            0xFFFF => self.hw.interrupt_enable,
+            0xA000..=0xBFFF => self.rom.read_ram(&hw.mbc, &hw.cart_ram, addr, hw.m_cycles),
+            0xC000..=0xFDFF => hw.wram[usize::from(addr & 0x1FFF)],
+            0xFE00..=0xFE9F => {
+                if hw.ppu.cpu_can_access_oam() {
+                    hw.oam[usize::from(addr - 0xFE00)]
+                } else {
+                    0xFF
+                }
+            }
+            // DMG: the unusable area reads 0 while OAM is reachable (Mooneye `bits/mem_oam`).
+            0xFEA0..=0xFEFF => {
+                if hw.ppu.cpu_can_access_oam() {
+                    0x00
+                } else {
+                    0xFF
+                }
+            }
+            0xFF00..=0xFF7F => self.read_io(addr as u8),
+            0xFF80..=0xFFFE => hw.hram[usize::from(addr & 0x7F)],
+            0xFFFF => hw.interrupt_enable,
         }
     }
 
-    fn write_mapped(&mut self, addr: u16, value: u8) {
+    fn read_io(&self, reg: u8) -> u8 {
+        let hw = &*self.hw;
+        match reg {
+            io::P1 => hw.joypad.read(),
+            io::SB | io::SC => hw.serial.read(reg),
+            io::DIV..=io::TAC => hw.timer.read(reg),
+            io::IF => hw.interrupt_flag | 0xE0,
+            io::NR10..=0x3F => hw.apu.read_register(reg),
+            io::DMA => hw.dma.source_high,
+            io::LCDC..=io::WX => hw.ppu.read_register(reg),
+            _ => 0xFF,
+        }
+    }
+
+    fn cpu_write(&mut self, addr: u16, value: u8) {
+        if self.hw.dma.blocks(addr) {
+            return;
+        }
+        let hw = &mut *self.hw;
         match addr {
-            0x0000..=0x7FFF => self
-                .rom
-                .write(&mut self.hw.mbc, addr, value, self.hw.m_cycles),
-            0x8000..=0x9FFF => self.hw.vram[usize::from(addr & 0x1FFF)] = value,
+            0x0000..=0x7FFF => self.rom.write(&mut hw.mbc, addr, value, hw.m_cycles),
+            0x8000..=0x9FFF => {
+                if hw.ppu.cpu_can_access_vram() {
+                    hw.vram[usize::from(addr & 0x1FFF)] = value;
+                }
+            }
             0xA000..=0xBFFF => {
-                if self.rom.write_ram(
-                    &mut self.hw.mbc,
-                    &mut self.hw.cart_ram,
-                    addr,
-                    value,
-                    self.hw.m_cycles,
-                ) {
+                if self
+                    .rom
+                    .write_ram(&mut hw.mbc, &mut hw.cart_ram, addr, value, hw.m_cycles)
+                {
                     self.events |= Events::BATTERY_DIRTY;
                 }
             }
-            0xC000..=0xFDFF => self.hw.wram[usize::from(addr & 0x1FFF)] = value,
-            0xFE00..=0xFE9F => self.hw.oam[usize::from(addr - 0xFE00)] = value,
+            0xC000..=0xFDFF => hw.wram[usize::from(addr & 0x1FFF)] = value,
+            0xFE00..=0xFE9F => {
+                if hw.ppu.cpu_can_access_oam() {
+                    hw.oam[usize::from(addr - 0xFE00)] = value;
+                }
+            }
             0xFEA0..=0xFEFF => {}
-            0xFF00..=0xFF7F => {}
-            0xFF80..=0xFFFE => self.hw.hram[usize::from(addr & 0x7F)] = value,
-            0xFFFF => self.hw.interrupt_enable = value,
+            0xFF00..=0xFF7F => self.write_io(addr as u8, value),
+            0xFF80..=0xFFFE => hw.hram[usize::from(addr & 0x7F)] = value,
+            0xFFFF => hw.interrupt_enable = value,
         }
+    }
+
+    fn write_io(&mut self, reg: u8, value: u8) {
+        let hw = &mut *self.hw;
+        match reg {
+            io::P1 => hw.joypad.write(value, &mut hw.interrupt_flag),
+            io::SB | io::SC => {
+                if let SerialWrite::Started(byte) = hw.serial.write(reg, value) {
+                    self.out.serial.push(byte);
+                    self.events |= Events::SERIAL_BYTE;
+                }
+            }
+            io::DIV..=io::TAC => {
+                let fell = hw.timer.write(reg, value);
+                if fell & (SERIAL_CLOCK_BIT | DIV_APU_BIT) != 0 {
+                    self.counter_edges(fell);
+                }
+            }
+            io::IF => hw.interrupt_flag = value & 0x1F,
+            io::NR10..=0x3F => hw.apu.write_register(reg, value),
+            io::DMA => hw.dma.request(value),
+            io::LCDC..=io::WX => hw.ppu.write_register(reg, value, &mut hw.interrupt_flag),
+            io::BOOT if value != 0 => hw.boot_rom_mapped = 0,
+            _ => {}
+        }
+    }
+
+    /// HALT/STOP fast path: advances every component by as many M-cycles as possible (at
+    /// most `budget`) during which nothing observable can happen: no interrupt request, no
+    /// frame completion, no serial or APU clock edge, no DMA. Equivalent, byte for byte, to
+    /// that many idle M-cycles (checked by the eager-versus-skipping determinism test).
+    pub(crate) fn skip_quiet_cycles(&mut self, budget: u64) {
+        let hw = &mut *self.hw;
+        if hw.dma.is_busy() {
+            return;
+        }
+        let mut watched = DIV_APU_BIT;
+        if hw.serial.is_shifting() {
+            watched |= SERIAL_CLOCK_BIT;
+        }
+        let quiet = hw
+            .timer
+            .quiet_m_cycles(watched)
+            .min(hw.ppu.quiet_m_cycles())
+            .min(u32::try_from(budget).unwrap_or(u32::MAX));
+        if quiet == 0 {
+            return;
+        }
+        hw.m_cycles += u64::from(quiet);
+        hw.timer.advance(quiet);
+        hw.ppu.advance(
+            quiet,
+            &hw.vram,
+            &hw.oam,
+            &mut hw.interrupt_flag,
+            &mut self.out.frame,
+        );
+        hw.apu.advance(quiet, &mut self.out.audio);
     }
 }
 
 impl Bus for Machine<'_> {
+    #[inline(always)]
     fn read(&mut self, addr: u16) -> u8 {
         self.tick();
-        self.read_mapped(addr)
+        self.cpu_read(addr)
     }
+    #[inline(always)]
     fn write(&mut self, addr: u16, value: u8) {
         self.tick();
-        self.write_mapped(addr, value);
+        self.cpu_write(addr, value);
     }
+    #[inline(always)]
     fn idle(&mut self) {
         self.tick();
     }
+    #[inline(always)]
     fn pending_interrupts(&self) -> u8 {
         self.hw.interrupt_enable & self.hw.interrupt_flag & 0x1F
     }
@@ -124,6 +327,7 @@ impl Bus for Machine<'_> {
         self.events |= Events::BREAKPOINT;
     }
     fn stop(&mut self) {
-        let _ = &self.out;
+        // STOP resets the system counter like a DIV write.
+        self.write_io(io::DIV, 0);
     }
 }

@@ -26,14 +26,14 @@ pub struct State {
 }
 
 const _: () = assert!(size_of::<State>() <= 192 * 1024, "State outgrew its budget");
-const _: () = assert!(size_of::<CpuState>() % 8 == 0);
-const _: () = assert!(size_of::<TimerState>() % 8 == 0);
-const _: () = assert!(size_of::<SerialState>() % 8 == 0);
-const _: () = assert!(size_of::<JoypadState>() % 8 == 0);
-const _: () = assert!(size_of::<DmaState>() % 8 == 0);
-const _: () = assert!(size_of::<PpuState>() % 8 == 0);
-const _: () = assert!(size_of::<ApuState>() % 8 == 0);
-const _: () = assert!(size_of::<MbcState>() % 8 == 0);
+const _: () = assert!(size_of::<CpuState>().is_multiple_of(8));
+const _: () = assert!(size_of::<TimerState>().is_multiple_of(8));
+const _: () = assert!(size_of::<SerialState>().is_multiple_of(8));
+const _: () = assert!(size_of::<JoypadState>().is_multiple_of(8));
+const _: () = assert!(size_of::<DmaState>().is_multiple_of(8));
+const _: () = assert!(size_of::<PpuState>().is_multiple_of(8));
+const _: () = assert!(size_of::<ApuState>().is_multiple_of(8));
+const _: () = assert!(size_of::<MbcState>().is_multiple_of(8));
 
 /// Everything but the CPU registers.
 #[derive(Clone, Copy, Pod, Zeroable)]

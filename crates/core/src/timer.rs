@@ -1,4 +1,12 @@
 //! DIV, TIMA, TMA, TAC: the 16-bit system counter and the timer that counts its falling edges.
+//!
+//! TIMA counts falling edges of `enabled AND system_counter[bit]`, the bit chosen by TAC, so
+//! writes to DIV (counter reset) or TAC can produce an extra increment (Mooneye
+//! `timer/*_div_trigger`, `rapid_toggle`). An overflow leaves TIMA at 0 for one M-cycle; the
+//! next M-cycle loads TMA and requests the interrupt (Mooneye `tima_reload`,
+//! `tima_write_reloading`, `tma_write_reloading`).
+
+use crate::io;
 use bytemuck::{Pod, Zeroable};
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Pod, Zeroable)]
@@ -12,7 +20,231 @@ pub struct TimerState {
     pub tma: u8,
     /// FF07 TAC (low three bits).
     pub tac: u8,
-    /// A `ReloadPhase`, stored raw.
+    /// A [`ReloadPhase`], stored raw.
     pub reload_phase: u8,
     pub _pad: [u8; 2],
+}
+
+/// Where TIMA is in its overflow sequence.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
+pub enum ReloadPhase {
+    None = 0,
+    /// TIMA overflowed in this M-cycle and reads 0; a TIMA write now cancels the reload.
+    Overflowed = 1,
+    /// TIMA was loaded from TMA in this M-cycle; TIMA writes are ignored, TMA writes go
+    /// through to TIMA as well.
+    Reloading = 2,
+}
+
+impl TimerState {
+    /// DIV as the DMG boot ROM leaves it at 0x0100 (Mooneye `boot_div-dmgABCmgb`).
+    pub fn post_boot() -> TimerState {
+        TimerState {
+            system_counter: POST_BOOT_SYSTEM_COUNTER,
+            tac: 0,
+            ..TimerState::default()
+        }
+    }
+
+    fn reload_phase(&self) -> ReloadPhase {
+        match self.reload_phase {
+            1 => ReloadPhase::Overflowed,
+            2 => ReloadPhase::Reloading,
+            _ => ReloadPhase::None,
+        }
+    }
+
+    /// The system-counter bit mask whose falling edge clocks TIMA, or 0 when TAC disables it.
+    #[inline(always)]
+    pub fn tima_clock_mask(&self) -> u16 {
+        if self.tac & 0b100 == 0 {
+            0
+        } else {
+            TAC_CLOCK_BITS[usize::from(self.tac & 3)]
+        }
+    }
+
+    /// One M-cycle, before the CPU's access. Returns the counter bits that fell, which also
+    /// clock the serial port (bit 8) and the APU frame sequencer (bit 12).
+    #[inline(always)]
+    pub fn tick(&mut self, interrupt_flag: &mut u8) -> u16 {
+        if self.reload_phase != 0 {
+            self.finish_reload(interrupt_flag);
+        }
+        let old = self.system_counter;
+        let new = old.wrapping_add(4);
+        self.system_counter = new;
+        let fell = old & !new;
+        if fell & self.tima_clock_mask() != 0 {
+            self.increment_tima();
+        }
+        fell
+    }
+
+    #[cold]
+    fn finish_reload(&mut self, interrupt_flag: &mut u8) {
+        match self.reload_phase() {
+            ReloadPhase::Overflowed => {
+                self.tima = self.tma;
+                *interrupt_flag |= io::INT_TIMER;
+                self.reload_phase = ReloadPhase::Reloading as u8;
+            }
+            _ => self.reload_phase = ReloadPhase::None as u8,
+        }
+    }
+
+    fn increment_tima(&mut self) {
+        let (value, overflow) = self.tima.overflowing_add(1);
+        self.tima = value;
+        if overflow {
+            self.reload_phase = ReloadPhase::Overflowed as u8;
+        }
+    }
+
+    pub fn read(&self, reg: u8) -> u8 {
+        match reg {
+            io::DIV => (self.system_counter >> 8) as u8,
+            io::TIMA => self.tima,
+            io::TMA => self.tma,
+            _ => self.tac | 0xF8,
+        }
+    }
+
+    /// A CPU write, after this M-cycle's tick. Returns the counter bits that fell (a DIV
+    /// write resets the counter, which can clock TIMA, serial and the APU).
+    pub fn write(&mut self, reg: u8, value: u8) -> u16 {
+        match reg {
+            io::DIV => {
+                let fell = self.system_counter;
+                if fell & self.tima_clock_mask() != 0 {
+                    self.increment_tima();
+                }
+                self.system_counter = 0;
+                return fell;
+            }
+            io::TIMA => match self.reload_phase() {
+                ReloadPhase::Reloading => {}
+                ReloadPhase::Overflowed => {
+                    self.tima = value;
+                    self.reload_phase = ReloadPhase::None as u8;
+                }
+                ReloadPhase::None => self.tima = value,
+            },
+            io::TMA => {
+                self.tma = value;
+                if self.reload_phase() == ReloadPhase::Reloading {
+                    self.tima = value;
+                }
+            }
+            _ => {
+                // DMG: the clock input is an AND of enable and the selected bit, so turning it
+                // off (or switching to a low bit) while the input is high is a falling edge.
+                let was_high = self.system_counter & self.tima_clock_mask() != 0;
+                self.tac = value & 7;
+                let is_high = self.system_counter & self.tima_clock_mask() != 0;
+                if was_high && !is_high {
+                    self.increment_tima();
+                }
+            }
+        }
+        0
+    }
+
+    /// M-cycles from now on which nothing observable can happen: no TIMA overflow and no
+    /// falling edge of any bit in `watched` (e.g. the serial and APU clocks). At least 0.
+    pub fn quiet_m_cycles(&self, watched: u16) -> u32 {
+        if self.reload_phase != 0 {
+            return 0;
+        }
+        let counter = u32::from(self.system_counter);
+        let mut quiet = u32::MAX;
+        let mask = self.tima_clock_mask();
+        if mask != 0 {
+            let edges_to_overflow = 256 - u32::from(self.tima);
+            quiet = m_cycles_before_nth_fall(counter, mask, edges_to_overflow);
+        }
+        let mut bits = watched;
+        while bits != 0 {
+            let bit = bits & bits.wrapping_neg();
+            bits &= !bit;
+            quiet = quiet.min(m_cycles_before_nth_fall(counter, bit, 1));
+        }
+        quiet
+    }
+
+    /// Exactly `n` ticks, when `n <= quiet_m_cycles(..)` (no overflow, no watched edge).
+    pub fn advance(&mut self, n: u32) {
+        let counter = u32::from(self.system_counter);
+        let mask = u32::from(self.tima_clock_mask());
+        let end = counter + 4 * n;
+        if mask != 0 {
+            let period = mask << 1;
+            let edges = end / period - counter / period;
+            self.tima = self.tima.wrapping_add(edges as u8);
+        }
+        self.system_counter = end as u16;
+    }
+}
+
+/// TAC clock select → the system-counter bit whose falling edge clocks TIMA.
+const TAC_CLOCK_BITS: [u16; 4] = [1 << 9, 1 << 3, 1 << 5, 1 << 7];
+
+/// The counter at 0x0100 after the DMG boot ROM. DIV reads 0xAB (Pan Docs); the low byte
+/// sets the phase that Mooneye `boot_div-dmgABCmgb` checks.
+const POST_BOOT_SYSTEM_COUNTER: u16 = 0xABCC;
+
+/// M-cycles that can pass before the M-cycle containing the `n`-th falling edge (n >= 1) of
+/// `bit` in a counter that advances 4 per M-cycle.
+fn m_cycles_before_nth_fall(counter: u32, bit: u16, n: u32) -> u32 {
+    let period = u32::from(bit) << 1;
+    let next_fall = (counter / period + 1) * period;
+    let target = next_fall + (n - 1) * period;
+    // The tick that takes the counter from below `target` to `target` or above is the event.
+    let ticks_to_event = (target - counter).div_ceil(4);
+    ticks_to_event - 1
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn eager(timer: &mut TimerState, n: u32) {
+        let mut flag = 0;
+        for _ in 0..n {
+            timer.tick(&mut flag);
+        }
+        assert_eq!(flag, 0);
+    }
+
+    #[test]
+    fn advance_matches_ticks_inside_the_quiet_window() {
+        for tac in [0u8, 4, 5, 6, 7] {
+            for start in [0u16, 3, 0x1FC, 0xABCC, 0xFFFC] {
+                for tima in [0u8, 0x80, 0xFE, 0xFF] {
+                    let timer = TimerState {
+                        system_counter: start & !3,
+                        tima,
+                        tac,
+                        ..TimerState::default()
+                    };
+                    let quiet = timer.quiet_m_cycles(1 << 8 | 1 << 12);
+                    let n = quiet.min(5000);
+                    let (mut a, mut b) = (timer, timer);
+                    eager(&mut a, n);
+                    b.advance(n);
+                    assert_eq!(a, b, "tac {tac} start {start:#x} tima {tima:#x} n {n}");
+                    // The next tick really is an event (an overflow or a watched edge).
+                    if quiet < 5000 {
+                        let mut flag = 0;
+                        let fell = a.tick(&mut flag);
+                        assert!(
+                            a.reload_phase != 0 || fell & (1 << 8 | 1 << 12) != 0,
+                            "tac {tac} start {start:#x} tima {tima:#x}"
+                        );
+                    }
+                }
+            }
+        }
+    }
 }

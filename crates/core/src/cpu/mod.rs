@@ -1,7 +1,25 @@
 //! The SM83 CPU: decode and execute, generic over [`Bus`].
+//!
+//! [`step`] runs one step: an interrupt dispatch, one whole instruction, or one idle M-cycle
+//! of a halted, stopped or locked CPU. The CPU never advances time itself: every `Bus::read`,
+//! `Bus::write` and `Bus::idle` is one M-cycle, so the order of those calls *is* the
+//! instruction's bus timing (checked cycle by cycle against the SM83 single-step cases in
+//! `tests/single_step.rs`).
+//!
+//! The model is non-overlapped: a step begins with the opcode fetch at PC and ends when the
+//! instruction's last M-cycle has been spent. On hardware the next opcode fetch overlaps the
+//! last cycle of the previous instruction; the difference is invisible on the bus because
+//! that fetch is simply counted at the start of the next step instead.
 
 use crate::bus::Bus;
 use bytemuck::{Pod, Zeroable};
+
+pub mod disasm;
+mod execute;
+#[cfg(test)]
+mod tests;
+
+pub use disasm::disassemble;
 
 /// The SM83's registers and execution mode.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Pod, Zeroable)]
@@ -10,6 +28,7 @@ pub struct CpuState {
     pub pc: u16,
     pub sp: u16,
     pub a: u8,
+    /// Flags: bit 7 Z, 6 N, 5 H, 4 C; the low nibble always reads 0 (POP AF masks it).
     pub f: u8,
     pub b: u8,
     pub c: u8,
@@ -39,7 +58,14 @@ pub enum CpuMode {
     Locked = 3,
 }
 
+/// Flag bits of [`CpuState::f`].
+pub const FLAG_Z: u8 = 0x80;
+pub const FLAG_N: u8 = 0x40;
+pub const FLAG_H: u8 = 0x20;
+pub const FLAG_C: u8 = 0x10;
+
 impl CpuState {
+    #[inline]
     pub fn mode(&self) -> CpuMode {
         match self.mode_raw & 3 {
             0 => CpuMode::Running,
@@ -48,15 +74,111 @@ impl CpuState {
             _ => CpuMode::Locked,
         }
     }
+    #[inline]
     pub fn set_mode(&mut self, mode: CpuMode) {
         self.mode_raw = mode as u8;
+    }
+    #[inline]
+    pub fn af(&self) -> u16 {
+        u16::from_be_bytes([self.a, self.f])
+    }
+    #[inline]
+    pub fn bc(&self) -> u16 {
+        u16::from_be_bytes([self.b, self.c])
+    }
+    #[inline]
+    pub fn de(&self) -> u16 {
+        u16::from_be_bytes([self.d, self.e])
+    }
+    #[inline]
+    pub fn hl(&self) -> u16 {
+        u16::from_be_bytes([self.h, self.l])
+    }
+    #[inline]
+    pub fn set_af(&mut self, value: u16) {
+        // The low nibble of F does not exist in hardware: it always reads back as zero.
+        [self.a, self.f] = value.to_be_bytes();
+        self.f &= 0xF0;
+    }
+    #[inline]
+    pub fn set_bc(&mut self, value: u16) {
+        [self.b, self.c] = value.to_be_bytes();
+    }
+    #[inline]
+    pub fn set_de(&mut self, value: u16) {
+        [self.d, self.e] = value.to_be_bytes();
+    }
+    #[inline]
+    pub fn set_hl(&mut self, value: u16) {
+        [self.h, self.l] = value.to_be_bytes();
     }
 }
 
 /// Runs one step: an interrupt dispatch, one whole instruction, or one idle M-cycle while
 /// halted, stopped or locked.
+///
+/// A halted CPU whose `IE & IF` has become non-zero leaves HALT and, in the same step,
+/// either dispatches the interrupt (IME on) or executes the next instruction (IME off).
+#[inline]
 pub fn step(cpu: &mut CpuState, bus: &mut impl Bus) {
-    // Placeholder until the decoder lands: behave like NOP.
-    let _ = bus.read(cpu.pc);
-    cpu.pc = cpu.pc.wrapping_add(1);
+    match cpu.mode() {
+        CpuMode::Running => {}
+        CpuMode::Halted => {
+            if bus.pending_interrupts() == 0 {
+                bus.idle();
+                return;
+            }
+            // Waking costs no extra M-cycle in this model; Mooneye `halt_ime0_nointr_timing`
+            // and `halt_ime1_timing2-GS` pass with it on the current machine.
+            cpu.set_mode(CpuMode::Running);
+        }
+        CpuMode::Stopped | CpuMode::Locked => {
+            bus.idle();
+            return;
+        }
+    }
+
+    if cpu.ime == 1 && bus.pending_interrupts() != 0 {
+        dispatch_interrupt(cpu, bus);
+        return;
+    }
+
+    // EI takes effect after the instruction that follows it, so `EI; DI` never lets an
+    // interrupt in (Pan Docs, "EI"). Only an IME that was already 2 *before* this
+    // instruction becomes 1: an EI executed now must wait for the next one.
+    let ei_was_pending = cpu.ime == 2;
+    let opcode = bus.read(cpu.pc);
+    // The HALT bug: the fetch after a HALT that did not halt reads the same byte twice.
+    cpu.pc = cpu.pc.wrapping_add(u16::from(cpu.halt_bug == 0));
+    cpu.halt_bug = 0;
+    execute::execute(cpu, bus, opcode);
+    if ei_was_pending && cpu.ime == 2 {
+        cpu.ime = 1;
+    }
+}
+
+/// The interrupt dispatch: five M-cycles that push PC and jump to the vector.
+///
+/// The vector is chosen *between* the two pushes: if the high-byte push lands on IE (SP was
+/// 0x0000) and disables the interrupt being serviced, a lower-priority one is taken instead,
+/// or none at all and PC becomes 0x0000 (Mooneye `acceptance/interrupts/ie_push`).
+#[inline(never)]
+fn dispatch_interrupt(cpu: &mut CpuState, bus: &mut impl Bus) {
+    cpu.ime = 0;
+    bus.idle();
+    bus.idle();
+    let [pc_high, pc_low] = cpu.pc.to_be_bytes();
+    cpu.sp = cpu.sp.wrapping_sub(1);
+    bus.write(cpu.sp, pc_high);
+    let pending = bus.pending_interrupts() & 0x1F;
+    cpu.pc = if pending == 0 {
+        0x0000
+    } else {
+        let bit = pending.trailing_zeros() as u8;
+        bus.acknowledge_interrupt(bit);
+        0x0040 + 8 * u16::from(bit)
+    };
+    cpu.sp = cpu.sp.wrapping_sub(1);
+    bus.write(cpu.sp, pc_low);
+    bus.idle();
 }

@@ -1,0 +1,871 @@
+//! Instruction bodies and the opcode table.
+//!
+//! Operands are values of small `Copy` types ([`Loc8`], [`R16`], [`Cond`], [`AluOp`]): one
+//! body serves every form of an instruction (`ld8` is every 8-bit LD, `alu` every
+//! ADD/ADC/SUB/SBC/AND/XOR/OR/CP). Each arm of the opcode `match` passes constants, and the
+//! bodies are `#[inline(always)]`, so the compiler folds the operand `match`es away and every
+//! opcode becomes straight-line code behind one jump table.
+//!
+//! Timing: every `Bus` call is one M-cycle, so the calls below are the instruction's bus
+//! activity in order. Cycle counts are Pan Docs' / Gekkio's (opcode fetch included), checked
+//! per cycle by the SM83 single-step cases.
+
+use super::{CpuMode, CpuState, FLAG_C, FLAG_H, FLAG_N, FLAG_Z};
+use crate::bus::Bus;
+
+/// An 8-bit register, in the encoding order of the opcode table (6 is `[hl]`, not here).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum R8 {
+    B,
+    C,
+    D,
+    E,
+    H,
+    L,
+    A,
+}
+
+impl R8 {
+    #[inline(always)]
+    fn get(self, cpu: &CpuState) -> u8 {
+        match self {
+            R8::B => cpu.b,
+            R8::C => cpu.c,
+            R8::D => cpu.d,
+            R8::E => cpu.e,
+            R8::H => cpu.h,
+            R8::L => cpu.l,
+            R8::A => cpu.a,
+        }
+    }
+    #[inline(always)]
+    fn set(self, cpu: &mut CpuState, value: u8) {
+        match self {
+            R8::B => cpu.b = value,
+            R8::C => cpu.c = value,
+            R8::D => cpu.d = value,
+            R8::E => cpu.e = value,
+            R8::H => cpu.h = value,
+            R8::L => cpu.l = value,
+            R8::A => cpu.a = value,
+        }
+    }
+}
+
+/// How a memory operand's address is formed.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Addr {
+    Bc,
+    De,
+    Hl,
+    /// `[hl+]`: HL, then HL is incremented.
+    HlInc,
+    /// `[hl-]`: HL, then HL is decremented.
+    HlDec,
+    /// `[$nnnn]`: two immediate bytes (two M-cycles).
+    Abs,
+    /// `ldh [$nn]`: 0xFF00 + one immediate byte (one M-cycle).
+    HighImm,
+    /// `ldh [c]`: 0xFF00 + C.
+    HighC,
+}
+
+impl Addr {
+    /// The address, fetching any immediate bytes it needs.
+    #[inline(always)]
+    fn resolve(self, cpu: &mut CpuState, bus: &mut impl Bus) -> u16 {
+        match self {
+            Addr::Bc => cpu.bc(),
+            Addr::De => cpu.de(),
+            Addr::Hl => cpu.hl(),
+            Addr::HlInc => {
+                let hl = cpu.hl();
+                cpu.set_hl(hl.wrapping_add(1));
+                hl
+            }
+            Addr::HlDec => {
+                let hl = cpu.hl();
+                cpu.set_hl(hl.wrapping_sub(1));
+                hl
+            }
+            Addr::Abs => fetch_imm16(cpu, bus),
+            Addr::HighImm => 0xFF00 | u16::from(fetch_imm8(cpu, bus)),
+            Addr::HighC => 0xFF00 | u16::from(cpu.c),
+        }
+    }
+}
+
+/// Where an 8-bit value comes from or goes to.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Loc8 {
+    Reg(R8),
+    /// The byte after the opcode (source only).
+    Imm,
+    Mem(Addr),
+}
+
+use Loc8::{Imm, Mem, Reg};
+use R8::{A, B, C, D, E, H, L};
+const HL_MEM: Loc8 = Mem(Addr::Hl);
+
+impl Loc8 {
+    #[inline(always)]
+    fn get(self, cpu: &mut CpuState, bus: &mut impl Bus) -> u8 {
+        match self {
+            Reg(r) => r.get(cpu),
+            Imm => fetch_imm8(cpu, bus),
+            Mem(addr) => {
+                let address = addr.resolve(cpu, bus);
+                bus.read(address)
+            }
+        }
+    }
+    #[inline(always)]
+    fn set(self, cpu: &mut CpuState, bus: &mut impl Bus, value: u8) {
+        match self {
+            Reg(r) => r.set(cpu, value),
+            // No opcode stores to an immediate; the table never builds this.
+            Imm => {}
+            Mem(addr) => {
+                let address = addr.resolve(cpu, bus);
+                bus.write(address, value);
+            }
+        }
+    }
+    /// The operand encoded in bits 0..=2 (CB opcodes): B C D E H L [hl] A.
+    #[inline(always)]
+    fn from_index(index: u8) -> Loc8 {
+        match index & 7 {
+            0 => Reg(B),
+            1 => Reg(C),
+            2 => Reg(D),
+            3 => Reg(E),
+            4 => Reg(H),
+            5 => Reg(L),
+            6 => HL_MEM,
+            _ => Reg(A),
+        }
+    }
+}
+
+/// A 16-bit register pair.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum R16 {
+    Bc,
+    De,
+    Hl,
+    Sp,
+    Af,
+}
+
+impl R16 {
+    #[inline(always)]
+    fn get(self, cpu: &CpuState) -> u16 {
+        match self {
+            R16::Bc => cpu.bc(),
+            R16::De => cpu.de(),
+            R16::Hl => cpu.hl(),
+            R16::Sp => cpu.sp,
+            R16::Af => cpu.af(),
+        }
+    }
+    #[inline(always)]
+    fn set(self, cpu: &mut CpuState, value: u16) {
+        match self {
+            R16::Bc => cpu.set_bc(value),
+            R16::De => cpu.set_de(value),
+            R16::Hl => cpu.set_hl(value),
+            R16::Sp => cpu.sp = value,
+            R16::Af => cpu.set_af(value),
+        }
+    }
+}
+
+/// A branch condition.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Cond {
+    Always,
+    Nz,
+    Z,
+    Nc,
+    C,
+}
+
+impl Cond {
+    #[inline(always)]
+    fn holds(self, cpu: &CpuState) -> bool {
+        match self {
+            Cond::Always => true,
+            Cond::Nz => cpu.f & FLAG_Z == 0,
+            Cond::Z => cpu.f & FLAG_Z != 0,
+            Cond::Nc => cpu.f & FLAG_C == 0,
+            Cond::C => cpu.f & FLAG_C != 0,
+        }
+    }
+}
+
+/// The eight accumulator operations of opcodes 0x80..=0xBF and their immediate forms.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum AluOp {
+    Add,
+    Adc,
+    Sub,
+    Sbc,
+    And,
+    Xor,
+    Or,
+    Cp,
+}
+
+/// The shifts and rotates of CB 0x00..=0x3F (and, with Z forced to 0, of RLCA RRCA RLA RRA).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum ShiftOp {
+    Rlc,
+    Rrc,
+    Rl,
+    Rr,
+    Sla,
+    Sra,
+    Swap,
+    Srl,
+}
+
+#[inline(always)]
+fn flags(z: bool, n: bool, h: bool, c: bool) -> u8 {
+    (u8::from(z) << 7) | (u8::from(n) << 6) | (u8::from(h) << 5) | (u8::from(c) << 4)
+}
+
+#[inline(always)]
+fn carry(cpu: &CpuState) -> u8 {
+    (cpu.f >> 4) & 1
+}
+
+#[inline(always)]
+fn fetch_imm8(cpu: &mut CpuState, bus: &mut impl Bus) -> u8 {
+    let value = bus.read(cpu.pc);
+    cpu.pc = cpu.pc.wrapping_add(1);
+    value
+}
+
+#[inline(always)]
+fn fetch_imm16(cpu: &mut CpuState, bus: &mut impl Bus) -> u16 {
+    let low = fetch_imm8(cpu, bus);
+    let high = fetch_imm8(cpu, bus);
+    u16::from_le_bytes([low, high])
+}
+
+/// Every 8-bit LD, LDH and `ld [hl±]`: the source's cycles, then the destination's.
+#[inline(always)]
+fn ld8(cpu: &mut CpuState, bus: &mut impl Bus, dst: Loc8, src: Loc8) {
+    let value = src.get(cpu, bus);
+    dst.set(cpu, bus, value);
+}
+
+/// `ld rr, $nnnn`: three M-cycles.
+#[inline(always)]
+fn ld16_imm(cpu: &mut CpuState, bus: &mut impl Bus, dst: R16) {
+    let value = fetch_imm16(cpu, bus);
+    dst.set(cpu, value);
+}
+
+/// `ld [$nnnn], sp`: five M-cycles, low byte first.
+#[inline(always)]
+fn ld_abs_sp(cpu: &mut CpuState, bus: &mut impl Bus) {
+    let address = fetch_imm16(cpu, bus);
+    let [low, high] = cpu.sp.to_le_bytes();
+    bus.write(address, low);
+    bus.write(address.wrapping_add(1), high);
+}
+
+/// `ld sp, hl`: two M-cycles (the 16-bit transfer takes an internal one).
+#[inline(always)]
+fn ld_sp_hl(cpu: &mut CpuState, bus: &mut impl Bus) {
+    bus.idle();
+    cpu.sp = cpu.hl();
+}
+
+/// SP plus a signed immediate, with the flags of an unsigned 8-bit add on SP's low byte
+/// (ADD SP,e8 and LD HL,SP+e8 share them).
+#[inline(always)]
+fn sp_plus_offset(cpu: &mut CpuState, bus: &mut impl Bus) -> u16 {
+    let offset = fetch_imm8(cpu, bus);
+    let sp = cpu.sp;
+    let low = sp as u8;
+    let half = (low & 0x0F) + (offset & 0x0F) > 0x0F;
+    let full = u16::from(low) + u16::from(offset) > 0xFF;
+    cpu.f = flags(false, false, half, full);
+    sp.wrapping_add_signed(i16::from(offset as i8))
+}
+
+/// `add sp, e8`: four M-cycles.
+#[inline(always)]
+fn add_sp(cpu: &mut CpuState, bus: &mut impl Bus) {
+    let result = sp_plus_offset(cpu, bus);
+    bus.idle();
+    bus.idle();
+    cpu.sp = result;
+}
+
+/// `ld hl, sp+e8`: three M-cycles.
+#[inline(always)]
+fn ld_hl_sp_offset(cpu: &mut CpuState, bus: &mut impl Bus) {
+    let result = sp_plus_offset(cpu, bus);
+    bus.idle();
+    cpu.set_hl(result);
+}
+
+/// Pushes a word: an internal M-cycle (SP pre-decrement), then high byte, then low byte.
+/// Shared by PUSH, CALL and RST.
+#[inline(always)]
+fn push16(cpu: &mut CpuState, bus: &mut impl Bus, value: u16) {
+    let [high, low] = value.to_be_bytes();
+    bus.idle();
+    cpu.sp = cpu.sp.wrapping_sub(1);
+    bus.write(cpu.sp, high);
+    cpu.sp = cpu.sp.wrapping_sub(1);
+    bus.write(cpu.sp, low);
+}
+
+/// Pops a word: low byte, then high byte.
+#[inline(always)]
+fn pop16(cpu: &mut CpuState, bus: &mut impl Bus) -> u16 {
+    let low = bus.read(cpu.sp);
+    cpu.sp = cpu.sp.wrapping_add(1);
+    let high = bus.read(cpu.sp);
+    cpu.sp = cpu.sp.wrapping_add(1);
+    u16::from_le_bytes([low, high])
+}
+
+#[inline(always)]
+fn push(cpu: &mut CpuState, bus: &mut impl Bus, src: R16) {
+    let value = src.get(cpu);
+    push16(cpu, bus, value);
+}
+
+#[inline(always)]
+fn pop(cpu: &mut CpuState, bus: &mut impl Bus, dst: R16) {
+    let value = pop16(cpu, bus);
+    dst.set(cpu, value);
+}
+
+/// `jp [cc,] $nnnn`: three M-cycles, four when taken.
+#[inline(always)]
+fn jp(cpu: &mut CpuState, bus: &mut impl Bus, cond: Cond) {
+    let target = fetch_imm16(cpu, bus);
+    if cond.holds(cpu) {
+        bus.idle();
+        cpu.pc = target;
+    }
+}
+
+/// `jr [cc,] e8`: two M-cycles, three when taken (the extra one adds the offset).
+#[inline(always)]
+fn jr(cpu: &mut CpuState, bus: &mut impl Bus, cond: Cond) {
+    let offset = fetch_imm8(cpu, bus) as i8;
+    if cond.holds(cpu) {
+        bus.idle();
+        cpu.pc = cpu.pc.wrapping_add_signed(i16::from(offset));
+    }
+}
+
+/// `call [cc,] $nnnn`: three M-cycles, six when taken.
+#[inline(always)]
+fn call(cpu: &mut CpuState, bus: &mut impl Bus, cond: Cond) {
+    let target = fetch_imm16(cpu, bus);
+    if cond.holds(cpu) {
+        push16(cpu, bus, cpu.pc);
+        cpu.pc = target;
+    }
+}
+
+/// `ret`: four M-cycles.
+#[inline(always)]
+fn ret(cpu: &mut CpuState, bus: &mut impl Bus) {
+    cpu.pc = pop16(cpu, bus);
+    bus.idle();
+}
+
+/// `ret cc`: two M-cycles, five when taken (evaluating the condition costs one).
+#[inline(always)]
+fn ret_if(cpu: &mut CpuState, bus: &mut impl Bus, cond: Cond) {
+    bus.idle();
+    if cond.holds(cpu) {
+        ret(cpu, bus);
+    }
+}
+
+/// `rst $nn`: four M-cycles.
+#[inline(always)]
+fn rst(cpu: &mut CpuState, bus: &mut impl Bus, vector: u16) {
+    push16(cpu, bus, cpu.pc);
+    cpu.pc = vector;
+}
+
+/// Every accumulator ALU operation.
+#[inline(always)]
+fn alu(cpu: &mut CpuState, bus: &mut impl Bus, op: AluOp, src: Loc8) {
+    let value = src.get(cpu, bus);
+    let a = cpu.a;
+    match op {
+        AluOp::Add | AluOp::Adc => {
+            let carry_in = if op == AluOp::Adc { carry(cpu) } else { 0 };
+            let sum = u16::from(a) + u16::from(value) + u16::from(carry_in);
+            let result = sum as u8;
+            let half = (a & 0x0F) + (value & 0x0F) + carry_in > 0x0F;
+            cpu.f = flags(result == 0, false, half, sum > 0xFF);
+            cpu.a = result;
+        }
+        AluOp::Sub | AluOp::Sbc | AluOp::Cp => {
+            let carry_in = if op == AluOp::Sbc { carry(cpu) } else { 0 };
+            let result = a.wrapping_sub(value).wrapping_sub(carry_in);
+            let half = (a & 0x0F) < (value & 0x0F) + carry_in;
+            let borrow = u16::from(a) < u16::from(value) + u16::from(carry_in);
+            cpu.f = flags(result == 0, true, half, borrow);
+            if op != AluOp::Cp {
+                cpu.a = result;
+            }
+        }
+        AluOp::And => {
+            cpu.a = a & value;
+            cpu.f = flags(cpu.a == 0, false, true, false);
+        }
+        AluOp::Xor => {
+            cpu.a = a ^ value;
+            cpu.f = flags(cpu.a == 0, false, false, false);
+        }
+        AluOp::Or => {
+            cpu.a = a | value;
+            cpu.f = flags(cpu.a == 0, false, false, false);
+        }
+    }
+}
+
+/// `inc r` / `inc [hl]` (read, then write: three M-cycles for `[hl]`). C is kept.
+#[inline(always)]
+fn inc8(cpu: &mut CpuState, bus: &mut impl Bus, loc: Loc8) {
+    let value = loc.get(cpu, bus);
+    let result = value.wrapping_add(1);
+    cpu.f = (cpu.f & FLAG_C) | flags(result == 0, false, value & 0x0F == 0x0F, false);
+    loc.set(cpu, bus, result);
+}
+
+/// `dec r` / `dec [hl]`. C is kept.
+#[inline(always)]
+fn dec8(cpu: &mut CpuState, bus: &mut impl Bus, loc: Loc8) {
+    let value = loc.get(cpu, bus);
+    let result = value.wrapping_sub(1);
+    cpu.f = (cpu.f & FLAG_C) | flags(result == 0, true, value & 0x0F == 0, false);
+    loc.set(cpu, bus, result);
+}
+
+/// `inc rr` / `dec rr`: two M-cycles, no flags.
+#[inline(always)]
+fn inc16(cpu: &mut CpuState, bus: &mut impl Bus, reg: R16, delta: i16) {
+    bus.idle();
+    let value = reg.get(cpu).wrapping_add_signed(delta);
+    reg.set(cpu, value);
+}
+
+/// `add hl, rr`: two M-cycles; Z is kept, H and C come from bits 11 and 15.
+#[inline(always)]
+fn add_hl(cpu: &mut CpuState, bus: &mut impl Bus, src: R16) {
+    bus.idle();
+    let hl = cpu.hl();
+    let value = src.get(cpu);
+    let (result, full) = hl.overflowing_add(value);
+    let half = (hl & 0x0FFF) + (value & 0x0FFF) > 0x0FFF;
+    cpu.f = (cpu.f & FLAG_Z) | flags(false, false, half, full);
+    cpu.set_hl(result);
+}
+
+/// The result and carry-out of a CB shift or rotate.
+#[inline(always)]
+fn shift(cpu: &CpuState, op: ShiftOp, value: u8) -> (u8, bool) {
+    let carry_in = carry(cpu);
+    match op {
+        ShiftOp::Rlc => (value.rotate_left(1), value & 0x80 != 0),
+        ShiftOp::Rrc => (value.rotate_right(1), value & 1 != 0),
+        ShiftOp::Rl => ((value << 1) | carry_in, value & 0x80 != 0),
+        ShiftOp::Rr => ((value >> 1) | (carry_in << 7), value & 1 != 0),
+        ShiftOp::Sla => (value << 1, value & 0x80 != 0),
+        ShiftOp::Sra => ((value >> 1) | (value & 0x80), value & 1 != 0),
+        ShiftOp::Swap => (value.rotate_left(4), false),
+        ShiftOp::Srl => (value >> 1, value & 1 != 0),
+    }
+}
+
+/// RLCA RRCA RLA RRA: one M-cycle, Z always cleared.
+#[inline(always)]
+fn shift_a(cpu: &mut CpuState, op: ShiftOp) {
+    let (result, carry_out) = shift(cpu, op, cpu.a);
+    cpu.a = result;
+    cpu.f = flags(false, false, false, carry_out);
+}
+
+/// `daa`: corrects A after a BCD addition or subtraction, using N, H and C.
+#[inline(always)]
+fn daa(cpu: &mut CpuState) {
+    let mut a = cpu.a;
+    let mut carry_out = cpu.f & FLAG_C != 0;
+    let half = cpu.f & FLAG_H != 0;
+    if cpu.f & FLAG_N == 0 {
+        if carry_out || a > 0x99 {
+            a = a.wrapping_add(0x60);
+            carry_out = true;
+        }
+        if half || a & 0x0F > 0x09 {
+            a = a.wrapping_add(0x06);
+        }
+    } else {
+        if carry_out {
+            a = a.wrapping_sub(0x60);
+        }
+        if half {
+            a = a.wrapping_sub(0x06);
+        }
+    }
+    cpu.a = a;
+    cpu.f = (cpu.f & FLAG_N) | flags(a == 0, false, false, carry_out);
+}
+
+/// `halt`. With an interrupt already pending and IME off, the CPU does not halt and the
+/// next opcode fetch fails to increment PC (the HALT bug, Pan Docs "halt bug").
+///
+/// With IME == 2 (HALT right after EI) it halts normally and the interrupt is dispatched on
+/// the next step, returning after the HALT; Mooneye `halt_ime0_ei`, `halt_ime1_timing` and
+/// `halt_ime1_timing2-GS` pass with this. UNVERIFIED: the HALT bug combined with EI (Pan
+/// Docs: the handler returns to the HALT itself) is not modelled; no suite ROM decides it yet.
+#[inline(always)]
+fn halt(cpu: &mut CpuState, bus: &mut impl Bus) {
+    if cpu.ime == 0 && bus.pending_interrupts() != 0 {
+        cpu.halt_bug = 1;
+    } else {
+        cpu.set_mode(CpuMode::Halted);
+    }
+}
+
+/// The 0xCB prefix: one more fetch, then a rotate/shift, BIT, RES or SET on the operand
+/// in bits 0..=2. Register forms take two M-cycles, `bit n, [hl]` three, the other `[hl]`
+/// forms four (read, then write back).
+#[inline(always)]
+fn prefix_cb(cpu: &mut CpuState, bus: &mut impl Bus) {
+    let opcode = fetch_imm8(cpu, bus);
+    let loc = Loc8::from_index(opcode);
+    let bit = (opcode >> 3) & 7;
+    let value = loc.get(cpu, bus);
+    let result = match opcode >> 6 {
+        0 => {
+            let op = match bit {
+                0 => ShiftOp::Rlc,
+                1 => ShiftOp::Rrc,
+                2 => ShiftOp::Rl,
+                3 => ShiftOp::Rr,
+                4 => ShiftOp::Sla,
+                5 => ShiftOp::Sra,
+                6 => ShiftOp::Swap,
+                _ => ShiftOp::Srl,
+            };
+            let (result, carry_out) = shift(cpu, op, value);
+            cpu.f = flags(result == 0, false, false, carry_out);
+            result
+        }
+        1 => {
+            let clear = value & (1 << bit) == 0;
+            cpu.f = (cpu.f & FLAG_C) | flags(clear, false, true, false);
+            return;
+        }
+        2 => value & !(1 << bit),
+        _ => value | (1 << bit),
+    };
+    loc.set(cpu, bus, result);
+}
+
+/// Executes the instruction `opcode`, already fetched (PC points past it).
+#[inline(always)]
+pub(super) fn execute(cpu: &mut CpuState, bus: &mut impl Bus, opcode: u8) {
+    use AluOp::*;
+    use Cond::Always;
+    match opcode {
+        // 0x00..=0x3F: loads of immediates, 16-bit arithmetic, INC/DEC, rotates of A, JR.
+        0x00 => {}
+        0x01 => ld16_imm(cpu, bus, R16::Bc),
+        0x02 => ld8(cpu, bus, Mem(Addr::Bc), Reg(A)),
+        0x03 => inc16(cpu, bus, R16::Bc, 1),
+        0x04 => inc8(cpu, bus, Reg(B)),
+        0x05 => dec8(cpu, bus, Reg(B)),
+        0x06 => ld8(cpu, bus, Reg(B), Imm),
+        0x07 => shift_a(cpu, ShiftOp::Rlc),
+        0x08 => ld_abs_sp(cpu, bus),
+        0x09 => add_hl(cpu, bus, R16::Bc),
+        0x0A => ld8(cpu, bus, Reg(A), Mem(Addr::Bc)),
+        0x0B => inc16(cpu, bus, R16::Bc, -1),
+        0x0C => inc8(cpu, bus, Reg(C)),
+        0x0D => dec8(cpu, bus, Reg(C)),
+        0x0E => ld8(cpu, bus, Reg(C), Imm),
+        0x0F => shift_a(cpu, ShiftOp::Rrc),
+
+        // STOP is two bytes in assemblers, but the CPU only consumes the opcode (SM83
+        // cases end with PC + 1); the machine decides when it wakes up.
+        0x10 => {
+            bus.stop();
+            cpu.set_mode(CpuMode::Stopped);
+        }
+        0x11 => ld16_imm(cpu, bus, R16::De),
+        0x12 => ld8(cpu, bus, Mem(Addr::De), Reg(A)),
+        0x13 => inc16(cpu, bus, R16::De, 1),
+        0x14 => inc8(cpu, bus, Reg(D)),
+        0x15 => dec8(cpu, bus, Reg(D)),
+        0x16 => ld8(cpu, bus, Reg(D), Imm),
+        0x17 => shift_a(cpu, ShiftOp::Rl),
+        0x18 => jr(cpu, bus, Always),
+        0x19 => add_hl(cpu, bus, R16::De),
+        0x1A => ld8(cpu, bus, Reg(A), Mem(Addr::De)),
+        0x1B => inc16(cpu, bus, R16::De, -1),
+        0x1C => inc8(cpu, bus, Reg(E)),
+        0x1D => dec8(cpu, bus, Reg(E)),
+        0x1E => ld8(cpu, bus, Reg(E), Imm),
+        0x1F => shift_a(cpu, ShiftOp::Rr),
+
+        0x20 => jr(cpu, bus, Cond::Nz),
+        0x21 => ld16_imm(cpu, bus, R16::Hl),
+        0x22 => ld8(cpu, bus, Mem(Addr::HlInc), Reg(A)),
+        0x23 => inc16(cpu, bus, R16::Hl, 1),
+        0x24 => inc8(cpu, bus, Reg(H)),
+        0x25 => dec8(cpu, bus, Reg(H)),
+        0x26 => ld8(cpu, bus, Reg(H), Imm),
+        0x27 => daa(cpu),
+        0x28 => jr(cpu, bus, Cond::Z),
+        0x29 => add_hl(cpu, bus, R16::Hl),
+        0x2A => ld8(cpu, bus, Reg(A), Mem(Addr::HlInc)),
+        0x2B => inc16(cpu, bus, R16::Hl, -1),
+        0x2C => inc8(cpu, bus, Reg(L)),
+        0x2D => dec8(cpu, bus, Reg(L)),
+        0x2E => ld8(cpu, bus, Reg(L), Imm),
+        0x2F => {
+            cpu.a = !cpu.a;
+            cpu.f |= FLAG_N | FLAG_H;
+        }
+
+        0x30 => jr(cpu, bus, Cond::Nc),
+        0x31 => ld16_imm(cpu, bus, R16::Sp),
+        0x32 => ld8(cpu, bus, Mem(Addr::HlDec), Reg(A)),
+        0x33 => inc16(cpu, bus, R16::Sp, 1),
+        0x34 => inc8(cpu, bus, HL_MEM),
+        0x35 => dec8(cpu, bus, HL_MEM),
+        0x36 => ld8(cpu, bus, HL_MEM, Imm),
+        0x37 => cpu.f = (cpu.f & FLAG_Z) | FLAG_C,
+        0x38 => jr(cpu, bus, Cond::C),
+        0x39 => add_hl(cpu, bus, R16::Sp),
+        0x3A => ld8(cpu, bus, Reg(A), Mem(Addr::HlDec)),
+        0x3B => inc16(cpu, bus, R16::Sp, -1),
+        0x3C => inc8(cpu, bus, Reg(A)),
+        0x3D => dec8(cpu, bus, Reg(A)),
+        0x3E => ld8(cpu, bus, Reg(A), Imm),
+        0x3F => cpu.f = (cpu.f & (FLAG_Z | FLAG_C)) ^ FLAG_C,
+
+        // 0x40..=0x7F: LD r, r' (0x76 is HALT). `ld b, b` is the Mooneye breakpoint.
+        0x40 => bus.breakpoint(),
+        0x41 => ld8(cpu, bus, Reg(B), Reg(C)),
+        0x42 => ld8(cpu, bus, Reg(B), Reg(D)),
+        0x43 => ld8(cpu, bus, Reg(B), Reg(E)),
+        0x44 => ld8(cpu, bus, Reg(B), Reg(H)),
+        0x45 => ld8(cpu, bus, Reg(B), Reg(L)),
+        0x46 => ld8(cpu, bus, Reg(B), HL_MEM),
+        0x47 => ld8(cpu, bus, Reg(B), Reg(A)),
+        0x48 => ld8(cpu, bus, Reg(C), Reg(B)),
+        0x49 => ld8(cpu, bus, Reg(C), Reg(C)),
+        0x4A => ld8(cpu, bus, Reg(C), Reg(D)),
+        0x4B => ld8(cpu, bus, Reg(C), Reg(E)),
+        0x4C => ld8(cpu, bus, Reg(C), Reg(H)),
+        0x4D => ld8(cpu, bus, Reg(C), Reg(L)),
+        0x4E => ld8(cpu, bus, Reg(C), HL_MEM),
+        0x4F => ld8(cpu, bus, Reg(C), Reg(A)),
+        0x50 => ld8(cpu, bus, Reg(D), Reg(B)),
+        0x51 => ld8(cpu, bus, Reg(D), Reg(C)),
+        0x52 => ld8(cpu, bus, Reg(D), Reg(D)),
+        0x53 => ld8(cpu, bus, Reg(D), Reg(E)),
+        0x54 => ld8(cpu, bus, Reg(D), Reg(H)),
+        0x55 => ld8(cpu, bus, Reg(D), Reg(L)),
+        0x56 => ld8(cpu, bus, Reg(D), HL_MEM),
+        0x57 => ld8(cpu, bus, Reg(D), Reg(A)),
+        0x58 => ld8(cpu, bus, Reg(E), Reg(B)),
+        0x59 => ld8(cpu, bus, Reg(E), Reg(C)),
+        0x5A => ld8(cpu, bus, Reg(E), Reg(D)),
+        0x5B => ld8(cpu, bus, Reg(E), Reg(E)),
+        0x5C => ld8(cpu, bus, Reg(E), Reg(H)),
+        0x5D => ld8(cpu, bus, Reg(E), Reg(L)),
+        0x5E => ld8(cpu, bus, Reg(E), HL_MEM),
+        0x5F => ld8(cpu, bus, Reg(E), Reg(A)),
+        0x60 => ld8(cpu, bus, Reg(H), Reg(B)),
+        0x61 => ld8(cpu, bus, Reg(H), Reg(C)),
+        0x62 => ld8(cpu, bus, Reg(H), Reg(D)),
+        0x63 => ld8(cpu, bus, Reg(H), Reg(E)),
+        0x64 => ld8(cpu, bus, Reg(H), Reg(H)),
+        0x65 => ld8(cpu, bus, Reg(H), Reg(L)),
+        0x66 => ld8(cpu, bus, Reg(H), HL_MEM),
+        0x67 => ld8(cpu, bus, Reg(H), Reg(A)),
+        0x68 => ld8(cpu, bus, Reg(L), Reg(B)),
+        0x69 => ld8(cpu, bus, Reg(L), Reg(C)),
+        0x6A => ld8(cpu, bus, Reg(L), Reg(D)),
+        0x6B => ld8(cpu, bus, Reg(L), Reg(E)),
+        0x6C => ld8(cpu, bus, Reg(L), Reg(H)),
+        0x6D => ld8(cpu, bus, Reg(L), Reg(L)),
+        0x6E => ld8(cpu, bus, Reg(L), HL_MEM),
+        0x6F => ld8(cpu, bus, Reg(L), Reg(A)),
+        0x70 => ld8(cpu, bus, HL_MEM, Reg(B)),
+        0x71 => ld8(cpu, bus, HL_MEM, Reg(C)),
+        0x72 => ld8(cpu, bus, HL_MEM, Reg(D)),
+        0x73 => ld8(cpu, bus, HL_MEM, Reg(E)),
+        0x74 => ld8(cpu, bus, HL_MEM, Reg(H)),
+        0x75 => ld8(cpu, bus, HL_MEM, Reg(L)),
+        0x76 => halt(cpu, bus),
+        0x77 => ld8(cpu, bus, HL_MEM, Reg(A)),
+        0x78 => ld8(cpu, bus, Reg(A), Reg(B)),
+        0x79 => ld8(cpu, bus, Reg(A), Reg(C)),
+        0x7A => ld8(cpu, bus, Reg(A), Reg(D)),
+        0x7B => ld8(cpu, bus, Reg(A), Reg(E)),
+        0x7C => ld8(cpu, bus, Reg(A), Reg(H)),
+        0x7D => ld8(cpu, bus, Reg(A), Reg(L)),
+        0x7E => ld8(cpu, bus, Reg(A), HL_MEM),
+        0x7F => ld8(cpu, bus, Reg(A), Reg(A)),
+
+        // 0x80..=0xBF: accumulator ALU, operand in bits 0..=2.
+        0x80 => alu(cpu, bus, Add, Reg(B)),
+        0x81 => alu(cpu, bus, Add, Reg(C)),
+        0x82 => alu(cpu, bus, Add, Reg(D)),
+        0x83 => alu(cpu, bus, Add, Reg(E)),
+        0x84 => alu(cpu, bus, Add, Reg(H)),
+        0x85 => alu(cpu, bus, Add, Reg(L)),
+        0x86 => alu(cpu, bus, Add, HL_MEM),
+        0x87 => alu(cpu, bus, Add, Reg(A)),
+        0x88 => alu(cpu, bus, Adc, Reg(B)),
+        0x89 => alu(cpu, bus, Adc, Reg(C)),
+        0x8A => alu(cpu, bus, Adc, Reg(D)),
+        0x8B => alu(cpu, bus, Adc, Reg(E)),
+        0x8C => alu(cpu, bus, Adc, Reg(H)),
+        0x8D => alu(cpu, bus, Adc, Reg(L)),
+        0x8E => alu(cpu, bus, Adc, HL_MEM),
+        0x8F => alu(cpu, bus, Adc, Reg(A)),
+        0x90 => alu(cpu, bus, Sub, Reg(B)),
+        0x91 => alu(cpu, bus, Sub, Reg(C)),
+        0x92 => alu(cpu, bus, Sub, Reg(D)),
+        0x93 => alu(cpu, bus, Sub, Reg(E)),
+        0x94 => alu(cpu, bus, Sub, Reg(H)),
+        0x95 => alu(cpu, bus, Sub, Reg(L)),
+        0x96 => alu(cpu, bus, Sub, HL_MEM),
+        0x97 => alu(cpu, bus, Sub, Reg(A)),
+        0x98 => alu(cpu, bus, Sbc, Reg(B)),
+        0x99 => alu(cpu, bus, Sbc, Reg(C)),
+        0x9A => alu(cpu, bus, Sbc, Reg(D)),
+        0x9B => alu(cpu, bus, Sbc, Reg(E)),
+        0x9C => alu(cpu, bus, Sbc, Reg(H)),
+        0x9D => alu(cpu, bus, Sbc, Reg(L)),
+        0x9E => alu(cpu, bus, Sbc, HL_MEM),
+        0x9F => alu(cpu, bus, Sbc, Reg(A)),
+        0xA0 => alu(cpu, bus, And, Reg(B)),
+        0xA1 => alu(cpu, bus, And, Reg(C)),
+        0xA2 => alu(cpu, bus, And, Reg(D)),
+        0xA3 => alu(cpu, bus, And, Reg(E)),
+        0xA4 => alu(cpu, bus, And, Reg(H)),
+        0xA5 => alu(cpu, bus, And, Reg(L)),
+        0xA6 => alu(cpu, bus, And, HL_MEM),
+        0xA7 => alu(cpu, bus, And, Reg(A)),
+        0xA8 => alu(cpu, bus, Xor, Reg(B)),
+        0xA9 => alu(cpu, bus, Xor, Reg(C)),
+        0xAA => alu(cpu, bus, Xor, Reg(D)),
+        0xAB => alu(cpu, bus, Xor, Reg(E)),
+        0xAC => alu(cpu, bus, Xor, Reg(H)),
+        0xAD => alu(cpu, bus, Xor, Reg(L)),
+        0xAE => alu(cpu, bus, Xor, HL_MEM),
+        0xAF => alu(cpu, bus, Xor, Reg(A)),
+        0xB0 => alu(cpu, bus, Or, Reg(B)),
+        0xB1 => alu(cpu, bus, Or, Reg(C)),
+        0xB2 => alu(cpu, bus, Or, Reg(D)),
+        0xB3 => alu(cpu, bus, Or, Reg(E)),
+        0xB4 => alu(cpu, bus, Or, Reg(H)),
+        0xB5 => alu(cpu, bus, Or, Reg(L)),
+        0xB6 => alu(cpu, bus, Or, HL_MEM),
+        0xB7 => alu(cpu, bus, Or, Reg(A)),
+        0xB8 => alu(cpu, bus, Cp, Reg(B)),
+        0xB9 => alu(cpu, bus, Cp, Reg(C)),
+        0xBA => alu(cpu, bus, Cp, Reg(D)),
+        0xBB => alu(cpu, bus, Cp, Reg(E)),
+        0xBC => alu(cpu, bus, Cp, Reg(H)),
+        0xBD => alu(cpu, bus, Cp, Reg(L)),
+        0xBE => alu(cpu, bus, Cp, HL_MEM),
+        0xBF => alu(cpu, bus, Cp, Reg(A)),
+
+        // 0xC0..=0xFF: control flow, stack, immediate ALU, LDH, and the illegal opcodes.
+        0xC0 => ret_if(cpu, bus, Cond::Nz),
+        0xC1 => pop(cpu, bus, R16::Bc),
+        0xC2 => jp(cpu, bus, Cond::Nz),
+        0xC3 => jp(cpu, bus, Always),
+        0xC4 => call(cpu, bus, Cond::Nz),
+        0xC5 => push(cpu, bus, R16::Bc),
+        0xC6 => alu(cpu, bus, Add, Imm),
+        0xC7 => rst(cpu, bus, 0x00),
+        0xC8 => ret_if(cpu, bus, Cond::Z),
+        0xC9 => ret(cpu, bus),
+        0xCA => jp(cpu, bus, Cond::Z),
+        0xCB => prefix_cb(cpu, bus),
+        0xCC => call(cpu, bus, Cond::Z),
+        0xCD => call(cpu, bus, Always),
+        0xCE => alu(cpu, bus, Adc, Imm),
+        0xCF => rst(cpu, bus, 0x08),
+
+        0xD0 => ret_if(cpu, bus, Cond::Nc),
+        0xD1 => pop(cpu, bus, R16::De),
+        0xD2 => jp(cpu, bus, Cond::Nc),
+        0xD4 => call(cpu, bus, Cond::Nc),
+        0xD5 => push(cpu, bus, R16::De),
+        0xD6 => alu(cpu, bus, Sub, Imm),
+        0xD7 => rst(cpu, bus, 0x10),
+        0xD8 => ret_if(cpu, bus, Cond::C),
+        // RETI enables interrupts at once, without EI's one-instruction delay.
+        0xD9 => {
+            ret(cpu, bus);
+            cpu.ime = 1;
+        }
+        0xDA => jp(cpu, bus, Cond::C),
+        0xDC => call(cpu, bus, Cond::C),
+        0xDE => alu(cpu, bus, Sbc, Imm),
+        0xDF => rst(cpu, bus, 0x18),
+
+        0xE0 => ld8(cpu, bus, Mem(Addr::HighImm), Reg(A)),
+        0xE1 => pop(cpu, bus, R16::Hl),
+        0xE2 => ld8(cpu, bus, Mem(Addr::HighC), Reg(A)),
+        0xE5 => push(cpu, bus, R16::Hl),
+        0xE6 => alu(cpu, bus, And, Imm),
+        0xE7 => rst(cpu, bus, 0x20),
+        0xE8 => add_sp(cpu, bus),
+        0xE9 => cpu.pc = cpu.hl(),
+        0xEA => ld8(cpu, bus, Mem(Addr::Abs), Reg(A)),
+        0xEE => alu(cpu, bus, Xor, Imm),
+        0xEF => rst(cpu, bus, 0x28),
+
+        0xF0 => ld8(cpu, bus, Reg(A), Mem(Addr::HighImm)),
+        0xF1 => pop(cpu, bus, R16::Af),
+        0xF2 => ld8(cpu, bus, Reg(A), Mem(Addr::HighC)),
+        0xF3 => cpu.ime = 0,
+        0xF5 => push(cpu, bus, R16::Af),
+        0xF6 => alu(cpu, bus, Or, Imm),
+        0xF7 => rst(cpu, bus, 0x30),
+        0xF8 => ld_hl_sp_offset(cpu, bus),
+        0xF9 => ld_sp_hl(cpu, bus),
+        0xFA => ld8(cpu, bus, Reg(A), Mem(Addr::Abs)),
+        // EI while IME is already on changes nothing (an interrupt may be taken right
+        // after it); otherwise IME turns on after the next instruction.
+        0xFB => {
+            if cpu.ime == 0 {
+                cpu.ime = 2;
+            }
+        }
+        0xFE => alu(cpu, bus, Cp, Imm),
+        0xFF => rst(cpu, bus, 0x38),
+
+        // D3 DB DD E3 E4 EB EC ED F4 FC FD: the CPU locks up until power-off.
+        0xD3 | 0xDB | 0xDD | 0xE3 | 0xE4 | 0xEB | 0xEC | 0xED | 0xF4 | 0xFC | 0xFD => {
+            cpu.set_mode(CpuMode::Locked);
+        }
+    }
+}

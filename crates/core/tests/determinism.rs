@@ -1,0 +1,138 @@
+//! Determinism: a copied `State` behaves identically forever, and skipping idle HALT time
+//! gives the same bytes as ticking through it.
+//!
+//! Runs on the shared homebrew ROMs when present (skips with a reason otherwise); our own
+//! ROMs built from source join once they exist.
+
+use backspin_core::{Buttons, Core, Options, Rom};
+use std::path::PathBuf;
+
+fn shared_rom(relative: &str) -> Option<Vec<u8>> {
+    let root = match std::env::var_os("GB_TEST_ROMS") {
+        Some(dir) => PathBuf::from(dir),
+        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/test-roms"),
+    };
+    let path = root.join(relative);
+    match std::fs::read(&path) {
+        Ok(bytes) => Some(bytes),
+        Err(error) => {
+            println!(
+                "skipped: {} not readable ({error}); set GB_TEST_ROMS",
+                path.display()
+            );
+            None
+        }
+    }
+}
+
+/// A seeded, human-like joypad script: a new button mask held for 5..40 frames.
+struct InputScript {
+    seed: u64,
+    frames_left: u32,
+    buttons: u8,
+}
+
+impl InputScript {
+    fn new(seed: u64) -> InputScript {
+        InputScript {
+            seed,
+            frames_left: 0,
+            buttons: 0,
+        }
+    }
+    fn next_random(&mut self) -> u64 {
+        self.seed = self.seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.seed;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    /// Buttons for the next frame.
+    fn next_frame(&mut self) -> Buttons {
+        if self.frames_left == 0 {
+            let r = self.next_random();
+            self.frames_left = 5 + (r % 36) as u32;
+            self.buttons = (r >> 8) as u8 & (r >> 16) as u8; // sparse masks
+        }
+        self.frames_left -= 1;
+        Buttons(self.buttons)
+    }
+}
+
+fn power_on(bytes: &[u8]) -> Core {
+    Core::new(
+        Rom::from_bytes(bytes.to_vec()).expect("test ROM parses"),
+        Options::default(),
+    )
+}
+
+const ROMS: [&str; 3] = [
+    "homebrew/opus5.gb",
+    "homebrew/pocket.gb",
+    "homebrew/shocklobster.gb",
+];
+
+#[test]
+fn copied_state_runs_identically_for_10000_frames() {
+    for name in ROMS {
+        let Some(bytes) = shared_rom(name) else {
+            return;
+        };
+        let seed = 0x5EED_0001;
+        println!("{name}: seed {seed:#x}");
+        let mut script = InputScript::new(seed);
+        let mut first = power_on(&bytes);
+        for _ in 0..300 {
+            first.set_buttons(script.next_frame());
+            first.run_frame();
+        }
+        let mut second = power_on(&bytes);
+        second.load_state(first.state());
+        for frame in 0..10_000 {
+            let buttons = script.next_frame();
+            first.set_buttons(buttons);
+            second.set_buttons(buttons);
+            first.run_frame();
+            second.run_frame();
+            assert!(
+                first.state().as_bytes() == second.state().as_bytes(),
+                "{name}: states diverged at frame {frame}"
+            );
+            assert!(
+                first.frame() == second.frame(),
+                "{name}: frames diverged at frame {frame}"
+            );
+        }
+    }
+}
+
+#[test]
+fn halt_skipping_matches_ticking_every_cycle() {
+    for name in ROMS
+        .iter()
+        .chain(&["homebrew/gejmboj.gb", "blargg/cpu_instrs/cpu_instrs.gb"])
+    {
+        let Some(bytes) = shared_rom(name) else {
+            return;
+        };
+        let mut script = InputScript::new(0x5EED_0002);
+        let mut eager = power_on(&bytes);
+        eager.set_halt_skipping(false);
+        let mut skipping = power_on(&bytes);
+        for frame in 0..1_500 {
+            let buttons = script.next_frame();
+            eager.set_buttons(buttons);
+            skipping.set_buttons(buttons);
+            eager.run_frame();
+            skipping.run_frame();
+            assert!(
+                eager.state().as_bytes() == skipping.state().as_bytes(),
+                "{name}: HALT skipping changed the state at frame {frame}"
+            );
+            assert!(
+                eager.frame() == skipping.frame(),
+                "{name}: frames differ at frame {frame}"
+            );
+        }
+    }
+}
