@@ -97,10 +97,7 @@ impl InputLog {
                 chunk.len += 1;
             }
             _ => {
-                let mut events = self
-                    .spare
-                    .pop()
-                    .unwrap_or_else(|| Box::new([0; CHUNK]));
+                let mut events = self.spare.pop().unwrap_or_else(|| Box::new([0; CHUNK]));
                 events[0] = word;
                 self.chunks.push_back(Chunk {
                     events,
@@ -143,7 +140,9 @@ impl InputLog {
     /// Position (chunk, index) of the first event with `m_cycle >= m_cycle`.
     fn position(&self, m_cycle: u64) -> (usize, usize) {
         // First chunk whose last event is at or after the cycle.
-        let c = self.chunks.partition_point(|chunk| chunk.last().m_cycle < m_cycle);
+        let c = self
+            .chunks
+            .partition_point(|chunk| chunk.last().m_cycle < m_cycle);
         if c == self.chunks.len() {
             return (c, 0);
         }

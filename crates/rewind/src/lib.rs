@@ -17,8 +17,8 @@
 pub mod bench;
 pub mod codec;
 pub mod input_log;
-pub mod ring;
 mod rewinder;
+pub mod ring;
 
 pub use input_log::{InputEvent, InputLog};
 pub use rewinder::{

@@ -51,7 +51,11 @@ pub enum RewindError {
     #[error("the rewind buffer is empty")]
     Empty,
     #[error("frame {frame} is not in the rewind buffer (it holds frames {oldest}..={newest})")]
-    OutOfRange { frame: u64, oldest: u64, newest: u64 },
+    OutOfRange {
+        frame: u64,
+        oldest: u64,
+        newest: u64,
+    },
     #[error("rewind history is corrupt: {0}")]
     Corrupt(#[from] DecodeError),
     #[error("re-simulation did not reach the target frame (the core stopped producing frames)")]
@@ -266,18 +270,15 @@ impl Rewinder {
         let previous = after.checked_sub(1).map(|i| self.ring.frame(i));
         self.present = Some(frame);
         if previous == Some(frame) {
-            if self.reconstruct(frame).is_ok()
-                && self.cursor.as_bytes() == state.as_bytes()
-            {
+            if self.reconstruct(frame).is_ok() && self.cursor.as_bytes() == state.as_bytes() {
                 return Captured::Replayed;
             }
-        } else if previous
-            .is_some_and(|p| frame - p < u64::from(self.config.capture_every))
-        {
+        } else if previous.is_some_and(|p| frame - p < u64::from(self.config.capture_every)) {
             return Captured::Skipped;
         }
         // Diverged: the logged future after this state is no longer ours.
-        self.input.truncate_from(state.hw.m_cycles.saturating_add(1));
+        self.input
+            .truncate_from(state.hw.m_cycles.saturating_add(1));
         self.fork_after(frame.saturating_sub(1));
         let bytes = match self.newest_frame() {
             None => self.store_first(state, frame),
@@ -482,8 +483,10 @@ impl Rewinder {
             }
             Source::Keyframe(i) => {
                 *self.cursor = State::zeroed();
-                self.decoder
-                    .apply(self.ring.record(i), bytemuck::bytes_of_mut(&mut *self.cursor))?;
+                self.decoder.apply(
+                    self.ring.record(i),
+                    bytemuck::bytes_of_mut(&mut *self.cursor),
+                )?;
                 self.ring.frame(i)
             }
         };
@@ -588,13 +591,19 @@ impl Rewinder {
 
     /// One frame back from the present, exactly (state and picture).
     pub fn step_back_core(&mut self, core: &mut Core) -> Result<SeekReport, RewindError> {
-        let present = self.present.or(self.newest_frame()).ok_or(RewindError::Empty)?;
+        let present = self
+            .present
+            .or(self.newest_frame())
+            .ok_or(RewindError::Empty)?;
         self.seek_core(core, present.saturating_sub(1))
     }
 
     /// One frame forward from the present (redo), exactly, while the recorded future lasts.
     pub fn step_forward_core(&mut self, core: &mut Core) -> Result<SeekReport, RewindError> {
-        let present = self.present.or(self.newest_frame()).ok_or(RewindError::Empty)?;
+        let present = self
+            .present
+            .or(self.newest_frame())
+            .ok_or(RewindError::Empty)?;
         self.seek_core(core, present + 1)
     }
 

@@ -68,8 +68,11 @@ impl Ring {
         );
         // Round down to whole entries so slot arithmetic stays aligned to the top.
         let capacity = capacity / ENTRY * ENTRY;
+        // Written, not just zero-allocated: a calloc'd buffer would take a page fault on
+        // each first write, and those faults would land inside captures.
+        let buf = vec![0x55; capacity];
         Ring {
-            buf: vec![0; capacity],
+            buf,
             cur: Generation::default(),
             old: Generation::default(),
             base_frame: 0,
@@ -313,7 +316,10 @@ impl Ring {
         assert!(prev_end <= cur.data_end);
         if self.old_valid() > 0 {
             let old = self.old;
-            assert!(old.first >= cur.count, "older slot overwritten by current index");
+            assert!(
+                old.first >= cur.count,
+                "older slot overwritten by current index"
+            );
             assert!(
                 self.entry(old.first).0 >= cur.data_end,
                 "older record overwritten by current data"

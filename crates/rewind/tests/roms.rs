@@ -92,7 +92,11 @@ fn redo_then_fork(rom: Vec<u8>) {
     let mut same = |f: u64| recorded[f as usize % 400];
     let first = play(&mut core, &mut rewinder, &mut same, 300);
     let newest = rewinder.newest_frame().unwrap();
-    assert!(first.iter().all(|(_, _, c)| matches!(c, Captured::Stored { .. })));
+    assert!(
+        first
+            .iter()
+            .all(|(_, _, c)| matches!(c, Captured::Stored { .. }))
+    );
 
     // Rewind 100 frames and play the same inputs: the future is replayed, not rewritten.
     let back_to = newest - 100;
