@@ -62,7 +62,7 @@ impl ApuState {
     pub fn read_register(&self, reg: u8) -> u8 {
         let index = usize::from(reg.wrapping_sub(io::NR10)) % 0x30;
         match index {
-            0x16 => (self.regs[index] & 0x80) | 0x70, // NR52: power bit; no channel runs
+            0x16 => self.regs[index] | 0x70, // NR52: power bit + channel 1 left on by the boot sound
             0x00..=0x1F => self.regs[index] | READ_MASKS[index],
             _ => self.regs[index],
         }
@@ -76,7 +76,8 @@ impl ApuState {
                 if value & 0x80 == 0 {
                     self.regs[..0x16].fill(0);
                 }
-                self.regs[0x16] = value & 0x80;
+                self.regs[0x16] =
+                    value & 0x80 | self.regs[0x16] & 0x0F & (value >> 7).wrapping_neg();
             }
             0x20.. => self.regs[index] = value,
             _ if powered => self.regs[index] = value,

@@ -10,6 +10,13 @@ pub trait Bus {
     fn read(&mut self, addr: u16) -> u8;
     /// One M-cycle that writes `value` to `addr`.
     fn write(&mut self, addr: u16, value: u8);
+    /// The opcode fetch: one M-cycle that reads `addr`, returning the byte and `IE & IF & 0x1F`
+    /// as the CPU samples it during that cycle. Requests that a component raises late in the
+    /// cycle (the PPU's) are not part of that sample; they count from the next cycle on.
+    fn fetch(&mut self, addr: u16) -> (u8, u8) {
+        let opcode = self.read(addr);
+        (opcode, self.pending_interrupts())
+    }
     /// One M-cycle without a memory access.
     fn idle(&mut self);
     /// `IE & IF & 0x1F` as it stands now (no cycle passes).

@@ -95,9 +95,11 @@ impl<'a> Machine<'a> {
     }
 
     /// One M-cycle of everything but the CPU. The order is hardware behaviour: the timer's
-    /// counter also clocks serial and the APU frame sequencer.
+    /// counter also clocks serial and the APU frame sequencer. Returns the interrupt requests
+    /// raised late in the cycle (the PPU's), which the caller adds to IF after the CPU's
+    /// access and interrupt sampling.
     #[inline(always)]
-    fn tick(&mut self) {
+    fn tick(&mut self) -> u8 {
         let hw = &mut *self.hw;
         hw.m_cycles += 1;
         let fell = hw.timer.tick(&mut hw.interrupt_flag);
@@ -108,16 +110,16 @@ impl<'a> Machine<'a> {
             self.step_dma();
         }
         let hw = &mut *self.hw;
-        if hw.ppu.tick(
-            &hw.vram,
-            &hw.oam,
-            &mut hw.interrupt_flag,
-            &mut self.out.frame,
-        ) {
+        let mut late = 0;
+        if hw
+            .ppu
+            .tick(&hw.vram, &hw.oam, &mut late, &mut self.out.frame)
+        {
             hw.frames += 1;
             self.events |= Events::FRAME_READY;
         }
         hw.apu.tick(&mut self.out.audio);
+        late
     }
 
     /// Falling edges of the system counter that clock other components.
@@ -304,17 +306,29 @@ impl<'a> Machine<'a> {
 impl Bus for Machine<'_> {
     #[inline(always)]
     fn read(&mut self, addr: u16) -> u8 {
-        self.tick();
-        self.cpu_read(addr)
+        let late = self.tick();
+        let value = self.cpu_read(addr);
+        self.hw.interrupt_flag |= late;
+        value
+    }
+    #[inline(always)]
+    fn fetch(&mut self, addr: u16) -> (u8, u8) {
+        let late = self.tick();
+        let opcode = self.cpu_read(addr);
+        let pending = self.pending_interrupts();
+        self.hw.interrupt_flag |= late;
+        (opcode, pending)
     }
     #[inline(always)]
     fn write(&mut self, addr: u16, value: u8) {
-        self.tick();
+        let late = self.tick();
         self.cpu_write(addr, value);
+        self.hw.interrupt_flag |= late;
     }
     #[inline(always)]
     fn idle(&mut self) {
-        self.tick();
+        let late = self.tick();
+        self.hw.interrupt_flag |= late;
     }
     #[inline(always)]
     fn pending_interrupts(&self) -> u8 {

@@ -192,7 +192,7 @@ const TAC_CLOCK_BITS: [u16; 4] = [1 << 9, 1 << 3, 1 << 5, 1 << 7];
 
 /// The counter at 0x0100 after the DMG boot ROM. DIV reads 0xAB (Pan Docs); the low byte
 /// sets the phase that Mooneye `boot_div-dmgABCmgb` checks.
-const POST_BOOT_SYSTEM_COUNTER: u16 = 0xABCC;
+const POST_BOOT_SYSTEM_COUNTER: u16 = 0xABC8;
 
 /// M-cycles that can pass before the M-cycle containing the `n`-th falling edge (n >= 1) of
 /// `bit` in a counter that advances 4 per M-cycle.
