@@ -72,7 +72,7 @@ fn main() {
             tokens += 1;
             rest = &rest[l..];
         }
-        record_bytes += encoder.encode(&mut prev, cur, true, false).len() as u64;
+        record_bytes += encoder.encode_delta(&mut prev, cur).len() as u64;
     }
     let per = |x: u64| x as f64 / frames as f64;
     println!("{path}: {frames} frames, state {len} bytes");

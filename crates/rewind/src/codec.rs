@@ -10,24 +10,33 @@
 //! literal bytes are XORed into the target after skipping `zero_gap` bytes. Gaps shorter than
 //! [`MERGE_GAP`] are folded into the literal (a token header costs at least two bytes).
 //!
+//! The token stream is then stored raw, as an LZ4 block, or Huffman-coded with the code of
+//! its keyframe group ([`crate::huffman`]), whichever is smallest.
+//!
 //! Record (what the ring stores for one snapshot):
 //! ```text
-//! byte 0      flags: bit 0 keyframe (XOR against zeros), bit 1 LZ4-compressed payload
-//! bytes 1..3  u16 LE checksum of the payload bytes as stored
-//! [varint]    token stream length before LZ4, only when bit 1 is set
-//! payload     token stream (or its LZ4 block)
+//! byte 0      flags: bit 0 keyframe (XOR against zeros), bit 1 LZ4 payload,
+//!             bit 2 Huffman payload
+//! bytes 1..3  u16 LE checksum of everything after it
+//! [128 bytes] keyframes only: the Huffman code for the deltas that follow this keyframe
+//! [varint]    token stream length, when the payload is LZ4 or Huffman
+//! payload     token stream, its LZ4 block, or its Huffman bits
 //! ```
 
+use crate::huffman::{self, Code, DecodeTable};
 use lz4_flex::block::CompressTable;
 
 /// Zero gaps shorter than this are merged into the surrounding literal.
 const MERGE_GAP: usize = 4;
-/// Token streams at most this long are stored raw: LZ4 cannot win much on them and its
-/// hash-table reset alone costs more than the bytes saved.
+/// Token streams at most this long skip LZ4: it cannot win much on them and its hash-table
+/// reset alone costs more than the bytes saved.
 const LZ4_MIN_INPUT: usize = 96;
+/// Token bytes a group must have seen before its statistics replace the flat code.
+const MIN_STATS_BYTES: u32 = 4096;
 
 pub const FLAG_KEYFRAME: u8 = 1 << 0;
 pub const FLAG_LZ4: u8 = 1 << 1;
+pub const FLAG_HUFFMAN: u8 = 1 << 2;
 /// Flags byte plus checksum.
 pub const HEADER_LEN: usize = 3;
 
@@ -38,6 +47,8 @@ pub enum DecodeError {
     Checksum { stored: u16, computed: u16 },
     #[error("rewind record is truncated or malformed")]
     Malformed,
+    #[error("rewind record needs the Huffman code of a keyframe that is gone")]
+    MissingCode,
 }
 
 /// Worst-case token stream length for a state of `len` bytes: every literal of one byte
@@ -48,15 +59,25 @@ pub fn max_token_len(len: usize) -> usize {
 
 /// Worst-case record length for a state of `len` bytes.
 pub fn max_record_len(len: usize) -> usize {
-    HEADER_LEN + 5 + lz4_flex::block::get_maximum_output_size(max_token_len(len))
+    HEADER_LEN
+        + huffman::TABLE_BYTES
+        + 10
+        + lz4_flex::block::get_maximum_output_size(max_token_len(len))
 }
 
 /// Reusable buffers so that encoding a snapshot never allocates.
 pub struct Encoder {
     tokens: Vec<u8>,
     record: Vec<u8>,
+    zeros: Vec<u8>,
     small_table: CompressTable,
     large_table: CompressTable,
+    /// The code deltas are written with: the one stored in the latest keyframe.
+    code: Code,
+    /// The code the pending keyframe carries, until `commit_keyframe`.
+    pending: Code,
+    /// Byte statistics of the token streams since the latest keyframe.
+    counts: [u32; 256],
 }
 
 impl Encoder {
@@ -64,29 +85,84 @@ impl Encoder {
         Encoder {
             tokens: Vec::with_capacity(max_token_len(state_len)),
             record: Vec::with_capacity(max_record_len(state_len)),
+            zeros: vec![0; state_len],
             small_table: CompressTable::small(),
             large_table: CompressTable::large(),
+            code: Code::flat(),
+            pending: Code::flat(),
+            counts: [0; 256],
         }
     }
 
-    /// Encodes `cur XOR base` as a record and, when `sync_base`, copies the changed bytes of
-    /// `cur` into `base` in the same pass (so `base == cur` afterwards). Returns the record,
-    /// valid until the next call.
-    pub fn encode(
-        &mut self,
-        base: &mut [u8],
-        cur: &[u8],
-        sync_base: bool,
-        keyframe: bool,
-    ) -> &[u8] {
+    /// True while deltas are written without a learned code (no statistics yet).
+    pub fn code_is_flat(&self) -> bool {
+        self.code.is_flat()
+    }
+
+    /// Encodes `cur XOR base` as a delta record and copies the changed bytes of `cur` into
+    /// `base` in the same pass (so `base == cur` afterwards). Returns the record, valid
+    /// until the next call.
+    pub fn encode_delta(&mut self, base: &mut [u8], cur: &[u8]) -> &[u8] {
         self.tokens.clear();
-        tokenize_xor(base, cur, &mut self.tokens, sync_base);
+        tokenize_xor(base, cur, &mut self.tokens, true);
+        for &b in &self.tokens {
+            self.counts[usize::from(b)] = self.counts[usize::from(b)].saturating_add(1);
+        }
         self.record.clear();
-        let mut flags = if keyframe { FLAG_KEYFRAME } else { 0 };
         self.record.extend_from_slice(&[0, 0, 0]);
-        let mut stored_raw = true;
-        if self.tokens.len() > LZ4_MIN_INPUT {
-            let raw_len = self.tokens.len();
+        let flags = self.store_tokens(true);
+        self.finish(flags)
+    }
+
+    /// Encodes `cur` whole (XOR against zeros) as a keyframe record carrying a new code
+    /// built from the statistics since the previous keyframe. The encoder keeps using its
+    /// old code until [`Encoder::commit_keyframe`] (call it once the record is stored).
+    pub fn encode_keyframe(&mut self, cur: &[u8]) -> &[u8] {
+        let seen: u32 = self.counts.iter().fold(0u32, |a, &c| a.saturating_add(c));
+        self.pending = if seen >= MIN_STATS_BYTES {
+            Code::from_counts(&self.counts)
+        } else {
+            self.code.clone()
+        };
+        self.tokens.clear();
+        let mut zeros = std::mem::take(&mut self.zeros);
+        tokenize_xor(&mut zeros, cur, &mut self.tokens, false);
+        self.zeros = zeros;
+        self.record.clear();
+        self.record.extend_from_slice(&[0, 0, 0]);
+        self.pending.write(&mut self.record);
+        let flags = self.store_tokens(false) | FLAG_KEYFRAME;
+        self.finish(flags)
+    }
+
+    /// The keyframe just encoded was stored: later deltas use its code.
+    pub fn commit_keyframe(&mut self) {
+        self.code = self.pending.clone();
+        self.counts = [0; 256];
+    }
+
+    /// Continue after a fork with the code of the keyframe that now governs the newest
+    /// stored frame.
+    pub fn set_code(&mut self, code: Code) {
+        self.code = code;
+        self.counts = [0; 256];
+    }
+
+    /// Appends the token stream to the record in its smallest form; returns the flags.
+    fn store_tokens(&mut self, allow_huffman: bool) -> u8 {
+        let raw_len = self.tokens.len();
+        let prefix = self.record.len();
+        let mut best = (raw_len, 0u8);
+        let huffman_len = if allow_huffman && !self.code.is_flat() {
+            let n = self.code.encoded_len(&self.tokens) + varint_len(raw_len as u64);
+            if n < best.0 {
+                best = (n, FLAG_HUFFMAN);
+            }
+            n
+        } else {
+            usize::MAX
+        };
+        if raw_len > LZ4_MIN_INPUT {
             put_varint(&mut self.record, raw_len as u64);
             let start = self.record.len();
             let bound = lz4_flex::block::get_maximum_output_size(raw_len);
@@ -103,57 +179,117 @@ impl Encoder {
                 table,
             )
             .expect("output sized by get_maximum_output_size");
-            // Keep LZ4 only if it beats the raw tokens including its length prefix.
-            if written + (start - HEADER_LEN) < raw_len {
+            let n = written + (start - prefix);
+            if n < best.0 {
                 self.record.truncate(start + written);
-                flags |= FLAG_LZ4;
-                stored_raw = false;
+                return FLAG_LZ4;
             }
+            self.record.truncate(prefix);
         }
-        if stored_raw {
-            self.record.truncate(HEADER_LEN);
-            self.record.extend_from_slice(&self.tokens);
+        if best.1 == FLAG_HUFFMAN {
+            debug_assert!(huffman_len < raw_len);
+            put_varint(&mut self.record, raw_len as u64);
+            self.code.encode(&self.tokens, &mut self.record);
+            return FLAG_HUFFMAN;
         }
+        self.record.extend_from_slice(&self.tokens);
+        0
+    }
+
+    fn finish(&mut self, flags: u8) -> &[u8] {
         let sum = checksum(&self.record[HEADER_LEN..]);
         self.record[0] = flags;
         self.record[1..3].copy_from_slice(&sum.to_le_bytes());
-        debug_assert!(self.record.len() <= max_record_len(cur.len()));
+        debug_assert!(self.record.len() <= self.record.capacity());
         &self.record
     }
 }
 
-/// Reusable buffer for decoding records.
+/// The Huffman code a keyframe record carries.
+pub fn keyframe_code(record: &[u8]) -> Result<Code, DecodeError> {
+    let (flags, payload) = verify(record)?;
+    if flags & FLAG_KEYFRAME == 0 {
+        return Err(DecodeError::Malformed);
+    }
+    Code::read(payload).ok_or(DecodeError::Malformed)
+}
+
+/// Whether applying this record needs its group's Huffman code.
+pub fn needs_code(record: &[u8]) -> bool {
+    record
+        .first()
+        .is_some_and(|flags| flags & FLAG_HUFFMAN != 0)
+}
+
+/// Reusable buffers for decoding records, and the Huffman code of one keyframe group.
 pub struct Decoder {
     tokens: Vec<u8>,
+    table: DecodeTable,
+    /// Which keyframe's code `table` holds (the caller's key, e.g. its frame).
+    table_key: Option<u64>,
 }
 
 impl Decoder {
     pub fn new(state_len: usize) -> Decoder {
         Decoder {
             tokens: vec![0; max_token_len(state_len)],
+            table: DecodeTable::new(&Code::flat()),
+            table_key: None,
         }
     }
 
+    pub fn table_key(&self) -> Option<u64> {
+        self.table_key
+    }
+
+    /// Loads the code stored in `keyframe` under `key`.
+    pub fn load_code(&mut self, key: u64, keyframe: &[u8]) -> Result<(), DecodeError> {
+        self.table_key = None;
+        let code = keyframe_code(keyframe)?;
+        self.table.rebuild(&code);
+        self.table_key = Some(key);
+        Ok(())
+    }
+
+    /// Forgets the loaded code (its keyframe may have been replaced).
+    pub fn forget_code(&mut self) {
+        self.table_key = None;
+    }
+
     /// XORs the record's patch into `target`. A keyframe record applied to zeros yields the
-    /// keyframe state; a delta record moves `target` one capture forward or backward.
+    /// keyframe state; a delta record moves `target` one capture forward or backward. A
+    /// Huffman-coded delta needs its group's code loaded first.
     pub fn apply(&mut self, record: &[u8], target: &mut [u8]) -> Result<(), DecodeError> {
-        let (flags, payload) = verify(record)?;
-        if flags & FLAG_LZ4 != 0 {
-            let mut input = payload;
-            let raw_len = get_varint(&mut input).ok_or(DecodeError::Malformed)? as usize;
-            let out = self
-                .tokens
-                .get_mut(..raw_len)
+        let (flags, mut payload) = verify(record)?;
+        if flags & FLAG_KEYFRAME != 0 {
+            payload = payload
+                .get(huffman::TABLE_BYTES..)
                 .ok_or(DecodeError::Malformed)?;
+        }
+        if flags & (FLAG_LZ4 | FLAG_HUFFMAN) == 0 {
+            return apply_tokens(payload, target);
+        }
+        let mut input = payload;
+        let raw_len = get_varint(&mut input).ok_or(DecodeError::Malformed)? as usize;
+        let out = self
+            .tokens
+            .get_mut(..raw_len)
+            .ok_or(DecodeError::Malformed)?;
+        if flags & FLAG_LZ4 != 0 {
             let n =
                 lz4_flex::block::decompress_into(input, out).map_err(|_| DecodeError::Malformed)?;
             if n != raw_len {
                 return Err(DecodeError::Malformed);
             }
-            apply_tokens(&self.tokens[..raw_len], target)
         } else {
-            apply_tokens(payload, target)
+            if self.table_key.is_none() {
+                return Err(DecodeError::MissingCode);
+            }
+            self.table
+                .decode(input, out)
+                .ok_or(DecodeError::Malformed)?;
         }
+        apply_tokens(&self.tokens[..raw_len], target)
     }
 }
 
@@ -316,6 +452,11 @@ pub fn apply_tokens(mut tokens: &[u8], target: &mut [u8]) -> Result<(), DecodeEr
     Ok(())
 }
 
+/// Bytes `put_varint` writes for `value`.
+pub fn varint_len(value: u64) -> usize {
+    (64 - (value | 1).leading_zeros() as usize).div_ceil(7)
+}
+
 /// LEB128: 7 bits per byte, low bits first.
 pub fn put_varint(out: &mut Vec<u8>, mut value: u64) {
     while value >= 0x80 {
@@ -346,7 +487,7 @@ mod tests {
         let mut enc = Encoder::new(a.len());
         let mut dec = Decoder::new(a.len());
         let mut base = a.to_vec();
-        let record = enc.encode(&mut base, b, true, false).to_vec();
+        let record = enc.encode_delta(&mut base, b).to_vec();
         assert_eq!(base, b, "sync_base must leave base == cur");
         let mut x = a.to_vec();
         dec.apply(&record, &mut x).unwrap();
@@ -377,7 +518,7 @@ mod tests {
         }
         let mut enc = Encoder::new(a.len());
         let mut base = a.clone();
-        let len = enc.encode(&mut base, &b, true, false).len();
+        let len = enc.encode_delta(&mut base, &b).len();
         assert!(len < 400, "100 changed bytes took {len} bytes");
     }
 
@@ -387,9 +528,49 @@ mod tests {
         let mut b = a.clone();
         b[10] = 3;
         let mut enc = Encoder::new(a.len());
-        let mut record = enc.encode(&mut a.clone(), &b, false, false).to_vec();
+        let mut record = enc.encode_delta(&mut a.clone(), &b).to_vec();
         *record.last_mut().unwrap() ^= 1;
         let mut dec = Decoder::new(a.len());
         assert!(dec.apply(&record, &mut a.clone()).is_err());
+    }
+
+    #[test]
+    fn huffman_deltas_after_a_keyframe_decode_with_its_code() {
+        let len = 20_000;
+        let mut enc = Encoder::new(len);
+        let mut dec = Decoder::new(len);
+        let mut base = vec![0u8; len];
+        let mut state = vec![0u8; len];
+        // Counter-like churn at scattered places: small XOR values, little repetition.
+        let mut seed = 12345u64;
+        let mut step = |state: &mut Vec<u8>, _k: usize| {
+            for _ in 0..150 {
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                let j = (seed >> 33) as usize % len;
+                state[j] = state[j].wrapping_add(1 + (seed >> 20) as u8 % 3);
+            }
+        };
+        for k in 0..200 {
+            step(&mut state, k);
+            enc.encode_delta(&mut base, &state);
+        }
+        let key = enc.encode_keyframe(&state).to_vec();
+        enc.commit_keyframe();
+        assert!(!enc.code_is_flat());
+        let before = state.clone();
+        step(&mut state, 7);
+        let record = enc.encode_delta(&mut base, &state).to_vec();
+        assert!(needs_code(&record), "flags {:#x}", record[0]);
+        let mut x = before.clone();
+        assert_eq!(dec.apply(&record, &mut x), Err(DecodeError::MissingCode));
+        dec.load_code(1, &key).unwrap();
+        dec.apply(&record, &mut x).unwrap();
+        assert_eq!(x, state);
+        // The keyframe itself rebuilds the state from zeros.
+        let mut y = vec![0u8; len];
+        dec.apply(&key, &mut y).unwrap();
+        assert_eq!(y, before);
     }
 }

@@ -16,6 +16,7 @@
 
 pub mod bench;
 pub mod codec;
+pub mod huffman;
 pub mod input_log;
 mod rewinder;
 pub mod ring;

@@ -15,6 +15,9 @@ const STATE_LEN: usize = size_of::<State>();
 const KEYFRAME_COST: usize = 40;
 /// Cost of copying a whole state, in delta patches.
 const COPY_COST: usize = 4;
+/// Until the first learned Huffman code, keyframes come this often (the first group's
+/// statistics are what the code is built from).
+const EARLY_KEYFRAME: u32 = 120;
 
 /// How the rewinder stores history.
 #[derive(Clone, Debug)]
@@ -138,8 +141,9 @@ pub struct Rewinder {
     /// A scratch state that seeks rebuild into, and the stored frame it holds.
     cursor: Box<State>,
     cursor_frame: Option<u64>,
-    /// All zeros: the base keyframes are XORed against.
-    zeros: Box<State>,
+    /// Frame of the oldest keyframe in the ring: history starts there, since the deltas
+    /// before it may need the Huffman code of a keyframe that was overwritten.
+    first_key_frame: Option<u64>,
     /// The frame the caller is at: the last frame captured, replayed or sought to.
     present: Option<u64>,
     deltas_since_key: u32,
@@ -166,7 +170,7 @@ impl Rewinder {
             newest: bytemuck::zeroed_box(),
             cursor: bytemuck::zeroed_box(),
             cursor_frame: None,
-            zeros: bytemuck::zeroed_box(),
+            first_key_frame: None,
             present: None,
             deltas_since_key: 0,
             chain_bytes_since_key: 0,
@@ -186,6 +190,8 @@ impl Rewinder {
     pub fn clear(&mut self) {
         self.ring.clear();
         self.input.clear();
+        self.first_key_frame = None;
+        self.decoder.forget_code();
         self.cursor_frame = None;
         self.present = None;
         self.deltas_since_key = 0;
@@ -193,7 +199,11 @@ impl Rewinder {
     }
 
     pub fn oldest_frame(&self) -> Option<u64> {
-        (!self.ring.is_empty()).then(|| self.ring.frame(0))
+        if self.ring.is_empty() {
+            None
+        } else {
+            self.first_key_frame
+        }
     }
 
     pub fn newest_frame(&self) -> Option<u64> {
@@ -292,23 +302,22 @@ impl Rewinder {
 
     fn store_first(&mut self, state: &State, frame: u64) -> Captured {
         self.ring.clear();
+        self.decoder.forget_code();
+        self.first_key_frame = None;
+        self.cursor_frame = None;
         *self.newest = *state;
-        let record = self.encoder.encode(
-            bytemuck::bytes_of_mut(&mut *self.zeros),
-            state.as_bytes(),
-            false,
-            true,
-        );
+        let record = self.encoder.encode_keyframe(state.as_bytes());
         let len = record.len();
         match self.ring.push(frame, record) {
             Ok(_) => {
+                self.encoder.commit_keyframe();
+                self.first_key_frame = Some(frame);
                 self.stats.keyframes_written += 1;
                 self.stats.snapshots_written += 1;
                 self.stats.bytes_written += (len + 8) as u64;
                 self.stats.last_keyframe_bytes = len;
                 self.deltas_since_key = 0;
                 self.chain_bytes_since_key = 0;
-                self.cursor_frame = None;
                 Captured::Stored {
                     bytes: len + 8,
                     keyframe: true,
@@ -319,22 +328,22 @@ impl Rewinder {
     }
 
     fn append(&mut self, state: &State, frame: u64) -> Captured {
-        let record = self.encoder.encode(
-            bytemuck::bytes_of_mut(&mut *self.newest),
-            state.as_bytes(),
-            true,
-            false,
-        );
+        let record = self
+            .encoder
+            .encode_delta(bytemuck::bytes_of_mut(&mut *self.newest), state.as_bytes());
         let delta_len = record.len();
-        match self.ring.push(frame, record) {
-            Ok(_) => {}
+        let evicted = match self.ring.push(frame, record) {
+            Ok(evicted) => evicted,
             Err(PushError::TooLarge) | Err(PushError::FrameOutOfRange) => {
                 // Cannot chain this one: start over from it.
                 return self.store_first(state, frame);
             }
+        };
+        if evicted > 0 {
+            self.after_eviction();
         }
-        if self.ring.len() == 1 {
-            // The ring had to drop everything to fit the delta; a lone delta has no base.
+        if self.oldest_frame().is_none_or(|oldest| oldest >= frame) {
+            // The ring had to drop every keyframe to fit the delta: nothing to chain from.
             return self.store_first(state, frame);
         }
         self.stats.snapshots_written += 1;
@@ -342,37 +351,60 @@ impl Rewinder {
         self.deltas_since_key += 1;
         self.chain_bytes_since_key += delta_len;
         let mut bytes = delta_len + 8;
+        // Keyframe policy: a fixed interval bounds seek work in patches; the byte limits
+        // bound it in bytes and guarantee a keyframe in every quarter of the ring (history
+        // starts at the oldest keyframe); the first learned code comes early.
         let keyframe = self.deltas_since_key >= self.config.keyframe_interval
-            || self.chain_bytes_since_key >= self.config.keyframe_chain_bytes;
+            || self.chain_bytes_since_key >= self.config.keyframe_chain_bytes
+            || self.chain_bytes_since_key >= self.ring.capacity() / 4
+            || (self.encoder.code_is_flat() && self.deltas_since_key >= EARLY_KEYFRAME);
         if keyframe {
-            let record = self.encoder.encode(
-                bytemuck::bytes_of_mut(&mut *self.zeros),
-                state.as_bytes(),
-                false,
-                true,
-            );
+            let record = self.encoder.encode_keyframe(state.as_bytes());
             let len = record.len();
-            if self.ring.push(frame, record).is_ok() {
+            if let Ok(evicted) = self.ring.push(frame, record) {
+                self.encoder.commit_keyframe();
                 self.stats.keyframes_written += 1;
                 self.stats.bytes_written += (len + 8) as u64;
                 self.stats.last_keyframe_bytes = len;
                 bytes += len + 8;
+                if evicted > 0 {
+                    self.after_eviction();
+                }
             }
             self.deltas_since_key = 0;
             self.chain_bytes_since_key = 0;
         }
-        self.after_eviction();
         Captured::Stored { bytes, keyframe }
     }
 
     /// Keeps derived positions consistent after the oldest records went.
     fn after_eviction(&mut self) {
+        if self
+            .first_key_frame
+            .is_none_or(|key| self.ring.is_empty() || self.ring.frame(0) > key)
+        {
+            self.first_key_frame = self.find_first_key();
+        }
         if let Some(oldest) = self.oldest_frame() {
             if self.cursor_frame.is_some_and(|c| c < oldest) {
                 self.cursor_frame = None;
             }
             self.input.trim_before_frame(oldest);
         }
+    }
+
+    /// Frame of the oldest keyframe record (a scan over at most one keyframe group).
+    fn find_first_key(&self) -> Option<u64> {
+        (0..self.ring.len())
+            .find(|&i| codec::is_keyframe(self.ring.record(i)))
+            .map(|i| self.ring.frame(i))
+    }
+
+    /// Index of the nearest keyframe record before index `i`.
+    fn key_before(&self, i: usize) -> Option<usize> {
+        (0..i)
+            .rev()
+            .find(|&j| codec::is_keyframe(self.ring.record(j)))
     }
 
     /// Drops every stored frame after `frame`; the newest kept state becomes the base for
@@ -396,6 +428,24 @@ impl Rewinder {
         }
         *self.newest = *self.cursor;
         self.ring.truncate(keep);
+        // Keyframes after the fork are gone: continue with the code of the keyframe that
+        // now governs the newest frame, and forget decoded codes (frames may be reused).
+        self.decoder.forget_code();
+        match self.key_before(self.ring.len()) {
+            Some(k) => match codec::keyframe_code(self.ring.record(k)) {
+                Ok(code) => self.encoder.set_code(code),
+                Err(_) => {
+                    self.ring.clear();
+                    self.cursor_frame = None;
+                    return;
+                }
+            },
+            None => {
+                self.ring.clear();
+                self.cursor_frame = None;
+                return;
+            }
+        }
         // Recount the chain since the last keyframe so the keyframe policy carries on.
         self.deltas_since_key = 0;
         self.chain_bytes_since_key = 0;
@@ -496,27 +546,43 @@ impl Rewinder {
     }
 
     /// Moves the cursor state from stored frame `from` to stored frame `to` by applying the
-    /// delta records in between (forward in order, backward in reverse order).
+    /// delta records in between (forward in order, backward in reverse order). Huffman-coded
+    /// deltas use the code of the keyframe before them, loaded on demand.
     fn walk(&mut self, from: u64, to: u64) -> Result<(), RewindError> {
-        let cursor = bytemuck::bytes_of_mut(&mut *self.cursor);
         let (lo, hi) = (from.min(to), from.max(to));
         let range = self.ring.partition_after(lo)..self.ring.partition_after(hi);
-        let apply = |decoder: &mut Decoder, i: usize, cursor: &mut [u8]| {
+        let forward = to >= from;
+        let len = range.len();
+        // The keyframe governing the record about to be applied, when known.
+        let mut governing: Option<usize> = None;
+        for k in 0..len {
+            let i = if forward {
+                range.start + k
+            } else {
+                range.end - 1 - k
+            };
             let record = self.ring.record(i);
             if codec::is_keyframe(record) {
-                Ok(())
-            } else {
-                decoder.apply(record, cursor)
+                governing = if forward { Some(i) } else { None };
+                continue;
             }
-        };
-        if to >= from {
-            for i in range {
-                apply(&mut self.decoder, i, cursor)?;
+            if codec::needs_code(record) {
+                let key = match governing {
+                    Some(key) => key,
+                    None => self
+                        .key_before(i)
+                        .ok_or(RewindError::Corrupt(DecodeError::MissingCode))?,
+                };
+                governing = Some(key);
+                let key_frame = self.ring.frame(key);
+                if self.decoder.table_key() != Some(key_frame) {
+                    self.decoder.load_code(key_frame, self.ring.record(key))?;
+                }
             }
-        } else {
-            for i in range.rev() {
-                apply(&mut self.decoder, i, cursor)?;
-            }
+            self.decoder.apply(
+                self.ring.record(i),
+                bytemuck::bytes_of_mut(&mut *self.cursor),
+            )?;
         }
         Ok(())
     }
