@@ -87,8 +87,10 @@ pub struct SeekReport {
     pub snapshot_frame: u64,
     /// Frames emulated after restoring it.
     pub resimulated_frames: u64,
-    /// True when at least one frame was emulated, so `core.frame()` shows exactly the
-    /// picture that was on screen at the target frame. False only for the oldest frame.
+    /// True when at least one frame was emulated, so `core.frame()` holds exactly the
+    /// picture drawn during the target frame. False only for the oldest frame. (With the
+    /// LCD off the PPU draws nothing and the buffer keeps an older picture; a real DMG
+    /// shows a blank screen then, which is what a frontend should show.)
     pub picture_exact: bool,
 }
 
