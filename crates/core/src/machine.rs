@@ -75,6 +75,10 @@ impl<'a> Machine<'a> {
         }
     }
 
+    pub(crate) fn events(&self) -> Events {
+        self.events
+    }
+
     pub(crate) fn take_events(&mut self) -> Events {
         std::mem::take(&mut self.events)
     }
