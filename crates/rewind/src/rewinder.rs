@@ -18,6 +18,8 @@ const COPY_COST: usize = 4;
 /// Until the first learned Huffman code, keyframes come this often (the first group's
 /// statistics are what the code is built from).
 const EARLY_KEYFRAME: u32 = 120;
+/// Host-time events kept for re-simulation (one per session start or resume in practice).
+const RTC_LOG_MAX: usize = 4096;
 
 /// How the rewinder stores history.
 #[derive(Clone, Debug)]
@@ -138,6 +140,9 @@ pub struct Rewinder {
     encoder: Encoder,
     decoder: Decoder,
     input: InputLog,
+    /// Host time handed to a cartridge clock: (M-cycle, seconds added). Rare (a session
+    /// start, a resume), so a plain list, capped at `RTC_LOG_MAX` entries.
+    rtc_log: Vec<(u64, u64)>,
     /// Uncompressed copy of the newest stored state: a capture is one XOR pass against it.
     newest: Box<State>,
     /// A scratch state that seeks rebuild into, and the stored frame it holds.
@@ -169,6 +174,7 @@ impl Rewinder {
             encoder: Encoder::new(STATE_LEN),
             decoder: Decoder::new(STATE_LEN),
             input: InputLog::new(),
+            rtc_log: Vec::new(),
             newest: bytemuck::zeroed_box(),
             cursor: bytemuck::zeroed_box(),
             cursor_frame: None,
@@ -192,6 +198,7 @@ impl Rewinder {
     pub fn clear(&mut self) {
         self.ring.clear();
         self.input.clear();
+        self.rtc_log.clear();
         self.first_key_frame = None;
         self.decoder.forget_code();
         self.cursor_frame = None;
@@ -257,8 +264,41 @@ impl Rewinder {
                 return;
             }
             self.fork_after(present);
+            self.rtc_log.retain(|&(c, _)| c < m_cycle);
         }
         self.input.push(m_cycle, buttons, present);
+    }
+
+    /// Adds `seconds` of host time to the cartridge clock (MBC3 RTC; nothing for other
+    /// cartridges) and logs it, so re-simulation repeats it at the same M-cycle. This is the
+    /// other non-deterministic input besides the joypad.
+    pub fn apply_rtc_advance(&mut self, core: &mut Core, seconds: u64) {
+        self.record_rtc_advance(core.m_cycles(), seconds);
+        advance_rtc(core, seconds);
+    }
+
+    /// Logs that `seconds` of host time were added to the cartridge clock at `m_cycle`.
+    /// While a recorded future exists, the same event at the same M-cycle keeps it; any
+    /// other forks the timeline, as a differing button press does.
+    pub fn record_rtc_advance(&mut self, m_cycle: u64, seconds: u64) {
+        let present = self.present.unwrap_or(0);
+        if self.newest_frame().is_some_and(|newest| newest > present) {
+            if self.rtc_log.contains(&(m_cycle, seconds)) {
+                return;
+            }
+            self.fork_after(present);
+            self.input.truncate_from(m_cycle);
+        }
+        self.rtc_log.retain(|&(c, _)| c < m_cycle);
+        if self.rtc_log.len() >= RTC_LOG_MAX {
+            self.rtc_log.remove(0);
+        }
+        self.rtc_log.push((m_cycle, seconds));
+    }
+
+    /// The logged host-time events for cartridge clocks, oldest first.
+    pub fn rtc_log(&self) -> &[(u64, u64)] {
+        &self.rtc_log
     }
 
     /// Offers the state after frame `frame` for storage. Stores it if it is a capture point
@@ -289,8 +329,8 @@ impl Rewinder {
             return Captured::Skipped;
         }
         // Diverged: the logged future after this state is no longer ours.
-        self.input
-            .truncate_from(state.hw.m_cycles.saturating_add(1));
+        self.input.truncate_from(state.hw.m_cycles);
+        self.rtc_log.retain(|&(c, _)| c < state.hw.m_cycles);
         self.fork_after(frame.saturating_sub(1));
         let bytes = match self.newest_frame() {
             None => self.store_first(state, frame),
@@ -685,11 +725,20 @@ impl Rewinder {
         // A frame is at most one LCD period; twice that per frame bounds a broken run.
         let cycle_limit = start_cycle + (frames + 1) * 2 * M_CYCLES_PER_FRAME;
         let mut events = self.input.events_from(start_cycle).peekable();
+        let first_rtc = self.rtc_log.partition_point(|&(c, _)| c < start_cycle);
+        let mut rtc = self.rtc_log[first_rtc..].iter().peekable();
         while core.state().hw.frames != target {
-            while let Some(event) = events.next_if(|e| e.m_cycle <= core.m_cycles()) {
+            let now = core.m_cycles();
+            while let Some(event) = events.next_if(|e| e.m_cycle <= now) {
                 core.set_buttons(Buttons(event.buttons));
             }
-            let next = events.peek().map_or(u64::MAX, |e| e.m_cycle);
+            while let Some(&(_, seconds)) = rtc.next_if(|&&(c, _)| c <= now) {
+                advance_rtc(core, seconds);
+            }
+            let next = events
+                .peek()
+                .map_or(u64::MAX, |e| e.m_cycle)
+                .min(rtc.peek().map_or(u64::MAX, |&&(c, _)| c));
             let frame_before = core.state().hw.frames;
             while core.state().hw.frames == frame_before && core.m_cycles() < next {
                 core.step();
@@ -700,6 +749,16 @@ impl Rewinder {
         }
         Ok(())
     }
+}
+
+/// Adds host time to the cartridge clock through the ROM's mapper (a no-op without one).
+fn advance_rtc(core: &mut Core, seconds: u64) {
+    let mut state: Box<State> = bytemuck::zeroed_box();
+    *state = *core.state();
+    let now = state.hw.m_cycles;
+    core.rom()
+        .rtc_advance_seconds(&mut state.hw.mbc, seconds, now);
+    core.load_state(&state);
 }
 
 /// Emulated seconds in `frames` LCD frames (59.7275 per second).

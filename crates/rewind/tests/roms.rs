@@ -141,3 +141,49 @@ fn redo_then_fork_on_a_homebrew_rom() {
         Err(e) => println!("SKIP pocket.gb: {e}"),
     }
 }
+
+/// Host time given to an MBC3 clock is an input like a button: seeks across it re-apply it
+/// at the same M-cycle.
+#[test]
+fn rtc_host_time_is_replayed_on_seek() {
+    let mut rom = bench::builtin_rom();
+    rom[0x147] = 0x10; // MBC3 + timer + RAM + battery
+    rom[0x149] = 0x02; // 8 KiB RAM
+    let mut sum = 0u8;
+    for &b in &rom[0x134..=0x14C] {
+        sum = sum.wrapping_sub(b).wrapping_sub(1);
+    }
+    rom[0x14D] = sum;
+    let rom = Rom::from_bytes(rom).unwrap();
+    let run = |with_rtc: bool| {
+        let mut core = Core::new(rom.clone(), Options::default());
+        let mut rewinder = Rewinder::new(16 << 20);
+        rewinder.capture(core.state(), core.state().hw.frames);
+        let mut states = Vec::new();
+        for k in 0..200u64 {
+            rewinder.apply_input(&mut core, if k % 50 < 10 { 0x10 } else { 0 });
+            if with_rtc && k == 100 {
+                rewinder.apply_rtc_advance(&mut core, 3 * 86_400 + 3_661);
+            }
+            run_one_frame(&mut core);
+            let frame = core.state().hw.frames;
+            rewinder.capture(core.state(), frame);
+            states.push((frame, Box::new(*core.state())));
+        }
+        (core, rewinder, states)
+    };
+    let (_, _, control) = run(false);
+    let (mut core, mut rewinder, states) = run(true);
+    assert_eq!(rewinder.rtc_log().len(), 1);
+    assert!(
+        control[150].1.as_bytes() != states[150].1.as_bytes(),
+        "the clock advance must show in the state"
+    );
+    for (frame, state) in states.iter().step_by(7) {
+        rewinder.seek_core(&mut core, *frame).unwrap();
+        assert!(
+            core.state().as_bytes() == state.as_bytes(),
+            "seek to {frame} across the RTC event"
+        );
+    }
+}
