@@ -18,12 +18,13 @@
 //! byte 0      flags: bit 0 keyframe (XOR against zeros), bit 1 LZ4 payload,
 //!             bit 2 Huffman payload
 //! bytes 1..3  u16 LE checksum of everything after it
-//! [128 bytes] keyframes only: the Huffman code for the deltas that follow this keyframe
+//! [256 bytes] keyframes only: the Huffman codes (header bytes, literal bytes) for the deltas
+//!             that follow this keyframe
 //! [varint]    token stream length, when the payload is LZ4 or Huffman
 //! payload     token stream, its LZ4 block, or its Huffman bits
 //! ```
 
-use crate::huffman::{self, Code, DecodeTable};
+use crate::huffman::{TokenCode, TokenCounts, TokenDecoder};
 use lz4_flex::block::CompressTable;
 
 /// Zero gaps shorter than this are merged into the surrounding literal.
@@ -32,7 +33,7 @@ const MERGE_GAP: usize = 4;
 /// reset alone costs more than the bytes saved.
 const LZ4_MIN_INPUT: usize = 96;
 /// Token bytes a group must have seen before its statistics replace the flat code.
-const MIN_STATS_BYTES: u32 = 4096;
+const MIN_STATS_BYTES: u64 = 4096;
 
 pub const FLAG_KEYFRAME: u8 = 1 << 0;
 pub const FLAG_LZ4: u8 = 1 << 1;
@@ -60,7 +61,7 @@ pub fn max_token_len(len: usize) -> usize {
 /// Worst-case record length for a state of `len` bytes.
 pub fn max_record_len(len: usize) -> usize {
     HEADER_LEN
-        + huffman::TABLE_BYTES
+        + TokenCode::BYTES
         + 10
         + lz4_flex::block::get_maximum_output_size(max_token_len(len))
 }
@@ -73,11 +74,11 @@ pub struct Encoder {
     small_table: CompressTable,
     large_table: CompressTable,
     /// The code deltas are written with: the one stored in the latest keyframe.
-    code: Code,
+    code: TokenCode,
     /// The code the pending keyframe carries, until `commit_keyframe`.
-    pending: Code,
+    pending: TokenCode,
     /// Byte statistics of the token streams since the latest keyframe.
-    counts: [u32; 256],
+    counts: TokenCounts,
 }
 
 impl Encoder {
@@ -88,9 +89,9 @@ impl Encoder {
             zeros: vec![0; state_len],
             small_table: CompressTable::small(),
             large_table: CompressTable::large(),
-            code: Code::flat(),
-            pending: Code::flat(),
-            counts: [0; 256],
+            code: TokenCode::flat(),
+            pending: TokenCode::flat(),
+            counts: TokenCounts::default(),
         }
     }
 
@@ -105,9 +106,7 @@ impl Encoder {
     pub fn encode_delta(&mut self, base: &mut [u8], cur: &[u8]) -> &[u8] {
         self.tokens.clear();
         tokenize_xor(base, cur, &mut self.tokens, true);
-        for &b in &self.tokens {
-            self.counts[usize::from(b)] = self.counts[usize::from(b)].saturating_add(1);
-        }
+        self.counts.add(&self.tokens);
         self.record.clear();
         self.record.extend_from_slice(&[0, 0, 0]);
         let flags = self.store_tokens(true);
@@ -118,9 +117,8 @@ impl Encoder {
     /// built from the statistics since the previous keyframe. The encoder keeps using its
     /// old code until [`Encoder::commit_keyframe`] (call it once the record is stored).
     pub fn encode_keyframe(&mut self, cur: &[u8]) -> &[u8] {
-        let seen: u32 = self.counts.iter().fold(0u32, |a, &c| a.saturating_add(c));
-        self.pending = if seen >= MIN_STATS_BYTES {
-            Code::from_counts(&self.counts)
+        self.pending = if self.counts.total() >= MIN_STATS_BYTES {
+            TokenCode::from_counts(&self.counts)
         } else {
             self.code.clone()
         };
@@ -138,14 +136,14 @@ impl Encoder {
     /// The keyframe just encoded was stored: later deltas use its code.
     pub fn commit_keyframe(&mut self) {
         self.code = self.pending.clone();
-        self.counts = [0; 256];
+        self.counts = TokenCounts::default();
     }
 
     /// Continue after a fork with the code of the keyframe that now governs the newest
     /// stored frame.
-    pub fn set_code(&mut self, code: Code) {
+    pub fn set_code(&mut self, code: TokenCode) {
         self.code = code;
-        self.counts = [0; 256];
+        self.counts = TokenCounts::default();
     }
 
     /// Appends the token stream to the record in its smallest form; returns the flags.
@@ -206,12 +204,12 @@ impl Encoder {
 }
 
 /// The Huffman code a keyframe record carries.
-pub fn keyframe_code(record: &[u8]) -> Result<Code, DecodeError> {
+pub fn keyframe_code(record: &[u8]) -> Result<TokenCode, DecodeError> {
     let (flags, payload) = verify(record)?;
     if flags & FLAG_KEYFRAME == 0 {
         return Err(DecodeError::Malformed);
     }
-    Code::read(payload).ok_or(DecodeError::Malformed)
+    TokenCode::read(payload).ok_or(DecodeError::Malformed)
 }
 
 /// Whether applying this record needs its group's Huffman code.
@@ -224,7 +222,7 @@ pub fn needs_code(record: &[u8]) -> bool {
 /// Reusable buffers for decoding records, and the Huffman code of one keyframe group.
 pub struct Decoder {
     tokens: Vec<u8>,
-    table: DecodeTable,
+    table: TokenDecoder,
     /// Which keyframe's code `table` holds (the caller's key, e.g. its frame).
     table_key: Option<u64>,
 }
@@ -233,7 +231,7 @@ impl Decoder {
     pub fn new(state_len: usize) -> Decoder {
         Decoder {
             tokens: vec![0; max_token_len(state_len)],
-            table: DecodeTable::new(&Code::flat()),
+            table: TokenDecoder::new(&TokenCode::flat()),
             table_key: None,
         }
     }
@@ -263,7 +261,7 @@ impl Decoder {
         let (flags, mut payload) = verify(record)?;
         if flags & FLAG_KEYFRAME != 0 {
             payload = payload
-                .get(huffman::TABLE_BYTES..)
+                .get(TokenCode::BYTES..)
                 .ok_or(DecodeError::Malformed)?;
         }
         if flags & (FLAG_LZ4 | FLAG_HUFFMAN) == 0 {
