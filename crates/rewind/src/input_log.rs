@@ -9,6 +9,8 @@
 use std::collections::VecDeque;
 
 const CHUNK: usize = 512;
+/// Dropped chunks kept for reuse.
+const SPARE_CHUNKS: usize = 16;
 
 /// One joypad change: from `m_cycle` on, `buttons` (a `Buttons` mask) are held.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -47,16 +49,33 @@ impl Chunk {
     }
 }
 
-#[derive(Default)]
 pub struct InputLog {
     chunks: VecDeque<Chunk>,
     spare: Vec<Box<[u64; CHUNK]>>,
     len: usize,
 }
 
+impl Default for InputLog {
+    fn default() -> InputLog {
+        InputLog::new()
+    }
+}
+
 impl InputLog {
     pub fn new() -> InputLog {
-        InputLog::default()
+        InputLog {
+            chunks: VecDeque::with_capacity(SPARE_CHUNKS),
+            spare: Vec::with_capacity(SPARE_CHUNKS),
+            len: 0,
+        }
+    }
+
+    /// Keeps a dropped chunk for reuse, without growing the spare list (trimming happens
+    /// inside `Rewinder::capture`, which must not allocate).
+    fn recycle(&mut self, events: Box<[u64; CHUNK]>) {
+        if self.spare.len() < self.spare.capacity() {
+            self.spare.push(events);
+        }
     }
 
     pub fn len(&self) -> usize {
@@ -69,7 +88,7 @@ impl InputLog {
 
     pub fn clear(&mut self) {
         while let Some(chunk) = self.chunks.pop_front() {
-            self.spare.push(chunk.events);
+            self.recycle(chunk.events);
         }
         self.len = 0;
     }
@@ -116,7 +135,7 @@ impl InputLog {
             if chunk.first().m_cycle >= m_cycle {
                 self.len -= chunk.len;
                 let chunk = self.chunks.pop_back().expect("non-empty");
-                self.spare.push(chunk.events);
+                self.recycle(chunk.events);
                 continue;
             }
             let keep = chunk.events[..chunk.len].partition_point(|&w| (w >> 8) < m_cycle);
@@ -133,7 +152,7 @@ impl InputLog {
         while self.chunks.len() >= 2 && self.chunks[1].first_frame < oldest_frame {
             let chunk = self.chunks.pop_front().expect("two chunks");
             self.len -= chunk.len;
-            self.spare.push(chunk.events);
+            self.recycle(chunk.events);
         }
     }
 
