@@ -18,13 +18,15 @@
 //! byte 0      flags: bit 0 keyframe (XOR against zeros), bit 1 LZ4 payload,
 //!             bit 2 Huffman payload
 //! bytes 1..3  u16 LE checksum of everything after it
-//! [256 bytes] keyframes only: the Huffman codes (header bytes, literal bytes) for the deltas
-//!             that follow this keyframe
+//! [meta]      keyframes only, for the deltas that follow: the Huffman codes (256 bytes:
+//!             header bytes, literal bytes), then the blocks stored by value
+//!             ([`crate::raw_blocks`]: varint count, varint gaps)
 //! [varint]    token stream length, when the payload is LZ4 or Huffman
 //! payload     token stream, its LZ4 block, or its Huffman bits
 //! ```
 
 use crate::huffman::{TokenCode, TokenCounts, TokenDecoder};
+use crate::raw_blocks::{self, BlockStats, RawBlocks};
 use lz4_flex::block::CompressTable;
 
 /// Zero gaps shorter than this are merged into the surrounding literal.
@@ -48,7 +50,7 @@ pub enum DecodeError {
     Checksum { stored: u16, computed: u16 },
     #[error("rewind record is truncated or malformed")]
     Malformed,
-    #[error("rewind record needs the Huffman code of a keyframe that is gone")]
+    #[error("rewind record needs the code of a keyframe that is gone")]
     MissingCode,
 }
 
@@ -62,7 +64,8 @@ pub fn max_token_len(len: usize) -> usize {
 pub fn max_record_len(len: usize) -> usize {
     HEADER_LEN
         + TokenCode::BYTES
-        + 10
+        + 3 * raw_blocks::MAX_BLOCKS
+        + 16
         + lz4_flex::block::get_maximum_output_size(max_token_len(len))
 }
 
@@ -79,6 +82,12 @@ pub struct Encoder {
     pending: TokenCode,
     /// Byte statistics of the token streams since the latest keyframe.
     counts: TokenCounts,
+    /// Blocks the deltas store by value (from the latest keyframe), the pending keyframe's
+    /// choice, and the statistics the next choice is made from.
+    raw: RawBlocks,
+    pending_raw: RawBlocks,
+    block_stats: BlockStats,
+    value_blocks: bool,
 }
 
 impl Encoder {
@@ -92,7 +101,21 @@ impl Encoder {
             code: TokenCode::flat(),
             pending: TokenCode::flat(),
             counts: TokenCounts::default(),
+            raw: RawBlocks::new(state_len),
+            pending_raw: RawBlocks::new(state_len),
+            block_stats: BlockStats::new(state_len),
+            value_blocks: true,
         }
+    }
+
+    /// Blocks the current keyframe group stores by value.
+    pub fn value_block_count(&self) -> usize {
+        self.raw.len()
+    }
+
+    /// Whether keyframes may choose blocks to store by value (on by default).
+    pub fn set_value_blocks(&mut self, enabled: bool) {
+        self.value_blocks = enabled;
     }
 
     /// True while deltas are written without a learned code (no statistics yet).
@@ -105,7 +128,15 @@ impl Encoder {
     /// until the next call.
     pub fn encode_delta(&mut self, base: &mut [u8], cur: &[u8]) -> &[u8] {
         self.tokens.clear();
-        tokenize_xor(base, cur, &mut self.tokens, true);
+        tokenize(
+            base,
+            cur,
+            &mut self.tokens,
+            true,
+            Some(&self.raw),
+            Some(&mut self.block_stats),
+        );
+        self.block_stats.end_frame(cur);
         self.counts.add(&self.tokens);
         self.record.clear();
         self.record.extend_from_slice(&[0, 0, 0]);
@@ -122,13 +153,19 @@ impl Encoder {
         } else {
             self.code.clone()
         };
+        if self.value_blocks {
+            self.block_stats.choose(&mut self.pending_raw);
+        } else {
+            self.pending_raw.clear();
+        }
         self.tokens.clear();
         let mut zeros = std::mem::take(&mut self.zeros);
-        tokenize_xor(&mut zeros, cur, &mut self.tokens, false);
+        tokenize(&mut zeros, cur, &mut self.tokens, false, None, None);
         self.zeros = zeros;
         self.record.clear();
         self.record.extend_from_slice(&[0, 0, 0]);
         self.pending.write(&mut self.record);
+        self.pending_raw.write(&mut self.record);
         let flags = self.store_tokens(false) | FLAG_KEYFRAME;
         self.finish(flags)
     }
@@ -136,14 +173,22 @@ impl Encoder {
     /// The keyframe just encoded was stored: later deltas use its code.
     pub fn commit_keyframe(&mut self) {
         self.code = self.pending.clone();
+        self.raw.copy_from(&self.pending_raw);
         self.counts = TokenCounts::default();
+        self.block_stats.reset();
     }
 
     /// Continue after a fork with the code of the keyframe that now governs the newest
     /// stored frame.
-    pub fn set_code(&mut self, code: TokenCode) {
+    pub fn set_meta(&mut self, keyframe: &[u8]) -> Result<(), DecodeError> {
+        let (code, mut raw_bytes) = keyframe_meta(keyframe)?;
+        self.raw
+            .read(&mut raw_bytes)
+            .ok_or(DecodeError::Malformed)?;
         self.code = code;
         self.counts = TokenCounts::default();
+        self.block_stats.reset();
+        Ok(())
     }
 
     /// Appends the token stream to the record in its smallest form; returns the flags.
@@ -203,28 +248,36 @@ impl Encoder {
     }
 }
 
-/// The Huffman code a keyframe record carries.
-pub fn keyframe_code(record: &[u8]) -> Result<TokenCode, DecodeError> {
+/// A keyframe's code and the bytes from its value-block list on (the list, then the
+/// keyframe's own token payload).
+fn keyframe_meta(record: &[u8]) -> Result<(TokenCode, &[u8]), DecodeError> {
     let (flags, payload) = verify(record)?;
     if flags & FLAG_KEYFRAME == 0 {
         return Err(DecodeError::Malformed);
     }
-    TokenCode::read(payload).ok_or(DecodeError::Malformed)
+    let code = TokenCode::read(payload).ok_or(DecodeError::Malformed)?;
+    Ok((code, &payload[TokenCode::BYTES..]))
 }
 
-/// Whether applying this record needs its group's Huffman code.
-pub fn needs_code(record: &[u8]) -> bool {
-    record
-        .first()
-        .is_some_and(|flags| flags & FLAG_HUFFMAN != 0)
+/// How a delta record is applied (see [`crate::raw_blocks`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Apply {
+    /// One capture later: XOR blocks patched, value blocks set.
+    Forward,
+    /// One capture earlier: XOR blocks patched, value blocks left for `ValuesOnly`.
+    Backward,
+    /// Only set the value blocks (from the record of the frame a backward walk lands on).
+    ValuesOnly,
 }
 
-/// Reusable buffers for decoding records, and the Huffman code of one keyframe group.
+/// Reusable buffers for decoding records, and the code and value blocks of one keyframe
+/// group.
 pub struct Decoder {
     tokens: Vec<u8>,
     table: TokenDecoder,
-    /// Which keyframe's code `table` holds (the caller's key, e.g. its frame).
-    table_key: Option<u64>,
+    raw: RawBlocks,
+    /// Which keyframe's metadata is loaded (the caller's key, e.g. its frame).
+    meta_key: Option<u64>,
 }
 
 impl Decoder {
@@ -232,40 +285,52 @@ impl Decoder {
         Decoder {
             tokens: vec![0; max_token_len(state_len)],
             table: TokenDecoder::new(&TokenCode::flat()),
-            table_key: None,
+            raw: RawBlocks::new(state_len),
+            meta_key: None,
         }
     }
 
-    pub fn table_key(&self) -> Option<u64> {
-        self.table_key
+    pub fn meta_key(&self) -> Option<u64> {
+        self.meta_key
     }
 
-    /// Loads the code stored in `keyframe` under `key`.
-    pub fn load_code(&mut self, key: u64, keyframe: &[u8]) -> Result<(), DecodeError> {
-        self.table_key = None;
-        let code = keyframe_code(keyframe)?;
+    /// Loads the code and value blocks stored in `keyframe`, under `key`.
+    pub fn load_meta(&mut self, key: u64, keyframe: &[u8]) -> Result<(), DecodeError> {
+        self.meta_key = None;
+        let (code, mut raw_bytes) = keyframe_meta(keyframe)?;
+        self.raw
+            .read(&mut raw_bytes)
+            .ok_or(DecodeError::Malformed)?;
         self.table.rebuild(&code);
-        self.table_key = Some(key);
+        self.meta_key = Some(key);
         Ok(())
     }
 
-    /// Forgets the loaded code (its keyframe may have been replaced).
-    pub fn forget_code(&mut self) {
-        self.table_key = None;
+    /// Forgets the loaded metadata (its keyframe may have been replaced).
+    pub fn forget_meta(&mut self) {
+        self.meta_key = None;
     }
 
-    /// XORs the record's patch into `target`. A keyframe record applied to zeros yields the
-    /// keyframe state; a delta record moves `target` one capture forward or backward. A
-    /// Huffman-coded delta needs its group's code loaded first.
-    pub fn apply(&mut self, record: &[u8], target: &mut [u8]) -> Result<(), DecodeError> {
+    /// Applies a record to `target`. A keyframe record XORed into zeros yields the keyframe
+    /// state (`mode` is ignored); a delta record needs its group's metadata loaded.
+    pub fn apply(
+        &mut self,
+        record: &[u8],
+        target: &mut [u8],
+        mode: Apply,
+    ) -> Result<(), DecodeError> {
         let (flags, mut payload) = verify(record)?;
-        if flags & FLAG_KEYFRAME != 0 {
-            payload = payload
-                .get(TokenCode::BYTES..)
-                .ok_or(DecodeError::Malformed)?;
+        let keyframe = flags & FLAG_KEYFRAME != 0;
+        if keyframe {
+            let (_, mut rest) = keyframe_meta(record)?;
+            skip_raw_list(&mut rest).ok_or(DecodeError::Malformed)?;
+            payload = rest;
+        } else if self.meta_key.is_none() {
+            return Err(DecodeError::MissingCode);
         }
+        let raw = if keyframe { None } else { Some(&self.raw) };
         if flags & (FLAG_LZ4 | FLAG_HUFFMAN) == 0 {
-            return apply_tokens(payload, target);
+            return apply_tokens(payload, target, raw, mode);
         }
         let mut input = payload;
         let raw_len = get_varint(&mut input).ok_or(DecodeError::Malformed)? as usize;
@@ -280,15 +345,20 @@ impl Decoder {
                 return Err(DecodeError::Malformed);
             }
         } else {
-            if self.table_key.is_none() {
-                return Err(DecodeError::MissingCode);
-            }
             self.table
                 .decode(input, out)
                 .ok_or(DecodeError::Malformed)?;
         }
-        apply_tokens(&self.tokens[..raw_len], target)
+        apply_tokens(&self.tokens[..raw_len], target, raw, mode)
     }
+}
+
+fn skip_raw_list(input: &mut &[u8]) -> Option<()> {
+    let n = get_varint(input)?;
+    for _ in 0..n {
+        get_varint(input)?;
+    }
+    Some(())
 }
 
 /// Checks the header and checksum; returns the flags and the payload.
@@ -328,14 +398,30 @@ pub fn checksum(bytes: &[u8]) -> u16 {
 }
 
 /// Appends the zero-run tokens of `base XOR cur` to `out`; when `sync_base`, also copies
-/// every differing byte of `cur` into `base`.
-///
-/// Equal 64-byte blocks are skipped with one slice comparison (a vectorised memcmp), which
-/// is what keeps a capture of a ~145 KiB state with ~100 changed bytes at a few µs.
+/// every differing byte of `cur` into `base`. Plain XOR everywhere.
 pub fn tokenize_xor(base: &mut [u8], cur: &[u8], out: &mut Vec<u8>, sync_base: bool) {
+    tokenize(base, cur, out, sync_base, None, None);
+}
+
+/// Appends the zero-run tokens of `cur` against `base` to `out`: XOR, except in the blocks
+/// of `raw`, which carry `cur` itself. When `sync_base`, `base` becomes `cur`.
+///
+/// Equal 2 KiB spans, then equal 64-byte blocks, are skipped with one slice comparison
+/// each (a vectorised memcmp), which keeps a capture of a ~145 KiB state with ~100 changed
+/// bytes at a few µs. Value blocks are never skipped: their records must hold them.
+pub fn tokenize(
+    base: &mut [u8],
+    cur: &[u8],
+    out: &mut Vec<u8>,
+    sync_base: bool,
+    raw: Option<&RawBlocks>,
+    mut stats: Option<&mut BlockStats>,
+) {
     assert_eq!(base.len(), cur.len(), "XOR of states of different sizes");
     const BLOCK: usize = 64;
     const SPAN: usize = 2048;
+    let raw = raw.filter(|r| !r.is_empty());
+    let by_value = |i: usize| raw.is_some_and(|r| r.contains_byte(i));
     let len = cur.len();
     // End of the bytes already described by tokens (start of the current zero gap).
     let mut emitted = 0usize;
@@ -344,17 +430,19 @@ pub fn tokenize_xor(base: &mut [u8], cur: &[u8], out: &mut Vec<u8>, sync_base: b
 
     let mut block_start = 0;
     while block_start < len {
-        // Most of a state is unchanged: skip whole 2 KiB spans with one comparison first
-        // (one memcmp call per 64 bytes would cost more in calls than in bytes).
         if block_start % SPAN == 0 {
             let span_end = (block_start + SPAN).min(len);
-            if base[block_start..span_end] == cur[block_start..span_end] {
+            if !raw.is_some_and(|r| r.any_in(block_start, span_end))
+                && base[block_start..span_end] == cur[block_start..span_end]
+            {
                 block_start = span_end;
                 continue;
             }
         }
         let block_end = (block_start + BLOCK).min(len);
-        if base[block_start..block_end] == cur[block_start..block_end] {
+        if !raw.is_some_and(|r| r.any_in(block_start, block_end))
+            && base[block_start..block_end] == cur[block_start..block_end]
+        {
             block_start = block_end;
             continue;
         }
@@ -364,7 +452,8 @@ pub fn tokenize_xor(base: &mut [u8], cur: &[u8], out: &mut Vec<u8>, sync_base: b
             let (first, last) = if word_end - word_start == 8 {
                 let a = u64::from_le_bytes(base[word_start..word_end].try_into().expect("8"));
                 let b = u64::from_le_bytes(cur[word_start..word_end].try_into().expect("8"));
-                let x = a ^ b;
+                // A word never straddles two value blocks' boundary (32 is a multiple of 8).
+                let x = if by_value(word_start) { b } else { a ^ b };
                 if x == 0 {
                     word_start = word_end;
                     continue;
@@ -378,7 +467,12 @@ pub fn tokenize_xor(base: &mut [u8], cur: &[u8], out: &mut Vec<u8>, sync_base: b
                 let mut first = None;
                 let mut last = 0;
                 for i in word_start..word_end {
-                    if base[i] != cur[i] {
+                    let nonzero = if by_value(i) {
+                        cur[i] != 0
+                    } else {
+                        base[i] != cur[i]
+                    };
+                    if nonzero {
                         first.get_or_insert(i);
                         last = i;
                     }
@@ -394,7 +488,15 @@ pub fn tokenize_xor(base: &mut [u8], cur: &[u8], out: &mut Vec<u8>, sync_base: b
             lit = match lit {
                 Some((start, end)) if first < end + MERGE_GAP => Some((start, last + 1)),
                 Some((start, end)) => {
-                    emit_literal(base, cur, out, emitted, start, end, sync_base);
+                    emit_literal(
+                        base,
+                        cur,
+                        out,
+                        (emitted, start, end),
+                        sync_base,
+                        raw,
+                        stats.as_deref_mut(),
+                    );
                     emitted = end;
                     Some((first, last + 1))
                 }
@@ -405,7 +507,15 @@ pub fn tokenize_xor(base: &mut [u8], cur: &[u8], out: &mut Vec<u8>, sync_base: b
         block_start = block_end;
     }
     if let Some((start, end)) = lit {
-        emit_literal(base, cur, out, emitted, start, end, sync_base);
+        emit_literal(base, cur, out, (emitted, start, end), sync_base, raw, stats);
+    }
+    if sync_base && let Some(raw) = raw {
+        // Value blocks: bytes that became zero were not in any literal.
+        for b in raw.blocks() {
+            let start = b * raw_blocks::BLOCK;
+            let end = (start + raw_blocks::BLOCK).min(len);
+            base[start..end].copy_from_slice(&cur[start..end]);
+        }
     }
 }
 
@@ -413,26 +523,62 @@ fn emit_literal(
     base: &mut [u8],
     cur: &[u8],
     out: &mut Vec<u8>,
-    emitted: usize,
-    start: usize,
-    end: usize,
+    (emitted, start, end): (usize, usize, usize),
     sync_base: bool,
+    raw: Option<&RawBlocks>,
+    stats: Option<&mut BlockStats>,
 ) {
     put_varint(out, (start - emitted) as u64);
     put_varint(out, (end - start) as u64);
-    out.extend(
-        base[start..end]
-            .iter()
-            .zip(&cur[start..end])
-            .map(|(a, b)| a ^ b),
-    );
+    match raw {
+        None => out.extend(
+            base[start..end]
+                .iter()
+                .zip(&cur[start..end])
+                .map(|(a, b)| a ^ b),
+        ),
+        Some(raw) => out.extend((start..end).map(|i| {
+            if raw.contains_byte(i) {
+                cur[i]
+            } else {
+                base[i] ^ cur[i]
+            }
+        })),
+    }
+    if let Some(stats) = stats {
+        for i in start..end {
+            stats.note(i, base[i] != cur[i]);
+        }
+    }
     if sync_base {
         base[start..end].copy_from_slice(&cur[start..end]);
     }
 }
 
-/// XORs a token stream into `target`.
-pub fn apply_tokens(mut tokens: &[u8], target: &mut [u8]) -> Result<(), DecodeError> {
+/// Applies a token stream to `target`: plain XOR without value blocks; with them, as
+/// `mode` says (see [`Apply`]).
+pub fn apply_tokens(
+    mut tokens: &[u8],
+    target: &mut [u8],
+    raw: Option<&RawBlocks>,
+    mode: Apply,
+) -> Result<(), DecodeError> {
+    let raw = raw.filter(|r| !r.is_empty());
+    if let Some(raw) = raw
+        && mode != Apply::Backward
+    {
+        for b in raw.blocks() {
+            let start = b * raw_blocks::BLOCK;
+            let end = (start + raw_blocks::BLOCK).min(target.len());
+            target
+                .get_mut(start..end)
+                .ok_or(DecodeError::Malformed)?
+                .fill(0);
+        }
+    }
+    if raw.is_none() && mode == Apply::ValuesOnly {
+        return Ok(());
+    }
     let mut pos = 0usize;
     while !tokens.is_empty() {
         let gap = get_varint(&mut tokens).ok_or(DecodeError::Malformed)? as usize;
@@ -441,8 +587,25 @@ pub fn apply_tokens(mut tokens: &[u8], target: &mut [u8]) -> Result<(), DecodeEr
         let end = start.checked_add(len).ok_or(DecodeError::Malformed)?;
         let dst = target.get_mut(start..end).ok_or(DecodeError::Malformed)?;
         let src = tokens.get(..len).ok_or(DecodeError::Malformed)?;
-        for (d, s) in dst.iter_mut().zip(src) {
-            *d ^= s;
+        match raw {
+            None => {
+                for (d, s) in dst.iter_mut().zip(src) {
+                    *d ^= s;
+                }
+            }
+            Some(raw) => {
+                for (k, (d, s)) in dst.iter_mut().zip(src).enumerate() {
+                    let value = raw.contains_byte(start + k);
+                    let wanted = match mode {
+                        Apply::Forward => true,
+                        Apply::Backward => !value,
+                        Apply::ValuesOnly => value,
+                    };
+                    if wanted {
+                        *d ^= s;
+                    }
+                }
+            }
         }
         tokens = &tokens[len..];
         pos = end;
@@ -484,13 +647,16 @@ mod tests {
     fn roundtrip(a: &[u8], b: &[u8]) {
         let mut enc = Encoder::new(a.len());
         let mut dec = Decoder::new(a.len());
+        let key = enc.encode_keyframe(a).to_vec();
+        enc.commit_keyframe();
+        dec.load_meta(0, &key).unwrap();
         let mut base = a.to_vec();
         let record = enc.encode_delta(&mut base, b).to_vec();
         assert_eq!(base, b, "sync_base must leave base == cur");
         let mut x = a.to_vec();
-        dec.apply(&record, &mut x).unwrap();
+        dec.apply(&record, &mut x, Apply::Forward).unwrap();
         assert_eq!(x, b, "forward patch");
-        dec.apply(&record, &mut x).unwrap();
+        dec.apply(&record, &mut x, Apply::Backward).unwrap();
         assert_eq!(x, a, "backward patch");
     }
 
@@ -529,7 +695,7 @@ mod tests {
         let mut record = enc.encode_delta(&mut a.clone(), &b).to_vec();
         *record.last_mut().unwrap() ^= 1;
         let mut dec = Decoder::new(a.len());
-        assert!(dec.apply(&record, &mut a.clone()).is_err());
+        assert!(dec.apply(&record, &mut a.clone(), Apply::Forward).is_err());
     }
 
     #[test]
@@ -560,15 +726,72 @@ mod tests {
         let before = state.clone();
         step(&mut state, 7);
         let record = enc.encode_delta(&mut base, &state).to_vec();
-        assert!(needs_code(&record), "flags {:#x}", record[0]);
+        assert!(record[0] & FLAG_HUFFMAN != 0, "flags {:#x}", record[0]);
         let mut x = before.clone();
-        assert_eq!(dec.apply(&record, &mut x), Err(DecodeError::MissingCode));
-        dec.load_code(1, &key).unwrap();
-        dec.apply(&record, &mut x).unwrap();
+        assert_eq!(
+            dec.apply(&record, &mut x, Apply::Forward),
+            Err(DecodeError::MissingCode)
+        );
+        dec.load_meta(1, &key).unwrap();
+        dec.apply(&record, &mut x, Apply::Forward).unwrap();
         assert_eq!(x, state);
         // The keyframe itself rebuilds the state from zeros.
         let mut y = vec![0u8; len];
-        dec.apply(&key, &mut y).unwrap();
+        dec.apply(&key, &mut y, Apply::Forward).unwrap();
         assert_eq!(y, before);
+    }
+
+    /// A region rewritten every frame with sparse values gets stored by value; records
+    /// still move the state both ways (backward: XOR part, then the landing record's values).
+    #[test]
+    fn value_blocks_are_chosen_and_walk_both_ways() {
+        let len = 4096;
+        let mut enc = Encoder::new(len);
+        let mut dec = Decoder::new(len);
+        let mut seed = 7u64;
+        let mut rand = move || {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) as usize
+        };
+        // Bytes 1024..1280: a fresh sparse set of values every frame; elsewhere a counter.
+        let frame = |k: usize, rand: &mut dyn FnMut() -> usize| {
+            let mut s = vec![0u8; len];
+            s[8] = k as u8;
+            for _ in 0..12 {
+                s[1024 + rand() % 256] = 1 + (rand() % 255) as u8;
+            }
+            s
+        };
+        let mut states = vec![frame(0, &mut rand)];
+        let mut base = states[0].clone();
+        let first_key = enc.encode_keyframe(&states[0]).to_vec();
+        enc.commit_keyframe();
+        for k in 1..100 {
+            states.push(frame(k, &mut rand));
+            enc.encode_delta(&mut base, &states[k]);
+        }
+        let key = enc.encode_keyframe(&states[99]).to_vec();
+        enc.commit_keyframe();
+        assert!(!enc.raw.is_empty(), "the churning region must be chosen");
+        let mut records = Vec::new();
+        for k in 100..110 {
+            states.push(frame(k, &mut rand));
+            records.push(enc.encode_delta(&mut base, &states[k]).to_vec());
+        }
+        let _ = first_key;
+        dec.load_meta(99, &key).unwrap();
+        let mut x = states[99].clone();
+        for (j, r) in records.iter().enumerate() {
+            dec.apply(r, &mut x, Apply::Forward).unwrap();
+            assert_eq!(x, states[100 + j], "forward to {}", 100 + j);
+        }
+        // Back from 109 to 103: undo 109..=104, then 103's own values.
+        for r in records[4..].iter().rev() {
+            dec.apply(r, &mut x, Apply::Backward).unwrap();
+        }
+        dec.apply(&records[3], &mut x, Apply::ValuesOnly).unwrap();
+        assert_eq!(x, states[103]);
     }
 }

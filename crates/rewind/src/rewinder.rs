@@ -2,7 +2,7 @@
 //! seeks (with or without re-simulating on a [`Core`]), steps back and forward, and forks
 //! the timeline when the player's input departs from the logged future.
 
-use crate::codec::{self, DecodeError, Decoder, Encoder};
+use crate::codec::{self, Apply, DecodeError, Decoder, Encoder};
 use crate::input_log::InputLog;
 use crate::ring::{PushError, Ring};
 use backspin_core::{Buttons, Core, M_CYCLES_PER_FRAME, M_CYCLES_PER_SECOND, State};
@@ -36,6 +36,8 @@ pub struct Config {
     /// ... or sooner, once the deltas since the last keyframe exceed this many bytes (games
     /// that churn a lot of memory), which bounds seek time in bytes as well.
     pub keyframe_chain_bytes: usize,
+    /// Let keyframes pick regions to store by value rather than by XOR (see `raw_blocks`).
+    pub value_blocks: bool,
 }
 
 impl Config {
@@ -45,6 +47,7 @@ impl Config {
             capture_every: 1,
             keyframe_interval: 600,
             keyframe_chain_bytes: 512 * 1024,
+            value_blocks: true,
         }
     }
 }
@@ -124,6 +127,8 @@ pub struct Stats {
     pub input_log_bytes: usize,
     /// Size of the most recent keyframe record.
     pub last_keyframe_bytes: usize,
+    /// 32-byte blocks the current keyframe group stores by value (see `raw_blocks`).
+    pub value_blocks: usize,
 }
 
 /// Rewind history for one running game.
@@ -171,7 +176,11 @@ impl Rewinder {
         };
         Rewinder {
             ring: Ring::new(config.budget_bytes),
-            encoder: Encoder::new(STATE_LEN),
+            encoder: {
+                let mut encoder = Encoder::new(STATE_LEN);
+                encoder.set_value_blocks(config.value_blocks);
+                encoder
+            },
             decoder: Decoder::new(STATE_LEN),
             input: InputLog::new(),
             rtc_log: Vec::new(),
@@ -200,7 +209,7 @@ impl Rewinder {
         self.input.clear();
         self.rtc_log.clear();
         self.first_key_frame = None;
-        self.decoder.forget_code();
+        self.decoder.forget_meta();
         self.cursor_frame = None;
         self.present = None;
         self.deltas_since_key = 0;
@@ -243,6 +252,7 @@ impl Rewinder {
         stats.ring_wraps = self.ring.wraps;
         stats.input_events = self.input.len();
         stats.input_log_bytes = self.input.memory_bytes();
+        stats.value_blocks = self.encoder.value_block_count();
         stats
     }
 
@@ -344,7 +354,7 @@ impl Rewinder {
 
     fn store_first(&mut self, state: &State, frame: u64) -> Captured {
         self.ring.clear();
-        self.decoder.forget_code();
+        self.decoder.forget_meta();
         self.first_key_frame = None;
         self.cursor_frame = None;
         *self.newest = *state;
@@ -472,10 +482,10 @@ impl Rewinder {
         self.ring.truncate(keep);
         // Keyframes after the fork are gone: continue with the code of the keyframe that
         // now governs the newest frame, and forget decoded codes (frames may be reused).
-        self.decoder.forget_code();
+        self.decoder.forget_meta();
         match self.key_before(self.ring.len()) {
-            Some(k) => match codec::keyframe_code(self.ring.record(k)) {
-                Ok(code) => self.encoder.set_code(code),
+            Some(k) => match self.encoder.set_meta(self.ring.record(k)) {
+                Ok(()) => {}
                 Err(_) => {
                     self.ring.clear();
                     self.cursor_frame = None;
@@ -534,50 +544,80 @@ impl Rewinder {
         let target_end = self.ring.partition_after(frame);
         debug_assert!(target_end > 0 && self.ring.frame(target_end - 1) == frame);
 
-        enum Source {
-            Cursor(u64),
-            Newest,
-            Keyframe(usize),
+        use ReconstructSource as Source;
+        // A keyframe frame: its keyframe is the state (the delta before it belongs to the
+        // previous group, whose value blocks may differ).
+        if codec::is_keyframe(self.ring.record(target_end - 1)) {
+            return self.start_from(Source::Keyframe(target_end - 1), frame);
         }
-        let mut best = (len - target_end + COPY_COST, Source::Newest);
-        if let Some(c) = self.cursor_frame {
-            let cursor_end = self.ring.partition_after(c);
-            let cost = cursor_end.abs_diff(target_end);
-            if cost < best.0 {
-                best = (cost, Source::Cursor(c));
+        // The next keyframe after the target (within one group's length): a backward walk
+        // must not start beyond it, or it would apply deltas of two groups.
+        let scan_limit = (target_end + self.config.keyframe_interval as usize + 2).min(len);
+        let next_key = (target_end..scan_limit).find(|&i| codec::is_keyframe(self.ring.record(i)));
+        let backward_ok = |from_frame: u64| match next_key {
+            Some(k) => from_frame <= self.ring.frame(k),
+            None => scan_limit == len,
+        };
+        let mut best: Option<(usize, Source)> = None;
+        let consider = |cost: usize, source: Source, best: &mut Option<(usize, Source)>| {
+            if best.as_ref().is_none_or(|(c, _)| cost < *c) {
+                *best = Some((cost, source));
             }
+        };
+        let newest = self.newest_frame().expect("non-empty");
+        if backward_ok(newest) {
+            consider(len - target_end + COPY_COST, Source::Newest, &mut best);
         }
-        // Nearest keyframes on either side, scanning no further than could beat `best`.
+        if let Some(c) = self.cursor_frame
+            && (c < frame || backward_ok(c))
+        {
+            let cost = self.ring.partition_after(c).abs_diff(target_end);
+            consider(cost, Source::Cursor(c), &mut best);
+        }
+        if let Some(k) = next_key {
+            consider(
+                KEYFRAME_COST + (k - target_end),
+                Source::Keyframe(k),
+                &mut best,
+            );
+        }
+        // The nearest keyframe before, scanning no further than could beat `best`.
         let mut i = target_end;
-        while i > 0 && KEYFRAME_COST + (target_end - i) < best.0 {
+        while i > 0
+            && best
+                .as_ref()
+                .is_none_or(|(c, _)| KEYFRAME_COST + (target_end - i) < *c)
+        {
             i -= 1;
             if codec::is_keyframe(self.ring.record(i)) {
-                best = (KEYFRAME_COST + (target_end - 1 - i), Source::Keyframe(i));
+                consider(
+                    KEYFRAME_COST + (target_end - 1 - i),
+                    Source::Keyframe(i),
+                    &mut best,
+                );
                 break;
             }
         }
-        let mut i = target_end;
-        while i < len && KEYFRAME_COST + (i - target_end) < best.0 {
-            if codec::is_keyframe(self.ring.record(i)) {
-                best = (KEYFRAME_COST + (i - target_end), Source::Keyframe(i));
-                break;
-            }
-            i += 1;
-        }
+        let (_, source) = best.ok_or(RewindError::Corrupt(DecodeError::MissingCode))?;
+        self.start_from(source, frame)
+    }
 
+    /// Loads the chosen starting point into the cursor and walks to `frame`.
+    fn start_from(&mut self, source: ReconstructSource, frame: u64) -> Result<(), RewindError> {
         // From here on the cursor is being rewritten.
         self.cursor_frame = None;
-        let from = match best.1 {
-            Source::Cursor(c) => c,
-            Source::Newest => {
+        let from = match source {
+            ReconstructSource::Cursor(c) => c,
+            ReconstructSource::Newest => {
                 *self.cursor = *self.newest;
                 self.newest_frame().expect("non-empty")
             }
-            Source::Keyframe(i) => {
+            ReconstructSource::Keyframe(i) => {
                 *self.cursor = State::zeroed();
                 self.decoder.apply(
                     self.ring.record(i),
                     bytemuck::bytes_of_mut(&mut *self.cursor),
+                    Apply::Forward,
                 )?;
                 self.ring.frame(i)
             }
@@ -587,9 +627,19 @@ impl Rewinder {
         Ok(())
     }
 
+    /// Loads the metadata (Huffman codes, value blocks) of the keyframe at index `key`.
+    fn load_meta(&mut self, key: usize) -> Result<(), RewindError> {
+        let key_frame = self.ring.frame(key);
+        if self.decoder.meta_key() != Some(key_frame) {
+            self.decoder.load_meta(key_frame, self.ring.record(key))?;
+        }
+        Ok(())
+    }
+
     /// Moves the cursor state from stored frame `from` to stored frame `to` by applying the
-    /// delta records in between (forward in order, backward in reverse order). Huffman-coded
-    /// deltas use the code of the keyframe before them, loaded on demand.
+    /// delta records in between: forward in order; backward in reverse order, then the
+    /// value blocks of `to`'s own record (all of one keyframe group, as `reconstruct`
+    /// plans it). Each delta uses the metadata of the keyframe before it.
     fn walk(&mut self, from: u64, to: u64) -> Result<(), RewindError> {
         let (lo, hi) = (from.min(to), from.max(to));
         let range = self.ring.partition_after(lo)..self.ring.partition_after(hi);
@@ -603,27 +653,46 @@ impl Rewinder {
             } else {
                 range.end - 1 - k
             };
-            let record = self.ring.record(i);
-            if codec::is_keyframe(record) {
+            if codec::is_keyframe(self.ring.record(i)) {
                 governing = if forward { Some(i) } else { None };
                 continue;
             }
-            if codec::needs_code(record) {
-                let key = match governing {
-                    Some(key) => key,
-                    None => self
-                        .key_before(i)
-                        .ok_or(RewindError::Corrupt(DecodeError::MissingCode))?,
-                };
-                governing = Some(key);
-                let key_frame = self.ring.frame(key);
-                if self.decoder.table_key() != Some(key_frame) {
-                    self.decoder.load_code(key_frame, self.ring.record(key))?;
-                }
-            }
+            let key = match governing {
+                Some(key) => key,
+                None => self
+                    .key_before(i)
+                    .ok_or(RewindError::Corrupt(DecodeError::MissingCode))?,
+            };
+            governing = Some(key);
+            self.load_meta(key)?;
+            let mode = if forward {
+                Apply::Forward
+            } else {
+                Apply::Backward
+            };
             self.decoder.apply(
                 self.ring.record(i),
                 bytemuck::bytes_of_mut(&mut *self.cursor),
+                mode,
+            )?;
+        }
+        if !forward && len > 0 {
+            // Value blocks do not undo: take them from the landing frame's own record.
+            let own = range.start - 1;
+            if codec::is_keyframe(self.ring.record(own)) {
+                return Err(RewindError::Corrupt(DecodeError::Malformed));
+            }
+            let key = match governing {
+                Some(key) => key,
+                None => self
+                    .key_before(own)
+                    .ok_or(RewindError::Corrupt(DecodeError::MissingCode))?,
+            };
+            self.load_meta(key)?;
+            self.decoder.apply(
+                self.ring.record(own),
+                bytemuck::bytes_of_mut(&mut *self.cursor),
+                Apply::ValuesOnly,
             )?;
         }
         Ok(())
@@ -759,6 +828,13 @@ fn advance_rtc(core: &mut Core, seconds: u64) {
     core.rom()
         .rtc_advance_seconds(&mut state.hw.mbc, seconds, now);
     core.load_state(&state);
+}
+
+/// Where `reconstruct` starts: the cursor's frame, the newest state, or a keyframe (index).
+enum ReconstructSource {
+    Cursor(u64),
+    Newest,
+    Keyframe(usize),
 }
 
 /// Emulated seconds in `frames` LCD frames (59.7275 per second).

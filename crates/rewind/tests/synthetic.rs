@@ -34,6 +34,12 @@ fn step_state(state: &mut State, rng: &mut Rng) {
         let i = rng.below(len.min(20_000)) as usize;
         bytes[i] = rng.next() as u8;
     }
+    // A ring-like region rewritten every frame with a few fresh values (stored by value).
+    bytes[30_000..30_512].fill(0);
+    for _ in 0..16 {
+        let i = 30_000 + rng.below(512) as usize;
+        bytes[i] = 1 + rng.below(255) as u8;
+    }
     if rng.below(30) == 0 {
         let start = rng.below(len - 4096) as usize;
         for b in &mut bytes[start..start + 1 + rng.below(4000) as usize] {
@@ -70,6 +76,7 @@ fn every_held_frame_seeks_exactly_through_wraps() {
     }
     let stats = rewinder.stats();
     assert!(stats.ring_wraps > 0, "test must exercise wrap-around");
+    assert!(stats.value_blocks > 0, "test must exercise value blocks");
     assert!(stats.evicted_records > 0);
     let oldest = rewinder.oldest_frame().unwrap();
     assert_eq!(rewinder.newest_frame(), Some(899));
