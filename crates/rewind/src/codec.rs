@@ -547,7 +547,7 @@ fn emit_literal(
     }
     if let Some(stats) = stats {
         for i in start..end {
-            stats.note(i, base[i] != cur[i]);
+            stats.note(i, base[i] ^ cur[i]);
         }
     }
     if sync_base {

@@ -131,6 +131,14 @@ impl RawBlocks {
     }
 }
 
+/// Rough coded size of a literal byte, in bits: entropy coding makes small values (the
+/// typical XOR of a counter or coordinate) much cheaper than arbitrary ones, so comparing
+/// counts of nonzero bytes would favour storing values too often.
+#[inline]
+fn byte_cost(b: u8) -> u32 {
+    if b == 0 { 0 } else { 10 - b.leading_zeros() }
+}
+
 /// Per-block costs over a keyframe group, to choose the next group's value blocks.
 pub struct BlockStats {
     /// Bytes that differed from the previous frame.
@@ -170,15 +178,15 @@ impl BlockStats {
         self.frames = 0;
     }
 
-    /// Byte `i` differs from the previous frame (or lies in a literal).
+    /// Byte `i` of a literal, whose XOR against the previous frame is `xor`.
     #[inline]
-    pub fn note(&mut self, i: usize, differs: bool) {
+    pub fn note(&mut self, i: usize, xor: u8) {
         let b = i / BLOCK;
         if self.stamp[b] != self.frames {
             self.stamp[b] = self.frames;
             self.touched.push(b as u32);
         }
-        self.xor_bytes[b] += u32::from(differs);
+        self.xor_bytes[b] += byte_cost(xor);
     }
 
     /// Ends a frame: counts the nonzero bytes of every touched block of `cur`.
@@ -186,9 +194,9 @@ impl BlockStats {
         for &b in &self.touched {
             let b = b as usize;
             let end = ((b + 1) * BLOCK).min(cur.len());
-            let nonzero = cur[b * BLOCK..end].iter().filter(|&&x| x != 0).count();
-            self.value_bytes[b] += nonzero as u32;
-            self.last_value_bytes[b] = nonzero as u8;
+            let cost: u32 = cur[b * BLOCK..end].iter().map(|&x| byte_cost(x)).sum();
+            self.value_bytes[b] += cost;
+            self.last_value_bytes[b] = cost.min(255) as u8;
             self.touched_frames[b] += 1;
         }
         self.touched.clear();
