@@ -34,6 +34,8 @@ pub struct BenchConfig {
     pub thinned_seeks: usize,
     /// Emulated seconds for the capture-off vs capture-on timing passes (three each).
     pub slowdown_seconds: u64,
+    /// Rewinder option: store churning regions by value (see `raw_blocks`).
+    pub value_blocks: bool,
 }
 
 impl Default for BenchConfig {
@@ -47,6 +49,7 @@ impl Default for BenchConfig {
             thinned_every: 4,
             thinned_seeks: 200,
             slowdown_seconds: 60,
+            value_blocks: true,
         }
     }
 }
@@ -85,6 +88,8 @@ pub struct BenchReport {
     pub frames: u64,
     pub bytes_per_emulated_second: f64,
     pub keyframes: u64,
+    /// Blocks stored by value in the last keyframe group.
+    pub value_blocks: usize,
     pub last_keyframe_bytes: usize,
     pub capture_us: Percentiles,
     pub seek_ms: Percentiles,
@@ -140,6 +145,7 @@ impl BenchReport {
             num(self.bytes_per_emulated_second / 1024.0),
         );
         field("keyframes", self.keyframes.to_string());
+        field("value_blocks", self.value_blocks.to_string());
         field("last_keyframe_bytes", self.last_keyframe_bytes.to_string());
         field("capture_us_p50", num(self.capture_us.p50));
         field("capture_us_p99", num(self.capture_us.p99));
@@ -382,9 +388,13 @@ pub fn run(rom: &[u8], config: &BenchConfig) -> Result<BenchReport, RomError> {
 
     // Main pass: every-frame and thinned rewinders side by side.
     let mut core = Core::new(rom.clone(), Options::default());
-    let mut rewinder = Rewinder::new(config.budget_bytes);
+    let mut rewinder = Rewinder::with_config(Config {
+        value_blocks: config.value_blocks,
+        ..Config::new(config.budget_bytes)
+    });
     let mut thinned = Rewinder::with_config(Config {
         capture_every: config.thinned_every,
+        value_blocks: config.value_blocks,
         ..Config::new(config.budget_bytes)
     });
     let mut script = InputScript::new(config.input_seed);
@@ -422,6 +432,7 @@ pub fn run(rom: &[u8], config: &BenchConfig) -> Result<BenchReport, RomError> {
     report.bytes_per_emulated_second = stats.bytes_written as f64 / seconds;
     report.thinned_bytes_per_emulated_second = thinned_stats.bytes_written as f64 / seconds;
     report.keyframes = stats.keyframes_written;
+    report.value_blocks = stats.value_blocks;
     report.last_keyframe_bytes = stats.last_keyframe_bytes;
     report.input_events = stats.input_events;
     let mib64 = (64u64 << 20) as f64;
@@ -571,7 +582,10 @@ fn slowdown_pct(rom: &Rom, config: &BenchConfig) -> f64 {
     for _ in 0..3 {
         let mut off_core = Core::new(rom.clone(), Options::default());
         let mut on_core = Core::new(rom.clone(), Options::default());
-        let mut rewinder = Rewinder::new(config.budget_bytes);
+        let mut rewinder = Rewinder::with_config(Config {
+            value_blocks: config.value_blocks,
+            ..Config::new(config.budget_bytes)
+        });
         let mut off_script = InputScript::new(config.input_seed);
         let mut on_script = InputScript::new(config.input_seed);
         let (mut off, mut on) = (Duration::ZERO, Duration::ZERO);
