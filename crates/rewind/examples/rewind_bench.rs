@@ -20,7 +20,7 @@ fn main() {
             "--seeks" => config.seeks = value("--seeks") as usize,
             "--steps" => config.steps = value("--steps") as usize,
             "--slowdown-seconds" => config.slowdown_seconds = value("--slowdown-seconds"),
-            "--no-value-blocks" => config.value_blocks = false,
+            "--value-blocks" => config.value_blocks = true,
             "--thinned-every" => config.thinned_every = value("--thinned-every") as u32,
             _ => rom_path = Some(arg),
         }

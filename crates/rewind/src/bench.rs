@@ -49,7 +49,7 @@ impl Default for BenchConfig {
             thinned_every: 4,
             thinned_seeks: 200,
             slowdown_seconds: 60,
-            value_blocks: true,
+            value_blocks: false,
         }
     }
 }

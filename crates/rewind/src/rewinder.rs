@@ -37,6 +37,7 @@ pub struct Config {
     /// that churn a lot of memory), which bounds seek time in bytes as well.
     pub keyframe_chain_bytes: usize,
     /// Let keyframes pick regions to store by value rather than by XOR (see `raw_blocks`).
+    /// Off by default: measured larger once entropy-coded on the homebrew ROMs.
     pub value_blocks: bool,
 }
 
@@ -47,7 +48,7 @@ impl Config {
             capture_every: 1,
             keyframe_interval: 600,
             keyframe_chain_bytes: 512 * 1024,
-            value_blocks: true,
+            value_blocks: false,
         }
     }
 }

@@ -47,6 +47,7 @@ fn capture_never_allocates() {
     // A small ring so that it wraps and evicts, and short keyframe groups.
     let mut config = Config::new(160 * 1024);
     config.keyframe_interval = 50;
+    config.value_blocks = true;
     let mut rewinder = Rewinder::with_config(config);
     let mut script = InputScript::new(3);
     let (mut stored, mut keyframes) = (0, 0);

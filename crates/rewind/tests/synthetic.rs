@@ -69,6 +69,7 @@ fn every_held_frame_seeks_exactly_through_wraps() {
     // Small budget: the ring wraps several times; keyframes every 50 frames.
     let mut config = Config::new(256 * 1024);
     config.keyframe_interval = 50;
+    config.value_blocks = true;
     let mut rewinder = Rewinder::with_config(config);
     for (f, state) in states.iter().enumerate() {
         let captured = rewinder.capture(state, f as u64);
@@ -227,6 +228,7 @@ proptest! {
         let mut rng = Rng(seed);
         let mut config = Config::new(48 * 1024 + (seed as usize % 4) * 16 * 1024);
         config.keyframe_interval = 1 + (seed % 20) as u32;
+        config.value_blocks = seed % 2 == 0;
         let mut rewinder = Rewinder::with_config(config);
         let mut timeline: BTreeMap<u64, Box<State>> = BTreeMap::new();
         let mut state: Box<State> = bytemuck::zeroed_box();
