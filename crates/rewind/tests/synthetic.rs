@@ -305,3 +305,36 @@ fn zeroed_state_round_trips() {
     rewinder.capture(&s, 1);
     assert!(same(rewinder.seek(0).unwrap().state, &s));
 }
+
+#[test]
+fn a_budget_too_small_for_one_state_stores_nothing_and_says_so() {
+    let mut state: Box<State> = bytemuck::zeroed_box();
+    let mut rng = Rng(4);
+    for b in &mut bytemuck::bytes_of_mut(&mut *state)[..20_000] {
+        *b = rng.next() as u8;
+    }
+    let mut rewinder = Rewinder::new(8192);
+    assert_eq!(rewinder.capture(&state, 1), Captured::TooLarge);
+    assert_eq!(rewinder.oldest_frame(), None);
+    assert!(rewinder.seek(1).is_err());
+    assert!(rewinder.step_back().is_none());
+}
+
+#[test]
+fn clear_forgets_everything() {
+    let states = stream(2, 20);
+    let mut rewinder = Rewinder::new(1 << 20);
+    for (f, s) in states.iter().enumerate() {
+        rewinder.record_input(s.hw.m_cycles, f as u8);
+        rewinder.capture(s, f as u64);
+    }
+    rewinder.clear();
+    assert_eq!(rewinder.newest_frame(), None);
+    assert!(rewinder.input_log().is_empty());
+    // And it starts again cleanly, even at an earlier frame number.
+    assert!(matches!(
+        rewinder.capture(&states[3], 3),
+        Captured::Stored { keyframe: true, .. }
+    ));
+    assert!(same(rewinder.seek(3).unwrap().state, &states[3]));
+}
