@@ -42,7 +42,7 @@ fn own_trials() -> Vec<Trial> {
             let (dir, config) = (dir.clone(), config.clone());
             let kind = row.suite.clone();
             Trial::test(row.test.clone(), move || {
-                let rom = backspin_asm::assemble_file(&dir.join(&row.rom))
+                let rom = backspin_asm::assemble_file(dir.join(&row.rom))
                     .map_err(|error| Failed::from(error.to_string()))?;
                 let expected = match &row.expected {
                     Some(png) => Some(
