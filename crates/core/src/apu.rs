@@ -411,6 +411,7 @@ impl ApuState {
         // The clock has just carried out: a whole flush period has passed.
         self.catch_up_to(FLUSH_M_CYCLES);
         self.synth.emit(audio);
+        self.synth.rotate_head_to_zero();
         self.flush_clock = 0;
         self.m_cycles_simulated = 0;
     }

@@ -3,6 +3,7 @@
 //! headers, literals and LZ4 savings. `cargo run --release -p backspin-rewind --example
 //! delta_anatomy -- ROM [SECONDS]`
 
+use backspin_core::apu::SynthState;
 use backspin_core::{Core, Options, Rom, State};
 use backspin_rewind::bench::{InputScript, frames_in, run_one_frame};
 use backspin_rewind::codec::{self, Encoder};
@@ -16,6 +17,7 @@ fn main() {
     let mut core = Core::new(rom, Options::default());
     let mut script = InputScript::new(1);
     let hw = offset_of!(State, hw);
+    let apu = hw + offset_of!(backspin_core::state::HwState, apu);
     let regions: Vec<(&str, usize)> = vec![
         ("cpu", 0),
         ("hw.counters", hw),
@@ -31,6 +33,12 @@ fn main() {
             "hw.apu",
             hw + offset_of!(backspin_core::state::HwState, apu),
         ),
+        ("apu.centre", apu + offset_of!(SynthState, centre_ring)),
+        ("apu.integr", apu + offset_of!(SynthState, integrator)),
+        ("apu.hp", apu + offset_of!(SynthState, highpass_charge)),
+        ("apu.level", apu + offset_of!(SynthState, level)),
+        ("apu.offset..", apu + offset_of!(SynthState, offset_ticks)),
+        ("apu.channels", apu + size_of::<SynthState>()),
         (
             "hw.mbc..",
             hw + offset_of!(backspin_core::state::HwState, mbc),

@@ -138,6 +138,22 @@ impl SynthState {
         }
     }
 
+    /// Rotates the rings so that `head` is slot 0; the pending deltas keep their order.
+    ///
+    /// Called after each flush, when only the ~16 samples a recent step still spreads into
+    /// are non-zero. Rewind stores XOR deltas between consecutive snapshots: with the rings
+    /// at a fixed phase the pending tail sits in the same slots every time, so a snapshot
+    /// pays for one set of changed slots instead of the old tail (now zero) plus the new one
+    /// somewhere else. Output is unchanged: only where the values are kept moves.
+    pub(super) fn rotate_head_to_zero(&mut self) {
+        let head = self.head as usize & (RING - 1);
+        if head != 0 {
+            self.ring.rotate_left(2 * head);
+            self.centre_ring.rotate_left(head);
+        }
+        self.head = 0;
+    }
+
     /// Integrates, filters and returns the `head` sample, then moves on to the next.
     fn finish_sample(&mut self) -> [i16; 2] {
         let centre = std::mem::take(&mut self.centre_ring[self.head as usize & (RING - 1)]);
