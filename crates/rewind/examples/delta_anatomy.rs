@@ -34,6 +34,7 @@ fn main() {
             hw + offset_of!(backspin_core::state::HwState, apu),
         ),
         ("apu.centre", apu + offset_of!(SynthState, centre_ring)),
+        ("apu.steps", apu + offset_of!(SynthState, centre_steps)),
         ("apu.integr", apu + offset_of!(SynthState, integrator)),
         ("apu.hp", apu + offset_of!(SynthState, highpass_charge)),
         ("apu.level", apu + offset_of!(SynthState, level)),

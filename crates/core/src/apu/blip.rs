@@ -35,6 +35,19 @@ const LAG_LIMIT_TICKS: u32 = ((RING - TAPS - 1) as u32) << TICKS_PER_SAMPLE_BITS
 /// details", DMG) raised to the 4,194,304 / 48,000 T-cycles of one sample = 0.996337.
 const HIGHPASS_KEEP_Q16: i64 = 65296;
 
+/// Centre steps that wait, unspread, in [`SynthState::centre_steps`].
+pub(super) const STEP_QUEUE: usize = 16;
+/// A queued step's packing: bits 0..7 the kernel tap the `head` sample takes from it, plus
+/// `TAP_BIAS` (so a step still in the future is positive too); bits 7..12 its phase; bits
+/// 12..32 its delta, signed.
+const TAP_BITS: u32 = 7;
+const TAP_BIAS: i32 = 64;
+const PHASE_BITS: u32 = 5;
+const DELTA_SHIFT: u32 = TAP_BITS + PHASE_BITS;
+/// Deltas that fit the queue's 20 bits (the mixer's full swing is ±38,400; only a hand-made
+/// level can exceed it, and then the step is spread at once).
+const QUEUED_DELTA_MAX: i32 = (1 << (31 - DELTA_SHIFT)) - 1;
+
 /// [`STEP`] with every weight twice, to match the ring's interleaved left/right slots.
 const STEREO_STEP: [[i32; 2 * TAPS]; PHASES] = {
     let mut table = [[0; 2 * TAPS]; PHASES];
@@ -62,6 +75,16 @@ pub struct SynthState {
     /// steps are centred (NR51 routes the channel both ways, NR50 is balanced) and cost half
     /// as much here.
     pub centre_ring: [i32; RING],
+    /// The most recent centre steps, oldest first, not yet spread over `centre_ring`: each
+    /// is one packed word (see `TAP_BITS`) instead of `TAPS` ring slots, and is convolved
+    /// with the kernel as its samples are finished. Wrapping sums commute, so the output is
+    /// the same as spreading at once; the point is the save state: a snapshot holds the few
+    /// steps of the last ~16 samples in a few bytes, not a ring of changed slots (rewind
+    /// deltas). Entries past `centre_step_count` are zero.
+    pub centre_steps: [u32; STEP_QUEUE],
+    /// Entries of `centre_steps` in use (clamped to `STEP_QUEUE` on use).
+    pub centre_step_count: u32,
+    pub _pad: u32,
     /// Running sum of finished deltas: the band-limited level before the high-pass (Q14).
     pub integrator: [i32; 2],
     /// The output capacitor's charge (same units as `integrator`).
@@ -101,6 +124,13 @@ impl SynthState {
             & (RING - 1);
         let phase = (self.offset_ticks >> PHASE_SHIFT) as usize & (PHASES - 1);
         if delta[0] == delta[1] {
+            if (-QUEUED_DELTA_MAX..=QUEUED_DELTA_MAX).contains(&delta[0]) {
+                let ahead = (self.offset_ticks >> TICKS_PER_SAMPLE_BITS) as i32;
+                let tap = (TAP_BIAS - ahead) as u32 & ((1 << TAP_BITS) - 1);
+                let word = tap | (phase as u32) << TAP_BITS | (delta[0] as u32) << DELTA_SHIFT;
+                self.queue_centre_step(word);
+                return;
+            }
             let kernel = &STEP[phase];
             if first + TAPS <= RING {
                 let slots = &mut self.centre_ring[first..first + TAPS];
@@ -138,6 +168,54 @@ impl SynthState {
         }
     }
 
+    /// Appends a packed centre step; when the queue is full, the oldest is spread first.
+    fn queue_centre_step(&mut self, word: u32) {
+        let mut count = (self.centre_step_count as usize).min(STEP_QUEUE);
+        if count == STEP_QUEUE {
+            self.spread_centre_step(self.centre_steps[0]);
+            self.centre_steps.copy_within(1.., 0);
+            count -= 1;
+        }
+        self.centre_steps[count] = word;
+        self.centre_step_count = count as u32 + 1;
+    }
+
+    /// Adds the taps of a queued step that are still to come to `centre_ring`.
+    fn spread_centre_step(&mut self, word: u32) {
+        let (tap, phase, delta) = unpack_step(word);
+        let kernel = &STEP[phase];
+        for future_tap in tap.max(0)..TAPS as i32 {
+            let slot = (self.head as i32 + future_tap - tap) as usize & (RING - 1);
+            let weight = kernel[future_tap as usize];
+            self.centre_ring[slot] =
+                self.centre_ring[slot].wrapping_add(delta.wrapping_mul(weight));
+        }
+    }
+
+    /// The queued steps' share of the `head` sample; moves every step on by one sample and
+    /// drops (zeroes) those whose last tap this was.
+    fn take_queued_centre(&mut self) -> i32 {
+        let count = (self.centre_step_count as usize).min(STEP_QUEUE);
+        let mut sum = 0i32;
+        let mut kept = 0;
+        for i in 0..count {
+            let word = self.centre_steps[i];
+            let (tap, phase, delta) = unpack_step(word);
+            if (0..TAPS as i32).contains(&tap) {
+                sum = sum.wrapping_add(delta.wrapping_mul(STEP[phase][tap as usize]));
+            }
+            if tap + 1 < TAPS as i32 {
+                // One sample on: the tap field is the low bits, and stays below 2^TAP_BITS
+                // (a step is never more than RING samples ahead).
+                self.centre_steps[kept] = word + 1;
+                kept += 1;
+            }
+        }
+        self.centre_steps[kept..].fill(0);
+        self.centre_step_count = kept as u32;
+        sum
+    }
+
     /// Rotates the rings so that `head` is slot 0; the pending deltas keep their order.
     ///
     /// Called after each flush, when only the ~16 samples a recent step still spreads into
@@ -156,7 +234,9 @@ impl SynthState {
 
     /// Integrates, filters and returns the `head` sample, then moves on to the next.
     fn finish_sample(&mut self) -> [i16; 2] {
-        let centre = std::mem::take(&mut self.centre_ring[self.head as usize & (RING - 1)]);
+        let queued = self.take_queued_centre();
+        let centre = std::mem::take(&mut self.centre_ring[self.head as usize & (RING - 1)])
+            .wrapping_add(queued);
         let head = 2 * (self.head as usize & (RING - 1));
         let mut out = [0i16; 2];
         for (side, sample) in out.iter_mut().enumerate() {
@@ -180,6 +260,15 @@ impl SynthState {
     }
 }
 
+/// A queued centre step's (tap of the `head` sample, phase, delta).
+#[inline]
+fn unpack_step(word: u32) -> (i32, usize, i32) {
+    let tap = (word & ((1 << TAP_BITS) - 1)) as i32 - TAP_BIAS;
+    let phase = (word >> TAP_BITS) as usize & (PHASES - 1);
+    let delta = word as i32 >> DELTA_SHIFT;
+    (tap, phase, delta)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -189,6 +278,61 @@ mod tests {
         for row in STEP.iter() {
             assert_eq!(row.iter().sum::<i32>(), 1 << ONE_BITS);
         }
+    }
+
+    /// Queued centre steps give the same samples as steps spread at once, also when
+    /// steps come faster than the queue holds (the oldest spill into the ring) and for a
+    /// delta too large to queue.
+    #[test]
+    fn queued_steps_sound_like_steps_spread_at_once() {
+        let mut queued = SynthState::zeroed();
+        let mut eager = SynthState::zeroed();
+        let (mut out_queued, mut out_eager) = (AudioOut::default(), AudioOut::default());
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for round in 0..20_000u32 {
+            let r = next();
+            let t_cycles = if round % 1000 < 300 {
+                r as u32 % 8
+            } else {
+                r as u32 % 400
+            };
+            let level = match round % 5000 {
+                0 => [900_000, 900_000], // too large to queue
+                _ => {
+                    let centre = (r >> 32) as i32 % 19_200;
+                    if r & 0x3F == 0 {
+                        [centre, -centre]
+                    } else {
+                        [centre, centre]
+                    }
+                }
+            };
+            for (synth, audio) in [(&mut queued, &mut out_queued), (&mut eager, &mut out_eager)] {
+                synth.advance(t_cycles);
+                synth.set_level(level);
+                if round % 97 == 0 {
+                    synth.emit(audio);
+                    synth.rotate_head_to_zero();
+                }
+            }
+            let pending = eager.centre_step_count as usize;
+            for i in 0..pending {
+                eager.spread_centre_step(eager.centre_steps[i]);
+            }
+            eager.centre_steps = [0; STEP_QUEUE];
+            eager.centre_step_count = 0;
+        }
+        let (mut a, mut b) = (Vec::new(), Vec::new());
+        out_queued.drain_i16(&mut a);
+        out_eager.drain_i16(&mut b);
+        assert!(a.len() > 10_000);
+        assert_eq!(a, b);
     }
 
     #[test]
