@@ -141,36 +141,26 @@ impl Core {
     /// Runs until the next frame is complete (or the CPU executes a breakpoint, which ends
     /// the call early with [`Events::BREAKPOINT`]).
     pub fn run_frame(&mut self) -> Events {
-        let start = self.state.hw.frames;
-        let mut events = Events::empty();
         // A frame is at most one LCD period; twice that bounds the loop whatever happens.
         let limit = self.state.hw.m_cycles + 2 * crate::M_CYCLES_PER_FRAME;
-        while self.state.hw.frames == start && self.state.hw.m_cycles < limit {
-            events |= self.step_bounded(limit);
-            if events.contains(Events::BREAKPOINT) {
-                break;
-            }
-        }
-        events
+        self.run(limit, true)
     }
 
     /// Runs until the M-cycle clock reaches `target` (or passes it by less than one
     /// instruction), or the CPU executes a breakpoint.
     pub fn run_until(&mut self, target: u64) -> Events {
-        let mut events = Events::empty();
-        while self.state.hw.m_cycles < target {
-            events |= self.step_bounded(target);
-            if events.contains(Events::BREAKPOINT) {
-                return events;
-            }
+        let events = self.run(target, false);
+        if self.state.hw.m_cycles >= target {
+            events | Events::TARGET_REACHED
+        } else {
+            events
         }
-        events | Events::TARGET_REACHED
     }
 
     /// One CPU step: an instruction, an interrupt dispatch, or an idle M-cycle.
     pub fn step(&mut self) -> Events {
         let limit = self.state.hw.m_cycles + 1;
-        self.step_bounded(limit)
+        self.run(limit, true)
     }
 
     /// Whether a halted (or stopped, or locked) CPU jumps straight to the next event instead
@@ -179,22 +169,27 @@ impl Core {
         self.halt_skipping = enabled;
     }
 
-    /// One CPU step; idle stretches of a halted CPU are skipped, but never past `limit`.
-    fn step_bounded(&mut self, limit: u64) -> Events {
+    /// Steps the CPU until `limit` M-cycles, a breakpoint, or (with `stop_at_frame`) a
+    /// completed frame. Idle stretches of a halted CPU are skipped, but never past `limit`.
+    fn run(&mut self, limit: u64, stop_at_frame: bool) -> Events {
         let (cpu, hw) = (&mut self.state.cpu, &mut self.state.hw);
         let mut machine = Machine::new(hw, &self.rom, self.boot_rom.as_ref(), &mut self.out);
-        if self.halt_skipping && cpu.mode() != CpuMode::Running {
-            let idle = match cpu.mode() {
-                CpuMode::Halted => machine.pending_interrupts() == 0,
-                _ => true,
-            };
-            if idle {
-                // Leave one cycle for the CPU's own idle step, which handles any event.
-                let budget = limit.saturating_sub(machine.m_cycles() + 1);
-                machine.skip_quiet_cycles(budget);
+        let stop_events = if stop_at_frame {
+            Events::BREAKPOINT | Events::FRAME_READY
+        } else {
+            Events::BREAKPOINT
+        };
+        while machine.m_cycles() < limit && !machine.events().intersects(stop_events) {
+            if cpu.mode() != CpuMode::Running && self.halt_skipping {
+                let idle = cpu.mode() != CpuMode::Halted || machine.pending_interrupts() == 0;
+                if idle {
+                    // Leave one cycle for the CPU's own idle step, which handles any event.
+                    let budget = limit.saturating_sub(machine.m_cycles() + 1);
+                    machine.skip_quiet_cycles(budget);
+                }
             }
+            cpu::step(cpu, &mut machine);
         }
-        cpu::step(cpu, &mut machine);
         let mut events = machine.take_events();
         if cpu.mode() == CpuMode::Locked {
             events |= Events::CPU_LOCKED;

@@ -24,6 +24,9 @@ impl Events {
     pub const fn contains(self, other: Events) -> bool {
         self.0 & other.0 == other.0
     }
+    pub const fn intersects(self, other: Events) -> bool {
+        self.0 & other.0 != 0
+    }
     pub fn insert(&mut self, other: Events) {
         self.0 |= other.0;
     }

@@ -32,9 +32,9 @@ impl Buttons {
 
 impl JoypadState {
     pub fn post_boot() -> JoypadState {
-        // The boot ROM leaves both groups deselected: P1 reads 0xCF.
+        // The boot ROM leaves both groups selected: P1 reads 0xCF (Mooneye `boot_hwio-dmgABCmgb`).
         JoypadState {
-            select: 0x30,
+            select: 0x00,
             pressed: 0,
             lines: 0x0F,
             _pad: [0; 5],

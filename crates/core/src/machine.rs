@@ -55,6 +55,9 @@ pub(crate) fn power_on(state: &mut State, rom: &Rom, model: Model, with_boot_rom
     hw.timer = TimerState::post_boot();
     hw.serial = SerialState::post_boot();
     hw.ppu = PpuState::post_boot();
+    // The boot ROM leaves the header's logo in VRAM (ashiepaws `bully` checks it).
+    let logo = rom.bytes().get(0x104..0x134).unwrap_or(&[]);
+    crate::ppu::write_boot_logo(&mut hw.vram, logo);
     hw.apu = ApuState::post_boot();
     hw.interrupt_flag = io::INT_VBLANK;
 }
@@ -73,6 +76,10 @@ impl<'a> Machine<'a> {
             out,
             events: Events::empty(),
         }
+    }
+
+    pub(crate) fn events(&self) -> Events {
+        self.events
     }
 
     pub(crate) fn take_events(&mut self) -> Events {
@@ -95,7 +102,11 @@ impl<'a> Machine<'a> {
     }
 
     /// One M-cycle of everything but the CPU. The order is hardware behaviour: the timer's
-    /// counter also clocks serial and the APU frame sequencer.
+    /// counter also clocks serial and the APU frame sequencer. The PPU raises its requests at
+    /// their dot, seen by the fetch's sample in the same M-cycle; a halted CPU also sees
+    /// those due in the next dot (`Bus::halt_wake_interrupts`). With that every DMG Mooneye
+    /// acceptance test passes, including `intr_2_0_timing`, `vblank_stat_intr-GS` and
+    /// `hblank_ly_scx_timing-GS`, and Mealybug's mid-line writes land on their pixel.
     #[inline(always)]
     fn tick(&mut self) {
         let hw = &mut *self.hw;
@@ -106,6 +117,10 @@ impl<'a> Machine<'a> {
         }
         if self.hw.dma.is_busy() {
             self.step_dma();
+            // While OAM DMA runs, the PPU cannot read OAM itself (ashiepaws `strikethrough`).
+            // Reported on every DMA cycle, including the one in which it finishes.
+            let hw = &mut *self.hw;
+            hw.ppu.set_oam_dma(hw.dma.active != 0, hw.dma.last_byte);
         }
         let hw = &mut *self.hw;
         if hw.ppu.tick(
@@ -146,7 +161,29 @@ impl<'a> Machine<'a> {
     }
 
     /// The CPU's view of `addr` this M-cycle, including DMA and PPU lock-outs.
+    #[inline(always)]
     fn cpu_read(&mut self, addr: u16) -> u8 {
+        // Fast path for the common case: cartridge ROM, work RAM and HRAM with no DMA.
+        let hw = &*self.hw;
+        if hw.dma.active == 0 {
+            match addr {
+                0x0100..=0x7FFF => return self.rom.read(&hw.mbc, addr),
+                0x0000..=0x00FF if hw.boot_rom_mapped == 0 => return self.rom.read(&hw.mbc, addr),
+                0xC000..=0xDFFF => return hw.wram[usize::from(addr & 0x1FFF)],
+                0xFF80..=0xFFFE => return hw.hram[usize::from(addr & 0x7F)],
+                _ => {}
+            }
+        }
+        self.cpu_read_slow(addr)
+    }
+
+    #[inline(never)]
+    fn cpu_read_slow(&mut self, addr: u16) -> u8 {
+        if addr & 0xFF00 == 0xFE00 && !self.hw.dma.blocks(addr) {
+            // The OAM corruption bug (Blargg `oam_bug`).
+            let hw = &mut *self.hw;
+            hw.ppu.oam_bug_read(&mut hw.oam);
+        }
         if self.hw.dma.blocks(addr) {
             return if addr >= 0xFE00 {
                 0xFF
@@ -213,11 +250,15 @@ impl<'a> Machine<'a> {
         if self.hw.dma.blocks(addr) {
             return;
         }
+        if addr & 0xFF00 == 0xFE00 {
+            let hw = &mut *self.hw;
+            hw.ppu.oam_bug_write(&mut hw.oam);
+        }
         let hw = &mut *self.hw;
         match addr {
             0x0000..=0x7FFF => self.rom.write(&mut hw.mbc, addr, value, hw.m_cycles),
             0x8000..=0x9FFF => {
-                if hw.ppu.cpu_can_access_vram() {
+                if hw.ppu.cpu_can_write_vram() {
                     hw.vram[usize::from(addr & 0x1FFF)] = value;
                 }
             }
@@ -231,7 +272,7 @@ impl<'a> Machine<'a> {
             }
             0xC000..=0xFDFF => hw.wram[usize::from(addr & 0x1FFF)] = value,
             0xFE00..=0xFE9F => {
-                if hw.ppu.cpu_can_access_oam() {
+                if hw.ppu.cpu_can_write_oam() {
                     hw.oam[usize::from(addr - 0xFE00)] = value;
                 }
             }
@@ -311,6 +352,19 @@ impl Bus for Machine<'_> {
     fn write(&mut self, addr: u16, value: u8) {
         self.tick();
         self.cpu_write(addr, value);
+    }
+    #[inline(always)]
+    fn idle_with_address(&mut self, addr: u16) {
+        self.tick();
+        if addr & 0xFF00 == 0xFE00 {
+            let hw = &mut *self.hw;
+            hw.ppu.oam_bug_write(&mut hw.oam);
+        }
+    }
+    fn halt_wake_interrupts(&self) -> u8 {
+        let hw = &*self.hw;
+        let soon = hw.ppu.interrupts_in_next_dot(&hw.vram, &hw.oam);
+        hw.interrupt_enable & (hw.interrupt_flag | soon) & 0x1F
     }
     #[inline(always)]
     fn idle(&mut self) {

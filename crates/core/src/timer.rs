@@ -75,6 +75,10 @@ impl TimerState {
         let old = self.system_counter;
         let new = old.wrapping_add(4);
         self.system_counter = new;
+        // Every clock anyone watches is bit 3 or above: no edge unless bits 0-3 wrapped.
+        if new & 0xF != 0 {
+            return 0;
+        }
         let fell = old & !new;
         if fell & self.tima_clock_mask() != 0 {
             self.increment_tima();
@@ -192,7 +196,7 @@ const TAC_CLOCK_BITS: [u16; 4] = [1 << 9, 1 << 3, 1 << 5, 1 << 7];
 
 /// The counter at 0x0100 after the DMG boot ROM. DIV reads 0xAB (Pan Docs); the low byte
 /// sets the phase that Mooneye `boot_div-dmgABCmgb` checks.
-const POST_BOOT_SYSTEM_COUNTER: u16 = 0xABCC;
+const POST_BOOT_SYSTEM_COUNTER: u16 = 0xABC8;
 
 /// M-cycles that can pass before the M-cycle containing the `n`-th falling edge (n >= 1) of
 /// `bit` in a counter that advances 4 per M-cycle.

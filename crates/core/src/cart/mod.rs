@@ -1,8 +1,26 @@
-//! Cartridges: the immutable ROM with its parsed header, and the mapper (MBC) state that lives
-//! in [`State`](crate::State).
+//! Cartridges: the immutable ROM with its parsed header ([`Rom`]), and the mapper (MBC)
+//! registers that live in [`State`](crate::State) ([`MbcState`]).
 //!
-//! PLACEHOLDER: ROM-only carts, no header validation. The cartridge work replaces this file's
-//! internals but keeps the public functions below.
+//! The split follows the style guide: everything that can change lives in `MbcState` (plain
+//! bytes, any bit pattern valid), everything fixed by the cartridge lives in `Rom`. `Rom::read`
+//! runs for every instruction fetch, so register writes precompute the bank offsets it needs
+//! and every index is masked to the (power-of-two) ROM and RAM sizes: a corrupt or random
+//! `MbcState` reads odd bytes but can never index out of bounds.
+//!
+//! Register names follow Gekkio's "Game Boy: Complete Technical Reference": RAMG, BANK1,
+//! BANK2, MODE (MBC1), ROMB0, ROMB1, RAMB (MBC5; MBC2 and MBC3 use ROMB0 and RAMB too).
+
+mod battery;
+mod header;
+mod mbc1;
+mod mbc2;
+mod mbc3;
+mod mbc5;
+#[cfg(test)]
+mod tests;
+
+pub use battery::BatteryError;
+pub use header::{Header, MAX_ROM_BYTES, MIN_ROM_BYTES, MbcKind, NINTENDO_LOGO};
 
 use bytemuck::{Pod, Zeroable};
 use std::sync::Arc;
@@ -10,33 +28,128 @@ use std::sync::Arc;
 /// Cartridge RAM big enough for the largest supported cartridge (MBC5, 128 KiB).
 pub const CART_RAM_MAX: usize = 128 * 1024;
 
+/// Why a file cannot be used as a cartridge.
 #[derive(Debug, thiserror::Error)]
 pub enum RomError {
     #[error("file is {len} bytes; a Game Boy ROM is at least 32 KiB")]
     TooSmall { len: usize },
+    #[error("{name} (${code:02X}) is not supported")]
+    UnsupportedCartridge { code: u8, name: &'static str },
+    #[error("unknown cartridge type ${code:02X} in the header")]
+    UnknownCartridge { code: u8 },
+    #[error("invalid ROM size code ${code:02X} in the header (valid: $00-$08)")]
+    InvalidRomSize { code: u8 },
+    #[error("invalid RAM size code ${code:02X} in the header (valid: $00-$05)")]
+    InvalidRamSize { code: u8 },
+    #[error(
+        "truncated: header says {}, file is {}",
+        header::kib(*declared),
+        header::kib(*actual)
+    )]
+    Truncated { declared: usize, actual: usize },
 }
 
-/// Mapper registers (and the MBC3 real-time clock). Any bit pattern is valid.
+/// Mapper registers, precomputed bank offsets and the MBC3 real-time clock.
+///
+/// Any bit pattern is valid: `Rom` masks every offset and index taken from here. The offsets
+/// are a pure function of the registers (and the `Rom`), recomputed on every register write.
+/// One layout serves every mapper; each uses the registers it has and ignores the rest.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Pod, Zeroable)]
 #[repr(C)]
 pub struct MbcState {
-    pub _reserved: [u8; 8],
+    /// MBC3 RTC: the M-cycle up to which the clock has been brought up to date. The clock
+    /// advances lazily from here whenever it is latched, written or advanced by the host.
+    pub rtc_updated_at: u64,
+    /// Byte offset into the ROM mapped at 0000-3FFF (masked to the ROM size at use).
+    pub rom_offset_low: u32,
+    /// Byte offset into the ROM mapped at 4000-7FFF (masked to the ROM size at use).
+    pub rom_offset_high: u32,
+    /// Byte offset into cartridge RAM mapped at A000-BFFF (masked to the RAM size at use).
+    pub ram_offset: u32,
+    /// MBC3 RTC: M-cycles into the current second (1,048,576 make a second; larger values,
+    /// possible only in a corrupt state, just tick at the next update).
+    pub rtc_subsecond: u32,
+    /// RAMG: 1 when cartridge RAM (and the RTC) is enabled.
+    pub ramg: u8,
+    /// MBC1 BANK1: low 5 bits of the ROM bank at 4000-7FFF, never 0 (a write of 0 stores 1).
+    pub bank1: u8,
+    /// MBC1 BANK2: 2 bits, ROM bank bits 5-6 (4-5 on multicarts) and the RAM bank in mode 1.
+    pub bank2: u8,
+    /// MBC1 MODE: 1 bit; 1 applies BANK2 to 0000-3FFF and to RAM too.
+    pub mode: u8,
+    /// ROMB0: ROM bank low 8 bits (MBC5), the 7-bit ROM bank (MBC3), the 4-bit one (MBC2).
+    pub romb0: u8,
+    /// MBC5 ROMB1: ROM bank bit 8.
+    pub romb1: u8,
+    /// RAMB: RAM bank (MBC5: bit 3 is the rumble motor on rumble carts); on MBC3, $08-$0C
+    /// select an RTC register instead of RAM.
+    pub ramb: u8,
+    /// MBC3: the last value written to 6000-7FFF; writing $00 then $01 latches the clock.
+    pub rtc_latch_last_write: u8,
+    /// MBC3 RTC counting registers: seconds, minutes, hours, day low, day high (bit 0 day
+    /// bit 8, bit 6 halt, bit 7 day carry). Stored masked to their valid bits.
+    pub rtc_live: [u8; 5],
+    /// MBC3 RTC: the copy the CPU reads, taken by the latch sequence.
+    pub rtc_latched: [u8; 5],
+    pub _pad: [u8; 6],
 }
 
 /// An immutable ROM image with its parsed header.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct Rom {
+    /// The file as loaded.
     bytes: Arc<[u8]>,
+    /// The image the CPU sees: `bytes` padded with $FF to a power of two (shares `bytes` when
+    /// it already is one), at most `MAX_ROM_BYTES`.
+    mapped: Arc<[u8]>,
+    /// `mapped.len() - 1`.
+    rom_mask: usize,
+    /// RAM size - 1 (every size is a power of two); 0 without RAM.
+    ram_mask: usize,
+    header: Header,
+    warnings: Vec<String>,
+}
+
+impl std::fmt::Debug for Rom {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Rom")
+            .field("len", &self.bytes.len())
+            .field("header", &self.header)
+            .field("warnings", &self.warnings)
+            .finish()
+    }
 }
 
 impl Rom {
     /// Parses and validates a ROM image. Never panics, whatever the bytes.
     pub fn from_bytes(bytes: Vec<u8>) -> Result<Rom, RomError> {
-        if bytes.len() < 0x8000 {
-            return Err(RomError::TooSmall { len: bytes.len() });
-        }
+        let (header, warnings) = header::parse(&bytes)?;
+        let bytes: Arc<[u8]> = bytes.into();
+        // `parse` guarantees MIN_ROM_BYTES <= len; round up to a power of two so that bank
+        // numbers wrap with a mask, and cap at the largest ROM any supported MBC addresses.
+        let mapped_len = bytes
+            .len()
+            .checked_next_power_of_two()
+            .unwrap_or(MAX_ROM_BYTES)
+            .min(MAX_ROM_BYTES);
+        let mapped: Arc<[u8]> = if mapped_len == bytes.len() {
+            Arc::clone(&bytes)
+        } else {
+            let mut padded = vec![0xFF; mapped_len];
+            let copied = bytes.len().min(mapped_len);
+            padded[..copied].copy_from_slice(&bytes[..copied]);
+            padded.into()
+        };
+        let ram_mask = header.ram_bytes.saturating_sub(1);
+        debug_assert!(header.ram_bytes.is_power_of_two() || header.ram_bytes == 0);
+        debug_assert!(header.ram_bytes <= CART_RAM_MAX);
         Ok(Rom {
-            bytes: bytes.into(),
+            bytes,
+            rom_mask: mapped_len - 1,
+            mapped,
+            ram_mask,
+            header,
+            warnings,
         })
     }
 
@@ -47,56 +160,188 @@ impl Rom {
 
     /// The title from the header (0x134..), printable ASCII only.
     pub fn title(&self) -> String {
-        self.bytes[0x134..0x144]
-            .iter()
-            .take_while(|&&b| b != 0)
-            .map(|&b| {
-                if b.is_ascii_graphic() || b == b' ' {
-                    b as char
-                } else {
-                    '?'
-                }
-            })
-            .collect()
+        self.header.title.clone()
+    }
+
+    /// Everything the header says.
+    pub fn header(&self) -> &Header {
+        &self.header
+    }
+
+    /// Problems worth telling the user that do not stop the cartridge from running (bad
+    /// checksums, logo, size mismatches), one sentence each.
+    pub fn warnings(&self) -> &[String] {
+        &self.warnings
+    }
+
+    /// True when the cartridge keeps RAM or a clock across power-off (see `battery_bytes`).
+    pub fn has_battery(&self) -> bool {
+        self.header.has_battery
+    }
+
+    /// Rumble carts (MBC5 $1C-$1E): whether the motor is on now. The host polls this.
+    pub fn rumble(&self, mbc: &MbcState) -> bool {
+        self.header.has_rumble && mbc.ramb & mbc5::RUMBLE_MOTOR != 0
     }
 
     /// Mapper state right after power-on.
     pub fn power_on_mbc(&self) -> MbcState {
-        MbcState::zeroed()
+        let mut mbc = MbcState::zeroed();
+        // Gekkio: BANK1 and ROMB0 power on as 1 (bank 1 at 4000-7FFF).
+        mbc.bank1 = 1;
+        mbc.romb0 = 1;
+        // Not $00, so the first latch needs the full $00, $01 sequence.
+        mbc.rtc_latch_last_write = 0xFF;
+        self.update_offsets(&mut mbc);
+        mbc
+    }
+
+    /// Recomputes the offsets in `mbc` from its registers. Called after every register write;
+    /// also usable to repair a state whose offsets were edited by hand.
+    pub fn update_offsets(&self, mbc: &mut MbcState) {
+        match self.header.mbc_kind {
+            MbcKind::RomOnly => {
+                mbc.rom_offset_low = 0;
+                mbc.rom_offset_high = 0x4000;
+                mbc.ram_offset = 0;
+            }
+            MbcKind::Mbc1 => mbc1::update_offsets(self.header.mbc1_multicart, mbc),
+            MbcKind::Mbc2 => mbc2::update_offsets(mbc),
+            MbcKind::Mbc3 => mbc3::update_offsets(mbc),
+            MbcKind::Mbc5 => mbc5::update_offsets(self.header.has_rumble, mbc),
+        }
     }
 
     /// CPU read of 0x0000..=0x7FFF.
     #[inline]
-    pub fn read(&self, _mbc: &MbcState, addr: u16) -> u8 {
-        self.bytes.get(usize::from(addr)).copied().unwrap_or(0xFF)
+    pub fn read(&self, mbc: &MbcState, addr: u16) -> u8 {
+        let offset = if addr < 0x4000 {
+            mbc.rom_offset_low
+        } else {
+            mbc.rom_offset_high
+        };
+        let index = (offset as usize).wrapping_add(usize::from(addr & 0x3FFF)) & self.rom_mask;
+        self.mapped[index]
     }
 
     /// CPU write to 0x0000..=0x7FFF (mapper registers). `now` is the machine's M-cycle count.
     #[inline]
-    pub fn write(&self, _mbc: &mut MbcState, _addr: u16, _value: u8, _now: u64) {}
+    pub fn write(&self, mbc: &mut MbcState, addr: u16, value: u8, now: u64) {
+        match self.header.mbc_kind {
+            MbcKind::RomOnly => {}
+            MbcKind::Mbc1 => mbc1::write(self.header.mbc1_multicart, mbc, addr, value),
+            MbcKind::Mbc2 => mbc2::write(mbc, addr, value),
+            MbcKind::Mbc3 => mbc3::write(self, mbc, addr, value, now),
+            MbcKind::Mbc5 => mbc5::write(self.header.has_rumble, mbc, addr, value),
+        }
+    }
 
-    /// CPU read of 0xA000..=0xBFFF.
+    /// CPU read of 0xA000..=0xBFFF. Disabled or absent RAM reads $FF (open bus, pulled up).
+    /// `now` is unused: the CPU reads the latched clock registers, which do not run.
     #[inline]
-    pub fn read_ram(
-        &self,
-        _mbc: &MbcState,
-        _ram: &[u8; CART_RAM_MAX],
-        _addr: u16,
-        _now: u64,
-    ) -> u8 {
-        0xFF
+    pub fn read_ram(&self, mbc: &MbcState, ram: &[u8; CART_RAM_MAX], addr: u16, _now: u64) -> u8 {
+        match self.header.mbc_kind {
+            MbcKind::RomOnly => self.read_banked_ram(mbc, ram, addr, true),
+            MbcKind::Mbc1 | MbcKind::Mbc5 => self.read_banked_ram(mbc, ram, addr, mbc.ramg != 0),
+            MbcKind::Mbc2 => mbc2::read_ram(mbc, ram, addr),
+            MbcKind::Mbc3 => mbc3::read_ram(self, mbc, ram, addr),
+        }
     }
 
     /// CPU write to 0xA000..=0xBFFF. Returns true when battery-backed data changed.
     #[inline]
     pub fn write_ram(
         &self,
-        _mbc: &mut MbcState,
-        _ram: &mut [u8; CART_RAM_MAX],
-        _addr: u16,
-        _value: u8,
-        _now: u64,
+        mbc: &mut MbcState,
+        ram: &mut [u8; CART_RAM_MAX],
+        addr: u16,
+        value: u8,
+        now: u64,
     ) -> bool {
-        false
+        let written = match self.header.mbc_kind {
+            MbcKind::RomOnly => self.write_banked_ram(mbc, ram, addr, value, true),
+            MbcKind::Mbc1 | MbcKind::Mbc5 => {
+                self.write_banked_ram(mbc, ram, addr, value, mbc.ramg != 0)
+            }
+            MbcKind::Mbc2 => mbc2::write_ram(mbc, ram, addr, value),
+            MbcKind::Mbc3 => mbc3::write_ram(self, mbc, ram, addr, value, now),
+        };
+        written && self.header.has_battery
+    }
+
+    /// MBC3 clocks: adds `seconds` of host time (time the emulator was not running, e.g. from
+    /// a battery save's timestamp) to the clock at M-cycle `now`. This is the only way host
+    /// time enters the RTC; call it at a recorded input point. A halted clock ignores it.
+    pub fn rtc_advance_seconds(&self, mbc: &mut MbcState, seconds: u64, now: u64) {
+        if self.header.has_rtc {
+            mbc3::rtc_catch_up(mbc, now);
+            if mbc.rtc_live[mbc3::DAYS_HIGH] & mbc3::HALT == 0 {
+                mbc3::add_seconds(&mut mbc.rtc_live, seconds);
+            }
+        }
+    }
+
+    /// MBC3 clocks: the counting registers (seconds, minutes, hours, day low, day high) as
+    /// they stand at M-cycle `now`, without changing `mbc`. `None` without a clock. For
+    /// debuggers, and for battery saves (pass a copy brought up to date to `battery_bytes`
+    /// with [`Rom::rtc_sync`] so the saved clock includes time since its last access).
+    pub fn rtc_registers(&self, mbc: &MbcState, now: u64) -> Option<[u8; 5]> {
+        if !self.header.has_rtc {
+            return None;
+        }
+        let mut copy = *mbc;
+        mbc3::rtc_catch_up(&mut copy, now);
+        Some(copy.rtc_live)
+    }
+
+    /// MBC3 clocks: brings the lazily updated clock up to M-cycle `now`. Observable behaviour
+    /// is unchanged (the clock reads the same either way); only the stored bytes change, so
+    /// prefer calling it on a copy (e.g. before `battery_bytes`) rather than on live state.
+    pub fn rtc_sync(&self, mbc: &mut MbcState, now: u64) {
+        if self.header.has_rtc {
+            mbc3::rtc_catch_up(mbc, now);
+        }
+    }
+
+    /// Reads RAM banked by `mbc.ram_offset`, shared by the mappers whose RAM is plain.
+    #[inline]
+    fn read_banked_ram(
+        &self,
+        mbc: &MbcState,
+        ram: &[u8; CART_RAM_MAX],
+        addr: u16,
+        enabled: bool,
+    ) -> u8 {
+        if enabled && self.header.ram_bytes != 0 {
+            ram[self.ram_index(mbc, addr)]
+        } else {
+            0xFF
+        }
+    }
+
+    #[inline]
+    fn write_banked_ram(
+        &self,
+        mbc: &MbcState,
+        ram: &mut [u8; CART_RAM_MAX],
+        addr: u16,
+        value: u8,
+        enabled: bool,
+    ) -> bool {
+        if enabled && self.header.ram_bytes != 0 {
+            ram[self.ram_index(mbc, addr)] = value;
+            true
+        } else {
+            false
+        }
+    }
+
+    /// Index into cartridge RAM for `addr` in A000-BFFF: wraps at the RAM size (so 2 KiB RAM
+    /// repeats across the 8 KiB window and bank numbers wrap), and never leaves the array.
+    #[inline]
+    fn ram_index(&self, mbc: &MbcState, addr: u16) -> usize {
+        (mbc.ram_offset as usize).wrapping_add(usize::from(addr & 0x1FFF))
+            & self.ram_mask
+            & (CART_RAM_MAX - 1)
     }
 }

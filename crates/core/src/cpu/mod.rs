@@ -124,12 +124,16 @@ pub fn step(cpu: &mut CpuState, bus: &mut impl Bus) {
     match cpu.mode() {
         CpuMode::Running => {}
         CpuMode::Halted => {
-            if bus.pending_interrupts() == 0 {
+            if bus.halt_wake_interrupts() == 0 {
                 bus.idle();
                 return;
             }
-            // Waking costs no extra M-cycle in this model; Mooneye `halt_ime0_nointr_timing`
-            // and `halt_ime1_timing2-GS` pass with it on the current machine.
+            // A request seen after an idle cycle wakes the CPU, which then fetches and
+            // samples interrupts like any other step: from HALT the dispatch starts one
+            // M-cycle after the request (Mooneye `halt_ime1_timing2-GS`,
+            // `halt_ime0_nointr_timing`, `di_timing-GS`). A halted CPU samples slightly
+            // later in the M-cycle, so a PPU request due in the next dot also wakes it
+            // (`hblank_ly_scx_timing-GS`, `intr_1_2_timing-GS`, `vblank_stat_intr-GS`).
             cpu.set_mode(CpuMode::Running);
         }
         CpuMode::Stopped | CpuMode::Locked => {
@@ -138,16 +142,18 @@ pub fn step(cpu: &mut CpuState, bus: &mut impl Bus) {
         }
     }
 
-    if cpu.ime == 1 && bus.pending_interrupts() != 0 {
-        dispatch_interrupt(cpu, bus);
-        return;
-    }
-
     // EI takes effect after the instruction that follows it, so `EI; DI` never lets an
     // interrupt in (Pan Docs, "EI"). Only an IME that was already 2 *before* this
     // instruction becomes 1: an EI executed now must wait for the next one.
     let ei_was_pending = cpu.ime == 2;
-    let opcode = bus.read(cpu.pc);
+    // Interrupts are sampled during the opcode fetch, so a request raised early in the fetch
+    // M-cycle is taken at once and the fetched opcode is dropped (Mooneye
+    // `timer/rapid_toggle`: the overflow from a TAC write interrupts the next instruction).
+    let (opcode, pending) = bus.fetch(cpu.pc);
+    if cpu.ime == 1 && pending != 0 {
+        dispatch_interrupt(cpu, bus);
+        return;
+    }
     // The HALT bug: the fetch after a HALT that did not halt reads the same byte twice.
     cpu.pc = cpu.pc.wrapping_add(u16::from(cpu.halt_bug == 0));
     cpu.halt_bug = 0;
@@ -157,7 +163,8 @@ pub fn step(cpu: &mut CpuState, bus: &mut impl Bus) {
     }
 }
 
-/// The interrupt dispatch: five M-cycles that push PC and jump to the vector.
+/// The interrupt dispatch: five M-cycles that push PC and jump to the vector, the first of
+/// which is the dropped opcode fetch already made by `step`.
 ///
 /// The vector is chosen *between* the two pushes: if the high-byte push lands on IE (SP was
 /// 0x0000) and disables the interrupt being serviced, a lower-priority one is taken instead,
@@ -165,7 +172,6 @@ pub fn step(cpu: &mut CpuState, bus: &mut impl Bus) {
 #[inline(never)]
 fn dispatch_interrupt(cpu: &mut CpuState, bus: &mut impl Bus) {
     cpu.ime = 0;
-    bus.idle();
     bus.idle();
     let [pc_high, pc_low] = cpu.pc.to_be_bytes();
     cpu.sp = cpu.sp.wrapping_sub(1);

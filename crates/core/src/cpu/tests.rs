@@ -95,7 +95,7 @@ fn dispatch_takes_five_cycles_and_pushes_pc() {
     assert_eq!(
         bus.take_log(),
         [
-            Cycle::Idle,
+            Cycle::Read(0x0200, NOP), // the opcode fetch that samples the request, then dropped
             Cycle::Idle,
             Cycle::Write(0xCFFF, 0x02),
             Cycle::Write(0xCFFE, 0x00),
