@@ -108,6 +108,40 @@ impl Core {
         &self.out.frame
     }
 
+    /// The battery save to store on the host (RAM, plus the clock stamped `unix_now` on clock
+    /// carts), or `None` when the cartridge has no battery. The clock is brought up to date
+    /// on a copy, so the running state is untouched.
+    pub fn battery_save(&self, unix_now: u64) -> Option<Vec<u8>> {
+        if !self.rom.has_battery() {
+            return None;
+        }
+        let mut mbc = self.state.hw.mbc;
+        self.rom.rtc_sync(&mut mbc, self.state.hw.m_cycles);
+        Some(
+            self.rom
+                .battery_bytes(&mbc, &self.state.hw.cart_ram, unix_now),
+        )
+    }
+
+    /// Restores a battery save; a clock cart's clock advances by the host time since it was
+    /// saved (`unix_now` minus the save's stamp). On error nothing changes.
+    pub fn load_battery(
+        &mut self,
+        bytes: &[u8],
+        unix_now: u64,
+    ) -> Result<(), crate::cart::BatteryError> {
+        let hw = &mut self.state.hw;
+        let saved_at = self
+            .rom
+            .load_battery(&mut hw.mbc, &mut hw.cart_ram, bytes)?;
+        if let Some(saved_at) = saved_at {
+            let elapsed = unix_now.saturating_sub(saved_at);
+            self.rom
+                .rtc_advance_seconds(&mut hw.mbc, elapsed, hw.m_cycles);
+        }
+        Ok(())
+    }
+
     /// Host-side outputs (serial bytes sent so far).
     pub fn output(&mut self) -> &mut Output {
         &mut self.out

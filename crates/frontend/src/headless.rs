@@ -144,21 +144,25 @@ pub fn run(args: &RunArgs) -> CliResult {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Loads `<rom>.sav` into the cartridge when the cart has a battery.
-///
-/// PENDING: the cartridge API (`Rom::has_battery`, `Rom::load_battery`) has not landed on
-/// main; until it does the file is only checked for readability.
-fn load_battery(_core: &mut Core, path: &Path) -> Result<(), CliError> {
-    battery::read_save(path).map_err(|e| CliError::io("cannot read battery save", &e, path))?;
-    Ok(())
+/// Loads `<rom>.sav` into the cartridge when the cart has a battery. A save that does not
+/// fit the cartridge is a user-data error: running on would overwrite it at exit.
+fn load_battery(core: &mut Core, path: &Path) -> Result<(), CliError> {
+    if !core.rom().has_battery() {
+        return Ok(());
+    }
+    let Some(bytes) =
+        battery::read_save(path).map_err(|e| CliError::io("cannot read battery save", &e, path))?
+    else {
+        return Ok(());
+    };
+    core.load_battery(&bytes, unix_now())
+        .map_err(|error| CliError::new(error.to_string(), path))
 }
 
-/// Writes the cartridge's battery RAM to `<rom>.sav`; a failure is only a warning.
-///
-/// PENDING: wired to `Rom::battery_bytes` once the cartridge API lands on main.
-fn save_battery(_core: &mut Core, path: &Path) {
-    let bytes: Option<Vec<u8>> = None;
-    if let Some(bytes) = bytes
+/// Writes the cartridge's battery RAM (and clock) to `<rom>.sav`; a failure is only a
+/// warning.
+fn save_battery(core: &mut Core, path: &Path) {
+    if let Some(bytes) = core.battery_save(unix_now())
         && let Err(error) = battery::write_atomic(path, &bytes)
     {
         eprintln!(
@@ -167,4 +171,11 @@ fn save_battery(_core: &mut Core, path: &Path) {
             path.display()
         );
     }
+}
+
+/// Host time for the MBC3 clock footer; a clock before 1970 counts as 0.
+fn unix_now() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |elapsed| elapsed.as_secs())
 }

@@ -2,10 +2,11 @@
 
 use backspin_harness::{ManifestRow, RunConfig, run_in_memory};
 
-/// A 32 KiB ROM-only image with `code` at the entry point 0x0100.
+/// A 32 KiB ROM-only image: the entry point jumps over the header to `code` at 0x0150.
 fn rom_with(code: &[u8]) -> Vec<u8> {
     let mut rom = vec![0u8; 0x8000];
-    rom[0x100..0x100 + code.len()].copy_from_slice(code);
+    rom[0x100..0x103].copy_from_slice(&[0xC3, 0x50, 0x01]); // JP $0150
+    rom[0x150..0x150 + code.len()].copy_from_slice(code);
     rom
 }
 
