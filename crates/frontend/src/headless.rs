@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 /// The largest cartridge is 8 MiB; anything far bigger is not a ROM.
-const MAX_ROM_BYTES: u64 = 16 * 1024 * 1024;
+pub const MAX_ROM_BYTES: u64 = 16 * 1024 * 1024;
 
 #[derive(clap::Args, Debug)]
 pub struct RunArgs {
@@ -37,6 +37,9 @@ pub struct RunArgs {
     /// Neither load nor write the battery save (`<rom>.sav`).
     #[arg(long)]
     pub no_save: bool,
+    /// Write the audio of the run as a 48 kHz stereo 16-bit WAV file.
+    #[arg(long, value_name = "WAV")]
+    pub wav: Option<PathBuf>,
 }
 
 /// Reads and parses a ROM file; every failure is one `CliError` naming the path.
@@ -84,6 +87,15 @@ impl Length {
 /// frames ends right after the Nth completed frame, so a screenshot shows a whole frame;
 /// with the LCD off a frame is one LCD period of M-cycles.
 pub fn run_for(core: &mut Core, length: Length) -> Events {
+    run_for_each_frame(core, length, |_| {})
+}
+
+/// [`run_for`], calling `each_frame` after every frame (to drain audio, say).
+pub fn run_for_each_frame(
+    core: &mut Core,
+    length: Length,
+    mut each_frame: impl FnMut(&mut Core),
+) -> Events {
     let start_cycles = core.m_cycles();
     let start_frames = core.state().hw.frames;
     let mut events = Events::empty();
@@ -94,12 +106,14 @@ pub fn run_for(core: &mut Core, length: Length) -> Events {
                 .saturating_add(frames.saturating_mul(2).saturating_mul(M_CYCLES_PER_FRAME));
             while core.state().hw.frames - start_frames < frames && core.m_cycles() < cycle_limit {
                 events |= core.run_frame();
+                each_frame(core);
             }
         }
         Length::MCycles(m_cycles) => {
             let target = start_cycles.saturating_add(m_cycles);
             while core.m_cycles() < target {
                 events |= core.run_frame();
+                each_frame(core);
             }
         }
     }
@@ -120,7 +134,16 @@ pub fn run(args: &RunArgs) -> CliResult {
         load_battery(&mut core, &save_path)?;
     }
 
-    let events = run_for(&mut core, length);
+    let mut samples = Vec::new();
+    let events = run_for_each_frame(&mut core, length, |core| {
+        if args.wav.is_some() {
+            core.output().audio.drain_i16(&mut samples);
+        }
+    });
+    if let Some(path) = &args.wav {
+        crate::wav::write_wav(path, &samples)
+            .map_err(|e| CliError::io("cannot write WAV file", &e, path))?;
+    }
     if events.contains(Events::CPU_LOCKED) {
         eprintln!(
             "warning: the CPU locked up (illegal opcode), PC {:04X}",
@@ -144,25 +167,27 @@ pub fn run(args: &RunArgs) -> CliResult {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Loads `<rom>.sav` into the cartridge when the cart has a battery. A save that does not
-/// fit the cartridge is a user-data error: running on would overwrite it at exit.
+/// Loads `<rom>.sav` into the cartridge when the cart has a battery. A save of the wrong
+/// size is refused with a clear error and the file is left alone.
 fn load_battery(core: &mut Core, path: &Path) -> Result<(), CliError> {
-    if !core.rom().has_battery() {
+    if !core.has_battery() {
         return Ok(());
     }
-    let Some(bytes) =
-        battery::read_save(path).map_err(|e| CliError::io("cannot read battery save", &e, path))?
-    else {
-        return Ok(());
-    };
-    core.load_battery(&bytes, unix_now())
-        .map_err(|error| CliError::new(error.to_string(), path))
+    let bytes =
+        battery::read_save(path).map_err(|e| CliError::io("cannot read battery save", &e, path))?;
+    if let Some(bytes) = bytes {
+        core.load_battery(&bytes)
+            .map_err(|error| CliError::new(format!("bad battery save: {error}"), path))?;
+    }
+    Ok(())
 }
 
-/// Writes the cartridge's battery RAM (and clock) to `<rom>.sav`; a failure is only a
-/// warning.
+/// Writes the cartridge's battery RAM to `<rom>.sav` atomically; a failure is a warning.
 fn save_battery(core: &mut Core, path: &Path) {
-    if let Some(bytes) = core.battery_save(unix_now())
+    let unix_now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |elapsed| elapsed.as_secs());
+    if let Some(bytes) = core.battery_save(unix_now)
         && let Err(error) = battery::write_atomic(path, &bytes)
     {
         eprintln!(
@@ -171,11 +196,4 @@ fn save_battery(core: &mut Core, path: &Path) {
             path.display()
         );
     }
-}
-
-/// Host time for the MBC3 clock footer; a clock before 1970 counts as 0.
-fn unix_now() -> u64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |elapsed| elapsed.as_secs())
 }

@@ -6,8 +6,6 @@ mod bench;
 mod error;
 mod headless;
 mod test_command;
-// Wired into `backspin run --wav` by the lead; until then only its tests use it.
-#[allow(dead_code)]
 mod wav;
 
 use clap::{Parser, Subcommand, ValueEnum};
@@ -38,6 +36,8 @@ enum Command {
     Test(test_command::TestArgs),
     /// Measure emulation speed: prints one JSON object.
     Bench(bench::BenchArgs),
+    /// Measure rewind: history size, capture, seek and step times, all verified; JSON.
+    RewindBench(bench::RewindBenchArgs),
 }
 
 /// `--model`: only the DMG is emulated.
@@ -53,6 +53,7 @@ fn main() -> ExitCode {
         Some(Command::Run(args)) => headless::run(&args),
         Some(Command::Test(args)) => test_command::run(&args),
         Some(Command::Bench(args)) => bench::run(&args),
+        Some(Command::RewindBench(args)) => bench::run_rewind(&args),
         None => {
             player_placeholder(cli.rom);
             Ok(ExitCode::SUCCESS)

@@ -8,11 +8,12 @@ fn backspin() -> Command {
     Command::cargo_bin("backspin").unwrap()
 }
 
-/// A ROM-only cartridge that sets BGP to 0 (every shade white) and loops: a blank screen.
+/// A 32 KiB ROM-only cartridge that sets BGP to 0 (so the screen the boot ROM leaves,
+/// with its ® tile, shows all white) and then runs NOPs forever.
 fn write_nop_rom(dir: &Path) -> std::path::PathBuf {
     let path = dir.join("nop.gb");
     let mut rom = vec![0u8; 0x8000];
-    // XOR A; LDH (BGP),A; JR -2
+    // xor a; ldh [$47], a; jr @ (then NOPs are never reached)
     rom[0x100..0x105].copy_from_slice(&[0xAF, 0xE0, 0x47, 0x18, 0xFE]);
     std::fs::write(&path, rom).unwrap();
     path
