@@ -140,7 +140,7 @@ impl App {
         let was_held = if pressed {
             !self.held.insert(action)
         } else {
-            !self.held.remove(&action)
+            self.held.remove(&action)
         };
         match action {
             Action::Joypad(bit) => {
@@ -319,7 +319,7 @@ impl App {
                         self.send(Command::Buttons(merged));
                     }
                     for action in [Action::Rewind, Action::Forward, Action::FastForward] {
-                        if self.held.remove(&action) {
+                        if self.held.contains(&action) {
                             self.action(action, false, true, event_loop);
                         }
                     }
