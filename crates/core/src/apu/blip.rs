@@ -1,0 +1,209 @@
+//! Band-limited synthesis: amplitude steps at exact T-cycles in, 48 kHz stereo out.
+//!
+//! The mixer reports the stereo level whenever it changes. Each change is a step; instead of
+//! sampling the level (which aliases every square edge into audible noise), the step is spread
+//! over 16 output samples with a windowed-sinc step response chosen by where inside an output
+//! sample the edge fell ([`super::kernel`]). The spread deltas wait in a small ring until their
+//! sample is finished; an integrator turns deltas back into levels, and a one-pole high-pass
+//! stands in for the DMG's output capacitor.
+//!
+//! Everything here is integer math and lives in [`SynthState`], inside the save state: the
+//! not-yet-finished samples of the ring, the integrator and the capacitor's charge all shape
+//! future output, so a state load resumes with bit-identical audio.
+//!
+//! Time base: 4,194,304 T-cycles/s × 375 = 48,000 samples/s × 32,768. One T-cycle is therefore
+//! exactly 375 "ticks" of the sample clock and one sample exactly 2^15 ticks: no drift, no
+//! rounding, the phase is a bit field.
+
+use super::AudioOut;
+use super::kernel::{ONE_BITS, PHASES, STEP, TAPS};
+use bytemuck::{Pod, Zeroable};
+
+/// Sample-clock ticks per T-cycle.
+const TICKS_PER_T_CYCLE: u32 = 375;
+/// Sample-clock ticks per output sample (a power of two: the phase is a bit field).
+const TICKS_PER_SAMPLE_BITS: u32 = 15;
+const TICKS_PER_SAMPLE: u32 = 1 << TICKS_PER_SAMPLE_BITS;
+const PHASE_SHIFT: u32 = TICKS_PER_SAMPLE_BITS - PHASES.trailing_zeros();
+/// Output samples the ring holds; a power of two so indices are masked, never checked.
+pub(super) const RING: usize = 64;
+/// If the clock runs this far ahead of the last finished sample (nobody called `tick` to
+/// drain it; only a corrupt or hand-made state does that), samples are finished and dropped
+/// so a step never lands beyond the ring.
+const LAG_LIMIT_TICKS: u32 = ((RING - TAPS - 1) as u32) << TICKS_PER_SAMPLE_BITS;
+/// The capacitor's charge factor per output sample, Q16: 0.999958 per T-cycle (Pan Docs, "Audio
+/// details", DMG) raised to the 4,194,304 / 48,000 T-cycles of one sample = 0.996337.
+const HIGHPASS_KEEP_Q16: i64 = 65296;
+
+/// [`STEP`] with every weight twice, to match the ring's interleaved left/right slots.
+const STEREO_STEP: [[i32; 2 * TAPS]; PHASES] = {
+    let mut table = [[0; 2 * TAPS]; PHASES];
+    let mut phase = 0;
+    while phase < PHASES {
+        let mut tap = 0;
+        while tap < TAPS {
+            table[phase][2 * tap] = STEP[phase][tap];
+            table[phase][2 * tap + 1] = STEP[phase][tap];
+            tap += 1;
+        }
+        phase += 1;
+    }
+    table
+};
+
+/// Synthesis state (part of [`super::ApuState`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Pod, Zeroable)]
+#[repr(C)]
+pub struct SynthState {
+    /// Pending deltas (Q14, wrapping sums) for the next `RING` output samples, interleaved
+    /// left, right, indexed from `head`.
+    pub ring: [i32; 2 * RING],
+    /// Pending deltas that both sides share, added to each when a sample is finished: most
+    /// steps are centred (NR51 routes the channel both ways, NR50 is balanced) and cost half
+    /// as much here.
+    pub centre_ring: [i32; RING],
+    /// Running sum of finished deltas: the band-limited level before the high-pass (Q14).
+    pub integrator: [i32; 2],
+    /// The output capacitor's charge (same units as `integrator`).
+    pub highpass_charge: [i32; 2],
+    /// The mixer's current level per side, as last reported (±19,200 full scale).
+    pub level: [i32; 2],
+    /// Sample-clock ticks from the start of the `head` sample to the APU's present.
+    pub offset_ticks: u32,
+    /// Ring index of the next sample to finish (masked on use).
+    pub head: u32,
+}
+
+impl SynthState {
+    /// The APU's present moves `t_cycles` on.
+    #[inline]
+    pub(super) fn advance(&mut self, t_cycles: u32) {
+        self.offset_ticks = self
+            .offset_ticks
+            .wrapping_add(t_cycles.wrapping_mul(TICKS_PER_T_CYCLE));
+        while self.offset_ticks >= LAG_LIMIT_TICKS {
+            self.finish_sample();
+        }
+    }
+
+    /// The mixer's level is now `level` (from the present moment on).
+    #[inline]
+    pub(super) fn set_level(&mut self, level: [i32; 2]) {
+        let delta = [
+            level[0].wrapping_sub(self.level[0]),
+            level[1].wrapping_sub(self.level[1]),
+        ];
+        if delta == [0, 0] {
+            return;
+        }
+        self.level = level;
+        let first = ((self.offset_ticks >> TICKS_PER_SAMPLE_BITS) as usize + self.head as usize)
+            & (RING - 1);
+        let phase = (self.offset_ticks >> PHASE_SHIFT) as usize & (PHASES - 1);
+        if delta[0] == delta[1] {
+            let kernel = &STEP[phase];
+            if first + TAPS <= RING {
+                let slots = &mut self.centre_ring[first..first + TAPS];
+                for (slot, &weight) in slots.iter_mut().zip(kernel) {
+                    *slot = slot.wrapping_add(delta[0].wrapping_mul(weight));
+                }
+            } else {
+                for (tap, &weight) in kernel.iter().enumerate() {
+                    let slot = &mut self.centre_ring[(first + tap) & (RING - 1)];
+                    *slot = slot.wrapping_add(delta[0].wrapping_mul(weight));
+                }
+            }
+            return;
+        }
+        let kernel = &STEREO_STEP[phase];
+        if first + TAPS <= RING {
+            // The common case, contiguous: one straight loop the compiler vectorizes.
+            let slots = &mut self.ring[2 * first..2 * (first + TAPS)];
+            for (index, (slot, &weight)) in slots.iter_mut().zip(kernel).enumerate() {
+                *slot = slot.wrapping_add(delta[index & 1].wrapping_mul(weight));
+            }
+        } else {
+            for (index, &weight) in kernel.iter().enumerate() {
+                let slot = &mut self.ring[(2 * first + index) & (2 * RING - 1)];
+                *slot = slot.wrapping_add(delta[index & 1].wrapping_mul(weight));
+            }
+        }
+    }
+
+    /// Finishes every sample that lies wholly in the past and appends it to `audio`.
+    pub(super) fn emit(&mut self, audio: &mut AudioOut) {
+        while self.offset_ticks >= TICKS_PER_SAMPLE {
+            let [left, right] = self.finish_sample();
+            audio.push(left, right);
+        }
+    }
+
+    /// Integrates, filters and returns the `head` sample, then moves on to the next.
+    fn finish_sample(&mut self) -> [i16; 2] {
+        let centre = std::mem::take(&mut self.centre_ring[self.head as usize & (RING - 1)]);
+        let head = 2 * (self.head as usize & (RING - 1));
+        let mut out = [0i16; 2];
+        for (side, sample) in out.iter_mut().enumerate() {
+            let input = self.integrator[side]
+                .wrapping_add(self.ring[head + side])
+                .wrapping_add(centre);
+            self.integrator[side] = input;
+            self.ring[head + side] = 0;
+            // The capacitor passes changes and leaks towards the input's DC level. Division
+            // truncates towards zero, so with a constant input the output reaches exactly 0
+            // instead of sticking at -1 (an arithmetic shift would round down forever).
+            let passed = i64::from(input) - i64::from(self.highpass_charge[side]);
+            self.highpass_charge[side] =
+                (i64::from(input) - passed * HIGHPASS_KEEP_Q16 / 65536) as i32;
+            *sample =
+                (passed / (1 << ONE_BITS)).clamp(i64::from(i16::MIN), i64::from(i16::MAX)) as i16;
+        }
+        self.head = (self.head.wrapping_add(1)) & (RING as u32 - 1);
+        self.offset_ticks = self.offset_ticks.wrapping_sub(TICKS_PER_SAMPLE);
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kernel_rows_sum_to_one() {
+        for row in STEP.iter() {
+            assert_eq!(row.iter().sum::<i32>(), 1 << ONE_BITS);
+        }
+    }
+
+    #[test]
+    fn the_sample_clock_is_48_khz() {
+        assert_eq!(
+            4_194_304u64 * u64::from(TICKS_PER_T_CYCLE),
+            48_000u64 * u64::from(TICKS_PER_SAMPLE)
+        );
+    }
+
+    #[test]
+    fn a_step_settles_to_its_level_then_the_highpass_drains_it() {
+        let mut synth = SynthState::zeroed();
+        let mut audio = AudioOut::default();
+        fn run(synth: &mut SynthState, audio: &mut AudioOut, t_cycles: u32) {
+            for _ in 0..t_cycles / 2048 {
+                synth.advance(2048);
+                synth.emit(audio);
+            }
+        }
+        synth.set_level([10_000, -10_000]);
+        run(&mut synth, &mut audio, 4_194_304 / 10); // 0.1 s
+        let mut samples = Vec::new();
+        audio.drain_i16(&mut samples);
+        // The step arrives after the kernel's 8-sample delay, at nearly full height.
+        let peak = samples.chunks(2).map(|s| s[0]).max().unwrap();
+        assert!(peak > 9_900 && peak < 11_000, "peak {peak}");
+        assert_eq!(synth.integrator[0] >> ONE_BITS, 10_000);
+        // Later, the capacitor has charged to the DC level and the output is exactly zero.
+        run(&mut synth, &mut audio, 4_194_304);
+        audio.drain_i16(&mut samples);
+        assert_eq!(samples[samples.len() - 2..], [0, 0]);
+    }
+}
