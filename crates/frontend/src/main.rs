@@ -20,7 +20,10 @@ struct Cli {
 }
 
 fn main() -> ExitCode {
-    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("info")).init();
+    env_logger::Builder::from_env(
+        env_logger::Env::default().default_filter_or("info,wgpu_hal=off,wgpu_core=warn,naga=warn"),
+    )
+    .init();
     let cli = Cli::parse();
     match player::run(cli.rom, &cli.player) {
         Ok(()) => ExitCode::SUCCESS,

@@ -423,6 +423,8 @@ impl ApplicationHandler<FrameReady> for App {
 
     fn about_to_wait(&mut self, event_loop: &ActiveEventLoop) {
         self.poll_gamepads(event_loop);
+        // Catches up a title change held back by the rate limit when no frame follows.
+        self.update_title();
         if let Some(limit) = self.automation.quit_after
             && self.started.elapsed() >= limit
         {

@@ -133,7 +133,7 @@ fn try_open() -> Result<(AudioSink, cpal::Stream), String> {
         ring: Mutex::new(VecDeque::with_capacity(48_000)),
         dead: AtomicBool::new(false),
     });
-    let stream_config: cpal::StreamConfig = config.clone().into();
+    let stream_config: cpal::StreamConfig = config.into();
     let stream = match config.sample_format() {
         cpal::SampleFormat::F32 => build::<f32>(&device, &stream_config, channels, &shared),
         cpal::SampleFormat::I16 => build::<i16>(&device, &stream_config, channels, &shared),

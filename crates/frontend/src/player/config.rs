@@ -512,19 +512,15 @@ mod tests {
 
     #[test]
     fn malformed_files_give_clear_messages() {
-        let problems = Bindings::parse("[keyboard\nup = 3")
-            .err()
-            .expect("bad TOML");
+        let problems = Bindings::parse("[keyboard\nup = 3").expect_err("bad TOML");
         assert_eq!(problems.len(), 1);
         let problems = Bindings::parse("[keyboard]\njump = [\"KeyZ\"]\na = [\"Kez\"]\n")
-            .err()
-            .expect("bad names");
+            .expect_err("bad names");
         assert_eq!(problems.len(), 2, "{problems:?}");
         assert!(problems.iter().any(|p| p.contains("unknown action")));
         assert!(problems.iter().any(|p| p.contains("unknown key \"Kez\"")));
         let problems = Bindings::parse("[keyboard]\na = [\"KeyZ\"]\nb = [\"KeyZ\"]\n")
-            .err()
-            .expect("double binding");
+            .expect_err("double binding");
         assert!(problems[0].contains("bound to both"), "{problems:?}");
         assert!(Bindings::parse("[mouse]\n").is_err());
     }
