@@ -287,6 +287,17 @@ fn gui_hold_backspace_rewinds_the_demo() {
     std::thread::sleep(Duration::from_millis(700));
     let (frame_after, title_after) = display.title_frame(&window);
     let resumed = display.capture(&window, &out.join("4-resumed.png"));
+    // Paused, `,` steps back one frame at a time and `.` forward again.
+    display.xdotool(&["key", "p"]);
+    std::thread::sleep(Duration::from_millis(400));
+    let (frame_paused, title_paused) = display.title_frame(&window);
+    display.xdotool(&["key", "comma", "comma", "comma"]);
+    std::thread::sleep(Duration::from_millis(400));
+    let (frame_stepped_back, _) = display.title_frame(&window);
+    display.xdotool(&["key", "period"]);
+    std::thread::sleep(Duration::from_millis(400));
+    let (frame_stepped_on, _) = display.title_frame(&window);
+    let paused = display.capture(&window, &out.join("5-paused.png"));
     let log_text = std::fs::read_to_string(&log).unwrap_or_default();
     println!("titles: {title_walked:?} -> {title_rewound:?} -> {title_after:?}");
     println!("captures in {}", out.display());
@@ -336,6 +347,13 @@ fn gui_hold_backspace_rewinds_the_demo() {
         "play did not resume: {title_after:?}"
     );
     assert!(marker_columns(&resumed).is_empty());
+    assert!(title_paused.contains("paused"), "{title_paused:?}");
+    assert_eq!(frame_stepped_back + 3, frame_paused, "three `,` presses");
+    assert_eq!(frame_stepped_on, frame_stepped_back + 1, "one `.` press");
+    assert!(
+        !marker_columns(&paused).is_empty(),
+        "the timeline shows while paused"
+    );
     assert!(!log_text.contains("panicked"), "{log_text}");
 }
 

@@ -42,7 +42,12 @@ pub struct PlayerArgs {
     pub paused: bool,
     /// Test hook: save the game picture as PNG once this many frames have been emulated,
     /// then quit. Takes FRAMES and FILE.
-    #[arg(long, num_args = 2, value_names = ["FRAMES", "FILE"])]
+    #[arg(
+        long,
+        num_args = 2,
+        value_names = ["FRAMES", "FILE"],
+        alias = "headless-screenshot-after"
+    )]
     pub screenshot_after: Option<Vec<String>>,
     /// Test hook: quit after this many seconds.
     #[arg(long, value_name = "SECONDS")]
