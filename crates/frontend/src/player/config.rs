@@ -425,7 +425,10 @@ pub fn default_file_text() -> String {
 
 /// The default bindings as `--help` shows them.
 pub fn bindings_help() -> String {
-    let mut text = String::from("Default bindings (keyboard / gamepad):\n");
+    let mut text = format!(
+        "Default bindings:\n  {:<40} {:<22} {}\n",
+        "action", "keyboard", "gamepad"
+    );
     for (name, _, description) in ACTIONS {
         let keys = DEFAULT_KEYS
             .iter()
@@ -439,7 +442,12 @@ pub fn bindings_help() -> String {
             .unwrap_or_else(|| "-".into());
         text += &format!("  {description:<40} {keys:<22} {pad}\n");
     }
-    text += "Rebind them in config.toml in the platform config directory (see --config).";
+    text += &format!(
+        "Rebind them in {} (written with the defaults on first run), or pass --config FILE.",
+        default_path().map_or("config.toml in the platform config directory".into(), |p| p
+            .display()
+            .to_string())
+    );
     text
 }
 

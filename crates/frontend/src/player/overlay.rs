@@ -101,10 +101,18 @@ fn timeline(rgba: &mut [u8], info: &FrameInfo) {
     // The marker, two pixels wide and taller than the bar.
     let marker_x = position_x.min(BAR_RIGHT - 2);
     fill(rgba, marker_x, BAR_TOP - 2, 2, 7, Some(MARKER));
+    // In time units: how far back the position is, and how much history is held.
+    let seconds = |frames: u64| frames as f64 * super::emu::FRAME_DURATION.as_secs_f64();
+    let label = format!(
+        "-{:.1}S / {:.1}S",
+        seconds(span.newest - span.position.min(span.newest)),
+        seconds(span.newest - span.oldest.min(span.newest))
+    );
+    text_box(rgba, BAR_LEFT - 2, BAR_TOP - 10, &label);
 }
 
 fn input_display(rgba: &mut [u8], buttons: u8) {
-    let (x, y) = (4, BAR_TOP - 14);
+    let (x, y) = (4, BAR_TOP - 24);
     fill(rgba, x - 1, y - 1, 30, 11, None);
     let square = |rgba: &mut [u8], dx: usize, dy: usize, bit: u8| {
         let color = if buttons & bit != 0 { TEXT } else { FUTURE };
