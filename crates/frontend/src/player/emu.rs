@@ -351,7 +351,7 @@ impl Emu {
         }
         self.last_sent = Instant::now();
         let frame = Frame {
-            shades: Box::new(*self.core.frame()),
+            shades: self.picture(),
             info: FrameInfo {
                 mode: self.mode(),
                 span: self.history.span(),
@@ -364,6 +364,17 @@ impl Emu {
             // The UI is behind: drop this frame rather than block emulation.
             Err(TrySendError::Full(_)) => log::trace!("UI busy: a frame was dropped"),
             Err(TrySendError::Disconnected(_)) => {}
+        }
+    }
+
+    /// The picture of the frame just emulated. With the LCD off the PPU draws nothing and the
+    /// core's buffer keeps whatever was drawn last (which differs between playing and
+    /// rewinding); a DMG shows a blank, lightest-shade screen then, and so do we.
+    fn picture(&self) -> Box<[u8; SCREEN_WIDTH * SCREEN_HEIGHT]> {
+        if self.core.state().hw.ppu.lcdc & 0x80 == 0 {
+            Box::new([0; SCREEN_WIDTH * SCREEN_HEIGHT])
+        } else {
+            Box::new(*self.core.frame())
         }
     }
 
@@ -391,5 +402,80 @@ impl Emu {
                 speed: stats.speed,
             };
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashMap;
+
+    fn demo_emu() -> (Emu, Receiver<Frame>) {
+        let (frames_tx, frames_rx) = crossbeam_channel::bounded(2);
+        let rom = Rom::from_bytes(super::super::DEMO_ROM.to_vec()).expect("the demo is a ROM");
+        let settings = EmuSettings {
+            rewind_budget_bytes: 16 << 20,
+            start_paused: false,
+        };
+        let emu = Emu::new(
+            rom,
+            &settings,
+            frames_tx,
+            AudioSink::silent(),
+            Box::new(|| {}),
+        );
+        (emu, frames_rx)
+    }
+
+    fn picture(emu: &Emu) -> Vec<u8> {
+        emu.picture().to_vec()
+    }
+
+    /// Rewinding shows exactly the pictures that were shown while playing, across a reset,
+    /// and redo replays them; different input drops the future.
+    #[test]
+    fn rewind_and_redo_show_the_pictures_played() {
+        let (mut emu, _frames) = demo_emu();
+        let mut shown: HashMap<u64, Vec<u8>> = HashMap::new();
+        for frame in 1..=240u64 {
+            emu.buttons = match frame {
+                60..=119 => Buttons::RIGHT,
+                150..=155 => Buttons::A,
+                _ => 0,
+            };
+            if frame == 200 {
+                emu.pending_reset = true;
+            }
+            emu.play_frame(false);
+            assert_eq!(emu.history.span().position, frame);
+            shown.insert(frame, picture(&emu));
+        }
+        assert_ne!(shown[&100], shown[&50], "walking changes the picture");
+        for _ in 0..150 {
+            assert!(emu.step_back());
+            let position = emu.history.span().position;
+            assert!(
+                picture(&emu) == shown[&position],
+                "rewound picture differs at frame {position}"
+            );
+        }
+        assert_eq!(emu.history.span().position, 90);
+        for _ in 0..20 {
+            assert!(emu.step_forward());
+            let position = emu.history.span().position;
+            assert!(
+                picture(&emu) == shown[&position],
+                "redo picture differs at {position}"
+            );
+        }
+        // Playing on with the logged input (RIGHT up to frame 119) keeps the future.
+        emu.buttons = Buttons::RIGHT;
+        emu.play_frame(false);
+        assert_eq!(emu.history.span().newest, 240);
+        // Different input forks: the future is gone.
+        emu.buttons = Buttons::B;
+        emu.play_frame(false);
+        assert_eq!(emu.history.span().newest, 112);
+        assert_eq!(emu.history.span().position, 112);
     }
 }
