@@ -232,6 +232,19 @@ mod tests {
     }
 
     #[test]
+    fn reversed_frames_play_backwards() {
+        let (mut sink, shared) = sink_at(48_000.0);
+        let ramp: Vec<i16> = (0..200).flat_map(|i| [i * 100, -i * 100]).collect();
+        sink.push(&ramp, true);
+        let ring = shared.ring.lock().unwrap();
+        let left: Vec<f32> = ring.iter().step_by(2).copied().collect();
+        // After the first interpolated sample the left channel falls steadily.
+        assert!(left.len() > 150);
+        assert!(left[5..].windows(2).all(|w| w[1] <= w[0]), "{left:?}");
+        assert!(ring.iter().skip(11).step_by(2).all(|&r| r <= 0.0));
+    }
+
+    #[test]
     fn a_dead_device_turns_the_sink_silent() {
         let (mut sink, shared) = sink_at(48_000.0);
         shared.dead.store(true, Ordering::Relaxed);
