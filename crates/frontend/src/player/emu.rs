@@ -6,7 +6,7 @@
 
 use super::audio::AudioSink;
 use super::history::{FrameInput, History, PatchRing, Span};
-use backspin_core::{Buttons, Core, Options, Rom, SCREEN_HEIGHT, SCREEN_WIDTH, State};
+use backspin_core::{Buttons, Core, Events, Options, Rom, SCREEN_HEIGHT, SCREEN_WIDTH, State};
 use crossbeam_channel::{Receiver, RecvTimeoutError, Sender, TrySendError};
 use std::time::{Duration, Instant};
 
@@ -290,7 +290,14 @@ impl Emu {
         if self.core.buttons().0 != input.buttons {
             self.core.set_buttons(Buttons(input.buttons));
         }
-        self.core.run_frame();
+        // `run_frame` also returns at `LD B,B` (a debugger breakpoint some games contain):
+        // carry on to the end of the frame, so one history entry is always one frame.
+        for _ in 0..1024 {
+            let events = self.core.run_frame();
+            if !events.contains(Events::BREAKPOINT) || events.contains(Events::FRAME_READY) {
+                break;
+            }
+        }
         self.shown_buttons = input.buttons;
     }
 
