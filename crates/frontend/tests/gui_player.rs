@@ -373,9 +373,15 @@ fn gui_screenshot_hook_and_software_presenter() {
         "[keyboard]\nrewind = [\"Backspace\"]\n",
     );
     let log = out.join("hook.log");
+    // `backspin ROM`: the demo, assembled to a file.
+    let rom = out.join("demo.gb");
+    let demo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets/demo/demo.asm");
+    let assembled = backspin_asm::assemble_file(&demo).expect("the demo assembles");
+    std::fs::write(&rom, assembled).expect("ROM written");
     let mut display = Display::start();
     display.launch(
         &[
+            rom.to_str().expect("utf-8 path"),
             "--no-audio",
             "--software",
             "--quit-after",
@@ -397,6 +403,7 @@ fn gui_screenshot_hook_and_software_presenter() {
     let log_text = std::fs::read_to_string(&log).unwrap_or_default();
     assert!(status.success(), "backspin failed:\n{log_text}");
     assert!(log_text.contains("software presenter"), "{log_text}");
+    assert!(log_text.contains("playing BACKSPIN DEMO"), "{log_text}");
     let decoder = png::Decoder::new(std::io::BufReader::new(
         std::fs::File::open(&shot).expect("the hook wrote its PNG"),
     ));
@@ -406,6 +413,21 @@ fn gui_screenshot_hook_and_software_presenter() {
     let picture: Vec<[u8; 3]> = rgba.chunks_exact(4).map(|p| [p[0], p[1], p[2]]).collect();
     let (share, shades) = palette_share(&picture);
     assert!(share == 1.0 && shades >= 3, "{shades} shades");
+}
+
+#[test]
+fn gui_unreadable_rom_is_one_clear_error() {
+    let output = Command::new(env!("CARGO_BIN_EXE_backspin"))
+        .args(["/nonexistent/game.gb", "--no-audio"])
+        .output()
+        .expect("backspin runs");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success());
+    assert!(
+        stderr.contains("error: cannot read /nonexistent/game.gb"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("panicked"), "{stderr}");
 }
 
 #[test]

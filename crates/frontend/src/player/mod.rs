@@ -70,6 +70,7 @@ pub fn run(rom_path: Option<PathBuf>, args: &PlayerArgs) -> Result<(), String> {
             (rom, "Backspin demo".to_string())
         }
     };
+    log::info!("playing {title}");
     for warning in rom.warnings() {
         log::warn!("{warning}");
     }
