@@ -425,6 +425,15 @@ impl ApplicationHandler<FrameReady> for App {
         self.poll_gamepads(event_loop);
         // Catches up a title change held back by the rate limit when no frame follows.
         self.update_title();
+        if self.frames.is_empty()
+            && matches!(
+                self.frames.try_recv(),
+                Err(crossbeam_channel::TryRecvError::Disconnected)
+            )
+        {
+            self.exit_error = Some("the emulation thread stopped".into());
+            event_loop.exit();
+        }
         if let Some(limit) = self.automation.quit_after
             && self.started.elapsed() >= limit
         {
