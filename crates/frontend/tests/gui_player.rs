@@ -96,7 +96,16 @@ impl Display {
             let socket = format!("/tmp/.X11-unix/X{number}");
             let started = Instant::now();
             while started.elapsed() < Duration::from_secs(10) {
-                if Path::new(&socket).exists() {
+                // Ready once a client gets an answer, not merely once the socket exists.
+                if Path::new(&socket).exists()
+                    && display
+                        .command("xdotool")
+                        .arg("getdisplaygeometry")
+                        .stdout(Stdio::null())
+                        .stderr(Stdio::null())
+                        .status()
+                        .is_ok_and(|s| s.success())
+                {
                     return display;
                 }
                 if let Ok(Some(_)) = display.server.try_wait() {
