@@ -6,7 +6,7 @@ use super::config::{Action, Bindings, ButtonKey};
 use super::emu::{Command, Frame, FrameInfo, Mode};
 use super::overlay::{self, OverlayOptions};
 use super::present::Presenter;
-use backspin_core::{Rom, SCREEN_HEIGHT, SCREEN_WIDTH};
+use backspin_core::{Buttons, Rom, SCREEN_HEIGHT, SCREEN_WIDTH};
 use crossbeam_channel::{Receiver, Sender};
 use std::collections::HashSet;
 use std::path::PathBuf;
@@ -44,6 +44,8 @@ pub struct App {
     /// Game Boy buttons held on the keyboard and on gamepads, merged when sent.
     key_buttons: u8,
     pad_buttons: u8,
+    /// D-pad directions from the left stick (and pads that report their d-pad as axes).
+    axis_buttons: u8,
     sent_buttons: u8,
     /// Hotkey actions held (keyboard or gamepad), for hold-to-act keys.
     held: HashSet<Action>,
@@ -98,6 +100,7 @@ impl App {
             rom_title,
             key_buttons: 0,
             pad_buttons: 0,
+            axis_buttons: 0,
             sent_buttons: 0,
             held: HashSet::new(),
             rgba: vec![0; SCREEN_WIDTH * SCREEN_HEIGHT * 4],
@@ -123,6 +126,15 @@ impl App {
     fn send(&self, command: Command) {
         // Unbounded channel: never blocks. A closed one means emulation ended; we exit soon.
         let _ = self.commands.send(command);
+    }
+
+    /// Sends the merged keyboard and gamepad buttons when they changed.
+    fn send_buttons(&mut self) {
+        let merged = self.key_buttons | self.pad_buttons | self.axis_buttons;
+        if merged != self.sent_buttons {
+            self.sent_buttons = merged;
+            self.send(Command::Buttons(merged));
+        }
     }
 
     fn toast(&mut self, text: impl Into<String>) {
@@ -154,11 +166,7 @@ impl App {
                 } else {
                     *buttons &= !bit;
                 }
-                let merged = self.key_buttons | self.pad_buttons;
-                if merged != self.sent_buttons {
-                    self.sent_buttons = merged;
-                    self.send(Command::Buttons(merged));
-                }
+                self.send_buttons();
             }
             Action::Rewind if pressed != was_held => self.send(Command::Rewind(pressed)),
             Action::Forward if pressed != was_held => self.send(Command::Forward(pressed)),
@@ -309,15 +317,27 @@ impl App {
                         self.action(action, pressed, true, event_loop);
                     }
                 }
+                gilrs::EventType::AxisChanged(axis, value, _) => {
+                    use gilrs::Axis;
+                    let (negative, positive) = match axis {
+                        Axis::LeftStickX | Axis::DPadX => (Buttons::LEFT, Buttons::RIGHT),
+                        Axis::LeftStickY | Axis::DPadY => (Buttons::DOWN, Buttons::UP),
+                        _ => continue,
+                    };
+                    self.axis_buttons &= !(negative | positive);
+                    if value < -0.5 {
+                        self.axis_buttons |= negative;
+                    } else if value > 0.5 {
+                        self.axis_buttons |= positive;
+                    }
+                    self.send_buttons();
+                }
                 gilrs::EventType::Connected => self.toast("GAMEPAD CONNECTED"),
                 gilrs::EventType::Disconnected => {
                     // Release everything the pad held, so nothing stays stuck.
                     self.pad_buttons = 0;
-                    let merged = self.key_buttons;
-                    if merged != self.sent_buttons {
-                        self.sent_buttons = merged;
-                        self.send(Command::Buttons(merged));
-                    }
+                    self.axis_buttons = 0;
+                    self.send_buttons();
                     for action in [Action::Rewind, Action::Forward, Action::FastForward] {
                         if self.held.contains(&action) {
                             self.action(action, false, true, event_loop);
@@ -403,6 +423,7 @@ impl ApplicationHandler<FrameReady> for App {
                     self.action(action, false, false, event_loop);
                 }
                 self.key_buttons = 0;
+                self.send_buttons();
             }
             WindowEvent::KeyboardInput {
                 event:
