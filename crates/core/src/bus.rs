@@ -11,14 +11,24 @@ pub trait Bus {
     /// One M-cycle that writes `value` to `addr`.
     fn write(&mut self, addr: u16, value: u8);
     /// The opcode fetch: one M-cycle that reads `addr`, returning the byte and `IE & IF & 0x1F`
-    /// as the CPU samples it during that cycle. Requests that a component raises late in the
-    /// cycle (the PPU's) are not part of that sample; they count from the next cycle on.
+    /// as the CPU samples it at the end of that cycle (the interrupt check of a running CPU).
     fn fetch(&mut self, addr: u16) -> (u8, u8) {
         let opcode = self.read(addr);
         (opcode, self.pending_interrupts())
     }
     /// One M-cycle without a memory access.
     fn idle(&mut self);
+    /// One M-cycle without a memory access while the IDU puts `addr` on the address bus
+    /// (INC/DEC rr, the SP decrement before a push): may trigger the OAM corruption bug.
+    fn idle_with_address(&mut self, addr: u16) {
+        let _ = addr;
+        self.idle();
+    }
+    /// Interrupts a halted CPU sees at the end of this M-cycle: `IE & IF`, plus requests
+    /// arriving within the next dot (no cycle passes).
+    fn halt_wake_interrupts(&self) -> u8 {
+        self.pending_interrupts()
+    }
     /// `IE & IF & 0x1F` as it stands now (no cycle passes).
     fn pending_interrupts(&self) -> u8;
     /// Clears bit `bit` (0..=4) of IF: the CPU is dispatching that interrupt (no cycle passes).

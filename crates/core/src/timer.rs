@@ -75,6 +75,10 @@ impl TimerState {
         let old = self.system_counter;
         let new = old.wrapping_add(4);
         self.system_counter = new;
+        // Every clock anyone watches is bit 3 or above: no edge unless bits 0-3 wrapped.
+        if new & 0xF != 0 {
+            return 0;
+        }
         let fell = old & !new;
         if fell & self.tima_clock_mask() != 0 {
             self.increment_tima();

@@ -319,7 +319,7 @@ fn ld_hl_sp_offset(cpu: &mut CpuState, bus: &mut impl Bus) {
 #[inline(always)]
 fn push16(cpu: &mut CpuState, bus: &mut impl Bus, value: u16) {
     let [high, low] = value.to_be_bytes();
-    bus.idle();
+    bus.idle_with_address(cpu.sp);
     cpu.sp = cpu.sp.wrapping_sub(1);
     bus.write(cpu.sp, high);
     cpu.sp = cpu.sp.wrapping_sub(1);
@@ -461,7 +461,7 @@ fn dec8(cpu: &mut CpuState, bus: &mut impl Bus, loc: Loc8) {
 /// `inc rr` / `dec rr`: two M-cycles, no flags.
 #[inline(always)]
 fn inc16(cpu: &mut CpuState, bus: &mut impl Bus, reg: R16, delta: i16) {
-    bus.idle();
+    bus.idle_with_address(reg.get(cpu));
     let value = reg.get(cpu).wrapping_add_signed(delta);
     reg.set(cpu, value);
 }

@@ -124,15 +124,16 @@ pub fn step(cpu: &mut CpuState, bus: &mut impl Bus) {
     match cpu.mode() {
         CpuMode::Running => {}
         CpuMode::Halted => {
-            if bus.pending_interrupts() == 0 {
+            if bus.halt_wake_interrupts() == 0 {
                 bus.idle();
                 return;
             }
             // A request seen after an idle cycle wakes the CPU, which then fetches and
             // samples interrupts like any other step: from HALT the dispatch starts one
             // M-cycle after the request (Mooneye `halt_ime1_timing2-GS`,
-            // `halt_ime0_nointr_timing`, `di_timing-GS`, with the PPU raising its requests
-            // late in the M-cycle).
+            // `halt_ime0_nointr_timing`, `di_timing-GS`). A halted CPU samples slightly
+            // later in the M-cycle, so a PPU request due in the next dot also wakes it
+            // (`hblank_ly_scx_timing-GS`, `intr_1_2_timing-GS`, `vblank_stat_intr-GS`).
             cpu.set_mode(CpuMode::Running);
         }
         CpuMode::Stopped | CpuMode::Locked => {

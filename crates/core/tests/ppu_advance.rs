@@ -1,0 +1,199 @@
+//! `PpuState::advance(n)` must be exactly `n` calls of `tick` whenever
+//! `n <= quiet_m_cycles()`: same state bytes, same frame, same IF; and those ticks must
+//! neither request an interrupt nor complete a frame. Checked on a synthetic scene with
+//! background, window, objects and STAT sources, with register writes (some in mode 3)
+//! sprinkled in. The seed is printed.
+
+use backspin_core::io;
+use backspin_core::ppu::PpuState;
+
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
+
+fn scene(rng: &mut Rng) -> (Box<[u8; 0x2000]>, Box<[u8; 160]>) {
+    let mut vram = Box::new([0u8; 0x2000]);
+    for byte in vram.iter_mut() {
+        *byte = rng.next() as u8;
+    }
+    let mut oam = Box::new([0u8; 160]);
+    for entry in oam.chunks_exact_mut(4) {
+        entry[0] = rng.below(170) as u8;
+        entry[1] = rng.below(176) as u8;
+        entry[2] = rng.next() as u8;
+        entry[3] = rng.next() as u8;
+    }
+    (vram, oam)
+}
+
+fn write_random_register(ppu: &mut PpuState, rng: &mut Rng, interrupt_flag: &mut u8) {
+    let (reg, value) = match rng.below(9) {
+        0 => (io::LCDC, 0x80 | rng.next() as u8),
+        1 => (io::STAT, rng.next() as u8),
+        2 => (io::SCY, rng.next() as u8),
+        3 => (io::SCX, rng.next() as u8),
+        4 => (io::LYC, rng.below(154) as u8),
+        5 => (io::BGP, rng.next() as u8),
+        6 => (io::OBP0, rng.next() as u8),
+        7 => (io::WY, rng.below(150) as u8),
+        _ => (io::WX, rng.below(170) as u8),
+    };
+    ppu.write_register(reg, value, interrupt_flag);
+}
+
+#[test]
+fn advance_equals_ticking() {
+    let seed = 0x5EED_0003_u64;
+    println!("seed {seed:#x}");
+    let mut rng = Rng(seed);
+    let (vram, oam) = scene(&mut rng);
+    let mut ppu = PpuState::post_boot();
+    let mut interrupt_flag = 0u8;
+    let mut frame = Box::new([0u8; 160 * 144]);
+    ppu.write_register(io::LCDC, 0xF3, &mut interrupt_flag); // window, objects, BG on
+    ppu.write_register(io::STAT, 0x78, &mut interrupt_flag);
+    let mut skipped = 0u64;
+    for _ in 0..200_000 {
+        if rng.below(50) == 0 {
+            write_random_register(&mut ppu, &mut rng, &mut interrupt_flag);
+        }
+        let quiet = ppu.quiet_m_cycles();
+        if quiet == 0 {
+            ppu.tick(&vram, &oam, &mut interrupt_flag, &mut frame);
+            continue;
+        }
+        let n = 1 + rng.below(u64::from(quiet)) as u32;
+        let mut ticked = ppu;
+        let mut ticked_frame = frame.clone();
+        let mut ticked_if = 0u8;
+        for _ in 0..n {
+            let done = ticked.tick(&vram, &oam, &mut ticked_if, &mut ticked_frame);
+            assert!(!done, "a frame completed inside a quiet span of {quiet}");
+        }
+        assert_eq!(ticked_if, 0, "an interrupt inside a quiet span of {quiet}");
+        let mut advanced_if = 0u8;
+        ppu.advance(n, &vram, &oam, &mut advanced_if, &mut frame);
+        assert_eq!(advanced_if, 0);
+        assert!(ppu == ticked, "advance({n}) differs from {n} ticks");
+        assert!(
+            frame[..] == ticked_frame[..],
+            "frame differs after advance({n})"
+        );
+        skipped += u64::from(n);
+    }
+    assert!(skipped > 100_000, "quiet spans too rare to test: {skipped}");
+}
+
+#[test]
+fn lcd_off_reports_a_frame_every_17556_m_cycles() {
+    let vram = Box::new([0u8; 0x2000]);
+    let oam = Box::new([0u8; 160]);
+    let mut frame = Box::new([0u8; 160 * 144]);
+    let mut interrupt_flag = 0u8;
+    let mut ppu = PpuState::post_boot();
+    ppu.write_register(io::LCDC, 0x00, &mut interrupt_flag);
+    assert_eq!(ppu.read_register(io::LY), 0);
+    assert_eq!(ppu.read_register(io::STAT) & 3, 0);
+    let mut frames = Vec::new();
+    for m_cycle in 1..=3 * 17_556u32 {
+        if ppu.tick(&vram, &oam, &mut interrupt_flag, &mut frame) {
+            frames.push(m_cycle);
+        }
+    }
+    assert_eq!(frames, [17_556, 2 * 17_556, 3 * 17_556]);
+}
+
+#[test]
+fn frame_timing_with_lcd_on() {
+    let vram = Box::new([0u8; 0x2000]);
+    let oam = Box::new([0u8; 160]);
+    let mut frame = Box::new([0u8; 160 * 144]);
+    let mut interrupt_flag = 0u8;
+    let mut ppu = PpuState::post_boot();
+    let mut completions = Vec::new();
+    for m_cycle in 0..4 * 17_556u32 {
+        if ppu.tick(&vram, &oam, &mut interrupt_flag, &mut frame) {
+            completions.push(m_cycle);
+            assert_eq!(ppu.read_register(io::LY), 144);
+            assert_eq!(ppu.read_register(io::STAT) & 3, 1);
+            assert_ne!(interrupt_flag & io::INT_VBLANK, 0);
+            interrupt_flag = 0;
+        }
+    }
+    assert_eq!(completions.len(), 4);
+    for pair in completions.windows(2) {
+        assert_eq!(
+            pair[1] - pair[0],
+            17_556,
+            "a frame is 154 lines of 456 dots"
+        );
+    }
+}
+
+#[test]
+fn background_pixels_follow_bgp() {
+    // Tile 0 row data 0xFF/0x00 everywhere: colour 1 on every pixel, shade = BGP bits 2-3.
+    let mut vram = Box::new([0u8; 0x2000]);
+    for row in 0..8 {
+        vram[row * 2] = 0xFF;
+    }
+    let oam = Box::new([0u8; 160]);
+    let mut frame = Box::new([9u8; 160 * 144]);
+    let mut interrupt_flag = 0u8;
+    let mut ppu = PpuState::post_boot();
+    ppu.write_register(io::BGP, 0b0000_1000, &mut interrupt_flag); // colour 1 -> shade 2
+    for _ in 0..2 * 17_556 {
+        ppu.tick(&vram, &oam, &mut interrupt_flag, &mut frame);
+    }
+    assert!(frame.iter().all(|&shade| shade == 2));
+}
+
+/// Any bit pattern is a valid `PpuState` (style.md): random states tick, advance, read and
+/// write registers without panicking.
+#[test]
+fn random_states_never_panic() {
+    let seed = 0xBAD5_7A7E_u64;
+    println!("seed {seed:#x}");
+    let mut rng = Rng(seed);
+    let (vram, oam) = scene(&mut rng);
+    let mut frame = Box::new([0u8; 160 * 144]);
+    for round in 0..600 {
+        let mut bytes = vec![0u8; std::mem::size_of::<PpuState>()];
+        for byte in bytes.iter_mut() {
+            *byte = rng.next() as u8;
+        }
+        let mut ppu: PpuState = bytemuck::pod_read_unaligned(&bytes);
+        if round % 2 == 0 {
+            // Keep the LCD on for half of them, where the stepping happens.
+            ppu.write_register(io::LCDC, 0x80 | bytes[0], &mut 0);
+        }
+        let mut interrupt_flag = 0u8;
+        for _ in 0..20_000 {
+            if rng.below(40) == 0 {
+                write_random_register(&mut ppu, &mut rng, &mut interrupt_flag);
+            }
+            let _ = ppu.read_register(0x40 + rng.below(12) as u8);
+            let _ = ppu.interrupts_in_next_dot(&vram, &oam);
+            let quiet = ppu.quiet_m_cycles();
+            if quiet > 1 {
+                ppu.advance(quiet.min(50), &vram, &oam, &mut interrupt_flag, &mut frame);
+            } else {
+                ppu.tick(&vram, &oam, &mut interrupt_flag, &mut frame);
+            }
+        }
+        let mut oam_copy = *oam;
+        ppu.oam_bug_write(&mut oam_copy);
+        ppu.oam_bug_read(&mut oam_copy);
+    }
+}
