@@ -180,8 +180,14 @@ impl Emu {
     fn handle(&mut self, command: Command) -> bool {
         match command {
             Command::Buttons(buttons) => self.buttons = buttons,
-            Command::Rewind(held) => self.rewind_held = held,
-            Command::Forward(held) => self.forward_held = held,
+            Command::Rewind(held) => {
+                self.rewind_held = held;
+                self.refresh_when_paused();
+            }
+            Command::Forward(held) => {
+                self.forward_held = held;
+                self.refresh_when_paused();
+            }
             Command::FastForward(held) => self.fast_forward_held = held,
             Command::TogglePause => {
                 self.paused = !self.paused;
@@ -202,6 +208,14 @@ impl Emu {
             Command::Quit => return false,
         }
         true
+    }
+
+    /// While paused no frames flow: resend the current one so the overlay and title show
+    /// the new mode (e.g. "paused" again after a rewind key is released).
+    fn refresh_when_paused(&mut self) {
+        if self.paused {
+            self.send_frame(true);
+        }
     }
 
     fn run(&mut self, commands: &Receiver<Command>) {
