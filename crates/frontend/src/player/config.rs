@@ -302,9 +302,15 @@ impl Bindings {
     }
 
     /// Parses the text of a config file. Every problem is listed, one per line.
+    /// Actions the file lists take exactly its keys (an empty list unbinds); actions it
+    /// leaves out keep their defaults, minus any key the file gives to another action.
     pub fn parse(text: &str) -> Result<Bindings, Vec<String>> {
         let file: FileFormat = toml::from_str(text).map_err(|e| vec![e.to_string()])?;
-        Bindings::from_file(&file)
+        let merged = FileFormat {
+            keyboard: merge(DEFAULT_KEYS, &file.keyboard),
+            gamepad: merge(DEFAULT_PAD, &file.gamepad),
+        };
+        Bindings::from_file(&merged)
     }
 
     fn from_file(file: &FileFormat) -> Result<Bindings, Vec<String>> {
@@ -376,6 +382,30 @@ impl Bindings {
     }
 }
 
+fn merge(
+    defaults: &[(&str, &[&str])],
+    user: &BTreeMap<String, Vec<String>>,
+) -> BTreeMap<String, Vec<String>> {
+    let taken: std::collections::HashSet<String> = user
+        .values()
+        .flatten()
+        .map(|n| n.to_ascii_lowercase())
+        .collect();
+    let mut merged: BTreeMap<String, Vec<String>> = defaults
+        .iter()
+        .map(|(action, names)| {
+            let kept = names
+                .iter()
+                .filter(|n| !taken.contains(&n.to_ascii_lowercase()))
+                .map(|n| n.to_string())
+                .collect();
+            (action.to_string(), kept)
+        })
+        .collect();
+    merged.extend(user.iter().map(|(a, n)| (a.clone(), n.clone())));
+    merged
+}
+
 fn action_named(name: &str) -> Option<Action> {
     ACTIONS
         .iter()
@@ -404,7 +434,8 @@ pub fn default_file_text() -> String {
     let mut text = String::from(
         "# Backspin bindings. Each action takes a list of keys (winit key names: KeyZ,\n\
          # ArrowUp, Enter, F12, Backspace, ...) or gamepad buttons (gilrs names: South,\n\
-         # East, DPadUp, LeftTrigger, ...). Delete this file to get the defaults back.\n\n[keyboard]\n",
+         # East, DPadUp, LeftTrigger, ...). Actions left out keep their defaults; an empty\n\
+         # list unbinds one. Delete this file to get the defaults back.\n\n[keyboard]\n",
     );
     let list = |names: &[&str]| {
         names
@@ -531,6 +562,20 @@ mod tests {
             .expect_err("double binding");
         assert!(problems[0].contains("bound to both"), "{problems:?}");
         assert!(Bindings::parse("[mouse]\n").is_err());
+    }
+
+    #[test]
+    fn a_partial_file_overrides_only_what_it_names() {
+        // A takes Z, which B had by default: B loses it, everything else stays.
+        let bindings = Bindings::parse("[keyboard]\na = [\"KeyZ\"]\nreset = []\n").expect("valid");
+        assert_eq!(
+            bindings.keys[&KeyCode::KeyZ],
+            Action::Joypad(backspin_core::Buttons::A)
+        );
+        assert!(!bindings.keys.contains_key(&KeyCode::KeyX));
+        assert!(!bindings.keys.contains_key(&KeyCode::KeyR));
+        assert_eq!(bindings.keys[&KeyCode::Backspace], Action::Rewind);
+        assert_eq!(bindings.pad.len(), Bindings::defaults().pad.len());
     }
 
     #[test]
