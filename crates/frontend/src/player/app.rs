@@ -142,13 +142,7 @@ impl App {
     }
 
     /// A binding went down or up (keyboard or gamepad).
-    fn action(
-        &mut self,
-        action: Action,
-        pressed: bool,
-        from_pad: bool,
-        event_loop: &ActiveEventLoop,
-    ) {
+    fn action(&mut self, action: Action, pressed: bool, from_pad: bool) {
         let was_held = if pressed {
             !self.held.insert(action)
         } else {
@@ -193,7 +187,6 @@ impl App {
             }
             _ => {}
         }
-        let _ = event_loop;
     }
 
     fn screenshot(&mut self) {
@@ -299,7 +292,7 @@ impl App {
         }
     }
 
-    fn poll_gamepads(&mut self, event_loop: &ActiveEventLoop) {
+    fn poll_gamepads(&mut self) {
         let mut events = Vec::new();
         if let Some(gilrs) = &mut self.gilrs {
             while let Some(event) = gilrs.next_event() {
@@ -314,7 +307,7 @@ impl App {
                     if let Some(action) =
                         ButtonKey::of(button).and_then(|key| self.bindings.pad.get(&key).copied())
                     {
-                        self.action(action, pressed, true, event_loop);
+                        self.action(action, pressed, true);
                     }
                 }
                 gilrs::EventType::AxisChanged(axis, value, _) => {
@@ -340,7 +333,7 @@ impl App {
                     self.send_buttons();
                     for action in [Action::Rewind, Action::Forward, Action::FastForward] {
                         if self.held.contains(&action) {
-                            self.action(action, false, true, event_loop);
+                            self.action(action, false, true);
                         }
                     }
                     self.toast("GAMEPAD DISCONNECTED");
@@ -420,7 +413,7 @@ impl ApplicationHandler<FrameReady> for App {
             WindowEvent::Focused(false) => {
                 // Keys released while unfocused never arrive: let go of everything.
                 for action in self.held.clone() {
-                    self.action(action, false, false, event_loop);
+                    self.action(action, false, false);
                 }
                 self.key_buttons = 0;
                 self.send_buttons();
@@ -435,7 +428,7 @@ impl ApplicationHandler<FrameReady> for App {
                 ..
             } => {
                 if let Some(action) = self.bindings.keys.get(&code).copied() {
-                    self.action(action, state == ElementState::Pressed, false, event_loop);
+                    self.action(action, state == ElementState::Pressed, false);
                 }
             }
             _ => {}
@@ -443,7 +436,7 @@ impl ApplicationHandler<FrameReady> for App {
     }
 
     fn about_to_wait(&mut self, event_loop: &ActiveEventLoop) {
-        self.poll_gamepads(event_loop);
+        self.poll_gamepads();
         // Catches up a title change held back by the rate limit when no frame follows.
         self.update_title();
         if self.frames.is_empty()
