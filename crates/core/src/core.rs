@@ -133,6 +133,48 @@ impl Core {
         }
     }
 
+    /// Whether the cartridge keeps RAM (or a clock) on a battery.
+    pub fn has_battery(&self) -> bool {
+        self.rom.has_battery()
+    }
+
+    /// The battery-backed bytes to store in a `.sav` file (cartridge RAM, then the MBC3
+    /// clock footer stamped with `unix_now`), or `None` for carts without a battery.
+    pub fn battery_save(&self, unix_now: u64) -> Option<Vec<u8>> {
+        if !self.rom.has_battery() {
+            return None;
+        }
+        // The clock counts lazily; save it as of now without touching the running state.
+        let mut mbc = self.state.hw.mbc;
+        self.rom.rtc_sync(&mut mbc, self.state.hw.m_cycles);
+        Some(
+            self.rom
+                .battery_bytes(&mbc, &self.state.hw.cart_ram, unix_now),
+        )
+    }
+
+    /// Loads a `.sav` file's bytes into the cartridge. On error nothing changes. Returns the
+    /// host time stored with the clock, if any, so the host can decide whether to advance
+    /// the clock by the time that passed ([`Core::rtc_advance_seconds`]).
+    pub fn load_battery(&mut self, bytes: &[u8]) -> Result<Option<u64>, crate::cart::BatteryError> {
+        let hw = &mut self.state.hw;
+        self.rom.rtc_sync(&mut hw.mbc, hw.m_cycles);
+        self.rom.load_battery(&mut hw.mbc, &mut hw.cart_ram, bytes)
+    }
+
+    /// Advances the cartridge clock by `seconds` of host time: the one explicit way host time
+    /// enters emulation (an input event at the current M-cycle, recorded like a button).
+    pub fn rtc_advance_seconds(&mut self, seconds: u64) {
+        let hw = &mut self.state.hw;
+        self.rom
+            .rtc_advance_seconds(&mut hw.mbc, seconds, hw.m_cycles);
+    }
+
+    /// Whether an MBC5 rumble cartridge has its motor on now.
+    pub fn rumble(&self) -> bool {
+        self.rom.rumble(&self.state.hw.mbc)
+    }
+
     /// The buttons currently pressed.
     pub fn buttons(&self) -> Buttons {
         Buttons(self.state.hw.joypad.pressed)

@@ -1,35 +1,86 @@
-//! `backspin`: with no subcommand, the windowed player (`backspin ROM`, or the embedded demo).
+//! `backspin`: the command-line front end. Without a subcommand it opens the windowed player
+//! (`backspin ROM`, or the embedded demo); headless subcommands (`run`, `test`, `bench`) serve
+//! scripts and CI.
 
+mod battery;
+mod bench;
+mod error;
+mod headless;
 mod player;
-// Wired into `backspin run --wav` by the lead; until then only its tests use it.
-#[allow(dead_code)]
+mod test_command;
 mod wav;
 
-use clap::Parser;
+use clap::{Parser, Subcommand, ValueEnum};
+use error::CliError;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(Parser, Debug)]
-#[command(name = "backspin", version, about = "Backspin, a Game Boy (DMG) emulator with rewind",
-    after_help = player::bindings_help())]
+#[command(
+    name = "backspin",
+    version,
+    about = "Backspin, a Game Boy (DMG) emulator with rewind",
+    // `backspin ROM` (no subcommand) stays possible: a positional beside the subcommands.
+    args_conflicts_with_subcommands = true,
+    after_help = player::bindings_help()
+)]
 struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
     /// ROM to play in a window (default: the embedded demo).
     rom: Option<PathBuf>,
     #[command(flatten)]
     player: player::PlayerArgs,
 }
 
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Run a ROM headless (no window, no audio) and optionally save a screenshot.
+    Run(headless::RunArgs),
+    /// Run the test-ROM manifest in parallel and check it against the known failures.
+    Test(test_command::TestArgs),
+    /// Measure emulation speed: prints one JSON object.
+    Bench(bench::BenchArgs),
+}
+
+/// `--model`: only the DMG is emulated.
+#[derive(Clone, Copy, Debug, Default, ValueEnum)]
+pub enum ModelArg {
+    #[default]
+    Dmg,
+}
+
 fn main() -> ExitCode {
-    env_logger::Builder::from_env(
-        env_logger::Env::default().default_filter_or("info,wgpu_hal=off,wgpu_core=warn,naga=warn"),
-    )
-    .init();
     let cli = Cli::parse();
-    match player::run(cli.rom, &cli.player) {
-        Ok(()) => ExitCode::SUCCESS,
+    // The player reports what it opened (window, audio, bindings); the headless commands
+    // keep their output to what they print themselves.
+    let default_filter = if cli.command.is_none() {
+        "info,wgpu_hal=off,wgpu_core=warn,naga=warn"
+    } else {
+        "warn"
+    };
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or(default_filter))
+        .init();
+    let result = match cli.command {
+        Some(Command::Run(args)) => headless::run(&args),
+        Some(Command::Test(args)) => test_command::run(&args),
+        Some(Command::Bench(args)) => bench::run(&args),
+        None => match player::run(cli.rom, &cli.player) {
+            Ok(()) => Ok(ExitCode::SUCCESS),
+            Err(error) => {
+                eprintln!("error: {error}");
+                Ok(ExitCode::FAILURE)
+            }
+        },
+    };
+    match result {
+        Ok(code) => code,
         Err(error) => {
             eprintln!("error: {error}");
             ExitCode::FAILURE
         }
     }
 }
+
+/// Exit with `CliError` as `error: <what> (<path>)`.
+pub type CliResult = Result<ExitCode, CliError>;

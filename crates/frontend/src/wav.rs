@@ -2,7 +2,6 @@
 //! audio, rendered headless, as a 16-bit PCM RIFF file (the 44-byte canonical header).
 
 use backspin_core::apu::SAMPLE_RATE;
-use backspin_core::{Core, M_CYCLES_PER_FRAME, M_CYCLES_PER_SECOND};
 use std::io::{self, Write};
 use std::path::Path;
 
@@ -53,31 +52,26 @@ pub fn write_wav(path: &Path, samples: &[i16]) -> io::Result<()> {
     encode_wav(io::BufWriter::new(file), samples, 2, SAMPLE_RATE)
 }
 
-/// Runs `core` for `seconds` of emulated time and returns the audio it made (interleaved
-/// stereo, 48 kHz). Audio already waiting in the core is included.
-pub fn render_audio(core: &mut Core, seconds: f64) -> Vec<i16> {
-    let m_cycles = (seconds.max(0.0) * M_CYCLES_PER_SECOND as f64) as u64;
-    let end = core.m_cycles().saturating_add(m_cycles);
-    let mut samples =
-        Vec::with_capacity((seconds.max(0.0) * f64::from(SAMPLE_RATE) * 2.2) as usize);
-    while core.m_cycles() < end {
-        // A frame at a time, so the core's own buffer never fills up.
-        let next = end.min(core.m_cycles() + M_CYCLES_PER_FRAME);
-        core.run_until(next);
-        core.output().audio.drain_i16(&mut samples);
-    }
-    samples
-}
-
-/// `backspin run ROM --wav out.wav --seconds S`: renders `seconds` of audio to `path`.
-pub fn record_wav(core: &mut Core, seconds: f64, path: &Path) -> io::Result<()> {
-    let samples = render_audio(core, seconds);
-    write_wav(path, &samples)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use backspin_core::{Core, M_CYCLES_PER_FRAME, M_CYCLES_PER_SECOND};
+
+    /// Runs `core` for `seconds` of emulated time and returns the audio it made (interleaved
+    /// stereo, 48 kHz). Audio already waiting in the core is included.
+    fn render_audio(core: &mut Core, seconds: f64) -> Vec<i16> {
+        let m_cycles = (seconds.max(0.0) * M_CYCLES_PER_SECOND as f64) as u64;
+        let end = core.m_cycles().saturating_add(m_cycles);
+        let mut samples =
+            Vec::with_capacity((seconds.max(0.0) * f64::from(SAMPLE_RATE) * 2.2) as usize);
+        while core.m_cycles() < end {
+            // A frame at a time, so the core's own buffer never fills up.
+            let next = end.min(core.m_cycles() + M_CYCLES_PER_FRAME);
+            core.run_until(next);
+            core.output().audio.drain_i16(&mut samples);
+        }
+        samples
+    }
 
     #[test]
     fn header_is_canonical_pcm() {

@@ -1,1 +1,29 @@
 //! Test-ROM runner shared by `backspin test` and `cargo test`.
+//!
+//! A run reads `manifest.tsv` (see `shared/test-roms/README.md`), powers a fresh [`Core`] on
+//! for each row, runs the row's emulated time and judges the outcome by the suite's own
+//! protocol: Mooneye's `LD B,B` with Fibonacci registers, Blargg's serial text or `$A000`
+//! status, or a screenshot compared with the expected PNG. The known-failure baseline turns a
+//! run into one yes/no answer: nothing new broke and nothing listed started passing.
+//!
+//! [`Core`]: backspin_core::Core
+
+mod baseline;
+mod image;
+mod locate;
+mod manifest;
+mod report;
+mod run;
+
+pub use baseline::{Baseline, BaselineCheck, default_baseline_path};
+pub use image::{
+    ScreenshotError, ScreenshotMismatch, compare_with_png, decode_png_luma, encode_frame_png,
+    shade_to_gray,
+};
+pub use locate::{locate_test_roms, workspace_root};
+pub use manifest::{Judge, ManifestError, ManifestRow, load_manifest, parse_manifest};
+pub use report::{to_json, to_junit_xml};
+pub use run::{
+    RunConfig, TestResult, default_artifacts_dir, run_in_memory, run_row, run_rows,
+    sanitize_test_name,
+};

@@ -1,0 +1,199 @@
+//! `backspin run`: a ROM headless, for scripts, screenshots and serial output.
+
+use crate::error::{CliError, read_user_file};
+use crate::{CliResult, ModelArg, battery};
+use backspin_core::{
+    BootRom, Core, Events, M_CYCLES_PER_FRAME, M_CYCLES_PER_SECOND, Model, Options, Rom,
+};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+/// The largest cartridge is 8 MiB; anything far bigger is not a ROM.
+const MAX_ROM_BYTES: u64 = 16 * 1024 * 1024;
+
+#[derive(clap::Args, Debug)]
+pub struct RunArgs {
+    /// The ROM file (.gb).
+    pub rom: PathBuf,
+    /// Which Game Boy to emulate.
+    #[arg(long, value_enum, default_value_t)]
+    pub model: ModelArg,
+    /// Emulate this many frames [default: 600, ten seconds].
+    #[arg(long, conflicts_with = "seconds")]
+    pub frames: Option<u64>,
+    /// Emulate this many seconds of Game Boy time.
+    #[arg(long)]
+    pub seconds: Option<f64>,
+    /// Write the last frame as a 160x144 PNG (grays FF/AA/55/00).
+    #[arg(long, value_name = "PNG")]
+    pub screenshot: Option<PathBuf>,
+    /// Print the bytes the ROM sent on the serial port.
+    #[arg(long)]
+    pub serial: bool,
+    /// Start from this 256-byte DMG boot ROM instead of the post-boot state.
+    #[arg(long, value_name = "PATH")]
+    pub boot_rom: Option<PathBuf>,
+    /// Neither load nor write the battery save (`<rom>.sav`).
+    #[arg(long)]
+    pub no_save: bool,
+    /// Write the audio of the run as a 48 kHz stereo 16-bit WAV file.
+    #[arg(long, value_name = "WAV")]
+    pub wav: Option<PathBuf>,
+}
+
+/// Reads and parses a ROM file; every failure is one `CliError` naming the path.
+pub fn load_rom(path: &Path) -> Result<Rom, CliError> {
+    let bytes = read_user_file("ROM", path, MAX_ROM_BYTES)?;
+    Rom::from_bytes(bytes).map_err(|error| CliError::new(format!("bad ROM: {error}"), path))
+}
+
+fn load_boot_rom(path: &Path) -> Result<BootRom, CliError> {
+    let bytes = read_user_file("boot ROM", path, 64 * 1024)?;
+    BootRom::from_bytes(&bytes).map_err(|error| CliError::new(error.to_string(), path))
+}
+
+pub fn model_of(arg: ModelArg) -> Model {
+    match arg {
+        ModelArg::Dmg => Model::Dmg,
+    }
+}
+
+/// How long a headless run lasts.
+#[derive(Clone, Copy, Debug)]
+pub enum Length {
+    Frames(u64),
+    MCycles(u64),
+}
+
+impl Length {
+    pub fn from_args(frames: Option<u64>, seconds: Option<f64>) -> Result<Length, CliError> {
+        match (frames, seconds) {
+            (Some(frames), _) => Ok(Length::Frames(frames)),
+            (None, Some(seconds)) if seconds.is_finite() && (0.0..=86_400.0).contains(&seconds) => {
+                Ok(Length::MCycles(
+                    (seconds * M_CYCLES_PER_SECOND as f64) as u64,
+                ))
+            }
+            (None, Some(seconds)) => Err(CliError::without_path(format!(
+                "--seconds must be between 0 and 86400, not {seconds}"
+            ))),
+            (None, None) => Ok(Length::Frames(600)),
+        }
+    }
+}
+
+/// Runs whole frames until `length` has passed, returning every event seen. A run of N
+/// frames ends right after the Nth completed frame, so a screenshot shows a whole frame;
+/// with the LCD off a frame is one LCD period of M-cycles.
+pub fn run_for(core: &mut Core, length: Length) -> Events {
+    run_for_each_frame(core, length, |_| {})
+}
+
+/// [`run_for`], calling `each_frame` after every frame (to drain audio, say).
+pub fn run_for_each_frame(
+    core: &mut Core,
+    length: Length,
+    mut each_frame: impl FnMut(&mut Core),
+) -> Events {
+    let start_cycles = core.m_cycles();
+    let start_frames = core.state().hw.frames;
+    let mut events = Events::empty();
+    match length {
+        Length::Frames(frames) => {
+            // Bounded by time as well, in case the frame counter stalls.
+            let cycle_limit = start_cycles
+                .saturating_add(frames.saturating_mul(2).saturating_mul(M_CYCLES_PER_FRAME));
+            while core.state().hw.frames - start_frames < frames && core.m_cycles() < cycle_limit {
+                events |= core.run_frame();
+                each_frame(core);
+            }
+        }
+        Length::MCycles(m_cycles) => {
+            let target = start_cycles.saturating_add(m_cycles);
+            while core.m_cycles() < target {
+                events |= core.run_frame();
+                each_frame(core);
+            }
+        }
+    }
+    events
+}
+
+pub fn run(args: &RunArgs) -> CliResult {
+    let length = Length::from_args(args.frames, args.seconds)?;
+    let rom = load_rom(&args.rom)?;
+    let boot_rom = args.boot_rom.as_deref().map(load_boot_rom).transpose()?;
+    let options = Options {
+        model: model_of(args.model),
+        boot_rom,
+    };
+    let mut core = Core::new(rom, options);
+    let save_path = battery::save_path(&args.rom);
+    if !args.no_save {
+        load_battery(&mut core, &save_path)?;
+    }
+
+    let mut samples = Vec::new();
+    let events = run_for_each_frame(&mut core, length, |core| {
+        if args.wav.is_some() {
+            core.output().audio.drain_i16(&mut samples);
+        }
+    });
+    if let Some(path) = &args.wav {
+        crate::wav::write_wav(path, &samples)
+            .map_err(|e| CliError::io("cannot write WAV file", &e, path))?;
+    }
+    if events.contains(Events::CPU_LOCKED) {
+        eprintln!(
+            "warning: the CPU locked up (illegal opcode), PC {:04X}",
+            core.state().cpu.pc
+        );
+    }
+
+    if let Some(path) = &args.screenshot {
+        let png = backspin_harness::encode_frame_png(core.frame());
+        std::fs::write(path, png).map_err(|e| CliError::io("cannot write screenshot", &e, path))?;
+    }
+    if args.serial {
+        let serial = core.output().serial.clone();
+        let mut stdout = std::io::stdout().lock();
+        // A closed pipe (`| head`) is not an emulator error.
+        let _ = stdout.write_all(&serial).and_then(|()| stdout.flush());
+    }
+    if !args.no_save {
+        save_battery(&mut core, &save_path);
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Loads `<rom>.sav` into the cartridge when the cart has a battery. A save of the wrong
+/// size is refused with a clear error and the file is left alone.
+fn load_battery(core: &mut Core, path: &Path) -> Result<(), CliError> {
+    if !core.has_battery() {
+        return Ok(());
+    }
+    let bytes =
+        battery::read_save(path).map_err(|e| CliError::io("cannot read battery save", &e, path))?;
+    if let Some(bytes) = bytes {
+        core.load_battery(&bytes)
+            .map_err(|error| CliError::new(format!("bad battery save: {error}"), path))?;
+    }
+    Ok(())
+}
+
+/// Writes the cartridge's battery RAM to `<rom>.sav` atomically; a failure is a warning.
+fn save_battery(core: &mut Core, path: &Path) {
+    let unix_now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |elapsed| elapsed.as_secs());
+    if let Some(bytes) = core.battery_save(unix_now)
+        && let Err(error) = battery::write_atomic(path, &bytes)
+    {
+        eprintln!(
+            "warning: battery save not written: {} ({})",
+            crate::error::describe_io(&error),
+            path.display()
+        );
+    }
+}

@@ -1,0 +1,305 @@
+//! The `backspin` binary as users and scripts see it: exit codes, one-line errors, outputs.
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+use std::path::Path;
+
+fn backspin() -> Command {
+    Command::cargo_bin("backspin").unwrap()
+}
+
+/// A 32 KiB ROM-only cartridge that sets BGP to 0 (so the screen the boot ROM leaves,
+/// with its ® tile, shows all white) and then runs NOPs forever.
+fn write_nop_rom(dir: &Path) -> std::path::PathBuf {
+    let path = dir.join("nop.gb");
+    let mut rom = vec![0u8; 0x8000];
+    // xor a; ldh [$47], a; jr @ (then NOPs are never reached)
+    rom[0x100..0x105].copy_from_slice(&[0xAF, 0xE0, 0x47, 0x18, 0xFE]);
+    std::fs::write(&path, rom).unwrap();
+    path
+}
+
+/// Exactly one line on stderr, `error: ... (<path>)`, a non-zero exit and no panic.
+fn assert_one_line_error(args: &[&str], path: &Path, contains: &str) {
+    let output = backspin().args(args).output().unwrap();
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert!(!output.status.success(), "{args:?} should fail");
+    assert_eq!(output.status.code(), Some(1), "{args:?}: {stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+    assert!(stderr.starts_with("error: "), "{stderr}");
+    assert!(
+        stderr.contains(contains),
+        "{stderr} should contain {contains}"
+    );
+    assert!(
+        stderr
+            .trim_end()
+            .ends_with(&format!("({})", path.display())),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn user_data_errors_are_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("missing.gb");
+    let truncated = dir.path().join("truncated.gb");
+    std::fs::write(&truncated, [0u8; 100]).unwrap();
+    let empty = dir.path().join("empty.gb");
+    std::fs::write(&empty, []).unwrap();
+    let rom = write_nop_rom(dir.path());
+    let bad_boot = dir.path().join("boot.bin");
+    std::fs::write(&bad_boot, [0u8; 255]).unwrap();
+
+    for command in ["run", "bench"] {
+        let m = missing.to_str().unwrap();
+        assert_one_line_error(&[command, m], &missing, "no such file");
+        let d = dir.path().to_str().unwrap();
+        assert_one_line_error(&[command, d], dir.path(), "is a directory");
+        let t = truncated.to_str().unwrap();
+        assert_one_line_error(&[command, t], &truncated, "100 bytes");
+        let e = empty.to_str().unwrap();
+        assert_one_line_error(&[command, e], &empty, "0 bytes");
+    }
+    let args = [
+        "run",
+        rom.to_str().unwrap(),
+        "--boot-rom",
+        bad_boot.to_str().unwrap(),
+    ];
+    assert_one_line_error(&args, &bad_boot, "255 bytes");
+    let unwritable = dir.path().join("no/such/dir/shot.png");
+    let args = [
+        "run",
+        rom.to_str().unwrap(),
+        "--frames",
+        "1",
+        "--screenshot",
+    ];
+    let mut args = args.to_vec();
+    args.push(unwritable.to_str().unwrap());
+    assert_one_line_error(&args, &unwritable, "cannot write screenshot");
+}
+
+#[test]
+fn random_files_never_panic() {
+    let dir = tempfile::tempdir().unwrap();
+    // A fixed seed keeps failures reproducible; printed in case this ever fails.
+    let mut seed: u64 = 0x9E37_79B9_7F4A_7C15;
+    println!("seed {seed:#x}");
+    for (index, len) in [0usize, 1, 0x14F, 0x150, 0x7FFF, 0x8000, 0x8001, 0x10000]
+        .into_iter()
+        .enumerate()
+    {
+        let bytes: Vec<u8> = (0..len)
+            .map(|_| {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                seed as u8
+            })
+            .collect();
+        let path = dir.path().join(format!("random{index}.gb"));
+        std::fs::write(&path, bytes).unwrap();
+        let output = backspin()
+            .args(["run", path.to_str().unwrap(), "--frames", "2", "--no-save"])
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(!stderr.contains("panicked"), "{len} bytes: {stderr}");
+        assert!(
+            matches!(output.status.code(), Some(0 | 1)),
+            "{len} bytes: {stderr}"
+        );
+    }
+}
+
+#[test]
+fn run_writes_a_screenshot() {
+    let dir = tempfile::tempdir().unwrap();
+    let rom = write_nop_rom(dir.path());
+    let shot = dir.path().join("shot.png");
+    backspin()
+        .args([
+            "run",
+            rom.to_str().unwrap(),
+            "--frames",
+            "3",
+            "--serial",
+            "--screenshot",
+        ])
+        .arg(&shot)
+        .assert()
+        .success()
+        .stdout("");
+    let (width, height, _) =
+        backspin_harness::decode_png_luma(&std::fs::read(&shot).unwrap()).unwrap();
+    assert_eq!((width, height), (160, 144));
+    backspin()
+        .args([
+            "run",
+            rom.to_str().unwrap(),
+            "--seconds",
+            "0.1",
+            "--model",
+            "dmg",
+        ])
+        .assert()
+        .success();
+    backspin()
+        .args([
+            "run",
+            rom.to_str().unwrap(),
+            "--seconds",
+            "1",
+            "--frames",
+            "2",
+        ])
+        .assert()
+        .failure();
+}
+
+#[test]
+fn bench_prints_one_json_object() {
+    let dir = tempfile::tempdir().unwrap();
+    let rom = write_nop_rom(dir.path());
+    let output = backspin()
+        .args(["bench", rom.to_str().unwrap(), "--frames", "30"])
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(json["frames"], 30);
+    assert_eq!(json["rom"], rom.to_str().unwrap());
+    for key in ["fps_wall", "fps_cpu", "m_cycles"] {
+        assert!(json[key].as_f64().unwrap() > 0.0, "{key}: {json}");
+    }
+}
+
+/// Without a subcommand `backspin ROM` opens the windowed player (tested under Xvfb in
+/// `gui_player.rs`); a ROM that cannot be read fails before any window, with one line.
+#[test]
+fn no_subcommand_opens_the_player() {
+    backspin()
+        .args(["missing-game.gb", "--no-audio"])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains(
+            "error: cannot read missing-game.gb",
+        ));
+    backspin()
+        .arg("--help")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("Backspace").and(predicate::str::contains("run")));
+}
+
+/// A two-row manifest of our own ROM: one screenshot that matches, one that does not.
+fn write_manifest(dir: &Path) -> std::path::PathBuf {
+    write_nop_rom(dir);
+    let gray = |value: u8| {
+        let mut png = Vec::new();
+        let mut encoder = png::Encoder::new(&mut png, 160, 144);
+        encoder.set_color(png::ColorType::Grayscale);
+        let mut writer = encoder.write_header().unwrap();
+        writer.write_image_data(&[value; 160 * 144]).unwrap();
+        writer.finish().unwrap();
+        png
+    };
+    std::fs::write(dir.join("white.png"), gray(0xFF)).unwrap();
+    std::fs::write(dir.join("black.png"), gray(0)).unwrap();
+    let manifest = dir.join("manifest.tsv");
+    std::fs::write(
+        &manifest,
+        "suite\ttest\trom\tmodel\tseconds\texpected\tfeatures\n\
+         own\town/white\tnop.gb\tDMG\t0.1\twhite.png\t-\n\
+         own\town/black\tnop.gb\tDMG\t0.1\tblack.png\t-\n",
+    )
+    .unwrap();
+    manifest
+}
+
+#[test]
+fn test_command_checks_the_baseline() {
+    let dir = tempfile::tempdir().unwrap();
+    let manifest = write_manifest(dir.path());
+    let baseline = dir.path().join("known_failures.txt");
+    let json = dir.path().join("report.json");
+    let junit = dir.path().join("report.xml");
+    let run = |extra: &[&str]| {
+        let mut command = backspin();
+        command
+            .args(["test", "--jobs", "2", "--manifest"])
+            .arg(&manifest)
+            .arg("--baseline")
+            .arg(&baseline)
+            .args(extra);
+        command
+    };
+
+    // No baseline: the black screenshot is a new failure.
+    run(&[
+        "--json",
+        json.to_str().unwrap(),
+        "--junit",
+        junit.to_str().unwrap(),
+    ])
+    .assert()
+    .failure()
+    .stdout(predicate::str::contains(
+        "FAIL own/black: screenshot differs",
+    ))
+    .stdout(predicate::str::contains(
+        "new failure, not in known_failures.txt: own/black",
+    ))
+    .stdout(predicate::str::ends_with("1 passed, 1 failed\n"));
+    let report: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+    assert_eq!(report["failed"], 1);
+    assert!(
+        std::fs::read_to_string(&junit)
+            .unwrap()
+            .contains("<testcase classname=\"own\" name=\"own/black\"")
+    );
+
+    // Writing the baseline, then checking against it, passes.
+    run(&["--write-baseline"]).assert().success();
+    assert!(
+        std::fs::read_to_string(&baseline)
+            .unwrap()
+            .contains("\nown/black\n")
+    );
+    run(&[])
+        .assert()
+        .success()
+        .stdout(predicate::str::ends_with("1 passed, 1 failed\n"));
+
+    // A listed test that passes fails the run.
+    std::fs::write(&baseline, "own/black\nown/white\n").unwrap();
+    run(&[]).assert().failure().stdout(predicate::str::contains(
+        "now passes, remove it from known_failures.txt: own/white",
+    ));
+
+    // The filter selects by name.
+    run(&["--filter", "white"])
+        .assert()
+        .failure()
+        .stdout(predicate::str::ends_with("1 passed, 0 failed\n"));
+}
+
+#[test]
+fn test_command_reports_a_bad_manifest() {
+    let dir = tempfile::tempdir().unwrap();
+    let manifest = dir.path().join("manifest.tsv");
+    std::fs::write(&manifest, "nonsense\n").unwrap();
+    assert_one_line_error(
+        &["test", "--manifest", manifest.to_str().unwrap()],
+        &manifest,
+        "manifest line 1",
+    );
+    let missing = dir.path().join("none.tsv");
+    assert_one_line_error(
+        &["test", "--manifest", missing.to_str().unwrap()],
+        &missing,
+        "cannot read manifest",
+    );
+}

@@ -1,0 +1,650 @@
+//! The rewind benchmark behind `backspin rewind-bench`: plays a ROM with a seeded,
+//! human-like joypad script while capturing every frame, then seeks to random frames and
+//! steps back and forward one frame at a time, checking every restored state and picture
+//! byte for byte against copies taken during play.
+//!
+//! Everything is a function of the ROM bytes and [`BenchConfig`], so tests can run a short
+//! version on any ROM (ours included). Timings are wall-clock and only reported, never
+//! asserted.
+
+use crate::rewinder::{Config, Rewinder, frames_to_seconds};
+use backspin_core::{
+    Buttons, Core, Events, M_CYCLES_PER_FRAME, M_CYCLES_PER_SECOND, Options, Rom, RomError, State,
+};
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::time::{Duration, Instant};
+
+/// What to run.
+#[derive(Clone, Debug)]
+pub struct BenchConfig {
+    /// Emulated seconds of play.
+    pub seconds: u64,
+    /// Seed of the joypad script.
+    pub input_seed: u64,
+    /// Random frames to seek to (each verified).
+    pub seeks: usize,
+    /// Single-frame steps back from the newest frame, then as many steps forward (redo).
+    pub steps: usize,
+    /// Ring budget for the every-frame rewinder (large enough to hold the whole run).
+    pub budget_bytes: usize,
+    /// Thinning factor of the second rewinder run alongside (k in "every k-th frame").
+    pub thinned_every: u32,
+    /// Random seeks verified on the thinned rewinder.
+    pub thinned_seeks: usize,
+    /// Emulated seconds for the capture-off vs capture-on timing passes (three each).
+    pub slowdown_seconds: u64,
+    /// Rewinder option: store churning regions by value (see `raw_blocks`).
+    pub value_blocks: bool,
+}
+
+impl Default for BenchConfig {
+    fn default() -> BenchConfig {
+        BenchConfig {
+            seconds: 600,
+            input_seed: 1,
+            seeks: 1000,
+            steps: 600,
+            budget_bytes: 64 << 20,
+            thinned_every: 4,
+            thinned_seeks: 200,
+            slowdown_seconds: 60,
+            value_blocks: false,
+        }
+    }
+}
+
+/// Percentiles of a set of timings.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Percentiles {
+    pub p50: f64,
+    pub p99: f64,
+    pub max: f64,
+}
+
+impl Percentiles {
+    fn of(mut samples: Vec<Duration>, unit_per_second: f64) -> Percentiles {
+        if samples.is_empty() {
+            return Percentiles::default();
+        }
+        samples.sort_unstable();
+        let at = |q: f64| {
+            let i = ((samples.len() - 1) as f64 * q).round() as usize;
+            samples[i].as_secs_f64() * unit_per_second
+        };
+        Percentiles {
+            p50: at(0.50),
+            p99: at(0.99),
+            max: at(1.0),
+        }
+    }
+}
+
+/// The results. `to_json` prints the fields the rewind issue asks for (and a few more).
+#[derive(Clone, Debug, Default)]
+pub struct BenchReport {
+    pub rom_title: String,
+    pub emulated_seconds: f64,
+    pub frames: u64,
+    pub bytes_per_emulated_second: f64,
+    pub keyframes: u64,
+    /// Blocks stored by value in the last keyframe group.
+    pub value_blocks: usize,
+    pub last_keyframe_bytes: usize,
+    pub capture_us: Percentiles,
+    pub seek_ms: Percentiles,
+    pub step_back_ms: Percentiles,
+    pub step_forward_ms: Percentiles,
+    /// Per operation, the fastest of `TIMING_PASSES` identical passes: the cost of the work
+    /// itself, without preemption by other processes (shared machines).
+    pub seek_ms_best_of_passes: Percentiles,
+    pub step_back_ms_best_of_passes: Percentiles,
+    pub step_forward_ms_best_of_passes: Percentiles,
+    pub emulation_slowdown_pct: f64,
+    /// Capture time as a share of frame emulation time in the main pass.
+    pub capture_share_pct: f64,
+    pub emulated_frames_per_second: f64,
+    pub thinned_every: u32,
+    pub thinned_bytes_per_emulated_second: f64,
+    pub history_seconds_in_64mib: f64,
+    pub thinned_history_seconds_in_64mib: f64,
+    pub input_events: usize,
+    pub checks: usize,
+    /// Checks that also compared the picture (drawn frames only; see `Expected::drawn`).
+    pub picture_checks: usize,
+    pub failures: usize,
+    pub first_failure: Option<String>,
+    pub verified: bool,
+    /// The machine's 1-minute load average at the end (Linux only): timings are wall-clock,
+    /// and on a shared machine other processes show up in the p99s.
+    pub load_average: Option<f64>,
+}
+
+impl BenchReport {
+    pub fn to_json(&self) -> String {
+        let mut s = String::from("{\n");
+        let mut field = |name: &str, value: String| {
+            let _ = writeln!(s, "  \"{name}\": {value},");
+        };
+        let num = |v: f64| {
+            if v.is_finite() {
+                format!("{v:.3}")
+            } else {
+                "null".to_string()
+            }
+        };
+        field("rom_title", json_string(&self.rom_title));
+        field("emulated_seconds", num(self.emulated_seconds));
+        field("frames", self.frames.to_string());
+        field(
+            "bytes_per_emulated_second",
+            num(self.bytes_per_emulated_second),
+        );
+        field(
+            "kib_per_emulated_second",
+            num(self.bytes_per_emulated_second / 1024.0),
+        );
+        field("keyframes", self.keyframes.to_string());
+        field("value_blocks", self.value_blocks.to_string());
+        field("last_keyframe_bytes", self.last_keyframe_bytes.to_string());
+        field("capture_us_p50", num(self.capture_us.p50));
+        field("capture_us_p99", num(self.capture_us.p99));
+        field("capture_us_max", num(self.capture_us.max));
+        field("seek_ms_p50", num(self.seek_ms.p50));
+        field("seek_ms_p99", num(self.seek_ms.p99));
+        field("seek_ms_max", num(self.seek_ms.max));
+        field("step_back_ms_p50", num(self.step_back_ms.p50));
+        field("step_back_ms_p99", num(self.step_back_ms.p99));
+        field("step_forward_ms_p50", num(self.step_forward_ms.p50));
+        field("step_forward_ms_p99", num(self.step_forward_ms.p99));
+        for (name, p) in [
+            ("seek_ms", self.seek_ms_best_of_passes),
+            ("step_back_ms", self.step_back_ms_best_of_passes),
+            ("step_forward_ms", self.step_forward_ms_best_of_passes),
+        ] {
+            field(&format!("{name}_p50_best_of_{TIMING_PASSES}"), num(p.p50));
+            field(&format!("{name}_p99_best_of_{TIMING_PASSES}"), num(p.p99));
+        }
+        field("emulation_slowdown_pct", num(self.emulation_slowdown_pct));
+        field("capture_share_pct", num(self.capture_share_pct));
+        field(
+            "emulated_frames_per_second",
+            num(self.emulated_frames_per_second),
+        );
+        field(
+            &format!("thinned_k{}_bytes_per_emulated_second", self.thinned_every),
+            num(self.thinned_bytes_per_emulated_second),
+        );
+        field(
+            "history_seconds_in_64MiB",
+            num(self.history_seconds_in_64mib),
+        );
+        field(
+            &format!("thinned_k{}_history_seconds_in_64MiB", self.thinned_every),
+            num(self.thinned_history_seconds_in_64mib),
+        );
+        field("input_events", self.input_events.to_string());
+        field("checks", self.checks.to_string());
+        field("picture_checks", self.picture_checks.to_string());
+        field("failures", self.failures.to_string());
+        field(
+            "first_failure",
+            self.first_failure
+                .as_deref()
+                .map_or("null".to_string(), json_string),
+        );
+        field(
+            "load_average",
+            self.load_average.map_or("null".to_string(), num),
+        );
+        let _ = writeln!(s, "  \"verified\": {}\n}}", self.verified);
+        s
+    }
+}
+
+fn json_string(text: &str) -> String {
+    let mut out = String::from("\"");
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if (c as u32) < 0x20 => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// SplitMix64: small, seedable, and the same on every platform.
+#[derive(Clone)]
+pub struct Rng(pub u64);
+
+impl Rng {
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    /// Uniform in `lo..=hi`.
+    pub fn range(&mut self, lo: u64, hi: u64) -> u64 {
+        lo + self.next_u64() % (hi - lo + 1)
+    }
+}
+
+/// A seeded joypad script that plays like a person: presses held 5–40 frames, pauses of
+/// 2–50 frames between them, mostly one direction or button, sometimes a direction with A
+/// or B, now and then Start or Select.
+pub struct InputScript {
+    rng: Rng,
+    buttons: u8,
+    frames_left: u64,
+    pressing: bool,
+}
+
+impl InputScript {
+    pub fn new(seed: u64) -> InputScript {
+        InputScript {
+            rng: Rng(seed ^ 0x5EED_0FBA_C591_4E00),
+            buttons: 0,
+            frames_left: 30,
+            pressing: false,
+        }
+    }
+
+    /// The buttons to hold for the next frame.
+    pub fn next_frame(&mut self) -> u8 {
+        if self.frames_left == 0 {
+            self.pressing = !self.pressing;
+            if self.pressing {
+                let direction = 1 << self.rng.range(0, 3);
+                let action = [Buttons::A, Buttons::B][self.rng.range(0, 1) as usize];
+                self.buttons = match self.rng.range(0, 99) {
+                    0..=44 => direction,
+                    45..=79 => action,
+                    80..=93 => direction | action,
+                    94..=97 => Buttons::START,
+                    _ => Buttons::SELECT,
+                };
+                self.frames_left = self.rng.range(5, 40);
+            } else {
+                self.buttons = 0;
+                self.frames_left = self.rng.range(2, 50);
+            }
+        }
+        self.frames_left -= 1;
+        self.buttons
+    }
+}
+
+/// Passes over the seek and step sequence (see `BenchReport::seek_ms_best_of_passes`).
+pub const TIMING_PASSES: usize = 3;
+
+/// Runs until the core's frame counter advances (run_frame returns early on a breakpoint).
+pub fn run_one_frame(core: &mut Core) {
+    let start = core.state().hw.frames;
+    let limit = core.m_cycles() + 4 * M_CYCLES_PER_FRAME;
+    while core.state().hw.frames == start && core.m_cycles() < limit {
+        let events = core.run_frame();
+        if events.contains(Events::CPU_LOCKED) && core.state().hw.frames == start {
+            // A locked CPU still lets the LCD run; keep stepping so frames keep coming.
+            core.run_until(core.m_cycles() + 64);
+        }
+    }
+}
+
+/// LCDC bit 7, read without side effects.
+fn lcd_enabled(core: &mut Core) -> bool {
+    core.peek(0xFF40) & 0x80 != 0
+}
+
+/// Emulated frames in `seconds`.
+pub fn frames_in(seconds: u64) -> u64 {
+    (seconds * M_CYCLES_PER_SECOND).div_ceil(M_CYCLES_PER_FRAME)
+}
+
+struct Expected {
+    state: Box<State>,
+    picture: Box<[u8]>,
+    /// The LCD was on at the end of this frame and of the one before, so the whole picture
+    /// was drawn during the frame. With the LCD off the PPU draws nothing and the buffer
+    /// keeps an older picture (a real DMG shows a blank screen then), so only drawn
+    /// pictures are compared.
+    drawn: bool,
+}
+
+struct Checker {
+    checks: usize,
+    picture_checks: usize,
+    failures: usize,
+    first_failure: Option<String>,
+}
+
+impl Checker {
+    fn check(&mut self, what: &str, frame: u64, core: &Core, expected: &Expected, picture: bool) {
+        self.checks += 1;
+        let state_ok = core.state().as_bytes() == expected.state.as_bytes();
+        let compare_picture = picture && expected.drawn;
+        if compare_picture {
+            self.picture_checks += 1;
+        }
+        let picture_ok = !compare_picture || core.frame()[..] == expected.picture[..];
+        if !(state_ok && picture_ok) {
+            self.failures += 1;
+            if self.first_failure.is_none() {
+                let first_diff = core
+                    .state()
+                    .as_bytes()
+                    .iter()
+                    .zip(expected.state.as_bytes())
+                    .position(|(a, b)| a != b);
+                self.first_failure = Some(format!(
+                    "{what} frame {frame}: state {} (first differing byte {first_diff:?}), picture {}",
+                    if state_ok { "ok" } else { "differs" },
+                    if picture_ok { "ok" } else { "differs" },
+                ));
+            }
+        }
+    }
+    fn error(&mut self, what: &str, frame: u64, error: impl std::fmt::Display) {
+        self.checks += 1;
+        self.failures += 1;
+        if self.first_failure.is_none() {
+            self.first_failure = Some(format!("{what} frame {frame}: {error}"));
+        }
+    }
+}
+
+/// Plays `config.seconds` of `rom`, then seeks and steps, verifying every result.
+pub fn run(rom: &[u8], config: &BenchConfig) -> Result<BenchReport, RomError> {
+    let rom = Rom::from_bytes(rom.to_vec())?;
+    let frames = frames_in(config.seconds).max(2);
+    let mut report = BenchReport {
+        rom_title: rom.title(),
+        frames,
+        emulated_seconds: frames_to_seconds(frames),
+        thinned_every: config.thinned_every,
+        ..BenchReport::default()
+    };
+
+    // Pick what will be verified before playing, so only those states are copied.
+    let mut rng = Rng(config.input_seed.wrapping_mul(0x2545_F491_4F6C_DD1D) ^ 7);
+    let seek_targets: Vec<u64> = (0..config.seeks).map(|_| rng.range(1, frames)).collect();
+    let thinned_targets: Vec<u64> = (0..config.thinned_seeks)
+        .map(|_| rng.range(1, frames))
+        .collect();
+    let steps = (config.steps as u64).min(frames - 1);
+    let mut wanted: BTreeMap<u64, Option<Expected>> = BTreeMap::new();
+    for &f in seek_targets.iter().chain(&thinned_targets) {
+        wanted.insert(f, None);
+    }
+    for f in frames - steps..=frames {
+        wanted.insert(f, None);
+    }
+
+    // Main pass: every-frame and thinned rewinders side by side.
+    let mut core = Core::new(rom.clone(), Options::default());
+    let mut rewinder = Rewinder::with_config(Config {
+        value_blocks: config.value_blocks,
+        ..Config::new(config.budget_bytes)
+    });
+    let mut thinned = Rewinder::with_config(Config {
+        capture_every: config.thinned_every,
+        value_blocks: config.value_blocks,
+        ..Config::new(config.budget_bytes)
+    });
+    let mut script = InputScript::new(config.input_seed);
+    let mut capture_times = Vec::with_capacity(frames as usize);
+    let mut emulation_time = Duration::ZERO;
+    let first_frame = core.state().hw.frames;
+    rewinder.capture(core.state(), first_frame);
+    thinned.capture(core.state(), first_frame);
+    let mut lcd_on = lcd_enabled(&mut core);
+    for _ in 0..frames {
+        let was_lcd_on = lcd_on;
+        let buttons = script.next_frame();
+        thinned.record_input(core.m_cycles(), buttons);
+        rewinder.apply_input(&mut core, buttons);
+        let t = Instant::now();
+        run_one_frame(&mut core);
+        emulation_time += t.elapsed();
+        let frame = core.state().hw.frames;
+        lcd_on = lcd_enabled(&mut core);
+        let t = Instant::now();
+        rewinder.capture(core.state(), frame);
+        capture_times.push(t.elapsed());
+        thinned.capture(core.state(), frame);
+        if let Some(slot) = wanted.get_mut(&(frame - first_frame)) {
+            *slot = Some(Expected {
+                state: Box::new(*core.state()),
+                picture: core.frame()[..].into(),
+                drawn: lcd_on && was_lcd_on,
+            });
+        }
+    }
+    let stats = rewinder.stats();
+    let thinned_stats = thinned.stats();
+    let seconds = report.emulated_seconds;
+    report.bytes_per_emulated_second = stats.bytes_written as f64 / seconds;
+    report.thinned_bytes_per_emulated_second = thinned_stats.bytes_written as f64 / seconds;
+    report.keyframes = stats.keyframes_written;
+    report.value_blocks = stats.value_blocks;
+    report.last_keyframe_bytes = stats.last_keyframe_bytes;
+    report.input_events = stats.input_events;
+    let mib64 = (64u64 << 20) as f64;
+    report.history_seconds_in_64mib = mib64 / report.bytes_per_emulated_second;
+    report.thinned_history_seconds_in_64mib = mib64 / report.thinned_bytes_per_emulated_second;
+    let capture_total: Duration = capture_times.iter().sum();
+    report.capture_share_pct =
+        100.0 * capture_total.as_secs_f64() / emulation_time.as_secs_f64().max(1e-9);
+    report.emulated_frames_per_second = frames as f64 / emulation_time.as_secs_f64().max(1e-9);
+    report.capture_us = Percentiles::of(capture_times, 1e6);
+
+    let mut checker = Checker {
+        checks: 0,
+        picture_checks: 0,
+        failures: 0,
+        first_failure: None,
+    };
+    let newest = first_frame + frames;
+    let oldest = rewinder.oldest_frame().unwrap_or(newest);
+    let expected = |f: u64| wanted.get(&(f - first_frame)).and_then(Option::as_ref);
+
+    // Random seeks, then steps back from the newest frame and forward again (redo). The
+    // whole sequence runs `TIMING_PASSES` times, verified every time: the first pass gives
+    // the plain wall-clock figures; the per-operation minimum over the passes gives the
+    // cost without preemption by other processes (same operations, same order, so the
+    // same work), reported beside them.
+    let mut seek_times = vec![Vec::new(); TIMING_PASSES];
+    let mut back_times = vec![Vec::new(); TIMING_PASSES];
+    let mut forward_times = vec![Vec::new(); TIMING_PASSES];
+    for pass in 0..TIMING_PASSES {
+        for &target in &seek_targets {
+            let f = first_frame + target;
+            if f < oldest {
+                continue;
+            }
+            let t = Instant::now();
+            let result = rewinder.seek_core(&mut core, f);
+            seek_times[pass].push(t.elapsed());
+            match result {
+                Ok(seek) => checker.check(
+                    "seek",
+                    f,
+                    &core,
+                    expected(f).expect("copied"),
+                    seek.picture_exact,
+                ),
+                Err(e) => checker.error("seek", f, e),
+            }
+        }
+        let _ = rewinder.seek_core(&mut core, newest);
+        for k in 1..=steps {
+            let f = newest - k;
+            if f < oldest {
+                break;
+            }
+            let t = Instant::now();
+            let result = rewinder.step_back_core(&mut core);
+            back_times[pass].push(t.elapsed());
+            match result {
+                Ok(seek) => checker.check(
+                    "step back",
+                    f,
+                    &core,
+                    expected(f).expect("copied"),
+                    seek.picture_exact,
+                ),
+                Err(e) => checker.error("step back", f, e),
+            }
+        }
+        let start = rewinder.present_frame().unwrap_or(newest);
+        for f in start + 1..=newest {
+            let t = Instant::now();
+            let result = rewinder.step_forward_core(&mut core);
+            forward_times[pass].push(t.elapsed());
+            match result {
+                Ok(seek) => checker.check(
+                    "step forward",
+                    f,
+                    &core,
+                    expected(f).expect("copied"),
+                    seek.picture_exact,
+                ),
+                Err(e) => checker.error("step forward", f, e),
+            }
+        }
+    }
+    let per_op_min = |passes: &[Vec<Duration>]| -> Vec<Duration> {
+        (0..passes[0].len())
+            .map(|i| {
+                passes
+                    .iter()
+                    .filter_map(|p| p.get(i))
+                    .min()
+                    .copied()
+                    .unwrap_or_default()
+            })
+            .collect()
+    };
+    report.seek_ms_best_of_passes = Percentiles::of(per_op_min(&seek_times), 1e3);
+    report.step_back_ms_best_of_passes = Percentiles::of(per_op_min(&back_times), 1e3);
+    report.step_forward_ms_best_of_passes = Percentiles::of(per_op_min(&forward_times), 1e3);
+    report.seek_ms = Percentiles::of(seek_times.swap_remove(0), 1e3);
+    report.step_back_ms = Percentiles::of(back_times.swap_remove(0), 1e3);
+    report.step_forward_ms = Percentiles::of(forward_times.swap_remove(0), 1e3);
+
+    // The thinned rewinder re-simulates up to k - 1 extra frames; it must be exact too.
+    let thinned_oldest = thinned.oldest_frame().unwrap_or(newest);
+    for &target in &thinned_targets {
+        let f = first_frame + target;
+        if f < thinned_oldest {
+            continue;
+        }
+        match thinned.seek_core(&mut core, f) {
+            Ok(seek) => checker.check(
+                "thinned seek",
+                f,
+                &core,
+                expected(f).expect("copied"),
+                seek.picture_exact,
+            ),
+            Err(e) => checker.error("thinned seek", f, e),
+        }
+    }
+    drop(wanted);
+
+    report.emulation_slowdown_pct = slowdown_pct(&rom, config);
+    report.checks = checker.checks;
+    report.picture_checks = checker.picture_checks;
+    report.failures = checker.failures;
+    report.first_failure = checker.first_failure;
+    report.verified = checker.checks > 0 && checker.failures == 0;
+    report.load_average = std::fs::read_to_string("/proc/loadavg")
+        .ok()
+        .and_then(|s| s.split_whitespace().next()?.parse().ok());
+    Ok(report)
+}
+
+/// Wall-clock cost of capturing every frame. Two cores play the same script, one with
+/// capture off and one with it on, advanced alternately in chunks of 30 frames so that
+/// whatever else the machine is doing slows both alike; the chunk times are summed per core
+/// and the fastest of three runs of each is compared.
+fn slowdown_pct(rom: &Rom, config: &BenchConfig) -> f64 {
+    const CHUNK: u64 = 30;
+    let frames = frames_in(config.slowdown_seconds.max(1));
+    let mut best_off = f64::MAX;
+    let mut best_on = f64::MAX;
+    for _ in 0..3 {
+        let mut off_core = Core::new(rom.clone(), Options::default());
+        let mut on_core = Core::new(rom.clone(), Options::default());
+        let mut rewinder = Rewinder::with_config(Config {
+            value_blocks: config.value_blocks,
+            ..Config::new(config.budget_bytes)
+        });
+        let mut off_script = InputScript::new(config.input_seed);
+        let mut on_script = InputScript::new(config.input_seed);
+        let (mut off, mut on) = (Duration::ZERO, Duration::ZERO);
+        let mut done = 0;
+        while done < frames {
+            let n = CHUNK.min(frames - done);
+            let t = Instant::now();
+            for _ in 0..n {
+                off_core.set_buttons(Buttons(off_script.next_frame()));
+                run_one_frame(&mut off_core);
+            }
+            off += t.elapsed();
+            let t = Instant::now();
+            for _ in 0..n {
+                rewinder.apply_input(&mut on_core, on_script.next_frame());
+                run_one_frame(&mut on_core);
+                let frame = on_core.state().hw.frames;
+                rewinder.capture(on_core.state(), frame);
+            }
+            on += t.elapsed();
+            done += n;
+        }
+        best_off = best_off.min(off.as_secs_f64());
+        best_on = best_on.min(on.as_secs_f64());
+    }
+    100.0 * (best_on - best_off) / best_off.max(1e-9)
+}
+
+/// A 32 KiB ROM-only cartridge built here, so rewind tests and benches run on a fresh clone
+/// with no external ROM. It polls both joypad groups forever and folds the result into a
+/// 256-byte WRAM window (`C000..=C0FF`), so every frame changes a few hundred bytes and the
+/// state depends on exactly when each input arrived. It needs only the CPU, the memory map
+/// and P1; the project's own test ROMs can replace it once they exist.
+pub fn builtin_rom() -> Vec<u8> {
+    let mut rom = vec![0u8; 0x8000];
+    // Entry point: NOP; JP $0150.
+    rom[0x100..0x104].copy_from_slice(&[0x00, 0xC3, 0x50, 0x01]);
+    rom[0x134..0x13F].copy_from_slice(b"REWINDSWEEP");
+    let program: [u8; 22] = [
+        0x21, 0x00, 0xC0, // 0150 LD HL,$C000
+        0x3E, 0x20, //       0153 LD A,$20      select the direction keys
+        0xE0, 0x00, //       0155 LDH ($00),A
+        0xF0, 0x00, //       0157 LDH A,($00)
+        0x47, //             0159 LD B,A
+        0x3E, 0x10, //       015A LD A,$10      select the action keys
+        0xE0, 0x00, //       015C LDH ($00),A
+        0xF0, 0x00, //       015E LDH A,($00)
+        0xA8, //             0160 XOR B
+        0x86, //             0161 ADD A,(HL)
+        0x77, //             0162 LD (HL),A
+        0x2C, //             0163 INC L         stay inside one 256-byte page
+        0x18, 0xED, //       0164 JR $0153
+    ];
+    rom[0x150..0x150 + program.len()].copy_from_slice(&program);
+    // Header checksum over 0134..=014C, as the boot ROM computes it.
+    let mut sum = 0u8;
+    for &b in &rom[0x134..=0x14C] {
+        sum = sum.wrapping_sub(b).wrapping_sub(1);
+    }
+    rom[0x14D] = sum;
+    rom
+}

@@ -1,0 +1,798 @@
+//! Snapshot encoding: XOR against a base, zero-run tokens, then LZ4 or Huffman when it pays.
+//!
+//! Why this shape (measurements in `shared/docs/rewind-notes.md`): consecutive per-frame
+//! states differ in tens to hundreds of bytes out of ~145 KiB, so the XOR of two states is
+//! almost all zeros. LZ4 alone spends about one byte per 255 zeros (~600 B per frame for
+//! nothing); a zero-run tokeniser first removes the zeros, and LZ4 then only sees the few
+//! changed bytes. XOR is its own inverse, so one patch moves a state both ways in time.
+//!
+//! Token stream: repeated `varint zero_gap, varint literal_len, literal_len bytes`, where the
+//! literal bytes are XORed into the target after skipping `zero_gap` bytes. Gaps shorter than
+//! `MERGE_GAP` bytes are folded into the literal (a token header costs at least two bytes;
+//! 4 measured best against 2, 8 and 12).
+//!
+//! The token stream is then stored raw, as an LZ4 block, or Huffman-coded with the code of
+//! its keyframe group ([`crate::huffman`]), whichever is smallest.
+//!
+//! Record (what the ring stores for one snapshot):
+//! ```text
+//! byte 0      flags: bit 0 keyframe (XOR against zeros), bit 1 LZ4 payload,
+//!             bit 2 Huffman payload
+//! bytes 1..3  u16 LE checksum of everything after it
+//! [meta]      keyframes only, for the deltas that follow: the Huffman codes (256 bytes:
+//!             header bytes, literal bytes), then the blocks stored by value
+//!             ([`crate::raw_blocks`]: varint count, varint gaps)
+//! [varint]    token stream length, when the payload is LZ4 or Huffman
+//! payload     token stream, its LZ4 block, or its Huffman bits
+//! ```
+
+use crate::huffman::{TokenCode, TokenCounts, TokenDecoder};
+use crate::raw_blocks::{self, BlockStats, RawBlocks};
+use lz4_flex::block::CompressTable;
+
+/// Zero gaps shorter than this are merged into the surrounding literal.
+const MERGE_GAP: usize = 4;
+/// Token streams at most this long skip LZ4: it cannot win much on them and its hash-table
+/// reset alone costs more than the bytes saved.
+const LZ4_MIN_INPUT: usize = 96;
+/// Token bytes a group must have seen before its statistics replace the flat code.
+const MIN_STATS_BYTES: u64 = 4096;
+
+pub const FLAG_KEYFRAME: u8 = 1 << 0;
+pub const FLAG_LZ4: u8 = 1 << 1;
+pub const FLAG_HUFFMAN: u8 = 1 << 2;
+/// Flags byte plus checksum.
+pub const HEADER_LEN: usize = 3;
+
+/// A record could not be decoded: a bug or memory corruption, never user data.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum DecodeError {
+    #[error("rewind record checksum mismatch (stored {stored:#06x}, computed {computed:#06x})")]
+    Checksum { stored: u16, computed: u16 },
+    #[error("rewind record is truncated or malformed")]
+    Malformed,
+    #[error("rewind record needs the code of a keyframe that is gone")]
+    MissingCode,
+}
+
+/// Worst-case token stream length for a state of `len` bytes: every literal of one byte
+/// separated by a `MERGE_GAP`-byte gap, each token header at most 3 + 3 bytes.
+pub fn max_token_len(len: usize) -> usize {
+    len + (len / (MERGE_GAP + 1) + 1) * 6 + 16
+}
+
+/// Worst-case record length for a state of `len` bytes.
+pub fn max_record_len(len: usize) -> usize {
+    HEADER_LEN
+        + TokenCode::BYTES
+        + 3 * raw_blocks::MAX_BLOCKS
+        + 16
+        + lz4_flex::block::get_maximum_output_size(max_token_len(len))
+}
+
+/// Reusable buffers so that encoding a snapshot never allocates.
+pub struct Encoder {
+    tokens: Vec<u8>,
+    record: Vec<u8>,
+    zeros: Vec<u8>,
+    small_table: CompressTable,
+    large_table: CompressTable,
+    /// The code deltas are written with: the one stored in the latest keyframe.
+    code: TokenCode,
+    /// The code the pending keyframe carries, until `commit_keyframe`.
+    pending: TokenCode,
+    /// Byte statistics of the token streams since the latest keyframe.
+    counts: TokenCounts,
+    /// Blocks the deltas store by value (from the latest keyframe), the pending keyframe's
+    /// choice, and the statistics the next choice is made from.
+    raw: RawBlocks,
+    pending_raw: RawBlocks,
+    block_stats: BlockStats,
+    value_blocks: bool,
+}
+
+impl Encoder {
+    pub fn new(state_len: usize) -> Encoder {
+        Encoder {
+            tokens: Vec::with_capacity(max_token_len(state_len)),
+            record: Vec::with_capacity(max_record_len(state_len)),
+            zeros: vec![0; state_len],
+            small_table: CompressTable::small(),
+            large_table: CompressTable::large(),
+            code: TokenCode::flat(),
+            pending: TokenCode::flat(),
+            counts: TokenCounts::default(),
+            raw: RawBlocks::new(state_len),
+            pending_raw: RawBlocks::new(state_len),
+            block_stats: BlockStats::new(state_len),
+            value_blocks: true,
+        }
+    }
+
+    /// Blocks the current keyframe group stores by value.
+    pub fn value_block_count(&self) -> usize {
+        self.raw.len()
+    }
+
+    /// Whether keyframes may choose blocks to store by value (on by default).
+    pub fn set_value_blocks(&mut self, enabled: bool) {
+        self.value_blocks = enabled;
+    }
+
+    /// True while deltas are written without a learned code (no statistics yet).
+    pub fn code_is_flat(&self) -> bool {
+        self.code.is_flat()
+    }
+
+    /// Encodes `cur XOR base` as a delta record and copies the changed bytes of `cur` into
+    /// `base` in the same pass (so `base == cur` afterwards). Returns the record, valid
+    /// until the next call.
+    pub fn encode_delta(&mut self, base: &mut [u8], cur: &[u8]) -> &[u8] {
+        self.tokens.clear();
+        tokenize(
+            base,
+            cur,
+            &mut self.tokens,
+            true,
+            Some(&self.raw),
+            Some(&mut self.block_stats),
+        );
+        self.block_stats.end_frame(cur);
+        self.counts.add(&self.tokens);
+        self.record.clear();
+        self.record.extend_from_slice(&[0, 0, 0]);
+        let flags = self.store_tokens(true);
+        self.finish(flags)
+    }
+
+    /// Encodes `cur` whole (XOR against zeros) as a keyframe record carrying a new code
+    /// built from the statistics since the previous keyframe. The encoder keeps using its
+    /// old code until [`Encoder::commit_keyframe`] (call it once the record is stored).
+    pub fn encode_keyframe(&mut self, cur: &[u8]) -> &[u8] {
+        self.pending = if self.counts.total() >= MIN_STATS_BYTES {
+            TokenCode::from_counts(&self.counts)
+        } else {
+            self.code.clone()
+        };
+        if self.value_blocks {
+            self.block_stats.choose(&mut self.pending_raw);
+        } else {
+            self.pending_raw.clear();
+        }
+        self.tokens.clear();
+        let mut zeros = std::mem::take(&mut self.zeros);
+        tokenize(&mut zeros, cur, &mut self.tokens, false, None, None);
+        self.zeros = zeros;
+        self.record.clear();
+        self.record.extend_from_slice(&[0, 0, 0]);
+        self.pending.write(&mut self.record);
+        self.pending_raw.write(&mut self.record);
+        let flags = self.store_tokens(false) | FLAG_KEYFRAME;
+        self.finish(flags)
+    }
+
+    /// The keyframe just encoded was stored: later deltas use its code.
+    pub fn commit_keyframe(&mut self) {
+        self.code = self.pending.clone();
+        self.raw.copy_from(&self.pending_raw);
+        self.counts = TokenCounts::default();
+        self.block_stats.reset();
+    }
+
+    /// Continue after a fork with the code of the keyframe that now governs the newest
+    /// stored frame.
+    pub fn set_meta(&mut self, keyframe: &[u8]) -> Result<(), DecodeError> {
+        let (code, mut raw_bytes) = keyframe_meta(keyframe)?;
+        self.raw
+            .read(&mut raw_bytes)
+            .ok_or(DecodeError::Malformed)?;
+        self.code = code;
+        self.counts = TokenCounts::default();
+        self.block_stats.reset();
+        Ok(())
+    }
+
+    /// Appends the token stream to the record in its smallest form; returns the flags.
+    fn store_tokens(&mut self, allow_huffman: bool) -> u8 {
+        let raw_len = self.tokens.len();
+        let prefix = self.record.len();
+        let mut best = (raw_len, 0u8);
+        let huffman_len = if allow_huffman && !self.code.is_flat() {
+            let n = self.code.encoded_len(&self.tokens) + varint_len(raw_len as u64);
+            if n < best.0 {
+                best = (n, FLAG_HUFFMAN);
+            }
+            n
+        } else {
+            usize::MAX
+        };
+        if raw_len > LZ4_MIN_INPUT {
+            put_varint(&mut self.record, raw_len as u64);
+            let start = self.record.len();
+            let bound = lz4_flex::block::get_maximum_output_size(raw_len);
+            // Within capacity (reserved for the worst case): no reallocation.
+            self.record.resize(start + bound, 0);
+            let table = if raw_len < usize::from(u16::MAX) {
+                &mut self.small_table
+            } else {
+                &mut self.large_table
+            };
+            let written = lz4_flex::block::compress_into_with_table(
+                &self.tokens,
+                &mut self.record[start..],
+                table,
+            )
+            .expect("output sized by get_maximum_output_size");
+            let n = written + (start - prefix);
+            if n < best.0 {
+                self.record.truncate(start + written);
+                return FLAG_LZ4;
+            }
+            self.record.truncate(prefix);
+        }
+        if best.1 == FLAG_HUFFMAN {
+            debug_assert!(huffman_len < raw_len);
+            put_varint(&mut self.record, raw_len as u64);
+            self.code.encode(&self.tokens, &mut self.record);
+            return FLAG_HUFFMAN;
+        }
+        self.record.extend_from_slice(&self.tokens);
+        0
+    }
+
+    fn finish(&mut self, flags: u8) -> &[u8] {
+        let sum = checksum(&self.record[HEADER_LEN..]);
+        self.record[0] = flags;
+        self.record[1..3].copy_from_slice(&sum.to_le_bytes());
+        debug_assert!(self.record.len() <= self.record.capacity());
+        &self.record
+    }
+}
+
+/// A keyframe's code and the bytes from its value-block list on (the list, then the
+/// keyframe's own token payload).
+fn keyframe_meta(record: &[u8]) -> Result<(TokenCode, &[u8]), DecodeError> {
+    let (flags, payload) = verify(record)?;
+    if flags & FLAG_KEYFRAME == 0 {
+        return Err(DecodeError::Malformed);
+    }
+    let code = TokenCode::read(payload).ok_or(DecodeError::Malformed)?;
+    Ok((code, &payload[TokenCode::BYTES..]))
+}
+
+/// How a delta record is applied (see [`crate::raw_blocks`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Apply {
+    /// One capture later: XOR blocks patched, value blocks set.
+    Forward,
+    /// One capture earlier: XOR blocks patched, value blocks left for `ValuesOnly`.
+    Backward,
+    /// Only set the value blocks (from the record of the frame a backward walk lands on).
+    ValuesOnly,
+}
+
+/// Reusable buffers for decoding records, and the code and value blocks of one keyframe
+/// group.
+pub struct Decoder {
+    tokens: Vec<u8>,
+    table: TokenDecoder,
+    raw: RawBlocks,
+    /// Which keyframe's metadata is loaded (the caller's key, e.g. its frame).
+    meta_key: Option<u64>,
+}
+
+impl Decoder {
+    pub fn new(state_len: usize) -> Decoder {
+        Decoder {
+            tokens: vec![0; max_token_len(state_len)],
+            table: TokenDecoder::new(&TokenCode::flat()),
+            raw: RawBlocks::new(state_len),
+            meta_key: None,
+        }
+    }
+
+    pub fn meta_key(&self) -> Option<u64> {
+        self.meta_key
+    }
+
+    /// Loads the code and value blocks stored in `keyframe`, under `key`.
+    pub fn load_meta(&mut self, key: u64, keyframe: &[u8]) -> Result<(), DecodeError> {
+        self.meta_key = None;
+        let (code, mut raw_bytes) = keyframe_meta(keyframe)?;
+        self.raw
+            .read(&mut raw_bytes)
+            .ok_or(DecodeError::Malformed)?;
+        self.table.rebuild(&code);
+        self.meta_key = Some(key);
+        Ok(())
+    }
+
+    /// Forgets the loaded metadata (its keyframe may have been replaced).
+    pub fn forget_meta(&mut self) {
+        self.meta_key = None;
+    }
+
+    /// Applies a record to `target`. A keyframe record XORed into zeros yields the keyframe
+    /// state (`mode` is ignored); a delta record needs its group's metadata loaded.
+    pub fn apply(
+        &mut self,
+        record: &[u8],
+        target: &mut [u8],
+        mode: Apply,
+    ) -> Result<(), DecodeError> {
+        let (flags, mut payload) = verify(record)?;
+        let keyframe = flags & FLAG_KEYFRAME != 0;
+        if keyframe {
+            let (_, mut rest) = keyframe_meta(record)?;
+            skip_raw_list(&mut rest).ok_or(DecodeError::Malformed)?;
+            payload = rest;
+        } else if self.meta_key.is_none() {
+            return Err(DecodeError::MissingCode);
+        }
+        let raw = if keyframe { None } else { Some(&self.raw) };
+        if flags & (FLAG_LZ4 | FLAG_HUFFMAN) == 0 {
+            return apply_tokens(payload, target, raw, mode);
+        }
+        let mut input = payload;
+        let raw_len = get_varint(&mut input).ok_or(DecodeError::Malformed)? as usize;
+        let out = self
+            .tokens
+            .get_mut(..raw_len)
+            .ok_or(DecodeError::Malformed)?;
+        if flags & FLAG_LZ4 != 0 {
+            let n =
+                lz4_flex::block::decompress_into(input, out).map_err(|_| DecodeError::Malformed)?;
+            if n != raw_len {
+                return Err(DecodeError::Malformed);
+            }
+        } else {
+            self.table
+                .decode(input, out)
+                .ok_or(DecodeError::Malformed)?;
+        }
+        apply_tokens(&self.tokens[..raw_len], target, raw, mode)
+    }
+}
+
+fn skip_raw_list(input: &mut &[u8]) -> Option<()> {
+    let n = get_varint(input)?;
+    for _ in 0..n {
+        get_varint(input)?;
+    }
+    Some(())
+}
+
+/// Checks the header and checksum; returns the flags and the payload.
+pub fn verify(record: &[u8]) -> Result<(u8, &[u8]), DecodeError> {
+    if record.len() < HEADER_LEN {
+        return Err(DecodeError::Malformed);
+    }
+    let stored = u16::from_le_bytes([record[1], record[2]]);
+    let payload = &record[HEADER_LEN..];
+    let computed = checksum(payload);
+    if stored != computed {
+        return Err(DecodeError::Checksum { stored, computed });
+    }
+    Ok((record[0], payload))
+}
+
+pub fn is_keyframe(record: &[u8]) -> bool {
+    record
+        .first()
+        .is_some_and(|flags| flags & FLAG_KEYFRAME != 0)
+}
+
+/// A 16-bit check of the stored bytes, eight bytes per multiply: catches ring bookkeeping
+/// bugs (a record read from the wrong offset or overwritten) at negligible cost.
+pub fn checksum(bytes: &[u8]) -> u16 {
+    const K: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut h: u64 = bytes.len() as u64;
+    let mut chunks = bytes.chunks_exact(8);
+    for chunk in &mut chunks {
+        let word = u64::from_le_bytes(chunk.try_into().expect("chunk of 8"));
+        h = (h ^ word).wrapping_mul(K).rotate_left(29);
+    }
+    let mut tail = [0u8; 8];
+    tail[..chunks.remainder().len()].copy_from_slice(chunks.remainder());
+    h = (h ^ u64::from_le_bytes(tail)).wrapping_mul(K);
+    (h >> 48) as u16 ^ (h >> 16) as u16
+}
+
+/// Appends the zero-run tokens of `base XOR cur` to `out`; when `sync_base`, also copies
+/// every differing byte of `cur` into `base`. Plain XOR everywhere.
+pub fn tokenize_xor(base: &mut [u8], cur: &[u8], out: &mut Vec<u8>, sync_base: bool) {
+    tokenize(base, cur, out, sync_base, None, None);
+}
+
+/// Appends the zero-run tokens of `cur` against `base` to `out`: XOR, except in the blocks
+/// of `raw`, which carry `cur` itself. When `sync_base`, `base` becomes `cur`.
+///
+/// Equal 2 KiB spans, then equal 64-byte blocks, are skipped with one slice comparison
+/// each (a vectorised memcmp), which keeps a capture of a ~145 KiB state with ~100 changed
+/// bytes at a few µs. Value blocks are never skipped: their records must hold them.
+pub fn tokenize(
+    base: &mut [u8],
+    cur: &[u8],
+    out: &mut Vec<u8>,
+    sync_base: bool,
+    raw: Option<&RawBlocks>,
+    mut stats: Option<&mut BlockStats>,
+) {
+    assert_eq!(base.len(), cur.len(), "XOR of states of different sizes");
+    const BLOCK: usize = 64;
+    const SPAN: usize = 2048;
+    let raw = raw.filter(|r| !r.is_empty());
+    let by_value = |i: usize| raw.is_some_and(|r| r.contains_byte(i));
+    let len = cur.len();
+    // End of the bytes already described by tokens (start of the current zero gap).
+    let mut emitted = 0usize;
+    // The literal being grown: [lit_start, lit_end).
+    let mut lit: Option<(usize, usize)> = None;
+
+    let mut block_start = 0;
+    while block_start < len {
+        if block_start % SPAN == 0 {
+            let span_end = (block_start + SPAN).min(len);
+            if !raw.is_some_and(|r| r.any_in(block_start, span_end))
+                && base[block_start..span_end] == cur[block_start..span_end]
+            {
+                block_start = span_end;
+                continue;
+            }
+        }
+        let block_end = (block_start + BLOCK).min(len);
+        if !raw.is_some_and(|r| r.any_in(block_start, block_end))
+            && base[block_start..block_end] == cur[block_start..block_end]
+        {
+            block_start = block_end;
+            continue;
+        }
+        let mut word_start = block_start;
+        while word_start < block_end {
+            let word_end = (word_start + 8).min(block_end);
+            let (first, last) = if word_end - word_start == 8 {
+                let a = u64::from_le_bytes(base[word_start..word_end].try_into().expect("8"));
+                let b = u64::from_le_bytes(cur[word_start..word_end].try_into().expect("8"));
+                // A word never straddles two value blocks' boundary (32 is a multiple of 8).
+                let x = if by_value(word_start) { b } else { a ^ b };
+                if x == 0 {
+                    word_start = word_end;
+                    continue;
+                }
+                (
+                    word_start + (x.trailing_zeros() / 8) as usize,
+                    word_start + 7 - (x.leading_zeros() / 8) as usize,
+                )
+            } else {
+                // Tail shorter than a word (only at the very end of the state).
+                let mut first = None;
+                let mut last = 0;
+                for i in word_start..word_end {
+                    let nonzero = if by_value(i) {
+                        cur[i] != 0
+                    } else {
+                        base[i] != cur[i]
+                    };
+                    if nonzero {
+                        first.get_or_insert(i);
+                        last = i;
+                    }
+                }
+                match first {
+                    Some(first) => (first, last),
+                    None => {
+                        word_start = word_end;
+                        continue;
+                    }
+                }
+            };
+            lit = match lit {
+                Some((start, end)) if first < end + MERGE_GAP => Some((start, last + 1)),
+                Some((start, end)) => {
+                    emit_literal(
+                        base,
+                        cur,
+                        out,
+                        (emitted, start, end),
+                        sync_base,
+                        raw,
+                        stats.as_deref_mut(),
+                    );
+                    emitted = end;
+                    Some((first, last + 1))
+                }
+                None => Some((first, last + 1)),
+            };
+            word_start = word_end;
+        }
+        block_start = block_end;
+    }
+    if let Some((start, end)) = lit {
+        emit_literal(base, cur, out, (emitted, start, end), sync_base, raw, stats);
+    }
+    if sync_base && let Some(raw) = raw {
+        // Value blocks: bytes that became zero were not in any literal.
+        for b in raw.blocks() {
+            let start = b * raw_blocks::BLOCK;
+            let end = (start + raw_blocks::BLOCK).min(len);
+            base[start..end].copy_from_slice(&cur[start..end]);
+        }
+    }
+}
+
+fn emit_literal(
+    base: &mut [u8],
+    cur: &[u8],
+    out: &mut Vec<u8>,
+    (emitted, start, end): (usize, usize, usize),
+    sync_base: bool,
+    raw: Option<&RawBlocks>,
+    stats: Option<&mut BlockStats>,
+) {
+    put_varint(out, (start - emitted) as u64);
+    put_varint(out, (end - start) as u64);
+    match raw {
+        None => out.extend(
+            base[start..end]
+                .iter()
+                .zip(&cur[start..end])
+                .map(|(a, b)| a ^ b),
+        ),
+        Some(raw) => out.extend((start..end).map(|i| {
+            if raw.contains_byte(i) {
+                cur[i]
+            } else {
+                base[i] ^ cur[i]
+            }
+        })),
+    }
+    if let Some(stats) = stats {
+        for i in start..end {
+            stats.note(i, base[i] ^ cur[i]);
+        }
+    }
+    if sync_base {
+        base[start..end].copy_from_slice(&cur[start..end]);
+    }
+}
+
+/// Applies a token stream to `target`: plain XOR without value blocks; with them, as
+/// `mode` says (see [`Apply`]).
+pub fn apply_tokens(
+    mut tokens: &[u8],
+    target: &mut [u8],
+    raw: Option<&RawBlocks>,
+    mode: Apply,
+) -> Result<(), DecodeError> {
+    let raw = raw.filter(|r| !r.is_empty());
+    if let Some(raw) = raw
+        && mode != Apply::Backward
+    {
+        for b in raw.blocks() {
+            let start = b * raw_blocks::BLOCK;
+            let end = (start + raw_blocks::BLOCK).min(target.len());
+            target
+                .get_mut(start..end)
+                .ok_or(DecodeError::Malformed)?
+                .fill(0);
+        }
+    }
+    if raw.is_none() && mode == Apply::ValuesOnly {
+        return Ok(());
+    }
+    let mut pos = 0usize;
+    while !tokens.is_empty() {
+        let gap = get_varint(&mut tokens).ok_or(DecodeError::Malformed)? as usize;
+        let len = get_varint(&mut tokens).ok_or(DecodeError::Malformed)? as usize;
+        let start = pos.checked_add(gap).ok_or(DecodeError::Malformed)?;
+        let end = start.checked_add(len).ok_or(DecodeError::Malformed)?;
+        let dst = target.get_mut(start..end).ok_or(DecodeError::Malformed)?;
+        let src = tokens.get(..len).ok_or(DecodeError::Malformed)?;
+        match raw {
+            None => {
+                for (d, s) in dst.iter_mut().zip(src) {
+                    *d ^= s;
+                }
+            }
+            Some(raw) => {
+                for (k, (d, s)) in dst.iter_mut().zip(src).enumerate() {
+                    let value = raw.contains_byte(start + k);
+                    let wanted = match mode {
+                        Apply::Forward => true,
+                        Apply::Backward => !value,
+                        Apply::ValuesOnly => value,
+                    };
+                    if wanted {
+                        *d ^= s;
+                    }
+                }
+            }
+        }
+        tokens = &tokens[len..];
+        pos = end;
+    }
+    Ok(())
+}
+
+/// Bytes `put_varint` writes for `value`.
+pub fn varint_len(value: u64) -> usize {
+    (64 - (value | 1).leading_zeros() as usize).div_ceil(7)
+}
+
+/// LEB128: 7 bits per byte, low bits first.
+pub fn put_varint(out: &mut Vec<u8>, mut value: u64) {
+    while value >= 0x80 {
+        out.push((value as u8) | 0x80);
+        value >>= 7;
+    }
+    out.push(value as u8);
+}
+
+pub fn get_varint(input: &mut &[u8]) -> Option<u64> {
+    let mut value = 0u64;
+    for shift in (0..64).step_by(7) {
+        let (&byte, rest) = input.split_first()?;
+        *input = rest;
+        value |= u64::from(byte & 0x7F) << shift;
+        if byte & 0x80 == 0 {
+            return Some(value);
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn roundtrip(a: &[u8], b: &[u8]) {
+        let mut enc = Encoder::new(a.len());
+        let mut dec = Decoder::new(a.len());
+        let key = enc.encode_keyframe(a).to_vec();
+        enc.commit_keyframe();
+        dec.load_meta(0, &key).unwrap();
+        let mut base = a.to_vec();
+        let record = enc.encode_delta(&mut base, b).to_vec();
+        assert_eq!(base, b, "sync_base must leave base == cur");
+        let mut x = a.to_vec();
+        dec.apply(&record, &mut x, Apply::Forward).unwrap();
+        assert_eq!(x, b, "forward patch");
+        dec.apply(&record, &mut x, Apply::Backward).unwrap();
+        assert_eq!(x, a, "backward patch");
+    }
+
+    #[test]
+    fn sparse_and_dense_changes_round_trip() {
+        let a: Vec<u8> = (0..10_007u32).map(|i| (i * 7 % 251) as u8).collect();
+        let mut b = a.clone();
+        roundtrip(&a, &b);
+        for i in [0, 1, 5, 63, 64, 65, 200, 203, 1000, 10_006] {
+            b[i] ^= 0x5A;
+        }
+        roundtrip(&a, &b);
+        let c: Vec<u8> = a.iter().map(|x| x.wrapping_add(1)).collect();
+        roundtrip(&a, &c);
+    }
+
+    #[test]
+    fn sparse_delta_is_small() {
+        let a = vec![0u8; 150_000];
+        let mut b = a.clone();
+        for i in (0..150_000).step_by(1500) {
+            b[i] = 1;
+        }
+        let mut enc = Encoder::new(a.len());
+        let mut base = a.clone();
+        let len = enc.encode_delta(&mut base, &b).len();
+        assert!(len < 400, "100 changed bytes took {len} bytes");
+    }
+
+    #[test]
+    fn corrupt_record_is_detected() {
+        let a = vec![0u8; 1000];
+        let mut b = a.clone();
+        b[10] = 3;
+        let mut enc = Encoder::new(a.len());
+        let mut record = enc.encode_delta(&mut a.clone(), &b).to_vec();
+        *record.last_mut().unwrap() ^= 1;
+        let mut dec = Decoder::new(a.len());
+        assert!(dec.apply(&record, &mut a.clone(), Apply::Forward).is_err());
+    }
+
+    #[test]
+    fn huffman_deltas_after_a_keyframe_decode_with_its_code() {
+        let len = 20_000;
+        let mut enc = Encoder::new(len);
+        let mut dec = Decoder::new(len);
+        let mut base = vec![0u8; len];
+        let mut state = vec![0u8; len];
+        // Counter-like churn at scattered places: small XOR values, little repetition.
+        let mut seed = 12345u64;
+        let mut step = |state: &mut Vec<u8>, _k: usize| {
+            for _ in 0..150 {
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                let j = (seed >> 33) as usize % len;
+                state[j] = state[j].wrapping_add(1 + (seed >> 20) as u8 % 3);
+            }
+        };
+        for k in 0..200 {
+            step(&mut state, k);
+            enc.encode_delta(&mut base, &state);
+        }
+        let key = enc.encode_keyframe(&state).to_vec();
+        enc.commit_keyframe();
+        assert!(!enc.code_is_flat());
+        let before = state.clone();
+        step(&mut state, 7);
+        let record = enc.encode_delta(&mut base, &state).to_vec();
+        assert!(record[0] & FLAG_HUFFMAN != 0, "flags {:#x}", record[0]);
+        let mut x = before.clone();
+        assert_eq!(
+            dec.apply(&record, &mut x, Apply::Forward),
+            Err(DecodeError::MissingCode)
+        );
+        dec.load_meta(1, &key).unwrap();
+        dec.apply(&record, &mut x, Apply::Forward).unwrap();
+        assert_eq!(x, state);
+        // The keyframe itself rebuilds the state from zeros.
+        let mut y = vec![0u8; len];
+        dec.apply(&key, &mut y, Apply::Forward).unwrap();
+        assert_eq!(y, before);
+    }
+
+    /// A region rewritten every frame with sparse values gets stored by value; records
+    /// still move the state both ways (backward: XOR part, then the landing record's values).
+    #[test]
+    fn value_blocks_are_chosen_and_walk_both_ways() {
+        let len = 4096;
+        let mut enc = Encoder::new(len);
+        let mut dec = Decoder::new(len);
+        let mut seed = 7u64;
+        let mut rand = move || {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) as usize
+        };
+        // Bytes 1024..1280: a fresh sparse set of values every frame; elsewhere a counter.
+        let frame = |k: usize, rand: &mut dyn FnMut() -> usize| {
+            let mut s = vec![0u8; len];
+            s[8] = k as u8;
+            for _ in 0..12 {
+                s[1024 + rand() % 256] = 1 + (rand() % 255) as u8;
+            }
+            s
+        };
+        let mut states = vec![frame(0, &mut rand)];
+        let mut base = states[0].clone();
+        let first_key = enc.encode_keyframe(&states[0]).to_vec();
+        enc.commit_keyframe();
+        for k in 1..100 {
+            states.push(frame(k, &mut rand));
+            enc.encode_delta(&mut base, &states[k]);
+        }
+        let key = enc.encode_keyframe(&states[99]).to_vec();
+        enc.commit_keyframe();
+        assert!(!enc.raw.is_empty(), "the churning region must be chosen");
+        let mut records = Vec::new();
+        for k in 100..110 {
+            states.push(frame(k, &mut rand));
+            records.push(enc.encode_delta(&mut base, &states[k]).to_vec());
+        }
+        let _ = first_key;
+        dec.load_meta(99, &key).unwrap();
+        let mut x = states[99].clone();
+        for (j, r) in records.iter().enumerate() {
+            dec.apply(r, &mut x, Apply::Forward).unwrap();
+            assert_eq!(x, states[100 + j], "forward to {}", 100 + j);
+        }
+        // Back from 109 to 103: undo 109..=104, then 103's own values.
+        for r in records[4..].iter().rev() {
+            dec.apply(r, &mut x, Apply::Backward).unwrap();
+        }
+        dec.apply(&records[3], &mut x, Apply::ValuesOnly).unwrap();
+        assert_eq!(x, states[103]);
+    }
+}

@@ -1,0 +1,514 @@
+//! A small canonical Huffman coder for token streams, with codes adapted per keyframe group.
+//!
+//! Why: the bytes of XOR token streams are far from uniform (small XOR values, short gaps
+//! and lengths dominate: ~4–6 bits of order-0 entropy per byte on the homebrew ROMs), and
+//! LZ4, which has no entropy stage, cannot exploit that on records of a few hundred bytes.
+//! A table per record would cost more than it saves, so each keyframe carries a code built
+//! from the byte statistics of the group before it (128 bytes once per ~600 frames), and the
+//! deltas after it use that code. Nothing is trained offline.
+//!
+//! Codes are at most [`MAX_LEN`] bits, written most significant bit first; the decoder looks
+//! up [`MAX_LEN`] bits at a time. Construction, encoding and decoding use only fixed-size
+//! arrays, so none of them allocates.
+
+pub const MAX_LEN: u32 = 12;
+/// Serialized size: one nibble per symbol.
+pub const TABLE_BYTES: usize = 128;
+
+/// A canonical prefix code over bytes.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Code {
+    lengths: [u8; 256],
+    codes: [u16; 256],
+}
+
+impl Code {
+    /// An optimal length-limited code for these counts (each count gets +1, so every byte
+    /// stays encodable).
+    pub fn from_counts(counts: &[u32; 256]) -> Code {
+        let mut weights = [0u64; 256];
+        for (w, &c) in weights.iter_mut().zip(counts) {
+            *w = u64::from(c) + 1;
+        }
+        loop {
+            let lengths = huffman_lengths(&weights);
+            if lengths.iter().all(|&l| u32::from(l) <= MAX_LEN) {
+                return Code::from_lengths(&lengths).expect("Huffman lengths are a prefix code");
+            }
+            // Too deep: flatten the distribution and try again (rare; costs little).
+            for w in &mut weights {
+                *w = (*w >> 1) + 1;
+            }
+        }
+    }
+
+    /// The canonical code for these lengths, if they are 1..=MAX_LEN and form a complete
+    /// or incomplete prefix code (Kraft sum ≤ 1).
+    pub fn from_lengths(lengths: &[u8; 256]) -> Option<Code> {
+        let mut count = [0u32; MAX_LEN as usize + 1];
+        for &l in lengths {
+            if l == 0 || u32::from(l) > MAX_LEN {
+                return None;
+            }
+            count[usize::from(l)] += 1;
+        }
+        let kraft: u64 = (1..=MAX_LEN as usize)
+            .map(|l| u64::from(count[l]) << (MAX_LEN as usize - l))
+            .sum();
+        if kraft > 1 << MAX_LEN {
+            return None;
+        }
+        let mut next = [0u32; MAX_LEN as usize + 2];
+        let mut code = 0u32;
+        for l in 1..=MAX_LEN as usize {
+            code = (code + count[l - 1]) << 1;
+            next[l] = code;
+        }
+        let mut codes = [0u16; 256];
+        for (s, &l) in lengths.iter().enumerate() {
+            codes[s] = next[usize::from(l)] as u16;
+            next[usize::from(l)] += 1;
+        }
+        Some(Code {
+            lengths: *lengths,
+            codes,
+        })
+    }
+
+    /// 8 bits for every byte: never smaller than raw, the code before any statistics exist.
+    pub fn flat() -> Code {
+        Code::from_lengths(&[8; 256]).expect("flat code")
+    }
+
+    pub fn is_flat(&self) -> bool {
+        self.lengths.iter().all(|&l| l == 8)
+    }
+
+    pub fn write(&self, out: &mut Vec<u8>) {
+        for pair in self.lengths.chunks_exact(2) {
+            out.push((pair[0] - 1) | ((pair[1] - 1) << 4));
+        }
+    }
+
+    pub fn read(bytes: &[u8]) -> Option<Code> {
+        let bytes = bytes.get(..TABLE_BYTES)?;
+        let mut lengths = [0u8; 256];
+        for (i, &b) in bytes.iter().enumerate() {
+            lengths[2 * i] = (b & 0x0F) + 1;
+            lengths[2 * i + 1] = (b >> 4) + 1;
+        }
+        Code::from_lengths(&lengths)
+    }
+
+    /// Bytes `data` would take once encoded.
+    pub fn encoded_len(&self, data: &[u8]) -> usize {
+        let bits: usize = data
+            .iter()
+            .map(|&b| usize::from(self.lengths[usize::from(b)]))
+            .sum();
+        bits.div_ceil(8)
+    }
+
+    pub fn encode(&self, data: &[u8], out: &mut Vec<u8>) {
+        let mut acc = 0u64;
+        let mut n = 0u32;
+        for &b in data {
+            let len = u32::from(self.lengths[usize::from(b)]);
+            acc = (acc << len) | u64::from(self.codes[usize::from(b)]);
+            n += len;
+            while n >= 8 {
+                n -= 8;
+                out.push((acc >> n) as u8);
+            }
+        }
+        if n > 0 {
+            out.push((acc << (8 - n)) as u8);
+        }
+    }
+}
+
+/// Huffman code lengths for 256 positive weights, by the two-queue method (leaves sorted by
+/// weight; merged nodes come out in non-decreasing order), on the stack.
+fn huffman_lengths(weights: &[u64; 256]) -> [u8; 256] {
+    const N: usize = 256;
+    let mut order = [0u16; N];
+    for (i, o) in order.iter_mut().enumerate() {
+        *o = i as u16;
+    }
+    order.sort_unstable_by_key(|&s| (weights[usize::from(s)], s));
+    // Nodes 0..N are leaves in sorted order, N..2N-1 merged nodes in creation order.
+    let mut weight = [0u64; 2 * N - 1];
+    for (i, &s) in order.iter().enumerate() {
+        weight[i] = weights[usize::from(s)];
+    }
+    let mut parent = [0u16; 2 * N - 1];
+    let (mut leaf, mut merged, mut next) = (0usize, N, N);
+    let take = |weight: &[u64; 2 * N - 1], leaf: &mut usize, merged: &mut usize, next: usize| {
+        if *leaf < N && (*merged >= next || weight[*leaf] <= weight[*merged]) {
+            *leaf += 1;
+            *leaf - 1
+        } else {
+            *merged += 1;
+            *merged - 1
+        }
+    };
+    while next < 2 * N - 1 {
+        let a = take(&weight, &mut leaf, &mut merged, next);
+        let b = take(&weight, &mut leaf, &mut merged, next);
+        weight[next] = weight[a] + weight[b];
+        parent[a] = next as u16;
+        parent[b] = next as u16;
+        next += 1;
+    }
+    // Depths: the root is the last merged node; parents were created after children.
+    let mut depth = [0u8; 2 * N - 1];
+    for node in (0..2 * N - 2).rev() {
+        depth[node] = depth[usize::from(parent[node])].saturating_add(1);
+    }
+    let mut lengths = [0u8; N];
+    for (i, &s) in order.iter().enumerate() {
+        lengths[usize::from(s)] = depth[i];
+    }
+    lengths
+}
+
+/// A lookup table for decoding: entry = symbol << 4 | length, indexed by the next
+/// `MAX_LEN` bits.
+pub struct DecodeTable {
+    lut: Box<[u16; 1 << MAX_LEN]>,
+}
+
+impl DecodeTable {
+    pub fn new(code: &Code) -> DecodeTable {
+        let mut table = DecodeTable {
+            lut: Box::new([0; 1 << MAX_LEN]),
+        };
+        table.rebuild(code);
+        table
+    }
+
+    pub fn rebuild(&mut self, code: &Code) {
+        self.lut.fill(0);
+        for s in 0..256 {
+            let len = u32::from(code.lengths[s]);
+            let first = usize::from(code.codes[s]) << (MAX_LEN - len);
+            let last = first + (1 << (MAX_LEN - len));
+            self.lut[first..last].fill(((s as u16) << 4) | len as u16);
+        }
+    }
+
+    /// Decodes exactly `out.len()` symbols from `input`. None if the input runs out or
+    /// hits a bit pattern no code uses.
+    pub fn decode(&self, input: &[u8], out: &mut [u8]) -> Option<()> {
+        let mut reader = BitReader::new(input);
+        for o in out.iter_mut() {
+            *o = reader.next(self)?;
+        }
+        Some(())
+    }
+}
+
+/// Reads symbols MSB-first, each with the table the caller picks.
+pub struct BitReader<'a> {
+    input: &'a [u8],
+    pos: usize,
+    acc: u64,
+    n: u32,
+    consumed_bits: usize,
+}
+
+impl<'a> BitReader<'a> {
+    pub fn new(input: &'a [u8]) -> BitReader<'a> {
+        BitReader {
+            input,
+            pos: 0,
+            acc: 0,
+            n: 0,
+            consumed_bits: 0,
+        }
+    }
+
+    pub fn next(&mut self, table: &DecodeTable) -> Option<u8> {
+        while self.n <= 56 && self.pos < self.input.len() {
+            self.acc |= u64::from(self.input[self.pos]) << (56 - self.n);
+            self.pos += 1;
+            self.n += 8;
+        }
+        let entry = table.lut[(self.acc >> (64 - MAX_LEN)) as usize];
+        let len = u32::from(entry & 0x0F);
+        if len == 0 {
+            return None;
+        }
+        self.consumed_bits += len as usize;
+        if self.consumed_bits > self.input.len() * 8 {
+            return None;
+        }
+        self.acc <<= len;
+        self.n = self.n.saturating_sub(len);
+        Some((entry >> 4) as u8)
+    }
+}
+
+/// Token streams mix two kinds of bytes with different statistics: varint headers (gaps and
+/// lengths) and literal XOR bytes. One code for each does better than one for both
+/// (measured 4–9 % smaller on the homebrew ROMs).
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct TokenCode {
+    header: Code,
+    literal: Code,
+}
+
+/// Byte statistics of token streams, by kind.
+#[derive(Clone)]
+pub struct TokenCounts {
+    header: [u32; 256],
+    literal: [u32; 256],
+}
+
+impl Default for TokenCounts {
+    fn default() -> TokenCounts {
+        TokenCounts {
+            header: [0; 256],
+            literal: [0; 256],
+        }
+    }
+}
+
+impl TokenCounts {
+    pub fn add(&mut self, tokens: &[u8]) {
+        for_each_byte(tokens, |b, literal| {
+            let counts = if literal {
+                &mut self.literal
+            } else {
+                &mut self.header
+            };
+            counts[usize::from(b)] = counts[usize::from(b)].saturating_add(1);
+        });
+    }
+
+    pub fn total(&self) -> u64 {
+        self.header
+            .iter()
+            .chain(&self.literal)
+            .map(|&c| u64::from(c))
+            .sum()
+    }
+}
+
+/// Calls `f(byte, is_literal)` for each byte of a token stream. A malformed tail (which
+/// the encoder never produces) is treated as header bytes.
+fn for_each_byte(tokens: &[u8], mut f: impl FnMut(u8, bool)) {
+    let mut i = 0;
+    while i < tokens.len() {
+        // Two varints: gap, then literal length.
+        let mut len = 0usize;
+        for field in 0..2 {
+            let mut shift = 0;
+            loop {
+                let Some(&b) = tokens.get(i) else { return };
+                f(b, false);
+                i += 1;
+                if field == 1 && shift < 63 {
+                    len |= usize::from(b & 0x7F) << shift;
+                }
+                shift += 7;
+                if b & 0x80 == 0 {
+                    break;
+                }
+            }
+        }
+        let end = i.saturating_add(len).min(tokens.len());
+        for &b in &tokens[i..end] {
+            f(b, true);
+        }
+        i = end;
+    }
+}
+
+impl TokenCode {
+    pub const BYTES: usize = 2 * TABLE_BYTES;
+
+    pub fn flat() -> TokenCode {
+        TokenCode {
+            header: Code::flat(),
+            literal: Code::flat(),
+        }
+    }
+
+    pub fn is_flat(&self) -> bool {
+        self.header.is_flat() && self.literal.is_flat()
+    }
+
+    pub fn from_counts(counts: &TokenCounts) -> TokenCode {
+        TokenCode {
+            header: Code::from_counts(&counts.header),
+            literal: Code::from_counts(&counts.literal),
+        }
+    }
+
+    pub fn write(&self, out: &mut Vec<u8>) {
+        self.header.write(out);
+        self.literal.write(out);
+    }
+
+    pub fn read(bytes: &[u8]) -> Option<TokenCode> {
+        Some(TokenCode {
+            header: Code::read(bytes)?,
+            literal: Code::read(bytes.get(TABLE_BYTES..)?)?,
+        })
+    }
+
+    pub fn encoded_len(&self, tokens: &[u8]) -> usize {
+        let mut bits = 0usize;
+        for_each_byte(tokens, |b, literal| {
+            let code = if literal { &self.literal } else { &self.header };
+            bits += usize::from(code.lengths[usize::from(b)]);
+        });
+        bits.div_ceil(8)
+    }
+
+    pub fn encode(&self, tokens: &[u8], out: &mut Vec<u8>) {
+        let mut acc = 0u64;
+        let mut n = 0u32;
+        for_each_byte(tokens, |b, literal| {
+            let code = if literal { &self.literal } else { &self.header };
+            let len = u32::from(code.lengths[usize::from(b)]);
+            acc = (acc << len) | u64::from(code.codes[usize::from(b)]);
+            n += len;
+            while n >= 8 {
+                n -= 8;
+                out.push((acc >> n) as u8);
+            }
+        });
+        if n > 0 {
+            out.push((acc << (8 - n)) as u8);
+        }
+    }
+}
+
+/// Decoding tables for a [`TokenCode`].
+pub struct TokenDecoder {
+    header: DecodeTable,
+    literal: DecodeTable,
+}
+
+impl TokenDecoder {
+    pub fn new(code: &TokenCode) -> TokenDecoder {
+        TokenDecoder {
+            header: DecodeTable::new(&code.header),
+            literal: DecodeTable::new(&code.literal),
+        }
+    }
+
+    pub fn rebuild(&mut self, code: &TokenCode) {
+        self.header.rebuild(&code.header);
+        self.literal.rebuild(&code.literal);
+    }
+
+    /// Decodes a token stream of exactly `out.len()` bytes.
+    pub fn decode(&self, input: &[u8], out: &mut [u8]) -> Option<()> {
+        let mut reader = BitReader::new(input);
+        let mut i = 0;
+        while i < out.len() {
+            let mut len = 0usize;
+            for field in 0..2 {
+                let mut shift = 0;
+                loop {
+                    let b = reader.next(&self.header)?;
+                    *out.get_mut(i)? = b;
+                    i += 1;
+                    if field == 1 && shift < 63 {
+                        len |= usize::from(b & 0x7F) << shift;
+                    }
+                    shift += 7;
+                    if b & 0x80 == 0 {
+                        break;
+                    }
+                }
+            }
+            for o in out.get_mut(i..i.checked_add(len)?)? {
+                *o = reader.next(&self.literal)?;
+            }
+            i += len;
+        }
+        Some(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trip_skewed_and_flat() {
+        let data: Vec<u8> = (0..5000u32)
+            .map(|i| match i % 10 {
+                0..=5 => 1,
+                6 | 7 => 0xFF,
+                8 => (i % 7) as u8,
+                _ => (i * 31 % 256) as u8,
+            })
+            .collect();
+        let mut counts = [0u32; 256];
+        for &b in &data {
+            counts[usize::from(b)] += 1;
+        }
+        for code in [Code::from_counts(&counts), Code::flat()] {
+            let mut out = Vec::new();
+            code.encode(&data, &mut out);
+            assert_eq!(out.len(), code.encoded_len(&data));
+            let mut back = vec![0u8; data.len()];
+            DecodeTable::new(&code).decode(&out, &mut back).unwrap();
+            assert_eq!(back, data);
+            let mut table = Vec::new();
+            code.write(&mut table);
+            assert_eq!(Code::read(&table).unwrap(), code);
+        }
+        let mut out = Vec::new();
+        Code::from_counts(&counts).encode(&data, &mut out);
+        assert!(out.len() < data.len() / 2, "{} bytes", out.len());
+    }
+
+    #[test]
+    fn extreme_counts_stay_within_max_len() {
+        let mut counts = [0u32; 256];
+        for (i, c) in counts.iter_mut().enumerate() {
+            *c = 1 << (i % 31);
+        }
+        let code = Code::from_counts(&counts);
+        assert!(code.lengths.iter().all(|&l| u32::from(l) <= MAX_LEN));
+    }
+
+    #[test]
+    fn truncated_input_is_an_error() {
+        let code = Code::from_counts(&[1; 256]);
+        let mut out = Vec::new();
+        code.encode(&[1, 2, 3, 4, 5], &mut out);
+        let mut back = [0u8; 50];
+        assert!(DecodeTable::new(&code).decode(&out, &mut back).is_none());
+    }
+
+    #[test]
+    fn token_code_round_trips_a_token_stream() {
+        let mut tokens = Vec::new();
+        for k in 0..300u32 {
+            crate::codec::put_varint(&mut tokens, u64::from(k % 40 + 1));
+            let len = (k % 5 + 1) as usize;
+            crate::codec::put_varint(&mut tokens, len as u64);
+            tokens.extend((0..len).map(|j| if j % 2 == 0 { 1 } else { (k % 3) as u8 }));
+        }
+        let mut counts = TokenCounts::default();
+        counts.add(&tokens);
+        let code = TokenCode::from_counts(&counts);
+        let mut bits = Vec::new();
+        code.encode(&tokens, &mut bits);
+        assert_eq!(bits.len(), code.encoded_len(&tokens));
+        assert!(bits.len() < tokens.len() / 2);
+        let mut back = vec![0u8; tokens.len()];
+        TokenDecoder::new(&code).decode(&bits, &mut back).unwrap();
+        assert_eq!(back, tokens);
+        let mut table = Vec::new();
+        code.write(&mut table);
+        assert_eq!(TokenCode::read(&table).unwrap(), code);
+    }
+}

@@ -1,0 +1,844 @@
+//! [`Rewinder`]: the public face of the crate. Captures snapshots into the ring, logs inputs,
+//! seeks (with or without re-simulating on a [`Core`]), steps back and forward, and forks
+//! the timeline when the player's input departs from the logged future.
+
+use crate::codec::{self, Apply, DecodeError, Decoder, Encoder};
+use crate::input_log::InputLog;
+use crate::ring::{PushError, Ring};
+use backspin_core::{Buttons, Core, M_CYCLES_PER_FRAME, M_CYCLES_PER_SECOND, State};
+use bytemuck::Zeroable;
+
+const STATE_LEN: usize = size_of::<State>();
+
+/// Cost of reconstructing a state from a keyframe, in units of one delta patch (zeroing the
+/// buffer plus decoding a few KiB of LZ4), used to pick the cheapest path for a seek.
+const KEYFRAME_COST: usize = 40;
+/// Cost of copying a whole state, in delta patches.
+const COPY_COST: usize = 4;
+/// Until the first learned Huffman code, keyframes come this often (the first group's
+/// statistics are what the code is built from).
+const EARLY_KEYFRAME: u32 = 120;
+/// Host-time events kept for re-simulation (one per session start or resume in practice).
+const RTC_LOG_MAX: usize = 4096;
+
+/// How the rewinder stores history.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// Bytes for the snapshot ring (records + index). Allocated once.
+    pub budget_bytes: usize,
+    /// Store every `capture_every`-th frame (1 = every frame). Frames in between are
+    /// re-simulated from the input log on seek: 4 gives roughly 3× the history for about
+    /// four frames of emulation per seek.
+    pub capture_every: u32,
+    /// A keyframe (a whole state, XOR against zeros) every this many stored snapshots, so a
+    /// seek never applies more than about half this many patches.
+    pub keyframe_interval: u32,
+    /// ... or sooner, once the deltas since the last keyframe exceed this many bytes (games
+    /// that churn a lot of memory), which bounds seek time in bytes as well.
+    pub keyframe_chain_bytes: usize,
+    /// Let keyframes pick regions to store by value rather than by XOR (see `raw_blocks`).
+    /// Off by default: measured larger once entropy-coded on the homebrew ROMs.
+    pub value_blocks: bool,
+}
+
+impl Config {
+    pub fn new(budget_bytes: usize) -> Config {
+        Config {
+            budget_bytes,
+            capture_every: 1,
+            keyframe_interval: 600,
+            keyframe_chain_bytes: 512 * 1024,
+            value_blocks: false,
+        }
+    }
+}
+
+/// What went wrong with a seek. None of these lose the running game: the caller's core is
+/// only touched once a state has been fully and successfully rebuilt.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum RewindError {
+    #[error("the rewind buffer is empty")]
+    Empty,
+    #[error("frame {frame} is not in the rewind buffer (it holds frames {oldest}..={newest})")]
+    OutOfRange {
+        frame: u64,
+        oldest: u64,
+        newest: u64,
+    },
+    #[error("rewind history is corrupt: {0}")]
+    Corrupt(#[from] DecodeError),
+    #[error("re-simulation did not reach the target frame (the core stopped producing frames)")]
+    Stalled,
+}
+
+/// What `capture` did with a frame.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Captured {
+    /// Stored as a delta (plus a keyframe when `keyframe`); `bytes` includes index entries.
+    Stored { bytes: usize, keyframe: bool },
+    /// Not a capture point under thinning.
+    Skipped,
+    /// Replaying an already-recorded future: the state matched, nothing was written.
+    Replayed,
+    /// Replaying, but the state differed: the newer history was dropped and this stored.
+    Forked { bytes: usize },
+    /// The record did not fit the budget at all (budget far too small).
+    TooLarge,
+}
+
+/// What a core-level seek did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SeekReport {
+    /// The stored snapshot the re-simulation started from.
+    pub snapshot_frame: u64,
+    /// Frames emulated after restoring it.
+    pub resimulated_frames: u64,
+    /// True when at least one frame was emulated, so `core.frame()` holds exactly the
+    /// picture drawn during the target frame. False only for the oldest frame. (With the
+    /// LCD off the PPU draws nothing and the buffer keeps an older picture; a real DMG
+    /// shows a blank screen then, which is what a frontend should show.)
+    pub picture_exact: bool,
+}
+
+/// A state rebuilt from history.
+pub struct Snapshot<'a> {
+    pub frame: u64,
+    pub state: &'a State,
+}
+
+/// Numbers for a user-facing gauge and for benchmarks (all sizes in bytes).
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Stats {
+    pub oldest_frame: Option<u64>,
+    pub newest_frame: Option<u64>,
+    /// Emulated seconds between the oldest and newest frame held.
+    pub seconds_held: f64,
+    /// Stored snapshots (frames) and keyframes currently held, counted by records.
+    pub records_held: usize,
+    pub used_bytes: usize,
+    pub capacity_bytes: usize,
+    /// Bytes ever written into the ring (records + 8-byte index entries).
+    pub bytes_written: u64,
+    pub snapshots_written: u64,
+    pub keyframes_written: u64,
+    pub evicted_records: u64,
+    pub ring_wraps: u64,
+    pub forks: u64,
+    pub input_events: usize,
+    pub input_log_bytes: usize,
+    /// Size of the most recent keyframe record.
+    pub last_keyframe_bytes: usize,
+    /// 32-byte blocks the current keyframe group stores by value (see `raw_blocks`).
+    pub value_blocks: usize,
+}
+
+/// Rewind history for one running game.
+///
+/// Frames are numbered by the caller, one per emulated frame (use `state.hw.frames`).
+/// Snapshots are taken after `Core::run_frame` returns; inputs are recorded with the
+/// M-cycle at which they are applied (see [`Rewinder::apply_input`]). Re-simulation applies
+/// each logged input when the core's clock reaches its M-cycle, at an instruction boundary,
+/// exactly as the live run did, and a snapshot holds the state *before* any input stamped
+/// with its own M-cycle.
+pub struct Rewinder {
+    config: Config,
+    ring: Ring,
+    encoder: Encoder,
+    decoder: Decoder,
+    input: InputLog,
+    /// Host time handed to a cartridge clock: (M-cycle, seconds added). Rare (a session
+    /// start, a resume), so a plain list, capped at `RTC_LOG_MAX` entries.
+    rtc_log: Vec<(u64, u64)>,
+    /// Uncompressed copy of the newest stored state: a capture is one XOR pass against it.
+    newest: Box<State>,
+    /// A scratch state that seeks rebuild into, and the stored frame it holds.
+    cursor: Box<State>,
+    cursor_frame: Option<u64>,
+    /// Frame of the oldest keyframe in the ring: history starts there, since the deltas
+    /// before it may need the Huffman code of a keyframe that was overwritten.
+    first_key_frame: Option<u64>,
+    /// The frame the caller is at: the last frame captured, replayed or sought to.
+    present: Option<u64>,
+    deltas_since_key: u32,
+    chain_bytes_since_key: usize,
+    stats: Stats,
+}
+
+impl Rewinder {
+    pub fn new(budget_bytes: usize) -> Rewinder {
+        Rewinder::with_config(Config::new(budget_bytes))
+    }
+
+    pub fn with_config(config: Config) -> Rewinder {
+        let config = Config {
+            capture_every: config.capture_every.max(1),
+            keyframe_interval: config.keyframe_interval.max(1),
+            ..config
+        };
+        Rewinder {
+            ring: Ring::new(config.budget_bytes),
+            encoder: {
+                let mut encoder = Encoder::new(STATE_LEN);
+                encoder.set_value_blocks(config.value_blocks);
+                encoder
+            },
+            decoder: Decoder::new(STATE_LEN),
+            input: InputLog::new(),
+            rtc_log: Vec::new(),
+            newest: bytemuck::zeroed_box(),
+            cursor: bytemuck::zeroed_box(),
+            cursor_frame: None,
+            first_key_frame: None,
+            present: None,
+            deltas_since_key: 0,
+            chain_bytes_since_key: 0,
+            stats: Stats {
+                capacity_bytes: config.budget_bytes,
+                ..Stats::default()
+            },
+            config,
+        }
+    }
+
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    /// Forgets all history (call after loading a save state or resetting).
+    pub fn clear(&mut self) {
+        self.ring.clear();
+        self.input.clear();
+        self.rtc_log.clear();
+        self.first_key_frame = None;
+        self.decoder.forget_meta();
+        self.cursor_frame = None;
+        self.present = None;
+        self.deltas_since_key = 0;
+        self.chain_bytes_since_key = 0;
+    }
+
+    pub fn oldest_frame(&self) -> Option<u64> {
+        if self.ring.is_empty() {
+            None
+        } else {
+            self.first_key_frame
+        }
+    }
+
+    pub fn newest_frame(&self) -> Option<u64> {
+        (!self.ring.is_empty()).then(|| self.ring.frame(self.ring.len() - 1))
+    }
+
+    /// The frame the caller is at (last captured, replayed or sought to).
+    pub fn present_frame(&self) -> Option<u64> {
+        self.present
+    }
+
+    pub fn input_log(&self) -> &InputLog {
+        &self.input
+    }
+
+    pub fn stats(&self) -> Stats {
+        let mut stats = self.stats;
+        stats.oldest_frame = self.oldest_frame();
+        stats.newest_frame = self.newest_frame();
+        stats.seconds_held = match (stats.oldest_frame, stats.newest_frame) {
+            (Some(a), Some(b)) => frames_to_seconds(b - a),
+            _ => 0.0,
+        };
+        stats.records_held = self.ring.len();
+        stats.used_bytes = self.ring.used_bytes();
+        stats.capacity_bytes = self.ring.capacity();
+        stats.evicted_records = self.ring.evicted;
+        stats.ring_wraps = self.ring.wraps;
+        stats.input_events = self.input.len();
+        stats.input_log_bytes = self.input.memory_bytes();
+        stats.value_blocks = self.encoder.value_block_count();
+        stats
+    }
+
+    /// Logs `buttons` as held from `m_cycle` on and applies them to the core: the one call a
+    /// frontend makes whenever it sets the joypad (at least once per frame while replaying,
+    /// so a departure from the logged future is noticed).
+    pub fn apply_input(&mut self, core: &mut Core, buttons: u8) {
+        self.record_input(core.m_cycles(), buttons);
+        core.set_buttons(Buttons(buttons));
+    }
+
+    /// Logs `buttons` as held from `m_cycle` on. While a recorded future exists beyond the
+    /// present frame (after a seek), matching input keeps it; the first differing input
+    /// forks: snapshots after the present frame and inputs from `m_cycle` on are dropped.
+    pub fn record_input(&mut self, m_cycle: u64, buttons: u8) {
+        let present = self.present.unwrap_or(0);
+        if self.newest_frame().is_some_and(|newest| newest > present) {
+            if self.input.buttons_at(m_cycle).unwrap_or(0) == buttons {
+                return;
+            }
+            self.fork_after(present);
+            self.rtc_log.retain(|&(c, _)| c < m_cycle);
+        }
+        self.input.push(m_cycle, buttons, present);
+    }
+
+    /// Adds `seconds` of host time to the cartridge clock (MBC3 RTC; nothing for other
+    /// cartridges) and logs it, so re-simulation repeats it at the same M-cycle. This is the
+    /// other non-deterministic input besides the joypad.
+    pub fn apply_rtc_advance(&mut self, core: &mut Core, seconds: u64) {
+        self.record_rtc_advance(core.m_cycles(), seconds);
+        advance_rtc(core, seconds);
+    }
+
+    /// Logs that `seconds` of host time were added to the cartridge clock at `m_cycle`.
+    /// While a recorded future exists, the same event at the same M-cycle keeps it; any
+    /// other forks the timeline, as a differing button press does.
+    pub fn record_rtc_advance(&mut self, m_cycle: u64, seconds: u64) {
+        let present = self.present.unwrap_or(0);
+        if self.newest_frame().is_some_and(|newest| newest > present) {
+            if self.rtc_log.contains(&(m_cycle, seconds)) {
+                return;
+            }
+            self.fork_after(present);
+            self.input.truncate_from(m_cycle);
+        }
+        self.rtc_log.retain(|&(c, _)| c < m_cycle);
+        if self.rtc_log.len() >= RTC_LOG_MAX {
+            self.rtc_log.remove(0);
+        }
+        self.rtc_log.push((m_cycle, seconds));
+    }
+
+    /// The logged host-time events for cartridge clocks, oldest first.
+    pub fn rtc_log(&self) -> &[(u64, u64)] {
+        &self.rtc_log
+    }
+
+    /// Offers the state after frame `frame` for storage. Stores it if it is a capture point
+    /// (every `capture_every` frames); when replaying a recorded future, checks that it
+    /// matches and forks if it does not. Allocation-free.
+    pub fn capture(&mut self, state: &State, frame: u64) -> Captured {
+        let Some(newest) = self.newest_frame() else {
+            self.present = Some(frame);
+            return self.store_first(state, frame);
+        };
+        if frame > newest {
+            self.present = Some(frame);
+            if frame - newest < u64::from(self.config.capture_every) {
+                return Captured::Skipped;
+            }
+            return self.append(state, frame);
+        }
+        // At or before the newest stored frame: replaying a recorded future (or the caller
+        // jumped back without seeking).
+        let after = self.ring.partition_after(frame);
+        let previous = after.checked_sub(1).map(|i| self.ring.frame(i));
+        self.present = Some(frame);
+        if previous == Some(frame) {
+            if self.reconstruct(frame).is_ok() && self.cursor.as_bytes() == state.as_bytes() {
+                return Captured::Replayed;
+            }
+        } else if previous.is_some_and(|p| frame - p < u64::from(self.config.capture_every)) {
+            return Captured::Skipped;
+        }
+        // Diverged: the logged future after this state is no longer ours.
+        self.input.truncate_from(state.hw.m_cycles);
+        self.rtc_log.retain(|&(c, _)| c < state.hw.m_cycles);
+        self.fork_after(frame.saturating_sub(1));
+        let bytes = match self.newest_frame() {
+            None => self.store_first(state, frame),
+            Some(_) => self.append(state, frame),
+        };
+        match bytes {
+            Captured::Stored { bytes, .. } => Captured::Forked { bytes },
+            other => other,
+        }
+    }
+
+    fn store_first(&mut self, state: &State, frame: u64) -> Captured {
+        self.ring.clear();
+        self.decoder.forget_meta();
+        self.first_key_frame = None;
+        self.cursor_frame = None;
+        *self.newest = *state;
+        let record = self.encoder.encode_keyframe(state.as_bytes());
+        let len = record.len();
+        match self.ring.push(frame, record) {
+            Ok(_) => {
+                self.encoder.commit_keyframe();
+                self.first_key_frame = Some(frame);
+                self.stats.keyframes_written += 1;
+                self.stats.snapshots_written += 1;
+                self.stats.bytes_written += (len + 8) as u64;
+                self.stats.last_keyframe_bytes = len;
+                self.deltas_since_key = 0;
+                self.chain_bytes_since_key = 0;
+                Captured::Stored {
+                    bytes: len + 8,
+                    keyframe: true,
+                }
+            }
+            Err(_) => Captured::TooLarge,
+        }
+    }
+
+    fn append(&mut self, state: &State, frame: u64) -> Captured {
+        let record = self
+            .encoder
+            .encode_delta(bytemuck::bytes_of_mut(&mut *self.newest), state.as_bytes());
+        let delta_len = record.len();
+        let evicted = match self.ring.push(frame, record) {
+            Ok(evicted) => evicted,
+            Err(PushError::TooLarge) | Err(PushError::FrameOutOfRange) => {
+                // Cannot chain this one: start over from it.
+                return self.store_first(state, frame);
+            }
+        };
+        if evicted > 0 {
+            self.after_eviction();
+        }
+        if self.oldest_frame().is_none_or(|oldest| oldest >= frame) {
+            // The ring had to drop every keyframe to fit the delta: nothing to chain from.
+            return self.store_first(state, frame);
+        }
+        self.stats.snapshots_written += 1;
+        self.stats.bytes_written += (delta_len + 8) as u64;
+        self.deltas_since_key += 1;
+        self.chain_bytes_since_key += delta_len;
+        let mut bytes = delta_len + 8;
+        // Keyframe policy: a fixed interval bounds seek work in patches; the byte limits
+        // bound it in bytes and guarantee a keyframe in every quarter of the ring (history
+        // starts at the oldest keyframe); the first learned code comes early.
+        let keyframe = self.deltas_since_key >= self.config.keyframe_interval
+            || self.chain_bytes_since_key >= self.config.keyframe_chain_bytes
+            || self.chain_bytes_since_key >= self.ring.capacity() / 4
+            || (self.encoder.code_is_flat() && self.deltas_since_key >= EARLY_KEYFRAME);
+        if keyframe {
+            let record = self.encoder.encode_keyframe(state.as_bytes());
+            let len = record.len();
+            if let Ok(evicted) = self.ring.push(frame, record) {
+                self.encoder.commit_keyframe();
+                self.stats.keyframes_written += 1;
+                self.stats.bytes_written += (len + 8) as u64;
+                self.stats.last_keyframe_bytes = len;
+                bytes += len + 8;
+                if evicted > 0 {
+                    self.after_eviction();
+                }
+            }
+            self.deltas_since_key = 0;
+            self.chain_bytes_since_key = 0;
+        }
+        Captured::Stored { bytes, keyframe }
+    }
+
+    /// Keeps derived positions consistent after the oldest records went.
+    fn after_eviction(&mut self) {
+        if self
+            .first_key_frame
+            .is_none_or(|key| self.ring.is_empty() || self.ring.frame(0) > key)
+        {
+            self.first_key_frame = self.find_first_key();
+        }
+        if let Some(oldest) = self.oldest_frame() {
+            if self.cursor_frame.is_some_and(|c| c < oldest) {
+                self.cursor_frame = None;
+            }
+            self.input.trim_before_frame(oldest);
+        }
+    }
+
+    /// Frame of the oldest keyframe record (a scan over at most one keyframe group).
+    fn find_first_key(&self) -> Option<u64> {
+        (0..self.ring.len())
+            .find(|&i| codec::is_keyframe(self.ring.record(i)))
+            .map(|i| self.ring.frame(i))
+    }
+
+    /// Index of the nearest keyframe record before index `i`.
+    fn key_before(&self, i: usize) -> Option<usize> {
+        (0..i)
+            .rev()
+            .find(|&j| codec::is_keyframe(self.ring.record(j)))
+    }
+
+    /// Drops every stored frame after `frame`; the newest kept state becomes the base for
+    /// the next capture. If the history cannot be decoded, it is dropped whole.
+    fn fork_after(&mut self, frame: u64) {
+        let keep = self.ring.partition_after(frame);
+        if keep == self.ring.len() {
+            return;
+        }
+        self.stats.forks += 1;
+        if keep == 0 {
+            self.ring.clear();
+            self.cursor_frame = None;
+            return;
+        }
+        let last = self.ring.frame(keep - 1);
+        if self.reconstruct(last).is_err() {
+            self.ring.clear();
+            self.cursor_frame = None;
+            return;
+        }
+        *self.newest = *self.cursor;
+        self.ring.truncate(keep);
+        // Keyframes after the fork are gone: continue with the code of the keyframe that
+        // now governs the newest frame, and forget decoded codes (frames may be reused).
+        self.decoder.forget_meta();
+        match self.key_before(self.ring.len()) {
+            Some(k) => match self.encoder.set_meta(self.ring.record(k)) {
+                Ok(()) => {}
+                Err(_) => {
+                    self.ring.clear();
+                    self.cursor_frame = None;
+                    return;
+                }
+            },
+            None => {
+                self.ring.clear();
+                self.cursor_frame = None;
+                return;
+            }
+        }
+        // Recount the chain since the last keyframe so the keyframe policy carries on.
+        self.deltas_since_key = 0;
+        self.chain_bytes_since_key = 0;
+        let mut i = self.ring.len();
+        while i > 0 {
+            i -= 1;
+            let record = self.ring.record(i);
+            if codec::is_keyframe(record) {
+                break;
+            }
+            self.deltas_since_key += 1;
+            self.chain_bytes_since_key += record.len();
+            if self.deltas_since_key >= self.config.keyframe_interval {
+                break;
+            }
+        }
+    }
+
+    /// The latest stored frame at or before `frame`.
+    fn stored_at_or_before(&self, frame: u64) -> Result<u64, RewindError> {
+        let (Some(oldest), Some(newest)) = (self.oldest_frame(), self.newest_frame()) else {
+            return Err(RewindError::Empty);
+        };
+        if frame < oldest {
+            return Err(RewindError::OutOfRange {
+                frame,
+                oldest,
+                newest,
+            });
+        }
+        let after = self.ring.partition_after(frame);
+        Ok(self.ring.frame(after - 1))
+    }
+
+    /// Rebuilds the stored state of `frame` (which must be stored) into `cursor`, by the
+    /// cheapest of: walking from the cursor, walking back from the newest state, or decoding
+    /// the nearest keyframe before or after and walking from it. Patches are XOR, so a walk
+    /// goes either way.
+    fn reconstruct(&mut self, frame: u64) -> Result<(), RewindError> {
+        if self.cursor_frame == Some(frame) {
+            return Ok(());
+        }
+        let len = self.ring.len();
+        let target_end = self.ring.partition_after(frame);
+        debug_assert!(target_end > 0 && self.ring.frame(target_end - 1) == frame);
+
+        use ReconstructSource as Source;
+        // A keyframe frame: its keyframe is the state (the delta before it belongs to the
+        // previous group, whose value blocks may differ).
+        if codec::is_keyframe(self.ring.record(target_end - 1)) {
+            return self.start_from(Source::Keyframe(target_end - 1), frame);
+        }
+        // The next keyframe after the target (within one group's length): a backward walk
+        // must not start beyond it, or it would apply deltas of two groups.
+        let scan_limit = (target_end + self.config.keyframe_interval as usize + 2).min(len);
+        let next_key = (target_end..scan_limit).find(|&i| codec::is_keyframe(self.ring.record(i)));
+        let backward_ok = |from_frame: u64| match next_key {
+            Some(k) => from_frame <= self.ring.frame(k),
+            None => scan_limit == len,
+        };
+        let mut best: Option<(usize, Source)> = None;
+        let consider = |cost: usize, source: Source, best: &mut Option<(usize, Source)>| {
+            if best.as_ref().is_none_or(|(c, _)| cost < *c) {
+                *best = Some((cost, source));
+            }
+        };
+        let newest = self.newest_frame().expect("non-empty");
+        if backward_ok(newest) {
+            consider(len - target_end + COPY_COST, Source::Newest, &mut best);
+        }
+        if let Some(c) = self.cursor_frame
+            && (c < frame || backward_ok(c))
+        {
+            let cost = self.ring.partition_after(c).abs_diff(target_end);
+            consider(cost, Source::Cursor(c), &mut best);
+        }
+        if let Some(k) = next_key {
+            consider(
+                KEYFRAME_COST + (k - target_end),
+                Source::Keyframe(k),
+                &mut best,
+            );
+        }
+        // The nearest keyframe before, scanning no further than could beat `best`.
+        let mut i = target_end;
+        while i > 0
+            && best
+                .as_ref()
+                .is_none_or(|(c, _)| KEYFRAME_COST + (target_end - i) < *c)
+        {
+            i -= 1;
+            if codec::is_keyframe(self.ring.record(i)) {
+                consider(
+                    KEYFRAME_COST + (target_end - 1 - i),
+                    Source::Keyframe(i),
+                    &mut best,
+                );
+                break;
+            }
+        }
+        let (_, source) = best.ok_or(RewindError::Corrupt(DecodeError::MissingCode))?;
+        self.start_from(source, frame)
+    }
+
+    /// Loads the chosen starting point into the cursor and walks to `frame`.
+    fn start_from(&mut self, source: ReconstructSource, frame: u64) -> Result<(), RewindError> {
+        // From here on the cursor is being rewritten.
+        self.cursor_frame = None;
+        let from = match source {
+            ReconstructSource::Cursor(c) => c,
+            ReconstructSource::Newest => {
+                *self.cursor = *self.newest;
+                self.newest_frame().expect("non-empty")
+            }
+            ReconstructSource::Keyframe(i) => {
+                *self.cursor = State::zeroed();
+                self.decoder.apply(
+                    self.ring.record(i),
+                    bytemuck::bytes_of_mut(&mut *self.cursor),
+                    Apply::Forward,
+                )?;
+                self.ring.frame(i)
+            }
+        };
+        self.walk(from, frame)?;
+        self.cursor_frame = Some(frame);
+        Ok(())
+    }
+
+    /// Loads the metadata (Huffman codes, value blocks) of the keyframe at index `key`.
+    fn load_meta(&mut self, key: usize) -> Result<(), RewindError> {
+        let key_frame = self.ring.frame(key);
+        if self.decoder.meta_key() != Some(key_frame) {
+            self.decoder.load_meta(key_frame, self.ring.record(key))?;
+        }
+        Ok(())
+    }
+
+    /// Moves the cursor state from stored frame `from` to stored frame `to` by applying the
+    /// delta records in between: forward in order; backward in reverse order, then the
+    /// value blocks of `to`'s own record (all of one keyframe group, as `reconstruct`
+    /// plans it). Each delta uses the metadata of the keyframe before it.
+    fn walk(&mut self, from: u64, to: u64) -> Result<(), RewindError> {
+        let (lo, hi) = (from.min(to), from.max(to));
+        let range = self.ring.partition_after(lo)..self.ring.partition_after(hi);
+        let forward = to >= from;
+        let len = range.len();
+        // The keyframe governing the record about to be applied, when known.
+        let mut governing: Option<usize> = None;
+        for k in 0..len {
+            let i = if forward {
+                range.start + k
+            } else {
+                range.end - 1 - k
+            };
+            if codec::is_keyframe(self.ring.record(i)) {
+                governing = if forward { Some(i) } else { None };
+                continue;
+            }
+            let key = match governing {
+                Some(key) => key,
+                None => self
+                    .key_before(i)
+                    .ok_or(RewindError::Corrupt(DecodeError::MissingCode))?,
+            };
+            governing = Some(key);
+            self.load_meta(key)?;
+            let mode = if forward {
+                Apply::Forward
+            } else {
+                Apply::Backward
+            };
+            self.decoder.apply(
+                self.ring.record(i),
+                bytemuck::bytes_of_mut(&mut *self.cursor),
+                mode,
+            )?;
+        }
+        if !forward && len > 0 {
+            // Value blocks do not undo: take them from the landing frame's own record.
+            let own = range.start - 1;
+            if codec::is_keyframe(self.ring.record(own)) {
+                return Err(RewindError::Corrupt(DecodeError::Malformed));
+            }
+            let key = match governing {
+                Some(key) => key,
+                None => self
+                    .key_before(own)
+                    .ok_or(RewindError::Corrupt(DecodeError::MissingCode))?,
+            };
+            self.load_meta(key)?;
+            self.decoder.apply(
+                self.ring.record(own),
+                bytemuck::bytes_of_mut(&mut *self.cursor),
+                Apply::ValuesOnly,
+            )?;
+        }
+        Ok(())
+    }
+
+    /// Rebuilds the latest stored state at or before `frame` (the exact frame when every
+    /// frame is stored). Use [`Rewinder::seek_core`] to land on any frame exactly.
+    pub fn seek(&mut self, frame: u64) -> Result<Snapshot<'_>, RewindError> {
+        let stored = self.stored_at_or_before(frame)?;
+        self.reconstruct(stored)?;
+        self.present = Some(stored);
+        Ok(Snapshot {
+            frame: stored,
+            state: &self.cursor,
+        })
+    }
+
+    /// The stored state one capture before the present one.
+    pub fn step_back(&mut self) -> Option<Snapshot<'_>> {
+        let present = self.present.or(self.newest_frame())?;
+        let before = self.ring.partition_before(present);
+        if before == 0 {
+            return None;
+        }
+        let frame = self.ring.frame(before - 1);
+        self.seek(frame).ok()
+    }
+
+    /// The stored state one capture after the present one (redo), while the recorded
+    /// future lasts.
+    pub fn step_forward(&mut self) -> Option<Snapshot<'_>> {
+        let present = self.present?;
+        let after = self.ring.partition_after(present);
+        if after >= self.ring.len() {
+            return None;
+        }
+        let frame = self.ring.frame(after);
+        self.seek(frame).ok()
+    }
+
+    /// Puts `core` exactly at the end of `frame`: restores the latest stored state before
+    /// it and re-simulates with the logged inputs, so the state is byte-identical to the
+    /// straight run and `core.frame()` is the picture shown then. `frame` may lie anywhere
+    /// from the oldest stored frame to the present. The core is left untouched on error.
+    pub fn seek_core(&mut self, core: &mut Core, frame: u64) -> Result<SeekReport, RewindError> {
+        let oldest = self.oldest_frame().ok_or(RewindError::Empty)?;
+        let newest = self.newest_frame().ok_or(RewindError::Empty)?;
+        let last = newest.max(self.present.unwrap_or(newest));
+        if frame < oldest || frame > last {
+            return Err(RewindError::OutOfRange {
+                frame,
+                oldest,
+                newest: last,
+            });
+        }
+        // Start one frame early when possible so the picture gets drawn.
+        let start = if frame > oldest {
+            self.stored_at_or_before(frame - 1)?
+        } else {
+            frame
+        };
+        self.reconstruct(start)?;
+        core.load_state(&self.cursor);
+        let frames = frame - start;
+        self.resimulate(core, frames)?;
+        self.present = Some(frame);
+        Ok(SeekReport {
+            snapshot_frame: start,
+            resimulated_frames: frames,
+            picture_exact: frames > 0,
+        })
+    }
+
+    /// One frame back from the present, exactly (state and picture).
+    pub fn step_back_core(&mut self, core: &mut Core) -> Result<SeekReport, RewindError> {
+        let present = self
+            .present
+            .or(self.newest_frame())
+            .ok_or(RewindError::Empty)?;
+        self.seek_core(core, present.saturating_sub(1))
+    }
+
+    /// One frame forward from the present (redo), exactly, while the recorded future lasts.
+    pub fn step_forward_core(&mut self, core: &mut Core) -> Result<SeekReport, RewindError> {
+        let present = self
+            .present
+            .or(self.newest_frame())
+            .ok_or(RewindError::Empty)?;
+        self.seek_core(core, present + 1)
+    }
+
+    /// Runs `frames` frames from the core's current state, applying each logged input when
+    /// the clock reaches its M-cycle (at an instruction boundary, as in the live run), and
+    /// stops at the instruction boundary where the last frame completes, before any input
+    /// stamped with that M-cycle.
+    fn resimulate(&self, core: &mut Core, frames: u64) -> Result<(), RewindError> {
+        let start_cycle = core.m_cycles();
+        let target = core.state().hw.frames.wrapping_add(frames);
+        // A frame is at most one LCD period; twice that per frame bounds a broken run.
+        let cycle_limit = start_cycle + (frames + 1) * 2 * M_CYCLES_PER_FRAME;
+        let mut events = self.input.events_from(start_cycle).peekable();
+        let first_rtc = self.rtc_log.partition_point(|&(c, _)| c < start_cycle);
+        let mut rtc = self.rtc_log[first_rtc..].iter().peekable();
+        while core.state().hw.frames != target {
+            let now = core.m_cycles();
+            while let Some(event) = events.next_if(|e| e.m_cycle <= now) {
+                core.set_buttons(Buttons(event.buttons));
+            }
+            while let Some(&(_, seconds)) = rtc.next_if(|&&(c, _)| c <= now) {
+                advance_rtc(core, seconds);
+            }
+            let next = events
+                .peek()
+                .map_or(u64::MAX, |e| e.m_cycle)
+                .min(rtc.peek().map_or(u64::MAX, |&&(c, _)| c));
+            let frame_before = core.state().hw.frames;
+            while core.state().hw.frames == frame_before && core.m_cycles() < next {
+                core.step();
+                if core.m_cycles() > cycle_limit {
+                    return Err(RewindError::Stalled);
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Adds host time to the cartridge clock through the ROM's mapper (a no-op without one).
+fn advance_rtc(core: &mut Core, seconds: u64) {
+    let mut state: Box<State> = bytemuck::zeroed_box();
+    *state = *core.state();
+    let now = state.hw.m_cycles;
+    core.rom()
+        .rtc_advance_seconds(&mut state.hw.mbc, seconds, now);
+    core.load_state(&state);
+}
+
+/// Where `reconstruct` starts: the cursor's frame, the newest state, or a keyframe (index).
+enum ReconstructSource {
+    Cursor(u64),
+    Newest,
+    Keyframe(usize),
+}
+
+/// Emulated seconds in `frames` LCD frames (59.7275 per second).
+pub fn frames_to_seconds(frames: u64) -> f64 {
+    (frames * M_CYCLES_PER_FRAME) as f64 / M_CYCLES_PER_SECOND as f64
+}

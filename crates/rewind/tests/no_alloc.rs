@@ -1,0 +1,92 @@
+//! Capture must not allocate (a frontend calls it every frame on the emulation thread):
+//! a counting allocator watches every `capture` call, keyframes and evictions included.
+
+use backspin_core::{Core, Options, Rom};
+use backspin_rewind::bench::{self, InputScript, run_one_frame};
+use backspin_rewind::{Captured, Config, Rewinder};
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+
+struct Counting;
+
+thread_local! {
+    static WATCHING: Cell<bool> = const { Cell::new(false) };
+    static ALLOCATIONS: Cell<u64> = const { Cell::new(0) };
+}
+
+fn note() {
+    // `try_with`: thread-local storage may be gone while a thread exits.
+    let _ = WATCHING.try_with(|w| {
+        if w.get() {
+            let _ = ALLOCATIONS.try_with(|a| a.set(a.get() + 1));
+        }
+    });
+}
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        note();
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        note();
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: Counting = Counting;
+
+#[test]
+fn capture_never_allocates() {
+    let rom = Rom::from_bytes(bench::builtin_rom()).unwrap();
+    let mut core = Core::new(rom, Options::default());
+    // A small ring so that it wraps and evicts, and short keyframe groups.
+    let mut config = Config::new(160 * 1024);
+    config.keyframe_interval = 50;
+    config.value_blocks = true;
+    let mut rewinder = Rewinder::with_config(config);
+    let mut script = InputScript::new(3);
+    let (mut stored, mut keyframes) = (0, 0);
+    for _ in 0..3000 {
+        rewinder.apply_input(&mut core, script.next_frame());
+        run_one_frame(&mut core);
+        let frame = core.state().hw.frames;
+        WATCHING.with(|w| w.set(true));
+        let captured = rewinder.capture(core.state(), frame);
+        WATCHING.with(|w| w.set(false));
+        if let Captured::Stored { keyframe, .. } = captured {
+            stored += 1;
+            keyframes += usize::from(keyframe);
+        }
+    }
+    // Rewind 100 frames and replay the same inputs (captures compare, write nothing), then
+    // press something else (a fork, then appends).
+    let back = rewinder.newest_frame().unwrap() - 100;
+    rewinder.seek_core(&mut core, back).unwrap();
+    let mut replayed = 0;
+    for k in 0..150 {
+        let frame = core.state().hw.frames;
+        let logged = rewinder
+            .input_log()
+            .buttons_at(core.m_cycles())
+            .unwrap_or(0);
+        let buttons = if k < 60 { logged } else { logged ^ 0x81 };
+        rewinder.apply_input(&mut core, buttons);
+        run_one_frame(&mut core);
+        assert_eq!(core.state().hw.frames, frame + 1);
+        WATCHING.with(|w| w.set(true));
+        let captured = rewinder.capture(core.state(), frame + 1);
+        WATCHING.with(|w| w.set(false));
+        replayed += usize::from(captured == Captured::Replayed);
+    }
+    assert!(replayed >= 55, "{replayed} replayed captures");
+    assert!(rewinder.stats().forks >= 1);
+    let stats = rewinder.stats();
+    assert!(stats.ring_wraps > 0, "the ring must wrap during the test");
+    assert!(stored > 2900 && keyframes > 10);
+    assert_eq!(ALLOCATIONS.with(Cell::get), 0, "allocations during capture");
+}

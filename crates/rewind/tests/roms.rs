@@ -1,0 +1,189 @@
+//! Rewind on the real core: seeks and steps equal a straight run byte for byte (state and
+//! picture), redo keeps the future, a different input forks it. Runs on the built-in ROM
+//! always, and on the shared homebrew ROMs when they are present (skipped with a note
+//! otherwise).
+
+use backspin_core::{Core, Options, Rom, State};
+use backspin_rewind::bench::{self, BenchConfig, InputScript, run_one_frame};
+use backspin_rewind::{Captured, Rewinder};
+use std::path::PathBuf;
+
+fn test_roms_dir() -> Option<PathBuf> {
+    let dir = std::env::var_os("GB_TEST_ROMS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| {
+            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/test-roms")
+        });
+    dir.is_dir().then_some(dir)
+}
+
+fn short_config() -> BenchConfig {
+    BenchConfig {
+        seconds: 12,
+        seeks: 60,
+        steps: 60,
+        thinned_seeks: 30,
+        slowdown_seconds: 1,
+        budget_bytes: 16 << 20,
+        ..BenchConfig::default()
+    }
+}
+
+fn check_bench(name: &str, rom: &[u8]) {
+    let report = bench::run(rom, &short_config()).expect("ROM loads");
+    println!("{name}: {}", report.to_json());
+    assert!(
+        report.verified,
+        "{name}: {} of {} checks failed; first: {:?}",
+        report.failures, report.checks, report.first_failure
+    );
+}
+
+#[test]
+fn bench_verifies_on_the_builtin_rom() {
+    check_bench("builtin", &bench::builtin_rom());
+}
+
+#[test]
+fn bench_verifies_on_shared_homebrew_roms() {
+    let Some(dir) = test_roms_dir() else {
+        println!("SKIP: shared test ROMs not found (set GB_TEST_ROMS)");
+        return;
+    };
+    for name in ["opus5.gb", "pocket.gb", "shocklobster.gb"] {
+        let path = dir.join("homebrew").join(name);
+        match std::fs::read(&path) {
+            Ok(rom) => check_bench(name, &rom),
+            Err(e) => println!("SKIP {name}: {e}"),
+        }
+    }
+}
+
+/// Plays `frames` frames from `core` with `script`, capturing, and returns the states.
+fn play(
+    core: &mut Core,
+    rewinder: &mut Rewinder,
+    script: &mut impl FnMut(u64) -> u8,
+    frames: u64,
+) -> Vec<(u64, Box<State>, Captured)> {
+    let mut out = Vec::new();
+    for _ in 0..frames {
+        let frame = core.state().hw.frames;
+        rewinder.apply_input(core, script(frame));
+        run_one_frame(core);
+        let frame = core.state().hw.frames;
+        let captured = rewinder.capture(core.state(), frame);
+        out.push((frame, Box::new(*core.state()), captured));
+    }
+    out
+}
+
+fn redo_then_fork(rom: Vec<u8>) {
+    let rom = Rom::from_bytes(rom).unwrap();
+    let mut core = Core::new(rom.clone(), Options::default());
+    let mut rewinder = Rewinder::new(16 << 20);
+    rewinder.capture(core.state(), core.state().hw.frames);
+    // A fixed script as a function of the frame, so a replay can repeat it exactly.
+    let mut recorded = Vec::new();
+    let mut script_gen = InputScript::new(9);
+    for _ in 0..400 {
+        recorded.push(script_gen.next_frame());
+    }
+    let mut same = |f: u64| recorded[f as usize % 400];
+    let first = play(&mut core, &mut rewinder, &mut same, 300);
+    let newest = rewinder.newest_frame().unwrap();
+    assert!(
+        first
+            .iter()
+            .all(|(_, _, c)| matches!(c, Captured::Stored { .. }))
+    );
+
+    // Rewind 100 frames and play the same inputs: the future is replayed, not rewritten.
+    let back_to = newest - 100;
+    rewinder.seek_core(&mut core, back_to).unwrap();
+    let replay = play(&mut core, &mut rewinder, &mut same, 50);
+    for ((f, state, captured), (f0, state0, _)) in replay.iter().zip(&first[200..]) {
+        assert_eq!(f, f0);
+        assert_eq!(*captured, Captured::Replayed, "frame {f}");
+        assert!(state.as_bytes() == state0.as_bytes(), "replayed frame {f}");
+    }
+    assert_eq!(rewinder.newest_frame(), Some(newest), "future kept");
+
+    // Now press something else: the timeline forks at the present frame.
+    let fork_at = rewinder.present_frame().unwrap();
+    let mut other = |f: u64| if f % 7 < 3 { 0x81 } else { 0x10 };
+    let forked = play(&mut core, &mut rewinder, &mut other, 60);
+    assert_eq!(rewinder.newest_frame(), Some(fork_at + 60));
+    assert!(rewinder.stats().forks >= 1);
+    // Every frame of the new timeline, and the shared past, seeks exactly.
+    for (f, state, _) in forked.iter().chain(&first[..200]) {
+        rewinder.seek_core(&mut core, *f).unwrap();
+        assert!(
+            core.state().as_bytes() == state.as_bytes(),
+            "seek to {f} after fork"
+        );
+    }
+}
+
+#[test]
+fn redo_then_fork_on_the_builtin_rom() {
+    redo_then_fork(bench::builtin_rom());
+}
+
+#[test]
+fn redo_then_fork_on_a_homebrew_rom() {
+    let Some(dir) = test_roms_dir() else {
+        println!("SKIP: shared test ROMs not found (set GB_TEST_ROMS)");
+        return;
+    };
+    match std::fs::read(dir.join("homebrew/pocket.gb")) {
+        Ok(rom) => redo_then_fork(rom),
+        Err(e) => println!("SKIP pocket.gb: {e}"),
+    }
+}
+
+/// Host time given to an MBC3 clock is an input like a button: seeks across it re-apply it
+/// at the same M-cycle.
+#[test]
+fn rtc_host_time_is_replayed_on_seek() {
+    let mut rom = bench::builtin_rom();
+    rom[0x147] = 0x10; // MBC3 + timer + RAM + battery
+    rom[0x149] = 0x02; // 8 KiB RAM
+    let mut sum = 0u8;
+    for &b in &rom[0x134..=0x14C] {
+        sum = sum.wrapping_sub(b).wrapping_sub(1);
+    }
+    rom[0x14D] = sum;
+    let rom = Rom::from_bytes(rom).unwrap();
+    let run = |with_rtc: bool| {
+        let mut core = Core::new(rom.clone(), Options::default());
+        let mut rewinder = Rewinder::new(16 << 20);
+        rewinder.capture(core.state(), core.state().hw.frames);
+        let mut states = Vec::new();
+        for k in 0..200u64 {
+            rewinder.apply_input(&mut core, if k % 50 < 10 { 0x10 } else { 0 });
+            if with_rtc && k == 100 {
+                rewinder.apply_rtc_advance(&mut core, 3 * 86_400 + 3_661);
+            }
+            run_one_frame(&mut core);
+            let frame = core.state().hw.frames;
+            rewinder.capture(core.state(), frame);
+            states.push((frame, Box::new(*core.state())));
+        }
+        (core, rewinder, states)
+    };
+    let (_, _, control) = run(false);
+    let (mut core, mut rewinder, states) = run(true);
+    assert_eq!(rewinder.rtc_log().len(), 1);
+    assert!(
+        control[150].1.as_bytes() != states[150].1.as_bytes(),
+        "the clock advance must show in the state"
+    );
+    for (frame, state) in states.iter().step_by(7) {
+        rewinder.seek_core(&mut core, *frame).unwrap();
+        assert!(
+            core.state().as_bytes() == state.as_bytes(),
+            "seek to {frame} across the RTC event"
+        );
+    }
+}
