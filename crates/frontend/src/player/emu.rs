@@ -5,7 +5,7 @@
 //! playing, rewinding and redoing can switch on any frame.
 
 use super::audio::AudioSink;
-use super::history::{FrameInput, History, PatchRing, Span};
+use super::history::{CrateHistory, FrameInput, History, PatchRing, Span};
 use backspin_core::{Buttons, Core, Events, Options, Rom, SCREEN_HEIGHT, SCREEN_WIDTH, State};
 use crossbeam_channel::{Receiver, RecvTimeoutError, Sender, TrySendError};
 use std::time::{Duration, Instant};
@@ -59,6 +59,8 @@ pub struct Frame {
 
 pub struct EmuSettings {
     pub rewind_budget_bytes: usize,
+    /// Keep history in the player's own simple ring instead of `backspin-rewind`.
+    pub simple_rewind: bool,
     pub start_paused: bool,
 }
 
@@ -121,11 +123,19 @@ impl Emu {
     ) -> Emu {
         let core = Core::new(rom, Options::default());
         let power_on = Box::new(*core.state());
-        let history = Box::new(PatchRing::new(
-            settings.rewind_budget_bytes,
-            core.state(),
-            0,
-        ));
+        let history: Box<dyn History + Send> = if settings.simple_rewind {
+            Box::new(PatchRing::new(
+                settings.rewind_budget_bytes,
+                core.state(),
+                0,
+            ))
+        } else {
+            Box::new(CrateHistory::new(
+                settings.rewind_budget_bytes,
+                core.state(),
+                0,
+            ))
+        };
         Emu {
             core,
             power_on,
@@ -431,11 +441,12 @@ mod tests {
     use super::*;
     use std::collections::HashMap;
 
-    fn demo_emu() -> (Emu, Receiver<Frame>) {
+    fn demo_emu(simple_rewind: bool) -> (Emu, Receiver<Frame>) {
         let (frames_tx, frames_rx) = crossbeam_channel::bounded(2);
         let rom = Rom::from_bytes(super::super::DEMO_ROM.to_vec()).expect("the demo is a ROM");
         let settings = EmuSettings {
             rewind_budget_bytes: 16 << 20,
+            simple_rewind,
             start_paused: false,
         };
         let emu = Emu::new(
@@ -455,8 +466,17 @@ mod tests {
     /// Rewinding shows exactly the pictures that were shown while playing, across a reset,
     /// and redo replays them; different input drops the future.
     #[test]
-    fn rewind_and_redo_show_the_pictures_played() {
-        let (mut emu, _frames) = demo_emu();
+    fn rewind_and_redo_show_the_pictures_played_simple() {
+        rewind_and_redo_show_the_pictures_played(true);
+    }
+
+    #[test]
+    fn rewind_and_redo_show_the_pictures_played_crate() {
+        rewind_and_redo_show_the_pictures_played(false);
+    }
+
+    fn rewind_and_redo_show_the_pictures_played(simple_rewind: bool) {
+        let (mut emu, _frames) = demo_emu(simple_rewind);
         let mut shown: HashMap<u64, Vec<u8>> = HashMap::new();
         for frame in 1..=240u64 {
             emu.buttons = match frame {

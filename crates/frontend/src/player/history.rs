@@ -1,11 +1,13 @@
 //! The player's rewind history, behind the small boundary the emulation thread uses.
 //!
-//! Until the `backspin-rewind` crate lands on main this is a self-contained ring: one record
-//! per emulated frame holding that frame's input and the XOR of its state with the previous
-//! frame's state, coded as sparse runs. XOR patches apply both ways, so one record serves
-//! stepping back and stepping forward again (redo); only the oldest and the current state are
-//! kept whole. A typical frame changes a few hundred state bytes, so ten minutes of history
-//! fit in a few tens of MiB.
+//! Two stores implement it:
+//! - [`CrateHistory`] (the default): states go into `backspin-rewind`'s compressed ring;
+//!   beside it a per-frame log of what the player did (buttons, resets), since a reset is an
+//!   input here and re-emulating a frame needs it.
+//! - [`PatchRing`] (`--simple-rewind`): a self-contained ring, one record per frame holding
+//!   that frame's input and the XOR of its state with the previous frame's, coded as sparse
+//!   runs. XOR patches apply both ways, so one record serves stepping back and forward
+//!   (redo); only the oldest and the current state are kept whole.
 
 use backspin_core::State;
 
@@ -203,6 +205,152 @@ impl History for PatchRing {
     }
 }
 
+/// History kept by the `backspin-rewind` crate (states), plus the per-frame input log.
+pub struct CrateHistory {
+    rewinder: backspin_rewind::Rewinder,
+    /// `inputs[i]` is the input of frame `input_base + i`.
+    inputs: std::collections::VecDeque<FrameInput>,
+    input_base: u64,
+    position: u64,
+    current: Box<State>,
+    scratch: Box<State>,
+}
+
+impl CrateHistory {
+    pub fn new(budget_bytes: usize, state: &State, frame: u64) -> CrateHistory {
+        let mut history = CrateHistory {
+            rewinder: backspin_rewind::Rewinder::new(budget_bytes),
+            inputs: Default::default(),
+            input_base: frame,
+            position: frame,
+            current: Box::new(*state),
+            scratch: Box::new(*state),
+        };
+        history.reset(state, frame);
+        history
+    }
+
+    fn input_of(&self, frame: u64) -> Option<FrameInput> {
+        let index = usize::try_from(frame.checked_sub(self.input_base)?).ok()?;
+        self.inputs.get(index).copied()
+    }
+
+    /// Loads stored `frame` into `current` and moves there.
+    fn go_to(&mut self, frame: u64) -> bool {
+        match self.rewinder.seek(frame) {
+            Ok(snapshot) if snapshot.frame == frame => {
+                *self.current = *snapshot.state;
+                self.position = frame;
+                true
+            }
+            Ok(snapshot) => {
+                log::warn!(
+                    "rewind: frame {frame} is not stored (nearest {})",
+                    snapshot.frame
+                );
+                false
+            }
+            Err(error) => {
+                log::warn!("rewind: {error}");
+                false
+            }
+        }
+    }
+}
+
+impl History for CrateHistory {
+    fn reset(&mut self, state: &State, frame: u64) {
+        self.rewinder.clear();
+        self.rewinder.capture(state, frame);
+        self.inputs.clear();
+        self.inputs.push_back(FrameInput::default());
+        self.input_base = frame;
+        self.position = frame;
+        *self.current = *state;
+    }
+
+    fn span(&self) -> Span {
+        Span {
+            oldest: self.rewinder.oldest_frame().unwrap_or(self.position),
+            position: self.position,
+            newest: self.rewinder.newest_frame().unwrap_or(self.position),
+        }
+    }
+
+    fn current(&self) -> &State {
+        &self.current
+    }
+
+    fn push(&mut self, state: &State, input: FrameInput) {
+        let frame = self.position + 1;
+        let keep = usize::try_from(frame - self.input_base).unwrap_or(usize::MAX);
+        match self.rewinder.capture(state, frame) {
+            // The same state as the kept future's: that future stays, with this input.
+            backspin_rewind::Captured::Replayed => {
+                if let Some(slot) = self.inputs.get_mut(keep) {
+                    *slot = input;
+                }
+            }
+            backspin_rewind::Captured::TooLarge => {
+                log::warn!("rewind: a state did not fit the budget; history starts over");
+                self.reset(state, frame);
+                return;
+            }
+            _ => {
+                self.inputs.truncate(keep);
+                self.inputs.push_back(input);
+            }
+        }
+        self.position = frame;
+        *self.current = *state;
+        // Forget the inputs of frames the ring no longer holds.
+        let oldest = self.rewinder.oldest_frame().unwrap_or(frame);
+        while self.input_base < oldest && self.inputs.len() > 1 {
+            self.inputs.pop_front();
+            self.input_base += 1;
+        }
+    }
+
+    fn follow_future(&mut self, input: FrameInput) -> bool {
+        self.position < self.span().newest
+            && self.input_of(self.position + 1) == Some(input)
+            && self.step_forward()
+    }
+
+    fn step_back(&mut self) -> bool {
+        self.position > self.span().oldest && self.go_to(self.position - 1)
+    }
+
+    fn step_forward(&mut self) -> bool {
+        self.position < self.span().newest && self.go_to(self.position + 1)
+    }
+
+    fn previous(&mut self) -> Option<(&State, FrameInput)> {
+        if self.position <= self.span().oldest {
+            return None;
+        }
+        let input = self.input_of(self.position)?;
+        let snapshot = self.rewinder.seek(self.position - 1).ok()?;
+        if snapshot.frame != self.position - 1 {
+            return None;
+        }
+        *self.scratch = *snapshot.state;
+        Some((&self.scratch, input))
+    }
+
+    fn next_input(&self) -> Option<FrameInput> {
+        if self.position < self.span().newest {
+            self.input_of(self.position + 1)
+        } else {
+            None
+        }
+    }
+
+    fn memory_bytes(&self) -> usize {
+        self.rewinder.stats().used_bytes + self.inputs.len() * size_of::<FrameInput>()
+    }
+}
+
 /// Codes `old XOR new` as runs: (varint bytes to skip, varint run length, run bytes)...
 /// Runs separated by fewer than 8 equal bytes are merged, as a token costs about that much.
 fn xor_encode(old: &[u8], new: &[u8]) -> Vec<u8> {
@@ -324,9 +472,17 @@ mod tests {
     }
 
     #[test]
-    fn step_back_forward_and_redo() {
+    fn step_back_forward_and_redo_simple() {
+        step_back_forward_and_redo(Box::new(PatchRing::new(1 << 20, &State::zeroed(), 0)));
+    }
+
+    #[test]
+    fn step_back_forward_and_redo_crate() {
+        step_back_forward_and_redo(Box::new(CrateHistory::new(4 << 20, &State::zeroed(), 0)));
+    }
+
+    fn step_back_forward_and_redo(mut ring: Box<dyn History>) {
         let states: Vec<Box<State>> = (0..10).map(|i| state_with(i + 1, 50)).collect();
-        let mut ring = PatchRing::new(1 << 20, &State::zeroed(), 0);
         for (i, state) in states.iter().enumerate() {
             let input = FrameInput {
                 buttons: i as u8,
@@ -365,6 +521,42 @@ mod tests {
         ring.push(&states[0], FrameInput::default());
         assert_eq!(ring.span().newest, 9);
         assert_eq!(ring.span().position, 9);
+    }
+
+    #[test]
+    fn crate_history_evicts_and_keeps_states_and_inputs_aligned() {
+        let states: Vec<Box<State>> = (0..1500).map(|i| state_with(i + 1, 40)).collect();
+        let mut history = CrateHistory::new(96 * 1024, &State::zeroed(), 0);
+        for (i, state) in states.iter().enumerate() {
+            let input = FrameInput {
+                buttons: i as u8,
+                reset: i % 7 == 0,
+            };
+            history.push(state, input);
+        }
+        let span = history.span();
+        assert_eq!(span.newest, 1500);
+        assert!(
+            span.oldest > 0,
+            "the small budget evicted something: {span:?}"
+        );
+        while history.span().position > span.oldest + 1 {
+            assert!(history.step_back());
+            let position = history.span().position;
+            let (previous, input) = history.previous().expect("above the oldest");
+            assert!(
+                bytemuck::bytes_of(previous) == bytemuck::bytes_of(&*states[position as usize - 2])
+            );
+            let i = position as usize - 1;
+            assert_eq!(
+                input,
+                FrameInput {
+                    buttons: i as u8,
+                    reset: i % 7 == 0
+                }
+            );
+            assert!(bytemuck::bytes_of(history.current()) == bytemuck::bytes_of(&*states[i]));
+        }
     }
 
     #[test]

@@ -37,6 +37,9 @@ pub struct PlayerArgs {
     /// Rewind history budget in MiB.
     #[arg(long, value_name = "MIB", default_value_t = 128)]
     pub rewind_mib: usize,
+    /// Keep rewind history in the player's simple XOR ring instead of backspin-rewind.
+    #[arg(long, hide = true)]
+    pub simple_rewind: bool,
     /// Start paused.
     #[arg(long)]
     pub paused: bool,
@@ -104,6 +107,7 @@ pub fn run(rom_path: Option<PathBuf>, args: &PlayerArgs) -> Result<(), String> {
         rom,
         emu::EmuSettings {
             rewind_budget_bytes: args.rewind_mib.saturating_mul(1 << 20),
+            simple_rewind: args.simple_rewind,
             start_paused: args.paused,
         },
         command_rx,
