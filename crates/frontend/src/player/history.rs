@@ -530,7 +530,7 @@ mod tests {
         for (i, state) in states.iter().enumerate() {
             let input = FrameInput {
                 buttons: i as u8,
-                reset: i % 7 == 0,
+                reset: i.is_multiple_of(7),
             };
             history.push(state, input);
         }
@@ -552,7 +552,7 @@ mod tests {
                 input,
                 FrameInput {
                     buttons: i as u8,
-                    reset: i % 7 == 0
+                    reset: i.is_multiple_of(7)
                 }
             );
             assert!(bytemuck::bytes_of(history.current()) == bytemuck::bytes_of(&*states[i]));
