@@ -229,6 +229,9 @@ impl Emu {
     }
 
     fn run(&mut self, commands: &Receiver<Command>) {
+        // Something to show (and the mode for the title) before the first frame is emulated,
+        // which matters when starting paused.
+        self.send_frame(true);
         let mut deadline = Instant::now();
         loop {
             // Idle while paused: wait for a command rather than spin.
