@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 /// The largest cartridge is 8 MiB; anything far bigger is not a ROM.
-const MAX_ROM_BYTES: u64 = 16 * 1024 * 1024;
+pub const MAX_ROM_BYTES: u64 = 16 * 1024 * 1024;
 
 #[derive(clap::Args, Debug)]
 pub struct RunArgs {

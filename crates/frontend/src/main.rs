@@ -41,6 +41,8 @@ enum Command {
     Test(test_command::TestArgs),
     /// Measure emulation speed: prints one JSON object.
     Bench(bench::BenchArgs),
+    /// Measure rewind: history size, capture, seek and step times, all verified; JSON.
+    RewindBench(bench::RewindBenchArgs),
 }
 
 /// `--model`: only the DMG is emulated.
@@ -65,6 +67,7 @@ fn main() -> ExitCode {
         Some(Command::Run(args)) => headless::run(&args),
         Some(Command::Test(args)) => test_command::run(&args),
         Some(Command::Bench(args)) => bench::run(&args),
+        Some(Command::RewindBench(args)) => bench::run_rewind(&args),
         None => match player::run(cli.rom, &cli.player) {
             Ok(()) => Ok(ExitCode::SUCCESS),
             Err(error) => {

@@ -1,20 +1,66 @@
 //! One named trial per manifest row, judged against `known_failures.txt`: a failure not
 //! listed fails, and so does a listed test that passes. Without the external test ROMs a
 //! single trial prints why and passes, so a fresh clone stays green.
+//!
+//! Our own ROMs (`roms-test/`, assembled from source here) run through the same runner on
+//! every machine and must all pass: they have no baseline.
 
 use backspin_harness::{
-    Baseline, RunConfig, default_baseline_path, load_manifest, locate_test_roms, run_row,
+    Baseline, RunConfig, default_baseline_path, load_manifest, locate_test_roms, run_in_memory,
+    run_row, workspace_root,
 };
 use libtest_mimic::{Arguments, Failed, Trial};
 use std::sync::Arc;
 
 fn main() {
     let arguments = Arguments::from_args();
-    let trials = match locate_test_roms() {
+    let mut trials = match locate_test_roms() {
         Ok(dir) => trials(dir),
         Err(reason) => vec![skipped(reason)],
     };
+    trials.extend(own_trials());
     libtest_mimic::run(&arguments, trials).exit();
+}
+
+/// The rows of `roms-test/manifest.tsv`, each ROM assembled from its source first.
+fn own_trials() -> Vec<Trial> {
+    let dir = workspace_root().join("roms-test");
+    let manifest_path = dir.join("manifest.tsv");
+    let rows = match load_manifest(&manifest_path) {
+        Ok(rows) => rows,
+        Err(error) => {
+            let message = format!("{} ({})", error, manifest_path.display());
+            return vec![Trial::test("roms-test::manifest", move || {
+                Err(message.into())
+            })];
+        }
+    };
+    let dir = Arc::new(dir);
+    let config = Arc::new(RunConfig::default());
+    rows.into_iter()
+        .map(|row| {
+            let (dir, config) = (dir.clone(), config.clone());
+            let kind = row.suite.clone();
+            Trial::test(row.test.clone(), move || {
+                let rom = backspin_asm::assemble_file(dir.join(&row.rom))
+                    .map_err(|error| Failed::from(error.to_string()))?;
+                let expected = match &row.expected {
+                    Some(png) => Some(
+                        std::fs::read(dir.join(png))
+                            .map_err(|error| Failed::from(format!("cannot read {png}: {error}")))?,
+                    ),
+                    None => None,
+                };
+                let result = run_in_memory(&row, rom, expected.as_deref(), &config);
+                if result.passed {
+                    Ok(())
+                } else {
+                    Err(Failed::from(result.reason))
+                }
+            })
+            .with_kind(kind)
+        })
+        .collect()
 }
 
 fn skipped(reason: String) -> Trial {

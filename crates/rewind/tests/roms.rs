@@ -44,6 +44,18 @@ fn bench_verifies_on_the_builtin_rom() {
     check_bench("builtin", &bench::builtin_rom());
 }
 
+/// Our own ROMs, assembled from source, so every clone checks rewind on the input-echo ROM
+/// (which logs each joypad change) and on the embedded demo.
+#[test]
+fn bench_verifies_on_our_own_roms() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
+    for source in ["roms-test/input_echo.asm", "assets/demo/demo.asm"] {
+        let rom = backspin_asm::assemble_file(root.join(source))
+            .unwrap_or_else(|error| panic!("{source} assembles: {error}"));
+        check_bench(source, &rom);
+    }
+}
+
 #[test]
 fn bench_verifies_on_shared_homebrew_roms() {
     let Some(dir) = test_roms_dir() else {
