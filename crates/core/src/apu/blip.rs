@@ -5,7 +5,11 @@
 //! over 16 output samples with a windowed-sinc step response chosen by where inside an output
 //! sample the edge fell ([`super::kernel`]). The spread deltas wait in a small ring until their
 //! sample is finished; an integrator turns deltas back into levels, and a one-pole high-pass
-//! stands in for the DMG's output capacitor.
+//! stands in for the DMG's output capacitor. Centre steps (the usual kind) first wait unspread
+//! in a short queue and are convolved as their samples finish: the same sums, but a save
+//! state (and so each rewind snapshot) holds a few packed steps instead of a ring of changed
+//! slots. After each flush the ring is rotated to slot 0, so the pending tail sits in the same
+//! slots from one snapshot to the next.
 //!
 //! Everything here is integer math and lives in [`SynthState`], inside the save state: the
 //! not-yet-finished samples of the ring, the integrator and the capacitor's charge all shape
@@ -196,6 +200,9 @@ impl SynthState {
     /// drops (zeroes) those whose last tap this was.
     fn take_queued_centre(&mut self) -> i32 {
         let count = (self.centre_step_count as usize).min(STEP_QUEUE);
+        if count == 0 {
+            return 0;
+        }
         let mut sum = 0i32;
         let mut kept = 0;
         for i in 0..count {
@@ -211,7 +218,7 @@ impl SynthState {
                 kept += 1;
             }
         }
-        self.centre_steps[kept..].fill(0);
+        self.centre_steps[kept..count].fill(0);
         self.centre_step_count = kept as u32;
         sum
     }
