@@ -256,8 +256,8 @@ fn keyframe_meta(record: &[u8]) -> Result<(TokenCode, &[u8]), DecodeError> {
     if flags & FLAG_KEYFRAME == 0 {
         return Err(DecodeError::Malformed);
     }
-    let code = TokenCode::read(payload).ok_or(DecodeError::Malformed)?;
-    Ok((code, &payload[TokenCode::BYTES..]))
+    let (code, used) = TokenCode::read(payload).ok_or(DecodeError::Malformed)?;
+    Ok((code, &payload[used..]))
 }
 
 /// How a delta record is applied (see [`crate::raw_blocks`]).
