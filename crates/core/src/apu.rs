@@ -257,10 +257,9 @@ impl ApuState {
         apu.noise.lfsr = 0x7FFF;
         apu.synth.level = apu.mix();
         // Start with the capacitor charged to that level: no click at power-on.
-        for side in 0..2 {
-            apu.synth.integrator[side] = apu.synth.level[side] << kernel::ONE_BITS;
-            apu.synth.highpass_charge[side] = apu.synth.integrator[side];
-        }
+        let charged = apu.synth.level.map(|level| level << kernel::ONE_BITS);
+        apu.synth.set_integrators(charged);
+        apu.synth.set_highpass_charges(charged);
         apu
     }
 

@@ -89,10 +89,13 @@ pub struct SynthState {
     /// Entries of `centre_steps` in use (clamped to `STEP_QUEUE` on use).
     pub centre_step_count: u32,
     pub _pad: u32,
-    /// Running sum of finished deltas: the band-limited level before the high-pass (Q14).
-    pub integrator: [i32; 2],
-    /// The output capacitor's charge (same units as `integrator`).
-    pub highpass_charge: [i32; 2],
+    /// Running sum of finished deltas: the band-limited level before the high-pass (Q14),
+    /// stored as left, then right minus left (wrapping; see [`SynthState::integrators`]).
+    /// Most sound is centred, so the second word then stays zero and a snapshot changes
+    /// in half the bytes (rewind deltas).
+    pub integrator_coded: [i32; 2],
+    /// The output capacitor's charge (same units as the integrator), stored the same way.
+    pub highpass_coded: [i32; 2],
     /// The mixer's current level per side, as last reported (±19,200 full scale).
     pub level: [i32; 2],
     /// Sample-clock ticks from the start of the `head` sample to the APU's present.
@@ -172,6 +175,24 @@ impl SynthState {
         }
     }
 
+    /// The integrator's left and right values.
+    pub fn integrators(&self) -> [i32; 2] {
+        from_left_side(self.integrator_coded)
+    }
+
+    pub(super) fn set_integrators(&mut self, value: [i32; 2]) {
+        self.integrator_coded = to_left_side(value);
+    }
+
+    /// The output capacitor's left and right charge.
+    pub fn highpass_charges(&self) -> [i32; 2] {
+        from_left_side(self.highpass_coded)
+    }
+
+    pub(super) fn set_highpass_charges(&mut self, value: [i32; 2]) {
+        self.highpass_coded = to_left_side(value);
+    }
+
     /// Appends a packed centre step; when the queue is full, the oldest is spread first.
     fn queue_centre_step(&mut self, word: u32) {
         let mut count = (self.centre_step_count as usize).min(STEP_QUEUE);
@@ -246,25 +267,39 @@ impl SynthState {
             .wrapping_add(queued);
         let head = 2 * (self.head as usize & (RING - 1));
         let mut out = [0i16; 2];
+        let mut integrator = self.integrators();
+        let mut charge = self.highpass_charges();
         for (side, sample) in out.iter_mut().enumerate() {
-            let input = self.integrator[side]
+            let input = integrator[side]
                 .wrapping_add(self.ring[head + side])
                 .wrapping_add(centre);
-            self.integrator[side] = input;
+            integrator[side] = input;
             self.ring[head + side] = 0;
             // The capacitor passes changes and leaks towards the input's DC level. Division
             // truncates towards zero, so with a constant input the output reaches exactly 0
             // instead of sticking at -1 (an arithmetic shift would round down forever).
-            let passed = i64::from(input) - i64::from(self.highpass_charge[side]);
-            self.highpass_charge[side] =
-                (i64::from(input) - passed * HIGHPASS_KEEP_Q16 / 65536) as i32;
+            let passed = i64::from(input) - i64::from(charge[side]);
+            charge[side] = (i64::from(input) - passed * HIGHPASS_KEEP_Q16 / 65536) as i32;
             *sample =
                 (passed / (1 << ONE_BITS)).clamp(i64::from(i16::MIN), i64::from(i16::MAX)) as i16;
         }
+        self.set_integrators(integrator);
+        self.set_highpass_charges(charge);
         self.head = (self.head.wrapping_add(1)) & (RING as u32 - 1);
         self.offset_ticks = self.offset_ticks.wrapping_sub(TICKS_PER_SAMPLE);
         out
     }
+}
+
+/// [left, right] as [left, right - left], wrapping: exact both ways.
+#[inline]
+fn to_left_side([left, right]: [i32; 2]) -> [i32; 2] {
+    [left, right.wrapping_sub(left)]
+}
+
+#[inline]
+fn from_left_side([left, side]: [i32; 2]) -> [i32; 2] {
+    [left, left.wrapping_add(side)]
 }
 
 /// A queued centre step's (tap of the `head` sample, phase, delta).
@@ -367,7 +402,8 @@ mod tests {
         // The step arrives after the kernel's 8-sample delay, at nearly full height.
         let peak = samples.chunks(2).map(|s| s[0]).max().unwrap();
         assert!(peak > 9_900 && peak < 11_000, "peak {peak}");
-        assert_eq!(synth.integrator[0] >> ONE_BITS, 10_000);
+        assert_eq!(synth.integrators()[0] >> ONE_BITS, 10_000);
+        assert_eq!(synth.integrators()[1] >> ONE_BITS, -10_000);
         // Later, the capacitor has charged to the DC level and the output is exactly zero.
         run(&mut synth, &mut audio, 4_194_304);
         audio.drain_i16(&mut samples);
