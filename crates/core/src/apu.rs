@@ -255,9 +255,9 @@ impl ApuState {
         apu.square1.timer = square_period(0x7C1);
         apu.sweep_timer = 8;
         apu.noise.lfsr = 0x7FFF;
-        apu.synth.level = apu.mix();
+        apu.synth.assume_level(apu.mix());
         // Start with the capacitor charged to that level: no click at power-on.
-        let charged = apu.synth.level.map(|level| level << kernel::ONE_BITS);
+        let charged = apu.synth.level().map(|level| level << kernel::ONE_BITS);
         apu.synth.set_integrators(charged);
         apu.synth.set_highpass_charges(charged);
         apu
@@ -473,7 +473,7 @@ impl ApuState {
 
         // The audible ones, event by event.
         let mut digital = self.digital_outputs();
-        let mut level = self.synth.level;
+        let mut level = self.synth.level();
         let mut t_cycles = t_cycles;
         while t_cycles > 0 {
             let mut step = t_cycles;

@@ -37,7 +37,7 @@ fn main() {
         ("apu.steps", apu + offset_of!(SynthState, centre_steps)),
         ("apu.integr", apu + offset_of!(SynthState, integrator_coded)),
         ("apu.hp", apu + offset_of!(SynthState, highpass_coded)),
-        ("apu.level", apu + offset_of!(SynthState, level)),
+        ("apu.level", apu + offset_of!(SynthState, level_coded)),
         ("apu.offset..", apu + offset_of!(SynthState, offset_ticks)),
         ("apu.channels", apu + size_of::<SynthState>()),
         (

@@ -96,8 +96,9 @@ pub struct SynthState {
     pub integrator_coded: [i32; 2],
     /// The output capacitor's charge (same units as the integrator), stored the same way.
     pub highpass_coded: [i32; 2],
-    /// The mixer's current level per side, as last reported (±19,200 full scale).
-    pub level: [i32; 2],
+    /// The mixer's current level per side, as last reported (±19,200 full scale), stored
+    /// as left, then right minus left, like the integrator ([`SynthState::level`]).
+    pub level_coded: [i32; 2],
     /// Sample-clock ticks from the start of the `head` sample to the APU's present.
     pub offset_ticks: u32,
     /// Ring index of the next sample to finish (masked on use).
@@ -119,14 +120,12 @@ impl SynthState {
     /// The mixer's level is now `level` (from the present moment on).
     #[inline]
     pub(super) fn set_level(&mut self, level: [i32; 2]) {
-        let delta = [
-            level[0].wrapping_sub(self.level[0]),
-            level[1].wrapping_sub(self.level[1]),
-        ];
+        let old = self.level();
+        let delta = [level[0].wrapping_sub(old[0]), level[1].wrapping_sub(old[1])];
         if delta == [0, 0] {
             return;
         }
-        self.level = level;
+        self.level_coded = to_left_side(level);
         let first = ((self.offset_ticks >> TICKS_PER_SAMPLE_BITS) as usize + self.head as usize)
             & (RING - 1);
         let phase = (self.offset_ticks >> PHASE_SHIFT) as usize & (PHASES - 1);
@@ -173,6 +172,17 @@ impl SynthState {
             let [left, right] = self.finish_sample();
             audio.push(left, right);
         }
+    }
+
+    /// The mixer's level per side, as last reported.
+    pub fn level(&self) -> [i32; 2] {
+        from_left_side(self.level_coded)
+    }
+
+    /// Takes `level` as the present level without a step (power-on, with the integrator
+    /// and capacitor set to match).
+    pub(super) fn assume_level(&mut self, level: [i32; 2]) {
+        self.level_coded = to_left_side(level);
     }
 
     /// The integrator's left and right values.
