@@ -57,6 +57,20 @@ const LEVEL_PER_DAC_STEP: i32 = 40;
 /// `wave_form_just_read`). Pinned by Blargg `09-wave_read_while_on` and
 /// `12-wave_write_while_on`: 1 and 2 pass (reads land on even T-cycles), 3 and more fail.
 const WAVE_ACCESS_WINDOW_T_CYCLES: u32 = 1;
+/// `WaveState::t_cycles_since_read` stops counting here: only "within the access window"
+/// matters, and a value that stops changing costs rewind nothing while the channel is off
+/// or between its reads.
+const SINCE_READ_CAP_T_CYCLES: u32 = 255;
+const _: () = assert!(SINCE_READ_CAP_T_CYCLES > WAVE_ACCESS_WINDOW_T_CYCLES);
+
+/// The wave channel's "T-cycles since it read wave RAM", `t_cycles` later.
+#[inline]
+fn since_read_after(since_read: u32, t_cycles: u32) -> u32 {
+    since_read
+        .saturating_add(t_cycles)
+        .min(SINCE_READ_CAP_T_CYCLES)
+}
+
 /// Triggering the wave channel delays its first sample read by this many T-cycles (three
 /// 2 MHz APU cycles, as SameBoy has it). Pinned by Blargg 09, 10 and 12: 4 and 8 fail.
 const WAVE_TRIGGER_DELAY_T_CYCLES: u32 = 6;
@@ -133,7 +147,7 @@ pub struct ToneState {
 pub struct WaveState {
     /// T-cycles until the next sample read (while active; 0 acts as 1).
     pub timer: u32,
-    /// T-cycles since the channel last read wave RAM (saturating).
+    /// T-cycles since the channel last read wave RAM (stops at `SINCE_READ_CAP_T_CYCLES`).
     pub t_cycles_since_read: u32,
     /// Length counter (up to 256).
     pub length: u16,
@@ -460,7 +474,7 @@ impl ApuState {
                 self.wave = self.wave_after(u64::from(t_cycles));
             } else {
                 self.wave.t_cycles_since_read =
-                    self.wave.t_cycles_since_read.saturating_add(t_cycles);
+                    since_read_after(self.wave.t_cycles_since_read, t_cycles);
             }
         }
         if active[3] && !audible[3] {
@@ -555,7 +569,7 @@ impl ApuState {
                     if audible[2] {
                         self.wave.timer = self.wave.timer.max(1) - elapsed;
                         self.wave.t_cycles_since_read =
-                            self.wave.t_cycles_since_read.saturating_add(elapsed);
+                            since_read_after(self.wave.t_cycles_since_read, elapsed);
                     }
                     t_cycles -= elapsed;
                     step -= elapsed;
@@ -574,7 +588,7 @@ impl ApuState {
             }
             if audible[2] {
                 let wave = &mut self.wave;
-                wave.t_cycles_since_read = wave.t_cycles_since_read.saturating_add(step);
+                wave.t_cycles_since_read = since_read_after(wave.t_cycles_since_read, step);
                 wave.timer = wave.timer.max(1) - step;
                 if wave.timer == 0 {
                     wave.timer = periods[2];
@@ -638,7 +652,7 @@ impl ApuState {
                 let period = square_period(self.frequency(reg::NR23, reg::NR24));
                 changed |= step_square(&mut self.square2, step, period);
             }
-            self.wave.t_cycles_since_read = self.wave.t_cycles_since_read.saturating_add(step);
+            self.wave.t_cycles_since_read = since_read_after(self.wave.t_cycles_since_read, step);
             if self.wave.active != 0 {
                 let period = wave_period(self.frequency(reg::NR33, reg::NR34));
                 let wave = &mut self.wave;
@@ -770,9 +784,10 @@ impl ApuState {
         let timer = u64::from(wave.timer.max(1));
         if t_cycles < timer {
             wave.timer = (timer - t_cycles) as u32;
-            wave.t_cycles_since_read = wave
-                .t_cycles_since_read
-                .saturating_add(t_cycles.min(u64::from(u32::MAX)) as u32);
+            wave.t_cycles_since_read = since_read_after(
+                wave.t_cycles_since_read,
+                t_cycles.min(u64::from(u32::MAX)) as u32,
+            );
             return wave;
         }
         let period = u64::from(wave_period(self.frequency(reg::NR33, reg::NR34)));
@@ -781,7 +796,7 @@ impl ApuState {
         let since_last = after_first % period;
         wave.position = ((u64::from(wave.position) + reads) & 31) as u8;
         wave.sample_buffer = self.wave_ram[usize::from(wave.position >> 1)];
-        wave.t_cycles_since_read = since_last as u32;
+        wave.t_cycles_since_read = since_last.min(u64::from(SINCE_READ_CAP_T_CYCLES)) as u32;
         wave.timer = (period - since_last) as u32;
         wave
     }

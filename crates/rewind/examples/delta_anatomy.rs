@@ -3,7 +3,7 @@
 //! headers, literals and LZ4 savings. `cargo run --release -p backspin-rewind --example
 //! delta_anatomy -- ROM [SECONDS]`
 
-use backspin_core::apu::SynthState;
+use backspin_core::apu::{ApuState, SynthState};
 use backspin_core::{Core, Options, Rom, State};
 use backspin_rewind::bench::{InputScript, frames_in, run_one_frame};
 use backspin_rewind::codec::{self, Encoder};
@@ -39,7 +39,13 @@ fn main() {
         ("apu.hp", apu + offset_of!(SynthState, highpass_coded)),
         ("apu.level", apu + offset_of!(SynthState, level_coded)),
         ("apu.offset..", apu + offset_of!(SynthState, offset_ticks)),
-        ("apu.channels", apu + size_of::<SynthState>()),
+        ("apu.square1", apu + offset_of!(ApuState, square1)),
+        ("apu.square2", apu + offset_of!(ApuState, square2)),
+        ("apu.noise", apu + offset_of!(ApuState, noise)),
+        ("apu.wave", apu + offset_of!(ApuState, wave)),
+        ("apu.clocks", apu + offset_of!(ApuState, flush_clock)),
+        ("apu.sweep..", apu + offset_of!(ApuState, sweep_shadow)),
+        ("apu.regs", apu + offset_of!(ApuState, regs)),
         (
             "hw.mbc..",
             hw + offset_of!(backspin_core::state::HwState, mbc),
