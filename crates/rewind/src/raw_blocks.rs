@@ -1,8 +1,9 @@
 //! Content-aware deltas: state regions stored by value instead of by XOR. Optional, and
 //! off by default (`Config::value_blocks`), because it did not pay:
 //!
-//! Some regions are rewritten wholesale every frame with sparse contents (the clearest case:
-//! the APU's ring of pending band-limited-step deltas). Their XOR against the previous frame
+//! Some regions are rewritten wholesale every frame with sparse contents (the clearest case
+//! was the APU's ring of pending band-limited-step deltas; the APU now keeps that ring at a
+//! fixed phase and queues centre steps unspread, see `core/src/apu/blip.rs`). Their XOR against the previous frame
 //! has the nonzero bytes of *both* frames; the new value alone has fewer (over 600 s of
 //! play: 21 % fewer changed bytes on shocklobster.gb, 12 % on pocket.gb). So each keyframe
 //! can name the 32-byte blocks whose value was cheaper than their XOR during the group
