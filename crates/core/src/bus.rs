@@ -26,7 +26,7 @@ pub trait Bus {
     }
     /// Interrupts a halted CPU sees at the end of this M-cycle: `IE & IF`, plus requests
     /// arriving within the next dot (no cycle passes).
-    fn halt_wake_interrupts(&self) -> u8 {
+    fn halt_wake_interrupts(&mut self) -> u8 {
         self.pending_interrupts()
     }
     /// `IE & IF & 0x1F` as it stands now (no cycle passes).

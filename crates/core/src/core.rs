@@ -125,8 +125,7 @@ impl Core {
 
     /// Sets the pressed buttons from now on: an input event at the current M-cycle.
     pub fn set_buttons(&mut self, buttons: Buttons) {
-        let mut machine = self.machine();
-        machine.set_buttons(buttons.0);
+        self.machine().set_buttons(buttons.0);
         // A pressed button pulls a P1 line low, which restarts a stopped CPU.
         if buttons.0 != 0 && self.state.cpu.mode() == CpuMode::Stopped {
             self.state.cpu.set_mode(CpuMode::Running);

@@ -579,6 +579,16 @@ impl PpuState {
         interrupt_flag: &mut u8,
         frame: &mut [u8; 160 * 144],
     ) {
+        // The common case: `tick`'s first fast path n times over.
+        if self.deferred_valid | self.wx_just_changed == 0
+            && self.lcdc & LCDC_LCD_ENABLE != 0
+            && self.fifo_lag == 0
+            && u64::from(self.wait_dots) >= 4 * u64::from(n)
+        {
+            self.wait_dots -= (4 * n) as u16;
+            self.line_dot = self.line_dot.wrapping_add((4 * n) as u16);
+            return;
+        }
         if n <= 1 || self.quiet_m_cycles() < n {
             for _ in 0..n {
                 self.tick(vram, oam, interrupt_flag, frame);

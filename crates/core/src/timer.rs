@@ -183,8 +183,9 @@ impl TimerState {
         let mask = u32::from(self.tima_clock_mask());
         let end = counter + 4 * n;
         if mask != 0 {
-            let period = mask << 1;
-            let edges = end / period - counter / period;
+            // The period (twice the bit) is a power of two.
+            let shift = mask.trailing_zeros() + 1;
+            let edges = (end >> shift) - (counter >> shift);
             self.tima = self.tima.wrapping_add(edges as u8);
         }
         self.system_counter = end as u16;
