@@ -885,13 +885,17 @@ impl PpuState {
                 if FAST && self.wait_dots == 1 && self.step == Step::Mode3Dot as u8 {
                     // Fast path: plain mode-3 dots (no window trigger, no object, no
                     // glitch) run here without the step dispatch; the result is identical.
-                    while dots > 1 && self.mode3_dot_is_plain() {
+                    while dots > 1 {
+                        // A drain's conditions include the first dot's being plain.
                         let length = self.mode3_drain_length();
                         if length != 0 && dots > u32::from(length) {
                             dots -= u32::from(length);
                             self.line_dot = self.line_dot.wrapping_add(u16::from(length));
                             self.mode3_drain(length, bus);
                             continue;
+                        }
+                        if !self.mode3_dot_is_plain() {
+                            break;
                         }
                         dots -= 1;
                         self.line_dot = self.line_dot.wrapping_add(1);
