@@ -119,7 +119,7 @@ impl CpuState {
 ///
 /// A halted CPU whose `IE & IF` has become non-zero leaves HALT and, in the same step,
 /// either dispatches the interrupt (IME on) or executes the next instruction (IME off).
-#[inline]
+#[inline(always)]
 pub fn step(cpu: &mut CpuState, bus: &mut impl Bus) {
     match cpu.mode() {
         CpuMode::Running => {}
