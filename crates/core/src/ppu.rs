@@ -892,6 +892,12 @@ impl PpuState {
                             dots -= u32::from(length);
                             self.line_dot = self.line_dot.wrapping_add(u16::from(length));
                             self.mode3_drain(length, bus);
+                            if self.screen_x >= 160 {
+                                // The line's last pixel is out (as in the plain dot below).
+                                self.wait_dots = 0;
+                                self.exit_mode3(bus);
+                                break;
+                            }
                             continue;
                         }
                         if !self.mode3_dot_is_plain() {
@@ -962,7 +968,7 @@ impl PpuState {
 
     /// If the FIFO's remaining pixels can go out as plain dots, with the fetcher reaching
     /// its push exactly when the FIFO empties, the number of those dots (`mode3_drain`
-    /// then does them at once); else 0. Registers cannot change within a `run` (writes are
+    /// then does them at once; its last pixel may be the line's 160th); else 0. Registers cannot change within a `run` (writes are
     /// applied between runs), nor VRAM (locked in mode 3).
     #[inline(always)]
     fn mode3_drain_length(&self) -> u8 {
@@ -972,7 +978,7 @@ impl PpuState {
             || length > 8
             || length + step < 6
             || self.insert_background_pixel != 0
-            || self.screen_x >= 160 - length
+            || self.screen_x > 160 - length
         {
             return 0;
         }
@@ -985,7 +991,7 @@ impl PpuState {
             {
                 return 0;
             }
-        } else if self.scanline_x >= 160 - length {
+        } else if self.scanline_x > 160 - length {
             return 0;
         }
         let last = length - 1;
