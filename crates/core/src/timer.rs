@@ -203,7 +203,8 @@ const POST_BOOT_SYSTEM_COUNTER: u16 = 0xABC8;
 /// `bit` in a counter that advances 4 per M-cycle.
 fn m_cycles_before_nth_fall(counter: u32, bit: u16, n: u32) -> u32 {
     let period = u32::from(bit) << 1;
-    let next_fall = (counter / period + 1) * period;
+    // The period is a power of two: round down to a multiple and add one.
+    let next_fall = (counter & !(period - 1)) + period;
     let target = next_fall + (n - 1) * period;
     // The tick that takes the counter from below `target` to `target` or above is the event.
     let ticks_to_event = (target - counter).div_ceil(4);
