@@ -285,6 +285,8 @@ impl<'a> Machine<'a> {
                 timer.advance((self.hw.m_cycles - self.synced_m_cycles) as u32);
                 return timer.read(addr as u8);
             }
+            // I/O is never blocked by DMA and has no OAM bug: straight to the register.
+            0xFF00..=0xFF7F => return self.read_io(addr as u8),
             _ => {}
         }
         if addr & 0xFF00 == 0xFE00 && !self.hw.dma.blocks(addr) {
@@ -340,6 +342,7 @@ impl<'a> Machine<'a> {
         }
     }
 
+    #[inline]
     fn read_io(&self, reg: u8) -> u8 {
         let hw = &*self.hw;
         match reg {
