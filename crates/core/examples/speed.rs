@@ -17,7 +17,10 @@ fn main() {
         .unwrap_or(600);
     let hash_each_frame = std::env::var_os("HASH").is_some();
     let bytes = std::fs::read(&path).expect("ROM file readable");
-    let mut core = Core::new(Rom::from_bytes(bytes).expect("ROM parses"), Options::default());
+    let mut core = Core::new(
+        Rom::from_bytes(bytes).expect("ROM parses"),
+        Options::default(),
+    );
     let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
     for _ in 0..frames {
         core.run_frame();

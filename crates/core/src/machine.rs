@@ -38,6 +38,8 @@ pub(crate) struct Machine<'a> {
     /// The first M-cycle whose tick must run in full; the ones before it (from
     /// `synced_m_cycles` on) are quiet.
     full_tick_m_cycle: u64,
+    /// false: every tick runs in full (the reference the deferral is checked against).
+    defer_quiet_ticks: bool,
 }
 
 impl Drop for Machine<'_> {
@@ -98,7 +100,13 @@ impl<'a> Machine<'a> {
             events: Events::empty(),
             synced_m_cycles: now,
             full_tick_m_cycle: now.wrapping_add(1),
+            defer_quiet_ticks: true,
         }
+    }
+
+    /// Whether quiet M-cycles are deferred (on by default).
+    pub(crate) fn set_deferral(&mut self, enabled: bool) {
+        self.defer_quiet_ticks = enabled;
     }
 
     pub(crate) fn events(&self) -> Events {
@@ -145,7 +153,11 @@ impl<'a> Machine<'a> {
         self.catch_up_to(self.hw.m_cycles - 1);
         self.tick_now();
         self.synced_m_cycles = self.hw.m_cycles;
-        let quiet = self.quiet_m_cycles(u32::MAX);
+        let quiet = if self.defer_quiet_ticks {
+            self.quiet_m_cycles(u32::MAX)
+        } else {
+            0
+        };
         self.full_tick_m_cycle = self.hw.m_cycles + u64::from(quiet) + 1;
     }
 
