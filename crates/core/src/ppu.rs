@@ -982,19 +982,33 @@ impl PpuState {
         {
             return 0;
         }
+        let last = length - 1;
         if self.scanline_x >= 160 {
             // Fine-scroll discards at the start of the line (columns -16..-1): allowed
-            // without objects or an active window, while the run stays left of column 8.
-            if self.sprite_count != 0
-                || self.in_window != 0
-                || u16::from(self.scanline_x) + u16::from(length) > 256 + 8
-            {
+            // without an active window, while the run stays left of column 8, and while no
+            // dot would fetch or drop the next object (as `mode3_dot_is_plain` decides).
+            if self.in_window != 0 || u16::from(self.scanline_x) + u16::from(length) > 256 + 8 {
                 return 0;
+            }
+            if self.sprite_count != 0 {
+                let x = self.sprites[usize::from(self.sprite_count.min(10) - 1) * 4 + 1];
+                for dot in 0..length {
+                    let column = self.scanline_x.wrapping_add(dot);
+                    let due = column.wrapping_add(8);
+                    let visible = column < 160 || column >= 248;
+                    if x == due || (visible && x < due) {
+                        return 0;
+                    }
+                }
             }
         } else if self.scanline_x > 160 - length {
             return 0;
+        } else if self.sprite_count != 0 {
+            let n = usize::from(self.sprite_count.min(10) - 1) * 4 + 1;
+            if self.sprites[n] <= self.scanline_x + last + 8 {
+                return 0;
+            }
         }
-        let last = length - 1;
         if self.in_window == 0 {
             if self.window_y_reached != 0
                 && self.lcdc & LCDC_WINDOW_ENABLE != 0
@@ -1006,12 +1020,6 @@ impl PpuState {
             }
         } else if self.wx.wrapping_sub(self.screen_x.wrapping_add(7)) <= last {
             return 0;
-        }
-        if self.sprite_count != 0 {
-            let n = usize::from(self.sprite_count.min(10) - 1) * 4 + 1;
-            if self.sprites[n] <= self.scanline_x + last + 8 {
-                return 0;
-            }
         }
         length
     }
