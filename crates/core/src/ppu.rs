@@ -995,7 +995,7 @@ impl PpuState {
                 for dot in 0..length {
                     let column = self.scanline_x.wrapping_add(dot);
                     let due = column.wrapping_add(8);
-                    let visible = column < 160 || column >= 248;
+                    let visible = !(160..248).contains(&column);
                     if x == due || (visible && x < due) {
                         return 0;
                     }
