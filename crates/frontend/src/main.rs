@@ -1,10 +1,12 @@
-//! `backspin`: the command-line front end. Headless subcommands (`run`, `test`, `bench`) for
-//! scripts and CI; without a subcommand it will open the windowed player.
+//! `backspin`: the command-line front end. Without a subcommand it opens the windowed player
+//! (`backspin ROM`, or the embedded demo); headless subcommands (`run`, `test`, `bench`) serve
+//! scripts and CI.
 
 mod battery;
 mod bench;
 mod error;
 mod headless;
+mod player;
 mod test_command;
 mod wav;
 
@@ -19,13 +21,16 @@ use std::process::ExitCode;
     version,
     about = "Backspin, a Game Boy (DMG) emulator with rewind",
     // `backspin ROM` (no subcommand) stays possible: a positional beside the subcommands.
-    args_conflicts_with_subcommands = true
+    args_conflicts_with_subcommands = true,
+    after_help = player::bindings_help()
 )]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
-    /// ROM to play in a window (the windowed player is not built yet).
+    /// ROM to play in a window (default: the embedded demo).
     rom: Option<PathBuf>,
+    #[command(flatten)]
+    player: player::PlayerArgs,
 }
 
 #[derive(Subcommand, Debug)]
@@ -49,15 +54,27 @@ pub enum ModelArg {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    // The player reports what it opened (window, audio, bindings); the headless commands
+    // keep their output to what they print themselves.
+    let default_filter = if cli.command.is_none() {
+        "info,wgpu_hal=off,wgpu_core=warn,naga=warn"
+    } else {
+        "warn"
+    };
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or(default_filter))
+        .init();
     let result = match cli.command {
         Some(Command::Run(args)) => headless::run(&args),
         Some(Command::Test(args)) => test_command::run(&args),
         Some(Command::Bench(args)) => bench::run(&args),
         Some(Command::RewindBench(args)) => bench::run_rewind(&args),
-        None => {
-            player_placeholder(cli.rom);
-            Ok(ExitCode::SUCCESS)
-        }
+        None => match player::run(cli.rom, &cli.player) {
+            Ok(()) => Ok(ExitCode::SUCCESS),
+            Err(error) => {
+                eprintln!("error: {error}");
+                Ok(ExitCode::FAILURE)
+            }
+        },
     };
     match result {
         Ok(code) => code,
@@ -66,17 +83,6 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
-}
-
-fn player_placeholder(rom: Option<PathBuf>) {
-    let example = rom
-        .map(|path| path.display().to_string())
-        .unwrap_or_else(|| "game.gb".into());
-    println!("backspin: the windowed player is not built yet.");
-    println!(
-        "Run a ROM headless instead: backspin run {example} --seconds 10 --screenshot out.png"
-    );
-    println!("See `backspin --help` for the test runner and benchmark.");
 }
 
 /// Exit with `CliError` as `error: <what> (<path>)`.

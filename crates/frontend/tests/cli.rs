@@ -176,13 +176,22 @@ fn bench_prints_one_json_object() {
     }
 }
 
+/// Without a subcommand `backspin ROM` opens the windowed player (tested under Xvfb in
+/// `gui_player.rs`); a ROM that cannot be read fails before any window, with one line.
 #[test]
-fn no_subcommand_points_to_run() {
-    for args in [&[][..], &["game.gb"][..]] {
-        backspin().args(args).assert().success().stdout(
-            predicate::str::contains("not built yet").and(predicate::str::contains("backspin run")),
-        );
-    }
+fn no_subcommand_opens_the_player() {
+    backspin()
+        .args(["missing-game.gb", "--no-audio"])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains(
+            "error: cannot read missing-game.gb",
+        ));
+    backspin()
+        .arg("--help")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("Backspace").and(predicate::str::contains("run")));
 }
 
 /// A two-row manifest of our own ROM: one screenshot that matches, one that does not.
@@ -293,4 +302,52 @@ fn test_command_reports_a_bad_manifest() {
         &missing,
         "cannot read manifest",
     );
+}
+
+/// MBC1+RAM+BATTERY with 8 KiB RAM whose code enables RAM and writes $5A to $A000.
+fn write_battery_rom(dir: &Path) -> std::path::PathBuf {
+    let mut rom = vec![0u8; 0x8000];
+    rom[0x147] = 0x03; // MBC1+RAM+BATTERY
+    rom[0x149] = 0x02; // 8 KiB RAM
+    let code = [
+        0x3E, 0x0A, 0xEA, 0x00, 0x00, // LD A,$0A; LD ($0000),A: RAMG on
+        0x3E, 0x5A, 0xEA, 0x00, 0xA0, // LD A,$5A; LD ($A000),A
+        0x18, 0xFE, // JR -2
+    ];
+    rom[0x100..0x100 + code.len()].copy_from_slice(&code);
+    let path = dir.join("game.gb");
+    std::fs::write(&path, rom).unwrap();
+    path
+}
+
+#[test]
+fn battery_save_is_written_beside_the_rom_and_checked_on_load() {
+    let dir = tempfile::tempdir().unwrap();
+    let rom = write_battery_rom(dir.path());
+    let save = dir.path().join("game.sav");
+
+    backspin()
+        .args(["run", rom.to_str().unwrap(), "--frames", "2", "--no-save"])
+        .assert()
+        .success();
+    assert!(!save.exists(), "--no-save wrote a save");
+
+    backspin()
+        .args(["run", rom.to_str().unwrap(), "--frames", "2"])
+        .assert()
+        .success();
+    let bytes = std::fs::read(&save).unwrap();
+    assert_eq!(bytes.len(), 8192);
+    assert_eq!(bytes[0], 0x5A);
+    // Loading it back works, and no temp file is left behind.
+    backspin()
+        .args(["run", rom.to_str().unwrap(), "--frames", "2"])
+        .assert()
+        .success();
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 2);
+
+    // A save of the wrong size is refused rather than overwritten.
+    std::fs::write(&save, [1u8; 100]).unwrap();
+    assert_one_line_error(&["run", rom.to_str().unwrap()], &save, "100 bytes");
+    assert_eq!(std::fs::read(&save).unwrap(), [1u8; 100]);
 }

@@ -421,12 +421,11 @@ mod tests {
         (dir, config)
     }
 
-    /// 32 KiB of zeros: NOPs forever, the LCD shows blank white whatever the PPU does.
-    /// Sets BGP to 0 (the screen the boot ROM leaves, ® tile included, turns white) and
-    /// then loops.
+    /// Sets BGP to 0 (every shade white) and loops: a blank white screen, no breakpoint,
+    /// no serial output.
     fn nop_rom() -> Vec<u8> {
         let mut rom = vec![0; 0x8000];
-        // xor a; ldh [$47], a; jr @
+        // XOR A; LDH (BGP),A; JR -2
         rom[0x100..0x105].copy_from_slice(&[0xAF, 0xE0, 0x47, 0x18, 0xFE]);
         rom
     }

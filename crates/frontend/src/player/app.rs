@@ -1,0 +1,497 @@
+//! The window: winit event handling, key and gamepad input, hotkeys, title, screenshots.
+//! The UI thread never waits on emulation: frames arrive on a channel and a user event wakes
+//! the loop; commands go out with non-blocking sends.
+
+use super::config::{Action, Bindings, ButtonKey};
+use super::emu::{Command, Frame, FrameInfo, Mode};
+use super::overlay::{self, OverlayOptions};
+use super::present::Presenter;
+use backspin_core::{Buttons, Rom, SCREEN_HEIGHT, SCREEN_WIDTH};
+use crossbeam_channel::{Receiver, Sender};
+use std::collections::HashSet;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use winit::application::ApplicationHandler;
+use winit::dpi::LogicalSize;
+use winit::event::{ElementState, KeyEvent, WindowEvent};
+use winit::event_loop::{ActiveEventLoop, ControlFlow};
+use winit::keyboard::PhysicalKey;
+use winit::window::{Fullscreen, Window, WindowId};
+
+/// Sent by the emulation thread after it queued a frame.
+#[derive(Debug, Clone, Copy)]
+pub struct FrameReady;
+
+/// Test and automation hooks.
+#[derive(Default)]
+pub struct Automation {
+    /// Save the game picture as PNG after this many emulated frames, then quit.
+    pub screenshot_after: Option<(u64, PathBuf)>,
+    /// Quit after this long.
+    pub quit_after: Option<Duration>,
+}
+
+pub struct App {
+    pub window: Option<Arc<Window>>,
+    presenter: Option<Presenter>,
+    software: bool,
+    frames: Receiver<Frame>,
+    commands: Sender<Command>,
+    bindings: Bindings,
+    gilrs: Option<gilrs::Gilrs>,
+    rom_title: String,
+    /// Game Boy buttons held on the keyboard and on gamepads, merged when sent.
+    key_buttons: u8,
+    pad_buttons: u8,
+    /// D-pad directions from the left stick (and pads that report their d-pad as axes).
+    axis_buttons: u8,
+    sent_buttons: u8,
+    /// Hotkey actions held (keyboard or gamepad), for hold-to-act keys.
+    held: HashSet<Action>,
+    rgba: Vec<u8>,
+    shades: Box<[u8; SCREEN_WIDTH * SCREEN_HEIGHT]>,
+    info: FrameInfo,
+    show_info: bool,
+    toast: Option<(String, Instant)>,
+    title_shown: String,
+    title_updated: Instant,
+    title_mode: Option<Mode>,
+    automation: Automation,
+    started: Instant,
+    presented: PresentStats,
+    pub exit_error: Option<String>,
+}
+
+/// Presented frames per second, logged at debug level.
+struct PresentStats {
+    since: Instant,
+    count: u32,
+    worst_gap: Duration,
+    last: Instant,
+}
+
+impl App {
+    pub fn new(
+        frames: Receiver<Frame>,
+        commands: Sender<Command>,
+        bindings: Bindings,
+        rom_title: String,
+        software: bool,
+        automation: Automation,
+    ) -> App {
+        let gilrs = match gilrs::Gilrs::new() {
+            Ok(gilrs) => Some(gilrs),
+            Err(gilrs::Error::NotImplemented(dummy)) => Some(dummy),
+            Err(error) => {
+                log::warn!("gamepads unavailable ({error}); keyboard only");
+                None
+            }
+        };
+        let now = Instant::now();
+        App {
+            window: None,
+            presenter: None,
+            software,
+            frames,
+            commands,
+            bindings,
+            gilrs,
+            rom_title,
+            key_buttons: 0,
+            pad_buttons: 0,
+            axis_buttons: 0,
+            sent_buttons: 0,
+            held: HashSet::new(),
+            rgba: vec![0; SCREEN_WIDTH * SCREEN_HEIGHT * 4],
+            shades: Box::new([0; SCREEN_WIDTH * SCREEN_HEIGHT]),
+            info: FrameInfo::default(),
+            show_info: false,
+            toast: None,
+            title_shown: String::new(),
+            title_updated: now,
+            title_mode: None,
+            automation,
+            started: now,
+            presented: PresentStats {
+                since: now,
+                count: 0,
+                worst_gap: Duration::ZERO,
+                last: now,
+            },
+            exit_error: None,
+        }
+    }
+
+    fn send(&self, command: Command) {
+        // Unbounded channel: never blocks. A closed one means emulation ended; we exit soon.
+        let _ = self.commands.send(command);
+    }
+
+    /// Sends the merged keyboard and gamepad buttons when they changed.
+    fn send_buttons(&mut self) {
+        let merged = self.key_buttons | self.pad_buttons | self.axis_buttons;
+        if merged != self.sent_buttons {
+            self.sent_buttons = merged;
+            self.send(Command::Buttons(merged));
+        }
+    }
+
+    fn toast(&mut self, text: impl Into<String>) {
+        self.toast = Some((text.into(), Instant::now()));
+    }
+
+    /// A binding went down or up (keyboard or gamepad).
+    fn action(&mut self, action: Action, pressed: bool, from_pad: bool) {
+        let was_held = if pressed {
+            !self.held.insert(action)
+        } else {
+            self.held.remove(&action)
+        };
+        match action {
+            Action::Joypad(bit) => {
+                let buttons = if from_pad {
+                    &mut self.pad_buttons
+                } else {
+                    &mut self.key_buttons
+                };
+                if pressed {
+                    *buttons |= bit;
+                } else {
+                    *buttons &= !bit;
+                }
+                self.send_buttons();
+            }
+            Action::Rewind if pressed != was_held => self.send(Command::Rewind(pressed)),
+            Action::Forward if pressed != was_held => self.send(Command::Forward(pressed)),
+            Action::FastForward if pressed != was_held => self.send(Command::FastForward(pressed)),
+            // The rest act once per press; key repeat (was_held) is ignored except for frame
+            // stepping, where holding the key steps repeatedly.
+            Action::FrameAdvance if pressed => self.send(Command::FrameAdvance),
+            Action::FrameBack if pressed => self.send(Command::FrameBack),
+            Action::Pause if pressed && !was_held => self.send(Command::TogglePause),
+            Action::Reset if pressed && !was_held => {
+                self.send(Command::Reset);
+                self.toast("RESET");
+            }
+            Action::Screenshot if pressed && !was_held => self.screenshot(),
+            Action::InputDisplay if pressed && !was_held => self.show_info = !self.show_info,
+            Action::Fullscreen if pressed && !was_held => {
+                if let Some(window) = &self.window {
+                    let fullscreen = match window.fullscreen() {
+                        Some(_) => None,
+                        None => Some(Fullscreen::Borderless(None)),
+                    };
+                    window.set_fullscreen(fullscreen);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn screenshot(&mut self) {
+        let name = format!(
+            "backspin-{}-{}.png",
+            self.rom_title
+                .replace(|c: char| !c.is_ascii_alphanumeric(), "_"),
+            self.info.span.position
+        );
+        let mut rgba = vec![0; SCREEN_WIDTH * SCREEN_HEIGHT * 4];
+        overlay::shades_to_rgba(&self.shades[..], &mut rgba);
+        match write_png(&PathBuf::from(&name), &rgba) {
+            Ok(()) => {
+                log::info!("screenshot saved to {name}");
+                self.toast("SCREENSHOT SAVED");
+            }
+            Err(error) => {
+                log::warn!("screenshot {name}: {error}");
+                self.toast("SCREENSHOT FAILED");
+            }
+        }
+    }
+
+    fn update_title(&mut self) {
+        let state = match self.info.mode {
+            Mode::Playing => String::new(),
+            Mode::Paused => " - paused".into(),
+            Mode::Rewinding => " - rewinding".into(),
+            Mode::Forwarding => " - redo".into(),
+            Mode::FastForward => format!(" - fast-forward x{:.1}", self.info.speed),
+        };
+        let title = format!(
+            "Backspin - {} - frame {}{state}",
+            self.rom_title, self.info.span.position
+        );
+        // Title changes cost a round trip to the window system: a few per second is plenty.
+        let mode_changed = self.title_mode != Some(self.info.mode);
+        if title != self.title_shown
+            && (mode_changed || self.title_updated.elapsed() >= Duration::from_millis(250))
+            && let Some(window) = &self.window
+        {
+            window.set_title(&title);
+            self.title_shown = title;
+            self.title_updated = Instant::now();
+            self.title_mode = Some(self.info.mode);
+        }
+    }
+
+    fn redraw(&mut self) {
+        overlay::shades_to_rgba(&self.shades[..], &mut self.rgba);
+        if self
+            .toast
+            .as_ref()
+            .is_some_and(|(_, at)| at.elapsed() > Duration::from_secs(2))
+        {
+            self.toast = None;
+        }
+        let options = OverlayOptions {
+            show_info: self.show_info,
+            toast: self.toast.as_ref().map(|(text, _)| text.as_str()),
+        };
+        overlay::draw(&mut self.rgba, &self.info, &options);
+        let (Some(window), Some(presenter)) = (&self.window, &mut self.presenter) else {
+            return;
+        };
+        let size = window.inner_size();
+        if let Err(error) = presenter.present(&self.rgba, size.width, size.height) {
+            log::warn!("present: {error}");
+        }
+        let now = Instant::now();
+        let stats = &mut self.presented;
+        stats.count += 1;
+        stats.worst_gap = stats.worst_gap.max(now - stats.last);
+        stats.last = now;
+        if now - stats.since >= Duration::from_secs(1) {
+            log::debug!(
+                "presented {:.1} frames/s ({:?}), longest gap {:.1} ms",
+                f64::from(stats.count) / (now - stats.since).as_secs_f64(),
+                self.info.mode,
+                stats.worst_gap.as_secs_f64() * 1000.0
+            );
+            stats.since = now;
+            stats.count = 0;
+            stats.worst_gap = Duration::ZERO;
+        }
+    }
+
+    fn load_rom(&mut self, path: PathBuf) {
+        let loaded = std::fs::read(&path)
+            .map_err(|e| e.to_string())
+            .and_then(|bytes| Rom::from_bytes(bytes).map_err(|e| e.to_string()));
+        match loaded {
+            Ok(rom) => {
+                self.rom_title = display_title(&rom, &path);
+                log::info!("opened {}", path.display());
+                self.send(Command::LoadRom(Box::new(rom)));
+                self.toast("ROM LOADED");
+            }
+            Err(error) => {
+                log::warn!("cannot open {}: {error}", path.display());
+                self.toast("NOT A GAME BOY ROM");
+            }
+        }
+    }
+
+    fn poll_gamepads(&mut self) {
+        let mut events = Vec::new();
+        if let Some(gilrs) = &mut self.gilrs {
+            while let Some(event) = gilrs.next_event() {
+                events.push(event.event);
+            }
+        }
+        for event in events {
+            match event {
+                gilrs::EventType::ButtonPressed(button, _)
+                | gilrs::EventType::ButtonReleased(button, _) => {
+                    let pressed = matches!(event, gilrs::EventType::ButtonPressed(..));
+                    if let Some(action) =
+                        ButtonKey::of(button).and_then(|key| self.bindings.pad.get(&key).copied())
+                    {
+                        self.action(action, pressed, true);
+                    }
+                }
+                gilrs::EventType::AxisChanged(axis, value, _) => {
+                    use gilrs::Axis;
+                    let (negative, positive) = match axis {
+                        Axis::LeftStickX | Axis::DPadX => (Buttons::LEFT, Buttons::RIGHT),
+                        Axis::LeftStickY | Axis::DPadY => (Buttons::DOWN, Buttons::UP),
+                        _ => continue,
+                    };
+                    self.axis_buttons &= !(negative | positive);
+                    if value < -0.5 {
+                        self.axis_buttons |= negative;
+                    } else if value > 0.5 {
+                        self.axis_buttons |= positive;
+                    }
+                    self.send_buttons();
+                }
+                gilrs::EventType::Connected => self.toast("GAMEPAD CONNECTED"),
+                gilrs::EventType::Disconnected => {
+                    // Release everything the pad held, so nothing stays stuck.
+                    self.pad_buttons = 0;
+                    self.axis_buttons = 0;
+                    self.send_buttons();
+                    for action in [Action::Rewind, Action::Forward, Action::FastForward] {
+                        if self.held.contains(&action) {
+                            self.action(action, false, true);
+                        }
+                    }
+                    self.toast("GAMEPAD DISCONNECTED");
+                }
+                _ => {}
+            }
+        }
+    }
+}
+
+impl ApplicationHandler<FrameReady> for App {
+    fn resumed(&mut self, event_loop: &ActiveEventLoop) {
+        if self.window.is_some() {
+            return;
+        }
+        let attributes = Window::default_attributes()
+            .with_title(format!("Backspin - {}", self.rom_title))
+            .with_inner_size(LogicalSize::new(
+                (SCREEN_WIDTH * 4) as f64,
+                (SCREEN_HEIGHT * 4) as f64,
+            ))
+            .with_min_inner_size(LogicalSize::new(SCREEN_WIDTH as f64, SCREEN_HEIGHT as f64));
+        let window = match event_loop.create_window(attributes) {
+            Ok(window) => Arc::new(window),
+            Err(error) => {
+                self.exit_error = Some(format!("cannot open a window: {error}"));
+                event_loop.exit();
+                return;
+            }
+        };
+        match Presenter::new(&window, self.software) {
+            Ok(presenter) => self.presenter = Some(presenter),
+            Err(error) => {
+                self.exit_error = Some(error);
+                event_loop.exit();
+                return;
+            }
+        }
+        self.window = Some(window);
+    }
+
+    fn user_event(&mut self, event_loop: &ActiveEventLoop, _: FrameReady) {
+        let Some(frame) = self.frames.try_iter().last() else {
+            return;
+        };
+        self.shades = frame.shades;
+        self.info = frame.info;
+        self.update_title();
+        if let Some(window) = &self.window {
+            window.request_redraw();
+        }
+        if let Some((after, path)) = &self.automation.screenshot_after
+            && self.info.span.position >= *after
+        {
+            let mut rgba = vec![0; SCREEN_WIDTH * SCREEN_HEIGHT * 4];
+            overlay::shades_to_rgba(&self.shades[..], &mut rgba);
+            if let Err(error) = write_png(path, &rgba) {
+                self.exit_error = Some(format!("screenshot {}: {error}", path.display()));
+            }
+            event_loop.exit();
+        }
+    }
+
+    fn window_event(&mut self, event_loop: &ActiveEventLoop, _: WindowId, event: WindowEvent) {
+        match event {
+            WindowEvent::CloseRequested => event_loop.exit(),
+            WindowEvent::Resized(size) => {
+                if let Some(presenter) = &mut self.presenter {
+                    presenter.resize(size.width, size.height);
+                }
+                if let Some(window) = &self.window {
+                    window.request_redraw();
+                }
+            }
+            WindowEvent::RedrawRequested => self.redraw(),
+            WindowEvent::DroppedFile(path) => self.load_rom(path),
+            WindowEvent::Focused(false) => {
+                // Keys released while unfocused never arrive: let go of everything.
+                for action in self.held.clone() {
+                    self.action(action, false, false);
+                }
+                self.key_buttons = 0;
+                self.send_buttons();
+            }
+            WindowEvent::KeyboardInput {
+                event:
+                    KeyEvent {
+                        physical_key: PhysicalKey::Code(code),
+                        state,
+                        ..
+                    },
+                ..
+            } => {
+                if let Some(action) = self.bindings.keys.get(&code).copied() {
+                    self.action(action, state == ElementState::Pressed, false);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn about_to_wait(&mut self, event_loop: &ActiveEventLoop) {
+        self.poll_gamepads();
+        // Catches up a title change held back by the rate limit when no frame follows.
+        self.update_title();
+        if self.frames.is_empty()
+            && matches!(
+                self.frames.try_recv(),
+                Err(crossbeam_channel::TryRecvError::Disconnected)
+            )
+        {
+            self.exit_error = Some("the emulation thread stopped".into());
+            event_loop.exit();
+        }
+        if let Some(limit) = self.automation.quit_after
+            && self.started.elapsed() >= limit
+        {
+            event_loop.exit();
+        }
+        // Wake now and then for gamepads and toasts even when no frame comes (paused).
+        event_loop.set_control_flow(ControlFlow::WaitUntil(
+            Instant::now() + Duration::from_millis(8),
+        ));
+        if self.toast.is_some()
+            && self.info.mode == Mode::Paused
+            && let Some(window) = &self.window
+        {
+            window.request_redraw();
+        }
+    }
+
+    fn exiting(&mut self, _: &ActiveEventLoop) {
+        self.send(Command::Quit);
+    }
+}
+
+/// The title shown for a ROM: its header title, else the file name.
+pub fn display_title(rom: &Rom, path: &std::path::Path) -> String {
+    let title = rom.title();
+    if title.trim().is_empty() {
+        path.file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_else(|| "untitled".into())
+    } else {
+        title
+    }
+}
+
+pub fn write_png(path: &std::path::Path, rgba: &[u8]) -> Result<(), String> {
+    let file = std::fs::File::create(path).map_err(|e| e.to_string())?;
+    let mut encoder = png::Encoder::new(
+        std::io::BufWriter::new(file),
+        SCREEN_WIDTH as u32,
+        SCREEN_HEIGHT as u32,
+    );
+    encoder.set_color(png::ColorType::Rgba);
+    encoder.set_depth(png::BitDepth::Eight);
+    let mut writer = encoder.write_header().map_err(|e| e.to_string())?;
+    writer.write_image_data(rgba).map_err(|e| e.to_string())?;
+    writer.finish().map_err(|e| e.to_string())
+}

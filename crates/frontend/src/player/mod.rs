@@ -1,0 +1,144 @@
+//! The windowed player: `backspin` (the embedded demo) or `backspin ROM`.
+//!
+//! Threads: the UI thread runs the winit event loop (window, keyboard, gamepads, presenting);
+//! the emulation thread owns the core and the rewind history and paces itself by the
+//! emulated clock; cpal's thread pulls audio from a ring. They talk through crossbeam
+//! channels (commands in, frames out) and the audio ring; nothing on the UI thread waits for
+//! emulation.
+
+mod app;
+mod audio;
+pub mod config;
+mod emu;
+mod history;
+mod overlay;
+mod present;
+
+use backspin_core::Rom;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// The embedded demo, assembled from `assets/demo/demo.asm` by `build.rs`.
+pub const DEMO_ROM: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/demo.gb"));
+
+/// Options of the windowed player (flattened into the top-level command line).
+#[derive(clap::Args, Debug, Default, Clone)]
+pub struct PlayerArgs {
+    /// Bindings file (default: config.toml in the platform config directory, created with
+    /// the defaults on first run).
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    /// Run silent without opening an audio device (also: env BACKSPIN_NO_AUDIO).
+    #[arg(long)]
+    pub no_audio: bool,
+    /// Present through the software presenter instead of the GPU.
+    #[arg(long)]
+    pub software: bool,
+    /// Rewind history budget in MiB.
+    #[arg(long, value_name = "MIB", default_value_t = 128)]
+    pub rewind_mib: usize,
+    /// Keep rewind history in the player's simple XOR ring instead of backspin-rewind.
+    #[arg(long, hide = true)]
+    pub simple_rewind: bool,
+    /// Start paused.
+    #[arg(long)]
+    pub paused: bool,
+    /// Test hook: save the game picture as PNG once this many frames have been emulated,
+    /// then quit. Takes FRAMES and FILE.
+    #[arg(
+        long,
+        num_args = 2,
+        value_names = ["FRAMES", "FILE"],
+        alias = "headless-screenshot-after"
+    )]
+    pub screenshot_after: Option<Vec<String>>,
+    /// Test hook: quit after this many seconds.
+    #[arg(long, value_name = "SECONDS")]
+    pub quit_after: Option<f64>,
+}
+
+/// Opens the window on `rom` (or the embedded demo) and plays until it is closed.
+pub fn run(rom_path: Option<PathBuf>, args: &PlayerArgs) -> Result<(), String> {
+    let (rom, title) = match &rom_path {
+        Some(path) => {
+            let bytes =
+                std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+            let rom = Rom::from_bytes(bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+            let title = app::display_title(&rom, path);
+            (rom, title)
+        }
+        None => {
+            let rom = Rom::from_bytes(DEMO_ROM.to_vec())
+                .map_err(|e| format!("the embedded demo is broken: {e}"))?;
+            (rom, "Backspin demo".to_string())
+        }
+    };
+    log::info!("playing {title}");
+    for warning in rom.warnings() {
+        log::warn!("{warning}");
+    }
+    let automation = app::Automation {
+        screenshot_after: match &args.screenshot_after {
+            Some(values) => {
+                let frames = values[0].parse::<u64>().map_err(|_| {
+                    format!("--screenshot-after: {} is not a frame count", values[0])
+                })?;
+                Some((frames, PathBuf::from(&values[1])))
+            }
+            None => None,
+        },
+        quit_after: args
+            .quit_after
+            .filter(|s| s.is_finite() && *s >= 0.0)
+            .map(Duration::from_secs_f64),
+    };
+    let config_path = args.config.clone().or_else(config::default_path);
+    let bindings = config::load(config_path.as_deref());
+
+    let event_loop = winit::event_loop::EventLoop::<app::FrameReady>::with_user_event()
+        .build()
+        .map_err(|e| format!("cannot reach a window system: {e}"))?;
+    let proxy = event_loop.create_proxy();
+    let (command_tx, command_rx) = crossbeam_channel::unbounded();
+    let (frame_tx, frame_rx) = crossbeam_channel::bounded(2);
+    let no_audio = args.no_audio || std::env::var_os("BACKSPIN_NO_AUDIO").is_some();
+    let (sink, _audio_output) = audio::open(!no_audio);
+    let emulation = emu::spawn(
+        rom,
+        emu::EmuSettings {
+            rewind_budget_bytes: args.rewind_mib.saturating_mul(1 << 20),
+            simple_rewind: args.simple_rewind,
+            start_paused: args.paused,
+        },
+        command_rx,
+        frame_tx,
+        sink,
+        move || {
+            let _ = proxy.send_event(app::FrameReady);
+        },
+    );
+    let mut app = app::App::new(
+        frame_rx,
+        command_tx.clone(),
+        bindings,
+        title,
+        args.software || std::env::var("BACKSPIN_PRESENTER").is_ok_and(|v| v == "software"),
+        automation,
+    );
+    let result = event_loop.run_app(&mut app);
+    let _ = command_tx.send(emu::Command::Quit);
+    drop(app.window.take());
+    if emulation.join().is_err() {
+        return Err("the emulation thread panicked".into());
+    }
+    result.map_err(|e| format!("event loop: {e}"))?;
+    match app.exit_error {
+        Some(error) => Err(error),
+        None => Ok(()),
+    }
+}
+
+/// The default bindings for `--help`.
+pub fn bindings_help() -> String {
+    config::bindings_help()
+}

@@ -1,0 +1,258 @@
+//! The on-screen overlay, drawn into the 160×144 RGBA picture before it is scaled, so it
+//! scales as crisply as the game: frame counter, status, timeline bar, input display, toasts.
+
+use super::emu::{FrameInfo, Mode};
+use backspin_core::{Buttons, SCREEN_HEIGHT, SCREEN_WIDTH};
+
+/// The DMG's four shades (0 lightest), as RGBA.
+pub const PALETTE: [[u8; 4]; 4] = [
+    [0xE0, 0xF0, 0xD0, 0xFF],
+    [0x88, 0xC0, 0x70, 0xFF],
+    [0x34, 0x68, 0x56, 0xFF],
+    [0x08, 0x18, 0x20, 0xFF],
+];
+
+/// The timeline marker colour: no game shade is red, so tests can find it in a capture.
+pub const MARKER: [u8; 4] = [0xFF, 0x20, 0x20, 0xFF];
+const TEXT: [u8; 4] = [0xFF, 0xFF, 0xFF, 0xFF];
+const PAST: [u8; 4] = [0xB0, 0xB0, 0xC8, 0xFF];
+const FUTURE: [u8; 4] = [0x50, 0x50, 0x78, 0xFF];
+/// Rows of the timeline bar.
+pub const BAR_TOP: usize = SCREEN_HEIGHT - 8;
+pub const BAR_LEFT: usize = 4;
+pub const BAR_RIGHT: usize = SCREEN_WIDTH - 4;
+
+/// Converts shades to RGBA.
+pub fn shades_to_rgba(shades: &[u8], rgba: &mut [u8]) {
+    for (pixel, &shade) in rgba.chunks_exact_mut(4).zip(shades) {
+        pixel.copy_from_slice(&PALETTE[usize::from(shade & 3)]);
+    }
+}
+
+/// What the UI wants drawn besides what the emulation thread reports.
+pub struct OverlayOptions<'a> {
+    pub show_info: bool,
+    pub toast: Option<&'a str>,
+}
+
+pub fn draw(rgba: &mut [u8], info: &FrameInfo, options: &OverlayOptions) {
+    let scrubbing = matches!(info.mode, Mode::Paused | Mode::Rewinding | Mode::Forwarding);
+    if options.show_info || scrubbing {
+        text_box(rgba, 2, 2, &format!("{}", info.span.position));
+    }
+    let status = match info.mode {
+        Mode::Playing => None,
+        Mode::Paused => Some("PAUSED".to_string()),
+        Mode::Rewinding => Some("REWIND".to_string()),
+        Mode::Forwarding => Some("REDO".to_string()),
+        Mode::FastForward => Some(format!("FF X{:.1}", info.speed)),
+    };
+    if let Some(status) = status {
+        let width = text_width(&status);
+        text_box(rgba, SCREEN_WIDTH - 2 - width, 2, &status);
+    }
+    if scrubbing {
+        timeline(rgba, info);
+    }
+    if options.show_info {
+        input_display(rgba, info.buttons);
+    }
+    if let Some(toast) = options.toast {
+        let width = text_width(toast).min(SCREEN_WIDTH);
+        text_box(rgba, (SCREEN_WIDTH - width) / 2, 12, toast);
+    }
+}
+
+fn timeline(rgba: &mut [u8], info: &FrameInfo) {
+    let span = info.span;
+    fill(
+        rgba,
+        BAR_LEFT - 2,
+        BAR_TOP - 2,
+        BAR_RIGHT - BAR_LEFT + 4,
+        7,
+        None,
+    );
+    let width = (BAR_RIGHT - BAR_LEFT) as u64;
+    let length = span.newest.saturating_sub(span.oldest).max(1);
+    let x_of = |frame: u64| {
+        BAR_LEFT + ((frame.saturating_sub(span.oldest)) * (width - 1) / length) as usize
+    };
+    let position_x = x_of(span.position);
+    let newest_x = x_of(span.newest);
+    fill(
+        rgba,
+        BAR_LEFT,
+        BAR_TOP,
+        position_x - BAR_LEFT + 1,
+        3,
+        Some(PAST),
+    );
+    if newest_x > position_x {
+        fill(
+            rgba,
+            position_x + 1,
+            BAR_TOP,
+            newest_x - position_x,
+            3,
+            Some(FUTURE),
+        );
+    }
+    // The marker, two pixels wide and taller than the bar.
+    let marker_x = position_x.min(BAR_RIGHT - 2);
+    fill(rgba, marker_x, BAR_TOP - 2, 2, 7, Some(MARKER));
+    // In time units: how far back the position is, and how much history is held.
+    let seconds = |frames: u64| frames as f64 * super::emu::FRAME_DURATION.as_secs_f64();
+    let label = format!(
+        "-{:.1}S / {:.1}S",
+        seconds(span.newest - span.position.min(span.newest)),
+        seconds(span.newest - span.oldest.min(span.newest))
+    );
+    text_box(rgba, BAR_LEFT - 2, BAR_TOP - 10, &label);
+}
+
+fn input_display(rgba: &mut [u8], buttons: u8) {
+    let (x, y) = (4, BAR_TOP - 24);
+    fill(rgba, x - 1, y - 1, 30, 11, None);
+    let square = |rgba: &mut [u8], dx: usize, dy: usize, bit: u8| {
+        let color = if buttons & bit != 0 { TEXT } else { FUTURE };
+        fill(rgba, x + dx, y + dy, 3, 3, Some(color));
+    };
+    square(rgba, 3, 0, Buttons::UP);
+    square(rgba, 0, 3, Buttons::LEFT);
+    square(rgba, 6, 3, Buttons::RIGHT);
+    square(rgba, 3, 6, Buttons::DOWN);
+    square(rgba, 12, 6, Buttons::SELECT);
+    square(rgba, 16, 6, Buttons::START);
+    square(rgba, 20, 2, Buttons::B);
+    square(rgba, 24, 0, Buttons::A);
+}
+
+/// Fills a rectangle (clipped); `None` darkens what is there instead, for text backgrounds.
+fn fill(rgba: &mut [u8], x: usize, y: usize, width: usize, height: usize, color: Option<[u8; 4]>) {
+    for row in y..(y + height).min(SCREEN_HEIGHT) {
+        for column in x..(x + width).min(SCREEN_WIDTH) {
+            let at = (row * SCREEN_WIDTH + column) * 4;
+            let pixel = &mut rgba[at..at + 4];
+            match color {
+                Some(color) => pixel.copy_from_slice(&color),
+                None => {
+                    for channel in &mut pixel[..3] {
+                        *channel /= 3;
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn text_width(text: &str) -> usize {
+    text.chars().count() * 4 + 1
+}
+
+/// Draws `text` in the 3×5 font on a darkened box with a one-pixel margin.
+fn text_box(rgba: &mut [u8], x: usize, y: usize, text: &str) {
+    fill(rgba, x, y, text_width(text), 7, None);
+    for (index, character) in text.chars().enumerate() {
+        let glyph = glyph(character.to_ascii_uppercase());
+        for row in 0..5 {
+            for column in 0..3 {
+                if glyph >> (14 - (row * 3 + column)) & 1 != 0 {
+                    fill(
+                        rgba,
+                        x + 1 + index * 4 + column,
+                        y + 1 + row,
+                        1,
+                        1,
+                        Some(TEXT),
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// 3×5 glyphs, five rows of three bits from the top, most significant bit left.
+fn glyph(character: char) -> u16 {
+    let rows: [u8; 5] = match character {
+        '0' => [7, 5, 5, 5, 7],
+        '1' => [2, 6, 2, 2, 7],
+        '2' => [7, 1, 7, 4, 7],
+        '3' => [7, 1, 7, 1, 7],
+        '4' => [5, 5, 7, 1, 1],
+        '5' => [7, 4, 7, 1, 7],
+        '6' => [7, 4, 7, 5, 7],
+        '7' => [7, 1, 2, 2, 2],
+        '8' => [7, 5, 7, 5, 7],
+        '9' => [7, 5, 7, 1, 7],
+        'A' => [2, 5, 7, 5, 5],
+        'B' => [6, 5, 6, 5, 6],
+        'C' => [3, 4, 4, 4, 3],
+        'D' => [6, 5, 5, 5, 6],
+        'E' => [7, 4, 6, 4, 7],
+        'F' => [7, 4, 6, 4, 4],
+        'G' => [3, 4, 5, 5, 3],
+        'H' => [5, 5, 7, 5, 5],
+        'I' => [7, 2, 2, 2, 7],
+        'J' => [1, 1, 1, 5, 2],
+        'K' => [5, 5, 6, 5, 5],
+        'L' => [4, 4, 4, 4, 7],
+        'M' => [5, 7, 7, 5, 5],
+        'N' => [6, 5, 5, 5, 5],
+        'O' => [2, 5, 5, 5, 2],
+        'P' => [6, 5, 6, 4, 4],
+        'Q' => [2, 5, 5, 6, 3],
+        'R' => [6, 5, 6, 5, 5],
+        'S' => [3, 4, 2, 1, 6],
+        'T' => [7, 2, 2, 2, 2],
+        'U' => [5, 5, 5, 5, 7],
+        'V' => [5, 5, 5, 5, 2],
+        'W' => [5, 5, 7, 7, 5],
+        'X' => [5, 5, 2, 5, 5],
+        'Y' => [5, 5, 2, 2, 2],
+        'Z' => [7, 1, 2, 4, 7],
+        '.' => [0, 0, 0, 0, 2],
+        ':' => [0, 2, 0, 2, 0],
+        '-' => [0, 0, 7, 0, 0],
+        '/' => [1, 1, 2, 4, 4],
+        '%' => [5, 1, 2, 4, 5],
+        '!' => [2, 2, 2, 0, 2],
+        '?' => [6, 1, 2, 0, 2],
+        _ => [0; 5],
+    };
+    rows.iter().fold(0, |bits, row| bits << 3 | u16::from(*row))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::player::history::Span;
+
+    #[test]
+    fn timeline_marker_sits_at_the_position() {
+        let mut rgba = vec![0u8; SCREEN_WIDTH * SCREEN_HEIGHT * 4];
+        let info = FrameInfo {
+            mode: Mode::Rewinding,
+            span: Span {
+                oldest: 100,
+                position: 150,
+                newest: 200,
+            },
+            ..FrameInfo::default()
+        };
+        draw(
+            &mut rgba,
+            &info,
+            &OverlayOptions {
+                show_info: true,
+                toast: Some("STATE 3 SAVED"),
+            },
+        );
+        let row = BAR_TOP + 1;
+        let red: Vec<usize> = (0..SCREEN_WIDTH)
+            .filter(|x| rgba[(row * SCREEN_WIDTH + x) * 4..][..4] == MARKER)
+            .collect();
+        let middle = (BAR_LEFT + BAR_RIGHT) / 2;
+        assert!(red.len() == 2 && red[0].abs_diff(middle) <= 2, "{red:?}");
+    }
+}

@@ -1,0 +1,488 @@
+//! The real `backspin` window under Xvfb: it renders the demo, hold-Backspace rewinds, the
+//! test hooks work, and a malformed config file is survived. Key presses go through xdotool
+//! (XTEST), captures through ImageMagick's `import`, both at the X server, so this checks
+//! what a player would see. Skips with a printed reason when Xvfb, xdotool or import is
+//! missing (`.ci/run` installs them). Captures are written under `target/gui-test/`.
+
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+/// One X server and one lavapipe renderer at a time: the machine has two cores.
+static SERIAL: Mutex<()> = Mutex::new(());
+
+const WIDTH: usize = 160;
+const HEIGHT: usize = 144;
+/// The overlay's timeline marker colour and bar placement (`player/overlay.rs`).
+const MARKER: [u8; 3] = [0xFF, 0x20, 0x20];
+const BAR_TOP: usize = HEIGHT - 8;
+const BAR_LEFT: usize = 4;
+const BAR_RIGHT: usize = WIDTH - 4;
+/// The demo's palette as the player shows it (`player/overlay.rs`).
+const PALETTE: [[u8; 3]; 4] = [
+    [0xE0, 0xF0, 0xD0],
+    [0x88, 0xC0, 0x70],
+    [0x34, 0x68, 0x56],
+    [0x08, 0x18, 0x20],
+];
+
+fn have(tool: &str) -> bool {
+    Command::new("sh")
+        .args(["-c", &format!("command -v {tool}")])
+        .stdout(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success())
+}
+
+fn missing_tools() -> Option<String> {
+    let missing: Vec<&str> = ["Xvfb", "xdotool", "import"]
+        .into_iter()
+        .filter(|tool| !have(tool))
+        .collect();
+    (!missing.is_empty()).then(|| missing.join(", "))
+}
+
+fn out_dir() -> PathBuf {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/gui-test");
+    std::fs::create_dir_all(&dir).expect("target/ is writable");
+    dir
+}
+
+/// An Xvfb server and the processes started on it; everything is killed on drop.
+struct Display {
+    number: u32,
+    server: Child,
+    app: Option<Child>,
+    runtime_dir: PathBuf,
+}
+
+impl Display {
+    fn start() -> Display {
+        let base = 40 + std::process::id() % 200;
+        for number in base..base + 50 {
+            if Path::new(&format!("/tmp/.X11-unix/X{number}")).exists()
+                || Path::new(&format!("/tmp/.X{number}-lock")).exists()
+            {
+                continue;
+            }
+            let server = Command::new("Xvfb")
+                .args([
+                    &format!(":{number}"),
+                    "-screen",
+                    "0",
+                    "800x700x24",
+                    "-nolisten",
+                    "tcp",
+                ])
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .spawn()
+                .expect("Xvfb starts");
+            let runtime_dir = std::env::temp_dir().join(format!("backspin-gui-{number}"));
+            let _ = std::fs::create_dir_all(&runtime_dir);
+            #[cfg(unix)]
+            {
+                use std::os::unix::fs::PermissionsExt;
+                let _ =
+                    std::fs::set_permissions(&runtime_dir, std::fs::Permissions::from_mode(0o700));
+            }
+            let mut display = Display {
+                number,
+                server,
+                app: None,
+                runtime_dir,
+            };
+            let socket = format!("/tmp/.X11-unix/X{number}");
+            let started = Instant::now();
+            while started.elapsed() < Duration::from_secs(10) {
+                // Ready once a client gets an answer, not merely once the socket exists.
+                if Path::new(&socket).exists()
+                    && display
+                        .command("xdotool")
+                        .arg("getdisplaygeometry")
+                        .stdout(Stdio::null())
+                        .stderr(Stdio::null())
+                        .status()
+                        .is_ok_and(|s| s.success())
+                {
+                    return display;
+                }
+                if let Ok(Some(_)) = display.server.try_wait() {
+                    break; // lost a race for this number; try the next
+                }
+                std::thread::sleep(Duration::from_millis(50));
+            }
+            let _ = display.server.kill();
+        }
+        panic!("no Xvfb display could be started");
+    }
+
+    fn command(&self, program: &str) -> Command {
+        let mut command = Command::new(program);
+        command
+            .env("DISPLAY", format!(":{}", self.number))
+            .env("XDG_RUNTIME_DIR", &self.runtime_dir);
+        command
+    }
+
+    /// Starts `backspin` with `args`; its log goes to `log`.
+    fn launch(&mut self, args: &[&str], log: &Path) {
+        let log_file = std::fs::File::create(log).expect("log file");
+        let child = self
+            .command(env!("CARGO_BIN_EXE_backspin"))
+            .args(args)
+            .env("RUST_LOG", "info,backspin=debug")
+            .stdout(log_file.try_clone().expect("log file"))
+            .stderr(log_file)
+            .spawn()
+            .expect("backspin starts");
+        self.app = Some(child);
+    }
+
+    fn xdotool(&self, args: &[&str]) -> String {
+        let output = self
+            .command("xdotool")
+            .args(args)
+            .output()
+            .expect("xdotool runs");
+        String::from_utf8_lossy(&output.stdout).trim().to_string()
+    }
+
+    /// The player's window id, once it is mapped.
+    fn wait_for_window(&mut self, log: &Path) -> String {
+        let started = Instant::now();
+        while started.elapsed() < Duration::from_secs(60) {
+            let id = self.xdotool(&["search", "--onlyvisible", "--name", "^Backspin"]);
+            if let Some(id) = id.lines().next()
+                && !id.is_empty()
+            {
+                return id.to_string();
+            }
+            if let Some(Ok(Some(status))) = self.app.as_mut().map(|a| a.try_wait()) {
+                panic!(
+                    "backspin exited early ({status}):\n{}",
+                    std::fs::read_to_string(log).unwrap_or_default()
+                );
+            }
+            std::thread::sleep(Duration::from_millis(200));
+        }
+        panic!(
+            "no backspin window after 60 s:\n{}",
+            std::fs::read_to_string(log).unwrap_or_default()
+        );
+    }
+
+    /// Captures the window and reduces it to the 160×144 picture (integer scale, letterbox).
+    fn capture(&self, window: &str, path: &Path) -> Vec<[u8; 3]> {
+        let status = self
+            .command("import")
+            .args(["-window", window, &format!("PNG24:{}", path.display())])
+            .status()
+            .expect("import runs");
+        assert!(status.success(), "import failed for {}", path.display());
+        let decoder = png::Decoder::new(std::io::BufReader::new(
+            std::fs::File::open(path).expect("capture exists"),
+        ));
+        let mut reader = decoder.read_info().expect("capture is a PNG");
+        let mut buffer = vec![0; reader.output_buffer_size().expect("sane size")];
+        let info = reader.next_frame(&mut buffer).expect("capture decodes");
+        let channels = info.color_type.samples();
+        assert_eq!(info.bit_depth, png::BitDepth::Eight);
+        let (width, height) = (info.width as usize, info.height as usize);
+        let scale = (width / WIDTH).min(height / HEIGHT).max(1);
+        let (left, top) = (
+            width.saturating_sub(WIDTH * scale) / 2,
+            height.saturating_sub(HEIGHT * scale) / 2,
+        );
+        let mut picture = Vec::with_capacity(WIDTH * HEIGHT);
+        for y in 0..HEIGHT {
+            for x in 0..WIDTH {
+                let sx = left + x * scale + scale / 2;
+                let sy = top + y * scale + scale / 2;
+                let at = (sy * width + sx) * channels;
+                picture.push([buffer[at], buffer[at + 1], buffer[at + 2]]);
+            }
+        }
+        picture
+    }
+
+    /// The frame number in the window title.
+    fn title_frame(&self, window: &str) -> (u64, String) {
+        let title = self.xdotool(&["getwindowname", window]);
+        let frame = title
+            .split("frame ")
+            .nth(1)
+            .and_then(|rest| rest.split(|c: char| !c.is_ascii_digit()).next())
+            .and_then(|digits| digits.parse().ok())
+            .unwrap_or_else(|| panic!("no frame number in the title {title:?}"));
+        (frame, title)
+    }
+}
+
+impl Drop for Display {
+    fn drop(&mut self) {
+        if let Some(app) = &mut self.app {
+            let _ = app.kill();
+            let _ = app.wait();
+        }
+        let _ = self.server.kill();
+        let _ = self.server.wait();
+        let _ = std::fs::remove_dir_all(&self.runtime_dir);
+    }
+}
+
+fn palette_share(picture: &[[u8; 3]]) -> (f64, usize) {
+    let on_palette = picture.iter().filter(|p| PALETTE.contains(p)).count();
+    let shades = PALETTE.iter().filter(|c| picture.contains(c)).count();
+    (on_palette as f64 / picture.len() as f64, shades)
+}
+
+fn marker_columns(picture: &[[u8; 3]]) -> Vec<usize> {
+    let row = BAR_TOP + 1;
+    (0..WIDTH)
+        .filter(|&x| picture[row * WIDTH + x] == MARKER)
+        .collect()
+}
+
+fn config_file(dir: &Path, name: &str, text: &str) -> PathBuf {
+    let path = dir.join(name);
+    std::fs::write(&path, text).expect("config written");
+    path
+}
+
+#[test]
+fn gui_hold_backspace_rewinds_the_demo() {
+    if let Some(missing) = missing_tools() {
+        println!("SKIPPED gui_hold_backspace_rewinds_the_demo: {missing} not installed");
+        return;
+    }
+    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let out = out_dir();
+    let config = out.join("rewind-config.toml"); // created with the defaults
+    let _ = std::fs::remove_file(&config);
+    let log = out.join("rewind.log");
+    let mut display = Display::start();
+    display.launch(
+        &[
+            "--no-audio",
+            "--quit-after",
+            "90",
+            "--config",
+            config.to_str().expect("utf-8 path"),
+        ],
+        &log,
+    );
+    let window = display.wait_for_window(&log);
+    display.xdotool(&["windowfocus", "--sync", &window]);
+    std::thread::sleep(Duration::from_millis(1500));
+    let start = display.capture(&window, &out.join("1-start.png"));
+
+    // Walk right for 1.5 s.
+    display.xdotool(&["keydown", "Right"]);
+    std::thread::sleep(Duration::from_millis(1500));
+    display.xdotool(&["keyup", "Right"]);
+    std::thread::sleep(Duration::from_millis(300));
+    let walked = display.capture(&window, &out.join("2-walked.png"));
+    let (frame_walked, title_walked) = display.title_frame(&window);
+
+    // Hold Backspace for 2 s, capturing near the end of the hold.
+    display.xdotool(&["keydown", "BackSpace"]);
+    std::thread::sleep(Duration::from_millis(1800));
+    let rewinding = display.capture(&window, &out.join("3-rewinding.png"));
+    std::thread::sleep(Duration::from_millis(200));
+    let (frame_rewound, title_rewound) = display.title_frame(&window);
+    display.xdotool(&["keyup", "BackSpace"]);
+    std::thread::sleep(Duration::from_millis(700));
+    let (frame_after, title_after) = display.title_frame(&window);
+    let resumed = display.capture(&window, &out.join("4-resumed.png"));
+    // Paused, `,` steps back one frame at a time and `.` forward again.
+    display.xdotool(&["key", "p"]);
+    std::thread::sleep(Duration::from_millis(400));
+    let (frame_paused, title_paused) = display.title_frame(&window);
+    display.xdotool(&["key", "comma", "comma", "comma"]);
+    std::thread::sleep(Duration::from_millis(400));
+    let (frame_stepped_back, _) = display.title_frame(&window);
+    display.xdotool(&["key", "period"]);
+    std::thread::sleep(Duration::from_millis(400));
+    let (frame_stepped_on, _) = display.title_frame(&window);
+    let paused = display.capture(&window, &out.join("5-paused.png"));
+    let log_text = std::fs::read_to_string(&log).unwrap_or_default();
+    println!("titles: {title_walked:?} -> {title_rewound:?} -> {title_after:?}");
+    println!("captures in {}", out.display());
+    // Frame-rate figures (debug log, one line a second): printed, not asserted, since CI
+    // machines are shared.
+    for line in log_text.lines().filter(|l| l.contains("frames/s")) {
+        println!("{line}");
+    }
+
+    // (a) Rendering: the captures are the demo's picture in the DMG palette, and it moves.
+    for (name, picture) in [
+        ("start", &start),
+        ("walked", &walked),
+        ("resumed", &resumed),
+    ] {
+        let (share, shades) = palette_share(picture);
+        assert!(
+            share > 0.85 && shades >= 3,
+            "{name}: {:.0}% of pixels in the palette, {shades} shades\n{log_text}",
+            share * 100.0
+        );
+    }
+    assert!(start != walked, "the picture did not change while walking");
+
+    // (b) The position went back: the timeline marker sits well left of the bar's end, the
+    // picture differs from before the rewind, and the title's frame number fell.
+    let marker = marker_columns(&rewinding);
+    assert!(
+        !marker.is_empty(),
+        "no timeline marker in the capture while rewinding\n{log_text}"
+    );
+    let newest_x = BAR_RIGHT - 1;
+    assert!(
+        marker[0] + 20 < newest_x,
+        "marker at x={} is not back from the newest frame (x={newest_x})",
+        marker[0]
+    );
+    assert!(
+        marker[0] > BAR_LEFT,
+        "rewound to the very oldest frame: the hold lasted too long?"
+    );
+    assert!(rewinding != walked, "rewinding shows the same picture");
+    assert!(title_rewound.contains("rewinding"), "{title_rewound:?}");
+    assert!(
+        frame_rewound + 60 <= frame_walked,
+        "2 s of Backspace went back only from frame {frame_walked} to {frame_rewound}"
+    );
+    // Released: playing again from the rewound point, no marker.
+    assert!(!title_after.contains("rewinding"), "{title_after:?}");
+    assert!(
+        frame_after > frame_rewound,
+        "play did not resume: {title_after:?}"
+    );
+    assert!(marker_columns(&resumed).is_empty());
+    assert!(title_paused.contains("paused"), "{title_paused:?}");
+    assert_eq!(frame_stepped_back + 3, frame_paused, "three `,` presses");
+    assert_eq!(frame_stepped_on, frame_stepped_back + 1, "one `.` press");
+    assert!(
+        !marker_columns(&paused).is_empty(),
+        "the timeline shows while paused"
+    );
+    assert!(!log_text.contains("panicked"), "{log_text}");
+}
+
+#[test]
+fn gui_screenshot_hook_and_software_presenter() {
+    if let Some(missing) = missing_tools() {
+        println!("SKIPPED gui_screenshot_hook_and_software_presenter: {missing} not installed");
+        return;
+    }
+    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let out = out_dir();
+    let shot = out.join("hook-60.png");
+    let _ = std::fs::remove_file(&shot);
+    let config = config_file(
+        &out,
+        "hook-config.toml",
+        "[keyboard]\nrewind = [\"Backspace\"]\n",
+    );
+    let log = out.join("hook.log");
+    // `backspin ROM`: the demo, assembled to a file.
+    let rom = out.join("demo.gb");
+    let demo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets/demo/demo.asm");
+    let assembled = backspin_asm::assemble_file(&demo).expect("the demo assembles");
+    std::fs::write(&rom, assembled).expect("ROM written");
+    let mut display = Display::start();
+    display.launch(
+        &[
+            rom.to_str().expect("utf-8 path"),
+            "--no-audio",
+            "--software",
+            "--quit-after",
+            "60",
+            "--config",
+            config.to_str().expect("utf-8 path"),
+            "--screenshot-after",
+            "60",
+            shot.to_str().expect("utf-8 path"),
+        ],
+        &log,
+    );
+    let status = display
+        .app
+        .as_mut()
+        .expect("launched")
+        .wait()
+        .expect("exit status");
+    let log_text = std::fs::read_to_string(&log).unwrap_or_default();
+    assert!(status.success(), "backspin failed:\n{log_text}");
+    assert!(log_text.contains("software presenter"), "{log_text}");
+    assert!(log_text.contains("playing BACKSPIN DEMO"), "{log_text}");
+    let decoder = png::Decoder::new(std::io::BufReader::new(
+        std::fs::File::open(&shot).expect("the hook wrote its PNG"),
+    ));
+    let mut reader = decoder.read_info().expect("PNG");
+    let mut rgba = vec![0; reader.output_buffer_size().expect("size")];
+    reader.next_frame(&mut rgba).expect("decodes");
+    let picture: Vec<[u8; 3]> = rgba.chunks_exact(4).map(|p| [p[0], p[1], p[2]]).collect();
+    let (share, shades) = palette_share(&picture);
+    assert!(share == 1.0 && shades >= 3, "{shades} shades");
+}
+
+#[test]
+fn gui_unreadable_rom_is_one_clear_error() {
+    let output = Command::new(env!("CARGO_BIN_EXE_backspin"))
+        .args(["/nonexistent/game.gb", "--no-audio"])
+        .output()
+        .expect("backspin runs");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success());
+    assert!(
+        stderr.contains("error: cannot read /nonexistent/game.gb"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}
+
+#[test]
+fn gui_malformed_config_is_reported_and_defaults_used() {
+    if let Some(missing) = missing_tools() {
+        println!(
+            "SKIPPED gui_malformed_config_is_reported_and_defaults_used: {missing} not installed"
+        );
+        return;
+    }
+    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let out = out_dir();
+    let config = config_file(
+        &out,
+        "bad-config.toml",
+        "[keyboard]\nrewind = [\"Backspace\"\njump = 3\n",
+    );
+    let log = out.join("bad-config.log");
+    let mut display = Display::start();
+    display.launch(
+        &[
+            "--no-audio",
+            "--software",
+            "--quit-after",
+            "4",
+            "--config",
+            config.to_str().expect("utf-8 path"),
+        ],
+        &log,
+    );
+    let status = display
+        .app
+        .as_mut()
+        .expect("launched")
+        .wait()
+        .expect("exit status");
+    let log_text = std::fs::read_to_string(&log).unwrap_or_default();
+    assert!(status.success(), "backspin failed:\n{log_text}");
+    assert!(
+        log_text.contains("has problems; using the default bindings"),
+        "{log_text}"
+    );
+    assert!(!log_text.contains("panicked"), "{log_text}");
+}
