@@ -10,12 +10,6 @@ pub trait Bus {
     fn read(&mut self, addr: u16) -> u8;
     /// One M-cycle that writes `value` to `addr`.
     fn write(&mut self, addr: u16, value: u8);
-    /// The opcode fetch: one M-cycle that reads `addr`, returning the byte and `IE & IF & 0x1F`
-    /// as the CPU samples it at the end of that cycle (the interrupt check of a running CPU).
-    fn fetch(&mut self, addr: u16) -> (u8, u8) {
-        let opcode = self.read(addr);
-        (opcode, self.pending_interrupts())
-    }
     /// One M-cycle without a memory access.
     fn idle(&mut self);
     /// One M-cycle without a memory access while the IDU puts `addr` on the address bus
@@ -26,7 +20,7 @@ pub trait Bus {
     }
     /// Interrupts a halted CPU sees at the end of this M-cycle: `IE & IF`, plus requests
     /// arriving within the next dot (no cycle passes).
-    fn halt_wake_interrupts(&self) -> u8 {
+    fn halt_wake_interrupts(&mut self) -> u8 {
         self.pending_interrupts()
     }
     /// `IE & IF & 0x1F` as it stands now (no cycle passes).

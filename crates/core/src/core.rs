@@ -125,8 +125,7 @@ impl Core {
 
     /// Sets the pressed buttons from now on: an input event at the current M-cycle.
     pub fn set_buttons(&mut self, buttons: Buttons) {
-        let mut machine = self.machine();
-        machine.set_buttons(buttons.0);
+        self.machine().set_buttons(buttons.0);
         // A pressed button pulls a P1 line low, which restarts a stopped CPU.
         if buttons.0 != 0 && self.state.cpu.mode() == CpuMode::Stopped {
             self.state.cpu.set_mode(CpuMode::Running);
@@ -206,7 +205,9 @@ impl Core {
     }
 
     /// Whether a halted (or stopped, or locked) CPU jumps straight to the next event instead
-    /// of ticking idle M-cycles one by one. On by default; the result is identical either way.
+    /// of ticking idle M-cycles one by one, and whether quiet M-cycles are only counted and
+    /// caught up in one go (see `Machine`). On by default; the result is identical either
+    /// way (`tests/determinism.rs` compares the two, byte for byte, every frame).
     pub fn set_halt_skipping(&mut self, enabled: bool) {
         self.halt_skipping = enabled;
     }
@@ -216,6 +217,7 @@ impl Core {
     fn run(&mut self, limit: u64, stop_at_frame: bool) -> Events {
         let (cpu, hw) = (&mut self.state.cpu, &mut self.state.hw);
         let mut machine = Machine::new(hw, &self.rom, self.boot_rom.as_ref(), &mut self.out);
+        machine.set_deferral(self.halt_skipping);
         let stop_events = if stop_at_frame {
             Events::BREAKPOINT | Events::FRAME_READY
         } else {

@@ -18,12 +18,34 @@ const DIV_APU_BIT: u16 = 1 << 12;
 
 /// The `Bus` the CPU runs on: borrows the hardware state, the ROM and the host outputs for
 /// the duration of one run call.
+///
+/// # Deferred ticks
+/// Most M-cycles change nothing anyone can see: no interrupt request, no frame, no clock
+/// edge, no DMA. After each full tick the machine computes how many such quiet M-cycles
+/// follow (as HALT skipping does) and only counts them, advancing the timer, PPU and APU
+/// in one go (`advance`, equivalent to that many ticks) when the window ends or before any
+/// access that could observe or change them: every access but ROM, cartridge RAM, work RAM
+/// and HRAM. `hw.m_cycles` is always current. The deferral lives only in this struct:
+/// dropping it brings the state up to date, so `State` never holds a deferred tick.
 pub(crate) struct Machine<'a> {
     hw: &'a mut HwState,
     rom: &'a Rom,
     boot_rom: Option<&'a BootRom>,
     out: &'a mut Output,
     events: Events,
+    /// The M-cycle up to which the timer, PPU and APU have ticked (at most `hw.m_cycles`).
+    synced_m_cycles: u64,
+    /// The first M-cycle whose tick must run in full; the ones before it (from
+    /// `synced_m_cycles` on) are quiet.
+    full_tick_m_cycle: u64,
+    /// false: every tick runs in full (the reference the deferral is checked against).
+    defer_quiet_ticks: bool,
+}
+
+impl Drop for Machine<'_> {
+    fn drop(&mut self) {
+        self.sync();
+    }
 }
 
 /// Fills `state` as the machine is at power-on (with a boot ROM) or as the DMG boot ROM
@@ -69,13 +91,22 @@ impl<'a> Machine<'a> {
         boot_rom: Option<&'a BootRom>,
         out: &'a mut Output,
     ) -> Machine<'a> {
+        let now = hw.m_cycles;
         Machine {
             hw,
             rom,
             boot_rom,
             out,
             events: Events::empty(),
+            synced_m_cycles: now,
+            full_tick_m_cycle: now.wrapping_add(1),
+            defer_quiet_ticks: true,
         }
+    }
+
+    /// Whether quiet M-cycles are deferred (on by default).
+    pub(crate) fn set_deferral(&mut self, enabled: bool) {
+        self.defer_quiet_ticks = enabled;
     }
 
     pub(crate) fn events(&self) -> Events {
@@ -109,8 +140,85 @@ impl<'a> Machine<'a> {
     /// `hblank_ly_scx_timing-GS`, and Mealybug's mid-line writes land on their pixel.
     #[inline(always)]
     fn tick(&mut self) {
+        self.hw.m_cycles += 1;
+        if self.hw.m_cycles >= self.full_tick_m_cycle {
+            self.tick_full();
+        }
+    }
+
+    /// The quiet M-cycles before this one, then this one in full; then the length of the
+    /// quiet window that follows.
+    #[inline(never)]
+    fn tick_full(&mut self) {
+        self.catch_up_to(self.hw.m_cycles - 1);
+        self.tick_now();
+        self.synced_m_cycles = self.hw.m_cycles;
+        let quiet = if self.defer_quiet_ticks {
+            self.quiet_m_cycles(u32::MAX)
+        } else {
+            0
+        };
+        self.full_tick_m_cycle = self.hw.m_cycles + u64::from(quiet) + 1;
+    }
+
+    /// Brings the timer, PPU and APU up to the current M-cycle (its tick included).
+    #[inline(always)]
+    fn sync(&mut self) {
+        if self.synced_m_cycles != self.hw.m_cycles {
+            self.catch_up_to(self.hw.m_cycles);
+        }
+    }
+
+    /// `sync`, and the next tick runs in full: for accesses that may change what is quiet.
+    #[inline(always)]
+    fn sync_and_recheck(&mut self) {
+        self.sync();
+        self.full_tick_m_cycle = self.hw.m_cycles + 1;
+    }
+
+    /// Runs the deferred quiet ticks up to and including M-cycle `target`.
+    #[inline(never)]
+    fn catch_up_to(&mut self, target: u64) {
+        let Some(n) = target.checked_sub(self.synced_m_cycles).filter(|&n| n != 0) else {
+            return;
+        };
+        // The window never exceeds one `quiet_m_cycles`, a u32.
+        let n = u32::try_from(n).unwrap_or(u32::MAX);
         let hw = &mut *self.hw;
-        hw.m_cycles += 1;
+        hw.timer.advance(n);
+        hw.ppu.advance(
+            n,
+            &hw.vram,
+            &hw.oam,
+            &mut hw.interrupt_flag,
+            &mut self.out.frame,
+        );
+        hw.apu.advance(n, &mut self.out.audio);
+        self.synced_m_cycles = target;
+    }
+
+    /// M-cycles (at most `budget`) from now on during which ticking can have no observable
+    /// effect: no interrupt request, no frame completion, no serial or APU clock edge, no
+    /// DMA, as long as no I/O register is written.
+    fn quiet_m_cycles(&self, budget: u32) -> u32 {
+        let hw = &*self.hw;
+        if hw.dma.is_busy() {
+            return 0;
+        }
+        let mut watched = DIV_APU_BIT;
+        if hw.serial.is_shifting() {
+            watched |= SERIAL_CLOCK_BIT;
+        }
+        hw.timer
+            .quiet_m_cycles(watched)
+            .min(hw.ppu.quiet_m_cycles())
+            .min(budget)
+    }
+
+    /// One M-cycle of every component, in full.
+    #[inline(always)]
+    fn tick_now(&mut self) {
+        let hw = &mut *self.hw;
         let fell = hw.timer.tick(&mut hw.interrupt_flag);
         if fell & (SERIAL_CLOCK_BIT | DIV_APU_BIT) != 0 {
             self.counter_edges(fell);
@@ -179,6 +287,20 @@ impl<'a> Machine<'a> {
 
     #[inline(never)]
     fn cpu_read_slow(&mut self, addr: u16) -> u8 {
+        // Deferred ticks change only the timer's counters, the PPU's dot position (no PPU
+        // step runs, so its registers and locks stand) and the APU's clock.
+        match addr {
+            // The OAM bug depends on the row the scan is reading.
+            0xFE00..=0xFEFF | 0xFF10..=0xFF3F => self.sync(),
+            0xFF04..=0xFF07 if self.synced_m_cycles != self.hw.m_cycles => {
+                let mut timer = self.hw.timer;
+                timer.advance((self.hw.m_cycles - self.synced_m_cycles) as u32);
+                return timer.read(addr as u8);
+            }
+            // I/O is never blocked by DMA and has no OAM bug: straight to the register.
+            0xFF00..=0xFF7F => return self.read_io(addr as u8),
+            _ => {}
+        }
         if addr & 0xFF00 == 0xFE00 && !self.hw.dma.blocks(addr) {
             // The OAM corruption bug (Blargg `oam_bug`).
             let hw = &mut *self.hw;
@@ -232,6 +354,7 @@ impl<'a> Machine<'a> {
         }
     }
 
+    #[inline]
     fn read_io(&self, reg: u8) -> u8 {
         let hw = &*self.hw;
         match reg {
@@ -247,6 +370,11 @@ impl<'a> Machine<'a> {
     }
 
     fn cpu_write(&mut self, addr: u16, value: u8) {
+        match addr {
+            0x0000..=0x7FFF | 0xA000..=0xFDFF | 0xFF80..=0xFFFE => {}
+            0xFF00..=0xFF7F => self.sync_and_recheck(),
+            _ => self.sync(),
+        }
         if self.hw.dma.blocks(addr) {
             return;
         }
@@ -313,23 +441,15 @@ impl<'a> Machine<'a> {
     /// frame completion, no serial or APU clock edge, no DMA. Equivalent, byte for byte, to
     /// that many idle M-cycles (checked by the eager-versus-skipping determinism test).
     pub(crate) fn skip_quiet_cycles(&mut self, budget: u64) {
-        let hw = &mut *self.hw;
-        if hw.dma.is_busy() {
-            return;
-        }
-        let mut watched = DIV_APU_BIT;
-        if hw.serial.is_shifting() {
-            watched |= SERIAL_CLOCK_BIT;
-        }
-        let quiet = hw
-            .timer
-            .quiet_m_cycles(watched)
-            .min(hw.ppu.quiet_m_cycles())
-            .min(u32::try_from(budget).unwrap_or(u32::MAX));
+        self.sync();
+        let quiet = self.quiet_m_cycles(u32::try_from(budget).unwrap_or(u32::MAX));
         if quiet == 0 {
             return;
         }
+        let hw = &mut *self.hw;
         hw.m_cycles += u64::from(quiet);
+        self.synced_m_cycles = hw.m_cycles;
+        self.full_tick_m_cycle = hw.m_cycles + 1;
         hw.timer.advance(quiet);
         hw.ppu.advance(
             quiet,
@@ -357,11 +477,13 @@ impl Bus for Machine<'_> {
     fn idle_with_address(&mut self, addr: u16) {
         self.tick();
         if addr & 0xFF00 == 0xFE00 {
+            self.sync();
             let hw = &mut *self.hw;
             hw.ppu.oam_bug_write(&mut hw.oam);
         }
     }
-    fn halt_wake_interrupts(&self) -> u8 {
+    fn halt_wake_interrupts(&mut self) -> u8 {
+        self.sync();
         let hw = &*self.hw;
         let soon = hw.ppu.interrupts_in_next_dot(&hw.vram, &hw.oam);
         hw.interrupt_enable & (hw.interrupt_flag | soon) & 0x1F
@@ -382,6 +504,7 @@ impl Bus for Machine<'_> {
     }
     fn stop(&mut self) {
         // STOP resets the system counter like a DIV write.
+        self.sync_and_recheck();
         self.write_io(io::DIV, 0);
     }
 }

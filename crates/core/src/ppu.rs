@@ -579,6 +579,16 @@ impl PpuState {
         interrupt_flag: &mut u8,
         frame: &mut [u8; 160 * 144],
     ) {
+        // The common case: `tick`'s first fast path n times over.
+        if self.deferred_valid | self.wx_just_changed == 0
+            && self.lcdc & LCDC_LCD_ENABLE != 0
+            && self.fifo_lag == 0
+            && u64::from(self.wait_dots) >= 4 * u64::from(n)
+        {
+            self.wait_dots -= (4 * n) as u16;
+            self.line_dot = self.line_dot.wrapping_add((4 * n) as u16);
+            return;
+        }
         if n <= 1 || self.quiet_m_cycles() < n {
             for _ in 0..n {
                 self.tick(vram, oam, interrupt_flag, frame);
@@ -875,13 +885,23 @@ impl PpuState {
                 if FAST && self.wait_dots == 1 && self.step == Step::Mode3Dot as u8 {
                     // Fast path: plain mode-3 dots (no window trigger, no object, no
                     // glitch) run here without the step dispatch; the result is identical.
-                    while dots > 1 && self.mode3_dot_is_plain() {
+                    while dots > 1 {
+                        // A drain's conditions include the first dot's being plain.
                         let length = self.mode3_drain_length();
                         if length != 0 && dots > u32::from(length) {
                             dots -= u32::from(length);
                             self.line_dot = self.line_dot.wrapping_add(u16::from(length));
                             self.mode3_drain(length, bus);
+                            if self.screen_x >= 160 {
+                                // The line's last pixel is out (as in the plain dot below).
+                                self.wait_dots = 0;
+                                self.exit_mode3(bus);
+                                break;
+                            }
                             continue;
+                        }
+                        if !self.mode3_dot_is_plain() {
+                            break;
                         }
                         dots -= 1;
                         self.line_dot = self.line_dot.wrapping_add(1);
@@ -948,7 +968,7 @@ impl PpuState {
 
     /// If the FIFO's remaining pixels can go out as plain dots, with the fetcher reaching
     /// its push exactly when the FIFO empties, the number of those dots (`mode3_drain`
-    /// then does them at once); else 0. Registers cannot change within a `run` (writes are
+    /// then does them at once; its last pixel may be the line's 160th); else 0. Registers cannot change within a `run` (writes are
     /// applied between runs), nor VRAM (locked in mode 3).
     #[inline(always)]
     fn mode3_drain_length(&self) -> u8 {
@@ -958,23 +978,37 @@ impl PpuState {
             || length > 8
             || length + step < 6
             || self.insert_background_pixel != 0
-            || self.screen_x >= 160 - length
+            || self.screen_x > 160 - length
         {
             return 0;
         }
+        let last = length - 1;
         if self.scanline_x >= 160 {
             // Fine-scroll discards at the start of the line (columns -16..-1): allowed
-            // without objects or an active window, while the run stays left of column 8.
-            if self.sprite_count != 0
-                || self.in_window != 0
-                || u16::from(self.scanline_x) + u16::from(length) > 256 + 8
-            {
+            // without an active window, while the run stays left of column 8, and while no
+            // dot would fetch or drop the next object (as `mode3_dot_is_plain` decides).
+            if self.in_window != 0 || u16::from(self.scanline_x) + u16::from(length) > 256 + 8 {
                 return 0;
             }
-        } else if self.scanline_x >= 160 - length {
+            if self.sprite_count != 0 {
+                let x = self.sprites[usize::from(self.sprite_count.min(10) - 1) * 4 + 1];
+                for dot in 0..length {
+                    let column = self.scanline_x.wrapping_add(dot);
+                    let due = column.wrapping_add(8);
+                    let visible = !(160..248).contains(&column);
+                    if x == due || (visible && x < due) {
+                        return 0;
+                    }
+                }
+            }
+        } else if self.scanline_x > 160 - length {
             return 0;
+        } else if self.sprite_count != 0 {
+            let n = usize::from(self.sprite_count.min(10) - 1) * 4 + 1;
+            if self.sprites[n] <= self.scanline_x + last + 8 {
+                return 0;
+            }
         }
-        let last = length - 1;
         if self.in_window == 0 {
             if self.window_y_reached != 0
                 && self.lcdc & LCDC_WINDOW_ENABLE != 0
@@ -986,12 +1020,6 @@ impl PpuState {
             }
         } else if self.wx.wrapping_sub(self.screen_x.wrapping_add(7)) <= last {
             return 0;
-        }
-        if self.sprite_count != 0 {
-            let n = usize::from(self.sprite_count.min(10) - 1) * 4 + 1;
-            if self.sprites[n] <= self.scanline_x + last + 8 {
-                return 0;
-            }
         }
         length
     }

@@ -183,8 +183,9 @@ impl TimerState {
         let mask = u32::from(self.tima_clock_mask());
         let end = counter + 4 * n;
         if mask != 0 {
-            let period = mask << 1;
-            let edges = end / period - counter / period;
+            // The period (twice the bit) is a power of two.
+            let shift = mask.trailing_zeros() + 1;
+            let edges = (end >> shift) - (counter >> shift);
             self.tima = self.tima.wrapping_add(edges as u8);
         }
         self.system_counter = end as u16;
@@ -202,7 +203,8 @@ const POST_BOOT_SYSTEM_COUNTER: u16 = 0xABC8;
 /// `bit` in a counter that advances 4 per M-cycle.
 fn m_cycles_before_nth_fall(counter: u32, bit: u16, n: u32) -> u32 {
     let period = u32::from(bit) << 1;
-    let next_fall = (counter / period + 1) * period;
+    // The period is a power of two: round down to a multiple and add one.
+    let next_fall = (counter & !(period - 1)) + period;
     let target = next_fall + (n - 1) * period;
     // The tick that takes the counter from below `target` to `target` or above is the event.
     let ticks_to_event = (target - counter).div_ceil(4);

@@ -1,5 +1,6 @@
 //! Determinism: a copied `State` behaves identically forever, and skipping idle HALT time
-//! gives the same bytes as ticking through it.
+//! (and deferring quiet M-cycles, both switched by `set_halt_skipping`) gives the same bytes
+//! as ticking through it.
 //!
 //! Runs on the shared homebrew ROMs when present (skips with a reason otherwise); our own
 //! ROMs built from source join once they exist.

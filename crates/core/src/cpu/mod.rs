@@ -119,7 +119,7 @@ impl CpuState {
 ///
 /// A halted CPU whose `IE & IF` has become non-zero leaves HALT and, in the same step,
 /// either dispatches the interrupt (IME on) or executes the next instruction (IME off).
-#[inline]
+#[inline(always)]
 pub fn step(cpu: &mut CpuState, bus: &mut impl Bus) {
     match cpu.mode() {
         CpuMode::Running => {}
@@ -149,8 +149,10 @@ pub fn step(cpu: &mut CpuState, bus: &mut impl Bus) {
     // Interrupts are sampled during the opcode fetch, so a request raised early in the fetch
     // M-cycle is taken at once and the fetched opcode is dropped (Mooneye
     // `timer/rapid_toggle`: the overflow from a TAC write interrupts the next instruction).
-    let (opcode, pending) = bus.fetch(cpu.pc);
-    if cpu.ime == 1 && pending != 0 {
+    let opcode = bus.read(cpu.pc);
+    // `IE & IF` as the CPU samples it at the end of the fetch M-cycle; read only when IME is
+    // on, which keeps the common path short.
+    if cpu.ime == 1 && bus.pending_interrupts() != 0 {
         dispatch_interrupt(cpu, bus);
         return;
     }
