@@ -1,106 +1,30 @@
-//! Mapper test ROMs from the shared suite, run through the whole machine.
-//!
-//! Skipped (with a printed reason) when the shared ROMs are absent. The full manifest runner
-//! (rom_suites) covers these too; this file is the mapper work's own quick check:
-//! `cargo test -p backspin-core --test cart_roms -- --include-ignored --nocapture`.
-//! - Mooneye `emulator-only/mbc{1,2,5}/*`: pass = `LD B,B` with B,C,D,E,H,L = 3,5,8,13,21,34.
-//! - ax6 `rtc3test-*` (`#[ignore]`d, it only reports): judged by screen. Until the PPU draws,
-//!   this decodes the text the ROM wrote to its background map and prints it (PASS/FAIL per
-//!   test, with the emulated time each line last changed), without asserting.
+//! ax6 `rtc3test-*` from the shared suite, as a report for the mapper work (`#[ignore]`d; it
+//! asserts nothing): `cargo test -p backspin-core --test cart_roms -- --ignored --nocapture`.
+//! It decodes the text the ROM wrote to its background map and prints it (PASS/FAIL per
+//! test, with the emulated time each line last changed). The harness judges these rows, and
+//! the Mooneye `emulator-only/mbc*` ROMs, with every other manifest row (`rom_suites`).
 
-use backspin_core::{Core, Events, M_CYCLES_PER_SECOND, Options, Rom};
-use std::path::{Path, PathBuf};
-
-fn test_roms_dir() -> Option<PathBuf> {
-    let root = match std::env::var_os("GB_TEST_ROMS") {
-        Some(dir) => PathBuf::from(dir),
-        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/test-roms"),
-    };
-    if root.join("manifest.tsv").is_file() {
-        Some(root)
-    } else {
-        println!(
-            "skipped: no manifest.tsv in {}; set GB_TEST_ROMS",
-            root.display()
-        );
-        None
-    }
-}
-
-/// (rom path, emulated seconds) of the manifest rows whose ROM path starts with `prefix`.
-fn manifest_rows(root: &Path, prefix: &str) -> Vec<(String, f64)> {
-    let manifest = std::fs::read_to_string(root.join("manifest.tsv")).unwrap_or_default();
-    manifest
-        .lines()
-        .skip(1)
-        .filter_map(|line| {
-            let fields: Vec<&str> = line.split('\t').collect();
-            let (rom, seconds) = (fields.get(2)?, fields.get(4)?.parse().ok()?);
-            rom.starts_with(prefix).then(|| (rom.to_string(), seconds))
-        })
-        .collect()
-}
-
-/// Runs `rom` for at most `seconds` of emulated time or until `LD B,B`.
-fn run(root: &Path, rom: &str, seconds: f64) -> Result<Core, String> {
-    let bytes = std::fs::read(root.join(rom)).map_err(|e| format!("unreadable: {e}"))?;
-    let rom = Rom::from_bytes(bytes).map_err(|e| format!("rejected: {e}"))?;
-    let mut core = Core::new(rom, Options::default());
-    // Seconds in the manifest have at most one decimal: keep the budget in integers.
-    let budget = (seconds * 10.0) as u64 * M_CYCLES_PER_SECOND / 10;
-    while core.m_cycles() < budget {
-        if core.run_frame().contains(Events::BREAKPOINT) {
-            break;
-        }
-    }
-    Ok(core)
-}
-
-#[test]
-fn mooneye_mbc_roms() {
-    let Some(root) = test_roms_dir() else { return };
-    let rows = manifest_rows(&root, "mooneye/emulator-only/mbc");
-    let mut failures = Vec::new();
-    for (rom, seconds) in &rows {
-        let verdict = match run(&root, rom, *seconds) {
-            Err(e) => Err(e),
-            Ok(core) => {
-                let cpu = core.state().cpu;
-                let regs = [cpu.b, cpu.c, cpu.d, cpu.e, cpu.h, cpu.l];
-                if regs == [3, 5, 8, 13, 21, 34] {
-                    Ok(())
-                } else {
-                    Err(format!(
-                        "registers {regs:?} after {:.2} s",
-                        core.m_cycles() as f64 / M_CYCLES_PER_SECOND as f64
-                    ))
-                }
-            }
-        };
-        match verdict {
-            Ok(()) => println!("pass  {rom}"),
-            Err(why) => {
-                println!("FAIL  {rom}: {why}");
-                failures.push(rom.clone());
-            }
-        }
-    }
-    println!("{} of {} passed", rows.len() - failures.len(), rows.len());
-    assert!(failures.is_empty(), "failed: {failures:?}");
-}
+use backspin_core::{Core, M_CYCLES_PER_SECOND, Options, Rom};
 
 #[test]
 #[ignore = "screen-judged; needs CPU and PPU; run with --ignored"]
 fn rtc3test_runs() {
-    let Some(root) = test_roms_dir() else { return };
+    let root = match backspin_harness::locate_test_roms() {
+        Ok(root) => root,
+        Err(reason) => return println!("skipped: {reason}"),
+    };
+    let rows = backspin_harness::load_manifest(&root.join("manifest.tsv")).expect("manifest");
     // RTC3TEST_EXTRA_SECONDS runs longer than the manifest, to see slow results finish.
     let extra: f64 = std::env::var("RTC3TEST_EXTRA_SECONDS")
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(0.0);
-    for (rom, seconds) in manifest_rows(&root, "ax6/rtc3test") {
-        let seconds = seconds + extra;
-        let bytes = std::fs::read(root.join(&rom)).expect("manifest ROM readable");
+    for row in rows
+        .iter()
+        .filter(|row| row.rom.starts_with("ax6/rtc3test"))
+    {
+        let (rom, seconds) = (&row.rom, row.seconds + extra);
+        let bytes = std::fs::read(root.join(rom)).expect("manifest ROM readable");
         let mut core = Core::new(
             Rom::from_bytes(bytes).expect("valid ROM"),
             Options::default(),

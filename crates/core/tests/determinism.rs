@@ -6,21 +6,20 @@
 //! ROMs built from source join once they exist.
 
 use backspin_core::{Buttons, Core, Options, Rom};
-use std::path::PathBuf;
 
 fn shared_rom(relative: &str) -> Option<Vec<u8>> {
-    let root = match std::env::var_os("GB_TEST_ROMS") {
-        Some(dir) => PathBuf::from(dir),
-        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/test-roms"),
+    let root = match backspin_harness::locate_test_roms() {
+        Ok(root) => root,
+        Err(reason) => {
+            println!("skipped: {reason}");
+            return None;
+        }
     };
     let path = root.join(relative);
     match std::fs::read(&path) {
         Ok(bytes) => Some(bytes),
         Err(error) => {
-            println!(
-                "skipped: {} not readable ({error}); set GB_TEST_ROMS",
-                path.display()
-            );
+            println!("skipped: {} not readable ({error})", path.display());
             None
         }
     }

@@ -3,7 +3,6 @@
 //! asserted (style.md: speed lives in benches).
 
 use backspin_core::{Core, Options, Rom};
-use std::path::PathBuf;
 use std::time::Instant;
 
 /// Time this thread has spent on a CPU (Linux `/proc/thread-self/schedstat`), which the
@@ -17,9 +16,9 @@ fn thread_cpu_seconds() -> Option<f64> {
 #[test]
 #[ignore = "timing run: use --release and --ignored"]
 fn frames_per_second() {
-    let root = match std::env::var_os("GB_TEST_ROMS") {
-        Some(dir) => PathBuf::from(dir),
-        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/test-roms"),
+    let root = match backspin_harness::locate_test_roms() {
+        Ok(root) => root,
+        Err(reason) => return println!("skipped: {reason}"),
     };
     // PPU_SPEED_ROM=substring runs only the matching workload.
     let only = std::env::var("PPU_SPEED_ROM").ok();
@@ -65,9 +64,9 @@ fn frames_per_second() {
 #[test]
 #[ignore = "manual comparison of fast paths on/off"]
 fn state_hashes() {
-    let root = match std::env::var_os("GB_TEST_ROMS") {
-        Some(dir) => PathBuf::from(dir),
-        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/test-roms"),
+    let root = match backspin_harness::locate_test_roms() {
+        Ok(root) => root,
+        Err(reason) => return println!("skipped: {reason}"),
     };
     for name in [
         "homebrew/opus5.gb",

@@ -9,12 +9,7 @@ use backspin_rewind::{Captured, Rewinder};
 use std::path::PathBuf;
 
 fn test_roms_dir() -> Option<PathBuf> {
-    let dir = std::env::var_os("GB_TEST_ROMS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/test-roms")
-        });
-    dir.is_dir().then_some(dir)
+    backspin_harness::locate_test_roms().ok()
 }
 
 fn short_config() -> BenchConfig {
