@@ -68,6 +68,29 @@ const STEREO_STEP: [[i32; 2 * TAPS]; PHASES] = {
     table
 };
 
+/// [`STEP`] with `TAPS` zeros after each row: the taps a step has still to give, from any
+/// tap on, are then always one 16-wide window (the zeros past its end add nothing), which a
+/// straight loop handles. In i16 (every weight fits), so that a delta that fits too
+/// multiplies 8 lanes at a time.
+const PADDED_STEP: [[i16; 2 * TAPS]; PHASES] = {
+    let mut table = [[0; 2 * TAPS]; PHASES];
+    let mut phase = 0;
+    while phase < PHASES {
+        let mut tap = 0;
+        while tap < TAPS {
+            let weight = STEP[phase][tap];
+            assert!(weight >= i16::MIN as i32 && weight <= i16::MAX as i32);
+            table[phase][tap] = weight as i16;
+            tap += 1;
+        }
+        phase += 1;
+    }
+    table
+};
+
+/// Samples [`SynthState::finish_samples`] finishes in one batch.
+const BATCH: usize = RING / 2;
+
 /// Synthesis state (part of [`super::ApuState`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Pod, Zeroable)]
 #[repr(C)]
@@ -113,7 +136,7 @@ impl SynthState {
             .offset_ticks
             .wrapping_add(t_cycles.wrapping_mul(TICKS_PER_T_CYCLE));
         while self.offset_ticks >= LAG_LIMIT_TICKS {
-            self.finish_sample();
+            self.finish_samples(1, |_, _| {});
         }
     }
 
@@ -168,9 +191,12 @@ impl SynthState {
 
     /// Finishes every sample that lies wholly in the past and appends it to `audio`.
     pub(super) fn emit(&mut self, audio: &mut AudioOut) {
-        while self.offset_ticks >= TICKS_PER_SAMPLE {
-            let [left, right] = self.finish_sample();
-            audio.push(left, right);
+        loop {
+            let n = ((self.offset_ticks >> TICKS_PER_SAMPLE_BITS) as usize).min(BATCH);
+            if n == 0 {
+                break;
+            }
+            self.finish_samples(n, |left, right| audio.push(left, right));
         }
     }
 
@@ -218,8 +244,21 @@ impl SynthState {
     /// Adds the taps of a queued step that are still to come to `centre_ring`.
     fn spread_centre_step(&mut self, word: u32) {
         let (tap, phase, delta) = unpack_step(word);
+        let first_tap = tap.max(0);
+        if first_tap >= TAPS as i32 {
+            return; // All given (only in a hand-made state: such steps leave the queue).
+        }
+        // The first tap still to come lands `start` samples after the head one.
+        let start = (first_tap - tap) as usize;
+        let first = (self.head as usize & (RING - 1)) + start;
+        if first + TAPS <= RING {
+            // The usual case: one window, no wrap.
+            let weights = &PADDED_STEP[phase][first_tap as usize..][..TAPS];
+            add_scaled(&mut self.centre_ring[first..first + TAPS], weights, delta);
+            return;
+        }
         let kernel = &STEP[phase];
-        for future_tap in tap.max(0)..TAPS as i32 {
+        for future_tap in first_tap..TAPS as i32 {
             let slot = (self.head as i32 + future_tap - tap) as usize & (RING - 1);
             let weight = kernel[future_tap as usize];
             self.centre_ring[slot] =
@@ -227,31 +266,33 @@ impl SynthState {
         }
     }
 
-    /// The queued steps' share of the `head` sample; moves every step on by one sample and
-    /// drops (zeroes) those whose last tap this was.
-    fn take_queued_centre(&mut self) -> i32 {
+    /// The queued steps' shares of the next `n` (at most `BATCH`) samples, from the head one
+    /// on; moves every step on by `n` samples and drops (zeroes) those whose last tap has
+    /// then been given.
+    fn take_queued_centre(&mut self, n: usize) -> [i32; BATCH + TAPS] {
+        debug_assert!(n <= BATCH);
+        let mut shares = [0i32; BATCH + TAPS];
         let count = (self.centre_step_count as usize).min(STEP_QUEUE);
-        if count == 0 {
-            return 0;
-        }
-        let mut sum = 0i32;
         let mut kept = 0;
         for i in 0..count {
             let word = self.centre_steps[i];
             let (tap, phase, delta) = unpack_step(word);
-            if (0..TAPS as i32).contains(&tap) {
-                sum = sum.wrapping_add(delta.wrapping_mul(STEP[phase][tap as usize]));
+            let first_tap = tap.max(0);
+            let start = (first_tap - tap) as usize;
+            if first_tap < TAPS as i32 && start < n {
+                let weights = &PADDED_STEP[phase][first_tap as usize..][..TAPS];
+                add_scaled(&mut shares[start..start + TAPS], weights, delta);
             }
-            if tap + 1 < TAPS as i32 {
-                // One sample on: the tap field is the low bits, and stays below 2^TAP_BITS
+            if tap + (n as i32) < TAPS as i32 {
+                // `n` samples on: the tap field is the low bits, and stays below 2^TAP_BITS
                 // (a step is never more than RING samples ahead).
-                self.centre_steps[kept] = word + 1;
+                self.centre_steps[kept] = word + n as u32;
                 kept += 1;
             }
         }
         self.centre_steps[kept..count].fill(0);
         self.centre_step_count = kept as u32;
-        sum
+        shares
     }
 
     /// Rotates the rings so that `head` is slot 0; the pending deltas keep their order.
@@ -270,34 +311,66 @@ impl SynthState {
         self.head = 0;
     }
 
-    /// Integrates, filters and returns the `head` sample, then moves on to the next.
-    fn finish_sample(&mut self) -> [i16; 2] {
-        let queued = self.take_queued_centre();
-        let centre = std::mem::take(&mut self.centre_ring[self.head as usize & (RING - 1)])
-            .wrapping_add(queued);
-        let head = 2 * (self.head as usize & (RING - 1));
-        let mut out = [0i16; 2];
+    /// Integrates, filters and hands `out` the next `n` (at most `BATCH`) samples, moving the
+    /// head past them.
+    fn finish_samples(&mut self, n: usize, mut out: impl FnMut(i16, i16)) {
+        let queued = self.take_queued_centre(n);
         let mut integrator = self.integrators();
         let mut charge = self.highpass_charges();
-        for (side, sample) in out.iter_mut().enumerate() {
-            let input = integrator[side]
-                .wrapping_add(self.ring[head + side])
-                .wrapping_add(centre);
-            integrator[side] = input;
-            self.ring[head + side] = 0;
-            // The capacitor passes changes and leaks towards the input's DC level. Division
-            // truncates towards zero, so with a constant input the output reaches exactly 0
-            // instead of sticking at -1 (an arithmetic shift would round down forever).
-            let passed = i64::from(input) - i64::from(charge[side]);
-            charge[side] = (i64::from(input) - passed * HIGHPASS_KEEP_Q16 / 65536) as i32;
-            *sample =
-                (passed / (1 << ONE_BITS)).clamp(i64::from(i16::MIN), i64::from(i16::MAX)) as i16;
+        for &queued in &queued[..n] {
+            let head = self.head as usize & (RING - 1);
+            let centre = std::mem::take(&mut self.centre_ring[head]).wrapping_add(queued);
+            let mut sample = [0i16; 2];
+            for side in 0..2 {
+                let input = integrator[side]
+                    .wrapping_add(std::mem::take(&mut self.ring[2 * head + side]))
+                    .wrapping_add(centre);
+                integrator[side] = input;
+                // The capacitor passes changes and leaks towards the input's DC level. Division
+                // truncates towards zero, so with a constant input the output reaches exactly 0
+                // instead of sticking at -1 (an arithmetic shift would round down forever).
+                let passed = i64::from(input) - i64::from(charge[side]);
+                charge[side] = (i64::from(input) - passed * HIGHPASS_KEEP_Q16 / 65536) as i32;
+                sample[side] = (passed / (1 << ONE_BITS))
+                    .clamp(i64::from(i16::MIN), i64::from(i16::MAX))
+                    as i16;
+            }
+            out(sample[0], sample[1]);
+            self.head = (self.head.wrapping_add(1)) & (RING as u32 - 1);
+            self.offset_ticks = self.offset_ticks.wrapping_sub(TICKS_PER_SAMPLE);
         }
         self.set_integrators(integrator);
         self.set_highpass_charges(charge);
-        self.head = (self.head.wrapping_add(1)) & (RING as u32 - 1);
-        self.offset_ticks = self.offset_ticks.wrapping_sub(TICKS_PER_SAMPLE);
-        out
+    }
+}
+
+/// `slots[i] += delta * weights[i]` (wrapping) over 16 slots.
+#[inline(always)]
+fn add_scaled(slots: &mut [i32], weights: &[i16], delta: i32) {
+    let slots: &mut [i32; TAPS] = slots.try_into().expect("16 slots");
+    let weights: &[i16; TAPS] = weights.try_into().expect("16 weights");
+    match i16::try_from(delta) {
+        Ok(delta) => add_scaled_narrow(slots, weights, delta),
+        Err(_) => add_scaled_wide(slots, weights, delta),
+    }
+}
+
+/// [`add_scaled`] for a delta that fits 16 bits (nearly all: one channel's change is at
+/// most ±9,600): the multiplies then run 16 bits wide, eight to a vector instruction. Kept
+/// out of line so that the delta reaches it as an i16; inlined, the compiler sees the i32
+/// it came from and multiplies 32 bits wide.
+#[inline(never)]
+fn add_scaled_narrow(slots: &mut [i32; TAPS], weights: &[i16; TAPS], delta: i16) {
+    for (slot, &weight) in slots.iter_mut().zip(weights) {
+        *slot = slot.wrapping_add(i32::from(weight) * i32::from(delta));
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn add_scaled_wide(slots: &mut [i32; TAPS], weights: &[i16; TAPS], delta: i32) {
+    for (slot, &weight) in slots.iter_mut().zip(weights) {
+        *slot = slot.wrapping_add(delta.wrapping_mul(i32::from(weight)));
     }
 }
 
