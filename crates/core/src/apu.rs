@@ -236,13 +236,18 @@ impl AudioOut {
         self.samples.clear();
     }
 
-    #[inline]
-    fn push(&mut self, left: i16, right: i16) {
-        if self.samples.len() >= MAX_BUFFERED_SAMPLES {
-            self.samples.drain(..MAX_BUFFERED_SAMPLES / 2);
+    /// Appends finished samples, interleaved L,R (an even count). A full buffer drops its
+    /// older half first.
+    fn push_interleaved(&mut self, mut samples: &[i16]) {
+        while !samples.is_empty() {
+            if self.samples.len() >= MAX_BUFFERED_SAMPLES {
+                self.samples.drain(..MAX_BUFFERED_SAMPLES / 2);
+            }
+            let room = MAX_BUFFERED_SAMPLES - self.samples.len();
+            let (now, later) = samples.split_at(samples.len().min(room));
+            self.samples.extend_from_slice(now);
+            samples = later;
         }
-        self.samples.push(left);
-        self.samples.push(right);
     }
 }
 
@@ -288,7 +293,22 @@ impl ApuState {
     }
 
     /// HALT skipping: exactly equivalent to `n` calls of `tick` (no DIV-APU event inside).
-    pub fn advance(&mut self, mut n: u32, audio: &mut AudioOut) {
+    #[inline]
+    pub fn advance(&mut self, n: u32, audio: &mut AudioOut) {
+        if n < FLUSH_M_CYCLES {
+            // Usually no flush falls inside: one add, as in `tick`.
+            let (clock, carry) = self.flush_clock.overflowing_add(n << FLUSH_CLOCK_SHIFT);
+            if !carry {
+                self.flush_clock = clock;
+                return;
+            }
+        }
+        self.advance_through_flushes(n, audio);
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn advance_through_flushes(&mut self, mut n: u32, audio: &mut AudioOut) {
         while n > 0 {
             // The ticks up to the next flush at once (then the flush, as `tick` would).
             let step = n.min(FLUSH_M_CYCLES - self.m_cycles_elapsed());
@@ -488,6 +508,7 @@ impl ApuState {
         // The audible ones, event by event.
         let mut digital = self.digital_outputs();
         let mut level = self.synth.level();
+        let mut synth = self.synth.steps();
         let mut t_cycles = t_cycles;
         while t_cycles > 0 {
             let mut step = t_cycles;
@@ -503,61 +524,21 @@ impl ApuState {
             if audible[3] {
                 // The noise channel is often far faster than the others (up to 524,288 shifts
                 // a second): run its events before the others' next one in a tight loop.
-                let mut elapsed = 0;
-                loop {
-                    let timer = self.noise.timer.max(1);
-                    if elapsed + timer >= step {
-                        self.noise.timer = timer;
-                        break;
-                    }
-                    let volume = self.noise.volume & 15;
-                    if nr43 & 0x08 == 0 {
-                        // 15-bit mode: the outputs after the next n <= 14 shifts are bits
-                        // 1..=n of the register now (inverted), so only the changes between
-                        // them need visiting.
-                        let period = periods[3];
-                        let shifts = (1 + (step - 1 - elapsed - timer) / period).min(14);
-                        let bits = u32::from(self.noise.lfsr);
-                        let mut changes = (bits ^ (bits >> 1)) & ((1 << shifts) - 1);
-                        // The register's output before the first shift is bit 0; `digital`
-                        // already holds it.
-                        let mut position = elapsed;
-                        while changes != 0 {
-                            let index = changes.trailing_zeros(); // shift index + 1 = bit
-                            changes &= changes - 1;
-                            let when = elapsed + timer + index * period;
-                            self.synth.advance(when - position);
-                            position = when;
-                            let output = if bits >> (index + 1) & 1 == 0 {
-                                volume
-                            } else {
-                                0
-                            };
-                            let change = 2 * (i32::from(output) - i32::from(digital[3]));
-                            level[0] += weights[3][0] * change;
-                            level[1] += weights[3][1] * change;
-                            digital[3] = output;
-                            self.synth.set_level(level);
-                        }
-                        let last = elapsed + timer + (shifts - 1) * period;
-                        self.synth.advance(last - position);
-                        elapsed = last;
-                        self.noise.lfsr = shift_lfsr_15_bit(self.noise.lfsr, shifts);
-                    } else {
-                        elapsed += timer;
-                        self.synth.advance(timer);
-                        shift_lfsr(&mut self.noise, nr43);
-                        let output = noise_output(&self.noise);
-                        if output != digital[3] {
-                            let change = 2 * (i32::from(output) - i32::from(digital[3]));
-                            level[0] += weights[3][0] * change;
-                            level[1] += weights[3][1] * change;
-                            digital[3] = output;
-                            self.synth.set_level(level);
-                        }
-                    }
-                    self.noise.timer = periods[3];
-                }
+                let timer = self.noise.timer.max(1);
+                let elapsed = if timer >= step {
+                    self.noise.timer = timer; // Nothing before the others' next event.
+                    0
+                } else {
+                    run_noise_until(
+                        &mut self.noise,
+                        &mut synth,
+                        step,
+                        nr43,
+                        weights[3],
+                        &mut digital[3],
+                        &mut level,
+                    )
+                };
                 if elapsed > 0 {
                     // Nothing else happened meanwhile: the other timers just ran.
                     if audible[0] {
@@ -577,7 +558,7 @@ impl ApuState {
                 step = step.min(self.noise.timer);
             }
             t_cycles -= step;
-            self.synth.advance(step);
+            synth.advance(step);
 
             let mut next = digital;
             if audible[0] && step_square(&mut self.square1, step, periods[0]) {
@@ -615,7 +596,7 @@ impl ApuState {
                     level[1] += weights[channel][1] * change;
                 }
                 digital = next;
-                self.synth.set_level(level);
+                synth.set_level(level);
             }
         }
     }
@@ -1039,6 +1020,102 @@ fn noise_period(nr43: u8) -> u32 {
         code => u32::from(code) * 16,
     };
     divisor << (nr43 >> 4).min(13)
+}
+
+/// Runs the noise channel's events that come before `until` T-cycles from now (another
+/// channel's next event or the end of the run) and returns the T-cycles they took; `digital`
+/// and `level` follow its output. Out of line, with few values live, so that the loop over
+/// its changes (often several per output sample) keeps them all in registers.
+#[inline(never)]
+fn run_noise_until(
+    noise: &mut ToneState,
+    synth: &mut blip::Steps,
+    until: u32,
+    nr43: u8,
+    weight: [i32; 2],
+    digital: &mut u8,
+    level: &mut [i32; 2],
+) -> u32 {
+    let period = noise_period(nr43);
+    let volume = noise.volume & 15;
+    let (mut output, mut now) = (*digital, *level);
+    let mut elapsed = 0;
+    loop {
+        let timer = noise.timer.max(1);
+        if elapsed + timer >= until {
+            noise.timer = timer;
+            break;
+        }
+        if nr43 & 0x08 == 0 {
+            // 15-bit mode: the outputs after the next n <= 14 shifts are bits 1..=n of the
+            // register now (inverted), so only the changes between them need visiting.
+            let shifts = (1 + (until - 1 - elapsed - timer) / period).min(14);
+            let bits = u32::from(noise.lfsr);
+            let mut changes = (bits ^ (bits >> 1)) & ((1 << shifts) - 1);
+            // The register's output before the first shift is bit 0; `output` already
+            // holds it.
+            let mut position = elapsed;
+            if weight[0] == weight[1] {
+                // Routed both ways at equal volume, as usual: hand the changes over together.
+                let mut changed = [(0, 0); 14];
+                let mut count = 0;
+                while changes != 0 {
+                    let index = changes.trailing_zeros(); // shift index + 1 = bit
+                    changes &= changes - 1;
+                    let when = elapsed + timer + index * period;
+                    let next = if bits >> (index + 1) & 1 == 0 {
+                        volume
+                    } else {
+                        0
+                    };
+                    let delta = weight[0] * 2 * (i32::from(next) - i32::from(output));
+                    changed[count] = (when - position, delta);
+                    count += 1;
+                    now[0] += delta;
+                    now[1] += delta;
+                    position = when;
+                    output = next;
+                }
+                synth.centre_changes(&changed[..count]);
+            }
+            while changes != 0 {
+                let index = changes.trailing_zeros(); // shift index + 1 = bit
+                changes &= changes - 1;
+                let when = elapsed + timer + index * period;
+                synth.advance(when - position);
+                position = when;
+                let next = if bits >> (index + 1) & 1 == 0 {
+                    volume
+                } else {
+                    0
+                };
+                let change = 2 * (i32::from(next) - i32::from(output));
+                now[0] += weight[0] * change;
+                now[1] += weight[1] * change;
+                output = next;
+                synth.set_level(now);
+            }
+            let last = elapsed + timer + (shifts - 1) * period;
+            synth.advance(last - position);
+            elapsed = last;
+            noise.lfsr = shift_lfsr_15_bit(noise.lfsr, shifts);
+        } else {
+            elapsed += timer;
+            synth.advance(timer);
+            shift_lfsr(noise, nr43);
+            let next = noise_output(noise);
+            if next != output {
+                let change = 2 * (i32::from(next) - i32::from(output));
+                now[0] += weight[0] * change;
+                now[1] += weight[1] * change;
+                output = next;
+                synth.set_level(now);
+            }
+        }
+        noise.timer = period;
+    }
+    (*digital, *level) = (output, now);
+    elapsed
 }
 
 /// Advances a square channel's timer by `step` (never past its next event); true if the duty

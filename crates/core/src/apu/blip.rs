@@ -136,30 +136,31 @@ impl SynthState {
             .offset_ticks
             .wrapping_add(t_cycles.wrapping_mul(TICKS_PER_T_CYCLE));
         while self.offset_ticks >= LAG_LIMIT_TICKS {
-            self.finish_samples(1, |_, _| {});
+            self.finish_samples(1);
         }
     }
 
     /// The mixer's level is now `level` (from the present moment on).
-    #[inline]
     pub(super) fn set_level(&mut self, level: [i32; 2]) {
-        let old = self.level();
-        let delta = [level[0].wrapping_sub(old[0]), level[1].wrapping_sub(old[1])];
-        if delta == [0, 0] {
-            return;
+        self.steps().set_level(level);
+    }
+
+    /// Takes level changes for a while, holding centre steps back (see [`Steps`]).
+    pub(super) fn steps(&mut self) -> Steps<'_> {
+        Steps {
+            synth: self,
+            held: [0; HELD_STEPS],
+            count: 0,
         }
-        self.level_coded = to_left_side(level);
+    }
+
+    /// Spreads a step that is not queued (one side only, or too large) over the rings.
+    #[inline(never)]
+    fn spread_step_now(&mut self, delta: [i32; 2]) {
         let first = ((self.offset_ticks >> TICKS_PER_SAMPLE_BITS) as usize + self.head as usize)
             & (RING - 1);
         let phase = (self.offset_ticks >> PHASE_SHIFT) as usize & (PHASES - 1);
         if delta[0] == delta[1] {
-            if (-QUEUED_DELTA_MAX..=QUEUED_DELTA_MAX).contains(&delta[0]) {
-                let ahead = (self.offset_ticks >> TICKS_PER_SAMPLE_BITS) as i32;
-                let tap = (TAP_BIAS - ahead) as u32 & ((1 << TAP_BITS) - 1);
-                let word = tap | (phase as u32) << TAP_BITS | (delta[0] as u32) << DELTA_SHIFT;
-                self.queue_centre_step(word);
-                return;
-            }
             let kernel = &STEP[phase];
             if first + TAPS <= RING {
                 let slots = &mut self.centre_ring[first..first + TAPS];
@@ -189,6 +190,26 @@ impl SynthState {
         }
     }
 
+    /// Appends packed centre steps (oldest first) to the queue; whatever the queue cannot
+    /// keep, the oldest first, is spread. The queue ends as if each had been appended in
+    /// turn, spreading the oldest whenever it was full: it holds the newest `STEP_QUEUE`.
+    fn queue_centre_steps(&mut self, words: &[u32]) {
+        let queued = (self.centre_step_count as usize).min(STEP_QUEUE);
+        let spilled = (queued + words.len()).saturating_sub(STEP_QUEUE);
+        let from_queue = spilled.min(queued);
+        for i in 0..from_queue {
+            self.spread_centre_step(self.centre_steps[i]);
+        }
+        let (spread, kept) = words.split_at(spilled - from_queue);
+        for &word in spread {
+            self.spread_centre_step(word);
+        }
+        self.centre_steps.copy_within(from_queue..queued, 0);
+        let start = queued - from_queue;
+        self.centre_steps[start..start + kept.len()].copy_from_slice(kept);
+        self.centre_step_count = (start + kept.len()) as u32;
+    }
+
     /// Finishes every sample that lies wholly in the past and appends it to `audio`.
     pub(super) fn emit(&mut self, audio: &mut AudioOut) {
         loop {
@@ -196,7 +217,8 @@ impl SynthState {
             if n == 0 {
                 break;
             }
-            self.finish_samples(n, |left, right| audio.push(left, right));
+            let samples = self.finish_samples(n);
+            audio.push_interleaved(&samples[..2 * n]);
         }
     }
 
@@ -229,36 +251,29 @@ impl SynthState {
         self.highpass_coded = to_left_side(value);
     }
 
-    /// Appends a packed centre step; when the queue is full, the oldest is spread first.
-    fn queue_centre_step(&mut self, word: u32) {
-        let mut count = (self.centre_step_count as usize).min(STEP_QUEUE);
-        if count == STEP_QUEUE {
-            self.spread_centre_step(self.centre_steps[0]);
-            self.centre_steps.copy_within(1.., 0);
-            count -= 1;
-        }
-        self.centre_steps[count] = word;
-        self.centre_step_count = count as u32 + 1;
-    }
-
     /// Adds the taps of a queued step that are still to come to `centre_ring`.
+    #[inline]
     fn spread_centre_step(&mut self, word: u32) {
         let (tap, phase, delta) = unpack_step(word);
         let first_tap = tap.max(0);
-        if first_tap >= TAPS as i32 {
-            return; // All given (only in a hand-made state: such steps leave the queue).
-        }
         // The first tap still to come lands `start` samples after the head one.
         let start = (first_tap - tap) as usize;
         let first = (self.head as usize & (RING - 1)) + start;
-        if first + TAPS <= RING {
+        if first_tap < TAPS as i32 && first + TAPS <= RING {
             // The usual case: one window, no wrap.
             let weights = &PADDED_STEP[phase][first_tap as usize..][..TAPS];
             add_scaled(&mut self.centre_ring[first..first + TAPS], weights, delta);
-            return;
+        } else {
+            self.spread_centre_step_wrapping(tap, phase, delta);
         }
+    }
+
+    /// [`Self::spread_centre_step`] where the taps wrap round the ring (or none are left).
+    #[cold]
+    #[inline(never)]
+    fn spread_centre_step_wrapping(&mut self, tap: i32, phase: usize, delta: i32) {
         let kernel = &STEP[phase];
-        for future_tap in first_tap..TAPS as i32 {
+        for future_tap in tap.max(0)..TAPS as i32 {
             let slot = (self.head as i32 + future_tap - tap) as usize & (RING - 1);
             let weight = kernel[future_tap as usize];
             self.centre_ring[slot] =
@@ -311,16 +326,17 @@ impl SynthState {
         self.head = 0;
     }
 
-    /// Integrates, filters and hands `out` the next `n` (at most `BATCH`) samples, moving the
-    /// head past them.
-    fn finish_samples(&mut self, n: usize, mut out: impl FnMut(i16, i16)) {
+    /// Integrates, filters and returns the next `n` (at most `BATCH`) samples, interleaved
+    /// left, right, in the first `2 * n` entries; moves the head past them.
+    fn finish_samples(&mut self, n: usize) -> [i16; 2 * BATCH] {
         let queued = self.take_queued_centre(n);
+        let mut out = [0i16; 2 * BATCH];
         let mut integrator = self.integrators();
         let mut charge = self.highpass_charges();
-        for &queued in &queued[..n] {
-            let head = self.head as usize & (RING - 1);
+        let mut head = self.head as usize;
+        for (&queued, sample) in queued[..n].iter().zip(out.chunks_exact_mut(2)) {
+            head &= RING - 1;
             let centre = std::mem::take(&mut self.centre_ring[head]).wrapping_add(queued);
-            let mut sample = [0i16; 2];
             for side in 0..2 {
                 let input = integrator[side]
                     .wrapping_add(std::mem::take(&mut self.ring[2 * head + side]))
@@ -335,13 +351,122 @@ impl SynthState {
                     .clamp(i64::from(i16::MIN), i64::from(i16::MAX))
                     as i16;
             }
-            out(sample[0], sample[1]);
-            self.head = (self.head.wrapping_add(1)) & (RING as u32 - 1);
-            self.offset_ticks = self.offset_ticks.wrapping_sub(TICKS_PER_SAMPLE);
+            head += 1;
         }
+        self.head = (head & (RING - 1)) as u32;
+        self.offset_ticks = self
+            .offset_ticks
+            .wrapping_sub((n as u32) << TICKS_PER_SAMPLE_BITS);
         self.set_integrators(integrator);
         self.set_highpass_charges(charge);
+        out
     }
+}
+
+/// Centre steps a [`Steps`] holds back before they join the queue.
+const HELD_STEPS: usize = 2 * STEP_QUEUE;
+
+/// The synthesizer while the channels run: it takes the present's moves and level changes
+/// like [`SynthState`], but holds centre steps back, outside the state, and queues them
+/// together (when it is dropped, when it is full, or before a sample is finished). Only the
+/// newest `STEP_QUEUE` of them can stay queued; the others are spread at once instead of
+/// being queued and then pushed out one by one. The state ends exactly as if each step had
+/// been queued in turn.
+pub(super) struct Steps<'a> {
+    synth: &'a mut SynthState,
+    held: [u32; HELD_STEPS],
+    count: usize,
+}
+
+impl Steps<'_> {
+    /// The APU's present moves `t_cycles` on.
+    #[inline]
+    pub(super) fn advance(&mut self, t_cycles: u32) {
+        let synth = &mut *self.synth;
+        synth.offset_ticks = synth
+            .offset_ticks
+            .wrapping_add(t_cycles.wrapping_mul(TICKS_PER_T_CYCLE));
+        if synth.offset_ticks >= LAG_LIMIT_TICKS {
+            self.commit();
+            self.synth.advance(0);
+        }
+    }
+
+    /// The mixer's level is now `level` (from the present moment on).
+    #[inline]
+    pub(super) fn set_level(&mut self, level: [i32; 2]) {
+        let synth = &mut *self.synth;
+        let old = synth.level();
+        let delta = [level[0].wrapping_sub(old[0]), level[1].wrapping_sub(old[1])];
+        if delta == [0, 0] {
+            return;
+        }
+        synth.level_coded = to_left_side(level);
+        if delta[0] == delta[1] && (-QUEUED_DELTA_MAX..=QUEUED_DELTA_MAX).contains(&delta[0]) {
+            if self.count == HELD_STEPS {
+                self.commit();
+            }
+            self.held[self.count] = pack_centre_step(self.synth.offset_ticks, delta[0]);
+            self.count += 1;
+            return;
+        }
+        synth.spread_step_now(delta);
+    }
+
+    /// Changes that move both sides alike: for each `(gap, delta)`, the present moves `gap`
+    /// T-cycles on and the level changes by `delta` on both sides. The same as
+    /// [`Self::advance`] and [`Self::set_level`] for each, in a loop that keeps the clock
+    /// and the level in registers (the noise channel can change several times per sample).
+    pub(super) fn centre_changes(&mut self, changes: &[(u32, i32)]) {
+        let mut offset = self.synth.offset_ticks;
+        let mut left = self.synth.level_coded[0];
+        let mut count = self.count;
+        for &(gap, delta) in changes {
+            let next = offset.wrapping_add(gap.wrapping_mul(TICKS_PER_T_CYCLE));
+            let queued = delta != 0 && (-QUEUED_DELTA_MAX..=QUEUED_DELTA_MAX).contains(&delta);
+            if next < LAG_LIMIT_TICKS && queued && count < HELD_STEPS {
+                // Centre changes leave the coded level's second word (right minus left) alone.
+                offset = next;
+                left = left.wrapping_add(delta);
+                self.held[count] = pack_centre_step(offset, delta);
+                count += 1;
+            } else {
+                (self.synth.offset_ticks, self.synth.level_coded[0]) = (offset, left);
+                self.count = count;
+                self.advance(gap);
+                let level = self.synth.level();
+                self.set_level(level.map(|side| side.wrapping_add(delta)));
+                (offset, count) = (self.synth.offset_ticks, self.count);
+                left = self.synth.level_coded[0];
+            }
+        }
+        (self.synth.offset_ticks, self.synth.level_coded[0]) = (offset, left);
+        self.count = count;
+    }
+
+    fn commit(&mut self) {
+        let count = std::mem::take(&mut self.count).min(HELD_STEPS);
+        if count == 0 {
+            return;
+        }
+        self.synth.queue_centre_steps(&self.held[..count]);
+    }
+}
+
+impl Drop for Steps<'_> {
+    fn drop(&mut self) {
+        self.commit();
+    }
+}
+
+/// A centre step of `delta` at `offset_ticks` after the start of the head sample, packed for
+/// the queue.
+#[inline]
+fn pack_centre_step(offset_ticks: u32, delta: i32) -> u32 {
+    let ahead = (offset_ticks >> TICKS_PER_SAMPLE_BITS) as i32;
+    let tap = (TAP_BIAS - ahead) as u32 & ((1 << TAP_BITS) - 1);
+    let phase = (offset_ticks >> PHASE_SHIFT) & (PHASES as u32 - 1);
+    tap | phase << TAP_BITS | (delta as u32) << DELTA_SHIFT
 }
 
 /// `slots[i] += delta * weights[i]` (wrapping) over 16 slots.
