@@ -337,19 +337,25 @@ impl SynthState {
         for (&queued, sample) in queued[..n].iter().zip(out.chunks_exact_mut(2)) {
             head &= RING - 1;
             let centre = std::mem::take(&mut self.centre_ring[head]).wrapping_add(queued);
+            let sides = [
+                std::mem::take(&mut self.ring[2 * head]),
+                std::mem::take(&mut self.ring[2 * head + 1]),
+            ];
+            if sides == [0, 0] && integrator[0] == integrator[1] && charge[0] == charge[1] {
+                // Centred sound: both sides compute the same, once is enough.
+                let input = integrator[0].wrapping_add(centre);
+                let (kept, out) = highpass(input, charge[0]);
+                (integrator, charge) = ([input; 2], [kept; 2]);
+                sample.copy_from_slice(&[out; 2]);
+                head += 1;
+                continue;
+            }
             for side in 0..2 {
                 let input = integrator[side]
-                    .wrapping_add(std::mem::take(&mut self.ring[2 * head + side]))
+                    .wrapping_add(sides[side])
                     .wrapping_add(centre);
                 integrator[side] = input;
-                // The capacitor passes changes and leaks towards the input's DC level. Division
-                // truncates towards zero, so with a constant input the output reaches exactly 0
-                // instead of sticking at -1 (an arithmetic shift would round down forever).
-                let passed = i64::from(input) - i64::from(charge[side]);
-                charge[side] = (i64::from(input) - passed * HIGHPASS_KEEP_Q16 / 65536) as i32;
-                sample[side] = (passed / (1 << ONE_BITS))
-                    .clamp(i64::from(i16::MIN), i64::from(i16::MAX))
-                    as i16;
+                (charge[side], sample[side]) = highpass(input, charge[side]);
             }
             head += 1;
         }
@@ -361,6 +367,20 @@ impl SynthState {
         self.set_highpass_charges(charge);
         out
     }
+}
+
+/// One output sample's step of the capacitor: the new charge and the sample for the
+/// integrator's value `input`.
+#[inline(always)]
+fn highpass(input: i32, charge: i32) -> (i32, i16) {
+    // The capacitor passes changes and leaks towards the input's DC level. Division
+    // truncates towards zero, so with a constant input the output reaches exactly 0 instead
+    // of sticking at -1 (an arithmetic shift would round down forever).
+    let passed = i64::from(input) - i64::from(charge);
+    let charge = (i64::from(input) - passed * HIGHPASS_KEEP_Q16 / 65536) as i32;
+    let sample =
+        (passed / (1 << ONE_BITS)).clamp(i64::from(i16::MIN), i64::from(i16::MAX)) as i16;
+    (charge, sample)
 }
 
 /// Centre steps a [`Steps`] holds back before they join the queue.
