@@ -1055,28 +1055,29 @@ fn run_noise_until(
             // The register's output before the first shift is bit 0; `output` already
             // holds it.
             let mut position = elapsed;
-            if weight[0] == weight[1] {
-                // Routed both ways at equal volume, as usual: hand the changes over together.
-                let mut changed = [(0, 0); 14];
-                let mut count = 0;
-                while changes != 0 {
-                    let index = changes.trailing_zeros(); // shift index + 1 = bit
-                    changes &= changes - 1;
-                    let when = elapsed + timer + index * period;
-                    let next = if bits >> (index + 1) & 1 == 0 {
-                        volume
-                    } else {
-                        0
-                    };
-                    let delta = weight[0] * 2 * (i32::from(next) - i32::from(output));
-                    changed[count] = (when - position, delta);
-                    count += 1;
-                    now[0] += delta;
-                    now[1] += delta;
-                    position = when;
-                    output = next;
-                }
-                synth.centre_changes(&changed[..count]);
+            if weight[0] == weight[1] && changes != 0 {
+                // Routed both ways at equal volume, as usual: the output toggles between
+                // `volume` and 0 at each change.
+                let next = if bits >> (changes.trailing_zeros() + 1) & 1 == 0 {
+                    volume
+                } else {
+                    0
+                };
+                let delta = weight[0] * 2 * (i32::from(next) - i32::from(output));
+                let last = timer + (shifts - 1) * period;
+                synth.alternating_centre_changes(timer, period, changes, delta, last);
+                let final_index = 31 - changes.leading_zeros();
+                let final_output = if bits >> (final_index + 1) & 1 == 0 {
+                    volume
+                } else {
+                    0
+                };
+                let change = weight[0] * 2 * (i32::from(final_output) - i32::from(output));
+                now[0] += change;
+                now[1] += change;
+                output = final_output;
+                position = elapsed + last;
+                changes = 0;
             }
             while changes != 0 {
                 let index = changes.trailing_zeros(); // shift index + 1 = bit

@@ -433,35 +433,75 @@ impl Steps<'_> {
         synth.spread_step_now(delta);
     }
 
-    /// Changes that move both sides alike: for each `(gap, delta)`, the present moves `gap`
-    /// T-cycles on and the level changes by `delta` on both sides. The same as
-    /// [`Self::advance`] and [`Self::set_level`] for each, in a loop that keeps the clock
-    /// and the level in registers (the noise channel can change several times per sample).
-    pub(super) fn centre_changes(&mut self, changes: &[(u32, i32)]) {
-        let mut offset = self.synth.offset_ticks;
-        let mut left = self.synth.level_coded[0];
-        let mut count = self.count;
-        for &(gap, delta) in changes {
-            let next = offset.wrapping_add(gap.wrapping_mul(TICKS_PER_T_CYCLE));
-            let queued = delta != 0 && (-QUEUED_DELTA_MAX..=QUEUED_DELTA_MAX).contains(&delta);
-            if next < LAG_LIMIT_TICKS && queued && count < HELD_STEPS {
-                // Centre changes leave the coded level's second word (right minus left) alone.
-                offset = next;
-                left = left.wrapping_add(delta);
-                self.held[count] = pack_centre_step(offset, delta);
-                count += 1;
-            } else {
-                (self.synth.offset_ticks, self.synth.level_coded[0]) = (offset, left);
-                self.count = count;
-                self.advance(gap);
-                let level = self.synth.level();
-                self.set_level(level.map(|side| side.wrapping_add(delta)));
-                (offset, count) = (self.synth.offset_ticks, self.count);
-                left = self.synth.level_coded[0];
-            }
+    /// A train of changes that move both sides alike and alternate in sign: for each set
+    /// bit `k` of `mask`, lowest first, the level changes at `first + k * spacing` T-cycles
+    /// from the present by `delta`, then `-delta`, `delta`, ...; afterwards the present is
+    /// `end` T-cycles on (at or after the last change). The same as [`Self::advance`] and
+    /// [`Self::set_level`] for each change, but the usual case packs the steps in a tight
+    /// loop: a channel toggling between a volume and 0 (noise, square) changes like this,
+    /// often several times per output sample.
+    #[inline]
+    pub(super) fn alternating_centre_changes(
+        &mut self,
+        first: u32,
+        spacing: u32,
+        mask: u32,
+        delta: i32,
+        end: u32,
+    ) {
+        let start = self.synth.offset_ticks;
+        // In 64 bits: the fast path must not be taken on an overflow.
+        let end_ticks = u64::from(start) + u64::from(end) * u64::from(TICKS_PER_T_CYCLE);
+        let fast = delta != 0
+            && (-QUEUED_DELTA_MAX..=QUEUED_DELTA_MAX).contains(&delta)
+            && end_ticks < u64::from(LAG_LIMIT_TICKS);
+        if !fast {
+            self.alternating_changes_one_by_one(first, spacing, mask, delta, end);
+            return;
         }
-        (self.synth.offset_ticks, self.synth.level_coded[0]) = (offset, left);
-        self.count = count;
+        let (mut mask, mut step) = (mask, delta);
+        while mask != 0 {
+            let when = first + mask.trailing_zeros() * spacing;
+            mask &= mask - 1;
+            if self.count == HELD_STEPS {
+                self.commit();
+            }
+            // Below the lag limit, so no overflow.
+            let offset = start + when * TICKS_PER_T_CYCLE;
+            self.held[self.count] = pack_centre_step(offset, step);
+            self.count += 1;
+            step = -step;
+        }
+        self.synth.offset_ticks = end_ticks as u32;
+        if step != delta {
+            // An odd number of changes. Centre changes leave the coded level's second word
+            // (right minus left) alone.
+            self.synth.level_coded[0] = self.synth.level_coded[0].wrapping_add(delta);
+        }
+    }
+
+    /// [`Self::alternating_centre_changes`] the long way, for the unusual cases.
+    #[cold]
+    #[inline(never)]
+    fn alternating_changes_one_by_one(
+        &mut self,
+        first: u32,
+        spacing: u32,
+        mut mask: u32,
+        mut delta: i32,
+        end: u32,
+    ) {
+        let mut now = 0;
+        while mask != 0 {
+            let when = first + mask.trailing_zeros() * spacing;
+            mask &= mask - 1;
+            self.advance(when - now);
+            now = when;
+            let level = self.synth.level();
+            self.set_level(level.map(|side| side.wrapping_add(delta)));
+            delta = delta.wrapping_neg();
+        }
+        self.advance(end - now);
     }
 
     fn commit(&mut self) {
