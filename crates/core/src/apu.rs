@@ -509,15 +509,20 @@ impl ApuState {
         let mut digital = self.digital_outputs();
         let mut level = self.synth.level();
         let mut synth = self.synth.steps();
+        // A square's output changes at only 2 of its 8 duty steps: the others are no events
+        // here. `square_due` counts down to its next change; `square_lag` holds the T-cycles
+        // it has run since its state was last brought up to date (in closed form).
+        let nrx1 = [self.regs[reg::NR11], self.regs[reg::NR21]];
+        let mut square_due = [u32::MAX; 2];
+        let mut square_lag = [0u32; 2];
+        for (channel, tone) in [&self.square1, &self.square2].into_iter().enumerate() {
+            if audible[channel] {
+                square_due[channel] = next_square_change(tone, nrx1[channel], periods[channel]);
+            }
+        }
         let mut t_cycles = t_cycles;
         while t_cycles > 0 {
-            let mut step = t_cycles;
-            if audible[0] {
-                step = step.min(self.square1.timer.max(1));
-            }
-            if audible[1] {
-                step = step.min(self.square2.timer.max(1));
-            }
+            let mut step = t_cycles.min(square_due[0]).min(square_due[1]);
             if audible[2] {
                 step = step.min(self.wave.timer.max(1));
             }
@@ -541,11 +546,11 @@ impl ApuState {
                 };
                 if elapsed > 0 {
                     // Nothing else happened meanwhile: the other timers just ran.
-                    if audible[0] {
-                        self.square1.timer = self.square1.timer.max(1) - elapsed;
-                    }
-                    if audible[1] {
-                        self.square2.timer = self.square2.timer.max(1) - elapsed;
+                    for channel in 0..2 {
+                        if audible[channel] {
+                            square_due[channel] -= elapsed;
+                            square_lag[channel] += elapsed;
+                        }
                     }
                     if audible[2] {
                         self.wave.timer = self.wave.timer.max(1) - elapsed;
@@ -561,11 +566,18 @@ impl ApuState {
             synth.advance(step);
 
             let mut next = digital;
-            if audible[0] && step_square(&mut self.square1, step, periods[0]) {
-                next[0] = square_output(&self.square1, self.regs[reg::NR11]);
-            }
-            if audible[1] && step_square(&mut self.square2, step, periods[1]) {
-                next[1] = square_output(&self.square2, self.regs[reg::NR21]);
+            for (channel, tone) in [&mut self.square1, &mut self.square2].into_iter().enumerate() {
+                if audible[channel] {
+                    square_due[channel] -= step;
+                    square_lag[channel] += step;
+                    if square_due[channel] == 0 {
+                        skip_square(tone, square_lag[channel], periods[channel]);
+                        square_lag[channel] = 0;
+                        next[channel] = square_output(tone, nrx1[channel]);
+                        square_due[channel] =
+                            next_square_change(tone, nrx1[channel], periods[channel]);
+                    }
+                }
             }
             if audible[2] {
                 let wave = &mut self.wave;
@@ -597,6 +609,11 @@ impl ApuState {
                 }
                 digital = next;
                 synth.set_level(level);
+            }
+        }
+        for (channel, tone) in [&mut self.square1, &mut self.square2].into_iter().enumerate() {
+            if square_lag[channel] > 0 {
+                skip_square(tone, square_lag[channel], periods[channel]);
             }
         }
     }
@@ -1117,6 +1134,22 @@ fn run_noise_until(
     }
     (*digital, *level) = (output, now);
     elapsed
+}
+
+/// T-cycles from now to the next duty step at which a square channel's output changes.
+#[inline]
+fn next_square_change(tone: &ToneState, nrx1: u8, period: u32) -> u32 {
+    let duty = DUTY_PATTERNS[usize::from(nrx1 >> 6)];
+    let position = u32::from(tone.position & 7);
+    // Bit j: the duty bit j + 1 steps on.
+    let ahead = duty.rotate_right((position + 1) & 7);
+    let changed = if duty >> position & 1 != 0 {
+        !ahead
+    } else {
+        ahead
+    };
+    // Every pattern has both levels, so some step within 8 changes it.
+    tone.timer.max(1) + changed.trailing_zeros() * period
 }
 
 /// Advances a square channel's timer by `step` (never past its next event); true if the duty
