@@ -520,12 +520,19 @@ impl ApuState {
                 square_due[channel] = next_square_change(tone, nrx1[channel], periods[channel]);
             }
         }
+        // The same for the wave channel: only the reads that change its output are events.
+        let nr32 = self.regs[reg::NR32];
+        let mut wave_due = u32::MAX;
+        let mut wave_lag = 0u32;
+        if audible[2] {
+            wave_due = next_wave_change(&self.wave, &self.wave_ram, nr32, periods[2]);
+        }
         let mut t_cycles = t_cycles;
         while t_cycles > 0 {
-            let mut step = t_cycles.min(square_due[0]).min(square_due[1]);
-            if audible[2] {
-                step = step.min(self.wave.timer.max(1));
-            }
+            let mut step = t_cycles
+                .min(square_due[0])
+                .min(square_due[1])
+                .min(wave_due);
             if audible[3] {
                 // The noise channel is often far faster than the others (up to 524,288 shifts
                 // a second): run its events before the others' next one in a tight loop.
@@ -553,9 +560,8 @@ impl ApuState {
                         }
                     }
                     if audible[2] {
-                        self.wave.timer = self.wave.timer.max(1) - elapsed;
-                        self.wave.t_cycles_since_read =
-                            since_read_after(self.wave.t_cycles_since_read, elapsed);
+                        wave_due -= elapsed;
+                        wave_lag += elapsed;
                     }
                     t_cycles -= elapsed;
                     step -= elapsed;
@@ -580,15 +586,13 @@ impl ApuState {
                 }
             }
             if audible[2] {
-                let wave = &mut self.wave;
-                wave.t_cycles_since_read = since_read_after(wave.t_cycles_since_read, step);
-                wave.timer = wave.timer.max(1) - step;
-                if wave.timer == 0 {
-                    wave.timer = periods[2];
-                    wave.position = (wave.position + 1) & 31;
-                    wave.sample_buffer = self.wave_ram[usize::from(wave.position >> 1)];
-                    wave.t_cycles_since_read = 0;
-                    next[2] = wave_output(wave, self.regs[reg::NR32]);
+                wave_due -= step;
+                wave_lag += step;
+                if wave_due == 0 {
+                    let lag = u64::from(std::mem::take(&mut wave_lag));
+                    self.wave = wave_after(self.wave, &self.wave_ram, periods[2], lag);
+                    next[2] = wave_output(&self.wave, nr32);
+                    wave_due = next_wave_change(&self.wave, &self.wave_ram, nr32, periods[2]);
                 }
             }
             if audible[3] {
@@ -615,6 +619,9 @@ impl ApuState {
             if square_lag[channel] > 0 {
                 skip_square(tone, square_lag[channel], periods[channel]);
             }
+        }
+        if wave_lag > 0 {
+            self.wave = wave_after(self.wave, &self.wave_ram, periods[2], u64::from(wave_lag));
         }
     }
 
@@ -778,25 +785,8 @@ impl ApuState {
 
     /// The wave channel's position and read time `t_cycles` from now, without mixing.
     fn wave_after(&self, t_cycles: u64) -> WaveState {
-        let mut wave = self.wave;
-        let timer = u64::from(wave.timer.max(1));
-        if t_cycles < timer {
-            wave.timer = (timer - t_cycles) as u32;
-            wave.t_cycles_since_read = since_read_after(
-                wave.t_cycles_since_read,
-                t_cycles.min(u64::from(u32::MAX)) as u32,
-            );
-            return wave;
-        }
-        let period = u64::from(wave_period(self.frequency(reg::NR33, reg::NR34)));
-        let after_first = t_cycles - timer;
-        let reads = 1 + after_first / period;
-        let since_last = after_first % period;
-        wave.position = ((u64::from(wave.position) + reads) & 31) as u8;
-        wave.sample_buffer = self.wave_ram[usize::from(wave.position >> 1)];
-        wave.t_cycles_since_read = since_last.min(u64::from(SINCE_READ_CAP_T_CYCLES)) as u32;
-        wave.timer = (period - since_last) as u32;
-        wave
+        let period = wave_period(self.frequency(reg::NR33, reg::NR34));
+        wave_after(self.wave, &self.wave_ram, period, t_cycles)
     }
 
     fn write_nr52(&mut self, value: u8) {
@@ -1134,6 +1124,45 @@ fn run_noise_until(
     }
     (*digital, *level) = (output, now);
     elapsed
+}
+
+/// The wave channel `t_cycles` on (sample reads every `period`), without looking at its
+/// output.
+fn wave_after(mut wave: WaveState, wave_ram: &[u8; 16], period: u32, t_cycles: u64) -> WaveState {
+    let timer = u64::from(wave.timer.max(1));
+    if t_cycles < timer {
+        wave.timer = (timer - t_cycles) as u32;
+        wave.t_cycles_since_read = since_read_after(
+            wave.t_cycles_since_read,
+            t_cycles.min(u64::from(u32::MAX)) as u32,
+        );
+        return wave;
+    }
+    let period = u64::from(period);
+    let after_first = t_cycles - timer;
+    let reads = 1 + after_first / period;
+    let since_last = after_first % period;
+    wave.position = ((u64::from(wave.position) + reads) & 31) as u8;
+    wave.sample_buffer = wave_ram[usize::from(wave.position >> 1)];
+    wave.t_cycles_since_read = since_last.min(u64::from(SINCE_READ_CAP_T_CYCLES)) as u32;
+    wave.timer = (period - since_last) as u32;
+    wave
+}
+
+/// T-cycles from now to the next sample read that changes the wave channel's output
+/// (`u32::MAX` if none ever does: wave RAM holds one level, as NR32 shifts it).
+#[inline]
+fn next_wave_change(wave: &WaveState, wave_ram: &[u8; 16], nr32: u8, period: u32) -> u32 {
+    let now = wave_output(wave, nr32);
+    let mut ahead = *wave;
+    for reads in 0..32 {
+        ahead.position = (ahead.position + 1) & 31;
+        ahead.sample_buffer = wave_ram[usize::from(ahead.position >> 1)];
+        if wave_output(&ahead, nr32) != now {
+            return wave.timer.max(1).saturating_add(reads * period);
+        }
+    }
+    u32::MAX
 }
 
 /// T-cycles from now to the next duty step at which a square channel's output changes.
