@@ -1153,16 +1153,26 @@ fn wave_after(mut wave: WaveState, wave_ram: &[u8; 16], period: u32, t_cycles: u
 /// (`u32::MAX` if none ever does: wave RAM holds one level, as NR32 shifts it).
 #[inline]
 fn next_wave_change(wave: &WaveState, wave_ram: &[u8; 16], nr32: u8, period: u32) -> u32 {
+    const NIBBLE_LOW_BITS: u128 = u128::MAX / 15; // 0x1111...1
     let now = wave_output(wave, nr32);
-    let mut ahead = *wave;
-    for reads in 0..32 {
-        ahead.position = (ahead.position + 1) & 31;
-        ahead.sample_buffer = wave_ram[usize::from(ahead.position >> 1)];
-        if wave_output(&ahead, nr32) != now {
-            return wave.timer.max(1).saturating_add(reads * period);
-        }
+    let shift = match (nr32 >> 5) & 3 {
+        0 => return u32::MAX, // Muted: the output stays 0.
+        code => code - 1,
+    };
+    // All 32 samples as NR32 shifts them, one per nibble, sample 0 in the top nibble.
+    let samples = (u128::from_be_bytes(*wave_ram) >> shift) & (NIBBLE_LOW_BITS * (15 >> shift));
+    // A nibble of `other` is non-zero where that sample differs from the output now; fold
+    // each down to its lowest bit.
+    let other = samples ^ (NIBBLE_LOW_BITS * u128::from(now));
+    let other = (other | other >> 1 | other >> 2 | other >> 3) & NIBBLE_LOW_BITS;
+    // The sample the next read takes to the top nibble, the ones after it below.
+    let next = u32::from((wave.position + 1) & 31);
+    let ahead = other.rotate_left(4 * next);
+    if ahead == 0 {
+        return u32::MAX;
     }
-    u32::MAX
+    let reads = (ahead.leading_zeros() - 3) / 4;
+    wave.timer.max(1).saturating_add(reads * period)
 }
 
 /// T-cycles from now to the next duty step at which a square channel's output changes.
