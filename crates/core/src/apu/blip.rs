@@ -530,32 +530,31 @@ fn pack_centre_step(offset_ticks: u32, delta: i32) -> u32 {
 }
 
 /// `slots[i] += delta * weights[i]` (wrapping) over 16 slots.
+///
+/// The multiplies run 16 bits wide, eight to a vector instruction: `delta` is split into its
+/// sign-extended low 16 bits and the rest, `delta = low + high * 65536`, so that
+/// `weight * delta = weight * low + (weight * high) << 16` exactly (wrapping). The second
+/// part is zero for nearly every step (one channel's change is at most ±9,600).
 #[inline(always)]
 fn add_scaled(slots: &mut [i32], weights: &[i16], delta: i32) {
     let slots: &mut [i32; TAPS] = slots.try_into().expect("16 slots");
     let weights: &[i16; TAPS] = weights.try_into().expect("16 weights");
-    match i16::try_from(delta) {
-        Ok(delta) => add_scaled_narrow(slots, weights, delta),
-        Err(_) => add_scaled_wide(slots, weights, delta),
-    }
-}
-
-/// [`add_scaled`] for a delta that fits 16 bits (nearly all: one channel's change is at
-/// most ±9,600): the multiplies then run 16 bits wide, eight to a vector instruction. Kept
-/// out of line so that the delta reaches it as an i16; inlined, the compiler sees the i32
-/// it came from and multiplies 32 bits wide.
-#[inline(never)]
-fn add_scaled_narrow(slots: &mut [i32; TAPS], weights: &[i16; TAPS], delta: i16) {
+    let low = delta as i16;
     for (slot, &weight) in slots.iter_mut().zip(weights) {
-        *slot = slot.wrapping_add(i32::from(weight) * i32::from(delta));
+        *slot = slot.wrapping_add(i32::from(weight) * i32::from(low));
+    }
+    let high = delta.wrapping_sub(i32::from(low)) >> 16;
+    if high != 0 {
+        add_scaled_high(slots, weights, high);
     }
 }
 
+/// The `high` part of [`add_scaled`].
 #[cold]
 #[inline(never)]
-fn add_scaled_wide(slots: &mut [i32; TAPS], weights: &[i16; TAPS], delta: i32) {
+fn add_scaled_high(slots: &mut [i32; TAPS], weights: &[i16; TAPS], high: i32) {
     for (slot, &weight) in slots.iter_mut().zip(weights) {
-        *slot = slot.wrapping_add(delta.wrapping_mul(i32::from(weight)));
+        *slot = slot.wrapping_add(high.wrapping_mul(i32::from(weight)) << 16);
     }
 }
 
