@@ -1055,9 +1055,17 @@ fn run_noise_until(
         }
         if nr43 & 0x08 == 0 {
             // 15-bit mode: the outputs after the next n <= 14 shifts are bits 1..=n of the
-            // register now (inverted), so only the changes between them need visiting.
-            let shifts = (1 + (until - 1 - elapsed - timer) / period).min(14);
-            let bits = u32::from(noise.lfsr);
+            // register now (inverted), and the 14 after those bits 1..=14 of the register
+            // 14 shifts on: only the changes between them need visiting.
+            let span = until - 1 - elapsed - timer;
+            let shifts = if span >= 27 * period {
+                28
+            } else {
+                1 + span / period
+            };
+            let later = shift_lfsr_15_bit(noise.lfsr, 14);
+            // Bit k: the register's bit 0 after k shifts, k = 0..=28.
+            let bits = u32::from(noise.lfsr) & 0x7FFF | (u32::from(later) & 0x7FFE) << 14;
             let mut changes = (bits ^ (bits >> 1)) & ((1 << shifts) - 1);
             // The register's output before the first shift is bit 0; `output` already
             // holds it.
@@ -1106,7 +1114,11 @@ fn run_noise_until(
             let last = elapsed + timer + (shifts - 1) * period;
             synth.advance(last - position);
             elapsed = last;
-            noise.lfsr = shift_lfsr_15_bit(noise.lfsr, shifts);
+            noise.lfsr = if shifts <= 14 {
+                shift_lfsr_15_bit(noise.lfsr, shifts)
+            } else {
+                shift_lfsr_15_bit(later, shifts - 14)
+            };
         } else {
             elapsed += timer;
             synth.advance(timer);

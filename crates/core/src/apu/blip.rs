@@ -385,6 +385,7 @@ fn highpass(input: i32, charge: i32) -> (i32, i16) {
 
 /// Centre steps a [`Steps`] holds back before they join the queue.
 const HELD_STEPS: usize = 2 * STEP_QUEUE;
+const _: () = assert!(HELD_STEPS.is_power_of_two());
 
 /// The synthesizer while the channels run: it takes the present's moves and level changes
 /// like [`SynthState`], but holds centre steps back, outside the state, and queues them
@@ -459,23 +460,29 @@ impl Steps<'_> {
             self.alternating_changes_one_by_one(first, spacing, mask, delta, end);
             return;
         }
-        let (mut mask, mut step) = (mask, delta);
-        while mask != 0 {
-            let when = first + mask.trailing_zeros() * spacing;
-            mask &= mask - 1;
-            if self.count == HELD_STEPS {
-                self.commit();
-            }
-            // Below the lag limit, so no overflow.
-            let offset = start + when * TICKS_PER_T_CYCLE;
-            self.held[self.count] = pack_centre_step(offset, step);
-            self.count += 1;
-            step = -step;
+        if self.count + mask.count_ones() as usize > HELD_STEPS {
+            self.commit();
         }
+        // Below the lag limit, so none of this overflows.
+        let base = start + first * TICKS_PER_T_CYCLE;
+        let stride = spacing * TICKS_PER_T_CYCLE;
+        // The packed delta, and what turns it into the other sign's.
+        let mut packed_delta = (delta as u32) << DELTA_SHIFT;
+        let flip = packed_delta ^ ((-delta) as u32) << DELTA_SHIFT;
+        let (mut mask, mut count) = (mask, self.count);
+        while mask != 0 {
+            let offset = base + mask.trailing_zeros() * stride;
+            mask &= mask - 1;
+            // `count` stays below `HELD_STEPS` (a power of two): the mask only spares a check.
+            self.held[count & (HELD_STEPS - 1)] = pack_centre_step(offset, 0) | packed_delta;
+            packed_delta ^= flip;
+            count += 1;
+        }
+        let odd = (count - self.count) % 2 == 1;
+        self.count = count;
         self.synth.offset_ticks = end_ticks as u32;
-        if step != delta {
-            // An odd number of changes. Centre changes leave the coded level's second word
-            // (right minus left) alone.
+        if odd {
+            // Centre changes leave the coded level's second word (right minus left) alone.
             self.synth.level_coded[0] = self.synth.level_coded[0].wrapping_add(delta);
         }
     }
