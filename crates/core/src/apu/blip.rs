@@ -320,10 +320,17 @@ impl SynthState {
     pub(super) fn rotate_head_to_zero(&mut self) {
         let head = self.head as usize & (RING - 1);
         if head != 0 {
-            self.ring.rotate_left(2 * head);
+            if !self.stereo_ring_is_empty() {
+                self.ring.rotate_left(2 * head);
+            }
             self.centre_ring.rotate_left(head);
         }
         self.head = 0;
+    }
+
+    /// Whether no one-sided step is pending (the usual case): one pass, vectorized.
+    fn stereo_ring_is_empty(&self) -> bool {
+        self.ring.iter().fold(0, |any, &slot| any | slot) == 0
     }
 
     /// Integrates, filters and returns the next `n` (at most `BATCH`) samples, interleaved
@@ -334,30 +341,32 @@ impl SynthState {
         let mut integrator = self.integrators();
         let mut charge = self.highpass_charges();
         let mut head = self.head as usize;
-        for (&queued, sample) in queued[..n].iter().zip(out.chunks_exact_mut(2)) {
-            head &= RING - 1;
-            let centre = std::mem::take(&mut self.centre_ring[head]).wrapping_add(queued);
-            let sides = [
-                std::mem::take(&mut self.ring[2 * head]),
-                std::mem::take(&mut self.ring[2 * head + 1]),
-            ];
-            if sides == [0, 0] && integrator[0] == integrator[1] && charge[0] == charge[1] {
-                // Centred sound: both sides compute the same, once is enough.
-                let input = integrator[0].wrapping_add(centre);
-                let (kept, out) = highpass(input, charge[0]);
-                (integrator, charge) = ([input; 2], [kept; 2]);
+        if integrator[0] == integrator[1] && charge[0] == charge[1] && self.stereo_ring_is_empty() {
+            // Centred sound, as usual: both sides compute the same, once is enough.
+            let [mut integrator_now, mut charge_now] = [integrator[0], charge[0]];
+            for (&queued, sample) in queued[..n].iter().zip(out.chunks_exact_mut(2)) {
+                head &= RING - 1;
+                let centre = std::mem::take(&mut self.centre_ring[head]).wrapping_add(queued);
+                integrator_now = integrator_now.wrapping_add(centre);
+                let out;
+                (charge_now, out) = highpass(integrator_now, charge_now);
                 sample.copy_from_slice(&[out; 2]);
                 head += 1;
-                continue;
             }
-            for side in 0..2 {
-                let input = integrator[side]
-                    .wrapping_add(sides[side])
-                    .wrapping_add(centre);
-                integrator[side] = input;
-                (charge[side], sample[side]) = highpass(input, charge[side]);
+            (integrator, charge) = ([integrator_now; 2], [charge_now; 2]);
+        } else {
+            for (&queued, sample) in queued[..n].iter().zip(out.chunks_exact_mut(2)) {
+                head &= RING - 1;
+                let centre = std::mem::take(&mut self.centre_ring[head]).wrapping_add(queued);
+                for side in 0..2 {
+                    let input = integrator[side]
+                        .wrapping_add(std::mem::take(&mut self.ring[2 * head + side]))
+                        .wrapping_add(centre);
+                    integrator[side] = input;
+                    (charge[side], sample[side]) = highpass(input, charge[side]);
+                }
+                head += 1;
             }
-            head += 1;
         }
         self.head = (head & (RING - 1)) as u32;
         self.offset_ticks = self
