@@ -529,10 +529,7 @@ impl ApuState {
         }
         let mut t_cycles = t_cycles;
         while t_cycles > 0 {
-            let mut step = t_cycles
-                .min(square_due[0])
-                .min(square_due[1])
-                .min(wave_due);
+            let mut step = t_cycles.min(square_due[0]).min(square_due[1]).min(wave_due);
             if audible[3] {
                 // The noise channel is often far faster than the others (up to 524,288 shifts
                 // a second): run its events before the others' next one in a tight loop.
@@ -572,7 +569,10 @@ impl ApuState {
             synth.advance(step);
 
             let mut next = digital;
-            for (channel, tone) in [&mut self.square1, &mut self.square2].into_iter().enumerate() {
+            for (channel, tone) in [&mut self.square1, &mut self.square2]
+                .into_iter()
+                .enumerate()
+            {
                 if audible[channel] {
                     square_due[channel] -= step;
                     square_lag[channel] += step;
@@ -615,7 +615,10 @@ impl ApuState {
                 synth.set_level(level);
             }
         }
-        for (channel, tone) in [&mut self.square1, &mut self.square2].into_iter().enumerate() {
+        for (channel, tone) in [&mut self.square1, &mut self.square2]
+            .into_iter()
+            .enumerate()
+        {
             if square_lag[channel] > 0 {
                 skip_square(tone, square_lag[channel], periods[channel]);
             }
@@ -1204,8 +1207,8 @@ fn next_square_change(tone: &ToneState, nrx1: u8, period: u32) -> u32 {
 }
 
 /// Advances a square channel's timer by `step` (never past its next event); true if the duty
-/// step moved.
-#[inline]
+/// step moved. (`run` moves squares from one output change to the next in closed form.)
+#[cfg(test)]
 fn step_square(tone: &mut ToneState, step: u32, period: u32) -> bool {
     tone.timer = tone.timer.max(1) - step;
     if tone.timer == 0 {

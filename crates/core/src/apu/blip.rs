@@ -369,9 +369,7 @@ impl SynthState {
             }
         }
         self.head = (head & (RING - 1)) as u32;
-        self.offset_ticks = self
-            .offset_ticks
-            .wrapping_sub((n as u32) << TICKS_PER_SAMPLE_BITS);
+        self.offset_ticks = self.offset_ticks.wrapping_sub(n as u32 * TICKS_PER_SAMPLE);
         self.set_integrators(integrator);
         self.set_highpass_charges(charge);
         out
@@ -387,8 +385,7 @@ fn highpass(input: i32, charge: i32) -> (i32, i16) {
     // of sticking at -1 (an arithmetic shift would round down forever).
     let passed = i64::from(input) - i64::from(charge);
     let charge = (i64::from(input) - passed * HIGHPASS_KEEP_Q16 / 65536) as i32;
-    let sample =
-        (passed / (1 << ONE_BITS)).clamp(i64::from(i16::MIN), i64::from(i16::MAX)) as i16;
+    let sample = (passed / (1 << ONE_BITS)).clamp(i64::from(i16::MIN), i64::from(i16::MAX)) as i16;
     (charge, sample)
 }
 
