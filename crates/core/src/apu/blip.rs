@@ -323,7 +323,9 @@ impl SynthState {
             if !self.stereo_ring_is_empty() {
                 self.ring.rotate_left(2 * head);
             }
-            self.centre_ring.rotate_left(head);
+            if !self.centre_ring_is_empty() {
+                self.centre_ring.rotate_left(head);
+            }
         }
         self.head = 0;
     }
@@ -333,13 +335,29 @@ impl SynthState {
         self.ring.iter().fold(0, |any, &slot| any | slot) == 0
     }
 
+    /// Whether no spread centre step is pending (silence, or a quiet moment).
+    fn centre_ring_is_empty(&self) -> bool {
+        self.centre_ring.iter().fold(0, |any, &slot| any | slot) == 0
+    }
+
     /// Integrates, filters and returns the next `n` (at most `BATCH`) samples, interleaved
     /// left, right, in the first `2 * n` entries; moves the head past them.
     fn finish_samples(&mut self, n: usize) -> [i16; 2 * BATCH] {
-        let queued = self.take_queued_centre(n);
         let mut out = [0i16; 2 * BATCH];
         let mut integrator = self.integrators();
         let mut charge = self.highpass_charges();
+        if integrator == charge
+            && self.centre_step_count == 0
+            && self.centre_ring_is_empty()
+            && self.stereo_ring_is_empty()
+        {
+            // Silence, settled: nothing pending and the capacitor charged to the level, so
+            // every sample is 0 and nothing changes.
+            self.head = (self.head.wrapping_add(n as u32)) & (RING as u32 - 1);
+            self.offset_ticks = self.offset_ticks.wrapping_sub(n as u32 * TICKS_PER_SAMPLE);
+            return out;
+        }
+        let queued = self.take_queued_centre(n);
         let mut head = self.head as usize;
         if integrator[0] == integrator[1] && charge[0] == charge[1] && self.stereo_ring_is_empty() {
             // Centred sound, as usual: both sides compute the same, once is enough.
