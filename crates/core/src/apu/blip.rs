@@ -684,6 +684,79 @@ mod tests {
         assert_eq!(a, b);
     }
 
+    /// Held steps (many per commit, and alternating trains) leave the state byte for byte
+    /// as reporting each change on its own does, across flushes and corner cases: a queue
+    /// that overflows mid-train, changes too large to queue, one-sided changes.
+    #[test]
+    fn held_steps_leave_the_state_of_changes_reported_one_by_one() {
+        let mut held = SynthState::zeroed();
+        let mut single = SynthState::zeroed();
+        let (mut out_held, mut out_single) = (AudioOut::default(), AudioOut::default());
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for round in 0..3_000u32 {
+            let mut steps = held.steps();
+            for _ in 0..next() % 12 {
+                let r = next();
+                let t_cycles = (r % 48) as u32;
+                match (r >> 8) % 8 {
+                    0 => {
+                        // A train of alternating centre changes.
+                        let mask = (r >> 16) as u32 & 0x0FFF_FFFF;
+                        let spacing = 1 + (r >> 48) as u32 % 8;
+                        let delta = ((r >> 52) as i32 % 4000) * if r & 1 == 0 { 1 } else { 40 };
+                        let end = t_cycles + 28 * spacing;
+                        steps.alternating_centre_changes(t_cycles, spacing, mask, delta, end);
+                        let (mut mask, mut delta, mut now) = (mask, delta, 0);
+                        while mask != 0 {
+                            let when = t_cycles + mask.trailing_zeros() * spacing;
+                            mask &= mask - 1;
+                            single.advance(when - now);
+                            now = when;
+                            let level = single.level().map(|side| side.wrapping_add(delta));
+                            single.set_level(level);
+                            delta = delta.wrapping_neg();
+                        }
+                        single.advance(end - now);
+                    }
+                    code => {
+                        let centre = (r >> 32) as i32 % 19_200;
+                        let level = match code {
+                            1 => [centre, -centre],
+                            2 => [900_000, 900_000], // too large to queue
+                            _ => [centre, centre],
+                        };
+                        steps.advance(t_cycles);
+                        steps.set_level(level);
+                        single.advance(t_cycles);
+                        single.set_level(level);
+                    }
+                }
+            }
+            drop(steps);
+            assert!(
+                bytemuck::bytes_of(&held) == bytemuck::bytes_of(&single),
+                "state differs after round {round}"
+            );
+            if round % 3 == 0 {
+                for (synth, audio) in [(&mut held, &mut out_held), (&mut single, &mut out_single)] {
+                    synth.emit(audio);
+                    synth.rotate_head_to_zero();
+                }
+            }
+        }
+        let (mut a, mut b) = (Vec::new(), Vec::new());
+        out_held.drain_i16(&mut a);
+        out_single.drain_i16(&mut b);
+        assert!(a.len() > 10_000);
+        assert!(a == b);
+    }
+
     #[test]
     fn the_sample_clock_is_48_khz() {
         assert_eq!(
