@@ -1202,8 +1202,11 @@ fn next_square_change(tone: &ToneState, nrx1: u8, period: u32) -> u32 {
     } else {
         ahead
     };
-    // Every pattern has both levels, so some step within 8 changes it.
-    tone.timer.max(1) + changed.trailing_zeros() * period
+    // Every pattern has both levels, so some step within 8 changes it. (Saturating: only
+    // a hand-made state has a timer that far out, and then no change falls in this run.)
+    tone.timer
+        .max(1)
+        .saturating_add(changed.trailing_zeros() * period)
 }
 
 /// Advances a square channel's timer by `step` (never past its next event); true if the duty
