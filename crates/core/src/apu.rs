@@ -1181,7 +1181,7 @@ fn next_wave_change(wave: &WaveState, wave_ram: &[u8; 16], nr32: u8, period: u32
     let other = samples ^ (NIBBLE_LOW_BITS * u128::from(now));
     let other = (other | other >> 1 | other >> 2 | other >> 3) & NIBBLE_LOW_BITS;
     // The sample the next read takes to the top nibble, the ones after it below.
-    let next = u32::from((wave.position + 1) & 31);
+    let next = u32::from(wave.position.wrapping_add(1) & 31);
     let ahead = other.rotate_left(4 * next);
     if ahead == 0 {
         return u32::MAX;
