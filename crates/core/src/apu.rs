@@ -940,7 +940,7 @@ impl ApuState {
             self.sweep_negated = 1;
             self.sweep_shadow.wrapping_sub(delta)
         } else {
-            self.sweep_shadow + delta
+            self.sweep_shadow.saturating_add(delta) // (a hand-made shadow may be huge)
         };
         if next > 2047 {
             self.square1.active = 0;
