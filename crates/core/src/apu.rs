@@ -515,17 +515,20 @@ impl ApuState {
         let nrx1 = [self.regs[reg::NR11], self.regs[reg::NR21]];
         let mut square_due = [u32::MAX; 2];
         let mut square_lag = [0u32; 2];
+        // Duty steps up to and including the next change.
+        let mut square_steps = [0u32; 2];
         for (channel, tone) in [&self.square1, &self.square2].into_iter().enumerate() {
             if audible[channel] {
-                square_due[channel] = next_square_change(tone, nrx1[channel], periods[channel]);
+                (square_due[channel], square_steps[channel]) =
+                    next_square_change(tone, nrx1[channel], periods[channel]);
             }
         }
         // The same for the wave channel: only the reads that change its output are events.
         let nr32 = self.regs[reg::NR32];
-        let mut wave_due = u32::MAX;
+        let (mut wave_due, mut wave_reads) = (u32::MAX, 0);
         let mut wave_lag = 0u32;
         if audible[2] {
-            wave_due = next_wave_change(&self.wave, &self.wave_ram, nr32, periods[2]);
+            (wave_due, wave_reads) = next_wave_change(&self.wave, &self.wave_ram, nr32, periods[2]);
         }
         let mut t_cycles = t_cycles;
         while t_cycles > 0 {
@@ -577,10 +580,13 @@ impl ApuState {
                     square_due[channel] -= step;
                     square_lag[channel] += step;
                     if square_due[channel] == 0 {
-                        skip_square(tone, square_lag[channel], periods[channel]);
+                        // Exactly `square_steps` duty steps on, the last one just now.
+                        let position = u32::from(tone.position) + square_steps[channel];
+                        tone.position = (position & 7) as u8;
+                        tone.timer = periods[channel];
                         square_lag[channel] = 0;
                         next[channel] = square_output(tone, nrx1[channel]);
-                        square_due[channel] =
+                        (square_due[channel], square_steps[channel]) =
                             next_square_change(tone, nrx1[channel], periods[channel]);
                     }
                 }
@@ -589,10 +595,16 @@ impl ApuState {
                 wave_due -= step;
                 wave_lag += step;
                 if wave_due == 0 {
-                    let lag = u64::from(std::mem::take(&mut wave_lag));
-                    self.wave = wave_after(self.wave, &self.wave_ram, periods[2], lag);
-                    next[2] = wave_output(&self.wave, nr32);
-                    wave_due = next_wave_change(&self.wave, &self.wave_ram, nr32, periods[2]);
+                    // Exactly `wave_reads` reads on, the last one just now.
+                    let wave = &mut self.wave;
+                    wave.position = ((u32::from(wave.position) + wave_reads) & 31) as u8;
+                    wave.sample_buffer = self.wave_ram[usize::from(wave.position >> 1)];
+                    wave.t_cycles_since_read = 0;
+                    wave.timer = periods[2];
+                    wave_lag = 0;
+                    next[2] = wave_output(wave, nr32);
+                    (wave_due, wave_reads) =
+                        next_wave_change(wave, &self.wave_ram, nr32, periods[2]);
                 }
             }
             if audible[3] {
@@ -1153,10 +1165,19 @@ fn wave_after(mut wave: WaveState, wave_ram: &[u8; 16], period: u32, t_cycles: u
         );
         return wave;
     }
-    let period = u64::from(period);
     let after_first = t_cycles - timer;
-    let reads = 1 + after_first / period;
-    let since_last = after_first % period;
+    // In 32 bits when it fits (always, in a run): a 64-bit division is far slower.
+    let (reads, since_last) = match u32::try_from(after_first) {
+        Ok(after_first) => (
+            u64::from(1 + after_first / period),
+            u64::from(after_first % period),
+        ),
+        Err(_) => (
+            1 + after_first / u64::from(period),
+            after_first % u64::from(period),
+        ),
+    };
+    let period = u64::from(period);
     wave.position = ((u64::from(wave.position) + reads) & 31) as u8;
     wave.sample_buffer = wave_ram[usize::from(wave.position >> 1)];
     wave.t_cycles_since_read = since_last.min(u64::from(SINCE_READ_CAP_T_CYCLES)) as u32;
@@ -1165,13 +1186,14 @@ fn wave_after(mut wave: WaveState, wave_ram: &[u8; 16], period: u32, t_cycles: u
 }
 
 /// T-cycles from now to the next sample read that changes the wave channel's output
-/// (`u32::MAX` if none ever does: wave RAM holds one level, as NR32 shifts it).
+/// (`u32::MAX` if none ever does: wave RAM holds one level, as NR32 shifts it), and the
+/// reads up to and including that one.
 #[inline]
-fn next_wave_change(wave: &WaveState, wave_ram: &[u8; 16], nr32: u8, period: u32) -> u32 {
+fn next_wave_change(wave: &WaveState, wave_ram: &[u8; 16], nr32: u8, period: u32) -> (u32, u32) {
     const NIBBLE_LOW_BITS: u128 = u128::MAX / 15; // 0x1111...1
     let now = wave_output(wave, nr32);
     let shift = match (nr32 >> 5) & 3 {
-        0 => return u32::MAX, // Muted: the output stays 0.
+        0 => return (u32::MAX, 0), // Muted: the output stays 0.
         code => code - 1,
     };
     // All 32 samples as NR32 shifts them, one per nibble, sample 0 in the top nibble.
@@ -1184,15 +1206,16 @@ fn next_wave_change(wave: &WaveState, wave_ram: &[u8; 16], nr32: u8, period: u32
     let next = u32::from(wave.position.wrapping_add(1) & 31);
     let ahead = other.rotate_left(4 * next);
     if ahead == 0 {
-        return u32::MAX;
+        return (u32::MAX, 0);
     }
-    let reads = (ahead.leading_zeros() - 3) / 4;
-    wave.timer.max(1).saturating_add(reads * period)
+    let later = (ahead.leading_zeros() - 3) / 4;
+    (wave.timer.max(1).saturating_add(later * period), later + 1)
 }
 
-/// T-cycles from now to the next duty step at which a square channel's output changes.
+/// T-cycles from now to the next duty step at which a square channel's output changes, and
+/// the duty steps up to and including that one.
 #[inline]
-fn next_square_change(tone: &ToneState, nrx1: u8, period: u32) -> u32 {
+fn next_square_change(tone: &ToneState, nrx1: u8, period: u32) -> (u32, u32) {
     let duty = DUTY_PATTERNS[usize::from(nrx1 >> 6)];
     let position = u32::from(tone.position & 7);
     // Bit j: the duty bit j + 1 steps on.
@@ -1204,9 +1227,8 @@ fn next_square_change(tone: &ToneState, nrx1: u8, period: u32) -> u32 {
     };
     // Every pattern has both levels, so some step within 8 changes it. (Saturating: only
     // a hand-made state has a timer that far out, and then no change falls in this run.)
-    tone.timer
-        .max(1)
-        .saturating_add(changed.trailing_zeros() * period)
+    let later = changed.trailing_zeros();
+    (tone.timer.max(1).saturating_add(later * period), later + 1)
 }
 
 /// Advances a square channel's timer by `step` (never past its next event); true if the duty
