@@ -26,6 +26,9 @@
 //! payload     token stream, its LZ4 block, or its Huffman bits
 //! ```
 
+use crate::hot::{
+    self, ChangeCounts, CounterVotes, Counters, HotSet, MAX_COUNTERS, STATE_COUNTERS,
+};
 use crate::huffman::{TokenCode, TokenCounts, TokenDecoder};
 use crate::raw_blocks::{self, BlockStats, RawBlocks};
 use lz4_flex::block::CompressTable;
@@ -66,6 +69,8 @@ pub fn max_record_len(len: usize) -> usize {
     HEADER_LEN
         + TokenCode::BYTES
         + 3 * raw_blocks::MAX_BLOCKS
+        + 3 * hot::MAX_HOT
+        + 10 * (MAX_COUNTERS + 1)
         + 16
         + lz4_flex::block::get_maximum_output_size(max_token_len(len))
 }
@@ -89,6 +94,17 @@ pub struct Encoder {
     pending_raw: RawBlocks,
     block_stats: BlockStats,
     value_blocks: bool,
+    /// Hot positions ([`crate::hot`]) of the latest keyframe, of the pending one, and the
+    /// change statistics the next choice is made from.
+    hot: HotSet,
+    pending_hot: HotSet,
+    change_counts: ChangeCounts,
+    /// Counter fields and their expected steps: latest keyframe's, pending, statistics.
+    counters: Counters,
+    pending_counters: Counters,
+    votes: CounterVotes,
+    use_hot: bool,
+    use_counters: bool,
 }
 
 impl Encoder {
@@ -106,7 +122,27 @@ impl Encoder {
             pending_raw: RawBlocks::new(state_len),
             block_stats: BlockStats::new(state_len),
             value_blocks: true,
+            hot: HotSet::new(),
+            pending_hot: HotSet::new(),
+            change_counts: ChangeCounts::new(state_len),
+            counters: Counters::new(&STATE_COUNTERS, state_len),
+            pending_counters: Counters::new(&STATE_COUNTERS, state_len),
+            votes: CounterVotes::default(),
+            use_hot: true,
+            use_counters: true,
         }
+    }
+
+    /// Whether keyframes may choose hot positions and counter steps (both on by default;
+    /// off only to measure what they are worth).
+    pub fn set_models(&mut self, hot: bool, counters: bool) {
+        self.use_hot = hot;
+        self.use_counters = counters;
+    }
+
+    /// Hot positions of the current keyframe group.
+    pub fn hot_count(&self) -> usize {
+        self.hot.len()
     }
 
     /// Blocks the current keyframe group stores by value.
@@ -129,6 +165,11 @@ impl Encoder {
     /// until the next call.
     pub fn encode_delta(&mut self, base: &mut [u8], cur: &[u8]) -> &[u8] {
         self.tokens.clear();
+        // Counters first (they rewrite `base` so its XOR with `cur` is the coded step),
+        // then the hot bytes (which leave `base` equal to `cur` there), then the rest.
+        self.counters.encode(base, cur, &mut self.votes);
+        self.hot.gather(base, cur, &mut self.tokens);
+        self.change_counts.note_hot(&self.hot, &self.tokens);
         tokenize(
             base,
             cur,
@@ -136,9 +177,11 @@ impl Encoder {
             true,
             Some(&self.raw),
             Some(&mut self.block_stats),
+            Some(&mut self.change_counts),
         );
         self.block_stats.end_frame(cur);
-        self.counts.add(&self.tokens);
+        self.change_counts.end_frame();
+        self.counts.add(&self.tokens, self.hot.ends());
         self.record.clear();
         self.record.extend_from_slice(&[0, 0, 0]);
         let flags = self.store_tokens(true);
@@ -159,14 +202,31 @@ impl Encoder {
         } else {
             self.pending_raw.clear();
         }
+        // Hot positions and counters never overlap value blocks (those are set, not XORed).
+        let raw = &self.pending_raw;
+        if self.use_hot {
+            self.change_counts
+                .choose(&mut self.pending_hot, |i| raw.contains_byte(i));
+        } else {
+            self.pending_hot.clear();
+        }
+        if self.use_counters {
+            self.votes.choose(&mut self.pending_counters);
+            self.pending_counters
+                .disable_where(|start, end| raw.any_in(start, end));
+        } else {
+            self.pending_counters.disable_all();
+        }
         self.tokens.clear();
         let mut zeros = std::mem::take(&mut self.zeros);
-        tokenize(&mut zeros, cur, &mut self.tokens, false, None, None);
+        tokenize(&mut zeros, cur, &mut self.tokens, false, None, None, None);
         self.zeros = zeros;
         self.record.clear();
         self.record.extend_from_slice(&[0, 0, 0]);
         self.pending.write(&mut self.record);
         self.pending_raw.write(&mut self.record);
+        self.pending_hot.write(&mut self.record);
+        self.pending_counters.write(&mut self.record);
         let flags = self.store_tokens(false) | FLAG_KEYFRAME;
         self.finish(flags)
     }
@@ -175,20 +235,31 @@ impl Encoder {
     pub fn commit_keyframe(&mut self) {
         self.code = self.pending.clone();
         self.raw.copy_from(&self.pending_raw);
+        self.hot.copy_from(&self.pending_hot);
+        self.counters.copy_from(&self.pending_counters);
         self.counts = TokenCounts::default();
         self.block_stats.reset();
+        self.change_counts.reset();
+        self.votes.reset();
     }
 
     /// Continue after a fork with the code of the keyframe that now governs the newest
     /// stored frame.
     pub fn set_meta(&mut self, keyframe: &[u8]) -> Result<(), DecodeError> {
-        let (code, mut raw_bytes) = keyframe_meta(keyframe)?;
-        self.raw
-            .read(&mut raw_bytes)
-            .ok_or(DecodeError::Malformed)?;
+        let (code, mut rest) = keyframe_meta(keyframe)?;
+        let state_len = self.zeros.len();
+        read_group_meta(
+            &mut rest,
+            state_len,
+            &mut self.raw,
+            &mut self.hot,
+            &mut self.counters,
+        )?;
         self.code = code;
         self.counts = TokenCounts::default();
         self.block_stats.reset();
+        self.change_counts.reset();
+        self.votes.reset();
         Ok(())
     }
 
@@ -197,8 +268,13 @@ impl Encoder {
         let raw_len = self.tokens.len();
         let prefix = self.record.len();
         let mut best = (raw_len, 0u8);
+        let hot_ends = if allow_huffman {
+            *self.hot.ends()
+        } else {
+            [0; hot::CLASSES]
+        };
         let huffman_len = if allow_huffman && !self.code.is_flat() {
-            let n = self.code.encoded_len(&self.tokens) + varint_len(raw_len as u64);
+            let n = self.code.encoded_len(&self.tokens, &hot_ends) + varint_len(raw_len as u64);
             if n < best.0 {
                 best = (n, FLAG_HUFFMAN);
             }
@@ -233,7 +309,7 @@ impl Encoder {
         if best.1 == FLAG_HUFFMAN {
             debug_assert!(huffman_len < raw_len);
             put_varint(&mut self.record, raw_len as u64);
-            self.code.encode(&self.tokens, &mut self.record);
+            self.code.encode(&self.tokens, &hot_ends, &mut self.record);
             return FLAG_HUFFMAN;
         }
         self.record.extend_from_slice(&self.tokens);
@@ -249,8 +325,8 @@ impl Encoder {
     }
 }
 
-/// A keyframe's code and the bytes from its value-block list on (the list, then the
-/// keyframe's own token payload).
+/// A keyframe's code and the bytes from its value-block list on (the list, the hot
+/// positions, the counters, then the keyframe's own token payload).
 fn keyframe_meta(record: &[u8]) -> Result<(TokenCode, &[u8]), DecodeError> {
     let (flags, payload) = verify(record)?;
     if flags & FLAG_KEYFRAME == 0 {
@@ -277,6 +353,9 @@ pub struct Decoder {
     tokens: Vec<u8>,
     table: TokenDecoder,
     raw: RawBlocks,
+    hot: HotSet,
+    counters: Counters,
+    state_len: usize,
     /// Which keyframe's metadata is loaded (the caller's key, e.g. its frame).
     meta_key: Option<u64>,
 }
@@ -287,6 +366,9 @@ impl Decoder {
             tokens: vec![0; max_token_len(state_len)],
             table: TokenDecoder::new(&TokenCode::flat()),
             raw: RawBlocks::new(state_len),
+            hot: HotSet::new(),
+            counters: Counters::new(&STATE_COUNTERS, state_len),
+            state_len,
             meta_key: None,
         }
     }
@@ -298,10 +380,14 @@ impl Decoder {
     /// Loads the code and value blocks stored in `keyframe`, under `key`.
     pub fn load_meta(&mut self, key: u64, keyframe: &[u8]) -> Result<(), DecodeError> {
         self.meta_key = None;
-        let (code, mut raw_bytes) = keyframe_meta(keyframe)?;
-        self.raw
-            .read(&mut raw_bytes)
-            .ok_or(DecodeError::Malformed)?;
+        let (code, mut rest) = keyframe_meta(keyframe)?;
+        read_group_meta(
+            &mut rest,
+            self.state_len,
+            &mut self.raw,
+            &mut self.hot,
+            &mut self.counters,
+        )?;
         self.table.rebuild(&code);
         self.meta_key = Some(key);
         Ok(())
@@ -324,42 +410,91 @@ impl Decoder {
         let keyframe = flags & FLAG_KEYFRAME != 0;
         if keyframe {
             let (_, mut rest) = keyframe_meta(record)?;
-            skip_raw_list(&mut rest).ok_or(DecodeError::Malformed)?;
+            skip_group_meta(&mut rest).ok_or(DecodeError::Malformed)?;
             payload = rest;
         } else if self.meta_key.is_none() {
             return Err(DecodeError::MissingCode);
         }
-        let raw = if keyframe { None } else { Some(&self.raw) };
-        if flags & (FLAG_LZ4 | FLAG_HUFFMAN) == 0 {
-            return apply_tokens(payload, target, raw, mode);
-        }
-        let mut input = payload;
-        let raw_len = get_varint(&mut input).ok_or(DecodeError::Malformed)? as usize;
-        let out = self
-            .tokens
-            .get_mut(..raw_len)
-            .ok_or(DecodeError::Malformed)?;
-        if flags & FLAG_LZ4 != 0 {
-            let n =
-                lz4_flex::block::decompress_into(input, out).map_err(|_| DecodeError::Malformed)?;
-            if n != raw_len {
-                return Err(DecodeError::Malformed);
-            }
+        // A keyframe is plain XOR against zeros; a delta uses its group's models.
+        let (raw, hot_ends) = if keyframe {
+            (None, [0; hot::CLASSES])
         } else {
-            self.table
-                .decode(input, out)
+            (Some(&self.raw), *self.hot.ends())
+        };
+        let models = !keyframe && mode != Apply::ValuesOnly;
+        let mut saved = [0u64; MAX_COUNTERS];
+        if models {
+            self.counters
+                .save(target, &mut saved)
                 .ok_or(DecodeError::Malformed)?;
         }
-        apply_tokens(&self.tokens[..raw_len], target, raw, mode)
+        let tokens = if flags & (FLAG_LZ4 | FLAG_HUFFMAN) == 0 {
+            payload
+        } else {
+            let mut input = payload;
+            let raw_len = get_varint(&mut input).ok_or(DecodeError::Malformed)? as usize;
+            let out = self
+                .tokens
+                .get_mut(..raw_len)
+                .ok_or(DecodeError::Malformed)?;
+            if flags & FLAG_LZ4 != 0 {
+                let n = lz4_flex::block::decompress_into(input, out)
+                    .map_err(|_| DecodeError::Malformed)?;
+                if n != raw_len {
+                    return Err(DecodeError::Malformed);
+                }
+            } else {
+                self.table
+                    .decode(input, out, &hot_ends)
+                    .ok_or(DecodeError::Malformed)?;
+            }
+            &self.tokens[..raw_len]
+        };
+        let hot_len = hot_ends[hot::CLASSES - 1];
+        let (hot_bytes, tokens) = tokens
+            .split_at_checked(hot_len)
+            .ok_or(DecodeError::Malformed)?;
+        apply_tokens(tokens, target, raw, mode)?;
+        if models {
+            self.hot
+                .apply(hot_bytes, target)
+                .ok_or(DecodeError::Malformed)?;
+            self.counters.finish(&saved, target, mode == Apply::Forward);
+        }
+        Ok(())
     }
 }
 
-fn skip_raw_list(input: &mut &[u8]) -> Option<()> {
-    let n = get_varint(input)?;
-    for _ in 0..n {
-        get_varint(input)?;
+/// Reads the group metadata after a keyframe's code: value blocks, hot positions, counters.
+fn read_group_meta(
+    input: &mut &[u8],
+    state_len: usize,
+    raw: &mut RawBlocks,
+    hot: &mut HotSet,
+    counters: &mut Counters,
+) -> Result<(), DecodeError> {
+    raw.read(input).ok_or(DecodeError::Malformed)?;
+    hot.read(input, state_len).ok_or(DecodeError::Malformed)?;
+    counters.read(input).ok_or(DecodeError::Malformed)
+}
+
+/// Skips the group metadata (as `read_group_meta` reads it) without keeping it.
+fn skip_group_meta(input: &mut &[u8]) -> Option<()> {
+    let skip = |input: &mut &[u8], n: u64| -> Option<()> {
+        for _ in 0..n {
+            get_varint(input)?;
+        }
+        Some(())
+    };
+    let blocks = get_varint(input)?;
+    skip(input, blocks)?;
+    let mut hot = 0u64;
+    for _ in 0..hot::CLASSES {
+        hot = hot.checked_add(get_varint(input)?)?;
     }
-    Some(())
+    skip(input, hot)?;
+    let counters = get_varint(input)?;
+    skip(input, counters)
 }
 
 /// Checks the header and checksum; returns the flags and the payload.
@@ -401,11 +536,12 @@ pub fn checksum(bytes: &[u8]) -> u16 {
 /// Appends the zero-run tokens of `base XOR cur` to `out`; when `sync_base`, also copies
 /// every differing byte of `cur` into `base`. Plain XOR everywhere.
 pub fn tokenize_xor(base: &mut [u8], cur: &[u8], out: &mut Vec<u8>, sync_base: bool) {
-    tokenize(base, cur, out, sync_base, None, None);
+    tokenize(base, cur, out, sync_base, None, None, None);
 }
 
 /// Appends the zero-run tokens of `cur` against `base` to `out`: XOR, except in the blocks
-/// of `raw`, which carry `cur` itself. When `sync_base`, `base` becomes `cur`.
+/// of `raw`, which carry `cur` itself. When `sync_base`, `base` becomes `cur`. `counts`
+/// (when given) counts every byte that differs.
 ///
 /// Equal 2 KiB spans, then equal 64-byte blocks, are skipped with one slice comparison
 /// each (a vectorised memcmp), which keeps a capture of a ~145 KiB state with ~100 changed
@@ -417,6 +553,7 @@ pub fn tokenize(
     sync_base: bool,
     raw: Option<&RawBlocks>,
     mut stats: Option<&mut BlockStats>,
+    mut counts: Option<&mut ChangeCounts>,
 ) {
     assert_eq!(base.len(), cur.len(), "XOR of states of different sizes");
     const BLOCK: usize = 64;
@@ -496,7 +633,7 @@ pub fn tokenize(
                         (emitted, start, end),
                         sync_base,
                         raw,
-                        stats.as_deref_mut(),
+                        (stats.as_deref_mut(), counts.as_deref_mut()),
                     );
                     emitted = end;
                     Some((first, last + 1))
@@ -508,7 +645,15 @@ pub fn tokenize(
         block_start = block_end;
     }
     if let Some((start, end)) = lit {
-        emit_literal(base, cur, out, (emitted, start, end), sync_base, raw, stats);
+        emit_literal(
+            base,
+            cur,
+            out,
+            (emitted, start, end),
+            sync_base,
+            raw,
+            (stats, counts),
+        );
     }
     if sync_base && let Some(raw) = raw {
         // Value blocks: bytes that became zero were not in any literal.
@@ -527,7 +672,7 @@ fn emit_literal(
     (emitted, start, end): (usize, usize, usize),
     sync_base: bool,
     raw: Option<&RawBlocks>,
-    stats: Option<&mut BlockStats>,
+    (stats, counts): (Option<&mut BlockStats>, Option<&mut ChangeCounts>),
 ) {
     put_varint(out, (start - emitted) as u64);
     put_varint(out, (end - start) as u64);
@@ -549,6 +694,13 @@ fn emit_literal(
     if let Some(stats) = stats {
         for i in start..end {
             stats.note(i, base[i] ^ cur[i]);
+        }
+    }
+    if let Some(counts) = counts {
+        for i in start..end {
+            if base[i] != cur[i] {
+                counts.note(i);
+            }
         }
     }
     if sync_base {

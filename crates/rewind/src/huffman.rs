@@ -12,6 +12,8 @@
 //! up [`MAX_LEN`] bits at a time. Construction, encoding and decoding use only fixed-size
 //! arrays, so none of them allocates.
 
+use crate::hot::CLASSES;
+
 pub const MAX_LEN: u32 = 12;
 /// Serialized size: one nibble per symbol.
 pub const TABLE_BYTES: usize = 128;
@@ -271,7 +273,10 @@ const LENGTH: usize = 1;
 /// byte, 1 after a zero byte, 2 after a nonzero byte.
 const LITERAL: usize = 2;
 const REGIONS: usize = 4;
-pub const CONTEXTS: usize = LITERAL + 3 * REGIONS;
+/// Hot-position bytes ([`crate::hot`]): `HOT + 2 * class + previous`, `previous` 1 when the
+/// hot byte before it (in list order) was nonzero (neighbouring bytes of one variable).
+const HOT: usize = LITERAL + 3 * REGIONS;
+pub const CONTEXTS: usize = HOT + 2 * CLASSES;
 /// A context needs this many bytes in a group's statistics to get its own code (and a
 /// 128-byte table in the keyframe); an unused one stays flat and costs nothing. Measured
 /// over 120 s: 64 and 256 tie, 1024 is 1 % larger on pocket.gb, 8192 9 % larger.
@@ -314,8 +319,8 @@ impl Default for TokenCounts {
 }
 
 impl TokenCounts {
-    pub fn add(&mut self, tokens: &[u8]) {
-        for_each_byte(tokens, |b, context| {
+    pub fn add(&mut self, tokens: &[u8], hot: &[usize; CLASSES]) {
+        for_each_byte(tokens, hot, |b, context| {
             let count = &mut self.counts[context][usize::from(b)];
             *count = count.saturating_add(1);
         });
@@ -407,10 +412,26 @@ impl ContextWalk {
     }
 }
 
-/// Calls `f(byte, context)` for each byte of a token stream, token by token (the same
-/// contexts as `ContextWalk`, byte by byte, in the tests). A malformed tail (which the
-/// encoder never produces) is walked the same way.
-fn for_each_byte(tokens: &[u8], mut f: impl FnMut(u8, usize)) {
+/// Calls `f(byte, context)` for each byte of a token stream: first the hot bytes (`hot`:
+/// the cumulative class ends of the group's hot set), then the zero-run tokens, token by
+/// token (the same contexts as `ContextWalk`, byte by byte, in the tests). A malformed
+/// tail (which the encoder never produces) is walked the same way.
+fn for_each_byte(tokens: &[u8], hot: &[usize; CLASSES], mut f: impl FnMut(u8, usize)) {
+    let mut i = 0;
+    let mut previous = 0;
+    for (class, &end) in hot.iter().enumerate() {
+        while i < end {
+            let Some(&b) = tokens.get(i) else { return };
+            f(b, HOT + 2 * class + previous);
+            previous = usize::from(b != 0);
+            i += 1;
+        }
+    }
+    tokens_each_byte(&tokens[i..], f);
+}
+
+/// The zero-run token part of [`for_each_byte`].
+fn tokens_each_byte(tokens: &[u8], mut f: impl FnMut(u8, usize)) {
     let mut i = 0;
     let mut offset = 0usize;
     while i < tokens.len() {
@@ -444,7 +465,7 @@ fn for_each_byte(tokens: &[u8], mut f: impl FnMut(u8, usize)) {
 
 impl TokenCode {
     /// Largest serialized size: a bitmask of the contexts with a table, then their tables.
-    pub const BYTES: usize = 2 + CONTEXTS * TABLE_BYTES;
+    pub const BYTES: usize = 4 + CONTEXTS * TABLE_BYTES;
 
     pub fn flat() -> TokenCode {
         TokenCode {
@@ -470,7 +491,7 @@ impl TokenCode {
     }
 
     pub fn write(&self, out: &mut Vec<u8>) {
-        let mut mask = 0u16;
+        let mut mask = 0u32;
         for (context, code) in self.codes.iter().enumerate() {
             if !code.is_flat() {
                 mask |= 1 << context;
@@ -484,11 +505,11 @@ impl TokenCode {
 
     /// Reads a code written by [`TokenCode::write`]; returns it and the bytes it took.
     pub fn read(bytes: &[u8]) -> Option<(TokenCode, usize)> {
-        let mask = u16::from_le_bytes(bytes.get(..2)?.try_into().ok()?);
+        let mask = u32::from_le_bytes(bytes.get(..4)?.try_into().ok()?);
         if mask >> CONTEXTS != 0 {
             return None;
         }
-        let mut at = 2;
+        let mut at = 4;
         let mut code = TokenCode::flat();
         for (context, slot) in code.codes.iter_mut().enumerate() {
             if mask & (1 << context) != 0 {
@@ -499,18 +520,18 @@ impl TokenCode {
         Some((code, at))
     }
 
-    pub fn encoded_len(&self, tokens: &[u8]) -> usize {
+    pub fn encoded_len(&self, tokens: &[u8], hot: &[usize; CLASSES]) -> usize {
         let mut bits = 0usize;
-        for_each_byte(tokens, |b, context| {
+        for_each_byte(tokens, hot, |b, context| {
             bits += usize::from(self.codes[context].lengths[usize::from(b)]);
         });
         bits.div_ceil(8)
     }
 
-    pub fn encode(&self, tokens: &[u8], out: &mut Vec<u8>) {
+    pub fn encode(&self, tokens: &[u8], hot: &[usize; CLASSES], out: &mut Vec<u8>) {
         let mut acc = 0u64;
         let mut n = 0u32;
-        for_each_byte(tokens, |b, context| {
+        for_each_byte(tokens, hot, |b, context| {
             let code = &self.codes[context];
             let len = u32::from(code.lengths[usize::from(b)]);
             acc = (acc << len) | u64::from(code.codes[usize::from(b)]);
@@ -546,9 +567,18 @@ impl TokenDecoder {
 
     /// Decodes a token stream of exactly `out.len()` bytes (contexts as in
     /// [`for_each_byte`]).
-    pub fn decode(&self, input: &[u8], out: &mut [u8]) -> Option<()> {
+    pub fn decode(&self, input: &[u8], out: &mut [u8], hot: &[usize; CLASSES]) -> Option<()> {
         let mut reader = BitReader::new(input);
         let mut i = 0;
+        let mut previous = 0;
+        for (class, &end) in hot.iter().enumerate() {
+            while i < end {
+                let b = reader.next(&self.tables[HOT + 2 * class + previous])?;
+                *out.get_mut(i)? = b;
+                previous = usize::from(b != 0);
+                i += 1;
+            }
+        }
         let mut offset = 0usize;
         while i < out.len() {
             let mut values = [0usize; 2];
@@ -663,7 +693,7 @@ mod tests {
                 }
             }
             let mut fast = Vec::new();
-            for_each_byte(&bytes, |b, context| fast.push((b, context)));
+            tokens_each_byte(&bytes, |b, context| fast.push((b, context)));
             let mut walk = ContextWalk::new();
             let slow: Vec<(u8, usize)> = bytes
                 .iter()
@@ -679,7 +709,9 @@ mod tests {
 
     #[test]
     fn token_code_round_trips_a_token_stream() {
-        let mut tokens = Vec::new();
+        // Five hot bytes (classes 0, 0, 1, 3, 3), then zero-run tokens.
+        let hot = [2, 3, 3, 5];
+        let mut tokens = vec![1, 0, 7, 0, 3];
         for k in 0..300u32 {
             crate::codec::put_varint(&mut tokens, u64::from(k % 40 + 1));
             let len = (k % 5 + 1) as usize;
@@ -687,14 +719,16 @@ mod tests {
             tokens.extend((0..len).map(|j| if j % 2 == 0 { 1 } else { (k % 3) as u8 }));
         }
         let mut counts = TokenCounts::default();
-        counts.add(&tokens);
+        counts.add(&tokens, &hot);
         let code = TokenCode::from_counts(&counts);
         let mut bits = Vec::new();
-        code.encode(&tokens, &mut bits);
-        assert_eq!(bits.len(), code.encoded_len(&tokens));
+        code.encode(&tokens, &hot, &mut bits);
+        assert_eq!(bits.len(), code.encoded_len(&tokens, &hot));
         assert!(bits.len() < tokens.len() / 2);
         let mut back = vec![0u8; tokens.len()];
-        TokenDecoder::new(&code).decode(&bits, &mut back).unwrap();
+        TokenDecoder::new(&code)
+            .decode(&bits, &mut back, &hot)
+            .unwrap();
         assert_eq!(back, tokens);
         let mut table = Vec::new();
         code.write(&mut table);

@@ -45,6 +45,7 @@
 
 pub mod bench;
 pub mod codec;
+pub mod hot;
 pub mod huffman;
 pub mod input_log;
 pub mod raw_blocks;
