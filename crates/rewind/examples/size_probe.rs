@@ -33,14 +33,24 @@ fn main() {
         let first = core.state().hw.frames;
         every.capture(core.state(), first);
         k4.capture(core.state(), first);
+        let verbose = std::env::var("RW_VERBOSE").is_ok();
+        let mut window = 0;
         for _ in 0..frames {
             let buttons = script.next_frame();
             k4.record_input(core.m_cycles(), buttons);
             every.apply_input(&mut core, buttons);
             run_one_frame(&mut core);
             let frame = core.state().hw.frames;
-            every.capture(core.state(), frame);
+            if let backspin_rewind::Captured::Stored { bytes, .. } =
+                every.capture(core.state(), frame)
+            {
+                window += bytes;
+            }
             k4.capture(core.state(), frame);
+            if frame % 600 == 0 && verbose {
+                print!("{} ", window / 600);
+                window = 0;
+            }
         }
         let secs = frames_to_seconds(frames);
         let (a, b) = (every.stats(), k4.stats());

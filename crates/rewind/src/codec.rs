@@ -182,26 +182,6 @@ impl Encoder {
         self.block_stats.end_frame(cur);
         self.change_counts.end_frame();
         self.counts.add(&self.tokens, self.hot.ends());
-        self.record.clear();
-        self.record.extend_from_slice(&[0, 0, 0]);
-        let flags = self.store_tokens(true);
-        self.finish(flags)
-    }
-
-    /// Encodes `cur` whole (XOR against zeros) as a keyframe record carrying a new code
-    /// built from the statistics since the previous keyframe. The encoder keeps using its
-    /// old code until [`Encoder::commit_keyframe`] (call it once the record is stored).
-    pub fn encode_keyframe(&mut self, cur: &[u8]) -> &[u8] {
-        self.pending = if self.counts.total() >= MIN_STATS_BYTES {
-            TokenCode::from_counts(&self.counts)
-        } else {
-            self.code.clone()
-        };
-        if self.value_blocks {
-            self.block_stats.choose(&mut self.pending_raw);
-        } else {
-            self.pending_raw.clear();
-        }
         // Hot positions and counters never overlap value blocks (those are set, not XORed).
         let raw = &self.pending_raw;
         if self.use_hot {
@@ -421,6 +401,7 @@ impl Decoder {
         } else {
             (Some(&self.raw), *self.hot.ends())
         };
+        let mode = if keyframe { Apply::Forward } else { mode };
         let models = !keyframe && mode != Apply::ValuesOnly;
         let mut saved = [0u64; MAX_COUNTERS];
         if models {
@@ -457,7 +438,7 @@ impl Decoder {
         apply_tokens(tokens, target, raw, mode)?;
         if models {
             self.hot
-                .apply(hot_bytes, target)
+                .apply(hot_bytes, target, mode == Apply::Forward)
                 .ok_or(DecodeError::Malformed)?;
             self.counters.finish(&saved, target, mode == Apply::Forward);
         }
@@ -681,13 +662,13 @@ fn emit_literal(
             base[start..end]
                 .iter()
                 .zip(&cur[start..end])
-                .map(|(a, b)| a ^ b),
+                .map(|(a, b)| b.wrapping_sub(*a)),
         ),
         Some(raw) => out.extend((start..end).map(|i| {
             if raw.contains_byte(i) {
                 cur[i]
             } else {
-                base[i] ^ cur[i]
+                cur[i].wrapping_sub(base[i])
             }
         })),
     }
@@ -740,22 +721,26 @@ pub fn apply_tokens(
         let end = start.checked_add(len).ok_or(DecodeError::Malformed)?;
         let dst = target.get_mut(start..end).ok_or(DecodeError::Malformed)?;
         let src = tokens.get(..len).ok_or(DecodeError::Malformed)?;
-        match raw {
-            None => {
+        match (raw, mode) {
+            (None, Apply::Backward) => {
                 for (d, s) in dst.iter_mut().zip(src) {
-                    *d ^= s;
+                    *d = d.wrapping_sub(*s);
                 }
             }
-            Some(raw) => {
+            (None, _) => {
+                for (d, s) in dst.iter_mut().zip(src) {
+                    *d = d.wrapping_add(*s);
+                }
+            }
+            (Some(raw), _) => {
                 for (k, (d, s)) in dst.iter_mut().zip(src).enumerate() {
                     let value = raw.contains_byte(start + k);
-                    let wanted = match mode {
-                        Apply::Forward => true,
-                        Apply::Backward => !value,
-                        Apply::ValuesOnly => value,
-                    };
-                    if wanted {
-                        *d ^= s;
+                    match mode {
+                        // Value bytes were zeroed above: adding sets them.
+                        Apply::Forward => *d = d.wrapping_add(*s),
+                        Apply::Backward if !value => *d = d.wrapping_sub(*s),
+                        Apply::ValuesOnly if value => *d = d.wrapping_add(*s),
+                        _ => {}
                     }
                 }
             }

@@ -520,6 +520,439 @@ impl TokenCode {
         Some((code, at))
     }
 
+    pub fn encoded_len(&self, data: &[u8]) -> usize {
+        let bits: usize = data
+            .iter()
+            .map(|&b| usize::from(self.lengths[usize::from(b)]))
+            .sum();
+        bits.div_ceil(8)
+    }
+
+    pub fn encode(&self, data: &[u8], out: &mut Vec<u8>) {
+        let mut acc = 0u64;
+        let mut n = 0u32;
+        for &b in data {
+            let len = u32::from(self.lengths[usize::from(b)]);
+            acc = (acc << len) | u64::from(self.codes[usize::from(b)]);
+            n += len;
+            while n >= 8 {
+                n -= 8;
+                out.push((acc >> n) as u8);
+            }
+        }
+        if n > 0 {
+            out.push((acc << (8 - n)) as u8);
+        }
+    }
+}
+
+/// Huffman code lengths for 256 positive weights, by the two-queue method (leaves sorted by
+/// weight; merged nodes come out in non-decreasing order), on the stack.
+fn huffman_lengths(weights: &[u64; 256]) -> [u8; 256] {
+    const N: usize = 256;
+    let mut order = [0u16; N];
+    for (i, o) in order.iter_mut().enumerate() {
+        *o = i as u16;
+    }
+    order.sort_unstable_by_key(|&s| (weights[usize::from(s)], s));
+    // Nodes 0..N are leaves in sorted order, N..2N-1 merged nodes in creation order.
+    let mut weight = [0u64; 2 * N - 1];
+    for (i, &s) in order.iter().enumerate() {
+        weight[i] = weights[usize::from(s)];
+    }
+    let mut parent = [0u16; 2 * N - 1];
+    let (mut leaf, mut merged, mut next) = (0usize, N, N);
+    let take = |weight: &[u64; 2 * N - 1], leaf: &mut usize, merged: &mut usize, next: usize| {
+        if *leaf < N && (*merged >= next || weight[*leaf] <= weight[*merged]) {
+            *leaf += 1;
+            *leaf - 1
+        } else {
+            *merged += 1;
+            *merged - 1
+        }
+    };
+    while next < 2 * N - 1 {
+        let a = take(&weight, &mut leaf, &mut merged, next);
+        let b = take(&weight, &mut leaf, &mut merged, next);
+        weight[next] = weight[a] + weight[b];
+        parent[a] = next as u16;
+        parent[b] = next as u16;
+        next += 1;
+    }
+    // Depths: the root is the last merged node; parents were created after children.
+    let mut depth = [0u8; 2 * N - 1];
+    for node in (0..2 * N - 2).rev() {
+        depth[node] = depth[usize::from(parent[node])].saturating_add(1);
+    }
+    let mut lengths = [0u8; N];
+    for (i, &s) in order.iter().enumerate() {
+        lengths[usize::from(s)] = depth[i];
+    }
+    lengths
+}
+
+/// A lookup table for decoding: entry = symbol << 4 | length, indexed by the next
+/// `MAX_LEN` bits.
+pub struct DecodeTable {
+    lut: Box<[u16; 1 << MAX_LEN]>,
+}
+
+impl DecodeTable {
+    pub fn new(code: &Code) -> DecodeTable {
+        let mut table = DecodeTable {
+            lut: Box::new([0; 1 << MAX_LEN]),
+        };
+        table.rebuild(code);
+        table
+    }
+
+    pub fn rebuild(&mut self, code: &Code) {
+        self.lut.fill(0);
+        for s in 0..256 {
+            let len = u32::from(code.lengths[s]);
+            let first = usize::from(code.codes[s]) << (MAX_LEN - len);
+            let last = first + (1 << (MAX_LEN - len));
+            self.lut[first..last].fill(((s as u16) << 4) | len as u16);
+        }
+    }
+
+    /// Decodes exactly `out.len()` symbols from `input`. None if the input runs out or
+    /// hits a bit pattern no code uses.
+    pub fn decode(&self, input: &[u8], out: &mut [u8]) -> Option<()> {
+        let mut reader = BitReader::new(input);
+        for o in out.iter_mut() {
+            *o = reader.next(self)?;
+        }
+        Some(())
+    }
+}
+
+/// Reads symbols MSB-first, each with the table the caller picks.
+pub struct BitReader<'a> {
+    input: &'a [u8],
+    pos: usize,
+    acc: u64,
+    n: u32,
+    consumed_bits: usize,
+}
+
+impl<'a> BitReader<'a> {
+    pub fn new(input: &'a [u8]) -> BitReader<'a> {
+        BitReader {
+            input,
+            pos: 0,
+            acc: 0,
+            n: 0,
+            consumed_bits: 0,
+        }
+    }
+
+    pub fn next(&mut self, table: &DecodeTable) -> Option<u8> {
+        while self.n <= 56 && self.pos < self.input.len() {
+            self.acc |= u64::from(self.input[self.pos]) << (56 - self.n);
+            self.pos += 1;
+            self.n += 8;
+        }
+        let entry = table.lut[(self.acc >> (64 - MAX_LEN)) as usize];
+        let len = u32::from(entry & 0x0F);
+        if len == 0 {
+            return None;
+        }
+        self.consumed_bits += len as usize;
+        if self.consumed_bits > self.input.len() * 8 {
+            return None;
+        }
+        self.acc <<= len;
+        self.n = self.n.saturating_sub(len);
+        Some((entry >> 4) as u8)
+    }
+}
+
+/// Token streams mix bytes with different statistics: varint gaps, varint lengths, and
+/// literal XOR bytes, whose statistics depend on the state region they patch and on the
+/// byte before them (a zero XOR byte inside a literal is a merged gap; after a changed byte,
+/// the next one is often the carry of the same counter). Each of these contexts gets its
+/// own code. Measured on pocket.gb over 120 s, as ideal static entropy: 281 B/frame with
+/// one code for headers and one for literals, 260 B/frame with these contexts; in the
+/// rewind bench (120 s, every frame) pocket.gb 18.0 -> 17.3 KiB/s, shocklobster.gb 7.0 ->
+/// 6.8, and about the same with k = 4 thinning (pocket.gb +1 %, the others -3 %). The
+/// region split helps every-frame capture; the position split helps both.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct TokenCode {
+    codes: [Code; CONTEXTS],
+}
+
+/// Header contexts: the gap varint's bytes, the length varint's bytes.
+const GAP: usize = 0;
+const LENGTH: usize = 1;
+/// Literal contexts: `LITERAL + 3 * region + position`, position 0 for a literal's first
+/// byte, 1 after a zero byte, 2 after a nonzero byte.
+const LITERAL: usize = 2;
+const REGIONS: usize = 4;
+/// Hot-position bytes ([`crate::hot`]): `HOT + 2 * class + previous`, `previous` 1 when the
+/// hot byte before it (in list order) was nonzero (neighbouring bytes of one variable).
+const HOT: usize = LITERAL + 3 * REGIONS;
+pub const CONTEXTS: usize = HOT + 2 * CLASSES;
+/// A context needs this many bytes in a group's statistics to get its own code (and a
+/// 128-byte table in the keyframe); an unused one stays flat and costs nothing. Measured
+/// over 120 s: 64 and 256 tie, 1024 is 1 % larger on pocket.gb, 8192 9 % larger.
+const MIN_CONTEXT_BYTES: u64 = 64;
+
+/// State offsets where the literal regions start: below HRAM (CPU, I/O, PPU, APU: packed
+/// counters and registers), HRAM and OAM, WRAM, then VRAM and cartridge RAM.
+const REGION_STARTS: [usize; REGIONS - 1] = {
+    use backspin_core::State;
+    use backspin_core::state::HwState;
+    use std::mem::offset_of;
+    let hw = offset_of!(State, hw);
+    [
+        hw + offset_of!(HwState, hram),
+        hw + offset_of!(HwState, wram),
+        hw + offset_of!(HwState, vram),
+    ]
+};
+
+#[inline]
+fn region(offset: usize) -> usize {
+    REGION_STARTS
+        .iter()
+        .filter(|&&start| offset >= start)
+        .count()
+}
+
+/// Byte statistics of token streams, by context.
+#[derive(Clone)]
+pub struct TokenCounts {
+    counts: [[u32; 256]; CONTEXTS],
+}
+
+impl Default for TokenCounts {
+    fn default() -> TokenCounts {
+        TokenCounts {
+            counts: [[0; 256]; CONTEXTS],
+        }
+    }
+}
+
+impl TokenCounts {
+    pub fn add(&mut self, tokens: &[u8], hot: &[usize; CLASSES]) {
+        for_each_byte(tokens, hot, |b, context| {
+            let count = &mut self.counts[context][usize::from(b)];
+            *count = count.saturating_add(1);
+        });
+    }
+
+    pub fn total(&self) -> u64 {
+        self.counts.iter().flatten().map(|&c| u64::from(c)).sum()
+    }
+}
+
+/// The context of each byte of a token stream, byte by byte: the reference that
+/// [`for_each_byte`] and [`TokenDecoder::decode`] are tested against.
+#[cfg(test)]
+struct ContextWalk {
+    /// State offset of the next literal byte.
+    offset: usize,
+    /// Varint being read: 0 gap, 1 length, 2 literal bytes.
+    field: u8,
+    shift: u32,
+    value: usize,
+    /// Literal bytes left in the current literal.
+    left: usize,
+    previous: Option<u8>,
+}
+
+#[cfg(test)]
+impl ContextWalk {
+    fn new() -> ContextWalk {
+        ContextWalk {
+            offset: 0,
+            field: 0,
+            shift: 0,
+            value: 0,
+            left: 0,
+            previous: None,
+        }
+    }
+
+    /// The context of the next byte.
+    #[inline]
+    fn context(&self) -> usize {
+        match self.field {
+            0 => GAP,
+            1 => LENGTH,
+            _ => {
+                let position = match self.previous {
+                    None => 0,
+                    Some(0) => 1,
+                    Some(_) => 2,
+                };
+                LITERAL + 3 * region(self.offset) + position
+            }
+        }
+    }
+
+    /// Moves past byte `b` (read in the context `context()` gave).
+    #[inline]
+    fn step(&mut self, b: u8) {
+        match self.field {
+            0 | 1 => {
+                if self.shift < 63 {
+                    self.value |= usize::from(b & 0x7F) << self.shift;
+                }
+                self.shift += 7;
+                if b & 0x80 == 0 {
+                    let value = std::mem::take(&mut self.value);
+                    self.shift = 0;
+                    if self.field == 0 {
+                        self.offset = self.offset.saturating_add(value);
+                        self.field = 1;
+                    } else if value == 0 {
+                        self.field = 0;
+                    } else {
+                        self.left = value;
+                        self.previous = None;
+                        self.field = 2;
+                    }
+                }
+            }
+            _ => {
+                self.previous = Some(b);
+                self.offset = self.offset.saturating_add(1);
+                self.left -= 1;
+                if self.left == 0 {
+                    self.field = 0;
+                }
+            }
+        }
+    }
+}
+
+/// Calls `f(byte, context)` for each byte of a token stream: first the hot bytes (`hot`:
+/// the cumulative class ends of the group's hot set), then the zero-run tokens, token by
+/// token (the same contexts as `ContextWalk`, byte by byte, in the tests). A malformed
+/// tail (which the encoder never produces) is walked the same way.
+fn for_each_byte(tokens: &[u8], hot: &[usize; CLASSES], mut f: impl FnMut(u8, usize)) {
+    let mut i = 0;
+    let mut previous = 0;
+    for (class, &end) in hot.iter().enumerate() {
+        while i < end {
+            let Some(&b) = tokens.get(i) else { return };
+            f(b, HOT + 2 * class + previous);
+            previous = usize::from(b != 0);
+            i += 1;
+        }
+    }
+    tokens_each_byte(&tokens[i..], f);
+}
+
+/// The zero-run token part of [`for_each_byte`].
+fn tokens_each_byte(tokens: &[u8], mut f: impl FnMut(u8, usize)) {
+    let mut i = 0;
+    let mut offset = 0usize;
+    while i < tokens.len() {
+        let mut values = [0usize; 2];
+        for (value, context) in values.iter_mut().zip([GAP, LENGTH]) {
+            let mut shift = 0u32;
+            loop {
+                let Some(&b) = tokens.get(i) else { return };
+                f(b, context);
+                i += 1;
+                if shift < 63 {
+                    *value |= usize::from(b & 0x7F) << shift;
+                }
+                shift += 7;
+                if b & 0x80 == 0 {
+                    break;
+                }
+            }
+        }
+        offset = offset.saturating_add(values[0]);
+        let end = i.saturating_add(values[1]).min(tokens.len());
+        let mut position = 0;
+        for &b in &tokens[i..end] {
+            f(b, LITERAL + 3 * region(offset) + position);
+            position = if b == 0 { 1 } else { 2 };
+            offset = offset.saturating_add(1);
+        }
+        i = end;
+    }
+}
+
+impl TokenCode {
+    /// Largest serialized size: a bitmask of the contexts with a table, then their tables.
+    pub const BYTES: usize = 4 + CONTEXTS * TABLE_BYTES;
+
+    pub fn flat() -> TokenCode {
+        TokenCode {
+            codes: std::array::from_fn(|_| Code::flat()),
+        }
+    }
+
+    pub fn is_flat(&self) -> bool {
+        self.codes.iter().all(Code::is_flat)
+    }
+
+    pub fn from_counts(counts: &TokenCounts) -> TokenCode {
+        TokenCode {
+            codes: std::array::from_fn(|context| {
+                let counts = &counts.counts[context];
+                if counts.iter().map(|&c| u64::from(c)).sum::<u64>() < MIN_CONTEXT_BYTES {
+                    Code::flat()
+                } else {
+                    Code::from_counts(counts)
+                }
+            }),
+        }
+    }
+
+    pub fn write(&self, out: &mut Vec<u8>) {
+        let mut mask = 0u32;
+        for (context, code) in self.codes.iter().enumerate() {
+            if !code.is_flat() {
+                mask |= 1 << context;
+            }
+        }
+        out.extend_from_slice(&mask.to_le_bytes());
+        for code in self.codes.iter().filter(|code| !code.is_flat()) {
+            code.write(out);
+        }
+    }
+
+    /// Reads a code written by [`TokenCode::write`]; returns it and the bytes it took.
+    pub fn read(bytes: &[u8]) -> Option<(TokenCode, usize)> {
+        let mask = u32::from_le_bytes(bytes.get(..4)?.try_into().ok()?);
+        if mask >> CONTEXTS != 0 {
+            return None;
+        }
+        let mut at = 4;
+        let mut code = TokenCode::flat();
+        for (context, slot) in code.codes.iter_mut().enumerate() {
+            if mask & (1 << context) != 0 {
+                *slot = Code::read(bytes.get(at..)?)?;
+                at += TABLE_BYTES;
+            }
+        }
+        Some((code, at))
+    }
+
+    /// Debug: bits by kind (hot, headers, literals) and bytes by kind.
+    pub fn bits_by_kind(&self, tokens: &[u8], hot: &[usize; CLASSES]) -> [usize; 6] {
+        let mut r = [0usize; 6];
+        for_each_byte(tokens, hot, |b, context| {
+            let k = if context >= HOT {
+                0
+            } else if context < LITERAL {
+                1
+            } else {
+                2
+            };
+            r[k] += usize::from(self.codes[context].lengths[usize::from(b)]);
+            r[k + 3] += 1;
+        });
+        r
+    }
+
     pub fn encoded_len(&self, tokens: &[u8], hot: &[usize; CLASSES]) -> usize {
         let mut bits = 0usize;
         for_each_byte(tokens, hot, |b, context| {
