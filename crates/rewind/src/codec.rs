@@ -182,6 +182,26 @@ impl Encoder {
         self.block_stats.end_frame(cur);
         self.change_counts.end_frame();
         self.counts.add(&self.tokens, self.hot.ends());
+        self.record.clear();
+        self.record.extend_from_slice(&[0, 0, 0]);
+        let flags = self.store_tokens(true);
+        self.finish(flags)
+    }
+
+    /// Encodes `cur` whole (XOR against zeros) as a keyframe record carrying a new code
+    /// built from the statistics since the previous keyframe. The encoder keeps using its
+    /// old code until [`Encoder::commit_keyframe`] (call it once the record is stored).
+    pub fn encode_keyframe(&mut self, cur: &[u8]) -> &[u8] {
+        self.pending = if self.counts.total() >= MIN_STATS_BYTES {
+            TokenCode::from_counts(&self.counts)
+        } else {
+            self.code.clone()
+        };
+        if self.value_blocks {
+            self.block_stats.choose(&mut self.pending_raw);
+        } else {
+            self.pending_raw.clear();
+        }
         // Hot positions and counters never overlap value blocks (those are set, not XORed).
         let raw = &self.pending_raw;
         if self.use_hot {
