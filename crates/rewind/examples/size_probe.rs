@@ -23,6 +23,9 @@ fn main() {
         if let Some(k) = std::env::var("RW_KEY").ok().and_then(|v| v.parse().ok()) {
             config.keyframe_interval = k;
         }
+        if let Some(k) = std::env::var("RW_CHAIN").ok().and_then(|v| v.parse().ok()) {
+            config.keyframe_chain_bytes = k;
+        }
         let mut every = Rewinder::with_config(config.clone());
         let mut k4 = Rewinder::with_config(Config {
             capture_every: 4,
@@ -34,6 +37,7 @@ fn main() {
         every.capture(core.state(), first);
         k4.capture(core.state(), first);
         let verbose = std::env::var("RW_VERBOSE").is_ok();
+        let zero = std::env::var("RW_ZERO").ok();
         let mut window = 0;
         for _ in 0..frames {
             let buttons = script.next_frame();
@@ -41,9 +45,20 @@ fn main() {
             every.apply_input(&mut core, buttons);
             run_one_frame(&mut core);
             let frame = core.state().hw.frames;
-            if let backspin_rewind::Captured::Stored { bytes, .. } =
-                every.capture(core.state(), frame)
-            {
+            let mut masked = *core.state();
+            match zero.as_deref() {
+                Some("apu") => masked.hw.apu = bytemuck::Zeroable::zeroed(),
+                Some("wram") => masked.hw.wram = [0; 0x2000],
+                Some("vram") => masked.hw.vram = [0; 0x2000],
+                Some("cpu") => masked.cpu = bytemuck::Zeroable::zeroed(),
+                Some("ppu") => masked.hw.ppu = bytemuck::Zeroable::zeroed(),
+                Some("hram") => {
+                    masked.hw.hram = [0; 128];
+                    masked.hw.oam = [0; 160];
+                }
+                _ => {}
+            }
+            if let backspin_rewind::Captured::Stored { bytes, .. } = every.capture(&masked, frame) {
                 window += bytes;
             }
             k4.capture(core.state(), frame);

@@ -64,15 +64,13 @@ pub fn max_token_len(len: usize) -> usize {
     len + (len / (MERGE_GAP + 1) + 1) * 6 + 16
 }
 
+/// Largest keyframe metadata: Huffman tables, value blocks, hot positions, counters.
+const MAX_META: usize =
+    TokenCode::BYTES + 3 * raw_blocks::MAX_BLOCKS + 3 * hot::MAX_HOT + 10 * (MAX_COUNTERS + 1) + 16;
+
 /// Worst-case record length for a state of `len` bytes.
 pub fn max_record_len(len: usize) -> usize {
-    HEADER_LEN
-        + TokenCode::BYTES
-        + 3 * raw_blocks::MAX_BLOCKS
-        + 3 * hot::MAX_HOT
-        + 10 * (MAX_COUNTERS + 1)
-        + 16
-        + lz4_flex::block::get_maximum_output_size(max_token_len(len))
+    HEADER_LEN + 6 + MAX_META + 16 + lz4_flex::block::get_maximum_output_size(max_token_len(len))
 }
 
 /// Reusable buffers so that encoding a snapshot never allocates.
@@ -105,6 +103,9 @@ pub struct Encoder {
     votes: CounterVotes,
     use_hot: bool,
     use_counters: bool,
+    /// Keyframe metadata being written, and its LZ4 block.
+    meta: Vec<u8>,
+    packed_meta: Vec<u8>,
 }
 
 impl Encoder {
@@ -130,6 +131,8 @@ impl Encoder {
             votes: CounterVotes::default(),
             use_hot: true,
             use_counters: true,
+            meta: Vec::with_capacity(MAX_META),
+            packed_meta: Vec::with_capacity(lz4_flex::block::get_maximum_output_size(MAX_META)),
         }
     }
 
@@ -223,12 +226,37 @@ impl Encoder {
         self.zeros = zeros;
         self.record.clear();
         self.record.extend_from_slice(&[0, 0, 0]);
-        self.pending.write(&mut self.record);
-        self.pending_raw.write(&mut self.record);
-        self.pending_hot.write(&mut self.record);
-        self.pending_counters.write(&mut self.record);
+        self.meta.clear();
+        self.pending.write(&mut self.meta);
+        self.pending_raw.write(&mut self.meta);
+        self.pending_hot.write(&mut self.meta);
+        self.pending_counters.write(&mut self.meta);
+        self.store_meta();
         let flags = self.store_tokens(false) | FLAG_KEYFRAME;
         self.finish(flags)
+    }
+
+    /// Appends the keyframe metadata in `meta` to the record, LZ4-packed when that is
+    /// smaller (the Huffman tables are mostly runs of equal nibbles).
+    fn store_meta(&mut self) {
+        let len = self.meta.len();
+        put_varint(&mut self.record, len as u64);
+        let bound = lz4_flex::block::get_maximum_output_size(len);
+        // Within capacity (reserved for the worst case): no reallocation.
+        self.packed_meta.resize(bound, 0);
+        let packed = lz4_flex::block::compress_into_with_table(
+            &self.meta,
+            &mut self.packed_meta,
+            &mut self.small_table,
+        )
+        .expect("output sized by get_maximum_output_size");
+        if packed + varint_len(packed as u64) < len + 1 {
+            put_varint(&mut self.record, packed as u64);
+            self.record.extend_from_slice(&self.packed_meta[..packed]);
+        } else {
+            put_varint(&mut self.record, 0);
+            self.record.extend_from_slice(&self.meta);
+        }
     }
 
     /// The keyframe just encoded was stored: later deltas use its code.
@@ -246,7 +274,10 @@ impl Encoder {
     /// Continue after a fork with the code of the keyframe that now governs the newest
     /// stored frame.
     pub fn set_meta(&mut self, keyframe: &[u8]) -> Result<(), DecodeError> {
-        let (code, mut rest) = keyframe_meta(keyframe)?;
+        self.meta.resize(MAX_META, 0);
+        let (meta, _) = keyframe_meta(keyframe, &mut self.meta)?;
+        let (code, used) = TokenCode::read(meta).ok_or(DecodeError::Malformed)?;
+        let mut rest = &meta[used..];
         let state_len = self.zeros.len();
         read_group_meta(
             &mut rest,
@@ -325,15 +356,37 @@ impl Encoder {
     }
 }
 
-/// A keyframe's code and the bytes from its value-block list on (the list, the hot
-/// positions, the counters, then the keyframe's own token payload).
-fn keyframe_meta(record: &[u8]) -> Result<(TokenCode, &[u8]), DecodeError> {
-    let (flags, payload) = verify(record)?;
+/// A keyframe's metadata (unpacked into `scratch` if it was packed) and its payload.
+fn keyframe_meta<'a>(
+    record: &'a [u8],
+    scratch: &'a mut [u8],
+) -> Result<(&'a [u8], &'a [u8]), DecodeError> {
+    let (flags, mut input) = verify(record)?;
     if flags & FLAG_KEYFRAME == 0 {
         return Err(DecodeError::Malformed);
     }
-    let (code, used) = TokenCode::read(payload).ok_or(DecodeError::Malformed)?;
-    Ok((code, &payload[used..]))
+    let len = get_varint(&mut input).ok_or(DecodeError::Malformed)? as usize;
+    let packed = get_varint(&mut input).ok_or(DecodeError::Malformed)? as usize;
+    if packed == 0 {
+        let meta = input.get(..len).ok_or(DecodeError::Malformed)?;
+        return Ok((meta, &input[len..]));
+    }
+    let block = input.get(..packed).ok_or(DecodeError::Malformed)?;
+    let out = scratch.get_mut(..len).ok_or(DecodeError::Malformed)?;
+    let n = lz4_flex::block::decompress_into(block, out).map_err(|_| DecodeError::Malformed)?;
+    if n != len {
+        return Err(DecodeError::Malformed);
+    }
+    Ok((&scratch[..len], &input[packed..]))
+}
+
+/// A keyframe's payload (its token stream, after the metadata).
+fn keyframe_payload(record: &[u8]) -> Result<&[u8], DecodeError> {
+    let (_, mut input) = verify(record)?;
+    let len = get_varint(&mut input).ok_or(DecodeError::Malformed)? as usize;
+    let packed = get_varint(&mut input).ok_or(DecodeError::Malformed)? as usize;
+    let skip = if packed == 0 { len } else { packed };
+    input.get(skip..).ok_or(DecodeError::Malformed)
 }
 
 /// How a delta record is applied (see [`crate::raw_blocks`]).
@@ -356,6 +409,8 @@ pub struct Decoder {
     hot: HotSet,
     counters: Counters,
     state_len: usize,
+    /// Scratch for unpacking keyframe metadata.
+    meta: Vec<u8>,
     /// Which keyframe's metadata is loaded (the caller's key, e.g. its frame).
     meta_key: Option<u64>,
 }
@@ -369,6 +424,7 @@ impl Decoder {
             hot: HotSet::new(),
             counters: Counters::new(&STATE_COUNTERS, state_len),
             state_len,
+            meta: vec![0; MAX_META],
             meta_key: None,
         }
     }
@@ -380,7 +436,9 @@ impl Decoder {
     /// Loads the code and value blocks stored in `keyframe`, under `key`.
     pub fn load_meta(&mut self, key: u64, keyframe: &[u8]) -> Result<(), DecodeError> {
         self.meta_key = None;
-        let (code, mut rest) = keyframe_meta(keyframe)?;
+        let (meta, _) = keyframe_meta(keyframe, &mut self.meta)?;
+        let (code, used) = TokenCode::read(meta).ok_or(DecodeError::Malformed)?;
+        let mut rest = &meta[used..];
         read_group_meta(
             &mut rest,
             self.state_len,
@@ -409,9 +467,7 @@ impl Decoder {
         let (flags, mut payload) = verify(record)?;
         let keyframe = flags & FLAG_KEYFRAME != 0;
         if keyframe {
-            let (_, mut rest) = keyframe_meta(record)?;
-            skip_group_meta(&mut rest).ok_or(DecodeError::Malformed)?;
-            payload = rest;
+            payload = keyframe_payload(record)?;
         } else if self.meta_key.is_none() {
             return Err(DecodeError::MissingCode);
         }
@@ -477,25 +533,6 @@ fn read_group_meta(
     raw.read(input).ok_or(DecodeError::Malformed)?;
     hot.read(input, state_len).ok_or(DecodeError::Malformed)?;
     counters.read(input).ok_or(DecodeError::Malformed)
-}
-
-/// Skips the group metadata (as `read_group_meta` reads it) without keeping it.
-fn skip_group_meta(input: &mut &[u8]) -> Option<()> {
-    let skip = |input: &mut &[u8], n: u64| -> Option<()> {
-        for _ in 0..n {
-            get_varint(input)?;
-        }
-        Some(())
-    };
-    let blocks = get_varint(input)?;
-    skip(input, blocks)?;
-    let mut hot = 0u64;
-    for _ in 0..hot::CLASSES {
-        hot = hot.checked_add(get_varint(input)?)?;
-    }
-    skip(input, hot)?;
-    let counters = get_varint(input)?;
-    skip(input, counters)
 }
 
 /// Checks the header and checksum; returns the flags and the payload.

@@ -227,6 +227,10 @@ impl ChangeCounts {
     }
 }
 
+const fn field(offset: usize, width: usize) -> CounterField {
+    CounterField { offset, width }
+}
+
 /// A little-endian unsigned field of the state that counts up (or down) steadily.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CounterField {
@@ -247,30 +251,15 @@ pub const STATE_COUNTERS: [CounterField; 6] = {
     let apu = hw + offset_of!(HwState, apu);
     let synth = apu + offset_of!(ApuState, synth);
     [
-        CounterField {
-            offset: hw + offset_of!(HwState, m_cycles),
-            width: 8,
-        },
-        CounterField {
-            offset: hw + offset_of!(HwState, frames),
-            width: 8,
-        },
-        CounterField {
-            offset: hw + offset_of!(HwState, timer) + offset_of!(TimerState, system_counter),
-            width: 2,
-        },
-        CounterField {
-            offset: apu + offset_of!(ApuState, flush_clock),
-            width: 4,
-        },
-        CounterField {
-            offset: synth + offset_of!(SynthState, offset_ticks),
-            width: 4,
-        },
-        CounterField {
-            offset: synth + offset_of!(SynthState, head),
-            width: 4,
-        },
+        field(hw + offset_of!(HwState, m_cycles), 8),
+        field(hw + offset_of!(HwState, frames), 8),
+        field(
+            hw + offset_of!(HwState, timer) + offset_of!(TimerState, system_counter),
+            2,
+        ),
+        field(apu + offset_of!(ApuState, flush_clock), 4),
+        field(synth + offset_of!(SynthState, offset_ticks), 4),
+        field(synth + offset_of!(SynthState, head), 4),
     ]
 };
 

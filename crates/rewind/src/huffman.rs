@@ -266,17 +266,38 @@ pub struct TokenCode {
     codes: [Code; CONTEXTS],
 }
 
-/// Header contexts: the gap varint's bytes, the length varint's bytes.
-const GAP: usize = 0;
-const LENGTH: usize = 1;
-/// Literal contexts: `LITERAL + 3 * region + position`, position 0 for a literal's first
-/// byte, 1 after a zero byte, 2 after a nonzero byte.
-const LITERAL: usize = 2;
+/// Header contexts: `2 * region + field`, field 0 for the gap varint's bytes (region of the
+/// offset the gap starts at), 1 for the length varint's (region of the literal).
 const REGIONS: usize = 4;
+/// Literal contexts: `LITERAL + POSITIONS * region + position`, position 0 for a literal's
+/// first byte, 1 after a zero byte, 2 after 0x01 or 0xFF (a step of one, or a borrow), 3
+/// after any other byte.
+const LITERAL: usize = 2 * REGIONS;
+const POSITIONS: usize = 4;
 /// Hot-position bytes ([`crate::hot`]): `HOT + 2 * class + previous`, `previous` 1 when the
 /// hot byte before it (in list order) was nonzero (neighbouring bytes of one variable).
-const HOT: usize = LITERAL + 3 * REGIONS;
+const HOT: usize = LITERAL + POSITIONS * REGIONS;
 pub const CONTEXTS: usize = HOT + 2 * CLASSES;
+
+#[inline]
+fn header_context(field: usize, offset: usize) -> usize {
+    2 * region(offset) + field
+}
+
+#[inline]
+fn literal_context(offset: usize, position: usize) -> usize {
+    LITERAL + POSITIONS * region(offset) + position
+}
+
+/// The literal position context after byte `b`.
+#[inline]
+fn next_position(b: u8) -> usize {
+    match b {
+        0 => 1,
+        0x01 | 0xFF => 2,
+        _ => 3,
+    }
+}
 /// A context needs this many bytes in a group's statistics to get its own code (and a
 /// 128-byte table in the keyframe); an unused one stays flat and costs nothing. Measured
 /// over 120 s: 64 and 256 tie, 1024 is 1 % larger on pocket.gb, 8192 9 % larger.
@@ -363,16 +384,9 @@ impl ContextWalk {
     #[inline]
     fn context(&self) -> usize {
         match self.field {
-            0 => GAP,
-            1 => LENGTH,
-            _ => {
-                let position = match self.previous {
-                    None => 0,
-                    Some(0) => 1,
-                    Some(_) => 2,
-                };
-                LITERAL + 3 * region(self.offset) + position
-            }
+            0 => header_context(0, self.offset),
+            1 => header_context(1, self.offset),
+            _ => literal_context(self.offset, self.previous.map_or(0, next_position)),
         }
     }
 
@@ -436,7 +450,9 @@ fn tokens_each_byte(tokens: &[u8], mut f: impl FnMut(u8, usize)) {
     let mut offset = 0usize;
     while i < tokens.len() {
         let mut values = [0usize; 2];
-        for (value, context) in values.iter_mut().zip([GAP, LENGTH]) {
+        for field in 0..2 {
+            let context = header_context(field, offset.saturating_add(values[0]));
+            let value = &mut values[field];
             let mut shift = 0u32;
             loop {
                 let Some(&b) = tokens.get(i) else { return };
@@ -455,8 +471,8 @@ fn tokens_each_byte(tokens: &[u8], mut f: impl FnMut(u8, usize)) {
         let end = i.saturating_add(values[1]).min(tokens.len());
         let mut position = 0;
         for &b in &tokens[i..end] {
-            f(b, LITERAL + 3 * region(offset) + position);
-            position = if b == 0 { 1 } else { 2 };
+            f(b, literal_context(offset, position));
+            position = next_position(b);
             offset = offset.saturating_add(1);
         }
         i = end;
@@ -465,7 +481,7 @@ fn tokens_each_byte(tokens: &[u8], mut f: impl FnMut(u8, usize)) {
 
 impl TokenCode {
     /// Largest serialized size: a bitmask of the contexts with a table, then their tables.
-    pub const BYTES: usize = 4 + CONTEXTS * TABLE_BYTES;
+    pub const BYTES: usize = 8 + CONTEXTS * TABLE_BYTES;
 
     pub fn flat() -> TokenCode {
         TokenCode {
@@ -491,7 +507,7 @@ impl TokenCode {
     }
 
     pub fn write(&self, out: &mut Vec<u8>) {
-        let mut mask = 0u32;
+        let mut mask = 0u64;
         for (context, code) in self.codes.iter().enumerate() {
             if !code.is_flat() {
                 mask |= 1 << context;
@@ -505,11 +521,11 @@ impl TokenCode {
 
     /// Reads a code written by [`TokenCode::write`]; returns it and the bytes it took.
     pub fn read(bytes: &[u8]) -> Option<(TokenCode, usize)> {
-        let mask = u32::from_le_bytes(bytes.get(..4)?.try_into().ok()?);
+        let mask = u64::from_le_bytes(bytes.get(..8)?.try_into().ok()?);
         if mask >> CONTEXTS != 0 {
             return None;
         }
-        let mut at = 4;
+        let mut at = 8;
         let mut code = TokenCode::flat();
         for (context, slot) in code.codes.iter_mut().enumerate() {
             if mask & (1 << context) != 0 {
@@ -582,7 +598,9 @@ impl TokenDecoder {
         let mut offset = 0usize;
         while i < out.len() {
             let mut values = [0usize; 2];
-            for (value, context) in values.iter_mut().zip([GAP, LENGTH]) {
+            for field in 0..2 {
+                let context = header_context(field, offset.saturating_add(values[0]));
+                let value = &mut values[field];
                 let mut shift = 0u32;
                 loop {
                     let b = reader.next(&self.tables[context])?;
@@ -601,9 +619,9 @@ impl TokenDecoder {
             let end = i.checked_add(values[1])?;
             let mut position = 0;
             for o in out.get_mut(i..end)? {
-                let b = reader.next(&self.tables[LITERAL + 3 * region(offset) + position])?;
+                let b = reader.next(&self.tables[literal_context(offset, position)])?;
                 *o = b;
-                position = if b == 0 { 1 } else { 2 };
+                position = next_position(b);
                 offset = offset.saturating_add(1);
             }
             i = end;

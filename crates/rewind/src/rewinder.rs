@@ -46,8 +46,8 @@ impl Config {
         Config {
             budget_bytes,
             capture_every: 1,
-            keyframe_interval: 600,
-            keyframe_chain_bytes: 512 * 1024,
+            keyframe_interval: 1200,
+            keyframe_chain_bytes: 160 * 1024,
             value_blocks: false,
         }
     }
