@@ -27,7 +27,8 @@
 //! ```
 
 use crate::hot::{
-    self, ChangeCounts, CounterVotes, Counters, HotSet, MAX_COUNTERS, STATE_COUNTERS,
+    self, ChangeCounts, CounterVotes, Counters, HotSet, MAX_COUNTERS, MAX_MIRROR_LEN, Mirror,
+    MirrorVotes, STATE_COUNTERS, STATE_MIRROR,
 };
 use crate::huffman::{TokenCode, TokenCounts, TokenDecoder};
 use crate::raw_blocks::{self, BlockStats, RawBlocks};
@@ -101,8 +102,13 @@ pub struct Encoder {
     counters: Counters,
     pending_counters: Counters,
     votes: CounterVotes,
+    /// The mirrored region's source (OAM's shadow page): latest, pending, statistics.
+    mirror: Mirror,
+    pending_mirror: Mirror,
+    mirror_votes: MirrorVotes,
     use_hot: bool,
     use_counters: bool,
+    use_mirror: bool,
     /// Keyframe metadata being written, and its LZ4 block.
     meta: Vec<u8>,
     packed_meta: Vec<u8>,
@@ -129,18 +135,23 @@ impl Encoder {
             counters: Counters::new(&STATE_COUNTERS, state_len),
             pending_counters: Counters::new(&STATE_COUNTERS, state_len),
             votes: CounterVotes::default(),
+            mirror: Mirror::new(STATE_MIRROR, state_len),
+            pending_mirror: Mirror::new(STATE_MIRROR, state_len),
+            mirror_votes: MirrorVotes::new(&Mirror::new(STATE_MIRROR, state_len)),
             use_hot: true,
             use_counters: true,
+            use_mirror: true,
             meta: Vec::with_capacity(MAX_META),
             packed_meta: Vec::with_capacity(lz4_flex::block::get_maximum_output_size(MAX_META)),
         }
     }
 
-    /// Whether keyframes may choose hot positions and counter steps (both on by default;
-    /// off only to measure what they are worth).
-    pub fn set_models(&mut self, hot: bool, counters: bool) {
+    /// Whether keyframes may choose hot positions, counter steps and a mirror source (all on
+    /// by default; off only to measure what they are worth).
+    pub fn set_models(&mut self, hot: bool, counters: bool, mirror: bool) {
         self.use_hot = hot;
         self.use_counters = counters;
+        self.use_mirror = mirror;
     }
 
     /// Hot positions of the current keyframe group.
@@ -168,8 +179,12 @@ impl Encoder {
     /// until the next call.
     pub fn encode_delta(&mut self, base: &mut [u8], cur: &[u8]) -> &[u8] {
         self.tokens.clear();
-        // Counters first (they rewrite `base` so its XOR with `cur` is the coded step),
-        // then the hot bytes (which leave `base` equal to `cur` there), then the rest.
+        // The mirror first (it copies the old source into `base`'s region), then counters
+        // (they rewrite `base` so that `cur - base` is the coded step), then the hot bytes
+        // (which leave `base` equal to `cur` there), then the rest. Decoding undoes them in
+        // the same order.
+        self.mirror_votes.vote(base, cur);
+        self.mirror.encode(base);
         self.counters.encode(base, cur, &mut self.votes);
         self.hot.gather(base, cur, &mut self.tokens);
         self.change_counts.note_hot(&self.hot, &self.tokens);
@@ -213,6 +228,11 @@ impl Encoder {
         } else {
             self.pending_hot.clear();
         }
+        if self.use_mirror && raw.is_empty() {
+            self.mirror_votes.choose(&mut self.pending_mirror);
+        } else {
+            self.pending_mirror.clear();
+        }
         if self.use_counters {
             self.votes.choose(&mut self.pending_counters);
             self.pending_counters
@@ -231,6 +251,7 @@ impl Encoder {
         self.pending_raw.write(&mut self.meta);
         self.pending_hot.write(&mut self.meta);
         self.pending_counters.write(&mut self.meta);
+        self.pending_mirror.write(&mut self.meta);
         self.store_meta();
         let flags = self.store_tokens(false) | FLAG_KEYFRAME;
         self.finish(flags)
@@ -265,10 +286,12 @@ impl Encoder {
         self.raw.copy_from(&self.pending_raw);
         self.hot.copy_from(&self.pending_hot);
         self.counters.copy_from(&self.pending_counters);
+        self.mirror.copy_from(&self.pending_mirror);
         self.counts = TokenCounts::default();
         self.block_stats.reset();
         self.change_counts.reset();
         self.votes.reset();
+        self.mirror_votes.reset();
     }
 
     /// Continue after a fork with the code of the keyframe that now governs the newest
@@ -285,12 +308,14 @@ impl Encoder {
             &mut self.raw,
             &mut self.hot,
             &mut self.counters,
+            &mut self.mirror,
         )?;
         self.code = code;
         self.counts = TokenCounts::default();
         self.block_stats.reset();
         self.change_counts.reset();
         self.votes.reset();
+        self.mirror_votes.reset();
         Ok(())
     }
 
@@ -408,6 +433,7 @@ pub struct Decoder {
     raw: RawBlocks,
     hot: HotSet,
     counters: Counters,
+    mirror: Mirror,
     state_len: usize,
     /// Scratch for unpacking keyframe metadata.
     meta: Vec<u8>,
@@ -423,6 +449,7 @@ impl Decoder {
             raw: RawBlocks::new(state_len),
             hot: HotSet::new(),
             counters: Counters::new(&STATE_COUNTERS, state_len),
+            mirror: Mirror::new(STATE_MIRROR, state_len),
             state_len,
             meta: vec![0; MAX_META],
             meta_key: None,
@@ -445,6 +472,7 @@ impl Decoder {
             &mut self.raw,
             &mut self.hot,
             &mut self.counters,
+            &mut self.mirror,
         )?;
         self.table.rebuild(&code);
         self.meta_key = Some(key);
@@ -459,6 +487,26 @@ impl Decoder {
     /// Applies a record to `target`. A keyframe record XORed into zeros yields the keyframe
     /// state (`mode` is ignored); a delta record needs its group's metadata loaded.
     pub fn apply(
+        &mut self,
+        record: &[u8],
+        target: &mut [u8],
+        mode: Apply,
+    ) -> Result<(), DecodeError> {
+        if mode == Apply::ValuesOnly
+            && self.meta_key.is_some()
+            && self.mirror.range().is_some()
+            && !is_keyframe(record)
+        {
+            // The mirrored region at the landing frame is its source one frame earlier plus
+            // the coded difference: step back over this record and forward again (every
+            // other byte returns to where it was; the forward step rebuilds the region).
+            self.apply_once(record, target, Apply::Backward)?;
+            return self.apply_once(record, target, Apply::Forward);
+        }
+        self.apply_once(record, target, mode)
+    }
+
+    fn apply_once(
         &mut self,
         record: &[u8],
         target: &mut [u8],
@@ -480,6 +528,20 @@ impl Decoder {
         let mode = if keyframe { Apply::Forward } else { mode };
         let models = !keyframe && mode != Apply::ValuesOnly;
         let mut saved = [0u64; MAX_COUNTERS];
+        // The mirrored region: forward, it starts from its source's old value; backward, it
+        // stays as it is (the landing record's `ValuesOnly` rebuilds it).
+        let mut kept = [0u8; MAX_MIRROR_LEN];
+        let mirror = if models { self.mirror.range() } else { None };
+        if let Some((to, from, len)) = mirror {
+            if target.len() < to.max(from) + len {
+                return Err(DecodeError::Malformed);
+            }
+            if mode == Apply::Forward {
+                target.copy_within(from..from + len, to);
+            } else {
+                kept[..len].copy_from_slice(&target[to..to + len]);
+            }
+        }
         if models {
             self.counters
                 .save(target, &mut saved)
@@ -518,21 +580,29 @@ impl Decoder {
                 .ok_or(DecodeError::Malformed)?;
             self.counters.finish(&saved, target, mode == Apply::Forward);
         }
+        if let Some((to, _, len)) = mirror
+            && mode == Apply::Backward
+        {
+            target[to..to + len].copy_from_slice(&kept[..len]);
+        }
         Ok(())
     }
 }
 
-/// Reads the group metadata after a keyframe's code: value blocks, hot positions, counters.
+/// Reads the group metadata after a keyframe's code: value blocks, hot positions, counters,
+/// mirror.
 fn read_group_meta(
     input: &mut &[u8],
     state_len: usize,
     raw: &mut RawBlocks,
     hot: &mut HotSet,
     counters: &mut Counters,
+    mirror: &mut Mirror,
 ) -> Result<(), DecodeError> {
     raw.read(input).ok_or(DecodeError::Malformed)?;
     hot.read(input, state_len).ok_or(DecodeError::Malformed)?;
-    counters.read(input).ok_or(DecodeError::Malformed)
+    counters.read(input).ok_or(DecodeError::Malformed)?;
+    mirror.read(input).ok_or(DecodeError::Malformed)
 }
 
 /// Checks the header and checksum; returns the flags and the payload.

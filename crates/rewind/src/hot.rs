@@ -473,6 +473,171 @@ impl CounterVotes {
     }
 }
 
+/// A region whose new value is usually a copy of another region's *old* value, and the
+/// candidate places for that other region. On the Game Boy this is OAM: nearly every game
+/// copies a shadow page of WRAM into OAM by DMA during VBlank, before updating the shadow
+/// for the next frame, so OAM after frame t equals the shadow after frame t-1 (pocket.gb:
+/// every changed OAM byte, shocklobster.gb 38 %). Coded as a difference from the old shadow,
+/// OAM costs nothing while the copy holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MirrorSpec {
+    pub target: usize,
+    pub len: usize,
+    /// Candidate sources: `first_source + k * step` for `k < sources`.
+    pub first_source: usize,
+    pub step: usize,
+    pub sources: usize,
+}
+
+/// OAM, copied from one of the 32 pages of WRAM (the DMA source must be page-aligned).
+pub const STATE_MIRROR: MirrorSpec = {
+    use backspin_core::State;
+    use backspin_core::state::HwState;
+    use std::mem::offset_of;
+    let hw = offset_of!(State, hw);
+    MirrorSpec {
+        target: hw + offset_of!(HwState, oam),
+        len: 160,
+        first_source: hw + offset_of!(HwState, wram),
+        step: 0x100,
+        sources: 32,
+    }
+};
+
+/// Longest mirrored region (a stack buffer holds it while a patch is undone).
+pub const MAX_MIRROR_LEN: usize = 256;
+/// At most this many candidate sources.
+const MAX_SOURCES: usize = 64;
+/// Every this many deltas, the encoder checks which source OAM copied.
+const VOTE_EVERY: u32 = 4;
+
+/// The mirror of one keyframe group: the region's source, if the group uses one.
+#[derive(Clone, Copy, Debug)]
+pub struct Mirror {
+    spec: Option<MirrorSpec>,
+    source: Option<usize>,
+}
+
+impl Mirror {
+    /// `spec` if it fits a state of `state_len` bytes, not in use yet.
+    pub fn new(spec: MirrorSpec, state_len: usize) -> Mirror {
+        let last_source = spec.first_source + spec.step * spec.sources.saturating_sub(1);
+        let fits = spec.len <= MAX_MIRROR_LEN
+            && spec.sources <= MAX_SOURCES
+            && spec.target + spec.len <= state_len
+            && last_source + spec.len <= state_len
+            && (spec.target + spec.len <= spec.first_source
+                || last_source + spec.len <= spec.target);
+        Mirror {
+            spec: fits.then_some(spec),
+            source: None,
+        }
+    }
+
+    /// (target, source, len) while in use.
+    #[inline]
+    pub fn range(&self) -> Option<(usize, usize, usize)> {
+        let spec = self.spec?;
+        self.source.map(|source| (spec.target, source, spec.len))
+    }
+
+    pub fn clear(&mut self) {
+        self.source = None;
+    }
+
+    pub fn copy_from(&mut self, other: &Mirror) {
+        self.source = other.source;
+    }
+
+    /// 0 when unused, else 1 + the candidate's number.
+    pub fn write(&self, out: &mut Vec<u8>) {
+        let k = match (self.spec, self.source) {
+            (Some(spec), Some(source)) => 1 + (source - spec.first_source) / spec.step,
+            _ => 0,
+        };
+        put_varint(out, k as u64);
+    }
+
+    pub fn read(&mut self, input: &mut &[u8]) -> Option<()> {
+        let k = get_varint(input)? as usize;
+        self.source = None;
+        if k > 0 {
+            let spec = self.spec?;
+            if k > spec.sources {
+                return None;
+            }
+            self.source = Some(spec.first_source + (k - 1) * spec.step);
+        }
+        Some(())
+    }
+
+    /// Encoding: makes `base`'s region equal to its source's old value, so that the delta
+    /// codes `cur - old source` there (0 while the copy holds).
+    #[inline]
+    pub fn encode(&self, base: &mut [u8]) {
+        if let Some((target, source, len)) = self.range() {
+            base.copy_within(source..source + len, target);
+        }
+    }
+}
+
+/// Per candidate source: region bytes equal to it over a group (sampled), and the bytes
+/// that simply stayed the same (the cost of not mirroring).
+pub struct MirrorVotes {
+    spec: Option<MirrorSpec>,
+    matches: [u32; MAX_SOURCES],
+    unchanged: u32,
+    calls: u32,
+}
+
+impl MirrorVotes {
+    pub fn new(mirror: &Mirror) -> MirrorVotes {
+        MirrorVotes {
+            spec: mirror.spec,
+            matches: [0; MAX_SOURCES],
+            unchanged: 0,
+            calls: 0,
+        }
+    }
+
+    pub fn reset(&mut self) {
+        self.matches = [0; MAX_SOURCES];
+        self.unchanged = 0;
+        self.calls = 0;
+    }
+
+    /// A delta from `base` to `cur` (before anything rewrote `base`).
+    #[inline]
+    pub fn vote(&mut self, base: &[u8], cur: &[u8]) {
+        let Some(spec) = self.spec else { return };
+        self.calls = self.calls.wrapping_add(1);
+        if !self.calls.is_multiple_of(VOTE_EVERY) {
+            return;
+        }
+        let region = &cur[spec.target..spec.target + spec.len];
+        let same = |other: &[u8]| region.iter().zip(other).filter(|(a, b)| a == b).count();
+        self.unchanged += same(&base[spec.target..spec.target + spec.len]) as u32;
+        for k in 0..spec.sources {
+            let source = spec.first_source + k * spec.step;
+            self.matches[k] += same(&base[source..source + spec.len]) as u32;
+        }
+    }
+
+    /// The next group's mirror: the best source, if it matched clearly more bytes than
+    /// leaving the region as plain deltas would.
+    pub fn choose(&self, out: &mut Mirror) {
+        out.source = None;
+        let Some(spec) = self.spec else { return };
+        let best = (0..spec.sources).max_by_key(|&k| (self.matches[k], std::cmp::Reverse(k)));
+        if let Some(k) = best {
+            let m = u64::from(self.matches[k]);
+            if m > 0 && m * 16 > u64::from(self.unchanged) * 17 {
+                out.source = Some(spec.first_source + k * spec.step);
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -742,7 +742,12 @@ mod tests {
         let mut bits = Vec::new();
         code.encode(&tokens, &hot, &mut bits);
         assert_eq!(bits.len(), code.encoded_len(&tokens, &hot));
-        assert!(bits.len() < tokens.len() * 3 / 5, "{} of {}", bits.len(), tokens.len());
+        assert!(
+            bits.len() < tokens.len() * 3 / 5,
+            "{} of {}",
+            bits.len(),
+            tokens.len()
+        );
         let mut back = vec![0u8; tokens.len()];
         TokenDecoder::new(&code)
             .decode(&bits, &mut back, &hot)
