@@ -1006,6 +1006,71 @@ mod tests {
         assert_eq!(y, before);
     }
 
+    /// OAM copied by "DMA" from a WRAM page's previous value: the mirror is chosen, OAM then
+    /// costs nothing, and records still move the state both ways (backward via the landing
+    /// record's `ValuesOnly`).
+    #[test]
+    fn mirrored_oam_is_learned_and_walks_both_ways() {
+        let len = size_of::<backspin_core::State>();
+        let spec = crate::hot::STATE_MIRROR;
+        let shadow = spec.first_source + 5 * spec.step;
+        let mut enc = Encoder::new(len);
+        let mut dec = Decoder::new(len);
+        let mut seed = 99u64;
+        let mut next = move |s: &mut Vec<u8>| {
+            // OAM = the shadow as it was; then the shadow moves (sprites drift by one).
+            s.copy_within(shadow..shadow + spec.len, spec.target);
+            for _ in 0..12 {
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                let i = shadow + (seed >> 33) as usize % spec.len;
+                s[i] = s[i].wrapping_add(if seed & 1 == 0 { 1 } else { 255 });
+            }
+        };
+        let mut states = vec![vec![0u8; len]];
+        let mut base = states[0].clone();
+        enc.encode_keyframe(&states[0]);
+        enc.commit_keyframe();
+        for k in 1..200 {
+            let mut s = states[k - 1].clone();
+            next(&mut s);
+            enc.encode_delta(&mut base, &s);
+            states.push(s);
+        }
+        let key = enc.encode_keyframe(&states[199]).to_vec();
+        enc.commit_keyframe();
+        assert_eq!(enc.mirror.range(), Some((spec.target, shadow, spec.len)));
+        let mut records = Vec::new();
+        let mut plain = 0;
+        for k in 200..220 {
+            let mut s = states[k - 1].clone();
+            next(&mut s);
+            records.push(enc.encode_delta(&mut base, &s).to_vec());
+            states.push(s);
+            let mut scratch = states[k - 1].clone();
+            let mut tokens = Vec::new();
+            tokenize_xor(&mut scratch, &states[k], &mut tokens, false);
+            plain += tokens.len();
+        }
+        let coded: usize = records.iter().map(Vec::len).sum();
+        assert!(
+            coded * 3 < plain * 2,
+            "{coded} bytes vs {plain} as plain tokens"
+        );
+        dec.load_meta(199, &key).unwrap();
+        let mut x = states[199].clone();
+        for (j, r) in records.iter().enumerate() {
+            dec.apply(r, &mut x, Apply::Forward).unwrap();
+            assert!(x == states[200 + j], "forward to {}", 200 + j);
+        }
+        for r in records[5..].iter().rev() {
+            dec.apply(r, &mut x, Apply::Backward).unwrap();
+        }
+        dec.apply(&records[4], &mut x, Apply::ValuesOnly).unwrap();
+        assert!(x == states[204], "back to 204");
+    }
+
     /// A region rewritten every frame with sparse values gets stored by value; records
     /// still move the state both ways (backward: XOR part, then the landing record's values).
     #[test]
