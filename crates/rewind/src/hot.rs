@@ -204,6 +204,7 @@ impl ChangeCounts {
     }
 
     /// The positions that changed often enough, by class, skipping those `excluded` says.
+    /// Two passes over the counts (sizes, then places), at keyframes only.
     pub fn choose(&self, out: &mut HotSet, excluded: impl Fn(usize) -> bool) {
         out.clear();
         let frames = self.frames.min(u32::from(u16::MAX));
@@ -214,15 +215,41 @@ impl ChangeCounts {
             let share = u32::from(count) * 256 / frames;
             CLASS_MIN.iter().position(|&min| share >= min)
         };
-        let mut total = 0;
-        for (class, end) in out.ends.iter_mut().enumerate() {
-            for (i, &count) in self.counts.iter().enumerate() {
-                if total < MAX_HOT && class_of(count) == Some(class) && !excluded(i) {
-                    out.positions.push(i as u32);
-                    total += 1;
-                }
+        // The smallest count that makes any class, to skip the rest cheaply.
+        let min_count = (CLASS_MIN[CLASSES - 1] * frames).div_ceil(256).max(1);
+        let min_count = u16::try_from(min_count).unwrap_or(u16::MAX);
+        let candidates = || {
+            self.counts
+                .iter()
+                .enumerate()
+                .filter(move |&(_, &c)| c >= min_count)
+                .filter_map(move |(i, &c)| class_of(c).map(|class| (i, class)))
+        };
+        let mut sizes = [0usize; CLASSES];
+        for (i, class) in candidates() {
+            if !excluded(i) {
+                sizes[class] += 1;
             }
-            *end = total;
+        }
+        // Hottest classes first within the cap.
+        let mut room = MAX_HOT;
+        for size in &mut sizes {
+            *size = (*size).min(room);
+            room -= *size;
+        }
+        let mut next = [0usize; CLASSES];
+        let mut total = 0;
+        for (class, &size) in sizes.iter().enumerate() {
+            next[class] = total;
+            total += size;
+            out.ends[class] = total;
+        }
+        out.positions.resize(total, 0);
+        for (i, class) in candidates() {
+            if next[class] < out.ends[class] && !excluded(i) {
+                out.positions[next[class]] = i as u32;
+                next[class] += 1;
+            }
         }
     }
 }
