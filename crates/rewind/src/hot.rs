@@ -431,11 +431,11 @@ impl Counters {
     /// Before patching: the enabled fields' values.
     #[inline]
     pub fn save(&self, target: &[u8], saved: &mut [u64; MAX_COUNTERS]) -> Option<()> {
-        for k in 0..self.len {
-            if self.expected[k].is_some() {
-                let f = self.fields[k];
+        let fields = self.fields.iter().zip(&self.expected).take(self.len);
+        for ((&f, expected), slot) in fields.zip(saved.iter_mut()) {
+            if expected.is_some() {
                 target.get(f.offset..f.offset + f.width)?;
-                saved[k] = read_le(target, f);
+                *slot = read_le(target, f);
             }
         }
         Some(())
@@ -446,20 +446,20 @@ impl Counters {
     /// earlier.
     #[inline]
     pub fn finish(&self, saved: &[u64; MAX_COUNTERS], target: &mut [u8], forward: bool) {
-        for k in 0..self.len {
-            if let Some(e) = self.expected[k] {
-                let f = self.fields[k];
+        let fields = self.fields.iter().zip(&self.expected).take(self.len);
+        for ((&f, &expected), &old) in fields.zip(saved) {
+            if let Some(e) = expected {
                 let now = read_le(target, f);
                 let coded = if forward {
-                    bytewise_sub(now, saved[k])
+                    bytewise_sub(now, old)
                 } else {
-                    bytewise_sub(saved[k], now)
+                    bytewise_sub(old, now)
                 };
                 let step = unzigzag(coded, f.width).wrapping_add(e);
                 let value = if forward {
-                    saved[k].wrapping_add(step)
+                    old.wrapping_add(step)
                 } else {
-                    saved[k].wrapping_sub(step)
+                    old.wrapping_sub(step)
                 };
                 write_le(target, f, value & mask(f.width));
             }
