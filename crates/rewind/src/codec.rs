@@ -1,27 +1,44 @@
-//! Snapshot encoding: XOR against a base, zero-run tokens, then LZ4 or Huffman when it pays.
+//! Snapshot encoding: byte differences against the previous snapshot, zero-run tokens, then
+//! LZ4 or Huffman when it pays.
 //!
 //! Why this shape (measurements in `shared/docs/rewind-notes.md`): consecutive per-frame
-//! states differ in tens to hundreds of bytes out of ~145 KiB, so the XOR of two states is
-//! almost all zeros. LZ4 alone spends about one byte per 255 zeros (~600 B per frame for
-//! nothing); a zero-run tokeniser first removes the zeros, and LZ4 then only sees the few
-//! changed bytes. XOR is its own inverse, so one patch moves a state both ways in time.
+//! states differ in tens to hundreds of bytes out of ~145 KiB, so their difference is almost
+//! all zeros. LZ4 alone spends about one byte per 255 zeros (~600 B per frame for nothing);
+//! a zero-run tokeniser first removes the zeros, and the entropy stage then only sees the
+//! few changed bytes. A patch is applied by adding its bytes (one frame forward) or
+//! subtracting them (one frame back), so one record moves a state both ways in time.
 //!
-//! Token stream: repeated `varint zero_gap, varint literal_len, literal_len bytes`, where the
-//! literal bytes are XORed into the target after skipping `zero_gap` bytes. Gaps shorter than
-//! `MERGE_GAP` bytes are folded into the literal (a token header costs at least two bytes;
-//! 4 measured best against 2, 8 and 12).
+//! Differences are bytewise wrapping subtraction (`cur - old`, no borrow between bytes), not
+//! XOR: a value stepping by one codes as 0x01 or 0xFF every time, where its XOR is 01, 03,
+//! 07... as the low bits roll over. Measured together with the hot positions below (300 s of
+//! pocket.gb): 14.5 -> 13.8 KiB/s; the other ROMs 1-3 % smaller.
+//!
+//! Before tokenising, a delta applies the models its keyframe group carries
+//! ([`crate::hot`]): OAM is coded against the old value of its DMA source page, counters as
+//! the zigzag of their step minus the expected step, and the bytes of the hot positions go
+//! first, one per position, without token headers.
+//!
+//! Token stream: the hot bytes (deltas only), then repeated `varint zero_gap, varint
+//! literal_len, literal_len bytes`, where the literal bytes are added to the target after
+//! skipping `zero_gap` bytes. Gaps shorter than `MERGE_GAP` bytes are folded into the
+//! literal (a token header costs at least two bytes; 4 measured best against 2, 8 and 12).
 //!
 //! The token stream is then stored raw, as an LZ4 block, or Huffman-coded with the code of
 //! its keyframe group ([`crate::huffman`]), whichever is smallest.
 //!
 //! Record (what the ring stores for one snapshot):
 //! ```text
-//! byte 0      flags: bit 0 keyframe (XOR against zeros), bit 1 LZ4 payload,
-//!             bit 2 Huffman payload
+//! byte 0      flags: bit 0 keyframe (the state itself: differences against zeros),
+//!             bit 1 LZ4 payload, bit 2 Huffman payload
 //! bytes 1..3  u16 LE checksum of everything after it
-//! [meta]      keyframes only, for the deltas that follow: the Huffman codes (256 bytes:
-//!             header bytes, literal bytes), then the blocks stored by value
-//!             ([`crate::raw_blocks`]: varint count, varint gaps)
+//! [meta]      keyframes only, for the deltas that follow: varint length, varint packed
+//!             length (0: stored as is), then the metadata or its LZ4 block. Metadata:
+//!             the Huffman codes (u64 LE mask of the contexts with a table, then 128 bytes
+//!             of code-length nibbles per table), the blocks stored by value
+//!             ([`crate::raw_blocks`]: varint count, varint gaps), the hot positions
+//!             (varint count per class, then varint gaps per class), the counters (varint
+//!             count, then per counter 0 = plain or 1 + expected step), the mirror (varint:
+//!             0 = none, else 1 + number of the source page)
 //! [varint]    token stream length, when the payload is LZ4 or Huffman
 //! payload     token stream, its LZ4 block, or its Huffman bits
 //! ```
@@ -174,8 +191,8 @@ impl Encoder {
         self.code.is_flat()
     }
 
-    /// Encodes `cur XOR base` as a delta record and copies the changed bytes of `cur` into
-    /// `base` in the same pass (so `base == cur` afterwards). Returns the record, valid
+    /// Encodes `cur` against `base` (the previous snapshot) as a delta record and copies the
+    /// changed bytes of `cur` into `base` in the same pass (so `base == cur` afterwards). Returns the record, valid
     /// until the next call.
     pub fn encode_delta(&mut self, base: &mut [u8], cur: &[u8]) -> &[u8] {
         self.tokens.clear();
@@ -206,7 +223,7 @@ impl Encoder {
         self.finish(flags)
     }
 
-    /// Encodes `cur` whole (XOR against zeros) as a keyframe record carrying a new code
+    /// Encodes `cur` whole (against zeros) as a keyframe record carrying a new code
     /// built from the statistics since the previous keyframe. The encoder keeps using its
     /// old code until [`Encoder::commit_keyframe`] (call it once the record is stored).
     pub fn encode_keyframe(&mut self, cur: &[u8]) -> &[u8] {
@@ -220,7 +237,8 @@ impl Encoder {
         } else {
             self.pending_raw.clear();
         }
-        // Hot positions and counters never overlap value blocks (those are set, not XORed).
+        // Hot positions, counters and the mirror never overlap value blocks (those are set,
+        // not patched).
         let raw = &self.pending_raw;
         if self.use_hot {
             self.change_counts
@@ -417,11 +435,13 @@ fn keyframe_payload(record: &[u8]) -> Result<&[u8], DecodeError> {
 /// How a delta record is applied (see [`crate::raw_blocks`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Apply {
-    /// One capture later: XOR blocks patched, value blocks set.
+    /// One capture later: differences added, value blocks set.
     Forward,
-    /// One capture earlier: XOR blocks patched, value blocks left for `ValuesOnly`.
+    /// One capture earlier: differences subtracted; value blocks and the mirrored region
+    /// left for `ValuesOnly`.
     Backward,
-    /// Only set the value blocks (from the record of the frame a backward walk lands on).
+    /// Only set the value blocks and the mirrored region (from the record of the frame a
+    /// backward walk lands on).
     ValuesOnly,
 }
 
@@ -484,7 +504,7 @@ impl Decoder {
         self.meta_key = None;
     }
 
-    /// Applies a record to `target`. A keyframe record XORed into zeros yields the keyframe
+    /// Applies a record to `target`. A keyframe record added to zeros yields the keyframe
     /// state (`mode` is ignored); a delta record needs its group's metadata loaded.
     pub fn apply(
         &mut self,
@@ -519,7 +539,7 @@ impl Decoder {
         } else if self.meta_key.is_none() {
             return Err(DecodeError::MissingCode);
         }
-        // A keyframe is plain XOR against zeros; a delta uses its group's models.
+        // A keyframe is the state against zeros; a delta uses its group's models.
         let (raw, hot_ends) = if keyframe {
             (None, [0; hot::CLASSES])
         } else {
@@ -641,13 +661,13 @@ pub fn checksum(bytes: &[u8]) -> u16 {
     (h >> 48) as u16 ^ (h >> 16) as u16
 }
 
-/// Appends the zero-run tokens of `base XOR cur` to `out`; when `sync_base`, also copies
-/// every differing byte of `cur` into `base`. Plain XOR everywhere.
-pub fn tokenize_xor(base: &mut [u8], cur: &[u8], out: &mut Vec<u8>, sync_base: bool) {
+/// Appends the zero-run tokens of `cur - base` to `out`; when `sync_base`, also copies
+/// every differing byte of `cur` into `base`. Plain differences everywhere.
+pub fn tokenize_diff(base: &mut [u8], cur: &[u8], out: &mut Vec<u8>, sync_base: bool) {
     tokenize(base, cur, out, sync_base, None, None, None);
 }
 
-/// Appends the zero-run tokens of `cur` against `base` to `out`: XOR, except in the blocks
+/// Appends the zero-run tokens of `cur` against `base` to `out`: `cur - base`, except in the blocks
 /// of `raw`, which carry `cur` itself. When `sync_base`, `base` becomes `cur`. `counts`
 /// (when given) counts every byte that differs.
 ///
@@ -663,7 +683,11 @@ pub fn tokenize(
     mut stats: Option<&mut BlockStats>,
     mut counts: Option<&mut ChangeCounts>,
 ) {
-    assert_eq!(base.len(), cur.len(), "XOR of states of different sizes");
+    assert_eq!(
+        base.len(),
+        cur.len(),
+        "difference of states of different sizes"
+    );
     const BLOCK: usize = 64;
     const SPAN: usize = 2048;
     let raw = raw.filter(|r| !r.is_empty());
@@ -816,8 +840,8 @@ fn emit_literal(
     }
 }
 
-/// Applies a token stream to `target`: plain XOR without value blocks; with them, as
-/// `mode` says (see [`Apply`]).
+/// Applies a token stream to `target`: adds the differences (forward) or subtracts them
+/// (backward); value blocks as `mode` says (see [`Apply`]).
 pub fn apply_tokens(
     mut tokens: &[u8],
     target: &mut [u8],
@@ -970,7 +994,7 @@ mod tests {
         let mut dec = Decoder::new(len);
         let mut base = vec![0u8; len];
         let mut state = vec![0u8; len];
-        // Counter-like churn at scattered places: small XOR values, little repetition.
+        // Counter-like churn at scattered places: small differences, little repetition.
         let mut seed = 12345u64;
         let mut step = |state: &mut Vec<u8>, _k: usize| {
             for _ in 0..150 {
@@ -1050,7 +1074,7 @@ mod tests {
             states.push(s);
             let mut scratch = states[k - 1].clone();
             let mut tokens = Vec::new();
-            tokenize_xor(&mut scratch, &states[k], &mut tokens, false);
+            tokenize_diff(&mut scratch, &states[k], &mut tokens, false);
             plain += tokens.len();
         }
         let coded: usize = records.iter().map(Vec::len).sum();
@@ -1072,7 +1096,8 @@ mod tests {
     }
 
     /// A region rewritten every frame with sparse values gets stored by value; records
-    /// still move the state both ways (backward: XOR part, then the landing record's values).
+    /// still move the state both ways (backward: differences, then the landing record's
+    /// values).
     #[test]
     fn value_blocks_are_chosen_and_walk_both_ways() {
         let len = 4096;

@@ -1,6 +1,6 @@
 //! A small canonical Huffman coder for token streams, with codes adapted per keyframe group.
 //!
-//! Why: the bytes of XOR token streams are far from uniform (small XOR values, short gaps
+//! Why: the bytes of token streams are far from uniform (small differences, short gaps
 //! and lengths dominate: ~4–6 bits of order-0 entropy per byte on the homebrew ROMs), and
 //! LZ4, which has no entropy stage, cannot exploit that on records of a few hundred bytes.
 //! A table per record would cost more than it saves, so each keyframe carries a code built
@@ -252,11 +252,13 @@ impl<'a> BitReader<'a> {
     }
 }
 
-/// Token streams mix bytes with different statistics: varint gaps, varint lengths, and
-/// literal XOR bytes, whose statistics depend on the state region they patch and on the
-/// byte before them (a zero XOR byte inside a literal is a merged gap; after a changed byte,
-/// the next one is often the carry of the same counter). Each of these contexts gets its
-/// own code. Measured on pocket.gb over 120 s, as ideal static entropy: 281 B/frame with
+/// Token streams mix bytes with different statistics: hot-position bytes, varint gaps,
+/// varint lengths, and literal difference bytes, whose statistics depend on the state
+/// region they patch and on the byte before them (a zero inside a literal is a merged gap;
+/// after 0x01 or 0xFF, the next byte is often the carry of the same counter). Each of these
+/// contexts gets its own code. (The measurements below are from the XOR era with one header
+/// context of each kind and three literal positions; splitting headers by region and adding
+/// the 0x01/0xFF position was within ±0.5 % on 300 s, kept for pocket.gb.) Measured on pocket.gb over 120 s, as ideal static entropy: 281 B/frame with
 /// one code for headers and one for literals, 260 B/frame with these contexts; in the
 /// rewind bench (120 s, every frame) pocket.gb 18.0 -> 17.3 KiB/s, shocklobster.gb 7.0 ->
 /// 6.8, and about the same with k = 4 thinning (pocket.gb +1 %, the others -3 %). The
