@@ -201,7 +201,7 @@ impl Encoder {
         // (which leave `base` equal to `cur` there), then the rest. Decoding undoes them in
         // the same order.
         self.mirror_votes.vote(base, cur);
-        self.mirror.encode(base);
+        self.mirror.encode(base, cur);
         self.counters.encode(base, cur, &mut self.votes);
         self.hot.gather(base, cur, &mut self.tokens);
         self.change_counts.note_hot(&self.hot, &self.tokens);
@@ -548,18 +548,20 @@ impl Decoder {
         let mode = if keyframe { Apply::Forward } else { mode };
         let models = !keyframe && mode != Apply::ValuesOnly;
         let mut saved = [0u64; MAX_COUNTERS];
-        // The mirrored region: forward, it starts from its source's old value; backward, it
-        // stays as it is (the landing record's `ValuesOnly` rebuilds it).
+        // The mirrored region: forward, it starts from its source's old value (or from zero,
+        // and the source's new value is added at the end); backward, it stays as it is (the
+        // landing record's `ValuesOnly` rebuilds it).
         let mut kept = [0u8; MAX_MIRROR_LEN];
         let mirror = if models { self.mirror.range() } else { None };
+        let from_new = self.mirror.from_new();
         if let Some((to, from, len)) = mirror {
             if target.len() < to.max(from) + len {
                 return Err(DecodeError::Malformed);
             }
-            if mode == Apply::Forward {
-                target.copy_within(from..from + len, to);
-            } else {
-                kept[..len].copy_from_slice(&target[to..to + len]);
+            match (mode, from_new) {
+                (Apply::Forward, false) => target.copy_within(from..from + len, to),
+                (Apply::Forward, true) => target[to..to + len].fill(0),
+                _ => kept[..len].copy_from_slice(&target[to..to + len]),
             }
         }
         if models {
@@ -600,10 +602,14 @@ impl Decoder {
                 .ok_or(DecodeError::Malformed)?;
             self.counters.finish(&saved, target, mode == Apply::Forward);
         }
-        if let Some((to, _, len)) = mirror
-            && mode == Apply::Backward
-        {
-            target[to..to + len].copy_from_slice(&kept[..len]);
+        if let Some((to, from, len)) = mirror {
+            if mode == Apply::Backward {
+                target[to..to + len].copy_from_slice(&kept[..len]);
+            } else if from_new {
+                for i in 0..len {
+                    target[to + i] = target[to + i].wrapping_add(target[from + i]);
+                }
+            }
         }
         Ok(())
     }
@@ -1035,6 +1041,12 @@ mod tests {
     /// record's `ValuesOnly`).
     #[test]
     fn mirrored_oam_is_learned_and_walks_both_ways() {
+        mirrored_oam(false);
+        mirrored_oam(true);
+    }
+
+    /// `same_frame`: OAM is copied after the shadow moved (the source's new value).
+    fn mirrored_oam(same_frame: bool) {
         let len = size_of::<backspin_core::State>();
         let spec = crate::hot::STATE_MIRROR;
         let shadow = spec.first_source + 5 * spec.step;
@@ -1043,13 +1055,18 @@ mod tests {
         let mut seed = 99u64;
         let mut next = move |s: &mut Vec<u8>| {
             // OAM = the shadow as it was; then the shadow moves (sprites drift by one).
-            s.copy_within(shadow..shadow + spec.len, spec.target);
+            if !same_frame {
+                s.copy_within(shadow..shadow + spec.len, spec.target);
+            }
             for _ in 0..12 {
                 seed = seed
                     .wrapping_mul(6364136223846793005)
                     .wrapping_add(1442695040888963407);
                 let i = shadow + (seed >> 33) as usize % spec.len;
                 s[i] = s[i].wrapping_add(if seed & 1 == 0 { 1 } else { 255 });
+            }
+            if same_frame {
+                s.copy_within(shadow..shadow + spec.len, spec.target);
             }
         };
         let mut states = vec![vec![0u8; len]];
@@ -1065,6 +1082,7 @@ mod tests {
         let key = enc.encode_keyframe(&states[199]).to_vec();
         enc.commit_keyframe();
         assert_eq!(enc.mirror.range(), Some((spec.target, shadow, spec.len)));
+        assert_eq!(enc.mirror.from_new(), same_frame);
         let mut records = Vec::new();
         let mut plain = 0;
         for k in 200..220 {

@@ -543,6 +543,10 @@ const VOTE_EVERY: u32 = 4;
 pub struct Mirror {
     spec: Option<MirrorSpec>,
     source: Option<usize>,
+    /// Against the source's new value rather than its old one: with thinned capture (every
+    /// k-th frame) OAM is the shadow of the frame before, which is much closer to the new
+    /// shadow than to the one k frames ago.
+    from_new: bool,
 }
 
 impl Mirror {
@@ -558,7 +562,14 @@ impl Mirror {
         Mirror {
             spec: fits.then_some(spec),
             source: None,
+            from_new: false,
         }
+    }
+
+    /// Whether the region is coded against the source's new value (else its old value).
+    #[inline]
+    pub fn from_new(&self) -> bool {
+        self.from_new
     }
 
     /// (target, source, len) while in use.
@@ -574,12 +585,15 @@ impl Mirror {
 
     pub fn copy_from(&mut self, other: &Mirror) {
         self.source = other.source;
+        self.from_new = other.from_new;
     }
 
-    /// 0 when unused, else 1 + the candidate's number.
+    /// 0 when unused, else 1 + 2 × the candidate's number + 1 when against the new value.
     pub fn write(&self, out: &mut Vec<u8>) {
         let k = match (self.spec, self.source) {
-            (Some(spec), Some(source)) => 1 + (source - spec.first_source) / spec.step,
+            (Some(spec), Some(source)) => {
+                1 + 2 * ((source - spec.first_source) / spec.step) + usize::from(self.from_new)
+            }
             _ => 0,
         };
         put_varint(out, k as u64);
@@ -588,22 +602,29 @@ impl Mirror {
     pub fn read(&mut self, input: &mut &[u8]) -> Option<()> {
         let k = get_varint(input)? as usize;
         self.source = None;
+        self.from_new = false;
         if k > 0 {
             let spec = self.spec?;
-            if k > spec.sources {
+            let (page, from_new) = ((k - 1) / 2, (k - 1) % 2 == 1);
+            if page >= spec.sources {
                 return None;
             }
-            self.source = Some(spec.first_source + (k - 1) * spec.step);
+            self.source = Some(spec.first_source + page * spec.step);
+            self.from_new = from_new;
         }
         Some(())
     }
 
-    /// Encoding: makes `base`'s region equal to its source's old value, so that the delta
-    /// codes `cur - old source` there (0 while the copy holds).
+    /// Encoding: makes `base`'s region equal to its source's old (or new) value, so that the
+    /// delta codes `cur - source` there (0 while the copy holds).
     #[inline]
-    pub fn encode(&self, base: &mut [u8]) {
+    pub fn encode(&self, base: &mut [u8], cur: &[u8]) {
         if let Some((target, source, len)) = self.range() {
-            base.copy_within(source..source + len, target);
+            if self.from_new {
+                base[target..target + len].copy_from_slice(&cur[source..source + len]);
+            } else {
+                base.copy_within(source..source + len, target);
+            }
         }
     }
 }
@@ -613,6 +634,7 @@ impl Mirror {
 pub struct MirrorVotes {
     spec: Option<MirrorSpec>,
     matches: [u32; MAX_SOURCES],
+    matches_new: [u32; MAX_SOURCES],
     unchanged: u32,
     calls: u32,
 }
@@ -622,6 +644,7 @@ impl MirrorVotes {
         MirrorVotes {
             spec: mirror.spec,
             matches: [0; MAX_SOURCES],
+            matches_new: [0; MAX_SOURCES],
             unchanged: 0,
             calls: 0,
         }
@@ -629,6 +652,7 @@ impl MirrorVotes {
 
     pub fn reset(&mut self) {
         self.matches = [0; MAX_SOURCES];
+        self.matches_new = [0; MAX_SOURCES];
         self.unchanged = 0;
         self.calls = 0;
     }
@@ -647,6 +671,7 @@ impl MirrorVotes {
         for k in 0..spec.sources {
             let source = spec.first_source + k * spec.step;
             self.matches[k] += same(&base[source..source + spec.len]) as u32;
+            self.matches_new[k] += same(&cur[source..source + spec.len]) as u32;
         }
     }
 
@@ -654,12 +679,28 @@ impl MirrorVotes {
     /// leaving the region as plain deltas would.
     pub fn choose(&self, out: &mut Mirror) {
         out.source = None;
+        out.from_new = false;
         let Some(spec) = self.spec else { return };
-        let best = (0..spec.sources).max_by_key(|&k| (self.matches[k], std::cmp::Reverse(k)));
-        if let Some(k) = best {
-            let m = u64::from(self.matches[k]);
+        // Old values first: on a tie the plain copy wins.
+        let best = (0..2 * spec.sources).max_by_key(|&j| {
+            let (k, from_new) = (j % spec.sources, j >= spec.sources);
+            let m = if from_new {
+                self.matches_new[k]
+            } else {
+                self.matches[k]
+            };
+            (m, std::cmp::Reverse(j))
+        });
+        if let Some(j) = best {
+            let (k, from_new) = (j % spec.sources, j >= spec.sources);
+            let m = u64::from(if from_new {
+                self.matches_new[k]
+            } else {
+                self.matches[k]
+            });
             if m > 0 && m * 16 > u64::from(self.unchanged) * 17 {
                 out.source = Some(spec.first_source + k * spec.step);
+                out.from_new = from_new;
             }
         }
     }
