@@ -536,7 +536,7 @@ pub const MAX_MIRROR_LEN: usize = 256;
 /// At most this many candidate sources.
 const MAX_SOURCES: usize = 64;
 /// Every this many deltas, the encoder checks which source OAM copied.
-const VOTE_EVERY: u32 = 4;
+const VOTE_EVERY: u32 = 16;
 
 /// The mirror of one keyframe group: the region's source, if the group uses one.
 #[derive(Clone, Copy, Debug)]
