@@ -22,18 +22,22 @@
 //!   re-simulates with those inputs, so the state is byte-identical to the original run and
 //!   the picture is the one drawn then. Thinned capture (every k-th frame) re-simulates the
 //!   gap the same way.
-//! - What each part bought (600 s, every frame, KiB per emulated second, pocket.gb /
-//!   shocklobster.gb / opus5.gb): before 15.6 / 6.22 / 2.36; all of it 10.5 / 4.95 / 1.39.
-//!   Over 300 s of pocket.gb: counter steps -2 %, hot positions -3 %, subtraction instead of
-//!   XOR -5 %, packed keyframe metadata -1 %, keyframes every 1200 frames or 160 KiB of
-//!   deltas instead of every 600 -3 % (shocklobster.gb -8 %), the OAM mirror -7 %.
+//! - What each part bought (600 s, KiB per emulated second, pocket.gb / shocklobster.gb /
+//!   opus5.gb): every frame, before 15.6 / 6.22 / 2.36, now 10.5 / 4.95 / 1.39; every 4th
+//!   frame, before 6.06 / 2.28 / 0.61, now 4.77 / 1.98 / 0.38. Over 300 s of pocket.gb:
+//!   counter steps -2 %, hot positions -3 %, subtraction instead of XOR -5 %, packed
+//!   keyframe metadata -1 %, keyframes every 1200 frames or 160 KiB of deltas instead of
+//!   every 600 -3 % (shocklobster.gb -8 %), the OAM mirror -7 % (k = 4: -2 %, against the
+//!   source's new value).
 //! - Tried and dropped: LZ4 with a dictionary per keyframe group (from 20 % smaller to 1 %
 //!   larger; the Huffman stage gains 18–30 %), storing churning regions by value
 //!   ([`raw_blocks`], an option, off by default: 17 % larger on one ROM, 3.5 % smaller on
 //!   another), counter steps for the APU's channel timers and signal levels (+1 %: they are
 //!   noise), hot positions down to 10 % of frames (the Huffman code's one bit per unchanged
 //!   byte costs more than token headers save), Huffman over the keyframes' LZ4 (-15 % of a
-//!   keyframe, under 1 % of history).
+//!   keyframe, under 1 % of history), an expected step per hot position (+3 %), other
+//!   `MERGE_GAP`s and hot-class bounds (within ±1 %), and longer groups for thinned capture
+//!   (320 KiB of deltas: +6 % at k = 4; staler codes).
 //!
 //! A frontend drives it like this (one core, one rewinder):
 //! ```no_run
