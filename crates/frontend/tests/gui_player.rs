@@ -486,3 +486,153 @@ fn gui_malformed_config_is_reported_and_defaults_used() {
     );
     assert!(!log_text.contains("panicked"), "{log_text}");
 }
+
+/// A private PulseAudio server on the test's runtime directory; killed on drop.
+struct SoundServer {
+    child: Child,
+}
+
+impl SoundServer {
+    /// Starts one and waits until it answers; `None` if it does not come up.
+    fn start(display: &Display) -> Option<SoundServer> {
+        let child = display
+            .command("pulseaudio")
+            .args([
+                "--daemonize=no",
+                "-n",
+                "--exit-idle-time=-1",
+                "--load=module-null-sink",
+                "--load=module-native-protocol-unix",
+            ])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .ok()?;
+        let mut server = SoundServer { child };
+        let started = Instant::now();
+        while started.elapsed() < Duration::from_secs(10) {
+            let answers = display
+                .command("pactl")
+                .arg("info")
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .status()
+                .is_ok_and(|s| s.success());
+            if answers {
+                return Some(server);
+            }
+            if let Ok(Some(_)) = server.child.try_wait() {
+                return None;
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        None
+    }
+}
+
+impl Drop for SoundServer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Waits until the log contains `text`; false after `limit`.
+fn wait_for_log(log: &Path, text: &str, limit: Duration) -> bool {
+    let started = Instant::now();
+    while started.elapsed() < limit {
+        if std::fs::read_to_string(log).is_ok_and(|l| l.contains(text)) {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    false
+}
+
+/// The sound device disappears mid-game (the sound server is killed) and comes back: the
+/// player keeps running at full speed without sound, then picks the device up again.
+/// Needs PulseAudio and ALSA's pulse plugin (`.ci/run` installs them); skips otherwise.
+#[test]
+fn gui_audio_device_loss_is_survived() {
+    let name = "gui_audio_device_loss_is_survived";
+    if let Some(missing) = missing_tools() {
+        println!("SKIPPED {name}: {missing} not installed");
+        return;
+    }
+    if !have("pulseaudio") || !have("pactl") {
+        println!("SKIPPED {name}: pulseaudio/pactl not installed");
+        return;
+    }
+    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let out = out_dir();
+    let log = out.join("audio-loss.log");
+    let mut display = Display::start();
+    let Some(server) = SoundServer::start(&display) else {
+        println!("SKIPPED {name}: a private pulseaudio server did not start");
+        return;
+    };
+    display.launch(
+        &[
+            "--software",
+            "--quit-after",
+            "20",
+            "--config",
+            out.join("audio-loss-config.toml")
+                .to_str()
+                .expect("utf-8 path"),
+        ],
+        &log,
+    );
+    let window = display.wait_for_window(&log);
+    let opened = wait_for_log(&log, "audio: ", Duration::from_secs(5));
+    let log_text = || std::fs::read_to_string(&log).unwrap_or_default();
+    if !opened {
+        println!(
+            "SKIPPED {name}: ALSA's default device does not reach pulseaudio \
+             (libasound2-plugins missing?):\n{}",
+            log_text()
+        );
+        return;
+    }
+    std::thread::sleep(Duration::from_millis(1000));
+
+    drop(server);
+    assert!(
+        wait_for_log(&log, "audio device error", Duration::from_secs(10)),
+        "the lost device was not noticed:\n{}",
+        log_text()
+    );
+    // Silent now, and still running at full speed: the title's frame counter keeps going.
+    let (before, _) = display.title_frame(&window);
+    let wall = Instant::now();
+    std::thread::sleep(Duration::from_millis(2000));
+    let (after, title) = display.title_frame(&window);
+    let rate = (after - before) as f64 / wall.elapsed().as_secs_f64();
+    println!("{name}: {rate:.1} frames/s with the device gone ({title})");
+    assert!(
+        rate > 45.0,
+        "{rate:.1} frames/s without sound:\n{}",
+        log_text()
+    );
+
+    let _server = SoundServer::start(&display).expect("the sound server restarts");
+    assert!(
+        wait_for_log(
+            &log,
+            "audio device available again",
+            Duration::from_secs(15)
+        ),
+        "the device was not picked up again:\n{}",
+        log_text()
+    );
+    // Played on with the new device until --quit-after, then a clean exit.
+    let status = display
+        .app
+        .as_mut()
+        .expect("launched")
+        .wait()
+        .expect("exit status");
+    let text = log_text();
+    assert!(status.success(), "backspin failed:\n{text}");
+    assert!(!text.contains("panicked"), "{text}");
+}

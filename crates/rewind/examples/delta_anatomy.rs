@@ -77,7 +77,7 @@ fn main() {
             }
         }
         let mut t = Vec::new();
-        codec::tokenize_xor(&mut prev.clone(), cur, &mut t, false);
+        codec::tokenize_diff(&mut prev.clone(), cur, &mut t, false);
         token_bytes += t.len() as u64;
         let mut rest = &t[..];
         while !rest.is_empty() {

@@ -1,31 +1,52 @@
-//! Snapshot encoding: XOR against a base, zero-run tokens, then LZ4 or Huffman when it pays.
+//! Snapshot encoding: byte differences against the previous snapshot, zero-run tokens, then
+//! LZ4 or Huffman when it pays.
 //!
 //! Why this shape (measurements in `shared/docs/rewind-notes.md`): consecutive per-frame
-//! states differ in tens to hundreds of bytes out of ~145 KiB, so the XOR of two states is
-//! almost all zeros. LZ4 alone spends about one byte per 255 zeros (~600 B per frame for
-//! nothing); a zero-run tokeniser first removes the zeros, and LZ4 then only sees the few
-//! changed bytes. XOR is its own inverse, so one patch moves a state both ways in time.
+//! states differ in tens to hundreds of bytes out of ~145 KiB, so their difference is almost
+//! all zeros. LZ4 alone spends about one byte per 255 zeros (~600 B per frame for nothing);
+//! a zero-run tokeniser first removes the zeros, and the entropy stage then only sees the
+//! few changed bytes. A patch is applied by adding its bytes (one frame forward) or
+//! subtracting them (one frame back), so one record moves a state both ways in time.
 //!
-//! Token stream: repeated `varint zero_gap, varint literal_len, literal_len bytes`, where the
-//! literal bytes are XORed into the target after skipping `zero_gap` bytes. Gaps shorter than
-//! `MERGE_GAP` bytes are folded into the literal (a token header costs at least two bytes;
-//! 4 measured best against 2, 8 and 12).
+//! Differences are bytewise wrapping subtraction (`cur - old`, no borrow between bytes), not
+//! XOR: a value stepping by one codes as 0x01 or 0xFF every time, where its XOR is 01, 03,
+//! 07... as the low bits roll over. Measured together with the hot positions below (300 s of
+//! pocket.gb): 14.5 -> 13.8 KiB/s; the other ROMs 1-3 % smaller.
+//!
+//! Before tokenising, a delta applies the models its keyframe group carries
+//! ([`crate::hot`]): OAM is coded against the old value of its DMA source page, counters as
+//! the zigzag of their step minus the expected step, and the bytes of the hot positions go
+//! first, one per position, without token headers.
+//!
+//! Token stream: the hot bytes (deltas only), then repeated `varint zero_gap, varint
+//! literal_len, literal_len bytes`, where the literal bytes are added to the target after
+//! skipping `zero_gap` bytes. Gaps shorter than `MERGE_GAP` bytes are folded into the
+//! literal (a token header costs at least two bytes; 4 measured best against 2, 8 and 12).
 //!
 //! The token stream is then stored raw, as an LZ4 block, or Huffman-coded with the code of
 //! its keyframe group ([`crate::huffman`]), whichever is smallest.
 //!
 //! Record (what the ring stores for one snapshot):
 //! ```text
-//! byte 0      flags: bit 0 keyframe (XOR against zeros), bit 1 LZ4 payload,
-//!             bit 2 Huffman payload
+//! byte 0      flags: bit 0 keyframe (the state itself: differences against zeros),
+//!             bit 1 LZ4 payload, bit 2 Huffman payload
 //! bytes 1..3  u16 LE checksum of everything after it
-//! [meta]      keyframes only, for the deltas that follow: the Huffman codes (256 bytes:
-//!             header bytes, literal bytes), then the blocks stored by value
-//!             ([`crate::raw_blocks`]: varint count, varint gaps)
+//! [meta]      keyframes only, for the deltas that follow: varint length, varint packed
+//!             length (0: stored as is), then the metadata or its LZ4 block. Metadata:
+//!             the Huffman codes (u64 LE mask of the contexts with a table, then 128 bytes
+//!             of code-length nibbles per table), the blocks stored by value
+//!             ([`crate::raw_blocks`]: varint count, varint gaps), the hot positions
+//!             (varint count per class, then varint gaps per class), the counters (varint
+//!             count, then per counter 0 = plain or 1 + expected step), the mirror (varint:
+//!             0 = none, else 1 + number of the source page)
 //! [varint]    token stream length, when the payload is LZ4 or Huffman
 //! payload     token stream, its LZ4 block, or its Huffman bits
 //! ```
 
+use crate::hot::{
+    self, ChangeCounts, CounterVotes, Counters, HotSet, MAX_COUNTERS, MAX_MIRROR_LEN, Mirror,
+    MirrorVotes, STATE_COUNTERS, STATE_MIRROR,
+};
 use crate::huffman::{TokenCode, TokenCounts, TokenDecoder};
 use crate::raw_blocks::{self, BlockStats, RawBlocks};
 use lz4_flex::block::CompressTable;
@@ -61,13 +82,13 @@ pub fn max_token_len(len: usize) -> usize {
     len + (len / (MERGE_GAP + 1) + 1) * 6 + 16
 }
 
+/// Largest keyframe metadata: Huffman tables, value blocks, hot positions, counters.
+const MAX_META: usize =
+    TokenCode::BYTES + 3 * raw_blocks::MAX_BLOCKS + 3 * hot::MAX_HOT + 10 * (MAX_COUNTERS + 1) + 16;
+
 /// Worst-case record length for a state of `len` bytes.
 pub fn max_record_len(len: usize) -> usize {
-    HEADER_LEN
-        + TokenCode::BYTES
-        + 3 * raw_blocks::MAX_BLOCKS
-        + 16
-        + lz4_flex::block::get_maximum_output_size(max_token_len(len))
+    HEADER_LEN + 6 + MAX_META + 16 + lz4_flex::block::get_maximum_output_size(max_token_len(len))
 }
 
 /// Reusable buffers so that encoding a snapshot never allocates.
@@ -89,6 +110,25 @@ pub struct Encoder {
     pending_raw: RawBlocks,
     block_stats: BlockStats,
     value_blocks: bool,
+    /// Hot positions ([`crate::hot`]) of the latest keyframe, of the pending one, and the
+    /// change statistics the next choice is made from.
+    hot: HotSet,
+    pending_hot: HotSet,
+    change_counts: ChangeCounts,
+    /// Counter fields and their expected steps: latest keyframe's, pending, statistics.
+    counters: Counters,
+    pending_counters: Counters,
+    votes: CounterVotes,
+    /// The mirrored region's source (OAM's shadow page): latest, pending, statistics.
+    mirror: Mirror,
+    pending_mirror: Mirror,
+    mirror_votes: MirrorVotes,
+    use_hot: bool,
+    use_counters: bool,
+    use_mirror: bool,
+    /// Keyframe metadata being written, and its LZ4 block.
+    meta: Vec<u8>,
+    packed_meta: Vec<u8>,
 }
 
 impl Encoder {
@@ -106,7 +146,34 @@ impl Encoder {
             pending_raw: RawBlocks::new(state_len),
             block_stats: BlockStats::new(state_len),
             value_blocks: true,
+            hot: HotSet::new(),
+            pending_hot: HotSet::new(),
+            change_counts: ChangeCounts::new(state_len),
+            counters: Counters::new(&STATE_COUNTERS, state_len),
+            pending_counters: Counters::new(&STATE_COUNTERS, state_len),
+            votes: CounterVotes::default(),
+            mirror: Mirror::new(STATE_MIRROR, state_len),
+            pending_mirror: Mirror::new(STATE_MIRROR, state_len),
+            mirror_votes: MirrorVotes::new(&Mirror::new(STATE_MIRROR, state_len)),
+            use_hot: true,
+            use_counters: true,
+            use_mirror: true,
+            meta: Vec::with_capacity(MAX_META),
+            packed_meta: Vec::with_capacity(lz4_flex::block::get_maximum_output_size(MAX_META)),
         }
+    }
+
+    /// Whether keyframes may choose hot positions, counter steps and a mirror source (all on
+    /// by default; off only to measure what they are worth).
+    pub fn set_models(&mut self, hot: bool, counters: bool, mirror: bool) {
+        self.use_hot = hot;
+        self.use_counters = counters;
+        self.use_mirror = mirror;
+    }
+
+    /// Hot positions of the current keyframe group.
+    pub fn hot_count(&self) -> usize {
+        self.hot.len()
     }
 
     /// Blocks the current keyframe group stores by value.
@@ -124,11 +191,20 @@ impl Encoder {
         self.code.is_flat()
     }
 
-    /// Encodes `cur XOR base` as a delta record and copies the changed bytes of `cur` into
-    /// `base` in the same pass (so `base == cur` afterwards). Returns the record, valid
+    /// Encodes `cur` against `base` (the previous snapshot) as a delta record and copies the
+    /// changed bytes of `cur` into `base` in the same pass (so `base == cur` afterwards). Returns the record, valid
     /// until the next call.
     pub fn encode_delta(&mut self, base: &mut [u8], cur: &[u8]) -> &[u8] {
         self.tokens.clear();
+        // The mirror first (it copies the old source into `base`'s region), then counters
+        // (they rewrite `base` so that `cur - base` is the coded step), then the hot bytes
+        // (which leave `base` equal to `cur` there), then the rest. Decoding undoes them in
+        // the same order.
+        self.mirror_votes.vote(base, cur);
+        self.mirror.encode(base, cur);
+        self.counters.encode(base, cur, &mut self.votes);
+        self.hot.gather(base, cur, &mut self.tokens);
+        self.change_counts.note_hot(&self.hot, &self.tokens);
         tokenize(
             base,
             cur,
@@ -136,16 +212,18 @@ impl Encoder {
             true,
             Some(&self.raw),
             Some(&mut self.block_stats),
+            Some(&mut self.change_counts),
         );
         self.block_stats.end_frame(cur);
-        self.counts.add(&self.tokens);
+        self.change_counts.end_frame();
+        self.counts.add(&self.tokens, self.hot.ends());
         self.record.clear();
         self.record.extend_from_slice(&[0, 0, 0]);
         let flags = self.store_tokens(true);
         self.finish(flags)
     }
 
-    /// Encodes `cur` whole (XOR against zeros) as a keyframe record carrying a new code
+    /// Encodes `cur` whole (against zeros) as a keyframe record carrying a new code
     /// built from the statistics since the previous keyframe. The encoder keeps using its
     /// old code until [`Encoder::commit_keyframe`] (call it once the record is stored).
     pub fn encode_keyframe(&mut self, cur: &[u8]) -> &[u8] {
@@ -159,36 +237,103 @@ impl Encoder {
         } else {
             self.pending_raw.clear();
         }
+        // Hot positions, counters and the mirror never overlap value blocks (those are set,
+        // not patched).
+        let raw = &self.pending_raw;
+        if self.use_hot {
+            self.change_counts
+                .choose(&mut self.pending_hot, |i| raw.contains_byte(i));
+        } else {
+            self.pending_hot.clear();
+        }
+        if self.use_mirror && raw.is_empty() {
+            self.mirror_votes.choose(&mut self.pending_mirror);
+        } else {
+            self.pending_mirror.clear();
+        }
+        if self.use_counters {
+            self.votes.choose(&mut self.pending_counters);
+            self.pending_counters
+                .disable_where(|start, end| raw.any_in(start, end));
+        } else {
+            self.pending_counters.disable_all();
+        }
         self.tokens.clear();
         let mut zeros = std::mem::take(&mut self.zeros);
-        tokenize(&mut zeros, cur, &mut self.tokens, false, None, None);
+        tokenize(&mut zeros, cur, &mut self.tokens, false, None, None, None);
         self.zeros = zeros;
         self.record.clear();
         self.record.extend_from_slice(&[0, 0, 0]);
-        self.pending.write(&mut self.record);
-        self.pending_raw.write(&mut self.record);
+        self.meta.clear();
+        self.pending.write(&mut self.meta);
+        self.pending_raw.write(&mut self.meta);
+        self.pending_hot.write(&mut self.meta);
+        self.pending_counters.write(&mut self.meta);
+        self.pending_mirror.write(&mut self.meta);
+        self.store_meta();
         let flags = self.store_tokens(false) | FLAG_KEYFRAME;
         self.finish(flags)
+    }
+
+    /// Appends the keyframe metadata in `meta` to the record, LZ4-packed when that is
+    /// smaller (the Huffman tables are mostly runs of equal nibbles).
+    fn store_meta(&mut self) {
+        let len = self.meta.len();
+        put_varint(&mut self.record, len as u64);
+        let bound = lz4_flex::block::get_maximum_output_size(len);
+        // Within capacity (reserved for the worst case): no reallocation.
+        self.packed_meta.resize(bound, 0);
+        let packed = lz4_flex::block::compress_into_with_table(
+            &self.meta,
+            &mut self.packed_meta,
+            &mut self.small_table,
+        )
+        .expect("output sized by get_maximum_output_size");
+        if packed + varint_len(packed as u64) < len + 1 {
+            put_varint(&mut self.record, packed as u64);
+            self.record.extend_from_slice(&self.packed_meta[..packed]);
+        } else {
+            put_varint(&mut self.record, 0);
+            self.record.extend_from_slice(&self.meta);
+        }
     }
 
     /// The keyframe just encoded was stored: later deltas use its code.
     pub fn commit_keyframe(&mut self) {
         self.code = self.pending.clone();
         self.raw.copy_from(&self.pending_raw);
+        self.hot.copy_from(&self.pending_hot);
+        self.counters.copy_from(&self.pending_counters);
+        self.mirror.copy_from(&self.pending_mirror);
         self.counts = TokenCounts::default();
         self.block_stats.reset();
+        self.change_counts.reset();
+        self.votes.reset();
+        self.mirror_votes.reset();
     }
 
     /// Continue after a fork with the code of the keyframe that now governs the newest
     /// stored frame.
     pub fn set_meta(&mut self, keyframe: &[u8]) -> Result<(), DecodeError> {
-        let (code, mut raw_bytes) = keyframe_meta(keyframe)?;
-        self.raw
-            .read(&mut raw_bytes)
-            .ok_or(DecodeError::Malformed)?;
+        self.meta.resize(MAX_META, 0);
+        let (meta, _) = keyframe_meta(keyframe, &mut self.meta)?;
+        let (code, used) = TokenCode::read(meta).ok_or(DecodeError::Malformed)?;
+        let mut rest = &meta[used..];
+        let state_len = self.zeros.len();
+        read_group_meta(
+            &mut rest,
+            state_len,
+            &mut self.raw,
+            &mut self.hot,
+            &mut self.counters,
+            &mut self.mirror,
+        )?;
         self.code = code;
         self.counts = TokenCounts::default();
         self.block_stats.reset();
+        self.change_counts.reset();
+        self.votes.reset();
+        self.mirror_votes.reset();
         Ok(())
     }
 
@@ -197,8 +342,13 @@ impl Encoder {
         let raw_len = self.tokens.len();
         let prefix = self.record.len();
         let mut best = (raw_len, 0u8);
+        let hot_ends = if allow_huffman {
+            *self.hot.ends()
+        } else {
+            [0; hot::CLASSES]
+        };
         let huffman_len = if allow_huffman && !self.code.is_flat() {
-            let n = self.code.encoded_len(&self.tokens) + varint_len(raw_len as u64);
+            let n = self.code.encoded_len(&self.tokens, &hot_ends) + varint_len(raw_len as u64);
             if n < best.0 {
                 best = (n, FLAG_HUFFMAN);
             }
@@ -233,7 +383,7 @@ impl Encoder {
         if best.1 == FLAG_HUFFMAN {
             debug_assert!(huffman_len < raw_len);
             put_varint(&mut self.record, raw_len as u64);
-            self.code.encode(&self.tokens, &mut self.record);
+            self.code.encode(&self.tokens, &hot_ends, &mut self.record);
             return FLAG_HUFFMAN;
         }
         self.record.extend_from_slice(&self.tokens);
@@ -249,25 +399,49 @@ impl Encoder {
     }
 }
 
-/// A keyframe's code and the bytes from its value-block list on (the list, then the
-/// keyframe's own token payload).
-fn keyframe_meta(record: &[u8]) -> Result<(TokenCode, &[u8]), DecodeError> {
-    let (flags, payload) = verify(record)?;
+/// A keyframe's metadata (unpacked into `scratch` if it was packed) and its payload.
+fn keyframe_meta<'a>(
+    record: &'a [u8],
+    scratch: &'a mut [u8],
+) -> Result<(&'a [u8], &'a [u8]), DecodeError> {
+    let (flags, mut input) = verify(record)?;
     if flags & FLAG_KEYFRAME == 0 {
         return Err(DecodeError::Malformed);
     }
-    let (code, used) = TokenCode::read(payload).ok_or(DecodeError::Malformed)?;
-    Ok((code, &payload[used..]))
+    let len = get_varint(&mut input).ok_or(DecodeError::Malformed)? as usize;
+    let packed = get_varint(&mut input).ok_or(DecodeError::Malformed)? as usize;
+    if packed == 0 {
+        let meta = input.get(..len).ok_or(DecodeError::Malformed)?;
+        return Ok((meta, &input[len..]));
+    }
+    let block = input.get(..packed).ok_or(DecodeError::Malformed)?;
+    let out = scratch.get_mut(..len).ok_or(DecodeError::Malformed)?;
+    let n = lz4_flex::block::decompress_into(block, out).map_err(|_| DecodeError::Malformed)?;
+    if n != len {
+        return Err(DecodeError::Malformed);
+    }
+    Ok((&scratch[..len], &input[packed..]))
+}
+
+/// A keyframe's payload (its token stream, after the metadata).
+fn keyframe_payload(record: &[u8]) -> Result<&[u8], DecodeError> {
+    let (_, mut input) = verify(record)?;
+    let len = get_varint(&mut input).ok_or(DecodeError::Malformed)? as usize;
+    let packed = get_varint(&mut input).ok_or(DecodeError::Malformed)? as usize;
+    let skip = if packed == 0 { len } else { packed };
+    input.get(skip..).ok_or(DecodeError::Malformed)
 }
 
 /// How a delta record is applied (see [`crate::raw_blocks`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Apply {
-    /// One capture later: XOR blocks patched, value blocks set.
+    /// One capture later: differences added, value blocks set.
     Forward,
-    /// One capture earlier: XOR blocks patched, value blocks left for `ValuesOnly`.
+    /// One capture earlier: differences subtracted; value blocks and the mirrored region
+    /// left for `ValuesOnly`.
     Backward,
-    /// Only set the value blocks (from the record of the frame a backward walk lands on).
+    /// Only set the value blocks and the mirrored region (from the record of the frame a
+    /// backward walk lands on).
     ValuesOnly,
 }
 
@@ -277,6 +451,12 @@ pub struct Decoder {
     tokens: Vec<u8>,
     table: TokenDecoder,
     raw: RawBlocks,
+    hot: HotSet,
+    counters: Counters,
+    mirror: Mirror,
+    state_len: usize,
+    /// Scratch for unpacking keyframe metadata.
+    meta: Vec<u8>,
     /// Which keyframe's metadata is loaded (the caller's key, e.g. its frame).
     meta_key: Option<u64>,
 }
@@ -287,6 +467,11 @@ impl Decoder {
             tokens: vec![0; max_token_len(state_len)],
             table: TokenDecoder::new(&TokenCode::flat()),
             raw: RawBlocks::new(state_len),
+            hot: HotSet::new(),
+            counters: Counters::new(&STATE_COUNTERS, state_len),
+            mirror: Mirror::new(STATE_MIRROR, state_len),
+            state_len,
+            meta: vec![0; MAX_META],
             meta_key: None,
         }
     }
@@ -298,10 +483,17 @@ impl Decoder {
     /// Loads the code and value blocks stored in `keyframe`, under `key`.
     pub fn load_meta(&mut self, key: u64, keyframe: &[u8]) -> Result<(), DecodeError> {
         self.meta_key = None;
-        let (code, mut raw_bytes) = keyframe_meta(keyframe)?;
-        self.raw
-            .read(&mut raw_bytes)
-            .ok_or(DecodeError::Malformed)?;
+        let (meta, _) = keyframe_meta(keyframe, &mut self.meta)?;
+        let (code, used) = TokenCode::read(meta).ok_or(DecodeError::Malformed)?;
+        let mut rest = &meta[used..];
+        read_group_meta(
+            &mut rest,
+            self.state_len,
+            &mut self.raw,
+            &mut self.hot,
+            &mut self.counters,
+            &mut self.mirror,
+        )?;
         self.table.rebuild(&code);
         self.meta_key = Some(key);
         Ok(())
@@ -312,9 +504,29 @@ impl Decoder {
         self.meta_key = None;
     }
 
-    /// Applies a record to `target`. A keyframe record XORed into zeros yields the keyframe
+    /// Applies a record to `target`. A keyframe record added to zeros yields the keyframe
     /// state (`mode` is ignored); a delta record needs its group's metadata loaded.
     pub fn apply(
+        &mut self,
+        record: &[u8],
+        target: &mut [u8],
+        mode: Apply,
+    ) -> Result<(), DecodeError> {
+        if mode == Apply::ValuesOnly
+            && self.meta_key.is_some()
+            && self.mirror.range().is_some()
+            && !is_keyframe(record)
+        {
+            // The mirrored region at the landing frame is its source one frame earlier plus
+            // the coded difference: step back over this record and forward again (every
+            // other byte returns to where it was; the forward step rebuilds the region).
+            self.apply_once(record, target, Apply::Backward)?;
+            return self.apply_once(record, target, Apply::Forward);
+        }
+        self.apply_once(record, target, mode)
+    }
+
+    fn apply_once(
         &mut self,
         record: &[u8],
         target: &mut [u8],
@@ -323,43 +535,100 @@ impl Decoder {
         let (flags, mut payload) = verify(record)?;
         let keyframe = flags & FLAG_KEYFRAME != 0;
         if keyframe {
-            let (_, mut rest) = keyframe_meta(record)?;
-            skip_raw_list(&mut rest).ok_or(DecodeError::Malformed)?;
-            payload = rest;
+            payload = keyframe_payload(record)?;
         } else if self.meta_key.is_none() {
             return Err(DecodeError::MissingCode);
         }
-        let raw = if keyframe { None } else { Some(&self.raw) };
-        if flags & (FLAG_LZ4 | FLAG_HUFFMAN) == 0 {
-            return apply_tokens(payload, target, raw, mode);
-        }
-        let mut input = payload;
-        let raw_len = get_varint(&mut input).ok_or(DecodeError::Malformed)? as usize;
-        let out = self
-            .tokens
-            .get_mut(..raw_len)
-            .ok_or(DecodeError::Malformed)?;
-        if flags & FLAG_LZ4 != 0 {
-            let n =
-                lz4_flex::block::decompress_into(input, out).map_err(|_| DecodeError::Malformed)?;
-            if n != raw_len {
+        // A keyframe is the state against zeros; a delta uses its group's models.
+        let (raw, hot_ends) = if keyframe {
+            (None, [0; hot::CLASSES])
+        } else {
+            (Some(&self.raw), *self.hot.ends())
+        };
+        let mode = if keyframe { Apply::Forward } else { mode };
+        let models = !keyframe && mode != Apply::ValuesOnly;
+        let mut saved = [0u64; MAX_COUNTERS];
+        // The mirrored region: forward, it starts from its source's old value (or from zero,
+        // and the source's new value is added at the end); backward, it stays as it is (the
+        // landing record's `ValuesOnly` rebuilds it).
+        let mut kept = [0u8; MAX_MIRROR_LEN];
+        let mirror = if models { self.mirror.range() } else { None };
+        let from_new = self.mirror.from_new();
+        if let Some((to, from, len)) = mirror {
+            if target.len() < to.max(from) + len {
                 return Err(DecodeError::Malformed);
             }
-        } else {
-            self.table
-                .decode(input, out)
+            match (mode, from_new) {
+                (Apply::Forward, false) => target.copy_within(from..from + len, to),
+                (Apply::Forward, true) => target[to..to + len].fill(0),
+                _ => kept[..len].copy_from_slice(&target[to..to + len]),
+            }
+        }
+        if models {
+            self.counters
+                .save(target, &mut saved)
                 .ok_or(DecodeError::Malformed)?;
         }
-        apply_tokens(&self.tokens[..raw_len], target, raw, mode)
+        let tokens = if flags & (FLAG_LZ4 | FLAG_HUFFMAN) == 0 {
+            payload
+        } else {
+            let mut input = payload;
+            let raw_len = get_varint(&mut input).ok_or(DecodeError::Malformed)? as usize;
+            let out = self
+                .tokens
+                .get_mut(..raw_len)
+                .ok_or(DecodeError::Malformed)?;
+            if flags & FLAG_LZ4 != 0 {
+                let n = lz4_flex::block::decompress_into(input, out)
+                    .map_err(|_| DecodeError::Malformed)?;
+                if n != raw_len {
+                    return Err(DecodeError::Malformed);
+                }
+            } else {
+                self.table
+                    .decode(input, out, &hot_ends)
+                    .ok_or(DecodeError::Malformed)?;
+            }
+            &self.tokens[..raw_len]
+        };
+        let hot_len = hot_ends[hot::CLASSES - 1];
+        let (hot_bytes, tokens) = tokens
+            .split_at_checked(hot_len)
+            .ok_or(DecodeError::Malformed)?;
+        apply_tokens(tokens, target, raw, mode)?;
+        if models {
+            self.hot
+                .apply(hot_bytes, target, mode == Apply::Forward)
+                .ok_or(DecodeError::Malformed)?;
+            self.counters.finish(&saved, target, mode == Apply::Forward);
+        }
+        if let Some((to, from, len)) = mirror {
+            if mode == Apply::Backward {
+                target[to..to + len].copy_from_slice(&kept[..len]);
+            } else if from_new {
+                for i in 0..len {
+                    target[to + i] = target[to + i].wrapping_add(target[from + i]);
+                }
+            }
+        }
+        Ok(())
     }
 }
 
-fn skip_raw_list(input: &mut &[u8]) -> Option<()> {
-    let n = get_varint(input)?;
-    for _ in 0..n {
-        get_varint(input)?;
-    }
-    Some(())
+/// Reads the group metadata after a keyframe's code: value blocks, hot positions, counters,
+/// mirror.
+fn read_group_meta(
+    input: &mut &[u8],
+    state_len: usize,
+    raw: &mut RawBlocks,
+    hot: &mut HotSet,
+    counters: &mut Counters,
+    mirror: &mut Mirror,
+) -> Result<(), DecodeError> {
+    raw.read(input).ok_or(DecodeError::Malformed)?;
+    hot.read(input, state_len).ok_or(DecodeError::Malformed)?;
+    counters.read(input).ok_or(DecodeError::Malformed)?;
+    mirror.read(input).ok_or(DecodeError::Malformed)
 }
 
 /// Checks the header and checksum; returns the flags and the payload.
@@ -398,14 +667,15 @@ pub fn checksum(bytes: &[u8]) -> u16 {
     (h >> 48) as u16 ^ (h >> 16) as u16
 }
 
-/// Appends the zero-run tokens of `base XOR cur` to `out`; when `sync_base`, also copies
-/// every differing byte of `cur` into `base`. Plain XOR everywhere.
-pub fn tokenize_xor(base: &mut [u8], cur: &[u8], out: &mut Vec<u8>, sync_base: bool) {
-    tokenize(base, cur, out, sync_base, None, None);
+/// Appends the zero-run tokens of `cur - base` to `out`; when `sync_base`, also copies
+/// every differing byte of `cur` into `base`. Plain differences everywhere.
+pub fn tokenize_diff(base: &mut [u8], cur: &[u8], out: &mut Vec<u8>, sync_base: bool) {
+    tokenize(base, cur, out, sync_base, None, None, None);
 }
 
-/// Appends the zero-run tokens of `cur` against `base` to `out`: XOR, except in the blocks
-/// of `raw`, which carry `cur` itself. When `sync_base`, `base` becomes `cur`.
+/// Appends the zero-run tokens of `cur` against `base` to `out`: `cur - base`, except in the blocks
+/// of `raw`, which carry `cur` itself. When `sync_base`, `base` becomes `cur`. `counts`
+/// (when given) counts every byte that differs.
 ///
 /// Equal 2 KiB spans, then equal 64-byte blocks, are skipped with one slice comparison
 /// each (a vectorised memcmp), which keeps a capture of a ~145 KiB state with ~100 changed
@@ -417,8 +687,13 @@ pub fn tokenize(
     sync_base: bool,
     raw: Option<&RawBlocks>,
     mut stats: Option<&mut BlockStats>,
+    mut counts: Option<&mut ChangeCounts>,
 ) {
-    assert_eq!(base.len(), cur.len(), "XOR of states of different sizes");
+    assert_eq!(
+        base.len(),
+        cur.len(),
+        "difference of states of different sizes"
+    );
     const BLOCK: usize = 64;
     const SPAN: usize = 2048;
     let raw = raw.filter(|r| !r.is_empty());
@@ -496,7 +771,7 @@ pub fn tokenize(
                         (emitted, start, end),
                         sync_base,
                         raw,
-                        stats.as_deref_mut(),
+                        (stats.as_deref_mut(), counts.as_deref_mut()),
                     );
                     emitted = end;
                     Some((first, last + 1))
@@ -508,7 +783,15 @@ pub fn tokenize(
         block_start = block_end;
     }
     if let Some((start, end)) = lit {
-        emit_literal(base, cur, out, (emitted, start, end), sync_base, raw, stats);
+        emit_literal(
+            base,
+            cur,
+            out,
+            (emitted, start, end),
+            sync_base,
+            raw,
+            (stats, counts),
+        );
     }
     if sync_base && let Some(raw) = raw {
         // Value blocks: bytes that became zero were not in any literal.
@@ -527,7 +810,7 @@ fn emit_literal(
     (emitted, start, end): (usize, usize, usize),
     sync_base: bool,
     raw: Option<&RawBlocks>,
-    stats: Option<&mut BlockStats>,
+    (stats, counts): (Option<&mut BlockStats>, Option<&mut ChangeCounts>),
 ) {
     put_varint(out, (start - emitted) as u64);
     put_varint(out, (end - start) as u64);
@@ -536,13 +819,13 @@ fn emit_literal(
             base[start..end]
                 .iter()
                 .zip(&cur[start..end])
-                .map(|(a, b)| a ^ b),
+                .map(|(a, b)| b.wrapping_sub(*a)),
         ),
         Some(raw) => out.extend((start..end).map(|i| {
             if raw.contains_byte(i) {
                 cur[i]
             } else {
-                base[i] ^ cur[i]
+                cur[i].wrapping_sub(base[i])
             }
         })),
     }
@@ -551,13 +834,20 @@ fn emit_literal(
             stats.note(i, base[i] ^ cur[i]);
         }
     }
+    if let Some(counts) = counts {
+        for i in start..end {
+            if base[i] != cur[i] {
+                counts.note(i);
+            }
+        }
+    }
     if sync_base {
         base[start..end].copy_from_slice(&cur[start..end]);
     }
 }
 
-/// Applies a token stream to `target`: plain XOR without value blocks; with them, as
-/// `mode` says (see [`Apply`]).
+/// Applies a token stream to `target`: adds the differences (forward) or subtracts them
+/// (backward); value blocks as `mode` says (see [`Apply`]).
 pub fn apply_tokens(
     mut tokens: &[u8],
     target: &mut [u8],
@@ -588,22 +878,26 @@ pub fn apply_tokens(
         let end = start.checked_add(len).ok_or(DecodeError::Malformed)?;
         let dst = target.get_mut(start..end).ok_or(DecodeError::Malformed)?;
         let src = tokens.get(..len).ok_or(DecodeError::Malformed)?;
-        match raw {
-            None => {
+        match (raw, mode) {
+            (None, Apply::Backward) => {
                 for (d, s) in dst.iter_mut().zip(src) {
-                    *d ^= s;
+                    *d = d.wrapping_sub(*s);
                 }
             }
-            Some(raw) => {
+            (None, _) => {
+                for (d, s) in dst.iter_mut().zip(src) {
+                    *d = d.wrapping_add(*s);
+                }
+            }
+            (Some(raw), _) => {
                 for (k, (d, s)) in dst.iter_mut().zip(src).enumerate() {
                     let value = raw.contains_byte(start + k);
-                    let wanted = match mode {
-                        Apply::Forward => true,
-                        Apply::Backward => !value,
-                        Apply::ValuesOnly => value,
-                    };
-                    if wanted {
-                        *d ^= s;
+                    match mode {
+                        // Value bytes were zeroed above: adding sets them.
+                        Apply::Forward => *d = d.wrapping_add(*s),
+                        Apply::Backward if !value => *d = d.wrapping_sub(*s),
+                        Apply::ValuesOnly if value => *d = d.wrapping_add(*s),
+                        _ => {}
                     }
                 }
             }
@@ -706,7 +1000,7 @@ mod tests {
         let mut dec = Decoder::new(len);
         let mut base = vec![0u8; len];
         let mut state = vec![0u8; len];
-        // Counter-like churn at scattered places: small XOR values, little repetition.
+        // Counter-like churn at scattered places: small differences, little repetition.
         let mut seed = 12345u64;
         let mut step = |state: &mut Vec<u8>, _k: usize| {
             for _ in 0..150 {
@@ -742,8 +1036,86 @@ mod tests {
         assert_eq!(y, before);
     }
 
+    /// OAM copied by "DMA" from a WRAM page's previous value: the mirror is chosen, OAM then
+    /// costs nothing, and records still move the state both ways (backward via the landing
+    /// record's `ValuesOnly`).
+    #[test]
+    fn mirrored_oam_is_learned_and_walks_both_ways() {
+        mirrored_oam(false);
+        mirrored_oam(true);
+    }
+
+    /// `same_frame`: OAM is copied after the shadow moved (the source's new value).
+    fn mirrored_oam(same_frame: bool) {
+        let len = size_of::<backspin_core::State>();
+        let spec = crate::hot::STATE_MIRROR;
+        let shadow = spec.first_source + 5 * spec.step;
+        let mut enc = Encoder::new(len);
+        let mut dec = Decoder::new(len);
+        let mut seed = 99u64;
+        let mut next = move |s: &mut Vec<u8>| {
+            // OAM = the shadow as it was; then the shadow moves (sprites drift by one).
+            if !same_frame {
+                s.copy_within(shadow..shadow + spec.len, spec.target);
+            }
+            for _ in 0..12 {
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                let i = shadow + (seed >> 33) as usize % spec.len;
+                s[i] = s[i].wrapping_add(if seed & 1 == 0 { 1 } else { 255 });
+            }
+            if same_frame {
+                s.copy_within(shadow..shadow + spec.len, spec.target);
+            }
+        };
+        let mut states = vec![vec![0u8; len]];
+        let mut base = states[0].clone();
+        enc.encode_keyframe(&states[0]);
+        enc.commit_keyframe();
+        for k in 1..200 {
+            let mut s = states[k - 1].clone();
+            next(&mut s);
+            enc.encode_delta(&mut base, &s);
+            states.push(s);
+        }
+        let key = enc.encode_keyframe(&states[199]).to_vec();
+        enc.commit_keyframe();
+        assert_eq!(enc.mirror.range(), Some((spec.target, shadow, spec.len)));
+        assert_eq!(enc.mirror.from_new(), same_frame);
+        let mut records = Vec::new();
+        let mut plain = 0;
+        for k in 200..220 {
+            let mut s = states[k - 1].clone();
+            next(&mut s);
+            records.push(enc.encode_delta(&mut base, &s).to_vec());
+            states.push(s);
+            let mut scratch = states[k - 1].clone();
+            let mut tokens = Vec::new();
+            tokenize_diff(&mut scratch, &states[k], &mut tokens, false);
+            plain += tokens.len();
+        }
+        let coded: usize = records.iter().map(Vec::len).sum();
+        assert!(
+            coded * 3 < plain * 2,
+            "{coded} bytes vs {plain} as plain tokens"
+        );
+        dec.load_meta(199, &key).unwrap();
+        let mut x = states[199].clone();
+        for (j, r) in records.iter().enumerate() {
+            dec.apply(r, &mut x, Apply::Forward).unwrap();
+            assert!(x == states[200 + j], "forward to {}", 200 + j);
+        }
+        for r in records[5..].iter().rev() {
+            dec.apply(r, &mut x, Apply::Backward).unwrap();
+        }
+        dec.apply(&records[4], &mut x, Apply::ValuesOnly).unwrap();
+        assert!(x == states[204], "back to 204");
+    }
+
     /// A region rewritten every frame with sparse values gets stored by value; records
-    /// still move the state both ways (backward: XOR part, then the landing record's values).
+    /// still move the state both ways (backward: differences, then the landing record's
+    /// values).
     #[test]
     fn value_blocks_are_chosen_and_walk_both_ways() {
         let len = 4096;

@@ -1,6 +1,6 @@
 //! A small canonical Huffman coder for token streams, with codes adapted per keyframe group.
 //!
-//! Why: the bytes of XOR token streams are far from uniform (small XOR values, short gaps
+//! Why: the bytes of token streams are far from uniform (small differences, short gaps
 //! and lengths dominate: ~4–6 bits of order-0 entropy per byte on the homebrew ROMs), and
 //! LZ4, which has no entropy stage, cannot exploit that on records of a few hundred bytes.
 //! A table per record would cost more than it saves, so each keyframe carries a code built
@@ -11,6 +11,8 @@
 //! Codes are at most [`MAX_LEN`] bits, written most significant bit first; the decoder looks
 //! up [`MAX_LEN`] bits at a time. Construction, encoding and decoding use only fixed-size
 //! arrays, so none of them allocates.
+
+use crate::hot::CLASSES;
 
 pub const MAX_LEN: u32 = 12;
 /// Serialized size: one nibble per symbol.
@@ -250,11 +252,13 @@ impl<'a> BitReader<'a> {
     }
 }
 
-/// Token streams mix bytes with different statistics: varint gaps, varint lengths, and
-/// literal XOR bytes, whose statistics depend on the state region they patch and on the
-/// byte before them (a zero XOR byte inside a literal is a merged gap; after a changed byte,
-/// the next one is often the carry of the same counter). Each of these contexts gets its
-/// own code. Measured on pocket.gb over 120 s, as ideal static entropy: 281 B/frame with
+/// Token streams mix bytes with different statistics: hot-position bytes, varint gaps,
+/// varint lengths, and literal difference bytes, whose statistics depend on the state
+/// region they patch and on the byte before them (a zero inside a literal is a merged gap;
+/// after 0x01 or 0xFF, the next byte is often the carry of the same counter). Each of these
+/// contexts gets its own code. (The measurements below are from the XOR era with one header
+/// context of each kind and three literal positions; splitting headers by region and adding
+/// the 0x01/0xFF position was within ±0.5 % on 300 s, kept for pocket.gb.) Measured on pocket.gb over 120 s, as ideal static entropy: 281 B/frame with
 /// one code for headers and one for literals, 260 B/frame with these contexts; in the
 /// rewind bench (120 s, every frame) pocket.gb 18.0 -> 17.3 KiB/s, shocklobster.gb 7.0 ->
 /// 6.8, and about the same with k = 4 thinning (pocket.gb +1 %, the others -3 %). The
@@ -264,14 +268,38 @@ pub struct TokenCode {
     codes: [Code; CONTEXTS],
 }
 
-/// Header contexts: the gap varint's bytes, the length varint's bytes.
-const GAP: usize = 0;
-const LENGTH: usize = 1;
-/// Literal contexts: `LITERAL + 3 * region + position`, position 0 for a literal's first
-/// byte, 1 after a zero byte, 2 after a nonzero byte.
-const LITERAL: usize = 2;
+/// Header contexts: `2 * region + field`, field 0 for the gap varint's bytes (region of the
+/// offset the gap starts at), 1 for the length varint's (region of the literal).
 const REGIONS: usize = 4;
-pub const CONTEXTS: usize = LITERAL + 3 * REGIONS;
+/// Literal contexts: `LITERAL + POSITIONS * region + position`, position 0 for a literal's
+/// first byte, 1 after a zero byte, 2 after 0x01 or 0xFF (a step of one, or a borrow), 3
+/// after any other byte.
+const LITERAL: usize = 2 * REGIONS;
+const POSITIONS: usize = 4;
+/// Hot-position bytes ([`crate::hot`]): `HOT + 2 * class + previous`, `previous` 1 when the
+/// hot byte before it (in list order) was nonzero (neighbouring bytes of one variable).
+const HOT: usize = LITERAL + POSITIONS * REGIONS;
+pub const CONTEXTS: usize = HOT + 2 * CLASSES;
+
+#[inline]
+fn header_context(field: usize, offset: usize) -> usize {
+    2 * region(offset) + field
+}
+
+#[inline]
+fn literal_context(offset: usize, position: usize) -> usize {
+    LITERAL + POSITIONS * region(offset) + position
+}
+
+/// The literal position context after byte `b`.
+#[inline]
+fn next_position(b: u8) -> usize {
+    match b {
+        0 => 1,
+        0x01 | 0xFF => 2,
+        _ => 3,
+    }
+}
 /// A context needs this many bytes in a group's statistics to get its own code (and a
 /// 128-byte table in the keyframe); an unused one stays flat and costs nothing. Measured
 /// over 120 s: 64 and 256 tie, 1024 is 1 % larger on pocket.gb, 8192 9 % larger.
@@ -314,8 +342,8 @@ impl Default for TokenCounts {
 }
 
 impl TokenCounts {
-    pub fn add(&mut self, tokens: &[u8]) {
-        for_each_byte(tokens, |b, context| {
+    pub fn add(&mut self, tokens: &[u8], hot: &[usize; CLASSES]) {
+        for_each_byte(tokens, hot, |b, context| {
             let count = &mut self.counts[context][usize::from(b)];
             *count = count.saturating_add(1);
         });
@@ -358,16 +386,9 @@ impl ContextWalk {
     #[inline]
     fn context(&self) -> usize {
         match self.field {
-            0 => GAP,
-            1 => LENGTH,
-            _ => {
-                let position = match self.previous {
-                    None => 0,
-                    Some(0) => 1,
-                    Some(_) => 2,
-                };
-                LITERAL + 3 * region(self.offset) + position
-            }
+            0 => header_context(0, self.offset),
+            1 => header_context(1, self.offset),
+            _ => literal_context(self.offset, self.previous.map_or(0, next_position)),
         }
     }
 
@@ -407,15 +428,33 @@ impl ContextWalk {
     }
 }
 
-/// Calls `f(byte, context)` for each byte of a token stream, token by token (the same
-/// contexts as `ContextWalk`, byte by byte, in the tests). A malformed tail (which the
-/// encoder never produces) is walked the same way.
-fn for_each_byte(tokens: &[u8], mut f: impl FnMut(u8, usize)) {
+/// Calls `f(byte, context)` for each byte of a token stream: first the hot bytes (`hot`:
+/// the cumulative class ends of the group's hot set), then the zero-run tokens, token by
+/// token (the same contexts as `ContextWalk`, byte by byte, in the tests). A malformed
+/// tail (which the encoder never produces) is walked the same way.
+fn for_each_byte(tokens: &[u8], hot: &[usize; CLASSES], mut f: impl FnMut(u8, usize)) {
+    let mut i = 0;
+    let mut previous = 0;
+    for (class, &end) in hot.iter().enumerate() {
+        while i < end {
+            let Some(&b) = tokens.get(i) else { return };
+            f(b, HOT + 2 * class + previous);
+            previous = usize::from(b != 0);
+            i += 1;
+        }
+    }
+    tokens_each_byte(&tokens[i..], f);
+}
+
+/// The zero-run token part of [`for_each_byte`].
+fn tokens_each_byte(tokens: &[u8], mut f: impl FnMut(u8, usize)) {
     let mut i = 0;
     let mut offset = 0usize;
     while i < tokens.len() {
         let mut values = [0usize; 2];
-        for (value, context) in values.iter_mut().zip([GAP, LENGTH]) {
+        for field in 0..2 {
+            let context = header_context(field, offset.saturating_add(values[0]));
+            let value = &mut values[field];
             let mut shift = 0u32;
             loop {
                 let Some(&b) = tokens.get(i) else { return };
@@ -434,8 +473,8 @@ fn for_each_byte(tokens: &[u8], mut f: impl FnMut(u8, usize)) {
         let end = i.saturating_add(values[1]).min(tokens.len());
         let mut position = 0;
         for &b in &tokens[i..end] {
-            f(b, LITERAL + 3 * region(offset) + position);
-            position = if b == 0 { 1 } else { 2 };
+            f(b, literal_context(offset, position));
+            position = next_position(b);
             offset = offset.saturating_add(1);
         }
         i = end;
@@ -444,7 +483,7 @@ fn for_each_byte(tokens: &[u8], mut f: impl FnMut(u8, usize)) {
 
 impl TokenCode {
     /// Largest serialized size: a bitmask of the contexts with a table, then their tables.
-    pub const BYTES: usize = 2 + CONTEXTS * TABLE_BYTES;
+    pub const BYTES: usize = 8 + CONTEXTS * TABLE_BYTES;
 
     pub fn flat() -> TokenCode {
         TokenCode {
@@ -470,7 +509,7 @@ impl TokenCode {
     }
 
     pub fn write(&self, out: &mut Vec<u8>) {
-        let mut mask = 0u16;
+        let mut mask = 0u64;
         for (context, code) in self.codes.iter().enumerate() {
             if !code.is_flat() {
                 mask |= 1 << context;
@@ -484,11 +523,11 @@ impl TokenCode {
 
     /// Reads a code written by [`TokenCode::write`]; returns it and the bytes it took.
     pub fn read(bytes: &[u8]) -> Option<(TokenCode, usize)> {
-        let mask = u16::from_le_bytes(bytes.get(..2)?.try_into().ok()?);
+        let mask = u64::from_le_bytes(bytes.get(..8)?.try_into().ok()?);
         if mask >> CONTEXTS != 0 {
             return None;
         }
-        let mut at = 2;
+        let mut at = 8;
         let mut code = TokenCode::flat();
         for (context, slot) in code.codes.iter_mut().enumerate() {
             if mask & (1 << context) != 0 {
@@ -499,18 +538,18 @@ impl TokenCode {
         Some((code, at))
     }
 
-    pub fn encoded_len(&self, tokens: &[u8]) -> usize {
+    pub fn encoded_len(&self, tokens: &[u8], hot: &[usize; CLASSES]) -> usize {
         let mut bits = 0usize;
-        for_each_byte(tokens, |b, context| {
+        for_each_byte(tokens, hot, |b, context| {
             bits += usize::from(self.codes[context].lengths[usize::from(b)]);
         });
         bits.div_ceil(8)
     }
 
-    pub fn encode(&self, tokens: &[u8], out: &mut Vec<u8>) {
+    pub fn encode(&self, tokens: &[u8], hot: &[usize; CLASSES], out: &mut Vec<u8>) {
         let mut acc = 0u64;
         let mut n = 0u32;
-        for_each_byte(tokens, |b, context| {
+        for_each_byte(tokens, hot, |b, context| {
             let code = &self.codes[context];
             let len = u32::from(code.lengths[usize::from(b)]);
             acc = (acc << len) | u64::from(code.codes[usize::from(b)]);
@@ -546,13 +585,24 @@ impl TokenDecoder {
 
     /// Decodes a token stream of exactly `out.len()` bytes (contexts as in
     /// [`for_each_byte`]).
-    pub fn decode(&self, input: &[u8], out: &mut [u8]) -> Option<()> {
+    pub fn decode(&self, input: &[u8], out: &mut [u8], hot: &[usize; CLASSES]) -> Option<()> {
         let mut reader = BitReader::new(input);
         let mut i = 0;
+        let mut previous = 0;
+        for (class, &end) in hot.iter().enumerate() {
+            while i < end {
+                let b = reader.next(&self.tables[HOT + 2 * class + previous])?;
+                *out.get_mut(i)? = b;
+                previous = usize::from(b != 0);
+                i += 1;
+            }
+        }
         let mut offset = 0usize;
         while i < out.len() {
             let mut values = [0usize; 2];
-            for (value, context) in values.iter_mut().zip([GAP, LENGTH]) {
+            for field in 0..2 {
+                let context = header_context(field, offset.saturating_add(values[0]));
+                let value = &mut values[field];
                 let mut shift = 0u32;
                 loop {
                     let b = reader.next(&self.tables[context])?;
@@ -571,9 +621,9 @@ impl TokenDecoder {
             let end = i.checked_add(values[1])?;
             let mut position = 0;
             for o in out.get_mut(i..end)? {
-                let b = reader.next(&self.tables[LITERAL + 3 * region(offset) + position])?;
+                let b = reader.next(&self.tables[literal_context(offset, position)])?;
                 *o = b;
-                position = if b == 0 { 1 } else { 2 };
+                position = next_position(b);
                 offset = offset.saturating_add(1);
             }
             i = end;
@@ -663,7 +713,7 @@ mod tests {
                 }
             }
             let mut fast = Vec::new();
-            for_each_byte(&bytes, |b, context| fast.push((b, context)));
+            tokens_each_byte(&bytes, |b, context| fast.push((b, context)));
             let mut walk = ContextWalk::new();
             let slow: Vec<(u8, usize)> = bytes
                 .iter()
@@ -679,7 +729,9 @@ mod tests {
 
     #[test]
     fn token_code_round_trips_a_token_stream() {
-        let mut tokens = Vec::new();
+        // Five hot bytes (classes 0, 0, 1, 3, 3), then zero-run tokens.
+        let hot = [2, 3, 3, 5];
+        let mut tokens = vec![1, 0, 7, 0, 3];
         for k in 0..300u32 {
             crate::codec::put_varint(&mut tokens, u64::from(k % 40 + 1));
             let len = (k % 5 + 1) as usize;
@@ -687,14 +739,21 @@ mod tests {
             tokens.extend((0..len).map(|j| if j % 2 == 0 { 1 } else { (k % 3) as u8 }));
         }
         let mut counts = TokenCounts::default();
-        counts.add(&tokens);
+        counts.add(&tokens, &hot);
         let code = TokenCode::from_counts(&counts);
         let mut bits = Vec::new();
-        code.encode(&tokens, &mut bits);
-        assert_eq!(bits.len(), code.encoded_len(&tokens));
-        assert!(bits.len() < tokens.len() / 2);
+        code.encode(&tokens, &hot, &mut bits);
+        assert_eq!(bits.len(), code.encoded_len(&tokens, &hot));
+        assert!(
+            bits.len() < tokens.len() * 3 / 5,
+            "{} of {}",
+            bits.len(),
+            tokens.len()
+        );
         let mut back = vec![0u8; tokens.len()];
-        TokenDecoder::new(&code).decode(&bits, &mut back).unwrap();
+        TokenDecoder::new(&code)
+            .decode(&bits, &mut back, &hot)
+            .unwrap();
         assert_eq!(back, tokens);
         let mut table = Vec::new();
         code.write(&mut table);

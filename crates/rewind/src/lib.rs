@@ -1,27 +1,43 @@
-//! Rewind for Backspin: a cycle-stamped input log, a double-ended ring of XOR-delta
-//! snapshots, binary-search seek with exact re-simulation, DVR-style redo and timeline forks.
+//! Rewind for Backspin: a cycle-stamped input log, a double-ended ring of delta snapshots,
+//! binary-search seek with exact re-simulation, DVR-style redo and timeline forks.
 //!
 //! How history is stored (measurements and reasoning: `shared/docs/rewind-notes.md`):
-//! - Each stored frame is the XOR of its state with the previous stored state, coded as
-//!   zero-run tokens ([`codec`]), then kept raw, as LZ4, or Huffman-coded with codes learned
-//!   from the previous keyframe group ([`huffman`]), whichever is smallest. XOR patches apply
-//!   both ways, so one record per frame serves stepping back and stepping forward again.
-//! - Every `keyframe_interval` stored frames (and whenever the deltas since the last one
-//!   grow large) a whole state is added, carrying the Huffman codes for the next group; a
-//!   seek decodes one keyframe and at most a few hundred small patches, or walks from the
-//!   newest state or from the last seek position when that is cheaper.
+//! - Each stored frame is the bytewise difference of its state and the previous stored
+//!   state, coded as zero-run tokens ([`codec`]), then kept raw, as LZ4, or Huffman-coded
+//!   with codes learned from the previous keyframe group ([`huffman`]), whichever is
+//!   smallest. A patch is added to step forward and subtracted to step back, so one record
+//!   per frame serves stepping back and stepping forward again.
+//! - Keyframes (whole states) come every `keyframe_interval` stored frames, or sooner once
+//!   the deltas since the last one pass `keyframe_chain_bytes`, so a seek decodes one
+//!   keyframe and a bounded number of patch bytes, or walks from the newest state or from
+//!   the last seek position when that is cheaper. Each keyframe carries models learned from
+//!   the group before it for the deltas after it ([`hot`]): Huffman codes, the byte
+//!   positions that change in most frames (coded without token headers), the expected step
+//!   of counters (M-cycles, frames, timer and APU clocks), and which WRAM page OAM is copied
+//!   from by DMA (OAM is then coded against that page's previous value).
 //! - Records and their 8-byte index entries share one pre-allocated buffer ([`ring`]);
-//!   the newest state is kept uncompressed, so a capture is one XOR pass with no allocation.
+//!   the newest state is kept uncompressed, so a capture is one pass with no allocation.
 //! - Joypad changes and host-time (RTC) inputs are logged with the M-cycle they were applied
 //!   at ([`input_log`]); seeking on a core restores the stored frame before the target and
 //!   re-simulates with those inputs, so the state is byte-identical to the original run and
 //!   the picture is the one drawn then. Thinned capture (every k-th frame) re-simulates the
 //!   gap the same way.
-//! - Tried and dropped (600 s of the homebrew ROMs): subtraction instead of XOR (1–3 %
-//!   smaller once entropy-coded, not worth a direction flag), LZ4 with a dictionary per
-//!   keyframe group (from 20 % smaller to 1 % larger; the Huffman stage gains 18–30 %), and
-//!   storing churning regions by value ([`raw_blocks`], an option, off by default: 17 %
-//!   larger on one ROM, 3.5 % smaller on another).
+//! - What each part bought (600 s, KiB per emulated second, pocket.gb / shocklobster.gb /
+//!   opus5.gb): every frame, before 15.6 / 6.22 / 2.36, now 10.5 / 4.95 / 1.39; every 4th
+//!   frame, before 6.06 / 2.28 / 0.61, now 4.77 / 1.98 / 0.38. Over 300 s of pocket.gb:
+//!   counter steps -2 %, hot positions -3 %, subtraction instead of XOR -5 %, packed
+//!   keyframe metadata -1 %, keyframes every 1200 frames or 160 KiB of deltas instead of
+//!   every 600 -3 % (shocklobster.gb -8 %), the OAM mirror -7 % (k = 4: -2 %, against the
+//!   source's new value).
+//! - Tried and dropped: LZ4 with a dictionary per keyframe group (from 20 % smaller to 1 %
+//!   larger; the Huffman stage gains 18–30 %), storing churning regions by value
+//!   ([`raw_blocks`], an option, off by default: 17 % larger on one ROM, 3.5 % smaller on
+//!   another), counter steps for the APU's channel timers and signal levels (+1 %: they are
+//!   noise), hot positions down to 10 % of frames (the Huffman code's one bit per unchanged
+//!   byte costs more than token headers save), Huffman over the keyframes' LZ4 (-15 % of a
+//!   keyframe, under 1 % of history), an expected step per hot position (+3 %), other
+//!   `MERGE_GAP`s and hot-class bounds (within ±1 %), and longer groups for thinned capture
+//!   (320 KiB of deltas: +6 % at k = 4; staler codes).
 //!
 //! A frontend drives it like this (one core, one rewinder):
 //! ```no_run
@@ -45,6 +61,7 @@
 
 pub mod bench;
 pub mod codec;
+pub mod hot;
 pub mod huffman;
 pub mod input_log;
 pub mod raw_blocks;

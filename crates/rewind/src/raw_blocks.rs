@@ -1,4 +1,5 @@
-//! Content-aware deltas: state regions stored by value instead of by XOR. Optional, and
+//! Content-aware deltas: state regions stored by value instead of by difference (measured
+//! when deltas were XOR; the same holds for differences). Optional, and
 //! off by default (`Config::value_blocks`), because it did not pay:
 //!
 //! Some regions are rewritten wholesale every frame with sparse contents (the clearest case

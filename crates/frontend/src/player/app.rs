@@ -2,13 +2,14 @@
 //! The UI thread never waits on emulation: frames arrive on a channel and a user event wakes
 //! the loop; commands go out with non-blocking sends.
 
-use super::config::{Action, Bindings, ButtonKey};
+use super::audio::AudioOutput;
+use super::config::{Action, Bindings};
 use super::emu::{Command, Frame, FrameInfo, Mode};
+use super::input::{Effect, InputState, PadEvent, Source};
 use super::overlay::{self, OverlayOptions};
 use super::present::Presenter;
-use backspin_core::{Buttons, Rom, SCREEN_HEIGHT, SCREEN_WIDTH};
+use backspin_core::{Rom, SCREEN_HEIGHT, SCREEN_WIDTH};
 use crossbeam_channel::{Receiver, Sender};
-use std::collections::HashSet;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -38,17 +39,14 @@ pub struct App {
     software: bool,
     frames: Receiver<Frame>,
     commands: Sender<Command>,
+    /// The sound device (kept on this thread), reopened if it goes away.
+    audio: AudioOutput,
     bindings: Bindings,
     gilrs: Option<gilrs::Gilrs>,
     rom_title: String,
-    /// Game Boy buttons held on the keyboard and on gamepads, merged when sent.
-    key_buttons: u8,
-    pad_buttons: u8,
-    /// D-pad directions from the left stick (and pads that report their d-pad as axes).
-    axis_buttons: u8,
-    sent_buttons: u8,
-    /// Hotkey actions held (keyboard or gamepad), for hold-to-act keys.
-    held: HashSet<Action>,
+    /// What the keyboard and each gamepad hold.
+    input: InputState,
+    effects: Vec<Effect>,
     rgba: Vec<u8>,
     shades: Box<[u8; SCREEN_WIDTH * SCREEN_HEIGHT]>,
     info: FrameInfo,
@@ -75,6 +73,7 @@ impl App {
     pub fn new(
         frames: Receiver<Frame>,
         commands: Sender<Command>,
+        audio: AudioOutput,
         bindings: Bindings,
         rom_title: String,
         software: bool,
@@ -95,14 +94,12 @@ impl App {
             software,
             frames,
             commands,
+            audio,
             bindings,
             gilrs,
             rom_title,
-            key_buttons: 0,
-            pad_buttons: 0,
-            axis_buttons: 0,
-            sent_buttons: 0,
-            held: HashSet::new(),
+            input: InputState::default(),
+            effects: Vec::new(),
             rgba: vec![0; SCREEN_WIDTH * SCREEN_HEIGHT * 4],
             shades: Box::new([0; SCREEN_WIDTH * SCREEN_HEIGHT]),
             info: FrameInfo::default(),
@@ -128,55 +125,47 @@ impl App {
         let _ = self.commands.send(command);
     }
 
-    /// Sends the merged keyboard and gamepad buttons when they changed.
-    fn send_buttons(&mut self) {
-        let merged = self.key_buttons | self.pad_buttons | self.axis_buttons;
-        if merged != self.sent_buttons {
-            self.sent_buttons = merged;
-            self.send(Command::Buttons(merged));
-        }
-    }
-
     fn toast(&mut self, text: impl Into<String>) {
         self.toast = Some((text.into(), Instant::now()));
     }
 
-    /// A binding went down or up (keyboard or gamepad).
-    fn action(&mut self, action: Action, pressed: bool, from_pad: bool) {
-        let was_held = if pressed {
-            !self.held.insert(action)
-        } else {
-            self.held.remove(&action)
-        };
-        match action {
-            Action::Joypad(bit) => {
-                let buttons = if from_pad {
-                    &mut self.pad_buttons
-                } else {
-                    &mut self.key_buttons
-                };
-                if pressed {
-                    *buttons |= bit;
-                } else {
-                    *buttons &= !bit;
-                }
-                self.send_buttons();
+    /// A binding of `source` went down or up.
+    fn action(&mut self, source: Source, action: Action, pressed: bool) {
+        let mut effects = std::mem::take(&mut self.effects);
+        self.input.action(source, action, pressed, &mut effects);
+        self.apply(&mut effects);
+        self.effects = effects;
+    }
+
+    /// Carries out (and drains) what the input bookkeeping asked for.
+    fn apply(&mut self, effects: &mut Vec<Effect>) {
+        for effect in effects.drain(..) {
+            match effect {
+                Effect::Buttons(buttons) => self.send(Command::Buttons(buttons)),
+                Effect::Hold(Action::Rewind, held) => self.send(Command::Rewind(held)),
+                Effect::Hold(Action::Forward, held) => self.send(Command::Forward(held)),
+                Effect::Hold(Action::FastForward, held) => self.send(Command::FastForward(held)),
+                Effect::Hold(..) => {}
+                Effect::Press(action) => self.press(action),
+                Effect::PadConnected => self.toast("GAMEPAD CONNECTED"),
+                Effect::PadDisconnected => self.toast("GAMEPAD DISCONNECTED"),
             }
-            Action::Rewind if pressed != was_held => self.send(Command::Rewind(pressed)),
-            Action::Forward if pressed != was_held => self.send(Command::Forward(pressed)),
-            Action::FastForward if pressed != was_held => self.send(Command::FastForward(pressed)),
-            // The rest act once per press; key repeat (was_held) is ignored except for frame
-            // stepping, where holding the key steps repeatedly.
-            Action::FrameAdvance if pressed => self.send(Command::FrameAdvance),
-            Action::FrameBack if pressed => self.send(Command::FrameBack),
-            Action::Pause if pressed && !was_held => self.send(Command::TogglePause),
-            Action::Reset if pressed && !was_held => {
+        }
+    }
+
+    /// A press-to-act hotkey.
+    fn press(&mut self, action: Action) {
+        match action {
+            Action::FrameAdvance => self.send(Command::FrameAdvance),
+            Action::FrameBack => self.send(Command::FrameBack),
+            Action::Pause => self.send(Command::TogglePause),
+            Action::Reset => {
                 self.send(Command::Reset);
                 self.toast("RESET");
             }
-            Action::Screenshot if pressed && !was_held => self.screenshot(),
-            Action::InputDisplay if pressed && !was_held => self.show_info = !self.show_info,
-            Action::Fullscreen if pressed && !was_held => {
+            Action::Screenshot => self.screenshot(),
+            Action::InputDisplay => self.show_info = !self.show_info,
+            Action::Fullscreen => {
                 if let Some(window) = &self.window {
                     let fullscreen = match window.fullscreen() {
                         Some(_) => None,
@@ -185,7 +174,7 @@ impl App {
                     window.set_fullscreen(fullscreen);
                 }
             }
-            _ => {}
+            Action::Joypad(_) | Action::Rewind | Action::Forward | Action::FastForward => {}
         }
     }
 
@@ -293,54 +282,16 @@ impl App {
     }
 
     fn poll_gamepads(&mut self) {
-        let mut events = Vec::new();
+        let mut effects = std::mem::take(&mut self.effects);
         if let Some(gilrs) = &mut self.gilrs {
             while let Some(event) = gilrs.next_event() {
-                events.push(event.event);
+                if let Some(event) = PadEvent::from_gilrs(&event) {
+                    self.input.pad_event(event, &self.bindings, &mut effects);
+                }
             }
         }
-        for event in events {
-            match event {
-                gilrs::EventType::ButtonPressed(button, _)
-                | gilrs::EventType::ButtonReleased(button, _) => {
-                    let pressed = matches!(event, gilrs::EventType::ButtonPressed(..));
-                    if let Some(action) =
-                        ButtonKey::of(button).and_then(|key| self.bindings.pad.get(&key).copied())
-                    {
-                        self.action(action, pressed, true);
-                    }
-                }
-                gilrs::EventType::AxisChanged(axis, value, _) => {
-                    use gilrs::Axis;
-                    let (negative, positive) = match axis {
-                        Axis::LeftStickX | Axis::DPadX => (Buttons::LEFT, Buttons::RIGHT),
-                        Axis::LeftStickY | Axis::DPadY => (Buttons::DOWN, Buttons::UP),
-                        _ => continue,
-                    };
-                    self.axis_buttons &= !(negative | positive);
-                    if value < -0.5 {
-                        self.axis_buttons |= negative;
-                    } else if value > 0.5 {
-                        self.axis_buttons |= positive;
-                    }
-                    self.send_buttons();
-                }
-                gilrs::EventType::Connected => self.toast("GAMEPAD CONNECTED"),
-                gilrs::EventType::Disconnected => {
-                    // Release everything the pad held, so nothing stays stuck.
-                    self.pad_buttons = 0;
-                    self.axis_buttons = 0;
-                    self.send_buttons();
-                    for action in [Action::Rewind, Action::Forward, Action::FastForward] {
-                        if self.held.contains(&action) {
-                            self.action(action, false, true);
-                        }
-                    }
-                    self.toast("GAMEPAD DISCONNECTED");
-                }
-                _ => {}
-            }
-        }
+        self.apply(&mut effects);
+        self.effects = effects;
     }
 }
 
@@ -412,11 +363,10 @@ impl ApplicationHandler<FrameReady> for App {
             WindowEvent::DroppedFile(path) => self.load_rom(path),
             WindowEvent::Focused(false) => {
                 // Keys released while unfocused never arrive: let go of everything.
-                for action in self.held.clone() {
-                    self.action(action, false, false);
-                }
-                self.key_buttons = 0;
-                self.send_buttons();
+                let mut effects = std::mem::take(&mut self.effects);
+                self.input.release(Source::Keyboard, &mut effects);
+                self.apply(&mut effects);
+                self.effects = effects;
             }
             WindowEvent::KeyboardInput {
                 event:
@@ -428,7 +378,7 @@ impl ApplicationHandler<FrameReady> for App {
                 ..
             } => {
                 if let Some(action) = self.bindings.keys.get(&code).copied() {
-                    self.action(action, state == ElementState::Pressed, false);
+                    self.action(Source::Keyboard, action, state == ElementState::Pressed);
                 }
             }
             _ => {}
@@ -437,6 +387,10 @@ impl ApplicationHandler<FrameReady> for App {
 
     fn about_to_wait(&mut self, event_loop: &ActiveEventLoop) {
         self.poll_gamepads();
+        if let Some(sink) = self.audio.reconnect() {
+            self.send(Command::Audio(Box::new(sink)));
+            self.toast("AUDIO BACK");
+        }
         // Catches up a title change held back by the rate limit when no frame follows.
         self.update_title();
         if self.frames.is_empty()

@@ -7,11 +7,15 @@
 //! neither runs dry (crackle) nor grows (latency) over a long session.
 //!
 //! Without a device (none present, `--no-audio`, or the stream failing later) the sink drops
-//! samples and the game runs silent at the right speed; that is logged once.
+//! samples and the game runs silent at the right speed; that is logged once. When a device
+//! that worked goes away (a USB headset unplugged, the sound server restarted), the UI thread
+//! tries the default device again every few seconds and hands the emulation thread a new
+//! sink once one opens.
 
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 /// The core's output rate.
 const SOURCE_RATE: f64 = 48_000.0;
@@ -19,6 +23,8 @@ const SOURCE_RATE: f64 = 48_000.0;
 const TARGET_LATENCY_SECONDS: f64 = 0.05;
 /// The largest resampling-ratio change dynamic rate control applies.
 const MAX_RATE_ADJUST: f64 = 0.005;
+/// How often a lost device is looked for again.
+const RECONNECT_INTERVAL: Duration = Duration::from_secs(3);
 
 struct Shared {
     /// Interleaved stereo f32 at the device rate.
@@ -37,9 +43,55 @@ pub struct AudioSink {
     reversed_scratch: Vec<i16>,
 }
 
-/// Keeps the cpal stream alive (it must stay on the thread that made it).
+/// Keeps the cpal stream alive (it must stay on the thread that made it) and reopens the
+/// default device after the one in use went away.
 pub struct AudioOutput {
-    _stream: Option<cpal::Stream>,
+    stream: Option<cpal::Stream>,
+    shared: Option<Arc<Shared>>,
+    /// Set once a device has worked: only then is a lost one looked for again. With none at
+    /// start there is nothing to wait for, and every attempt makes alsa-lib print noise.
+    reconnect: bool,
+    last_attempt: Instant,
+}
+
+impl AudioOutput {
+    fn none() -> AudioOutput {
+        AudioOutput {
+            stream: None,
+            shared: None,
+            reconnect: false,
+            last_attempt: Instant::now(),
+        }
+    }
+
+    /// Call now and then from the UI thread. After the device died, tries the default
+    /// device every `RECONNECT_INTERVAL`; returns the sink for the emulation thread once a
+    /// stream opens.
+    pub fn reconnect(&mut self) -> Option<AudioSink> {
+        let dead = self
+            .shared
+            .as_ref()
+            .is_none_or(|shared| shared.dead.load(Ordering::Relaxed));
+        if !self.reconnect || !dead || self.last_attempt.elapsed() < RECONNECT_INTERVAL {
+            return None;
+        }
+        self.last_attempt = Instant::now();
+        // The dead stream goes first: some backends hold the device until it is dropped.
+        self.stream = None;
+        self.shared = None;
+        match try_open() {
+            Ok((sink, stream)) => {
+                log::info!("audio device available again");
+                self.shared = sink.shared.clone();
+                self.stream = Some(stream);
+                Some(sink)
+            }
+            Err(reason) => {
+                log::debug!("audio still unavailable ({reason})");
+                None
+            }
+        }
+    }
 }
 
 impl AudioSink {
@@ -106,18 +158,21 @@ impl AudioSink {
 pub fn open(enabled: bool) -> (AudioSink, AudioOutput) {
     if !enabled {
         log::info!("audio off (--no-audio)");
-        return (AudioSink::silent(), AudioOutput { _stream: None });
+        return (AudioSink::silent(), AudioOutput::none());
     }
     match try_open() {
-        Ok((sink, stream)) => (
-            sink,
-            AudioOutput {
-                _stream: Some(stream),
-            },
-        ),
+        Ok((sink, stream)) => {
+            let output = AudioOutput {
+                stream: Some(stream),
+                shared: sink.shared.clone(),
+                reconnect: true,
+                last_attempt: Instant::now(),
+            };
+            (sink, output)
+        }
         Err(reason) => {
             log::warn!("no audio ({reason}); running silent at normal speed");
-            (AudioSink::silent(), AudioOutput { _stream: None })
+            (AudioSink::silent(), AudioOutput::none())
         }
     }
 }

@@ -28,6 +28,8 @@ pub enum Command {
     /// Reset before the next frame; logged as an input, so it can be rewound past.
     Reset,
     LoadRom(Box<Rom>),
+    /// A new audio device opened (the previous one went away).
+    Audio(Box<AudioSink>),
     Quit,
 }
 
@@ -215,6 +217,7 @@ impl Emu {
                 self.history.reset(self.core.state(), 0);
                 self.pending_reset = false;
             }
+            Command::Audio(sink) => self.audio = *sink,
             Command::Quit => return false,
         }
         true

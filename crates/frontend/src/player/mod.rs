@@ -11,6 +11,7 @@ mod audio;
 pub mod config;
 mod emu;
 mod history;
+mod input;
 mod overlay;
 mod present;
 
@@ -102,7 +103,7 @@ pub fn run(rom_path: Option<PathBuf>, args: &PlayerArgs) -> Result<(), String> {
     let (command_tx, command_rx) = crossbeam_channel::unbounded();
     let (frame_tx, frame_rx) = crossbeam_channel::bounded(2);
     let no_audio = args.no_audio || std::env::var_os("BACKSPIN_NO_AUDIO").is_some();
-    let (sink, _audio_output) = audio::open(!no_audio);
+    let (sink, audio_output) = audio::open(!no_audio);
     let emulation = emu::spawn(
         rom,
         emu::EmuSettings {
@@ -120,6 +121,7 @@ pub fn run(rom_path: Option<PathBuf>, args: &PlayerArgs) -> Result<(), String> {
     let mut app = app::App::new(
         frame_rx,
         command_tx.clone(),
+        audio_output,
         bindings,
         title,
         args.software || std::env::var("BACKSPIN_PRESENTER").is_ok_and(|v| v == "software"),

@@ -1,0 +1,819 @@
+//! Per-group models that keyframes carry for the deltas after them, besides the Huffman
+//! codes: a set of "hot" byte positions, and the expected per-frame step of known counters.
+//!
+//! Why: on pocket.gb a delta changes ~155 scattered bytes, and the zero-run token headers
+//! (gap and length varints) cost as much as the XOR bytes themselves. Most of those
+//! positions are the same every frame (game variables, timers, the CPU's registers), so:
+//!
+//! - **Hot positions.** A keyframe lists the byte offsets that changed in a good share of the
+//!   previous group's deltas, sorted into [`CLASSES`] classes by how often. Every delta
+//!   then starts with one XOR byte per hot position, in list order, with no headers (a zero
+//!   for an unchanged one, which its class's Huffman code makes cost about a bit), and only
+//!   the other changes become zero-run tokens.
+//! - **Counters.** Fields that advance by about the same amount every frame (the M-cycle and
+//!   frame counters, the timer's system counter, the APU's clocks) change in two to four
+//!   bytes per frame as XOR, differently each time as carries ripple. For those fields a
+//!   delta stores, in place of the XOR, the zigzag of `new - old - expected` (little-endian,
+//!   wrapping at the field's width), where `expected` is the commonest step of the previous
+//!   group. It is usually 0 or a small jitter, so mostly zero bytes. Addition is invertible
+//!   at a known `old` or `new`, so a record still moves the state both ways.
+//!
+//! Both are learned from the group before the keyframe and decoded from the keyframe alone,
+//! so any delta can be applied, forward or backward, with only its keyframe's metadata.
+//! Nothing is trained offline and nothing here allocates after construction.
+
+use crate::codec::{get_varint, put_varint};
+
+/// Hot positions are split into this many classes, each with its own Huffman context.
+pub const CLASSES: usize = 4;
+/// A position becomes hot when it changed in at least this share of the group's deltas
+/// (in 1/256), and falls in the first class whose bound it reaches.
+const CLASS_MIN: [u32; CLASSES] = [240, 180, 120, 80];
+/// At most this many hot positions per group (a delta carries one byte for each).
+pub const MAX_HOT: usize = 2048;
+/// Groups shorter than this many deltas choose no hot positions.
+const MIN_FRAMES: u32 = 16;
+
+/// The hot positions of one keyframe group, class 0 (hottest) first, ascending offsets
+/// within a class.
+#[derive(Clone)]
+pub struct HotSet {
+    positions: Vec<u32>,
+    /// `positions[..ends[0]]` is class 0, `positions[ends[c - 1]..ends[c]]` class `c`.
+    ends: [usize; CLASSES],
+}
+
+impl Default for HotSet {
+    fn default() -> HotSet {
+        HotSet::new()
+    }
+}
+
+impl HotSet {
+    pub fn new() -> HotSet {
+        HotSet {
+            positions: Vec::with_capacity(MAX_HOT),
+            ends: [0; CLASSES],
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.positions.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.positions.is_empty()
+    }
+
+    /// Cumulative class ends (the last is `len()`).
+    pub fn ends(&self) -> &[usize; CLASSES] {
+        &self.ends
+    }
+
+    pub fn clear(&mut self) {
+        self.positions.clear();
+        self.ends = [0; CLASSES];
+    }
+
+    pub fn copy_from(&mut self, other: &HotSet) {
+        self.positions.clear();
+        self.positions.extend_from_slice(&other.positions);
+        self.ends = other.ends;
+    }
+
+    /// Per class: varint count; then per class, varint gaps between ascending offsets.
+    pub fn write(&self, out: &mut Vec<u8>) {
+        let mut start = 0;
+        for &end in &self.ends {
+            put_varint(out, (end - start) as u64);
+            start = end;
+        }
+        let mut start = 0;
+        for &end in &self.ends {
+            let mut prev = 0u32;
+            for &p in &self.positions[start..end] {
+                put_varint(out, u64::from(p - prev));
+                prev = p;
+            }
+            start = end;
+        }
+    }
+
+    /// Reads what `write` wrote for a state of `state_len` bytes, advancing `input`.
+    pub fn read(&mut self, input: &mut &[u8], state_len: usize) -> Option<()> {
+        self.clear();
+        let mut total = 0usize;
+        for end in &mut self.ends {
+            total = total.checked_add(usize::try_from(get_varint(input)?).ok()?)?;
+            *end = total;
+        }
+        if total > MAX_HOT {
+            return None;
+        }
+        let mut start = 0;
+        for &end in &self.ends {
+            let mut p = 0u64;
+            for k in start..end {
+                let gap = get_varint(input)?;
+                if k > start && gap == 0 {
+                    return None;
+                }
+                p = p.checked_add(gap)?;
+                if p >= state_len as u64 {
+                    return None;
+                }
+                self.positions.push(p as u32);
+            }
+            start = end;
+        }
+        Some(())
+    }
+
+    /// Appends the difference `cur - base` at each hot position to `out` and makes those
+    /// bytes of `base` equal to `cur` (so the zero-run tokens that follow skip them).
+    #[inline]
+    pub fn gather(&self, base: &mut [u8], cur: &[u8], out: &mut Vec<u8>) {
+        for &p in &self.positions {
+            let p = p as usize;
+            out.push(cur[p].wrapping_sub(base[p]));
+            base[p] = cur[p];
+        }
+    }
+
+    /// Adds (`forward`) or subtracts the hot bytes of a record (as `gather` wrote them).
+    #[inline]
+    pub fn apply(&self, bytes: &[u8], target: &mut [u8], forward: bool) -> Option<()> {
+        if bytes.len() != self.positions.len() {
+            return None;
+        }
+        for (&p, &x) in self.positions.iter().zip(bytes) {
+            let t = target.get_mut(p as usize)?;
+            *t = if forward {
+                t.wrapping_add(x)
+            } else {
+                t.wrapping_sub(x)
+            };
+        }
+        Some(())
+    }
+
+    #[cfg(test)]
+    pub fn positions(&self) -> &[u32] {
+        &self.positions
+    }
+}
+
+/// How often each byte of the state changed during a keyframe group, to choose the next
+/// group's hot positions.
+pub struct ChangeCounts {
+    counts: Vec<u16>,
+    frames: u32,
+}
+
+impl ChangeCounts {
+    pub fn new(state_len: usize) -> ChangeCounts {
+        ChangeCounts {
+            counts: vec![0; state_len],
+            frames: 0,
+        }
+    }
+
+    pub fn reset(&mut self) {
+        self.counts.fill(0);
+        self.frames = 0;
+    }
+
+    /// Byte `i` differs in this delta (as coded: after the counter transform).
+    #[inline]
+    pub fn note(&mut self, i: usize) {
+        self.counts[i] = self.counts[i].saturating_add(1);
+    }
+
+    /// Counts the nonzero hot bytes of a delta (those never reach the tokeniser).
+    #[inline]
+    pub fn note_hot(&mut self, hot: &HotSet, bytes: &[u8]) {
+        for (&p, &x) in hot.positions.iter().zip(bytes) {
+            if x != 0 {
+                self.note(p as usize);
+            }
+        }
+    }
+
+    pub fn end_frame(&mut self) {
+        self.frames = self.frames.saturating_add(1);
+    }
+
+    /// The positions that changed often enough, by class, skipping those `excluded` says.
+    /// Two passes over the counts (sizes, then places), at keyframes only.
+    pub fn choose(&self, out: &mut HotSet, excluded: impl Fn(usize) -> bool) {
+        out.clear();
+        let frames = self.frames.min(u32::from(u16::MAX));
+        if frames < MIN_FRAMES {
+            return;
+        }
+        let class_of = |count: u16| {
+            let share = u32::from(count) * 256 / frames;
+            CLASS_MIN.iter().position(|&min| share >= min)
+        };
+        // The smallest count that makes any class, to skip the rest cheaply.
+        let min_count = (CLASS_MIN[CLASSES - 1] * frames).div_ceil(256).max(1);
+        let min_count = u16::try_from(min_count).unwrap_or(u16::MAX);
+        let candidates = || {
+            self.counts
+                .iter()
+                .enumerate()
+                .filter(move |&(_, &c)| c >= min_count)
+                .filter_map(move |(i, &c)| class_of(c).map(|class| (i, class)))
+        };
+        let mut sizes = [0usize; CLASSES];
+        for (i, class) in candidates() {
+            if !excluded(i) {
+                sizes[class] += 1;
+            }
+        }
+        // Hottest classes first within the cap.
+        let mut room = MAX_HOT;
+        for size in &mut sizes {
+            *size = (*size).min(room);
+            room -= *size;
+        }
+        let mut next = [0usize; CLASSES];
+        let mut total = 0;
+        for (class, &size) in sizes.iter().enumerate() {
+            next[class] = total;
+            total += size;
+            out.ends[class] = total;
+        }
+        out.positions.resize(total, 0);
+        for (i, class) in candidates() {
+            if next[class] < out.ends[class] && !excluded(i) {
+                out.positions[next[class]] = i as u32;
+                next[class] += 1;
+            }
+        }
+    }
+}
+
+const fn field(offset: usize, width: usize) -> CounterField {
+    CounterField { offset, width }
+}
+
+/// A little-endian unsigned field of the state that counts up (or down) steadily.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CounterField {
+    pub offset: usize,
+    /// 2, 4 or 8 bytes.
+    pub width: usize,
+}
+
+/// The counters of [`backspin_core::State`] that advance by about the same amount every
+/// frame. Measured on the homebrew ROMs (see `Counters`); offsets come from the layout.
+pub const STATE_COUNTERS: [CounterField; 6] = {
+    use backspin_core::State;
+    use backspin_core::apu::{ApuState, SynthState};
+    use backspin_core::state::HwState;
+    use backspin_core::timer::TimerState;
+    use std::mem::offset_of;
+    let hw = offset_of!(State, hw);
+    let apu = hw + offset_of!(HwState, apu);
+    let synth = apu + offset_of!(ApuState, synth);
+    [
+        field(hw + offset_of!(HwState, m_cycles), 8),
+        field(hw + offset_of!(HwState, frames), 8),
+        field(
+            hw + offset_of!(HwState, timer) + offset_of!(TimerState, system_counter),
+            2,
+        ),
+        field(apu + offset_of!(ApuState, flush_clock), 4),
+        field(synth + offset_of!(SynthState, offset_ticks), 4),
+        field(synth + offset_of!(SynthState, head), 4),
+    ]
+};
+
+/// At most this many counter fields.
+pub const MAX_COUNTERS: usize = 16;
+
+#[inline]
+fn mask(width: usize) -> u64 {
+    if width >= 8 {
+        u64::MAX
+    } else {
+        (1u64 << (8 * width)) - 1
+    }
+}
+
+#[inline]
+fn read_le(bytes: &[u8], field: CounterField) -> u64 {
+    let mut word = [0u8; 8];
+    word[..field.width].copy_from_slice(&bytes[field.offset..field.offset + field.width]);
+    u64::from_le_bytes(word)
+}
+
+#[inline]
+fn write_le(bytes: &mut [u8], field: CounterField, value: u64) {
+    bytes[field.offset..field.offset + field.width]
+        .copy_from_slice(&value.to_le_bytes()[..field.width]);
+}
+
+/// Byte-by-byte wrapping `a - b` (no borrows between bytes), as the patches apply it.
+#[inline]
+fn bytewise_sub(a: u64, b: u64) -> u64 {
+    let (a, b) = (a.to_le_bytes(), b.to_le_bytes());
+    u64::from_le_bytes(std::array::from_fn(|i| a[i].wrapping_sub(b[i])))
+}
+
+/// Zigzag at a width: small positive and negative differences become small numbers.
+#[inline]
+fn zigzag(value: u64, width: usize) -> u64 {
+    let bits = 8 * width as u32;
+    let signed = ((value << (64 - bits)) as i64) >> (64 - bits);
+    (((signed << 1) ^ (signed >> 63)) as u64) & mask(width)
+}
+
+#[inline]
+fn unzigzag(value: u64, width: usize) -> u64 {
+    ((value >> 1) ^ (value & 1).wrapping_neg()) & mask(width)
+}
+
+/// The counter fields of one keyframe group and the step each is expected to make.
+#[derive(Clone)]
+pub struct Counters {
+    fields: [CounterField; MAX_COUNTERS],
+    len: usize,
+    /// Per field: the expected step, or None when the field is coded as plain XOR.
+    expected: [Option<u64>; MAX_COUNTERS],
+}
+
+impl Counters {
+    /// The fields of `list` that lie inside a state of `state_len` bytes, none enabled yet.
+    pub fn new(list: &[CounterField], state_len: usize) -> Counters {
+        let mut counters = Counters {
+            fields: [CounterField {
+                offset: 0,
+                width: 8,
+            }; MAX_COUNTERS],
+            len: 0,
+            expected: [None; MAX_COUNTERS],
+        };
+        for &field in list {
+            if counters.len < MAX_COUNTERS
+                && matches!(field.width, 1..=8)
+                && field.offset + field.width <= state_len
+            {
+                counters.fields[counters.len] = field;
+                counters.len += 1;
+            }
+        }
+        counters
+    }
+
+    pub fn disable_all(&mut self) {
+        self.expected = [None; MAX_COUNTERS];
+    }
+
+    pub fn copy_from(&mut self, other: &Counters) {
+        self.expected = other.expected;
+    }
+
+    /// Whether any enabled field overlaps bytes the caller names.
+    pub fn disable_where(&mut self, overlaps: impl Fn(usize, usize) -> bool) {
+        for k in 0..self.len {
+            let f = self.fields[k];
+            if overlaps(f.offset, f.offset + f.width) {
+                self.expected[k] = None;
+            }
+        }
+    }
+
+    /// Per field: 0 when plain XOR, else 1 + the expected step (varints).
+    pub fn write(&self, out: &mut Vec<u8>) {
+        put_varint(out, self.len as u64);
+        for e in &self.expected[..self.len] {
+            put_varint(out, e.map_or(0, |e| e.wrapping_add(1)));
+        }
+    }
+
+    pub fn read(&mut self, input: &mut &[u8]) -> Option<()> {
+        let n = get_varint(input)? as usize;
+        if n != self.len {
+            return None;
+        }
+        for k in 0..n {
+            let v = get_varint(input)?;
+            self.expected[k] = if v == 0 {
+                None
+            } else {
+                let e = v.wrapping_sub(1);
+                (e <= mask(self.fields[k].width)).then_some(e)?;
+                Some(e)
+            };
+        }
+        Some(())
+    }
+
+    /// Encoding a delta from `base` to `cur`: votes the true steps into `votes`, then
+    /// rewrites each enabled field of `base` so that `cur - base` there, byte by byte, is the
+    /// coded step.
+    #[inline]
+    pub fn encode(&self, base: &mut [u8], cur: &[u8], votes: &mut CounterVotes) {
+        for k in 0..self.len {
+            let f = self.fields[k];
+            let (old, new) = (read_le(base, f), read_le(cur, f));
+            let step = new.wrapping_sub(old) & mask(f.width);
+            votes.vote(k, step);
+            if let Some(e) = self.expected[k] {
+                let coded = zigzag(step.wrapping_sub(e) & mask(f.width), f.width);
+                write_le(base, f, bytewise_sub(new, coded));
+            }
+        }
+    }
+
+    /// Before patching: the enabled fields' values.
+    #[inline]
+    pub fn save(&self, target: &[u8], saved: &mut [u64; MAX_COUNTERS]) -> Option<()> {
+        let fields = self.fields.iter().zip(&self.expected).take(self.len);
+        for ((&f, expected), slot) in fields.zip(saved.iter_mut()) {
+            if expected.is_some() {
+                target.get(f.offset..f.offset + f.width)?;
+                *slot = read_le(target, f);
+            }
+        }
+        Some(())
+    }
+
+    /// After patching `target` (byte by byte, adding forward, subtracting backward): turns
+    /// each enabled field's coded step back into the value one frame later (`forward`) or
+    /// earlier.
+    #[inline]
+    pub fn finish(&self, saved: &[u64; MAX_COUNTERS], target: &mut [u8], forward: bool) {
+        let fields = self.fields.iter().zip(&self.expected).take(self.len);
+        for ((&f, &expected), &old) in fields.zip(saved) {
+            if let Some(e) = expected {
+                let now = read_le(target, f);
+                let coded = if forward {
+                    bytewise_sub(now, old)
+                } else {
+                    bytewise_sub(old, now)
+                };
+                let step = unzigzag(coded, f.width).wrapping_add(e);
+                let value = if forward {
+                    old.wrapping_add(step)
+                } else {
+                    old.wrapping_sub(step)
+                };
+                write_le(target, f, value & mask(f.width));
+            }
+        }
+    }
+}
+
+/// The commonest step of each counter over a group (Boyer–Moore majority vote: exact when
+/// one step is taken in more than half the frames, which is the case that pays).
+#[derive(Clone, Default)]
+pub struct CounterVotes {
+    candidate: [u64; MAX_COUNTERS],
+    weight: [u32; MAX_COUNTERS],
+}
+
+impl CounterVotes {
+    pub fn reset(&mut self) {
+        *self = CounterVotes::default();
+    }
+
+    #[inline]
+    fn vote(&mut self, k: usize, step: u64) {
+        if self.weight[k] == 0 {
+            self.candidate[k] = step;
+            self.weight[k] = 1;
+        } else if self.candidate[k] == step {
+            self.weight[k] += 1;
+        } else {
+            self.weight[k] -= 1;
+        }
+    }
+
+    /// The next group's counters: every field enabled with its commonest step.
+    pub fn choose(&self, out: &mut Counters) {
+        for k in 0..out.len {
+            out.expected[k] = Some(self.candidate[k] & mask(out.fields[k].width));
+        }
+    }
+}
+
+/// A region whose new value is usually a copy of another region's *old* value, and the
+/// candidate places for that other region. On the Game Boy this is OAM: nearly every game
+/// copies a shadow page of WRAM into OAM by DMA during VBlank, before updating the shadow
+/// for the next frame, so OAM after frame t equals the shadow after frame t-1 (pocket.gb:
+/// every changed OAM byte, shocklobster.gb 38 %). Coded as a difference from the old shadow,
+/// OAM costs nothing while the copy holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MirrorSpec {
+    pub target: usize,
+    pub len: usize,
+    /// Candidate sources: `first_source + k * step` for `k < sources`.
+    pub first_source: usize,
+    pub step: usize,
+    pub sources: usize,
+}
+
+/// OAM, copied from one of the 32 pages of WRAM (the DMA source must be page-aligned).
+pub const STATE_MIRROR: MirrorSpec = {
+    use backspin_core::State;
+    use backspin_core::state::HwState;
+    use std::mem::offset_of;
+    let hw = offset_of!(State, hw);
+    MirrorSpec {
+        target: hw + offset_of!(HwState, oam),
+        len: 160,
+        first_source: hw + offset_of!(HwState, wram),
+        step: 0x100,
+        sources: 32,
+    }
+};
+
+/// Longest mirrored region (a stack buffer holds it while a patch is undone).
+pub const MAX_MIRROR_LEN: usize = 256;
+/// At most this many candidate sources.
+const MAX_SOURCES: usize = 64;
+/// Every this many deltas, the encoder checks which source OAM copied.
+const VOTE_EVERY: u32 = 16;
+
+/// The mirror of one keyframe group: the region's source, if the group uses one.
+#[derive(Clone, Copy, Debug)]
+pub struct Mirror {
+    spec: Option<MirrorSpec>,
+    source: Option<usize>,
+    /// Against the source's new value rather than its old one: with thinned capture (every
+    /// k-th frame) OAM is the shadow of the frame before, which is much closer to the new
+    /// shadow than to the one k frames ago.
+    from_new: bool,
+}
+
+impl Mirror {
+    /// `spec` if it fits a state of `state_len` bytes, not in use yet.
+    pub fn new(spec: MirrorSpec, state_len: usize) -> Mirror {
+        let last_source = spec.first_source + spec.step * spec.sources.saturating_sub(1);
+        let fits = spec.len <= MAX_MIRROR_LEN
+            && spec.sources <= MAX_SOURCES
+            && spec.target + spec.len <= state_len
+            && last_source + spec.len <= state_len
+            && (spec.target + spec.len <= spec.first_source
+                || last_source + spec.len <= spec.target);
+        Mirror {
+            spec: fits.then_some(spec),
+            source: None,
+            from_new: false,
+        }
+    }
+
+    /// Whether the region is coded against the source's new value (else its old value).
+    #[inline]
+    pub fn from_new(&self) -> bool {
+        self.from_new
+    }
+
+    /// (target, source, len) while in use.
+    #[inline]
+    pub fn range(&self) -> Option<(usize, usize, usize)> {
+        let spec = self.spec?;
+        self.source.map(|source| (spec.target, source, spec.len))
+    }
+
+    pub fn clear(&mut self) {
+        self.source = None;
+    }
+
+    pub fn copy_from(&mut self, other: &Mirror) {
+        self.source = other.source;
+        self.from_new = other.from_new;
+    }
+
+    /// 0 when unused, else 1 + 2 × the candidate's number + 1 when against the new value.
+    pub fn write(&self, out: &mut Vec<u8>) {
+        let k = match (self.spec, self.source) {
+            (Some(spec), Some(source)) => {
+                1 + 2 * ((source - spec.first_source) / spec.step) + usize::from(self.from_new)
+            }
+            _ => 0,
+        };
+        put_varint(out, k as u64);
+    }
+
+    pub fn read(&mut self, input: &mut &[u8]) -> Option<()> {
+        let k = get_varint(input)? as usize;
+        self.source = None;
+        self.from_new = false;
+        if k > 0 {
+            let spec = self.spec?;
+            let (page, from_new) = ((k - 1) / 2, (k - 1) % 2 == 1);
+            if page >= spec.sources {
+                return None;
+            }
+            self.source = Some(spec.first_source + page * spec.step);
+            self.from_new = from_new;
+        }
+        Some(())
+    }
+
+    /// Encoding: makes `base`'s region equal to its source's old (or new) value, so that the
+    /// delta codes `cur - source` there (0 while the copy holds).
+    #[inline]
+    pub fn encode(&self, base: &mut [u8], cur: &[u8]) {
+        if let Some((target, source, len)) = self.range() {
+            if self.from_new {
+                base[target..target + len].copy_from_slice(&cur[source..source + len]);
+            } else {
+                base.copy_within(source..source + len, target);
+            }
+        }
+    }
+}
+
+/// Per candidate source: region bytes equal to it over a group (sampled), and the bytes
+/// that simply stayed the same (the cost of not mirroring).
+pub struct MirrorVotes {
+    spec: Option<MirrorSpec>,
+    matches: [u32; MAX_SOURCES],
+    matches_new: [u32; MAX_SOURCES],
+    unchanged: u32,
+    calls: u32,
+}
+
+impl MirrorVotes {
+    pub fn new(mirror: &Mirror) -> MirrorVotes {
+        MirrorVotes {
+            spec: mirror.spec,
+            matches: [0; MAX_SOURCES],
+            matches_new: [0; MAX_SOURCES],
+            unchanged: 0,
+            calls: 0,
+        }
+    }
+
+    pub fn reset(&mut self) {
+        self.matches = [0; MAX_SOURCES];
+        self.matches_new = [0; MAX_SOURCES];
+        self.unchanged = 0;
+        self.calls = 0;
+    }
+
+    /// A delta from `base` to `cur` (before anything rewrote `base`).
+    #[inline]
+    pub fn vote(&mut self, base: &[u8], cur: &[u8]) {
+        let Some(spec) = self.spec else { return };
+        self.calls = self.calls.wrapping_add(1);
+        if !self.calls.is_multiple_of(VOTE_EVERY) {
+            return;
+        }
+        let region = &cur[spec.target..spec.target + spec.len];
+        let same = |other: &[u8]| region.iter().zip(other).filter(|(a, b)| a == b).count();
+        self.unchanged += same(&base[spec.target..spec.target + spec.len]) as u32;
+        for k in 0..spec.sources {
+            let source = spec.first_source + k * spec.step;
+            self.matches[k] += same(&base[source..source + spec.len]) as u32;
+            self.matches_new[k] += same(&cur[source..source + spec.len]) as u32;
+        }
+    }
+
+    /// The next group's mirror: the best source, if it matched clearly more bytes than
+    /// leaving the region as plain deltas would.
+    pub fn choose(&self, out: &mut Mirror) {
+        out.source = None;
+        out.from_new = false;
+        let Some(spec) = self.spec else { return };
+        // Old values first: on a tie the plain copy wins.
+        let best = (0..2 * spec.sources).max_by_key(|&j| {
+            let (k, from_new) = (j % spec.sources, j >= spec.sources);
+            let m = if from_new {
+                self.matches_new[k]
+            } else {
+                self.matches[k]
+            };
+            (m, std::cmp::Reverse(j))
+        });
+        if let Some(j) = best {
+            let (k, from_new) = (j % spec.sources, j >= spec.sources);
+            let m = u64::from(if from_new {
+                self.matches_new[k]
+            } else {
+                self.matches[k]
+            });
+            if m > 0 && m * 16 > u64::from(self.unchanged) * 17 {
+                out.source = Some(spec.first_source + k * spec.step);
+                out.from_new = from_new;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn zigzag_round_trips_at_every_width() {
+        for width in [1, 2, 4, 8] {
+            for v in [
+                0u64,
+                1,
+                2,
+                3,
+                0x7F,
+                0x80,
+                0xFF,
+                0xFFFF,
+                u64::MAX,
+                0x1234_5678_9ABC,
+            ] {
+                let v = v & mask(width);
+                assert_eq!(unzigzag(zigzag(v, width), width), v, "{v:#x} at {width}");
+            }
+            assert_eq!(zigzag(mask(width), width), 1, "-1 codes as 1");
+        }
+    }
+
+    #[test]
+    fn counters_move_both_ways() {
+        let list = [
+            CounterField {
+                offset: 0,
+                width: 8,
+            },
+            CounterField {
+                offset: 8,
+                width: 2,
+            },
+        ];
+        let mut counters = Counters::new(&list, 16);
+        let mut votes = CounterVotes::default();
+        let mut old = [0u8; 16];
+        old[..8].copy_from_slice(&0xFFFF_FFF0u64.to_le_bytes());
+        old[8..10].copy_from_slice(&0xFFF0u16.to_le_bytes());
+        let mut new = old;
+        new[..8].copy_from_slice(&(0xFFFF_FFF0u64 + 17_558).to_le_bytes());
+        new[8..10].copy_from_slice(
+            &0xFFF0u16
+                .wrapping_add((70_000u32 % 65_536) as u16)
+                .to_le_bytes(),
+        );
+        let mut base = old;
+        counters.encode(&mut base, &new, &mut votes);
+        votes.choose(&mut counters);
+        counters.expected[0] = Some(17_556);
+        let mut base = old;
+        counters.encode(&mut base, &new, &mut votes);
+        let coded: Vec<u8> = base
+            .iter()
+            .zip(&new)
+            .map(|(a, b)| b.wrapping_sub(*a))
+            .collect();
+        assert_eq!(coded[..8], 4u64.to_le_bytes(), "zigzag(+2)");
+        assert_eq!(coded[8..10], [0, 0], "the voted step");
+        // Forward from old, backward from new.
+        let mut saved = [0u64; MAX_COUNTERS];
+        let mut x = old;
+        counters.save(&x, &mut saved).unwrap();
+        for (t, c) in x.iter_mut().zip(&coded) {
+            *t = t.wrapping_add(*c);
+        }
+        counters.finish(&saved, &mut x, true);
+        assert_eq!(x, new);
+        counters.save(&x, &mut saved).unwrap();
+        for (t, c) in x.iter_mut().zip(&coded) {
+            *t = t.wrapping_sub(*c);
+        }
+        counters.finish(&saved, &mut x, false);
+        assert_eq!(x, old);
+    }
+
+    #[test]
+    fn hot_set_round_trips_and_orders_by_class() {
+        let mut counts = ChangeCounts::new(1000);
+        for f in 0..100u32 {
+            counts.note(5);
+            if f % 10 != 0 {
+                counts.note(900);
+                counts.note(7);
+            }
+            if f % 3 == 0 {
+                counts.note(6);
+            }
+            if f % 50 == 0 {
+                counts.note(8);
+            }
+            counts.end_frame();
+        }
+        let mut set = HotSet::new();
+        counts.choose(&mut set, |i| i == 7);
+        // 5 every frame, 900 in 90 % of them, 6 in a third, 8 twice; 7 excluded.
+        assert_eq!(set.positions(), [5, 900, 6]);
+        assert_eq!(set.ends(), &[1, 2, 2, 3]);
+        let mut bytes = Vec::new();
+        set.write(&mut bytes);
+        let mut back = HotSet::new();
+        back.read(&mut &bytes[..], 1000).unwrap();
+        assert_eq!(back.positions(), set.positions());
+        assert_eq!(back.ends(), set.ends());
+        assert!(back.read(&mut &bytes[..], 900).is_none(), "out of range");
+    }
+}
