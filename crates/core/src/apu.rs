@@ -761,28 +761,15 @@ impl ApuState {
     }
 
     /// Each channel's digital output 0..=15 (0 while the channel is off).
+    #[inline]
     fn digital_outputs(&self) -> [u8; 4] {
+        // Masks, not branches: which channels are on is anybody's guess.
+        let on = |active: u8| 0u8.wrapping_sub(u8::from(active != 0));
         [
-            if self.square1.active != 0 {
-                square_output(&self.square1, self.regs[reg::NR11])
-            } else {
-                0
-            },
-            if self.square2.active != 0 {
-                square_output(&self.square2, self.regs[reg::NR21])
-            } else {
-                0
-            },
-            if self.wave.active != 0 {
-                wave_output(&self.wave, self.regs[reg::NR32])
-            } else {
-                0
-            },
-            if self.noise.active != 0 {
-                noise_output(&self.noise)
-            } else {
-                0
-            },
+            square_output(&self.square1, self.regs[reg::NR11]) & on(self.square1.active),
+            square_output(&self.square2, self.regs[reg::NR21]) & on(self.square2.active),
+            wave_output(&self.wave, self.regs[reg::NR32]) & on(self.wave.active),
+            noise_output(&self.noise) & on(self.noise.active),
         ]
     }
 
@@ -1253,37 +1240,25 @@ fn step_square(tone: &mut ToneState, step: u32, period: u32) -> bool {
 #[inline]
 fn square_output(tone: &ToneState, nrx1: u8) -> u8 {
     let duty = DUTY_PATTERNS[usize::from(nrx1 >> 6)];
-    if duty >> (tone.position & 7) & 1 != 0 {
-        tone.volume & 15
-    } else {
-        0
-    }
+    // The volume where the duty bit is 1, else 0 (a mask, not a branch).
+    tone.volume & 15 & 0u8.wrapping_sub(duty >> (tone.position & 7) & 1)
 }
 
 /// The wave channel's digital output: the current nibble of its sample buffer, shifted by
 /// NR32's output level (mute, 100%, 50%, 25%).
 #[inline]
 fn wave_output(wave: &WaveState, nr32: u8) -> u8 {
-    let byte = wave.sample_buffer;
-    let nibble = if wave.position & 1 == 0 {
-        byte >> 4
-    } else {
-        byte & 15
-    };
-    match (nr32 >> 5) & 3 {
-        0 => 0,
-        code => nibble >> (code - 1),
-    }
+    // High nibble at even positions; then NR32's shift, 4 for mute (shifts, not branches).
+    let nibble = wave.sample_buffer >> ((!wave.position & 1) << 2) & 15;
+    const LEVEL_SHIFT: [u8; 4] = [4, 0, 1, 2];
+    nibble >> LEVEL_SHIFT[usize::from((nr32 >> 5) & 3)]
 }
 
 /// The noise channel's digital output: its volume while the LFSR's bit 0 is clear.
 #[inline]
 fn noise_output(noise: &ToneState) -> u8 {
-    if noise.lfsr & 1 == 0 {
-        noise.volume & 15
-    } else {
-        0
-    }
+    // The volume while bit 0 is clear, else 0 (a mask, not a branch).
+    noise.volume & 15 & (noise.lfsr as u8 & 1).wrapping_sub(1)
 }
 
 /// One LFSR shift: bit 0 XOR bit 1 feeds bit 14, and bit 6 too in 7-bit mode (NR43 bit 3).
