@@ -545,15 +545,17 @@ impl ApuState {
                     self.noise.timer = timer; // Nothing before the others' next event.
                     0
                 } else {
-                    run_noise_until(
+                    let elapsed;
+                    (elapsed, digital[3], level) = run_noise_until(
                         &mut self.noise,
                         &mut synth,
                         step,
                         nr43,
                         weights[3],
-                        &mut digital[3],
-                        &mut level,
-                    )
+                        digital[3],
+                        level,
+                    );
+                    elapsed
                 };
                 if elapsed > 0 {
                     // Nothing else happened meanwhile: the other timers just ran.
@@ -1036,9 +1038,11 @@ fn noise_period(nr43: u8) -> u32 {
 }
 
 /// Runs the noise channel's events that come before `until` T-cycles from now (another
-/// channel's next event or the end of the run) and returns the T-cycles they took; `digital`
-/// and `level` follow its output. Out of line, with few values live, so that the loop over
-/// its changes (often several per output sample) keeps them all in registers.
+/// channel's next event or the end of the run) and returns the T-cycles they took, and its
+/// digital output and the mixer's level (given as they are now) afterwards. Out of line,
+/// with few values live, so that the loop over its changes (often several per output
+/// sample) keeps them all in registers; in and out by value, so that the caller's copies
+/// stay in registers too (a pair written as two words and read as one stalls the load).
 #[inline(never)]
 fn run_noise_until(
     noise: &mut ToneState,
@@ -1046,12 +1050,12 @@ fn run_noise_until(
     until: u32,
     nr43: u8,
     weight: [i32; 2],
-    digital: &mut u8,
-    level: &mut [i32; 2],
-) -> u32 {
+    digital: u8,
+    level: [i32; 2],
+) -> (u32, u8, [i32; 2]) {
     let period = noise_period(nr43);
     let volume = noise.volume & 15;
-    let (mut output, mut now) = (*digital, *level);
+    let (mut output, mut now) = (digital, level);
     let mut elapsed = 0;
     loop {
         let timer = noise.timer.max(1);
@@ -1140,8 +1144,7 @@ fn run_noise_until(
         }
         noise.timer = period;
     }
-    (*digital, *level) = (output, now);
-    elapsed
+    (elapsed, output, now)
 }
 
 /// The wave channel `t_cycles` on (sample reads every `period`), without looking at its
