@@ -199,7 +199,9 @@ pub struct ApuState {
 /// Finished 48 kHz stereo samples: host side, never read back by emulation.
 #[derive(Clone, Debug)]
 pub struct AudioOut {
-    samples: Vec<i16>,
+    /// A ring, so that a host that never drains (`backspin bench`) costs no big moves when
+    /// the oldest samples are dropped.
+    samples: std::collections::VecDeque<i16>,
 }
 
 /// If the host never drains, keep only about the last ten seconds.
@@ -208,7 +210,7 @@ const MAX_BUFFERED_SAMPLES: usize = 2 * SAMPLE_RATE as usize * 10;
 impl Default for AudioOut {
     fn default() -> AudioOut {
         AudioOut {
-            samples: Vec::with_capacity(16 * 1024),
+            samples: std::collections::VecDeque::with_capacity(16 * 1024),
         }
     }
 }
@@ -216,7 +218,9 @@ impl Default for AudioOut {
 impl AudioOut {
     /// Drain finished 48 kHz stereo samples (interleaved L,R i16) into `out`.
     pub fn drain_i16(&mut self, out: &mut Vec<i16>) {
-        out.extend_from_slice(&self.samples);
+        let (older, newer) = self.samples.as_slices();
+        out.extend_from_slice(older);
+        out.extend_from_slice(newer);
         self.samples.clear();
     }
 
@@ -236,13 +240,18 @@ impl AudioOut {
         self.samples.clear();
     }
 
-    #[inline]
-    fn push(&mut self, left: i16, right: i16) {
-        if self.samples.len() >= MAX_BUFFERED_SAMPLES {
-            self.samples.drain(..MAX_BUFFERED_SAMPLES / 2);
+    /// Appends finished samples, interleaved L,R (an even count). A full buffer drops its
+    /// older half first.
+    fn push_interleaved(&mut self, mut samples: &[i16]) {
+        while !samples.is_empty() {
+            if self.samples.len() >= MAX_BUFFERED_SAMPLES {
+                self.samples.drain(..MAX_BUFFERED_SAMPLES / 2);
+            }
+            let room = MAX_BUFFERED_SAMPLES - self.samples.len();
+            let (now, later) = samples.split_at(samples.len().min(room));
+            self.samples.extend(now);
+            samples = later;
         }
-        self.samples.push(left);
-        self.samples.push(right);
     }
 }
 
@@ -288,7 +297,22 @@ impl ApuState {
     }
 
     /// HALT skipping: exactly equivalent to `n` calls of `tick` (no DIV-APU event inside).
-    pub fn advance(&mut self, mut n: u32, audio: &mut AudioOut) {
+    #[inline]
+    pub fn advance(&mut self, n: u32, audio: &mut AudioOut) {
+        if n < FLUSH_M_CYCLES {
+            // Usually no flush falls inside: one add, as in `tick`.
+            let (clock, carry) = self.flush_clock.overflowing_add(n << FLUSH_CLOCK_SHIFT);
+            if !carry {
+                self.flush_clock = clock;
+                return;
+            }
+        }
+        self.advance_through_flushes(n, audio);
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn advance_through_flushes(&mut self, mut n: u32, audio: &mut AudioOut) {
         while n > 0 {
             // The ticks up to the next flush at once (then the flush, as `tick` would).
             let step = n.min(FLUSH_M_CYCLES - self.m_cycles_elapsed());
@@ -488,88 +512,62 @@ impl ApuState {
         // The audible ones, event by event.
         let mut digital = self.digital_outputs();
         let mut level = self.synth.level();
+        let mut synth = self.synth.steps();
+        // A square's output changes at only 2 of its 8 duty steps: the others are no events
+        // here. `square_due` counts down to its next change; `square_lag` holds the T-cycles
+        // it has run since its state was last brought up to date (in closed form).
+        let nrx1 = [self.regs[reg::NR11], self.regs[reg::NR21]];
+        let mut square_due = [u32::MAX; 2];
+        let mut square_lag = [0u32; 2];
+        // Duty steps up to and including the next change.
+        let mut square_steps = [0u32; 2];
+        for (channel, tone) in [&self.square1, &self.square2].into_iter().enumerate() {
+            if audible[channel] {
+                (square_due[channel], square_steps[channel]) =
+                    next_square_change(tone, nrx1[channel], periods[channel]);
+            }
+        }
+        // The same for the wave channel: only the reads that change its output are events.
+        let nr32 = self.regs[reg::NR32];
+        let (mut wave_due, mut wave_reads) = (u32::MAX, 0);
+        let mut wave_lag = 0u32;
+        if audible[2] {
+            (wave_due, wave_reads) = next_wave_change(&self.wave, &self.wave_ram, nr32, periods[2]);
+        }
         let mut t_cycles = t_cycles;
         while t_cycles > 0 {
-            let mut step = t_cycles;
-            if audible[0] {
-                step = step.min(self.square1.timer.max(1));
-            }
-            if audible[1] {
-                step = step.min(self.square2.timer.max(1));
-            }
-            if audible[2] {
-                step = step.min(self.wave.timer.max(1));
-            }
+            let mut step = t_cycles.min(square_due[0]).min(square_due[1]).min(wave_due);
             if audible[3] {
                 // The noise channel is often far faster than the others (up to 524,288 shifts
                 // a second): run its events before the others' next one in a tight loop.
-                let mut elapsed = 0;
-                loop {
-                    let timer = self.noise.timer.max(1);
-                    if elapsed + timer >= step {
-                        self.noise.timer = timer;
-                        break;
-                    }
-                    let volume = self.noise.volume & 15;
-                    if nr43 & 0x08 == 0 {
-                        // 15-bit mode: the outputs after the next n <= 14 shifts are bits
-                        // 1..=n of the register now (inverted), so only the changes between
-                        // them need visiting.
-                        let period = periods[3];
-                        let shifts = (1 + (step - 1 - elapsed - timer) / period).min(14);
-                        let bits = u32::from(self.noise.lfsr);
-                        let mut changes = (bits ^ (bits >> 1)) & ((1 << shifts) - 1);
-                        // The register's output before the first shift is bit 0; `digital`
-                        // already holds it.
-                        let mut position = elapsed;
-                        while changes != 0 {
-                            let index = changes.trailing_zeros(); // shift index + 1 = bit
-                            changes &= changes - 1;
-                            let when = elapsed + timer + index * period;
-                            self.synth.advance(when - position);
-                            position = when;
-                            let output = if bits >> (index + 1) & 1 == 0 {
-                                volume
-                            } else {
-                                0
-                            };
-                            let change = 2 * (i32::from(output) - i32::from(digital[3]));
-                            level[0] += weights[3][0] * change;
-                            level[1] += weights[3][1] * change;
-                            digital[3] = output;
-                            self.synth.set_level(level);
-                        }
-                        let last = elapsed + timer + (shifts - 1) * period;
-                        self.synth.advance(last - position);
-                        elapsed = last;
-                        self.noise.lfsr = shift_lfsr_15_bit(self.noise.lfsr, shifts);
-                    } else {
-                        elapsed += timer;
-                        self.synth.advance(timer);
-                        shift_lfsr(&mut self.noise, nr43);
-                        let output = noise_output(&self.noise);
-                        if output != digital[3] {
-                            let change = 2 * (i32::from(output) - i32::from(digital[3]));
-                            level[0] += weights[3][0] * change;
-                            level[1] += weights[3][1] * change;
-                            digital[3] = output;
-                            self.synth.set_level(level);
-                        }
-                    }
-                    self.noise.timer = periods[3];
-                }
+                let timer = self.noise.timer.max(1);
+                let elapsed = if timer >= step {
+                    self.noise.timer = timer; // Nothing before the others' next event.
+                    0
+                } else {
+                    let elapsed;
+                    (elapsed, digital[3], level) = run_noise_until(
+                        &mut self.noise,
+                        &mut synth,
+                        step,
+                        nr43,
+                        weights[3],
+                        digital[3],
+                        level,
+                    );
+                    elapsed
+                };
                 if elapsed > 0 {
                     // Nothing else happened meanwhile: the other timers just ran.
-                    if audible[0] {
-                        self.square1.timer = self.square1.timer.max(1) - elapsed;
-                    }
-                    if audible[1] {
-                        self.square2.timer = self.square2.timer.max(1) - elapsed;
+                    for channel in 0..2 {
+                        if audible[channel] {
+                            square_due[channel] -= elapsed;
+                            square_lag[channel] += elapsed;
+                        }
                     }
                     if audible[2] {
-                        self.wave.timer = self.wave.timer.max(1) - elapsed;
-                        self.wave.t_cycles_since_read =
-                            since_read_after(self.wave.t_cycles_since_read, elapsed);
+                        wave_due -= elapsed;
+                        wave_lag += elapsed;
                     }
                     t_cycles -= elapsed;
                     step -= elapsed;
@@ -577,25 +575,42 @@ impl ApuState {
                 step = step.min(self.noise.timer);
             }
             t_cycles -= step;
-            self.synth.advance(step);
+            synth.advance(step);
 
             let mut next = digital;
-            if audible[0] && step_square(&mut self.square1, step, periods[0]) {
-                next[0] = square_output(&self.square1, self.regs[reg::NR11]);
-            }
-            if audible[1] && step_square(&mut self.square2, step, periods[1]) {
-                next[1] = square_output(&self.square2, self.regs[reg::NR21]);
+            for (channel, tone) in [&mut self.square1, &mut self.square2]
+                .into_iter()
+                .enumerate()
+            {
+                if audible[channel] {
+                    square_due[channel] -= step;
+                    square_lag[channel] += step;
+                    if square_due[channel] == 0 {
+                        // Exactly `square_steps` duty steps on, the last one just now.
+                        let position = u32::from(tone.position) + square_steps[channel];
+                        tone.position = (position & 7) as u8;
+                        tone.timer = periods[channel];
+                        square_lag[channel] = 0;
+                        next[channel] = square_output(tone, nrx1[channel]);
+                        (square_due[channel], square_steps[channel]) =
+                            next_square_change(tone, nrx1[channel], periods[channel]);
+                    }
+                }
             }
             if audible[2] {
-                let wave = &mut self.wave;
-                wave.t_cycles_since_read = since_read_after(wave.t_cycles_since_read, step);
-                wave.timer = wave.timer.max(1) - step;
-                if wave.timer == 0 {
-                    wave.timer = periods[2];
-                    wave.position = (wave.position + 1) & 31;
+                wave_due -= step;
+                wave_lag += step;
+                if wave_due == 0 {
+                    // Exactly `wave_reads` reads on, the last one just now.
+                    let wave = &mut self.wave;
+                    wave.position = ((u32::from(wave.position) + wave_reads) & 31) as u8;
                     wave.sample_buffer = self.wave_ram[usize::from(wave.position >> 1)];
                     wave.t_cycles_since_read = 0;
-                    next[2] = wave_output(wave, self.regs[reg::NR32]);
+                    wave.timer = periods[2];
+                    wave_lag = 0;
+                    next[2] = wave_output(wave, nr32);
+                    (wave_due, wave_reads) =
+                        next_wave_change(wave, &self.wave_ram, nr32, periods[2]);
                 }
             }
             if audible[3] {
@@ -615,8 +630,19 @@ impl ApuState {
                     level[1] += weights[channel][1] * change;
                 }
                 digital = next;
-                self.synth.set_level(level);
+                synth.set_level(level);
             }
+        }
+        for (channel, tone) in [&mut self.square1, &mut self.square2]
+            .into_iter()
+            .enumerate()
+        {
+            if square_lag[channel] > 0 {
+                skip_square(tone, square_lag[channel], periods[channel]);
+            }
+        }
+        if wave_lag > 0 {
+            self.wave = wave_after(self.wave, &self.wave_ram, periods[2], u64::from(wave_lag));
         }
     }
 
@@ -737,28 +763,15 @@ impl ApuState {
     }
 
     /// Each channel's digital output 0..=15 (0 while the channel is off).
+    #[inline]
     fn digital_outputs(&self) -> [u8; 4] {
+        // Masks, not branches: which channels are on is anybody's guess.
+        let on = |active: u8| 0u8.wrapping_sub(u8::from(active != 0));
         [
-            if self.square1.active != 0 {
-                square_output(&self.square1, self.regs[reg::NR11])
-            } else {
-                0
-            },
-            if self.square2.active != 0 {
-                square_output(&self.square2, self.regs[reg::NR21])
-            } else {
-                0
-            },
-            if self.wave.active != 0 {
-                wave_output(&self.wave, self.regs[reg::NR32])
-            } else {
-                0
-            },
-            if self.noise.active != 0 {
-                noise_output(&self.noise)
-            } else {
-                0
-            },
+            square_output(&self.square1, self.regs[reg::NR11]) & on(self.square1.active),
+            square_output(&self.square2, self.regs[reg::NR21]) & on(self.square2.active),
+            wave_output(&self.wave, self.regs[reg::NR32]) & on(self.wave.active),
+            noise_output(&self.noise) & on(self.noise.active),
         ]
     }
 
@@ -780,25 +793,8 @@ impl ApuState {
 
     /// The wave channel's position and read time `t_cycles` from now, without mixing.
     fn wave_after(&self, t_cycles: u64) -> WaveState {
-        let mut wave = self.wave;
-        let timer = u64::from(wave.timer.max(1));
-        if t_cycles < timer {
-            wave.timer = (timer - t_cycles) as u32;
-            wave.t_cycles_since_read = since_read_after(
-                wave.t_cycles_since_read,
-                t_cycles.min(u64::from(u32::MAX)) as u32,
-            );
-            return wave;
-        }
-        let period = u64::from(wave_period(self.frequency(reg::NR33, reg::NR34)));
-        let after_first = t_cycles - timer;
-        let reads = 1 + after_first / period;
-        let since_last = after_first % period;
-        wave.position = ((u64::from(wave.position) + reads) & 31) as u8;
-        wave.sample_buffer = self.wave_ram[usize::from(wave.position >> 1)];
-        wave.t_cycles_since_read = since_last.min(u64::from(SINCE_READ_CAP_T_CYCLES)) as u32;
-        wave.timer = (period - since_last) as u32;
-        wave
+        let period = wave_period(self.frequency(reg::NR33, reg::NR34));
+        wave_after(self.wave, &self.wave_ram, period, t_cycles)
     }
 
     fn write_nr52(&mut self, value: u8) {
@@ -949,7 +945,7 @@ impl ApuState {
             self.sweep_negated = 1;
             self.sweep_shadow.wrapping_sub(delta)
         } else {
-            self.sweep_shadow + delta
+            self.sweep_shadow.saturating_add(delta) // (a hand-made shadow may be huge)
         };
         if next > 2047 {
             self.square1.active = 0;
@@ -1041,9 +1037,197 @@ fn noise_period(nr43: u8) -> u32 {
     divisor << (nr43 >> 4).min(13)
 }
 
-/// Advances a square channel's timer by `step` (never past its next event); true if the duty
-/// step moved.
+/// Runs the noise channel's events that come before `until` T-cycles from now (another
+/// channel's next event or the end of the run) and returns the T-cycles they took, and its
+/// digital output and the mixer's level (given as they are now) afterwards. Out of line,
+/// with few values live, so that the loop over its changes (often several per output
+/// sample) keeps them all in registers; in and out by value, so that the caller's copies
+/// stay in registers too (a pair written as two words and read as one stalls the load).
+#[inline(never)]
+fn run_noise_until(
+    noise: &mut ToneState,
+    synth: &mut blip::Steps,
+    until: u32,
+    nr43: u8,
+    weight: [i32; 2],
+    digital: u8,
+    level: [i32; 2],
+) -> (u32, u8, [i32; 2]) {
+    let period = noise_period(nr43);
+    let volume = noise.volume & 15;
+    let (mut output, mut now) = (digital, level);
+    let mut elapsed = 0;
+    loop {
+        let timer = noise.timer.max(1);
+        if elapsed + timer >= until {
+            noise.timer = timer;
+            break;
+        }
+        if nr43 & 0x08 == 0 {
+            // 15-bit mode: the outputs after the next n <= 14 shifts are bits 1..=n of the
+            // register now (inverted), and the 14 after those bits 1..=14 of the register
+            // 14 shifts on: only the changes between them need visiting.
+            let span = until - 1 - elapsed - timer;
+            let shifts = if span >= 27 * period {
+                28
+            } else {
+                1 + span / period
+            };
+            let later = shift_lfsr_15_bit(noise.lfsr, 14);
+            // Bit k: the register's bit 0 after k shifts, k = 0..=28.
+            let bits = u32::from(noise.lfsr) & 0x7FFF | (u32::from(later) & 0x7FFE) << 14;
+            let mut changes = (bits ^ (bits >> 1)) & ((1 << shifts) - 1);
+            // The register's output before the first shift is bit 0; `output` already
+            // holds it.
+            let mut position = elapsed;
+            if weight[0] == weight[1] && changes != 0 {
+                // Routed both ways at equal volume, as usual: the output toggles between
+                // `volume` and 0 at each change.
+                let next = if bits >> (changes.trailing_zeros() + 1) & 1 == 0 {
+                    volume
+                } else {
+                    0
+                };
+                let delta = weight[0] * 2 * (i32::from(next) - i32::from(output));
+                let last = timer + (shifts - 1) * period;
+                synth.alternating_centre_changes(timer, period, changes, delta, last);
+                let final_index = 31 - changes.leading_zeros();
+                let final_output = if bits >> (final_index + 1) & 1 == 0 {
+                    volume
+                } else {
+                    0
+                };
+                let change = weight[0] * 2 * (i32::from(final_output) - i32::from(output));
+                now[0] += change;
+                now[1] += change;
+                output = final_output;
+                position = elapsed + last;
+                changes = 0;
+            }
+            while changes != 0 {
+                let index = changes.trailing_zeros(); // shift index + 1 = bit
+                changes &= changes - 1;
+                let when = elapsed + timer + index * period;
+                synth.advance(when - position);
+                position = when;
+                let next = if bits >> (index + 1) & 1 == 0 {
+                    volume
+                } else {
+                    0
+                };
+                let change = 2 * (i32::from(next) - i32::from(output));
+                now[0] += weight[0] * change;
+                now[1] += weight[1] * change;
+                output = next;
+                synth.set_level(now);
+            }
+            let last = elapsed + timer + (shifts - 1) * period;
+            synth.advance(last - position);
+            elapsed = last;
+            noise.lfsr = if shifts <= 14 {
+                shift_lfsr_15_bit(noise.lfsr, shifts)
+            } else {
+                shift_lfsr_15_bit(later, shifts - 14)
+            };
+        } else {
+            elapsed += timer;
+            synth.advance(timer);
+            shift_lfsr(noise, nr43);
+            let next = noise_output(noise);
+            if next != output {
+                let change = 2 * (i32::from(next) - i32::from(output));
+                now[0] += weight[0] * change;
+                now[1] += weight[1] * change;
+                output = next;
+                synth.set_level(now);
+            }
+        }
+        noise.timer = period;
+    }
+    (elapsed, output, now)
+}
+
+/// The wave channel `t_cycles` on (sample reads every `period`), without looking at its
+/// output.
+fn wave_after(mut wave: WaveState, wave_ram: &[u8; 16], period: u32, t_cycles: u64) -> WaveState {
+    let timer = u64::from(wave.timer.max(1));
+    if t_cycles < timer {
+        wave.timer = (timer - t_cycles) as u32;
+        wave.t_cycles_since_read = since_read_after(
+            wave.t_cycles_since_read,
+            t_cycles.min(u64::from(u32::MAX)) as u32,
+        );
+        return wave;
+    }
+    let after_first = t_cycles - timer;
+    // In 32 bits when it fits (always, in a run): a 64-bit division is far slower.
+    let (reads, since_last) = match u32::try_from(after_first) {
+        Ok(after_first) => (
+            u64::from(1 + after_first / period),
+            u64::from(after_first % period),
+        ),
+        Err(_) => (
+            1 + after_first / u64::from(period),
+            after_first % u64::from(period),
+        ),
+    };
+    let period = u64::from(period);
+    wave.position = ((u64::from(wave.position) + reads) & 31) as u8;
+    wave.sample_buffer = wave_ram[usize::from(wave.position >> 1)];
+    wave.t_cycles_since_read = since_last.min(u64::from(SINCE_READ_CAP_T_CYCLES)) as u32;
+    wave.timer = (period - since_last) as u32;
+    wave
+}
+
+/// T-cycles from now to the next sample read that changes the wave channel's output
+/// (`u32::MAX` if none ever does: wave RAM holds one level, as NR32 shifts it), and the
+/// reads up to and including that one.
 #[inline]
+fn next_wave_change(wave: &WaveState, wave_ram: &[u8; 16], nr32: u8, period: u32) -> (u32, u32) {
+    const NIBBLE_LOW_BITS: u128 = u128::MAX / 15; // 0x1111...1
+    let now = wave_output(wave, nr32);
+    let shift = match (nr32 >> 5) & 3 {
+        0 => return (u32::MAX, 0), // Muted: the output stays 0.
+        code => code - 1,
+    };
+    // All 32 samples as NR32 shifts them, one per nibble, sample 0 in the top nibble.
+    let samples = (u128::from_be_bytes(*wave_ram) >> shift) & (NIBBLE_LOW_BITS * (15 >> shift));
+    // A nibble of `other` is non-zero where that sample differs from the output now; fold
+    // each down to its lowest bit.
+    let other = samples ^ (NIBBLE_LOW_BITS * u128::from(now));
+    let other = (other | other >> 1 | other >> 2 | other >> 3) & NIBBLE_LOW_BITS;
+    // The sample the next read takes to the top nibble, the ones after it below.
+    let next = u32::from(wave.position.wrapping_add(1) & 31);
+    let ahead = other.rotate_left(4 * next);
+    if ahead == 0 {
+        return (u32::MAX, 0);
+    }
+    let later = (ahead.leading_zeros() - 3) / 4;
+    (wave.timer.max(1).saturating_add(later * period), later + 1)
+}
+
+/// T-cycles from now to the next duty step at which a square channel's output changes, and
+/// the duty steps up to and including that one.
+#[inline]
+fn next_square_change(tone: &ToneState, nrx1: u8, period: u32) -> (u32, u32) {
+    let duty = DUTY_PATTERNS[usize::from(nrx1 >> 6)];
+    let position = u32::from(tone.position & 7);
+    // Bit j: the duty bit j + 1 steps on.
+    let ahead = duty.rotate_right((position + 1) & 7);
+    let changed = if duty >> position & 1 != 0 {
+        !ahead
+    } else {
+        ahead
+    };
+    // Every pattern has both levels, so some step within 8 changes it. (Saturating: only
+    // a hand-made state has a timer that far out, and then no change falls in this run.)
+    let later = changed.trailing_zeros();
+    (tone.timer.max(1).saturating_add(later * period), later + 1)
+}
+
+/// Advances a square channel's timer by `step` (never past its next event); true if the duty
+/// step moved. (`run` moves squares from one output change to the next in closed form.)
+#[cfg(test)]
 fn step_square(tone: &mut ToneState, step: u32, period: u32) -> bool {
     tone.timer = tone.timer.max(1) - step;
     if tone.timer == 0 {
@@ -1059,37 +1243,25 @@ fn step_square(tone: &mut ToneState, step: u32, period: u32) -> bool {
 #[inline]
 fn square_output(tone: &ToneState, nrx1: u8) -> u8 {
     let duty = DUTY_PATTERNS[usize::from(nrx1 >> 6)];
-    if duty >> (tone.position & 7) & 1 != 0 {
-        tone.volume & 15
-    } else {
-        0
-    }
+    // The volume where the duty bit is 1, else 0 (a mask, not a branch).
+    tone.volume & 15 & 0u8.wrapping_sub(duty >> (tone.position & 7) & 1)
 }
 
 /// The wave channel's digital output: the current nibble of its sample buffer, shifted by
 /// NR32's output level (mute, 100%, 50%, 25%).
 #[inline]
 fn wave_output(wave: &WaveState, nr32: u8) -> u8 {
-    let byte = wave.sample_buffer;
-    let nibble = if wave.position & 1 == 0 {
-        byte >> 4
-    } else {
-        byte & 15
-    };
-    match (nr32 >> 5) & 3 {
-        0 => 0,
-        code => nibble >> (code - 1),
-    }
+    // High nibble at even positions; then NR32's shift, 4 for mute (shifts, not branches).
+    let nibble = wave.sample_buffer >> ((!wave.position & 1) << 2) & 15;
+    const LEVEL_SHIFT: [u8; 4] = [4, 0, 1, 2];
+    nibble >> LEVEL_SHIFT[usize::from((nr32 >> 5) & 3)]
 }
 
 /// The noise channel's digital output: its volume while the LFSR's bit 0 is clear.
 #[inline]
 fn noise_output(noise: &ToneState) -> u8 {
-    if noise.lfsr & 1 == 0 {
-        noise.volume & 15
-    } else {
-        0
-    }
+    // The volume while bit 0 is clear, else 0 (a mask, not a branch).
+    noise.volume & 15 & (noise.lfsr as u8 & 1).wrapping_sub(1)
 }
 
 /// One LFSR shift: bit 0 XOR bit 1 feeds bit 14, and bit 6 too in 7-bit mode (NR43 bit 3).
@@ -1228,6 +1400,9 @@ mod tests {
         }
     }
 
+    /// Stereo frames per batch in `an_undrained_buffer_drops_its_older_half` (up to twice).
+    const BATCH_FRAMES_MAX: u64 = 400;
+
     struct Random(u64);
 
     impl Random {
@@ -1241,6 +1416,42 @@ mod tests {
         fn below(&mut self, n: u64) -> u64 {
             self.next() % n
         }
+    }
+
+    /// A host that never drains keeps what it always kept: before each stereo frame that
+    /// would overflow the buffer, the older half is dropped.
+    #[test]
+    fn an_undrained_buffer_drops_its_older_half() {
+        let mut audio = AudioOut::default();
+        let mut model: Vec<i16> = Vec::new();
+        let mut random = Random(0x00A9_0004);
+        let mut next_sample = 0i16;
+        for _ in 0..5_000 {
+            let frames = random.below(2 * BATCH_FRAMES_MAX) as usize;
+            let batch: Vec<i16> = (0..2 * frames)
+                .map(|_| {
+                    next_sample = next_sample.wrapping_add(1);
+                    next_sample
+                })
+                .collect();
+            audio.push_interleaved(&batch);
+            for pair in batch.chunks(2) {
+                if model.len() >= MAX_BUFFERED_SAMPLES {
+                    model.drain(..MAX_BUFFERED_SAMPLES / 2);
+                }
+                model.extend_from_slice(pair);
+            }
+            if random.below(1000) == 0 {
+                let mut drained = Vec::new();
+                audio.drain_i16(&mut drained);
+                assert!(drained == model);
+                model.clear();
+            }
+        }
+        let mut drained = Vec::new();
+        audio.drain_i16(&mut drained);
+        assert!(drained.len() > MAX_BUFFERED_SAMPLES / 2);
+        assert!(drained == model);
     }
 
     #[test]
