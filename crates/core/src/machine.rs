@@ -239,6 +239,7 @@ impl<'a> Machine<'a> {
         ) {
             hw.frames += 1;
             self.events |= Events::FRAME_READY;
+            hw.apu.flush_at_frame_end(&mut self.out.audio);
         }
         hw.apu.tick(&mut self.out.audio);
     }

@@ -39,7 +39,7 @@ const TICKS_PER_SAMPLE_BITS: u32 = 15;
 const TICKS_PER_SAMPLE: u32 = 1 << TICKS_PER_SAMPLE_BITS;
 const PHASE_SHIFT: u32 = TICKS_PER_SAMPLE_BITS - PHASES.trailing_zeros();
 /// Output samples the ring holds; a power of two so indices are masked, never checked.
-pub(super) const RING: usize = 64;
+pub(super) const RING: usize = 128;
 /// If the clock runs this far ahead of the last finished sample (nobody called `tick` to
 /// drain it; only a corrupt or hand-made state does that), samples are finished and dropped
 /// so a step never lands beyond the ring.
@@ -50,14 +50,15 @@ const HIGHPASS_KEEP_Q16: i64 = 65296;
 
 /// Centre steps that wait, unspread, in [`SynthState::centre_steps`].
 pub(super) const STEP_QUEUE: usize = 16;
-/// A queued step's packing: bits 0..7 the kernel tap the `head` sample takes from it, plus
-/// `TAP_BIAS` (so a step still in the future is positive too); bits 7..12 its phase; bits
-/// 12..32 its delta, signed.
-const TAP_BITS: u32 = 7;
-const TAP_BIAS: i32 = 64;
+/// A queued step's packing: bits 0..8 the kernel tap the `head` sample takes from it, plus
+/// `TAP_BIAS` (so a step still in the future, at most `RING` samples ahead, is positive too);
+/// bits 8..13 its phase; bits 13..32 its delta, signed.
+const TAP_BITS: u32 = 8;
+const TAP_BIAS: i32 = RING as i32;
+const _: () = assert!(TAP_BIAS as usize + TAPS <= 1 << TAP_BITS);
 const PHASE_BITS: u32 = 5;
 const DELTA_SHIFT: u32 = TAP_BITS + PHASE_BITS;
-/// Deltas that fit the queue's 20 bits (the mixer's full swing is ±38,400; only a hand-made
+/// Deltas that fit the queue's 19 bits (the mixer's full swing is ±38,400; only a hand-made
 /// level can exceed it, and then the step is spread at once).
 const QUEUED_DELTA_MAX: i32 = (1 << (31 - DELTA_SHIFT)) - 1;
 
