@@ -111,6 +111,8 @@ mod tests {
         );
         let samples = render_audio(&mut core, 0.5);
         let frames = samples.len() / 2;
-        assert!((23_990..=24_010).contains(&frames), "{frames} frames");
+        // The APU hands finished samples over at each frame end and at least every ~94
+        // samples (2,048 M-cycles) in between; the rest of 0.5 s is still pending.
+        assert!((23_890..=24_010).contains(&frames), "{frames} frames");
     }
 }
