@@ -630,6 +630,16 @@ mod tests {
         }
     }
 
+    /// A deterministic pseudo-random sequence for the randomized tests.
+    fn xorshift(mut seed: u64) -> impl FnMut() -> u64 {
+        move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        }
+    }
+
     /// Queued centre steps give the same samples as steps spread at once, also when
     /// steps come faster than the queue holds (the oldest spill into the ring) and for a
     /// delta too large to queue.
@@ -638,13 +648,7 @@ mod tests {
         let mut queued = SynthState::zeroed();
         let mut eager = SynthState::zeroed();
         let (mut out_queued, mut out_eager) = (AudioOut::default(), AudioOut::default());
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut next = xorshift(0x2545_f491_4f6c_dd1du64);
         for round in 0..20_000u32 {
             let r = next();
             let t_cycles = if round % 1000 < 300 {
@@ -693,13 +697,7 @@ mod tests {
         let mut held = SynthState::zeroed();
         let mut single = SynthState::zeroed();
         let (mut out_held, mut out_single) = (AudioOut::default(), AudioOut::default());
-        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut next = xorshift(0x9E37_79B9_7F4A_7C15u64);
         for round in 0..3_000u32 {
             let mut steps = held.steps();
             for _ in 0..next() % 12 {
