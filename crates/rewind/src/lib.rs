@@ -23,8 +23,9 @@
 //!   the picture is the one drawn then. Thinned capture (every k-th frame) re-simulates the
 //!   gap the same way.
 //! - What each part bought (600 s, KiB per emulated second, pocket.gb / shocklobster.gb /
-//!   opus5.gb): every frame, before 15.6 / 6.22 / 2.36, now 10.5 / 4.95 / 1.39; every 4th
-//!   frame, before 6.06 / 2.28 / 0.61, now 4.77 / 1.98 / 0.38. Over 300 s of pocket.gb:
+//!   opus5.gb): every frame, before 15.6 / 6.22 / 2.36, now 10.2 / 4.80 / 1.27; every 4th
+//!   frame, before 6.06 / 2.28 / 0.61, now 4.71 / 1.94 / 0.36 (the last few percent from the
+//!   APU flushing at each frame end, so snapshots hold its compact form). Over 300 s of pocket.gb:
 //!   counter steps -2 %, hot positions -3 %, subtraction instead of XOR -5 %, packed
 //!   keyframe metadata -1 %, keyframes every 1200 frames or 160 KiB of deltas instead of
 //!   every 600 -3 % (shocklobster.gb -8 %), the OAM mirror -7 % (k = 4: -2 %, against the
