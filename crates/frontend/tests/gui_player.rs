@@ -207,6 +207,19 @@ impl Display {
         picture
     }
 
+    /// Waits for `backspin` to exit, asserts that it succeeded, and returns its log.
+    fn wait_for_success(&mut self, log: &Path) -> String {
+        let status = self
+            .app
+            .as_mut()
+            .expect("launched")
+            .wait()
+            .expect("exit status");
+        let text = std::fs::read_to_string(log).unwrap_or_default();
+        assert!(status.success(), "backspin failed:\n{text}");
+        text
+    }
+
     /// The frame number in the window title.
     fn title_frame(&self, window: &str) -> (u64, String) {
         let title = self.xdotool(&["getwindowname", window]);
@@ -408,14 +421,7 @@ fn gui_screenshot_hook_and_software_presenter() {
         ],
         &log,
     );
-    let status = display
-        .app
-        .as_mut()
-        .expect("launched")
-        .wait()
-        .expect("exit status");
-    let log_text = std::fs::read_to_string(&log).unwrap_or_default();
-    assert!(status.success(), "backspin failed:\n{log_text}");
+    let log_text = display.wait_for_success(&log);
     assert!(log_text.contains("software presenter"), "{log_text}");
     assert!(log_text.contains("playing BACKSPIN DEMO"), "{log_text}");
     let decoder = png::Decoder::new(std::io::BufReader::new(
@@ -472,14 +478,7 @@ fn gui_malformed_config_is_reported_and_defaults_used() {
         ],
         &log,
     );
-    let status = display
-        .app
-        .as_mut()
-        .expect("launched")
-        .wait()
-        .expect("exit status");
-    let log_text = std::fs::read_to_string(&log).unwrap_or_default();
-    assert!(status.success(), "backspin failed:\n{log_text}");
+    let log_text = display.wait_for_success(&log);
     assert!(
         log_text.contains("has problems; using the default bindings"),
         "{log_text}"
@@ -626,13 +625,6 @@ fn gui_audio_device_loss_is_survived() {
         log_text()
     );
     // Played on with the new device until --quit-after, then a clean exit.
-    let status = display
-        .app
-        .as_mut()
-        .expect("launched")
-        .wait()
-        .expect("exit status");
-    let text = log_text();
-    assert!(status.success(), "backspin failed:\n{text}");
+    let text = display.wait_for_success(&log);
     assert!(!text.contains("panicked"), "{text}");
 }
