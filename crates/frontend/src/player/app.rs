@@ -131,14 +131,15 @@ impl App {
 
     /// A binding of `source` went down or up.
     fn action(&mut self, source: Source, action: Action, pressed: bool) {
-        let mut effects = std::mem::take(&mut self.effects);
-        self.input.action(source, action, pressed, &mut effects);
-        self.apply(&mut effects);
-        self.effects = effects;
+        self.input
+            .action(source, action, pressed, &mut self.effects);
+        self.apply_effects();
     }
 
     /// Carries out (and drains) what the input bookkeeping asked for.
-    fn apply(&mut self, effects: &mut Vec<Effect>) {
+    fn apply_effects(&mut self) {
+        // Taken out for the loop (the handlers need `&mut self`), put back to keep its buffer.
+        let mut effects = std::mem::take(&mut self.effects);
         for effect in effects.drain(..) {
             match effect {
                 Effect::Buttons(buttons) => self.send(Command::Buttons(buttons)),
@@ -151,6 +152,7 @@ impl App {
                 Effect::PadDisconnected => self.toast("GAMEPAD DISCONNECTED"),
             }
         }
+        self.effects = effects;
     }
 
     /// A press-to-act hotkey.
@@ -282,16 +284,15 @@ impl App {
     }
 
     fn poll_gamepads(&mut self) {
-        let mut effects = std::mem::take(&mut self.effects);
         if let Some(gilrs) = &mut self.gilrs {
             while let Some(event) = gilrs.next_event() {
                 if let Some(event) = PadEvent::from_gilrs(&event) {
-                    self.input.pad_event(event, &self.bindings, &mut effects);
+                    self.input
+                        .pad_event(event, &self.bindings, &mut self.effects);
                 }
             }
         }
-        self.apply(&mut effects);
-        self.effects = effects;
+        self.apply_effects();
     }
 }
 
@@ -363,10 +364,8 @@ impl ApplicationHandler<FrameReady> for App {
             WindowEvent::DroppedFile(path) => self.load_rom(path),
             WindowEvent::Focused(false) => {
                 // Keys released while unfocused never arrive: let go of everything.
-                let mut effects = std::mem::take(&mut self.effects);
-                self.input.release(Source::Keyboard, &mut effects);
-                self.apply(&mut effects);
-                self.effects = effects;
+                self.input.release(Source::Keyboard, &mut self.effects);
+                self.apply_effects();
             }
             WindowEvent::KeyboardInput {
                 event:

@@ -7,7 +7,7 @@
 
 use super::config::{Action, Bindings, ButtonKey};
 use backspin_core::Buttons;
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet};
 
 /// Where an input came from. Pads are told apart by gilrs' id.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -77,7 +77,8 @@ struct SourceInput {
     buttons: u8,
     /// D-pad directions from the left stick (and pads that report their d-pad as axes).
     axis_buttons: u8,
-    held: HashSet<Action>,
+    /// Ordered, so releasing everything sends its effects in a fixed order.
+    held: BTreeSet<Action>,
 }
 
 #[derive(Default)]
@@ -162,8 +163,7 @@ impl InputState {
     /// Lets go of everything `source` holds (an unplugged pad; the window losing focus,
     /// after which key releases never arrive).
     pub fn release(&mut self, source: Source, out: &mut Vec<Effect>) {
-        let mut held: Vec<Action> = self.source(source).held.iter().copied().collect();
-        held.sort_by_key(|action| format!("{action:?}"));
+        let held: Vec<Action> = self.source(source).held.iter().copied().collect();
         for action in held {
             self.action(source, action, false, out);
         }
