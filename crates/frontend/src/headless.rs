@@ -167,27 +167,22 @@ pub fn run(args: &RunArgs) -> CliResult {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Loads `<rom>.sav` into the cartridge when the cart has a battery. A save of the wrong
-/// size is refused with a clear error and the file is left alone.
+/// Loads `<rom>.sav` (the shared rules of [`battery::load_save`]) and catches the cartridge
+/// clock up with the host time that passed since it was written.
 fn load_battery(core: &mut Core, path: &Path) -> Result<(), CliError> {
-    if !core.has_battery() {
-        return Ok(());
-    }
-    let bytes =
-        battery::read_save(path).map_err(|e| CliError::io("cannot read battery save", &e, path))?;
-    if let Some(bytes) = bytes {
-        core.load_battery(&bytes)
-            .map_err(|error| CliError::new(format!("bad battery save: {error}"), path))?;
+    match battery::load_save(core, path, battery::unix_now())? {
+        battery::ClockCatchUp::NoFooter => {}
+        battery::ClockCatchUp::Advance(seconds) => core.rtc_advance_seconds(seconds),
+        battery::ClockCatchUp::Refused(warning) => {
+            eprintln!("warning: {warning} ({})", path.display());
+        }
     }
     Ok(())
 }
 
 /// Writes the cartridge's battery RAM to `<rom>.sav` atomically; a failure is a warning.
 fn save_battery(core: &mut Core, path: &Path) {
-    let unix_now = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |elapsed| elapsed.as_secs());
-    if let Some(bytes) = core.battery_save(unix_now)
+    if let Some(bytes) = core.battery_save(battery::unix_now())
         && let Err(error) = battery::write_atomic(path, &bytes)
     {
         eprintln!(
