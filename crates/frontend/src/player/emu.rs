@@ -6,7 +6,9 @@
 //! redo and forks; this thread only chooses what to do with each displayed frame.
 
 use super::audio::AudioSink;
-use backspin_core::{Core, Events, Options, Rom, SCREEN_HEIGHT, SCREEN_WIDTH};
+use super::game::Game;
+use crate::battery::{BatteryKeeper, ClockCatchUp};
+use backspin_core::{Events, SCREEN_HEIGHT, SCREEN_WIDTH};
 use backspin_rewind::{Captured, Span, Timeline};
 use crossbeam_channel::{Receiver, RecvTimeoutError, Sender, TrySendError};
 use std::time::{Duration, Instant};
@@ -33,7 +35,9 @@ pub enum Command {
     FrameBack,
     /// Reset before the next frame; logged as an input, so it can be rewound past.
     Reset,
-    LoadRom(Box<Rom>),
+    /// Switch to another game (a dropped ROM, its battery save already loaded); the current
+    /// game's save is written first.
+    LoadGame(Box<Game>),
     /// A new audio device opened (the previous one went away).
     Audio(Box<AudioSink>),
     Quit,
@@ -73,7 +77,7 @@ pub struct EmuSettings {
 
 /// Starts the thread. `notify` wakes the UI after a frame was sent.
 pub fn spawn(
-    rom: Rom,
+    game: Game,
     settings: EmuSettings,
     commands: Receiver<Command>,
     frames: Sender<Frame>,
@@ -83,14 +87,18 @@ pub fn spawn(
     std::thread::Builder::new()
         .name("emulation".into())
         .spawn(move || {
-            let mut emu = Emu::new(rom, &settings, frames, audio, Box::new(notify));
+            let mut emu = Emu::new(game, &settings, frames, audio, Box::new(notify));
             emu.run(&commands);
+            // Closed, quit by a signal, or the UI went away: the game's save comes first.
+            emu.flush_battery();
         })
         .expect("the OS can start a thread")
 }
 
 struct Emu {
     timeline: Timeline,
+    /// Writes the battery save (`None`: the demo, or no battery).
+    battery: Option<BatteryKeeper>,
     budget_bytes: usize,
     frames: Sender<Frame>,
     notify: Box<dyn Fn() + Send>,
@@ -121,7 +129,7 @@ struct Stats {
 
 impl Emu {
     fn new(
-        rom: Rom,
+        game: Game,
         settings: &EmuSettings,
         frames: Sender<Frame>,
         audio: AudioSink,
@@ -130,8 +138,10 @@ impl Emu {
         if settings.rewind_budget_bytes == 0 {
             log::info!("rewind is off (--rewind-mib 0)");
         }
+        let (timeline, battery) = new_session(game, settings.rewind_budget_bytes);
         Emu {
-            timeline: new_timeline(rom, settings.rewind_budget_bytes),
+            timeline,
+            battery,
             budget_bytes: settings.rewind_budget_bytes,
             frames,
             notify,
@@ -202,8 +212,9 @@ impl Emu {
             Command::FrameBack if self.paused => self.pending_back += 1,
             Command::FrameAdvance | Command::FrameBack => {}
             Command::Reset => self.pending_reset = true,
-            Command::LoadRom(rom) => {
-                self.timeline = new_timeline(*rom, self.budget_bytes);
+            Command::LoadGame(game) => {
+                self.flush_battery();
+                (self.timeline, self.battery) = new_session(*game, self.budget_bytes);
                 self.pending_reset = false;
             }
             Command::Audio(sink) => self.audio = *sink,
@@ -234,7 +245,11 @@ impl Emu {
                             return;
                         }
                     }
-                    Err(RecvTimeoutError::Timeout) => continue,
+                    Err(RecvTimeoutError::Timeout) => {
+                        // Paused right after the game saved: the save still goes out.
+                        self.poll_battery(Events::empty());
+                        continue;
+                    }
                     Err(RecvTimeoutError::Disconnected) => return,
                 }
                 deadline = Instant::now();
@@ -335,8 +350,29 @@ impl Emu {
 
     /// Host-side bookkeeping after any frame: nothing in the player reads the serial port,
     /// so its bytes are dropped rather than kept for the whole session.
-    fn after_frame(&mut self, _events: Events) {
+    fn after_frame(&mut self, events: Events) {
         self.timeline.output().serial.clear();
+        self.poll_battery(events);
+    }
+
+    /// Notes the game's battery RAM writes and lets the keeper write when one is due. A
+    /// seek reports the writes it re-ran: those are writes of the timeline now played, so
+    /// they count; a rewind that re-runs none leaves the file alone.
+    fn poll_battery(&mut self, events: Events) {
+        if let Some(battery) = &mut self.battery {
+            let now = Instant::now();
+            if events.contains(Events::BATTERY_DIRTY) {
+                battery.note_dirty(now);
+            }
+            battery.poll(self.timeline.core(), now);
+        }
+    }
+
+    /// Writes any unsaved battery RAM and waits until it is on disk.
+    fn flush_battery(&mut self) {
+        if let Some(battery) = &mut self.battery {
+            battery.flush(self.timeline.core());
+        }
     }
 
     fn discard_audio(&mut self) {
@@ -422,9 +458,25 @@ impl Emu {
     }
 }
 
-/// A fresh session on `rom`, from power-on.
-fn new_timeline(rom: Rom, budget_bytes: usize) -> Timeline {
-    Timeline::new(Core::new(rom, Options::default()), budget_bytes)
+/// A fresh session on `game`: a timeline from its power-on state (battery save loaded),
+/// with the cartridge clock's catch-up recorded as the first input.
+fn new_session(game: Game, budget_bytes: usize) -> (Timeline, Option<BatteryKeeper>) {
+    let mut timeline = Timeline::new(game.core, budget_bytes);
+    match game.clock {
+        ClockCatchUp::NoFooter => {}
+        ClockCatchUp::Advance(seconds) => {
+            log::info!(
+                "cartridge clock advanced by {} since the save was written",
+                crate::battery::describe_seconds(seconds)
+            );
+            timeline.rtc_advance(seconds);
+        }
+        ClockCatchUp::Refused(warning) => match &game.battery {
+            Some(battery) => log::warn!("{warning} ({})", battery.path().display()),
+            None => log::warn!("{warning}"),
+        },
+    }
+    (timeline, game.battery)
 }
 
 #[cfg(test)]
@@ -435,13 +487,15 @@ mod tests {
 
     fn demo_emu(budget_bytes: usize) -> (Emu, Receiver<Frame>) {
         let (frames_tx, frames_rx) = crossbeam_channel::bounded(2);
-        let rom = Rom::from_bytes(super::super::DEMO_ROM.to_vec()).expect("the demo is a ROM");
+        let rom = backspin_core::Rom::from_bytes(super::super::DEMO_ROM.to_vec())
+            .expect("the demo is a ROM");
+        let game = Game::open(rom, None).expect("the demo has no save");
         let settings = EmuSettings {
             rewind_budget_bytes: budget_bytes,
             start_paused: false,
         };
         let emu = Emu::new(
-            rom,
+            game,
             &settings,
             frames_tx,
             AudioSink::silent(),
