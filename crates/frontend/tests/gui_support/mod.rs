@@ -197,14 +197,22 @@ impl Display {
         picture
     }
 
-    /// Waits for `backspin` to exit, asserts that it succeeded, and returns its log.
+    /// Waits for `backspin` to exit, asserts that it succeeded, and returns its log. A
+    /// player still running after two minutes fails the test (and is killed on drop).
     pub fn wait_for_success(&mut self, log: &Path) -> String {
-        let status = self
-            .app
-            .as_mut()
-            .expect("launched")
-            .wait()
-            .expect("exit status");
+        let app = self.app.as_mut().expect("launched");
+        let started = Instant::now();
+        let status = loop {
+            if let Some(status) = app.try_wait().expect("exit status") {
+                break status;
+            }
+            let text = std::fs::read_to_string(log).unwrap_or_default();
+            assert!(
+                started.elapsed() < Duration::from_secs(120),
+                "backspin did not exit within 2 minutes:\n{text}"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        };
         let text = std::fs::read_to_string(log).unwrap_or_default();
         assert!(status.success(), "backspin failed:\n{text}");
         text
@@ -233,6 +241,17 @@ impl Display {
             .send_event(false, id, EventMask::NO_EVENT, event)
             .expect("request sent");
         connection.flush().expect("request delivered");
+    }
+
+    /// Whether the player has exited (without reaping it: `wait_for_success` still can).
+    pub fn app_exited(&mut self) -> bool {
+        let app = self.app.as_mut().expect("launched");
+        // `try_wait` reaps; keep the status for `wait_for_success` by asking /proc instead.
+        let path = format!("/proc/{}/stat", app.id());
+        match std::fs::read_to_string(path) {
+            Ok(stat) => stat.split(") ").nth(1).is_some_and(|s| s.starts_with('Z')),
+            Err(_) => true,
+        }
     }
 
     /// Sends `signal` (`TERM`, `INT`, `KILL`) to the player.
