@@ -111,9 +111,7 @@ impl BatteryKeeper {
     /// Writes any unsaved RAM now and waits until it is on disk (or failed, with a
     /// warning). For closing, signals and switching ROM.
     pub fn flush(&mut self, core: &Core) {
-        if self.dirty.is_some() {
-            self.hand_off(core, Instant::now());
-        }
+        self.save_pending(core);
         let mut slot = lock(&self.shared.slot);
         while slot.pending.is_some() || slot.writing {
             slot = self
@@ -121,6 +119,14 @@ impl BatteryKeeper {
                 .done
                 .wait(slot)
                 .unwrap_or_else(|e| e.into_inner());
+        }
+    }
+
+    /// Hands unsaved RAM to the writer now, without waiting for the interval or for it to
+    /// reach the disk: before a rewind moves the core away from the RAM the game wrote.
+    pub fn save_pending(&mut self, core: &Core) {
+        if self.dirty.is_some() {
+            self.hand_off(core, Instant::now());
         }
     }
 

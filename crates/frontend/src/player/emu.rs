@@ -325,9 +325,10 @@ impl Emu {
     /// sound (played reversed) are exact.
     fn step_back(&mut self) -> bool {
         self.discard_audio();
+        self.save_before_seek();
         match self.timeline.step_back() {
             Ok(report) => {
-                self.after_frame(report.events);
+                self.after_frame(without_battery_writes(report.events));
                 self.feed_audio(true, true, true);
                 true
             }
@@ -338,9 +339,10 @@ impl Emu {
     /// One frame forward through the kept future (redo), with the logged input.
     fn step_forward(&mut self) -> bool {
         self.discard_audio();
+        self.save_before_seek();
         match self.timeline.step_forward() {
             Ok(report) => {
-                self.after_frame(report.events);
+                self.after_frame(without_battery_writes(report.events));
                 self.feed_audio(true, false, true);
                 true
             }
@@ -355,9 +357,7 @@ impl Emu {
         self.poll_battery(events);
     }
 
-    /// Notes the game's battery RAM writes and lets the keeper write when one is due. A
-    /// seek reports the writes it re-ran: those are writes of the timeline now played, so
-    /// they count; a rewind that re-runs none leaves the file alone.
+    /// Notes the game's battery RAM writes and lets the keeper write when one is due.
     fn poll_battery(&mut self, events: Events) {
         if let Some(battery) = &mut self.battery {
             let now = Instant::now();
@@ -365,6 +365,15 @@ impl Emu {
                 battery.note_dirty(now);
             }
             battery.poll(self.timeline.core(), now);
+        }
+    }
+
+    /// Before a rewind or redo: RAM the game wrote while playing and not yet saved goes out
+    /// now, as it stands. Seeks themselves never mark the save dirty (see
+    /// [`without_battery_writes`]), so rewinding alone never changes the file.
+    fn save_before_seek(&mut self) {
+        if let Some(battery) = &mut self.battery {
+            battery.save_pending(self.timeline.core());
         }
     }
 
@@ -456,6 +465,15 @@ impl Emu {
             };
         }
     }
+}
+
+/// A seek's events without its battery writes. A seek re-runs frames that were played
+/// before, and their writes were saved then (`save_before_seek`); counting them again
+/// would write the rewound RAM over a newer save (rewinding to just before an in-game save
+/// re-runs the frames before it, some of which may have written RAM). So the file changes
+/// only when the game writes RAM in a frame played now.
+fn without_battery_writes(events: Events) -> Events {
+    Events(events.0 & !Events::BATTERY_DIRTY.0)
 }
 
 /// A fresh session on `game`: a timeline from its power-on state (battery save loaded),
@@ -646,5 +664,80 @@ mod tests {
                 "resident memory grew from {at_30} to {at_end} bytes"
             );
         }
+    }
+
+    /// A battery cart (`cart_type`, 8 KiB RAM) whose code writes $5A to $A000 once at
+    /// boot, then loops; and an 8 KiB save of $11 beside it.
+    fn battery_game(dir: &std::path::Path, cart_type: u8) -> Game {
+        let mut rom = vec![0u8; 0x8000];
+        rom[0x147] = cart_type;
+        rom[0x149] = 0x02;
+        let code = [
+            0x3E, 0x0A, 0xEA, 0x00, 0x00, // LD A,$0A; LD ($0000),A: RAMG on
+            0x3E, 0x5A, 0xEA, 0x00, 0xA0, // LD A,$5A; LD ($A000),A
+            0x18, 0xFE, // JR -2
+        ];
+        rom[0x100..0x100 + code.len()].copy_from_slice(&code);
+        let rom_path = dir.join("game.gb");
+        std::fs::write(dir.join("game.sav"), [0x11; 8192]).unwrap();
+        let rom = backspin_core::Rom::from_bytes(rom).unwrap();
+        Game::open(rom, Some(&rom_path)).expect("the save fits")
+    }
+
+    /// The save follows the game's write, and rewinding to before that write leaves the
+    /// file alone (the rewound timeline's RAM is not written until the game writes again).
+    #[test]
+    fn rewinding_before_a_save_does_not_overwrite_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let save = dir.path().join("game.sav");
+        let (frames_tx, _frames) = crossbeam_channel::bounded(2);
+        let settings = EmuSettings {
+            rewind_budget_bytes: 16 << 20,
+            start_paused: false,
+        };
+        let mut emu = Emu::new(
+            battery_game(dir.path(), 0x03), // MBC1+RAM+BATTERY
+            &settings,
+            frames_tx,
+            AudioSink::silent(),
+            Box::new(|| {}),
+        );
+        assert_eq!(emu.timeline.core().state().hw.cart_ram[0], 0x11, "loaded");
+        for _ in 0..10 {
+            emu.play_frame(false);
+        }
+        emu.flush_battery();
+        assert_eq!(
+            std::fs::read(&save).unwrap()[0],
+            0x5A,
+            "the game's write is saved"
+        );
+        while emu.step_back() {}
+        assert_eq!(emu.timeline.frame(), 0);
+        assert_eq!(emu.timeline.core().state().hw.cart_ram[0], 0x11, "rewound");
+        emu.flush_battery();
+        assert_eq!(
+            std::fs::read(&save).unwrap()[0],
+            0x5A,
+            "rewinding wrote the save"
+        );
+    }
+
+    /// The clock catch-up from a save reaches the game through the timeline (`rtc_advance`).
+    #[test]
+    fn the_clock_catch_up_is_recorded_on_the_timeline() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut game = battery_game(dir.path(), 0x10); // MBC3+TIMER+RAM+BATTERY
+        game.clock = ClockCatchUp::Advance(3_600 + 60);
+        let (timeline, _) = new_session(game, 1 << 20);
+        let core = timeline.core();
+        let clock = core
+            .rom()
+            .rtc_registers(&core.state().hw.mbc, core.m_cycles());
+        assert_eq!(
+            clock,
+            Some([0, 1, 1, 0, 0]),
+            "S M H DL DH: one hour one minute on"
+        );
     }
 }
