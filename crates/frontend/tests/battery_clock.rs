@@ -1,7 +1,8 @@
 //! The MBC3 clock between sessions, through `backspin run`: loading a battery save advances
 //! the cartridge clock by the host time since the save's footer was stamped, and an
 //! implausible stamp (future, before 2000) is a warning with no advance. The game's view is
-//! checked too: `roms-test/rtc_clock.asm` copies the latched clock to cartridge RAM.
+//! checked too: `roms-test/rtc_clock.asm` copies the latched clock to cartridge RAM. The
+//! window loads saves through the same rules (one check here, before any window opens).
 
 use assert_cmd::Command;
 use std::path::{Path, PathBuf};
@@ -129,4 +130,39 @@ fn the_written_save_is_stamped_now_so_the_next_load_does_not_count_twice() {
     let stamp = u64::from_le_bytes(bytes[RAM_BYTES + 40..].try_into().unwrap());
     assert!(stamp.abs_diff(unix_now()) < 60, "stamped {stamp}");
     assert_eq!(read_clock(&save).footer_days, 1, "one day, counted once");
+}
+
+/// The window loads saves with `run`'s rules and messages: a save that does not fit is one
+/// line naming the file, before any window opens, and the file is left alone.
+#[test]
+fn the_player_refuses_a_bad_save_with_runs_message() {
+    let dir = tempfile::tempdir().unwrap();
+    let rom = rtc_rom(dir.path());
+    let save = dir.path().join("clock.sav");
+    std::fs::write(&save, [7u8; 100]).unwrap();
+    for args in [
+        vec!["run", rom.to_str().unwrap()],
+        vec![rom.to_str().unwrap(), "--no-audio"],
+    ] {
+        let output = Command::cargo_bin("backspin")
+            .unwrap()
+            .args(&args)
+            .env_remove("DISPLAY")
+            .env_remove("WAYLAND_DISPLAY")
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8(output.stderr).unwrap();
+        assert!(!output.status.success(), "{args:?}");
+        let line = stderr
+            .lines()
+            .find(|l| l.starts_with("error: "))
+            .unwrap_or_else(|| panic!("{args:?}: no error line in {stderr}"));
+        assert!(
+            line.contains("bad battery save: battery save is 100 bytes")
+                && line.ends_with(&format!("({})", save.display())),
+            "{args:?}: {line}"
+        );
+        assert!(!stderr.contains("panicked"), "{stderr}");
+        assert_eq!(std::fs::read(&save).unwrap(), [7u8; 100]);
+    }
 }
