@@ -9,6 +9,7 @@
 extern crate self as backspin_core;
 
 pub mod apu;
+pub mod bess;
 pub mod bus;
 pub mod cart;
 mod core;
