@@ -6,7 +6,8 @@
 use crate::error::{CliError, read_user_file};
 use crate::headless::{load_rom, model_of};
 use crate::{CliResult, ModelArg};
-use backspin_core::state_file::{self, FileInfo, Metadata};
+use backspin_core::bess;
+use backspin_core::state_file::{self, Metadata, StateError};
 use backspin_core::{Core, Options};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -54,10 +55,28 @@ fn read_state_file(path: &Path) -> Result<Vec<u8>, CliError> {
     read_user_file("save state", path, MAX_STATE_BYTES)
 }
 
-/// Loads `path` into `core`; on error the core is unchanged and the message names the file.
-pub fn load_into(core: &mut Core, path: &Path) -> Result<FileInfo, CliError> {
+/// Loads `path` into `core`: a Backspin state, or else another emulator's state through its
+/// BESS footer (best effort, with warnings on stderr). On error the core is unchanged and
+/// the message names the file.
+pub fn load_into(core: &mut Core, path: &Path) -> Result<(), CliError> {
     let bytes = read_state_file(path)?;
-    state_file::load(core, &bytes).map_err(|error| CliError::new(error.to_string(), path))
+    match state_file::load(core, &bytes) {
+        Ok(_) => Ok(()),
+        Err(StateError::NotASaveState) if bess::has_footer(&bytes) => {
+            let import = bess::import(core, &bytes)
+                .map_err(|error| CliError::new(format!("BESS import: {error}"), path))?;
+            eprintln!(
+                "warning: imported another emulator's state ({}) through its BESS footer: \
+                 best effort, PPU position, APU timers and DMA progress are not in BESS",
+                import.emulator.as_deref().unwrap_or("writer unknown")
+            );
+            for warning in import.warnings {
+                eprintln!("warning: {warning}");
+            }
+            Ok(())
+        }
+        Err(error) => Err(CliError::new(error.to_string(), path)),
+    }
 }
 
 /// Saves `core` to `path` atomically, with the screen as thumbnail. `frame` is the frames
@@ -145,7 +164,9 @@ fn verify(rom_path: &Path, path: &Path, model: ModelArg) -> CliResult {
             boot_rom: None,
         },
     );
-    let info = load_into(&mut core, path)?;
+    let bytes = read_state_file(path)?;
+    let info = state_file::load(&mut core, &bytes)
+        .map_err(|error| CliError::new(error.to_string(), path))?;
     state_file::self_check(&core)
         .map_err(|error| CliError::new(format!("self-check failed: {error}"), path))?;
     println!(

@@ -254,3 +254,40 @@ fn a_state_load_never_clobbers_a_newer_battery_save() {
         }
     }
 }
+
+/// `--load-state` with another emulator's file imports it through its BESS footer, with a
+/// warning. Uses SameBoy's fixtures when `../shared` is present.
+#[test]
+fn load_state_imports_a_bess_file_with_a_warning() {
+    let shared = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared");
+    let (rom, state) = (
+        shared.join("test-roms/homebrew/opus5.gb"),
+        shared.join("bess-fixtures/opus5-dmg-f600.state"),
+    );
+    if !rom.is_file() || !state.is_file() {
+        println!(
+            "skipped: {} or {} not found",
+            rom.display(),
+            state.display()
+        );
+        return;
+    }
+    let output = backspin()
+        .args([
+            "run",
+            path_str(&rom),
+            "--frames",
+            "1",
+            "--no-save",
+            "--load-state",
+        ])
+        .arg(&state)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert!(output.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("BESS") && stderr.contains("SameBoy"),
+        "{stderr}"
+    );
+}
