@@ -97,7 +97,7 @@ fn damaged_bess_blocks_are_errors_not_panics() {
         core.run_frame();
     }
     let before = core.state().as_bytes().to_vec();
-    let mut seed = 0x0BE5_5u64;
+    let mut seed = 0xBE55_u64;
     println!("seed {seed:#x}");
     let mut next = move || {
         seed ^= seed << 13;
