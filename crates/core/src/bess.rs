@@ -8,7 +8,7 @@
 //! has: a best effort, returned with warnings. Like a native load, it validates everything
 //! first and changes the running game only on success.
 
-use crate::cart::CART_RAM_MAX;
+use crate::cart::{CART_RAM_MAX, MbcKind};
 use crate::{Core, Options, Rom, State};
 
 /// Why a BESS state cannot be imported. The running game is unchanged.
@@ -296,4 +296,145 @@ fn copy_zero_filled(target: &mut [u8], source: &[u8]) {
     let copied = source.len().min(target.len());
     target[..copied].copy_from_slice(&source[..copied]);
     target[copied..].fill(0);
+}
+
+/// Appends BESS blocks and footer to a Backspin file (`state_file::save`), so other
+/// emulators can import it. The memory buffers point into the file's own sections
+/// (`memories`: field name and file offset), which store the chips' bytes as they are.
+pub(crate) fn append_footer(
+    out: &mut Vec<u8>,
+    state: &State,
+    rom: &Rom,
+    memories: &[(&'static str, usize)],
+) {
+    let first_block = out.len();
+    let block = |out: &mut Vec<u8>, id: &[u8; 4], body: &[u8]| {
+        out.extend_from_slice(id);
+        out.extend_from_slice(&(body.len() as u32).to_le_bytes());
+        out.extend_from_slice(body);
+    };
+    block(out, b"NAME", crate::state_file::EMULATOR_VERSION.as_bytes());
+    let mut info = [0u8; 0x12];
+    if let (Some(title), Some(global)) =
+        (rom.bytes().get(0x134..0x144), rom.bytes().get(0x14E..0x150))
+    {
+        info[..0x10].copy_from_slice(title);
+        info[0x10..].copy_from_slice(global);
+    }
+    block(out, b"INFO", &info);
+    block(out, b"CORE", &core_block(state, rom, memories));
+    let mbc = mbc_writes(state, rom);
+    if !mbc.is_empty() {
+        block(out, b"MBC ", &mbc);
+    }
+    block(out, b"END ", &[]);
+    out.extend_from_slice(&(first_block as u32).to_le_bytes());
+    out.extend_from_slice(b"BESS");
+}
+
+fn core_block(state: &State, rom: &Rom, memories: &[(&'static str, usize)]) -> Vec<u8> {
+    let (cpu, hw) = (&state.cpu, &state.hw);
+    let mut body = Vec::with_capacity(0xD0);
+    body.extend_from_slice(&1u16.to_le_bytes()); // BESS 1.1
+    body.extend_from_slice(&1u16.to_le_bytes());
+    body.extend_from_slice(b"GD  "); // DMG, CPU revision unspecified
+    for value in [
+        cpu.pc,
+        u16::from_le_bytes([cpu.f, cpu.a]),
+        u16::from_le_bytes([cpu.c, cpu.b]),
+        u16::from_le_bytes([cpu.e, cpu.d]),
+        u16::from_le_bytes([cpu.l, cpu.h]),
+        cpu.sp,
+    ] {
+        body.extend_from_slice(&value.to_le_bytes());
+    }
+    // An EI still pending counts as on: BESS has no EI delay.
+    body.push(u8::from(cpu.ime != 0));
+    body.push(hw.interrupt_enable);
+    // Running 0, halted 1, stopped 2; a locked CPU (illegal opcode) has no BESS value and
+    // is written as stopped, the closest.
+    body.push(cpu.mode_raw.min(2));
+    body.push(0);
+    body.extend_from_slice(&io_registers(state));
+    let ram_bytes = rom.header().ram_bytes.min(CART_RAM_MAX);
+    let offset = |name: &str| {
+        memories
+            .iter()
+            .find(|(field, _)| *field == name)
+            .map_or(0, |&(_, offset)| offset)
+    };
+    for (size, name) in [
+        (0x2000, "wram"),
+        (0x2000, "vram"),
+        (ram_bytes, "cart_ram"),
+        (0xA0, "oam"),
+        (0x7F, "hram"),
+    ] {
+        body.extend_from_slice(&(size as u32).to_le_bytes());
+        body.extend_from_slice(&(offset(name) as u32).to_le_bytes());
+    }
+    // No colour palettes on the DMG.
+    body.extend_from_slice(&[0; 16]);
+    debug_assert_eq!(body.len(), 0xD0);
+    body
+}
+
+/// FF00-FF7F as the program last wrote them (BESS: unused bits are don't-care).
+fn io_registers(state: &State) -> [u8; 0x80] {
+    let hw = &state.hw;
+    let mut io = [0u8; 0x80];
+    io[0x00] = hw.joypad.read();
+    io[0x01] = hw.serial.sb;
+    io[0x02] = hw.serial.sc | 0x7E;
+    io[0x04] = (hw.timer.system_counter >> 8) as u8;
+    io[0x05] = hw.timer.tima;
+    io[0x06] = hw.timer.tma;
+    io[0x07] = hw.timer.tac | 0xF8;
+    io[0x0F] = hw.interrupt_flag | 0xE0;
+    io[0x10..0x30].copy_from_slice(&hw.apu.regs);
+    io[0x30..0x40].copy_from_slice(&hw.apu.wave_ram);
+    let ppu = &hw.ppu;
+    io[0x40] = ppu.lcdc;
+    io[0x41] = ppu.stat | 0x80;
+    io[0x42] = ppu.scy;
+    io[0x43] = ppu.scx;
+    io[0x44] = ppu.ly;
+    io[0x45] = ppu.lyc;
+    io[0x46] = hw.dma.source_high;
+    io[0x47] = ppu.bgp;
+    io[0x48] = ppu.obp0;
+    io[0x49] = ppu.obp1;
+    io[0x4A] = ppu.wy;
+    io[0x4B] = ppu.wx;
+    io[0x50] = u8::from(hw.boot_rom_mapped == 0);
+    io
+}
+
+/// The mapper writes that rebuild `state`'s MBC registers (BESS `MBC ` block).
+fn mbc_writes(state: &State, rom: &Rom) -> Vec<u8> {
+    let mbc = &state.hw.mbc;
+    let ramg = if mbc.ramg != 0 { 0x0A } else { 0x00 };
+    let writes: &[(u16, u8)] = match rom.header().mbc_kind {
+        MbcKind::RomOnly => &[],
+        MbcKind::Mbc1 => &[
+            (0x0000, ramg),
+            (0x2000, mbc.bank1),
+            (0x4000, mbc.bank2),
+            (0x6000, mbc.mode),
+        ],
+        MbcKind::Mbc2 => &[(0x0000, ramg), (0x0100, mbc.romb0)],
+        MbcKind::Mbc3 => &[(0x0000, ramg), (0x2000, mbc.romb0), (0x4000, mbc.ramb)],
+        MbcKind::Mbc5 => &[
+            (0x0000, ramg),
+            (0x2000, mbc.romb0),
+            (0x3000, mbc.romb1),
+            (0x4000, mbc.ramb),
+        ],
+    };
+    let mut body = Vec::with_capacity(writes.len() * 3);
+    for &(addr, value) in writes {
+        body.extend_from_slice(&addr.to_le_bytes());
+        body.push(value);
+    }
+    body
 }

@@ -14,6 +14,8 @@
 //! metadata     u32 length, payload, u32 CRC-32 of the payload: creation time, frame number,
 //!                       emulator version, thumbnail PNG. Never affects emulation and is not
 //!                       part of the checked state; a damaged metadata block is ignored.
+//! BESS         (files from `save`) blocks and footer for other emulators, pointing into
+//!                       the memories in the sections; readers of this format ignore it.
 //! ```
 //!
 //! Versions: a minor bump appends fields (`#[state(since = N)]` on the field, or on a new
@@ -141,9 +143,12 @@ pub struct FileInfo {
 /// The emulator version string for [`Metadata::emulator_version`].
 pub const EMULATOR_VERSION: &str = concat!("backspin ", env!("CARGO_PKG_VERSION"));
 
-/// Encodes the running game.
+/// Encodes the running game, with a BESS footer after the metadata so that other
+/// emulators (SameBoy, BGB, ...) can import it (`crate::bess`).
 pub fn save(core: &Core, metadata: &Metadata) -> Vec<u8> {
-    let bytes = encode(core.state(), &RomIdentity::of(core.rom()), metadata);
+    let identity = RomIdentity::of(core.rom());
+    let (mut bytes, memories) = encode_parts(core.state(), &identity, metadata, FORMAT_MINOR);
+    crate::bess::append_footer(&mut bytes, core.state(), core.rom(), &memories);
     // The round-trip self-check, cheap half: every save decodes to the same state.
     #[cfg(debug_assertions)]
     if let Ok((_, decoded)) = decode(&bytes) {
@@ -170,6 +175,16 @@ pub fn encode_as_minor(
     metadata: &Metadata,
     minor: u16,
 ) -> Vec<u8> {
+    encode_parts(state, rom, metadata, minor).0
+}
+
+/// The file, and where the memories (`wram`, `vram`, ...) start in it.
+fn encode_parts(
+    state: &State,
+    rom: &RomIdentity,
+    metadata: &Metadata,
+    minor: u16,
+) -> (Vec<u8>, Vec<(&'static str, usize)>) {
     let mut out = Vec::with_capacity(size_of::<State>() + 4096 + metadata.thumbnail_png.len());
     out.extend_from_slice(&MAGIC);
     out.extend_from_slice(&FORMAT_MAJOR.to_le_bytes());
@@ -181,7 +196,7 @@ pub fn encode_as_minor(
     out.extend_from_slice(&rom.sha1);
     let length_at = out.len();
     out.extend_from_slice(&[0; 4]);
-    codec::write_sections(state, minor, &mut out);
+    let memories = codec::write_sections(state, minor, &mut out);
     let state_len = u32::try_from(out.len() - length_at - 4).expect("a State is far below 4 GiB");
     out[length_at..length_at + 4].copy_from_slice(&state_len.to_le_bytes());
     let crc = checksum::crc32(&out);
@@ -203,7 +218,7 @@ pub fn encode_as_minor(
     let meta_crc = checksum::crc32(&meta);
     out.extend_from_slice(&meta);
     out.extend_from_slice(&meta_crc.to_le_bytes());
-    out
+    (out, memories)
 }
 
 /// A string of at most 255 bytes (longer ones are cut at a character boundary).

@@ -134,3 +134,66 @@ fn damaged_bess_blocks_are_errors_not_panics() {
         Err(BessError::NoFooter)
     ));
 }
+
+/// Our own files carry a BESS footer whose blocks are well formed and end exactly at the
+/// footer; imported through BESS alone into a fresh machine, the game then shows the same
+/// screen 300 frames later as a straight run (saved at a frame boundary, as SameBoy does).
+#[test]
+fn our_files_carry_a_bess_footer_that_imports_back() {
+    use backspin_core::state_file::{self, Metadata};
+    let mut roms = vec![(
+        "ppu_scene".to_string(),
+        std::fs::read(backspin_harness::workspace_root().join("roms-test/states/ppu_scene.gb"))
+            .unwrap(),
+    )];
+    if let Some((shared, _)) = fixtures() {
+        for name in ["pocket", "thebouncingball", "shocklobster", "opus5"] {
+            let path = shared.join("homebrew").join(format!("{name}.gb"));
+            roms.push((name.to_string(), std::fs::read(path).unwrap()));
+        }
+    }
+    for (name, rom) in roms {
+        let mut straight = Core::new(Rom::from_bytes(rom.clone()).unwrap(), Options::default());
+        for _ in 0..200 {
+            straight.run_frame();
+        }
+        let file = state_file::save(&straight, &Metadata::default());
+        // Well-formed: footer offset, blocks up to an END that ends at the footer.
+        let first = u32::from_le_bytes(file[file.len() - 8..file.len() - 4].try_into().unwrap());
+        let mut offset = first as usize;
+        let mut ids = Vec::new();
+        loop {
+            let id = String::from_utf8_lossy(&file[offset..offset + 4]).into_owned();
+            let len = u32::from_le_bytes(file[offset + 4..offset + 8].try_into().unwrap());
+            offset += 8 + len as usize;
+            assert!(
+                offset <= file.len() - 8,
+                "{name}: block {id} runs into the footer"
+            );
+            ids.push(id.clone());
+            if id == "END " {
+                break;
+            }
+        }
+        assert_eq!(offset, file.len() - 8, "{name}: END must end at the footer");
+        assert_eq!(&ids[..3], ["NAME", "INFO", "CORE"], "{name}");
+
+        let mut imported = Core::new(Rom::from_bytes(rom).unwrap(), Options::default());
+        // Only the BESS part: blank our magic so the file is foreign.
+        let mut foreign = file.clone();
+        foreign[..8].fill(0);
+        let import = bess::import(&mut imported, &foreign).unwrap();
+        assert!(import.emulator.unwrap().starts_with("backspin"));
+        for _ in 0..300 {
+            straight.run_frame();
+            imported.run_frame();
+        }
+        let expected = backspin_harness::encode_frame_png(straight.frame());
+        let mismatch = compare_with_png(imported.frame(), &expected).unwrap();
+        assert!(
+            mismatch.is_none(),
+            "{name}: {} pixels differ after a BESS round trip",
+            mismatch.unwrap().differing_pixels
+        );
+    }
+}

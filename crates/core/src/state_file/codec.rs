@@ -9,7 +9,13 @@ use crate::state_fields::{FieldInfo, Scalar, StateFields, Visitor};
 
 /// Appends the sections of `state` as format minor `minor` writes them (fields introduced
 /// after `minor` are left out; only tests and fixtures write older minors).
-pub(crate) fn write_sections(state: &State, minor: u16, out: &mut Vec<u8>) {
+/// Returns where the memories of `hw` (`wram`, `vram`, `cart_ram`, `oam`, `hram`) start
+/// in `out`: they are stored as the chip holds them, so a BESS footer can point at them.
+pub(crate) fn write_sections(
+    state: &State,
+    minor: u16,
+    out: &mut Vec<u8>,
+) -> Vec<(&'static str, usize)> {
     // The walk needs `&mut` (one visitor trait serves reading and writing): walk a copy.
     let mut copy: Box<State> = bytemuck::zeroed_box();
     bytemuck::bytes_of_mut(&mut *copy).copy_from_slice(bytemuck::bytes_of(state));
@@ -18,8 +24,10 @@ pub(crate) fn write_sections(state: &State, minor: u16, out: &mut Vec<u8>) {
         minor,
         open: Vec::new(),
         skip_depth: 0,
+        memories: Vec::new(),
     };
     copy.visit_fields(&mut writer);
+    writer.memories
 }
 
 /// Reads sections written by format minor `minor` into `state` (fields the minor lacks are
@@ -71,7 +79,11 @@ struct Writer<'a> {
     open: Vec<usize>,
     /// Above 0 inside a section the target minor lacks.
     skip_depth: u32,
+    memories: Vec<(&'static str, usize)>,
 }
+
+/// The byte arrays of `HwState` a BESS footer points into.
+const MEMORIES: [&str; 5] = ["wram", "vram", "cart_ram", "oam", "hram"];
 
 impl Visitor for Writer<'_> {
     fn enter(&mut self, field: &FieldInfo) {
@@ -102,6 +114,10 @@ impl Visitor for Writer<'_> {
             return;
         }
         let start = self.out.len();
+        // Directly inside `hw` (one open section) and byte-sized: one of the memories.
+        if T::SIZE == 1 && self.open.len() == 1 && MEMORIES.contains(&field.name) {
+            self.memories.push((field.name, start));
+        }
         self.out.resize(start + values.len() * T::SIZE, 0);
         for (bytes, &value) in self.out[start..]
             .chunks_exact_mut(T::SIZE)
