@@ -1,4 +1,4 @@
-//! `backspin state info|verify`, and the save-state files `backspin run` loads and writes.
+//! `backspin state info|verify|import-bess`, and the save-state files `backspin run` loads and writes.
 //!
 //! The format itself is `backspin_core::state_file`; this module adds files, the PNG
 //! thumbnail (the core stays free of a PNG encoder) and one-line errors.
@@ -31,6 +31,16 @@ pub enum StateCommand {
         #[arg(long)]
         json: bool,
     },
+    /// Convert another emulator's save state (SameBoy, BGB, ...) into a Backspin one
+    /// through its BESS footer: best effort, with warnings.
+    ImportBess {
+        /// The ROM the state belongs to.
+        rom: PathBuf,
+        /// The other emulator's state file.
+        input: PathBuf,
+        /// Where to write the Backspin save state.
+        output: PathBuf,
+    },
     /// The round-trip self-check: load the state into a fresh machine, save it again
     /// (must be byte-identical) and run 60 frames (must equal a run without the detour).
     Verify {
@@ -47,7 +57,26 @@ pub fn run(args: &StateArgs) -> CliResult {
     match &args.command {
         StateCommand::Info { file, json } => info(file, *json),
         StateCommand::Verify { rom, file, model } => verify(rom, file, *model),
+        StateCommand::ImportBess { rom, input, output } => import_bess(rom, input, output),
     }
+}
+
+fn import_bess(rom_path: &Path, input: &Path, output: &Path) -> CliResult {
+    let mut core = Core::new(load_rom(rom_path)?, Options::default());
+    let bytes = read_state_file(input)?;
+    let import = bess::import(&mut core, &bytes)
+        .map_err(|error| CliError::new(format!("BESS import: {error}"), input))?;
+    for warning in &import.warnings {
+        eprintln!("warning: {warning}");
+    }
+    save_to(&core, output, core.state().hw.frames)?;
+    println!(
+        "imported {}'s state (best effort: PPU position, APU timers and DMA progress are \
+         not in BESS) into {}",
+        import.emulator.as_deref().unwrap_or("an unknown emulator"),
+        output.display()
+    );
+    Ok(ExitCode::SUCCESS)
 }
 
 /// Reads a save-state file (size-checked); the format is checked by the caller.

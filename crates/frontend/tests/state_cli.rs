@@ -290,4 +290,18 @@ fn load_state_imports_a_bess_file_with_a_warning() {
         stderr.contains("BESS") && stderr.contains("SameBoy"),
         "{stderr}"
     );
+
+    // `state import-bess` converts it into a Backspin file that passes the self-check.
+    let dir = tempfile::tempdir().unwrap();
+    let converted = dir.path().join("opus5.bss");
+    backspin()
+        .args(["state", "import-bess", path_str(&rom), path_str(&state)])
+        .arg(&converted)
+        .assert()
+        .success();
+    backspin()
+        .args(["state", "verify", path_str(&rom)])
+        .arg(&converted)
+        .assert()
+        .success();
 }
