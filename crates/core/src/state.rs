@@ -12,11 +12,12 @@ use crate::dma::DmaState;
 use crate::joypad::JoypadState;
 use crate::ppu::PpuState;
 use crate::serial::SerialState;
+use crate::state_fields::StateFields;
 use crate::timer::TimerState;
 use bytemuck::{Pod, Zeroable};
 
 /// Every mutable byte of the emulated Game Boy. Copying it is a save state.
-#[derive(Clone, Copy, Pod, Zeroable)]
+#[derive(Clone, Copy, Pod, Zeroable, StateFields)]
 #[repr(C)]
 pub struct State {
     /// Borrowed by the CPU executor.
@@ -36,7 +37,7 @@ const _: () = assert!(size_of::<ApuState>().is_multiple_of(8));
 const _: () = assert!(size_of::<MbcState>().is_multiple_of(8));
 
 /// Everything but the CPU registers.
-#[derive(Clone, Copy, Pod, Zeroable)]
+#[derive(Clone, Copy, Pod, Zeroable, StateFields)]
 #[repr(C)]
 pub struct HwState {
     /// M-cycles since power-on. Inputs are stamped with this clock.
@@ -55,6 +56,7 @@ pub struct HwState {
     /// FFFF IE: enabled interrupts (all eight bits are read/write).
     pub interrupt_enable: u8,
     /// 1 while the boot ROM is mapped over 0x0000..=0x00FF (until a write to FF50).
+    #[state(flag)]
     pub boot_rom_mapped: u8,
     /// A `Model`, stored raw.
     pub model_raw: u8,

@@ -40,6 +40,12 @@ pub struct RunArgs {
     /// Write the audio of the run as a 48 kHz stereo 16-bit WAV file.
     #[arg(long, value_name = "WAV")]
     pub wav: Option<PathBuf>,
+    /// Start from this save state (written for the same ROM) instead of power-on.
+    #[arg(long, value_name = "FILE")]
+    pub load_state: Option<PathBuf>,
+    /// Save the state at the end of the run to this file.
+    #[arg(long, value_name = "FILE")]
+    pub save_state: Option<PathBuf>,
 }
 
 /// Reads and parses a ROM file; every failure is one `CliError` naming the path.
@@ -133,6 +139,9 @@ pub fn run(args: &RunArgs) -> CliResult {
     if !args.no_save {
         load_battery(&mut core, &save_path)?;
     }
+    if let Some(path) = &args.load_state {
+        crate::state_command::load_into(&mut core, path)?;
+    }
 
     let mut samples = Vec::new();
     let events = run_for_each_frame(&mut core, length, |core| {
@@ -161,8 +170,21 @@ pub fn run(args: &RunArgs) -> CliResult {
         // A closed pipe (`| head`) is not an emulator error.
         let _ = stdout.write_all(&serial).and_then(|()| stdout.flush());
     }
-    if !args.no_save {
+    if let Some(path) = &args.save_state {
+        crate::state_command::save_to(&core, path, core.state().hw.frames)?;
+    }
+    // In-game saves stay safe: a loaded state carries the cartridge RAM of its moment,
+    // which may be older than the `.sav`. After a state load the `.sav` is written only
+    // once the game itself has written battery RAM (or the clock) since the load.
+    let game_saved = events.contains(Events::BATTERY_DIRTY);
+    if !args.no_save && (args.load_state.is_none() || game_saved) {
         save_battery(&mut core, &save_path);
+    } else if !args.no_save && core.has_battery() {
+        eprintln!(
+            "note: battery save not written: the game did not write its save RAM after the \
+             state load ({})",
+            save_path.display()
+        );
     }
     Ok(ExitCode::SUCCESS)
 }
