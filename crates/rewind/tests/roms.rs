@@ -189,6 +189,21 @@ fn rtc_host_time_is_replayed_on_seek() {
             "seek to {frame} across the RTC event"
         );
     }
+    // Back to just before the advance and playing on with the same buttons: the logged host
+    // time is part of the timeline, not a choice the player makes again, so it is kept.
+    timeline.seek(100).unwrap();
+    for k in 100..160u64 {
+        let buttons = if k % 50 < 10 { 0x10 } else { 0 };
+        if timeline.core().buttons().0 != buttons {
+            timeline.set_buttons(buttons);
+        }
+        timeline.run_frame();
+    }
+    assert!(
+        timeline.core().state().as_bytes() == states[159].1.as_bytes(),
+        "playing on from before the clock advance replays it"
+    );
+    assert_eq!(timeline.rewinder().rtc_log().len(), 1);
 }
 
 /// A reset is an input on the timeline: the core's clock restarts, the timeline's does
