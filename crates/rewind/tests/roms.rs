@@ -242,3 +242,33 @@ fn resets_are_replayed_on_seek_and_fork_like_inputs() {
     assert_eq!(timeline.rewinder().reset_log().count(), 0);
     assert!(timeline.core().state().hw.m_cycles > states[110].1.hw.m_cycles);
 }
+
+/// The budget covers the input log too: inputs that change every frame over a long session
+/// push out old history instead of growing past the budget.
+#[test]
+fn input_logs_stay_within_the_budget() {
+    let budget = 256 * 1024;
+    let rom = Rom::from_bytes(bench::builtin_rom()).unwrap();
+    let mut timeline = Timeline::new(Core::new(rom, Options::default()), budget);
+    for frame in 0..20_000u32 {
+        // A different button mask every frame: the worst case for the input log.
+        timeline.set_buttons((frame % 255 + 1) as u8);
+        timeline.run_frame();
+    }
+    let stats = timeline.stats();
+    assert!(
+        timeline.memory_bytes() <= budget,
+        "{} bytes held ({} in the ring, {} in the input log) over a {budget} budget",
+        timeline.memory_bytes(),
+        stats.used_bytes,
+        stats.input_log_bytes
+    );
+    let span = timeline.span();
+    assert!(
+        span.newest - span.oldest > 60,
+        "history still holds {span:?}"
+    );
+    timeline
+        .seek(span.oldest)
+        .expect("the oldest frame held can be reached");
+}

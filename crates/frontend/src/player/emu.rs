@@ -586,10 +586,10 @@ mod tests {
             assert!(*history <= budget);
         }
         // Once the budget is full, resident memory stays flat (allocator noise aside).
-        if let (Some(at_30), Some(at_end)) = (figures[29].1, figures[119].1) {
+        if let (Some(at_60), Some(at_end)) = (figures[59].1, figures[119].1) {
             assert!(
-                at_end <= at_30 + (2 << 20),
-                "resident memory grew from {at_30} to {at_end} bytes"
+                at_end <= at_60 + (2 << 20),
+                "resident memory grew from {at_60} to {at_end} bytes"
             );
         }
     }
