@@ -6,8 +6,9 @@
 //! always have something to measure.
 
 use backspin_core::{Buttons, Core, Options, Rom};
-use backspin_rewind::bench::{InputScript, builtin_rom, run_one_frame};
+use backspin_rewind::bench::{builtin_rom, run_one_frame};
 use backspin_rewind::{Rewinder, Timeline};
+use backspin_test_support::InputScript;
 use std::path::PathBuf;
 
 /// (name, bytes) of the ROM to measure: `homebrew/<name>` if available, else the built-in one.

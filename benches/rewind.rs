@@ -3,8 +3,9 @@
 //! `cargo run --release -p backspin-rewind --example rewind_bench -- ROM`).
 
 use backspin_benches::{bench_rom, play_timeline, play_with_rewind, power_on};
-use backspin_rewind::bench::{Rng, run_one_frame};
+use backspin_rewind::bench::run_one_frame;
 use backspin_rewind::{Rewinder, Timeline};
+use backspin_test_support::SplitMix64;
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 
 fn capture(c: &mut Criterion) {
@@ -30,7 +31,7 @@ fn seek(c: &mut Criterion) {
     let mut timeline = Timeline::new(power_on(&rom), 64 << 20);
     play_timeline(&mut timeline, 3600, 1);
     let span = timeline.span();
-    let mut rng = Rng(42);
+    let mut rng = SplitMix64::new(42);
     c.bench_function(&format!("rewind/seek_random/{name}"), |b| {
         b.iter(|| {
             let frame = rng.range(span.oldest, span.newest);

@@ -5,6 +5,7 @@
 
 use backspin_asm::{Assembled, assemble_file_with_symbols};
 use backspin_core::{Buttons, Core, Events, M_CYCLES_PER_SECOND, Options, Rom};
+use backspin_test_support::SplitMix64;
 use std::path::PathBuf;
 
 fn roms_test_dir() -> PathBuf {
@@ -273,24 +274,13 @@ fn demo_reacts_to_input() {
     assert_eq!(drawn, 1, "the flower is drawn in the grass");
 }
 
-/// A small xorshift generator: the tests print its seed.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-}
-
 /// Human-ish random input: hold a random combination for 1-30 frames.
 fn random_inputs(seed: u64, frames: usize) -> Vec<u8> {
-    let mut rng = Rng(seed | 1);
+    let mut rng = SplitMix64::new(seed);
     let mut inputs = Vec::with_capacity(frames);
     while inputs.len() < frames {
-        let buttons = (rng.next() & 0xFF) as u8 & (rng.next() & 0xFF) as u8; // sparse
-        let hold = 1 + (rng.next() % 30) as usize;
+        let buttons = (rng.next_u64() & 0xFF) as u8 & (rng.next_u64() & 0xFF) as u8; // sparse
+        let hold = 1 + (rng.next_u64() % 30) as usize;
         inputs.extend(std::iter::repeat_n(buttons, hold));
     }
     inputs.truncate(frames);

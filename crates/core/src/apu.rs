@@ -1416,6 +1416,7 @@ fn write_envelope(tone: &mut ToneState, old: u8, value: u8) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use backspin_test_support::SplitMix64;
 
     impl ApuState {
         /// `catch_up` through the plain event loop.
@@ -1431,28 +1432,13 @@ mod tests {
     /// Stereo frames per batch in `an_undrained_buffer_drops_its_older_half` (up to twice).
     const BATCH_FRAMES_MAX: u64 = 400;
 
-    struct Random(u64);
-
-    impl Random {
-        fn next(&mut self) -> u64 {
-            self.0 = self
-                .0
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            self.0 >> 33
-        }
-        fn below(&mut self, n: u64) -> u64 {
-            self.next() % n
-        }
-    }
-
     /// A host that never drains keeps what it always kept: before each stereo frame that
     /// would overflow the buffer, the older half is dropped.
     #[test]
     fn an_undrained_buffer_drops_its_older_half() {
         let mut audio = AudioOut::default();
         let mut model: Vec<i16> = Vec::new();
-        let mut random = Random(0x00A9_0004);
+        let mut random = SplitMix64::new(0x00A9_0004);
         let mut next_sample = 0i16;
         for _ in 0..5_000 {
             let frames = random.below(2 * BATCH_FRAMES_MAX) as usize;
@@ -1504,7 +1490,7 @@ mod tests {
     fn run_matches_the_reference_loop() {
         let seed = 0x00A9_0003;
         println!("seed {seed:#x}");
-        let mut random = Random(seed);
+        let mut random = SplitMix64::new(seed);
         let mut fast = ApuState::zeroed();
         let mut reference = ApuState::zeroed();
         fast.write_register(0x26, 0x80);
@@ -1536,7 +1522,7 @@ mod tests {
                 3 => 0x25,
                 _ => 0x10 + random.below(0x16) as u8,
             };
-            let mut value = random.next() as u8;
+            let mut value = random.next_u64() as u8;
             if matches!(reg, 0x12 | 0x17 | 0x21) && random.below(4) != 0 {
                 value |= 0xF0;
             }

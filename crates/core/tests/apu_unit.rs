@@ -2,6 +2,7 @@
 //! frame sequencer, lazy catch-up against eager catch-up, and output that settles to zero.
 
 use backspin_core::apu::{ApuState, AudioOut};
+use backspin_test_support::SplitMix64;
 use bytemuck::Zeroable;
 
 /// M-cycles between DIV-APU events (DIV bit 4 falls every 8192 T-cycles).
@@ -157,31 +158,14 @@ fn wave_ram_is_blocked_while_the_wave_channel_plays() {
     assert!(seen.iter().any(|&b| b != 0xFF && b != 0x55));
 }
 
-/// A tiny deterministic generator for register traffic.
-struct Random(u64);
-
-impl Random {
-    fn next(&mut self) -> u64 {
-        self.0 = self
-            .0
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        self.0 >> 33
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
-
-/// Register traffic that exercises every channel: triggers, frequency, volume, routing.
-fn random_write(random: &mut Random) -> (u8, u8) {
+fn random_write(random: &mut SplitMix64) -> (u8, u8) {
     let reg = match random.below(10) {
         0 => 0x14 + 5 * random.below(4) as u8, // NRx4 (0x14, 0x19, 0x1E, 0x23)
         1 => 0x30 + random.below(16) as u8,
         2 => 0x24 + random.below(2) as u8,
         _ => 0x10 + random.below(0x17) as u8,
     };
-    let mut value = random.next() as u8;
+    let mut value = random.next_u64() as u8;
     if reg == 0x26 {
         value |= 0x80; // power cycles are rare: mostly keep it on
         if random.below(8) == 0 {
@@ -195,7 +179,7 @@ fn random_write(random: &mut Random) -> (u8, u8) {
 fn lazy_catch_up_matches_catching_up_every_m_cycle() {
     let seed = 0x00A9_0001;
     println!("seed {seed:#x}");
-    let mut random = Random(seed);
+    let mut random = SplitMix64::new(seed);
     let mut lazy = powered_on();
     let mut eager = powered_on();
     let (mut lazy_audio, mut eager_audio) = (AudioOut::default(), AudioOut::default());
@@ -252,7 +236,7 @@ fn lazy_catch_up_matches_catching_up_every_m_cycle() {
 fn advance_is_exactly_n_ticks() {
     let seed = 0x00A9_0002;
     println!("seed {seed:#x}");
-    let mut random = Random(seed);
+    let mut random = SplitMix64::new(seed);
     let mut ticked = powered_on();
     let mut advanced = powered_on();
     let (mut ticked_audio, mut advanced_audio) = (AudioOut::default(), AudioOut::default());

@@ -6,6 +6,7 @@
 //! ROMs built from source join once they exist.
 
 use backspin_core::{Buttons, Core, Options, Rom};
+use backspin_test_support::InputScript;
 
 fn shared_rom(relative: &str) -> Option<Vec<u8>> {
     let root = match backspin_harness::locate_test_roms() {
@@ -22,40 +23,6 @@ fn shared_rom(relative: &str) -> Option<Vec<u8>> {
             println!("skipped: {} not readable ({error})", path.display());
             None
         }
-    }
-}
-
-/// A seeded, human-like joypad script: a new button mask held for 5..40 frames.
-struct InputScript {
-    seed: u64,
-    frames_left: u32,
-    buttons: u8,
-}
-
-impl InputScript {
-    fn new(seed: u64) -> InputScript {
-        InputScript {
-            seed,
-            frames_left: 0,
-            buttons: 0,
-        }
-    }
-    fn next_random(&mut self) -> u64 {
-        self.seed = self.seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.seed;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    /// Buttons for the next frame.
-    fn next_frame(&mut self) -> Buttons {
-        if self.frames_left == 0 {
-            let r = self.next_random();
-            self.frames_left = 5 + (r % 36) as u32;
-            self.buttons = (r >> 8) as u8 & (r >> 16) as u8; // sparse masks
-        }
-        self.frames_left -= 1;
-        Buttons(self.buttons)
     }
 }
 
@@ -83,13 +50,13 @@ fn copied_state_runs_identically_for_10000_frames() {
         let mut script = InputScript::new(seed);
         let mut first = power_on(&bytes);
         for _ in 0..300 {
-            first.set_buttons(script.next_frame());
+            first.set_buttons(Buttons(script.next_frame()));
             first.run_frame();
         }
         let mut second = power_on(&bytes);
         second.load_state(first.state());
         for frame in 0..10_000 {
-            let buttons = script.next_frame();
+            let buttons = Buttons(script.next_frame());
             first.set_buttons(buttons);
             second.set_buttons(buttons);
             first.run_frame();
@@ -120,7 +87,7 @@ fn halt_skipping_matches_ticking_every_cycle() {
         eager.set_halt_skipping(false);
         let mut skipping = power_on(&bytes);
         for frame in 0..1_500 {
-            let buttons = script.next_frame();
+            let buttons = Buttons(script.next_frame());
             eager.set_buttons(buttons);
             skipping.set_buttons(buttons);
             eager.run_frame();

@@ -6,46 +6,32 @@
 
 use backspin_core::io;
 use backspin_core::ppu::PpuState;
+use backspin_test_support::SplitMix64;
 
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
-
-fn scene(rng: &mut Rng) -> (Box<[u8; 0x2000]>, Box<[u8; 160]>) {
+fn scene(rng: &mut SplitMix64) -> (Box<[u8; 0x2000]>, Box<[u8; 160]>) {
     let mut vram = Box::new([0u8; 0x2000]);
     for byte in vram.iter_mut() {
-        *byte = rng.next() as u8;
+        *byte = rng.next_u64() as u8;
     }
     let mut oam = Box::new([0u8; 160]);
     for entry in oam.chunks_exact_mut(4) {
         entry[0] = rng.below(170) as u8;
         entry[1] = rng.below(176) as u8;
-        entry[2] = rng.next() as u8;
-        entry[3] = rng.next() as u8;
+        entry[2] = rng.next_u64() as u8;
+        entry[3] = rng.next_u64() as u8;
     }
     (vram, oam)
 }
 
-fn write_random_register(ppu: &mut PpuState, rng: &mut Rng, interrupt_flag: &mut u8) {
+fn write_random_register(ppu: &mut PpuState, rng: &mut SplitMix64, interrupt_flag: &mut u8) {
     let (reg, value) = match rng.below(9) {
-        0 => (io::LCDC, 0x80 | rng.next() as u8),
-        1 => (io::STAT, rng.next() as u8),
-        2 => (io::SCY, rng.next() as u8),
-        3 => (io::SCX, rng.next() as u8),
+        0 => (io::LCDC, 0x80 | rng.next_u64() as u8),
+        1 => (io::STAT, rng.next_u64() as u8),
+        2 => (io::SCY, rng.next_u64() as u8),
+        3 => (io::SCX, rng.next_u64() as u8),
         4 => (io::LYC, rng.below(154) as u8),
-        5 => (io::BGP, rng.next() as u8),
-        6 => (io::OBP0, rng.next() as u8),
+        5 => (io::BGP, rng.next_u64() as u8),
+        6 => (io::OBP0, rng.next_u64() as u8),
         7 => (io::WY, rng.below(150) as u8),
         _ => (io::WX, rng.below(170) as u8),
     };
@@ -56,7 +42,7 @@ fn write_random_register(ppu: &mut PpuState, rng: &mut Rng, interrupt_flag: &mut
 fn advance_equals_ticking() {
     let seed = 0x5EED_0003_u64;
     println!("seed {seed:#x}");
-    let mut rng = Rng(seed);
+    let mut rng = SplitMix64::new(seed);
     let (vram, oam) = scene(&mut rng);
     let mut ppu = PpuState::post_boot();
     let mut interrupt_flag = 0u8;
@@ -165,13 +151,13 @@ fn background_pixels_follow_bgp() {
 fn random_states_never_panic() {
     let seed = 0xBAD5_7A7E_u64;
     println!("seed {seed:#x}");
-    let mut rng = Rng(seed);
+    let mut rng = SplitMix64::new(seed);
     let (vram, oam) = scene(&mut rng);
     let mut frame = Box::new([0u8; 160 * 144]);
     for round in 0..600 {
         let mut bytes = vec![0u8; std::mem::size_of::<PpuState>()];
         for byte in bytes.iter_mut() {
-            *byte = rng.next() as u8;
+            *byte = rng.next_u64() as u8;
         }
         let mut ppu: PpuState = bytemuck::pod_read_unaligned(&bytes);
         if round % 2 == 0 {

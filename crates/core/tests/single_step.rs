@@ -6,8 +6,8 @@
 //! why and passes, so a fresh clone stays green. It is unpacked once, with the `tar`
 //! command, into `<workspace>/target/sm83-v1/`.
 
-use backspin_core::Bus;
 use backspin_core::cpu::{CpuMode, CpuState, step};
+use backspin_test_support::{Cycle, FlatBus};
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -43,38 +43,6 @@ struct Registers {
     #[serde(default)]
     ei: u8,
     ram: Vec<(u16, u8)>,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Cycle {
-    Read(u16, u8),
-    Write(u16, u8),
-    Idle,
-}
-
-/// 64 KiB of RAM without I/O or interrupts, logging every M-cycle.
-struct FlatBus {
-    memory: Box<[u8; 0x10000]>,
-    log: Vec<Cycle>,
-}
-
-impl Bus for FlatBus {
-    fn read(&mut self, addr: u16) -> u8 {
-        let value = self.memory[usize::from(addr)];
-        self.log.push(Cycle::Read(addr, value));
-        value
-    }
-    fn write(&mut self, addr: u16, value: u8) {
-        self.memory[usize::from(addr)] = value;
-        self.log.push(Cycle::Write(addr, value));
-    }
-    fn idle(&mut self) {
-        self.log.push(Cycle::Idle);
-    }
-    fn pending_interrupts(&self) -> u8 {
-        0
-    }
-    fn acknowledge_interrupt(&mut self, _bit: u8) {}
 }
 
 fn workspace_root() -> PathBuf {
@@ -327,10 +295,7 @@ fn sm83_single_step_cases() {
         let workers: Vec<_> = (0..2)
             .map(|_| {
                 scope.spawn(|| {
-                    let mut bus = FlatBus {
-                        memory: Box::new([0; 0x10000]),
-                        log: Vec::with_capacity(16),
-                    };
+                    let mut bus = FlatBus::new();
                     let mut results = Vec::new();
                     while let Some(path) = files.get(next.fetch_add(1, Ordering::Relaxed)) {
                         results.push(run_file(path, &mut bus));

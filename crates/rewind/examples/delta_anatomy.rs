@@ -5,8 +5,9 @@
 
 use backspin_core::apu::{ApuState, SynthState};
 use backspin_core::{Core, Options, Rom, State};
-use backspin_rewind::bench::{InputScript, frames_in, run_one_frame};
+use backspin_rewind::bench::{frames_in, run_one_frame};
 use backspin_rewind::codec::{self, Encoder};
+use backspin_test_support::InputScript;
 use std::mem::offset_of;
 
 fn main() {

@@ -8,8 +8,9 @@
 //! (HRAM with OAM), so the drop in KiB/s is what that part costs.
 
 use backspin_core::{Core, Options, Rom, State};
-use backspin_rewind::bench::{InputScript, frames_in, run_one_frame};
+use backspin_rewind::bench::{frames_in, run_one_frame};
 use backspin_rewind::{Captured, Config, Rewinder, frames_to_seconds};
+use backspin_test_support::InputScript;
 use bytemuck::Zeroable;
 
 fn main() {

@@ -12,6 +12,7 @@ use crate::timeline::Timeline;
 use backspin_core::{
     Buttons, Core, Events, M_CYCLES_PER_FRAME, M_CYCLES_PER_SECOND, Options, Rom, RomError, State,
 };
+use backspin_test_support::{InputScript, SplitMix64};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::time::{Duration, Instant};
@@ -219,69 +220,6 @@ fn json_string(text: &str) -> String {
     out
 }
 
-/// SplitMix64: small, seedable, and the same on every platform.
-#[derive(Clone)]
-pub struct Rng(pub u64);
-
-impl Rng {
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    /// Uniform in `lo..=hi`.
-    pub fn range(&mut self, lo: u64, hi: u64) -> u64 {
-        lo + self.next_u64() % (hi - lo + 1)
-    }
-}
-
-/// A seeded joypad script that plays like a person: presses held 5–40 frames, pauses of
-/// 2–50 frames between them, mostly one direction or button, sometimes a direction with A
-/// or B, now and then Start or Select.
-pub struct InputScript {
-    rng: Rng,
-    buttons: u8,
-    frames_left: u64,
-    pressing: bool,
-}
-
-impl InputScript {
-    pub fn new(seed: u64) -> InputScript {
-        InputScript {
-            rng: Rng(seed ^ 0x5EED_0FBA_C591_4E00),
-            buttons: 0,
-            frames_left: 30,
-            pressing: false,
-        }
-    }
-
-    /// The buttons to hold for the next frame.
-    pub fn next_frame(&mut self) -> u8 {
-        if self.frames_left == 0 {
-            self.pressing = !self.pressing;
-            if self.pressing {
-                let direction = 1 << self.rng.range(0, 3);
-                let action = [Buttons::A, Buttons::B][self.rng.range(0, 1) as usize];
-                self.buttons = match self.rng.range(0, 99) {
-                    0..=44 => direction,
-                    45..=79 => action,
-                    80..=93 => direction | action,
-                    94..=97 => Buttons::START,
-                    _ => Buttons::SELECT,
-                };
-                self.frames_left = self.rng.range(5, 40);
-            } else {
-                self.buttons = 0;
-                self.frames_left = self.rng.range(2, 50);
-            }
-        }
-        self.frames_left -= 1;
-        self.buttons
-    }
-}
-
 /// Passes over the seek and step sequence (see `BenchReport::seek_ms_best_of_passes`).
 pub const TIMING_PASSES: usize = 3;
 
@@ -368,7 +306,7 @@ pub fn run(rom: &[u8], config: &BenchConfig) -> Result<BenchReport, RomError> {
     };
 
     // Pick what will be verified before playing, so only those states are copied.
-    let mut rng = Rng(config.input_seed.wrapping_mul(0x2545_F491_4F6C_DD1D) ^ 7);
+    let mut rng = SplitMix64::new(config.input_seed.wrapping_mul(0x2545_F491_4F6C_DD1D) ^ 7);
     let seek_targets: Vec<u64> = (0..config.seeks).map(|_| rng.range(1, frames)).collect();
     let thinned_targets: Vec<u64> = (0..config.thinned_seeks)
         .map(|_| rng.range(1, frames))

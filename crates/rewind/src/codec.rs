@@ -938,6 +938,7 @@ pub fn get_varint(input: &mut &[u8]) -> Option<u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use backspin_test_support::SplitMix64;
 
     fn roundtrip(a: &[u8], b: &[u8]) {
         let mut enc = Encoder::new(a.len());
@@ -1001,12 +1002,10 @@ mod tests {
         let mut base = vec![0u8; len];
         let mut state = vec![0u8; len];
         // Counter-like churn at scattered places: small differences, little repetition.
-        let mut seed = 12345u64;
+        let mut rng = SplitMix64::new(12345);
         let mut step = |state: &mut Vec<u8>, _k: usize| {
             for _ in 0..150 {
-                seed = seed
-                    .wrapping_mul(6364136223846793005)
-                    .wrapping_add(1442695040888963407);
+                let seed = rng.next_u64();
                 let j = (seed >> 33) as usize % len;
                 state[j] = state[j].wrapping_add(1 + (seed >> 20) as u8 % 3);
             }
@@ -1052,16 +1051,14 @@ mod tests {
         let shadow = spec.first_source + 5 * spec.step;
         let mut enc = Encoder::new(len);
         let mut dec = Decoder::new(len);
-        let mut seed = 99u64;
+        let mut rng = SplitMix64::new(99);
         let mut next = move |s: &mut Vec<u8>| {
             // OAM = the shadow as it was; then the shadow moves (sprites drift by one).
             if !same_frame {
                 s.copy_within(shadow..shadow + spec.len, spec.target);
             }
             for _ in 0..12 {
-                seed = seed
-                    .wrapping_mul(6364136223846793005)
-                    .wrapping_add(1442695040888963407);
+                let seed = rng.next_u64();
                 let i = shadow + (seed >> 33) as usize % spec.len;
                 s[i] = s[i].wrapping_add(if seed & 1 == 0 { 1 } else { 255 });
             }
@@ -1121,13 +1118,8 @@ mod tests {
         let len = 4096;
         let mut enc = Encoder::new(len);
         let mut dec = Decoder::new(len);
-        let mut seed = 7u64;
-        let mut rand = move || {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (seed >> 33) as usize
-        };
+        let mut rng = SplitMix64::new(7);
+        let mut rand = move || (rng.next_u64() >> 33) as usize;
         // Bytes 1024..1280: a fresh sparse set of values every frame; elsewhere a counter.
         let frame = |k: usize, rand: &mut dyn FnMut() -> usize| {
             let mut s = vec![0u8; len];

@@ -3,8 +3,9 @@
 //! keyframes, evictions and forks included.
 
 use backspin_core::{Core, Options, Rom};
-use backspin_rewind::bench::{self, InputScript};
+use backspin_rewind::bench;
 use backspin_rewind::{Captured, Config, Timeline};
+use backspin_test_support::InputScript;
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 

@@ -6,7 +6,8 @@
 use backspin_core::{Core, Options, Rom, State};
 use backspin_rewind::Captured;
 use backspin_rewind::Timeline;
-use backspin_rewind::bench::{self, BenchConfig, InputScript};
+use backspin_rewind::bench::{self, BenchConfig};
+use backspin_test_support::InputScript;
 use std::path::PathBuf;
 
 fn test_roms_dir() -> Option<PathBuf> {

@@ -4,35 +4,21 @@
 use backspin_core::State;
 use backspin_rewind::ring::Ring;
 use backspin_rewind::{Captured, Config, Rewinder};
+use backspin_test_support::SplitMix64;
 use bytemuck::Zeroable;
 use proptest::prelude::*;
 use std::collections::BTreeMap;
 
-/// SplitMix64: a tiny deterministic generator for test streams.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
-
 /// Mutates a state the way a game frame does: counters, a handful of scattered bytes, and
 /// now and then a burst (a screen redraw).
-fn step_state(state: &mut State, rng: &mut Rng) {
+fn step_state(state: &mut State, rng: &mut SplitMix64) {
     state.hw.frames += 1;
     state.hw.m_cycles += 17_556;
     let bytes = bytemuck::bytes_of_mut(state);
     let len = bytes.len() as u64;
     for _ in 0..rng.below(40) {
         let i = rng.below(len.min(20_000)) as usize;
-        bytes[i] = rng.next() as u8;
+        bytes[i] = rng.next_u64() as u8;
     }
     // A ring-like region rewritten every frame with a few fresh values (stored by value).
     bytes[30_000..30_512].fill(0);
@@ -43,13 +29,13 @@ fn step_state(state: &mut State, rng: &mut Rng) {
     if rng.below(30) == 0 {
         let start = rng.below(len - 4096) as usize;
         for b in &mut bytes[start..start + 1 + rng.below(4000) as usize] {
-            *b = rng.next() as u8;
+            *b = rng.next_u64() as u8;
         }
     }
 }
 
 fn stream(seed: u64, frames: usize) -> Vec<Box<State>> {
-    let mut rng = Rng(seed);
+    let mut rng = SplitMix64::new(seed);
     let mut state: Box<State> = bytemuck::zeroed_box();
     let mut out = Vec::with_capacity(frames);
     for _ in 0..frames {
@@ -82,7 +68,7 @@ fn every_held_frame_seeks_exactly_through_wraps() {
     let oldest = rewinder.oldest_frame().unwrap();
     assert_eq!(rewinder.newest_frame(), Some(899));
     // Random order, then every frame backward, then forward.
-    let mut rng = Rng(99);
+    let mut rng = SplitMix64::new(99);
     for _ in 0..300 {
         let f = oldest + rng.below(900 - oldest);
         let snap = rewinder.seek(f).unwrap();
@@ -225,7 +211,7 @@ proptest! {
         seed in 0u64..1_000_000,
         ops in prop::collection::vec(0u8..20, 1..500),
     ) {
-        let mut rng = Rng(seed);
+        let mut rng = SplitMix64::new(seed);
         let mut config = Config::new(48 * 1024 + (seed as usize % 4) * 16 * 1024);
         config.keyframe_interval = 1 + (seed % 20) as u32;
         config.value_blocks = seed % 2 == 0;
@@ -309,9 +295,9 @@ fn zeroed_state_round_trips() {
 #[test]
 fn a_budget_too_small_for_one_state_stores_nothing_and_says_so() {
     let mut state: Box<State> = bytemuck::zeroed_box();
-    let mut rng = Rng(4);
+    let mut rng = SplitMix64::new(4);
     for b in &mut bytemuck::bytes_of_mut(&mut *state)[..20_000] {
-        *b = rng.next() as u8;
+        *b = rng.next_u64() as u8;
     }
     let mut rewinder = Rewinder::new(8192);
     assert_eq!(rewinder.capture(&state, 1), Captured::TooLarge);

@@ -623,6 +623,7 @@ fn unpack_step(word: u32) -> (i32, usize, i32) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use backspin_test_support::SplitMix64;
 
     #[test]
     fn kernel_rows_sum_to_one() {
@@ -632,13 +633,9 @@ mod tests {
     }
 
     /// A deterministic pseudo-random sequence for the randomized tests.
-    fn xorshift(mut seed: u64) -> impl FnMut() -> u64 {
-        move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        }
+    fn random(seed: u64) -> impl FnMut() -> u64 {
+        let mut rng = SplitMix64::new(seed);
+        move || rng.next_u64()
     }
 
     /// Queued centre steps give the same samples as steps spread at once, also when
@@ -649,7 +646,7 @@ mod tests {
         let mut queued = SynthState::zeroed();
         let mut eager = SynthState::zeroed();
         let (mut out_queued, mut out_eager) = (AudioOut::default(), AudioOut::default());
-        let mut next = xorshift(0x2545_f491_4f6c_dd1du64);
+        let mut next = random(0x2545_f491_4f6c_dd1du64);
         for round in 0..20_000u32 {
             let r = next();
             let t_cycles = if round % 1000 < 300 {
@@ -698,7 +695,7 @@ mod tests {
         let mut held = SynthState::zeroed();
         let mut single = SynthState::zeroed();
         let (mut out_held, mut out_single) = (AudioOut::default(), AudioOut::default());
-        let mut next = xorshift(0x9E37_79B9_7F4A_7C15u64);
+        let mut next = random(0x9E37_79B9_7F4A_7C15u64);
         for round in 0..3_000u32 {
             let mut steps = held.steps();
             for _ in 0..next() % 12 {

@@ -4,6 +4,7 @@
 
 use super::*;
 use crate::M_CYCLES_PER_SECOND as SECOND;
+use backspin_test_support::SplitMix64;
 
 /// A ROM of `banks` 16 KiB banks with a valid header.
 fn image(cartridge_type: u8, rom_size_code: u8, ram_size_code: u8) -> Vec<u8> {
@@ -756,13 +757,8 @@ fn mbc2_battery_is_512_bytes() {
 #[test]
 fn offsets_always_match_the_registers() {
     // Writes in random order on every mapper: the stored offsets equal a fresh recompute.
-    let mut seed = 0x1234_5678_9ABC_DEF0u64;
-    let mut next = || {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        seed
-    };
+    let mut rng = SplitMix64::new(0x1234_5678_9ABC_DEF0);
+    let mut next = || rng.next_u64();
     for (ty, rom_code, ram_code) in [
         (0x03, 6, 3),
         (0x06, 3, 0),
@@ -786,13 +782,8 @@ fn offsets_always_match_the_registers() {
 fn rtc_lazy_catch_up_equals_one_step() {
     // The lazy clock's oracle: catching up at many random points (latches) ends in the same
     // clock as catching up once at the end, from awkward starting values too.
-    let mut seed = 0x0DDB_A11C_0FFE_E123u64;
-    let mut next = || {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        seed
-    };
+    let mut rng = SplitMix64::new(0x0DDB_A11C_0FFE_E123);
+    let mut next = || rng.next_u64();
     let rom = rom(0x0F, 0, 0);
     for _ in 0..200 {
         let mut once = rom.power_on_mbc();

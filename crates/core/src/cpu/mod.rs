@@ -17,8 +17,6 @@ use bytemuck::{Pod, Zeroable};
 
 pub mod disasm;
 mod execute;
-#[cfg(test)]
-mod tests;
 
 pub use disasm::disassemble;
 

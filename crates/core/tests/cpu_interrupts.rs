@@ -2,73 +2,8 @@
 //! the `ie_push` cancel, EI delay, HALT and the HALT bug. Instruction semantics and timing
 //! are covered by the 500,000 SM83 cases in `tests/single_step.rs`.
 
-use super::{CpuMode, CpuState, step};
-use crate::bus::Bus;
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Cycle {
-    Read(u16, u8),
-    Write(u16, u8),
-    Idle,
-}
-
-/// 64 KiB of RAM plus IF/IE: IE is the byte at 0xFFFF (so pushes can land on it, as on
-/// hardware), IF is a separate field (the test sets it; acknowledging clears a bit).
-struct FlatBus {
-    memory: Box<[u8; 0x10000]>,
-    interrupt_flag: u8,
-    log: Vec<Cycle>,
-    breakpoints: u32,
-    stops: u32,
-}
-
-impl FlatBus {
-    fn new(program_at: u16, program: &[u8]) -> FlatBus {
-        let mut memory = Box::new([0u8; 0x10000]);
-        let start = usize::from(program_at);
-        memory[start..start + program.len()].copy_from_slice(program);
-        FlatBus {
-            memory,
-            interrupt_flag: 0,
-            log: Vec::new(),
-            breakpoints: 0,
-            stops: 0,
-        }
-    }
-    fn set_ie(&mut self, value: u8) {
-        self.memory[0xFFFF] = value;
-    }
-    fn take_log(&mut self) -> Vec<Cycle> {
-        std::mem::take(&mut self.log)
-    }
-}
-
-impl Bus for FlatBus {
-    fn read(&mut self, addr: u16) -> u8 {
-        let value = self.memory[usize::from(addr)];
-        self.log.push(Cycle::Read(addr, value));
-        value
-    }
-    fn write(&mut self, addr: u16, value: u8) {
-        self.memory[usize::from(addr)] = value;
-        self.log.push(Cycle::Write(addr, value));
-    }
-    fn idle(&mut self) {
-        self.log.push(Cycle::Idle);
-    }
-    fn pending_interrupts(&self) -> u8 {
-        self.memory[0xFFFF] & self.interrupt_flag & 0x1F
-    }
-    fn acknowledge_interrupt(&mut self, bit: u8) {
-        self.interrupt_flag &= !(1 << bit);
-    }
-    fn stop(&mut self) {
-        self.stops += 1;
-    }
-    fn breakpoint(&mut self) {
-        self.breakpoints += 1;
-    }
-}
+use backspin_core::cpu::{CpuMode, CpuState, step};
+use backspin_test_support::{Cycle, FlatBus};
 
 fn cpu_at(pc: u16, sp: u16) -> CpuState {
     CpuState {
@@ -86,7 +21,7 @@ const INC_A: u8 = 0x3C;
 
 #[test]
 fn dispatch_takes_five_cycles_and_pushes_pc() {
-    let mut bus = FlatBus::new(0x0200, &[NOP]);
+    let mut bus = FlatBus::with_program(0x0200, &[NOP]);
     let mut cpu = cpu_at(0x0200, 0xD000);
     cpu.ime = 1;
     bus.set_ie(0x1F);
@@ -116,7 +51,7 @@ fn dispatch_takes_five_cycles_and_pushes_pc() {
 
 #[test]
 fn no_dispatch_while_ime_off_or_nothing_pending() {
-    let mut bus = FlatBus::new(0x0100, &[NOP, NOP]);
+    let mut bus = FlatBus::with_program(0x0100, &[NOP, NOP]);
     let mut cpu = cpu_at(0x0100, 0xD000);
     bus.set_ie(0x01);
     bus.interrupt_flag = 0x01;
@@ -135,7 +70,7 @@ fn no_dispatch_while_ime_off_or_nothing_pending() {
 fn push_onto_ie_redirects_or_cancels_dispatch() {
     // PC high byte 0x02 written to IE keeps only the STAT interrupt enabled: VBlank (bit 0)
     // was the one being dispatched, STAT (bit 1) is taken instead.
-    let mut bus = FlatBus::new(0x0200, &[NOP]);
+    let mut bus = FlatBus::with_program(0x0200, &[NOP]);
     let mut cpu = cpu_at(0x0200, 0x0000);
     cpu.ime = 1;
     bus.set_ie(0x01);
@@ -147,7 +82,7 @@ fn push_onto_ie_redirects_or_cancels_dispatch() {
     assert_eq!(bus.memory[0xFFFE], 0x00);
 
     // PC high byte 0x00 disables everything: PC becomes 0x0000, nothing is acknowledged.
-    let mut bus = FlatBus::new(0x0010, &[NOP]);
+    let mut bus = FlatBus::with_program(0x0010, &[NOP]);
     let mut cpu = cpu_at(0x0010, 0x0000);
     cpu.ime = 1;
     bus.set_ie(0x01);
@@ -162,7 +97,7 @@ fn push_onto_ie_redirects_or_cancels_dispatch() {
 
 #[test]
 fn ei_enables_after_the_next_instruction() {
-    let mut bus = FlatBus::new(0x0100, &[EI, INC_A, INC_A]);
+    let mut bus = FlatBus::with_program(0x0100, &[EI, INC_A, INC_A]);
     let mut cpu = cpu_at(0x0100, 0xD000);
     bus.set_ie(0x04);
     bus.interrupt_flag = 0x04;
@@ -182,7 +117,7 @@ fn ei_enables_after_the_next_instruction() {
 
 #[test]
 fn ei_then_di_never_takes_the_interrupt() {
-    let mut bus = FlatBus::new(0x0100, &[EI, DI, NOP, NOP]);
+    let mut bus = FlatBus::with_program(0x0100, &[EI, DI, NOP, NOP]);
     let mut cpu = cpu_at(0x0100, 0xD000);
     bus.set_ie(0x01);
     bus.interrupt_flag = 0x01;
@@ -197,7 +132,7 @@ fn ei_then_di_never_takes_the_interrupt() {
 #[test]
 fn ei_while_enabled_and_reti() {
     // EI with IME already on changes nothing: the interrupt is taken right after it.
-    let mut bus = FlatBus::new(0x0100, &[EI, NOP]);
+    let mut bus = FlatBus::with_program(0x0100, &[EI, NOP]);
     let mut cpu = cpu_at(0x0100, 0xD000);
     cpu.ime = 1;
     step(&mut cpu, &mut bus);
@@ -208,7 +143,7 @@ fn ei_while_enabled_and_reti() {
     assert_eq!(cpu.pc, 0x0040);
 
     // RETI enables at once: the next step dispatches.
-    let mut bus = FlatBus::new(0x0100, &[0xD9]);
+    let mut bus = FlatBus::with_program(0x0100, &[0xD9]);
     bus.memory[0xC000] = 0x34;
     bus.memory[0xC001] = 0x12;
     let mut cpu = cpu_at(0x0100, 0xC000);
@@ -222,7 +157,7 @@ fn ei_while_enabled_and_reti() {
 
 #[test]
 fn halt_waits_then_wakes_without_ime() {
-    let mut bus = FlatBus::new(0x0100, &[HALT, INC_A]);
+    let mut bus = FlatBus::with_program(0x0100, &[HALT, INC_A]);
     let mut cpu = cpu_at(0x0100, 0xD000);
     bus.set_ie(0x01);
     step(&mut cpu, &mut bus);
@@ -247,7 +182,7 @@ fn halt_waits_then_wakes_without_ime() {
 /// bug), IME becomes 1 at the end of that step, and the next step leaves HALT and dispatches.
 #[test]
 fn halt_with_ime_dispatches_on_wake() {
-    let mut bus = FlatBus::new(0x0100, &[EI, HALT, NOP]);
+    let mut bus = FlatBus::with_program(0x0100, &[EI, HALT, NOP]);
     let mut cpu = cpu_at(0x0100, 0xD000);
     bus.set_ie(0x01);
     bus.interrupt_flag = 0x01;
@@ -264,7 +199,7 @@ fn halt_with_ime_dispatches_on_wake() {
 #[test]
 fn halt_bug_reads_the_next_byte_twice() {
     // IME off, interrupt pending: HALT does not halt; INC A is fetched twice.
-    let mut bus = FlatBus::new(0x0100, &[HALT, INC_A, NOP]);
+    let mut bus = FlatBus::with_program(0x0100, &[HALT, INC_A, NOP]);
     let mut cpu = cpu_at(0x0100, 0xD000);
     bus.set_ie(0x01);
     bus.interrupt_flag = 0x01;
@@ -291,7 +226,7 @@ fn halt_bug_reads_the_next_byte_twice() {
 #[test]
 fn halt_bug_on_an_operand_fetch() {
     // `ld a, $3C` after a bugged HALT: the opcode byte 0x3E is read again as the operand.
-    let mut bus = FlatBus::new(0x0100, &[HALT, 0x3E, 0x3C]);
+    let mut bus = FlatBus::with_program(0x0100, &[HALT, 0x3E, 0x3C]);
     let mut cpu = cpu_at(0x0100, 0xD000);
     bus.set_ie(0x01);
     bus.interrupt_flag = 0x01;
@@ -302,7 +237,7 @@ fn halt_bug_on_an_operand_fetch() {
 
 #[test]
 fn stop_and_illegal_opcodes_idle_forever() {
-    let mut bus = FlatBus::new(0x0100, &[0x10, 0x00]);
+    let mut bus = FlatBus::with_program(0x0100, &[0x10, 0x00]);
     let mut cpu = cpu_at(0x0100, 0xD000);
     step(&mut cpu, &mut bus);
     assert_eq!(
@@ -312,7 +247,7 @@ fn stop_and_illegal_opcodes_idle_forever() {
     step(&mut cpu, &mut bus);
     assert_eq!(bus.take_log(), [Cycle::Read(0x0100, 0x10), Cycle::Idle]);
 
-    let mut bus = FlatBus::new(0x0100, &[0xDD, 0x00]);
+    let mut bus = FlatBus::with_program(0x0100, &[0xDD, 0x00]);
     let mut cpu = cpu_at(0x0100, 0xD000);
     cpu.ime = 1;
     step(&mut cpu, &mut bus);
@@ -326,7 +261,7 @@ fn stop_and_illegal_opcodes_idle_forever() {
 
 #[test]
 fn ld_b_b_is_a_breakpoint() {
-    let mut bus = FlatBus::new(0x0100, &[0x40, 0x41]);
+    let mut bus = FlatBus::with_program(0x0100, &[0x40, 0x41]);
     let mut cpu = cpu_at(0x0100, 0xD000);
     step(&mut cpu, &mut bus);
     step(&mut cpu, &mut bus);
@@ -338,7 +273,7 @@ fn ld_b_b_is_a_breakpoint() {
 #[test]
 fn garbage_state_does_not_panic() {
     for raw in [0u8, 1, 2, 3, 4, 0x7F, 0xFF] {
-        let mut bus = FlatBus::new(0x0000, &[0xFB; 16]);
+        let mut bus = FlatBus::with_program(0x0000, &[0xFB; 16]);
         let mut cpu = cpu_at(0, 0);
         cpu.ime = raw;
         cpu.mode_raw = raw;
@@ -365,11 +300,11 @@ fn disassembler_lengths_match_the_executor() {
             )
     };
     for op in 0..=0xFFu8 {
-        let (text, length) = super::disassemble(&[op, 0x00, 0x00], 0x0100);
+        let (text, length) = backspin_core::cpu::disassemble(&[op, 0x00, 0x00], 0x0100);
         if text.starts_with("db ") || op == 0x10 || jumps(op) {
             continue;
         }
-        let mut bus = FlatBus::new(0x0100, &[op, 0x00, 0x00]);
+        let mut bus = FlatBus::with_program(0x0100, &[op, 0x00, 0x00]);
         let mut cpu = cpu_at(0x0100, 0xD000);
         step(&mut cpu, &mut bus);
         assert_eq!(cpu.pc, 0x0100 + u16::from(length), "{op:02X} {text}");
