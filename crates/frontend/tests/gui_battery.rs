@@ -6,6 +6,7 @@
 
 mod gui_support;
 
+use backspin_test_support::SplitMix64;
 use gui_support::{Display, SERIAL, missing_tools, out_dir};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -245,18 +246,6 @@ fn gui_battery_save_is_written_on_sigterm_and_sigint() {
     }
 }
 
-/// xorshift64*: the kill moments, reproducible from the printed seed.
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, bound: u64) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) % bound
-    }
-}
-
 /// Kills the player `kills` times at random moments from launch (some before the window
 /// is up); each time the save left behind is whole and valid, never older than the one
 /// before, and behind what was on screen by at most [`MAX_FRAMES_LOST`].
@@ -267,7 +256,7 @@ fn kill_nine(name: &str, kills: u32, seed: u64) {
     }
     let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
     println!("{name}: seed {seed}");
-    let mut rng = Rng(seed | 1);
+    let mut rng = SplitMix64::new(seed);
     let rom = counter_rom(name);
     let dir = rom.parent().expect("a folder").to_path_buf();
     let save = dir.join("counter.sav");

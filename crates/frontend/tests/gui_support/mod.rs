@@ -64,6 +64,10 @@ impl Display {
                     "800x700x24",
                     "-nolisten",
                     "tcp",
+                    // Without it the server resets when its last client leaves, and a
+                    // player launched during that reset cannot connect (a flake between
+                    // two launches on one display).
+                    "-noreset",
                 ])
                 .stdout(Stdio::null())
                 .stderr(Stdio::null())
