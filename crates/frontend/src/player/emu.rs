@@ -612,12 +612,11 @@ mod tests {
         let (mut emu, _frames) = demo_emu(budget_bytes);
         let frames_per_minute = 3_584; // 60 s at 59.7275 frames per second
         let mut figures = Vec::new();
-        let mut seed = 1u32;
+        let mut rng = backspin_test_support::SplitMix64::new(1);
         for _ in 0..minutes {
             for frame in 0..frames_per_minute {
                 if frame % 23 == 0 {
-                    seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12_345);
-                    emu.buttons = (seed >> 24) as u8;
+                    emu.buttons = rng.below(256) as u8;
                 }
                 emu.play_frame(false);
                 emu.timeline.output().audio.drain_i16(&mut Vec::new());
