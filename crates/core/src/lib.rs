@@ -8,6 +8,7 @@
 pub mod apu;
 pub mod bus;
 pub mod cart;
+pub mod cgb;
 mod core;
 pub mod cpu;
 pub mod dma;
@@ -20,7 +21,9 @@ pub mod serial;
 pub mod state;
 pub mod timer;
 
-pub use crate::core::{BootRom, BootRomError, Core, Model, Options, Output};
+pub use crate::core::{
+    BootRom, BootRomError, CGB_BOOT_ROM_BYTES, Core, DMG_BOOT_ROM_BYTES, Model, Options, Output,
+};
 pub use bus::Bus;
 pub use cart::{Rom, RomError};
 pub use events::Events;

@@ -4,6 +4,20 @@
 use super::*;
 
 impl ApuState {
+    /// FF76 PCM12 / FF77 PCM34 (CGB): the digital outputs (0..=15) of channels 1 and 2, or
+    /// 3 and 4, low nibble first. Reads a caught-up copy (reads never change the APU).
+    pub fn read_pcm(&self, reg: u8) -> u8 {
+        let mut now = *self;
+        now.catch_up();
+        let outputs = now.digital_outputs();
+        let (low, high) = if reg == crate::io::PCM12 {
+            (outputs[0], outputs[1])
+        } else {
+            (outputs[2], outputs[3])
+        };
+        (low & 15) | ((high & 15) << 4)
+    }
+
     /// FF10..=FF3F (`reg` = low byte), incl. read masks and wave RAM quirks.
     pub fn read_register(&self, reg: u8) -> u8 {
         match reg {

@@ -89,7 +89,7 @@ impl PpuState {
             return;
         }
         self.output_pixel(bus);
-        self.tick_fetcher(bus.vram);
+        self.tick_fetcher(bus);
         if self.screen_x >= 160 {
             self.exit_mode3(bus);
         } else {
@@ -119,6 +119,11 @@ impl PpuState {
         self.obj_fifo_high <<= 1;
         self.obj_fifo_palette <<= 1;
         self.obj_fifo_priority <<= 1;
+        let obj_palette_high = if self.colour_mode == MODE_CGB {
+            self.shift_cgb_object_fifo()
+        } else {
+            0
+        };
         if self.scanline_x >= 160 {
             self.scanline_x = self.scanline_x.wrapping_add(1);
             return;
@@ -132,7 +137,9 @@ impl PpuState {
         };
         let pixel = bg_colour | (obj << 2);
         let x = self.screen_x;
-        if let Some(frame) = bus.frame.as_deref_mut() {
+        if self.colour_mode != 0 {
+            self.output_colour(bus, x, pixel, obj_palette_high);
+        } else if let Some(frame) = bus.frame.as_deref_mut() {
             let colour = shade(
                 pixel,
                 self.lcdc & LCDC_BG_ENABLE != 0,
@@ -152,12 +159,18 @@ impl PpuState {
 
     /// One dot of the background/window fetcher: tile number at step 1, low byte at 3,
     /// high byte at 5, then it waits until the FIFO is empty to push eight pixels.
-    pub(super) fn tick_fetcher(&mut self, vram: &[u8; 0x2000]) {
+    pub(super) fn tick_fetcher(&mut self, bus: &Ctx) {
         match self.fetcher_step {
-            1 => self.fetch_tile_number = vram[self.tile_map_address()],
-            3 => self.fetch_tile_low = vram[self.tile_data_address()],
+            1 => {
+                let address = self.tile_map_address();
+                self.fetch_tile_number = bus.vram[address];
+                if self.colour_mode == MODE_CGB {
+                    self.fetch_tile_attributes = bus.vram_bank1[address];
+                }
+            }
+            3 => self.fetch_tile_low = self.tile_data_bank(bus)[self.tile_data_address()],
             5 => {
-                self.fetch_tile_high = vram[self.tile_data_address() + 1];
+                self.fetch_tile_high = self.tile_data_bank(bus)[self.tile_data_address() + 1];
                 if self.in_window != 0 {
                     self.fetcher_window_x = self.fetcher_window_x.wrapping_add(1);
                 }
@@ -202,6 +215,9 @@ impl PpuState {
             self.bg_fifo_high = self.fetch_tile_high;
             self.bg_fifo_len = 8;
             self.fetcher_step = 0;
+            if self.colour_mode == MODE_CGB {
+                self.push_cgb_attributes();
+            }
         }
     }
 
@@ -217,6 +233,12 @@ impl PpuState {
             self.window_line & 7
         } else {
             self.ly.wrapping_add(self.scy) & 7
+        };
+        // CGB attribute bit 6: vertical flip (the attributes stay 0 outside CGB mode).
+        let row = if self.fetch_tile_attributes & 0x40 != 0 {
+            7 - row
+        } else {
+            row
         };
         usize::from((tile * 16 + u16::from(row) * 2) & 0x1FFE)
     }

@@ -54,13 +54,7 @@ impl PpuState {
         // The last owed dots might end mode 3: find out on a copy, which draws nothing.
         let mut copy = *self;
         let mut ignored = 0;
-        let mut probe = Ctx {
-            vram: bus.vram,
-            oam: bus.oam,
-            interrupt_flag: &mut ignored,
-            frame: None,
-            frame_done: false,
-        };
+        let mut probe = Ctx::look_ahead(bus.memory(), &mut ignored);
         copy.pay(copy.fifo_lag, &mut probe);
         if copy.step_is_mode3() {
             return;
@@ -113,7 +107,7 @@ impl PpuState {
                         dots -= 1;
                         self.line_dot = self.line_dot.wrapping_add(1);
                         self.output_pixel(bus);
-                        self.tick_fetcher(bus.vram);
+                        self.tick_fetcher(bus);
                         if self.screen_x >= 160 {
                             self.wait_dots = 0;
                             self.exit_mode3(bus);
@@ -186,6 +180,8 @@ impl PpuState {
             || length + step < 6
             || self.insert_background_pixel != 0
             || self.screen_x > 160 - length
+            // Colour output goes pixel by pixel (`output_pixel`).
+            || self.colour_mode != 0
         {
             return 0;
         }

@@ -29,10 +29,12 @@
 //! # Frame buffer
 //! One shade 0..=3 per pixel after palette mapping, written directly, never allocated.
 
+use crate::cgb::{CgbState, MODE_CGB, MODE_COMPATIBILITY};
 use crate::io;
 use bytemuck::{Pod, Zeroable};
 
 mod boot_logo;
+mod colour;
 mod fetcher;
 mod lazy;
 mod oam_bug;
@@ -322,18 +324,84 @@ pub struct PpuState {
     /// OAM index of each object in `sprites` (its tile and attributes are read when it is
     /// fetched, in mode 3).
     pub sprite_oam_index: [u8; 10],
-    pub _pad: [u8; 1],
+    /// `cgb::MODE_DMG`, `MODE_COMPATIBILITY` (DMG pipeline, colours from palette RAM) or
+    /// `MODE_CGB` (tile attributes, colour palettes, CGB priorities).
+    pub colour_mode: u8,
+    /// CGB mode: the attributes (BG map entry in VRAM bank 1) of the tile being fetched, and
+    /// of the tile in the background FIFO (it holds one tile at a time).
+    pub fetch_tile_attributes: u8,
+    pub bg_fifo_attributes: u8,
+    /// CGB mode: bits 1 and 2 of each object FIFO pixel's palette number (bit 0 is in
+    /// `obj_fifo_palette`).
+    pub obj_fifo_palette_bit1: u8,
+    pub obj_fifo_palette_bit2: u8,
+    /// CGB mode: the OAM index of the object each object FIFO pixel came from, next pixel
+    /// first: with OPRI clear, a lower index wins an overlap.
+    pub obj_fifo_oam_index: [u8; 8],
+    pub _pad: [u8; 4],
+}
+
+/// The memories the PPU reads.
+#[derive(Clone, Copy)]
+pub struct VideoMemory<'a> {
+    pub vram: &'a [u8; 0x2000],
+    /// CGB: VRAM bank 1 (tile attributes and tiles).
+    pub vram_bank1: &'a [u8; 0x2000],
+    pub oam: &'a [u8; 160],
+    /// CGB palette RAM and OPRI; `None` on a DMG.
+    pub cgb: Option<&'a CgbState>,
+}
+
+impl<'a> VideoMemory<'a> {
+    /// A DMG's: one VRAM bank, no palette RAM.
+    pub fn dmg(vram: &'a [u8; 0x2000], oam: &'a [u8; 160]) -> VideoMemory<'a> {
+        VideoMemory {
+            vram,
+            vram_bank1: vram,
+            oam,
+            cgb: None,
+        }
+    }
 }
 
 /// What a step may touch besides the PPU's own state.
 struct Ctx<'a> {
     vram: &'a [u8; 0x2000],
+    vram_bank1: &'a [u8; 0x2000],
     oam: &'a [u8; 160],
+    cgb: Option<&'a CgbState>,
     interrupt_flag: &'a mut u8,
     /// None for a look-ahead run that must not draw.
     frame: Option<&'a mut [u8; 160 * 144]>,
+    /// On a CGB, the frame in RGB555 (None for a look-ahead run).
+    frame_rgb: Option<&'a mut [u16; 160 * 144]>,
     /// Set when line 144 was entered.
     frame_done: bool,
+}
+
+impl<'a> Ctx<'a> {
+    /// A context that draws nothing and whose interrupt requests go to `interrupt_flag`.
+    fn look_ahead(memory: VideoMemory<'a>, interrupt_flag: &'a mut u8) -> Ctx<'a> {
+        Ctx {
+            vram: memory.vram,
+            vram_bank1: memory.vram_bank1,
+            oam: memory.oam,
+            cgb: memory.cgb,
+            interrupt_flag,
+            frame: None,
+            frame_rgb: None,
+            frame_done: false,
+        }
+    }
+
+    fn memory(&self) -> VideoMemory<'a> {
+        VideoMemory {
+            vram: self.vram,
+            vram_bank1: self.vram_bank1,
+            oam: self.oam,
+            cgb: self.cgb,
+        }
+    }
 }
 
 impl PpuState {
@@ -343,48 +411,57 @@ impl PpuState {
     #[inline(always)]
     pub fn tick(
         &mut self,
-        vram: &[u8; 0x2000],
-        oam: &[u8; 160],
+        memory: VideoMemory,
         interrupt_flag: &mut u8,
         frame: &mut [u8; 160 * 144],
+        frame_rgb: &mut [u16; 160 * 144],
+    ) -> bool {
+        self.tick_dots::<4>(memory, interrupt_flag, frame, frame_rgb)
+    }
+
+    /// `tick` for a CPU M-cycle of `DOTS` dots: 4 at normal speed, 2 at CGB double speed
+    /// (the PPU keeps its pace while the CPU's doubles).
+    #[inline(always)]
+    pub fn tick_dots<const DOTS: u16>(
+        &mut self,
+        memory: VideoMemory,
+        interrupt_flag: &mut u8,
+        frame: &mut [u8; 160 * 144],
+        frame_rgb: &mut [u16; 160 * 144],
     ) -> bool {
         // Fast paths, inlined into the machine's M-cycle: nothing due in this M-cycle (most
         // of modes 0, 1 and 2), or mode 3 can owe four more dots (see `settle`).
         if self.deferred_valid | self.wx_just_changed == 0 && self.lcdc & LCDC_LCD_ENABLE != 0 {
             if self.fifo_lag == 0 {
-                if self.wait_dots >= 4 {
-                    self.wait_dots -= 4;
-                    self.line_dot = self.line_dot.wrapping_add(4);
+                if self.wait_dots >= DOTS {
+                    self.wait_dots -= DOTS;
+                    self.line_dot = self.line_dot.wrapping_add(DOTS);
                     return false;
                 }
-            } else if u32::from(self.screen_x) + u32::from(self.fifo_lag) + 4 < 160
+            } else if u32::from(self.screen_x) + u32::from(self.fifo_lag) + u32::from(DOTS) < 160
                 && self.oam_dma_active == 0
             {
-                self.fifo_lag += 4;
+                self.fifo_lag += DOTS;
                 return false;
             }
         }
-        self.tick_slow(vram, oam, interrupt_flag, frame)
+        self.tick_slow::<DOTS>(memory, interrupt_flag, frame, frame_rgb)
     }
 
     #[inline(never)]
-    fn tick_slow(
+    fn tick_slow<const DOTS: u16>(
         &mut self,
-        vram: &[u8; 0x2000],
-        oam: &[u8; 160],
+        memory: VideoMemory,
         interrupt_flag: &mut u8,
         frame: &mut [u8; 160 * 144],
+        frame_rgb: &mut [u16; 160 * 144],
     ) -> bool {
         if self.lcdc & LCDC_LCD_ENABLE == 0 && self.deferred_valid == 0 {
             return self.tick_lcd_off();
         }
-        let mut ctx = Ctx {
-            vram,
-            oam,
-            interrupt_flag,
-            frame: Some(frame),
-            frame_done: false,
-        };
+        let mut ctx = Ctx::look_ahead(memory, interrupt_flag);
+        ctx.frame = Some(frame);
+        ctx.frame_rgb = Some(frame_rgb);
         if self.deferred_valid != 0 {
             self.apply_deferred(&mut ctx);
             if self.lcdc & LCDC_LCD_ENABLE == 0 {
@@ -396,9 +473,9 @@ impl PpuState {
             self.pay(self.fifo_lag, &mut ctx);
             self.run(1, false, &mut ctx);
             self.wx_just_changed = 0;
-            self.advance_dots(3, &mut ctx);
+            self.advance_dots(u32::from(DOTS) - 1, &mut ctx);
         } else {
-            self.advance_dots(4, &mut ctx);
+            self.advance_dots(u32::from(DOTS), &mut ctx);
         }
         ctx.frame_done
     }
@@ -419,7 +496,7 @@ impl PpuState {
     /// phase that makes the Mooneye HALT-based PPU tests (`hblank_ly_scx_timing-GS`,
     /// `intr_1_2_timing-GS`, `vblank_stat_intr-GS`) agree with the running-CPU ones
     /// (`intr_2_0_timing`, Mealybug). Runs a copy; draws nothing.
-    pub fn interrupts_in_next_dot(&self, vram: &[u8; 0x2000], oam: &[u8; 160]) -> u8 {
+    pub fn interrupts_in_next_dot(&self, memory: VideoMemory) -> u8 {
         if self.lcdc & LCDC_LCD_ENABLE == 0 {
             return 0;
         }
@@ -435,13 +512,7 @@ impl PpuState {
         }
         let mut copy = *self;
         let mut raised = 0;
-        let mut ctx = Ctx {
-            vram,
-            oam,
-            interrupt_flag: &mut raised,
-            frame: None,
-            frame_done: false,
-        };
+        let mut ctx = Ctx::look_ahead(memory, &mut raised);
         // The dots owed in mode 3 lie in the past and raise nothing (see `settle`).
         copy.pay(copy.fifo_lag, &mut ctx);
         *ctx.interrupt_flag = 0;
@@ -483,6 +554,11 @@ impl PpuState {
     /// frame, if no register is written. 0 when the very next tick may do either (the
     /// machine then ticks normally).
     pub fn quiet_m_cycles(&self) -> u32 {
+        self.quiet_m_cycles_of::<4>()
+    }
+
+    /// `quiet_m_cycles` for M-cycles of `DOTS` dots (see `tick_dots`).
+    pub fn quiet_m_cycles_of<const DOTS: u16>(&self) -> u32 {
         if self.lcdc & LCDC_LCD_ENABLE == 0 {
             let left = u32::from(M_CYCLES_PER_FRAME.saturating_sub(self.lcd_off_m_cycles));
             return left.saturating_sub(1);
@@ -496,37 +572,51 @@ impl PpuState {
             }
             // Mode 3 owes dots: ticks only add more while `tick`'s fast path holds.
             let ahead = u32::from(self.screen_x) + u32::from(self.fifo_lag);
-            return 159u32.saturating_sub(ahead) / 4;
+            return 159u32.saturating_sub(ahead) / u32::from(DOTS);
         }
         if self.step_is_mode3() {
             return 0;
         }
-        // The next step runs in tick number wait/4 (counting from 0).
-        u32::from(self.wait_dots) / 4
+        // The next step runs in tick number wait/DOTS (counting from 0).
+        u32::from(self.wait_dots) / u32::from(DOTS)
     }
 
     /// Exactly `n` calls of `tick` when `n <= quiet_m_cycles()`.
     pub fn advance(
         &mut self,
         n: u32,
-        vram: &[u8; 0x2000],
-        oam: &[u8; 160],
+        memory: VideoMemory,
         interrupt_flag: &mut u8,
         frame: &mut [u8; 160 * 144],
+        frame_rgb: &mut [u16; 160 * 144],
     ) {
+        self.advance_of::<4>(n, memory, interrupt_flag, frame, frame_rgb);
+    }
+
+    /// `advance` for M-cycles of `DOTS` dots: exactly `n` calls of `tick_dots::<DOTS>` when
+    /// `n <= quiet_m_cycles_of::<DOTS>()`.
+    pub fn advance_of<const DOTS: u16>(
+        &mut self,
+        n: u32,
+        memory: VideoMemory,
+        interrupt_flag: &mut u8,
+        frame: &mut [u8; 160 * 144],
+        frame_rgb: &mut [u16; 160 * 144],
+    ) {
+        let dots = u32::from(DOTS);
         // The common case: `tick`'s first fast path n times over.
         if self.deferred_valid | self.wx_just_changed == 0
             && self.lcdc & LCDC_LCD_ENABLE != 0
             && self.fifo_lag == 0
-            && u64::from(self.wait_dots) >= 4 * u64::from(n)
+            && u64::from(self.wait_dots) >= u64::from(dots) * u64::from(n)
         {
-            self.wait_dots -= (4 * n) as u16;
-            self.line_dot = self.line_dot.wrapping_add((4 * n) as u16);
+            self.wait_dots -= (dots * n) as u16;
+            self.line_dot = self.line_dot.wrapping_add((dots * n) as u16);
             return;
         }
-        if n <= 1 || self.quiet_m_cycles() < n {
+        if n <= 1 || self.quiet_m_cycles_of::<DOTS>() < n {
             for _ in 0..n {
-                self.tick(vram, oam, interrupt_flag, frame);
+                self.tick_dots::<DOTS>(memory, interrupt_flag, frame, frame_rgb);
             }
             return;
         }
@@ -537,19 +627,37 @@ impl PpuState {
             return;
         }
         if self.fifo_lag != 0 {
-            self.fifo_lag += (4 * n) as u16;
+            self.fifo_lag += (dots * n) as u16;
             return;
         }
-        let mut bus = Ctx {
-            vram,
-            oam,
-            interrupt_flag,
-            frame: Some(frame),
-            frame_done: false,
-        };
+        let mut bus = Ctx::look_ahead(memory, interrupt_flag);
+        bus.frame = Some(frame);
+        bus.frame_rgb = Some(frame_rgb);
         // Within the quiet span no mode-3 step runs, so the split into ticks is
         // unobservable.
-        self.run(4 * n, false, &mut bus);
+        self.run(dots * n, false, &mut bus);
+    }
+
+    /// Whether the PPU is in mode 3 (CGB palette RAM is closed to the CPU then).
+    pub fn in_mode3(&self) -> bool {
+        self.lcdc & LCDC_LCD_ENABLE != 0 && self.stat & 3 == 3
+    }
+
+    /// Whether the PPU is in the HBlank of a visible line (from the end of mode 3 to the
+    /// line's end): when CGB HBlank VRAM DMA copies a block.
+    pub fn in_hblank(&self) -> bool {
+        self.lcdc & LCDC_LCD_ENABLE != 0
+            && self.fifo_lag == 0
+            && matches!(
+                Step::from_raw(self.step),
+                Step::HBlank | Step::LineWindowCheck | Step::LineEnd
+            )
+    }
+
+    /// Sets how pixels are coloured (`cgb::MODE_*`): at power-on, and when the CGB boot ROM
+    /// selects compatibility mode.
+    pub fn set_colour_mode(&mut self, mode: u8) {
+        self.colour_mode = mode;
     }
 
     /// Whether a CPU read in the current M-cycle reaches VRAM.

@@ -73,7 +73,7 @@ impl PpuState {
 
     pub(super) fn sprite_wait_fetcher(&mut self, bus: &mut Ctx) {
         if self.bg_fifo_len == 0 || self.fetcher_step < 5 {
-            self.tick_fetcher(bus.vram);
+            self.tick_fetcher(bus);
             self.goto(Step::SpriteWaitFetcher, 1);
             return;
         }
@@ -87,7 +87,7 @@ impl PpuState {
     }
 
     pub(super) fn sprite_fetch_1(&mut self, bus: &mut Ctx) {
-        self.tick_fetcher(bus.vram);
+        self.tick_fetcher(bus);
         self.goto(Step::SpriteFetch2, 1);
     }
 
@@ -104,21 +104,44 @@ impl PpuState {
         u16::from(tile) * 16 + u16::from(row) * 2
     }
 
-    pub(super) fn push_sprite(&mut self) {
+    pub(super) fn push_sprite(&mut self, bus: &Ctx) {
         let sprite = self.next_sprite();
         let (mut low, mut high) = (self.sprite_tile_low, self.sprite_tile_high);
         if sprite[3] & 0x20 != 0 {
             low = low.reverse_bits();
             high = high.reverse_bits();
         }
-        // Earlier (higher-priority) objects keep their opaque pixels.
-        let free = !(self.obj_fifo_low | self.obj_fifo_high);
-        self.obj_fifo_low |= low & free;
-        self.obj_fifo_high |= high & free;
-        let palette = if sprite[3] & 0x10 != 0 { 0xFF } else { 0 };
-        let priority = if sprite[3] & 0x80 != 0 { 0xFF } else { 0 };
-        self.obj_fifo_palette = (self.obj_fifo_palette & !free) | (palette & free);
-        self.obj_fifo_priority = (self.obj_fifo_priority & !free) | (priority & free);
+        // Earlier (higher-priority) objects keep their opaque pixels; in CGB mode a lower
+        // OAM index wins instead (`take_by_oam_index`).
+        let mut take = !(self.obj_fifo_low | self.obj_fifo_high);
+        let cgb = self.colour_mode == MODE_CGB;
+        if cgb {
+            take |= self.take_by_oam_index(bus, low | high);
+        }
+        self.obj_fifo_low = (self.obj_fifo_low & !take) | (low & take);
+        self.obj_fifo_high = (self.obj_fifo_high & !take) | (high & take);
+        let spread = |set: bool| if set { 0xFF } else { 0 };
+        // DMG: attribute bit 4 picks OBP1; CGB mode: bits 0..=2 are the palette number.
+        let palette_bit0 = if cgb {
+            sprite[3] & 1 != 0
+        } else {
+            sprite[3] & 0x10 != 0
+        };
+        let priority = spread(sprite[3] & 0x80 != 0);
+        self.obj_fifo_palette = (self.obj_fifo_palette & !take) | (spread(palette_bit0) & take);
+        self.obj_fifo_priority = (self.obj_fifo_priority & !take) | (priority & take);
+        if cgb {
+            self.push_cgb_object_palette(sprite[3], take);
+        }
         self.sprite_count = self.sprite_count.saturating_sub(1);
+    }
+
+    /// The VRAM bank the next object's tile comes from: CGB attribute bit 3 in CGB mode.
+    pub(super) fn sprite_vram<'a>(&self, bus: &Ctx<'a>) -> &'a [u8; 0x2000] {
+        if self.colour_mode == MODE_CGB && self.next_sprite()[3] & 0x08 != 0 {
+            bus.vram_bank1
+        } else {
+            bus.vram
+        }
     }
 }

@@ -111,6 +111,8 @@ impl PpuState {
                 self.obj_fifo_high = 0;
                 self.obj_fifo_palette = 0;
                 self.obj_fifo_priority = 0;
+                self.obj_fifo_palette_bit1 = 0;
+                self.obj_fifo_palette_bit2 = 0;
                 self.fetcher_step = 0;
                 self.fetcher_window_x = 0;
                 if self.wy == self.ly {
@@ -133,14 +135,15 @@ impl PpuState {
             Step::SpriteAfterPenalty => self.sprite_fetch_1(bus),
             Step::SpriteFetch1 => self.sprite_fetch_1(bus),
             Step::SpriteFetch2 => {
-                self.tick_fetcher(bus.vram);
+                self.tick_fetcher(bus);
                 self.read_sprite_attributes(bus.oam);
                 self.sprite_tile_address = self.sprite_row_address();
                 self.goto(Step::SpriteFetchLow, 2);
             }
             Step::SpriteFetchLow => {
                 self.sprite_tile_address = self.sprite_row_address();
-                self.sprite_tile_low = bus.vram[usize::from(self.sprite_tile_address & 0x1FFF)];
+                self.sprite_tile_low =
+                    self.sprite_vram(bus)[usize::from(self.sprite_tile_address & 0x1FFF)];
                 self.goto(Step::SpriteFetchHigh, 2);
             }
             Step::SpriteFetchHigh => {
@@ -148,11 +151,11 @@ impl PpuState {
                 // (Mealybug m3_lcdc_obj_size_change).
                 self.sprite_tile_address = self.sprite_row_address();
                 self.sprite_tile_high =
-                    bus.vram[usize::from((self.sprite_tile_address + 1) & 0x1FFF)];
+                    self.sprite_vram(bus)[usize::from((self.sprite_tile_address + 1) & 0x1FFF)];
                 self.goto(Step::SpritePush, 1);
             }
             Step::SpritePush => {
-                self.push_sprite();
+                self.push_sprite(bus);
                 self.mode3_sprite_check(bus);
             }
             Step::HBlank => {
