@@ -109,15 +109,6 @@ impl CgbState {
         self.key1 & 0x80 != 0
     }
 
-    /// The CPU's VRAM bank (0 or 1).
-    pub fn vram_bank(&self) -> usize {
-        if self.cgb_mode() {
-            usize::from(self.vbk & 1)
-        } else {
-            0
-        }
-    }
-
     /// The WRAM bank mapped at D000..=DFFF (1..=7).
     pub fn wram_bank(&self) -> usize {
         if !self.cgb_mode() {

@@ -298,6 +298,27 @@ impl<'a> Machine<'a> {
     /// DMA, as long as no I/O register is written.
     fn quiet_m_cycles(&self, budget: u32) -> u32 {
         let hw = &*self.hw;
+        if hw.cgb.mode_raw == cgb::MODE_CGB {
+            return self.quiet_m_cycles_cgb(budget);
+        }
+        if hw.dma.is_busy() {
+            return 0;
+        }
+        let mut watched = DIV_APU_BIT;
+        if hw.serial.is_shifting() {
+            watched |= SERIAL_CLOCK_BIT;
+        }
+        hw.timer
+            .quiet_m_cycles(watched)
+            .min(hw.ppu.quiet_m_cycles())
+            .min(budget)
+    }
+
+    /// `quiet_m_cycles` in CGB mode: nothing is quiet while an HBlank VRAM DMA waits, and
+    /// at double speed the PPU and the frame sequencer's DIV bit change pace.
+    #[cold]
+    fn quiet_m_cycles_cgb(&self, budget: u32) -> u32 {
+        let hw = &*self.hw;
         if hw.dma.is_busy() || hw.cgb.hdma_hblank_active() {
             return 0;
         }
@@ -711,23 +732,30 @@ impl Bus for Machine<'_> {
 
 /// The work RAM byte at `addr` (C000..=FDFF, or an OAM DMA source above it): bank 0 at
 /// C000, the SVBK bank at D000 (bank 1 on a DMG), E000 and up echo C000.
-#[inline]
+#[inline(always)]
 fn wram_slot(hw: &mut HwState, addr: u16) -> &mut u8 {
-    let offset = usize::from(addr & 0x0FFF);
-    if addr & 0x1000 == 0 {
-        return &mut hw.wram[offset];
+    // Banks 0 and 1 (SVBK is written only in CGB mode), as `cpu_read`'s fast path.
+    if addr & 0x1000 == 0 || hw.cgb.svbk & 6 == 0 {
+        return &mut hw.wram[usize::from(addr & 0x1FFF)];
     }
+    banked_wram_slot(hw, addr)
+}
+
+#[cold]
+fn banked_wram_slot(hw: &mut HwState, addr: u16) -> &mut u8 {
+    let offset = usize::from(addr & 0x0FFF);
     match hw.cgb.wram_bank() {
         1 => &mut hw.wram[0x1000 + offset],
         bank => &mut hw.wram_banks[((bank - 2) % 6) * 0x1000 + offset],
     }
 }
 
-/// The VRAM byte at `addr` (8000..=9FFF) in the bank VBK selects (bank 0 on a DMG).
-#[inline]
+/// The VRAM byte at `addr` (8000..=9FFF) in the bank VBK selects (VBK is written only in
+/// CGB mode: bank 0 otherwise).
+#[inline(always)]
 fn vram_slot(hw: &mut HwState, addr: u16) -> &mut u8 {
     let offset = usize::from(addr & 0x1FFF);
-    if hw.cgb.vram_bank() == 0 {
+    if hw.cgb.vbk & 1 == 0 {
         &mut hw.vram[offset]
     } else {
         &mut hw.vram_bank1[offset]

@@ -12,13 +12,52 @@ use super::*;
 const ATTRIBUTE_PALETTE: u8 = 0x07;
 const ATTRIBUTE_BANK: u8 = 0x08;
 const ATTRIBUTE_X_FLIP: u8 = 0x20;
+const ATTRIBUTE_Y_FLIP: u8 = 0x40;
 const ATTRIBUTE_PRIORITY: u8 = 0x80;
 
 impl PpuState {
-    /// The VRAM bank of the tile being fetched (attribute bit 3; bank 0 outside CGB mode,
-    /// where the attributes stay 0).
-    #[inline]
-    pub(super) fn tile_data_bank<'a>(&self, bus: &Ctx<'a>) -> &'a [u8; 0x2000] {
+    /// `tick_fetcher` in CGB mode: the tile's attributes come with its number (same
+    /// address, VRAM bank 1) and choose the bank and flips of its data.
+    pub(super) fn tick_cgb_fetcher(&mut self, bus: &Ctx) {
+        match self.fetcher_step {
+            1 => {
+                let address = self.tile_map_address();
+                self.fetch_tile_number = bus.vram[address];
+                self.fetch_tile_attributes = bus.vram_bank1[address];
+            }
+            3 => self.fetch_tile_low = self.tile_data_bank(bus)[self.cgb_tile_data_address()],
+            5 => {
+                let address = self.cgb_tile_data_address() + 1;
+                self.fetch_tile_high = self.tile_data_bank(bus)[address];
+                if self.in_window != 0 {
+                    self.fetcher_window_x = self.fetcher_window_x.wrapping_add(1);
+                }
+                self.fetcher_step = 6;
+                self.try_push_cgb_background();
+                return;
+            }
+            6 | 7 => {
+                self.try_push_cgb_background();
+                return;
+            }
+            _ => {}
+        }
+        self.fetcher_step = self.fetcher_step.wrapping_add(1) & 7;
+    }
+
+    /// `tile_data_address` with the vertical flip (attribute bit 6).
+    fn cgb_tile_data_address(&self) -> usize {
+        let address = self.tile_data_address();
+        if self.fetch_tile_attributes & ATTRIBUTE_Y_FLIP != 0 {
+            // Row r of 0..=7 sits at byte 2r of the tile: flipping is XOR 14.
+            address ^ 0x0E
+        } else {
+            address
+        }
+    }
+
+    /// The VRAM bank of the tile being fetched (attribute bit 3).
+    fn tile_data_bank<'a>(&self, bus: &Ctx<'a>) -> &'a [u8; 0x2000] {
         if self.fetch_tile_attributes & ATTRIBUTE_BANK != 0 {
             bus.vram_bank1
         } else {
@@ -26,9 +65,16 @@ impl PpuState {
         }
     }
 
+    fn try_push_cgb_background(&mut self) {
+        if self.bg_fifo_len == 0 {
+            self.try_push_background();
+            self.push_cgb_attributes();
+        }
+    }
+
     /// A tile has just entered the background FIFO: apply its horizontal flip and keep its
     /// attributes for its pixels.
-    pub(super) fn push_cgb_attributes(&mut self) {
+    fn push_cgb_attributes(&mut self) {
         if self.fetch_tile_attributes & ATTRIBUTE_X_FLIP != 0 {
             self.bg_fifo_low = self.bg_fifo_low.reverse_bits();
             self.bg_fifo_high = self.bg_fifo_high.reverse_bits();
@@ -71,9 +117,53 @@ impl PpuState {
         }
     }
 
+    /// `output_pixel` on a CGB: pops one pixel (the first `8 + SCX mod 8` are discarded)
+    /// and writes it through palette RAM.
+    pub(super) fn output_colour_pixel(&mut self, bus: &mut Ctx) {
+        let bg_colour;
+        if self.insert_background_pixel != 0 {
+            self.insert_background_pixel = 0;
+            bg_colour = 0;
+        } else if self.bg_fifo_len != 0 {
+            bg_colour = ((self.bg_fifo_high >> 6) & 2) | (self.bg_fifo_low >> 7);
+            self.bg_fifo_low <<= 1;
+            self.bg_fifo_high <<= 1;
+            self.bg_fifo_len -= 1;
+        } else {
+            return;
+        }
+        let obj = ((self.obj_fifo_high >> 6) & 2)
+            | (self.obj_fifo_low >> 7)
+            | ((self.obj_fifo_palette >> 7) << 2)
+            | ((self.obj_fifo_priority >> 7) << 3);
+        self.obj_fifo_low <<= 1;
+        self.obj_fifo_high <<= 1;
+        self.obj_fifo_palette <<= 1;
+        self.obj_fifo_priority <<= 1;
+        let obj_palette_high = if self.colour_mode == MODE_CGB {
+            self.shift_cgb_object_fifo()
+        } else {
+            0
+        };
+        if self.scanline_x >= 160 {
+            self.scanline_x = self.scanline_x.wrapping_add(1);
+            return;
+        }
+        let obj = if self.lcdc & LCDC_OBJ_ENABLE != 0 {
+            obj
+        } else {
+            0
+        };
+        let x = self.screen_x;
+        self.output_colour(bus, x, bg_colour | (obj << 2), obj_palette_high);
+        self.screen_x = x.saturating_add(1);
+        self.scanline_x = self.scanline_x.wrapping_add(1);
+        self.window_fetch_starting = 0;
+    }
+
     /// Pops the CGB-only object FIFO planes with the pixel going out; returns that pixel's
     /// palette bits 1..=2 (in place: 0, 2, 4 or 6).
-    pub(super) fn shift_cgb_object_fifo(&mut self) -> u8 {
+    fn shift_cgb_object_fifo(&mut self) -> u8 {
         let high =
             ((self.obj_fifo_palette_bit1 >> 7) << 1) | ((self.obj_fifo_palette_bit2 >> 7) << 2);
         self.obj_fifo_palette_bit1 <<= 1;
@@ -86,7 +176,7 @@ impl PpuState {
     /// Writes one pixel on a CGB. `pixel`: bits 0-1 background colour, 2-3 object colour,
     /// 4 palette bit 0 (OBP1 in compatibility mode), 5 object behind background;
     /// `obj_palette_high`: the object's palette bits 1..=2 (CGB mode).
-    pub(super) fn output_colour(&self, bus: &mut Ctx, x: u8, pixel: u8, obj_palette_high: u8) {
+    fn output_colour(&self, bus: &mut Ctx, x: u8, pixel: u8, obj_palette_high: u8) {
         let bg_colour = pixel & 3;
         let obj_colour = (pixel >> 2) & 3;
         let behind_bg = pixel & 0x20 != 0;

@@ -99,6 +99,10 @@ impl PpuState {
 
     /// Pops one pixel; the first `8 + SCX mod 8` are discarded (fine scroll).
     pub(super) fn output_pixel(&mut self, bus: &mut Ctx) {
+        if self.colour_mode != 0 {
+            self.output_colour_pixel(bus);
+            return;
+        }
         let bg_colour;
         if self.insert_background_pixel != 0 {
             self.insert_background_pixel = 0;
@@ -119,11 +123,6 @@ impl PpuState {
         self.obj_fifo_high <<= 1;
         self.obj_fifo_palette <<= 1;
         self.obj_fifo_priority <<= 1;
-        let obj_palette_high = if self.colour_mode == MODE_CGB {
-            self.shift_cgb_object_fifo()
-        } else {
-            0
-        };
         if self.scanline_x >= 160 {
             self.scanline_x = self.scanline_x.wrapping_add(1);
             return;
@@ -137,9 +136,7 @@ impl PpuState {
         };
         let pixel = bg_colour | (obj << 2);
         let x = self.screen_x;
-        if self.colour_mode != 0 {
-            self.output_colour(bus, x, pixel, obj_palette_high);
-        } else if let Some(frame) = bus.frame.as_deref_mut() {
+        if let Some(frame) = bus.frame.as_deref_mut() {
             let colour = shade(
                 pixel,
                 self.lcdc & LCDC_BG_ENABLE != 0,
@@ -160,17 +157,15 @@ impl PpuState {
     /// One dot of the background/window fetcher: tile number at step 1, low byte at 3,
     /// high byte at 5, then it waits until the FIFO is empty to push eight pixels.
     pub(super) fn tick_fetcher(&mut self, bus: &Ctx) {
+        if self.colour_mode == MODE_CGB {
+            self.tick_cgb_fetcher(bus);
+            return;
+        }
         match self.fetcher_step {
-            1 => {
-                let address = self.tile_map_address();
-                self.fetch_tile_number = bus.vram[address];
-                if self.colour_mode == MODE_CGB {
-                    self.fetch_tile_attributes = bus.vram_bank1[address];
-                }
-            }
-            3 => self.fetch_tile_low = self.tile_data_bank(bus)[self.tile_data_address()],
+            1 => self.fetch_tile_number = bus.vram[self.tile_map_address()],
+            3 => self.fetch_tile_low = bus.vram[self.tile_data_address()],
             5 => {
-                self.fetch_tile_high = self.tile_data_bank(bus)[self.tile_data_address() + 1];
+                self.fetch_tile_high = bus.vram[self.tile_data_address() + 1];
                 if self.in_window != 0 {
                     self.fetcher_window_x = self.fetcher_window_x.wrapping_add(1);
                 }
@@ -215,9 +210,6 @@ impl PpuState {
             self.bg_fifo_high = self.fetch_tile_high;
             self.bg_fifo_len = 8;
             self.fetcher_step = 0;
-            if self.colour_mode == MODE_CGB {
-                self.push_cgb_attributes();
-            }
         }
     }
 
@@ -233,12 +225,6 @@ impl PpuState {
             self.window_line & 7
         } else {
             self.ly.wrapping_add(self.scy) & 7
-        };
-        // CGB attribute bit 6: vertical flip (the attributes stay 0 outside CGB mode).
-        let row = if self.fetch_tile_attributes & 0x40 != 0 {
-            7 - row
-        } else {
-            row
         };
         usize::from((tile * 16 + u16::from(row) * 2) & 0x1FFE)
     }
