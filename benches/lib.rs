@@ -5,9 +5,9 @@
 //! beside the workspace) has it, and otherwise on the rewind crate's built-in ROM, so they
 //! always have something to measure.
 
-use backspin_core::{Core, Options, Rom};
-use backspin_rewind::Rewinder;
+use backspin_core::{Buttons, Core, Options, Rom};
 use backspin_rewind::bench::{InputScript, builtin_rom, run_one_frame};
+use backspin_rewind::{Rewinder, Timeline};
 use std::path::PathBuf;
 
 /// (name, bytes) of the ROM to measure: `homebrew/<name>` if available, else the built-in one.
@@ -36,15 +36,29 @@ pub fn power_on(rom: &[u8]) -> Core {
     )
 }
 
-/// Plays `frames` frames with the seeded human-like script, capturing every frame.
+/// Plays `frames` frames with the seeded human-like script on a bare [`Rewinder`], logging
+/// each frame's buttons and capturing every frame (what `Timeline::run_frame` does, with the
+/// capture left callable on its own).
 pub fn play_with_rewind(core: &mut Core, rewinder: &mut Rewinder, frames: u64, seed: u64) {
     let mut script = InputScript::new(seed);
     let first = core.state().hw.frames;
     rewinder.capture(core.state(), first);
     for _ in 0..frames {
-        rewinder.apply_input(core, script.next_frame());
+        let buttons = script.next_frame();
+        rewinder.record_input(core.m_cycles(), buttons);
+        core.set_buttons(Buttons(buttons));
         run_one_frame(core);
         let frame = core.state().hw.frames;
         rewinder.capture(core.state(), frame);
+    }
+}
+
+/// Plays `frames` frames with the seeded human-like script on a [`Timeline`], the path the
+/// player runs.
+pub fn play_timeline(timeline: &mut Timeline, frames: u64, seed: u64) {
+    let mut script = InputScript::new(seed);
+    for _ in 0..frames {
+        timeline.set_buttons(script.next_frame());
+        timeline.run_frame();
     }
 }

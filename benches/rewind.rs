@@ -2,9 +2,9 @@
 //! one step back. The full verified benchmark is `backspin rewind-bench` (or
 //! `cargo run --release -p backspin-rewind --example rewind_bench -- ROM`).
 
-use backspin_benches::{bench_rom, play_with_rewind, power_on};
-use backspin_rewind::Rewinder;
+use backspin_benches::{bench_rom, play_timeline, play_with_rewind, power_on};
 use backspin_rewind::bench::{Rng, run_one_frame};
+use backspin_rewind::{Rewinder, Timeline};
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 
 fn capture(c: &mut Criterion) {
@@ -27,27 +27,23 @@ fn capture(c: &mut Criterion) {
 
 fn seek(c: &mut Criterion) {
     let (name, rom) = bench_rom("pocket.gb");
-    let mut core = power_on(&rom);
-    let mut rewinder = Rewinder::new(64 << 20);
-    play_with_rewind(&mut core, &mut rewinder, 3600, 1);
-    let (oldest, newest) = (
-        rewinder.oldest_frame().unwrap(),
-        rewinder.newest_frame().unwrap(),
-    );
+    let mut timeline = Timeline::new(power_on(&rom), 64 << 20);
+    play_timeline(&mut timeline, 3600, 1);
+    let span = timeline.span();
     let mut rng = Rng(42);
     c.bench_function(&format!("rewind/seek_random/{name}"), |b| {
         b.iter(|| {
-            let frame = rng.range(oldest, newest);
-            rewinder.seek_core(&mut core, frame).unwrap()
+            let frame = rng.range(span.oldest, span.newest);
+            timeline.seek(frame).unwrap()
         })
     });
-    rewinder.seek_core(&mut core, newest).unwrap();
+    timeline.seek(span.newest).unwrap();
     c.bench_function(&format!("rewind/step_back/{name}"), |b| {
         b.iter(|| {
-            if rewinder.present_frame() == Some(oldest + 1) {
-                rewinder.seek_core(&mut core, newest).unwrap();
+            if timeline.frame() == span.oldest + 1 {
+                timeline.seek(span.newest).unwrap();
             }
-            rewinder.step_back_core(&mut core).unwrap()
+            timeline.step_back().unwrap()
         })
     });
 }

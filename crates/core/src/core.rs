@@ -124,6 +124,7 @@ impl Output {
 pub struct Core {
     state: Box<State>,
     rom: Rom,
+    model: Model,
     boot_rom: Option<BootRom>,
     out: Output,
     halt_skipping: bool,
@@ -137,6 +138,7 @@ impl Core {
         Core {
             state,
             rom,
+            model: options.model,
             boot_rom: options.boot_rom,
             out: Output::new(),
             halt_skipping: true,
@@ -146,6 +148,26 @@ impl Core {
     /// Everything that decides the future. Copy it to save.
     pub fn state(&self) -> &State {
         &self.state
+    }
+
+    /// Power-cycles the machine, as switching it off and on again: everything starts as at
+    /// power-on (the boot ROM runs again if one was given) except what a cartridge battery
+    /// keeps, which is cartridge RAM and the MBC3 clock. The M-cycle clock restarts too; a
+    /// timeline that must stay monotonic across resets keeps its own offset
+    /// (`backspin-rewind`'s `Timeline`).
+    pub fn reset(&mut self) {
+        let mut fresh: Box<State> = bytemuck::zeroed_box();
+        crate::machine::power_on(&mut fresh, &self.rom, self.model, self.boot_rom.is_some());
+        let old = &mut self.state.hw;
+        // Bring the lazily counted clock up to now, then carry it over restarted at the new
+        // M-cycle origin.
+        self.rom.rtc_sync(&mut old.mbc, old.m_cycles);
+        fresh.hw.cart_ram = old.cart_ram;
+        fresh.hw.mbc.rtc_live = old.mbc.rtc_live;
+        fresh.hw.mbc.rtc_latched = old.mbc.rtc_latched;
+        fresh.hw.mbc.rtc_subsecond = old.mbc.rtc_subsecond;
+        fresh.hw.mbc.rtc_updated_at = fresh.hw.m_cycles;
+        self.state = fresh;
     }
 
     /// Replaces the whole state (a load, a rewind, a copy from another core).
@@ -327,6 +349,7 @@ impl Clone for Core {
         Core {
             state: self.state.clone(),
             rom: self.rom.clone(),
+            model: self.model,
             boot_rom: self.boot_rom.clone(),
             out: Output {
                 frame: self.out.frame.clone(),

@@ -194,6 +194,30 @@ fn no_subcommand_opens_the_player() {
         .stdout(predicate::str::contains("Backspace").and(predicate::str::contains("run")));
 }
 
+/// Rewind budgets the history cannot address, and garbage, are refused at start in one
+/// clear message (clap's usage hint aside), before any window opens; no panic.
+#[test]
+fn absurd_rewind_budgets_are_refused_at_start() {
+    for value in ["1000000000", "4097", "-1", "lots", ""] {
+        let output = backspin()
+            .args([
+                "missing-game.gb",
+                "--no-audio",
+                &format!("--rewind-mib={value}"),
+            ])
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8(output.stderr).unwrap();
+        assert_eq!(output.status.code(), Some(2), "{value}: {stderr}");
+        let first = stderr.lines().next().unwrap_or_default();
+        assert!(
+            first.starts_with("error: ") && first.contains("--rewind-mib"),
+            "{value}: {stderr}"
+        );
+        assert!(!stderr.contains("panicked"), "{value}: {stderr}");
+    }
+}
+
 /// A two-row manifest of our own ROM: one screenshot that matches, one that does not.
 fn write_manifest(dir: &Path) -> std::path::PathBuf {
     write_nop_rom(dir);

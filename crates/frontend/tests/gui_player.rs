@@ -435,6 +435,47 @@ fn gui_screenshot_hook_and_software_presenter() {
     assert!(share == 1.0 && shades >= 3, "{shades} shades");
 }
 
+/// `--rewind-mib` 0 (rewind off), 1 (too small for a frame of history) and 4096 (the
+/// largest, mapped lazily) all play; holding rewind with no history is harmless.
+#[test]
+fn gui_rewind_budget_extremes_play() {
+    if let Some(missing) = missing_tools() {
+        println!("SKIPPED gui_rewind_budget_extremes_play: {missing} not installed");
+        return;
+    }
+    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let out = out_dir();
+    for mib in ["0", "1", "4096"] {
+        let shot = out.join(format!("budget-{mib}.png"));
+        let _ = std::fs::remove_file(&shot);
+        let log = out.join(format!("budget-{mib}.log"));
+        let mut display = Display::start();
+        display.launch(
+            &[
+                "--no-audio",
+                "--software",
+                "--rewind-mib",
+                mib,
+                "--quit-after",
+                "60",
+                "--screenshot-after",
+                "120",
+                shot.to_str().expect("utf-8 path"),
+            ],
+            &log,
+        );
+        let log_text = display.wait_for_success(&log);
+        assert!(!log_text.contains("panicked"), "{mib}: {log_text}");
+        assert!(
+            shot.exists(),
+            "--rewind-mib {mib}: no screenshot; {log_text}"
+        );
+        if mib == "0" {
+            assert_eq!(log_text.matches("rewind is off").count(), 1, "{log_text}");
+        }
+    }
+}
+
 #[test]
 fn gui_unreadable_rom_is_one_clear_error() {
     let output = Command::new(env!("CARGO_BIN_EXE_backspin"))

@@ -50,8 +50,11 @@ fn main() {
         let mut window = 0;
         for _ in 0..frames {
             let buttons = script.next_frame();
+            // A probe of sizes on masked states: the raw rewinders, no resets, so the
+            // timeline cycle is the core's M-cycle.
             k4.record_input(core.m_cycles(), buttons);
-            every.apply_input(&mut core, buttons);
+            every.record_input(core.m_cycles(), buttons);
+            core.set_buttons(backspin_core::Buttons(buttons));
             run_one_frame(&mut core);
             let frame = core.state().hw.frames;
             let state = masked(core.state(), &zero);

@@ -8,6 +8,7 @@
 //! asserted.
 
 use crate::rewinder::{Config, Rewinder, frames_to_seconds};
+use crate::timeline::Timeline;
 use backspin_core::{
     Buttons, Core, Events, M_CYCLES_PER_FRAME, M_CYCLES_PER_SECOND, Options, Rom, RomError, State,
 };
@@ -297,11 +298,6 @@ pub fn run_one_frame(core: &mut Core) {
     }
 }
 
-/// LCDC bit 7, read without side effects.
-fn lcd_enabled(core: &mut Core) -> bool {
-    core.peek(0xFF40) & 0x80 != 0
-}
-
 /// Emulated frames in `seconds`.
 pub fn frames_in(seconds: u64) -> u64 {
     (seconds * M_CYCLES_PER_SECOND).div_ceil(M_CYCLES_PER_FRAME)
@@ -386,12 +382,14 @@ pub fn run(rom: &[u8], config: &BenchConfig) -> Result<BenchReport, RomError> {
         wanted.insert(f, None);
     }
 
-    // Main pass: every-frame and thinned rewinders side by side.
-    let mut core = Core::new(rom.clone(), Options::default());
-    let mut rewinder = Rewinder::with_config(Config {
+    // Main pass: the timeline the player runs (every frame stored), and a thinned rewinder
+    // fed the same inputs alongside.
+    let config_every = Config {
         value_blocks: config.value_blocks,
         ..Config::new(config.budget_bytes)
-    });
+    };
+    let mut timeline =
+        Timeline::with_config(Core::new(rom.clone(), Options::default()), config_every);
     let mut thinned = Rewinder::with_config(Config {
         capture_every: config.thinned_every,
         value_blocks: config.value_blocks,
@@ -400,33 +398,33 @@ pub fn run(rom: &[u8], config: &BenchConfig) -> Result<BenchReport, RomError> {
     let mut script = InputScript::new(config.input_seed);
     let mut capture_times = Vec::with_capacity(frames as usize);
     let mut emulation_time = Duration::ZERO;
-    let first_frame = core.state().hw.frames;
-    rewinder.capture(core.state(), first_frame);
-    thinned.capture(core.state(), first_frame);
-    let mut lcd_on = lcd_enabled(&mut core);
+    let first_frame = timeline.frame();
+    thinned.capture(timeline.core().state(), first_frame);
+    let mut lcd_on = timeline.peek(0xFF40) & 0x80 != 0;
     for _ in 0..frames {
         let was_lcd_on = lcd_on;
         let buttons = script.next_frame();
-        thinned.record_input(core.m_cycles(), buttons);
-        rewinder.apply_input(&mut core, buttons);
+        // No resets here, so the timeline cycle is the core's M-cycle for both.
+        thinned.record_input(timeline.cycle(), buttons);
+        timeline.set_buttons(buttons);
         let t = Instant::now();
-        run_one_frame(&mut core);
+        timeline.emulate_frame();
         emulation_time += t.elapsed();
-        let frame = core.state().hw.frames;
-        lcd_on = lcd_enabled(&mut core);
+        let frame = timeline.frame();
+        lcd_on = timeline.peek(0xFF40) & 0x80 != 0;
         let t = Instant::now();
-        rewinder.capture(core.state(), frame);
+        timeline.record_frame();
         capture_times.push(t.elapsed());
-        thinned.capture(core.state(), frame);
+        thinned.capture(timeline.core().state(), frame);
         if let Some(slot) = wanted.get_mut(&(frame - first_frame)) {
             *slot = Some(Expected {
-                state: Box::new(*core.state()),
-                picture: core.frame()[..].into(),
+                state: Box::new(*timeline.core().state()),
+                picture: timeline.core().frame()[..].into(),
                 drawn: lcd_on && was_lcd_on,
             });
         }
     }
-    let stats = rewinder.stats();
+    let stats = timeline.stats();
     let thinned_stats = thinned.stats();
     let seconds = report.emulated_seconds;
     report.bytes_per_emulated_second = stats.bytes_written as f64 / seconds;
@@ -451,7 +449,7 @@ pub fn run(rom: &[u8], config: &BenchConfig) -> Result<BenchReport, RomError> {
         first_failure: None,
     };
     let newest = first_frame + frames;
-    let oldest = rewinder.oldest_frame().unwrap_or(newest);
+    let oldest = timeline.span().oldest;
     let expected = |f: u64| wanted.get(&(f - first_frame)).and_then(Option::as_ref);
 
     // Random seeks, then steps back from the newest frame and forward again (redo). The
@@ -469,49 +467,49 @@ pub fn run(rom: &[u8], config: &BenchConfig) -> Result<BenchReport, RomError> {
                 continue;
             }
             let t = Instant::now();
-            let result = rewinder.seek_core(&mut core, f);
+            let result = timeline.seek(f);
             seek_times[pass].push(t.elapsed());
             match result {
                 Ok(seek) => checker.check(
                     "seek",
                     f,
-                    &core,
+                    timeline.core(),
                     expected(f).expect("copied"),
                     seek.picture_exact,
                 ),
                 Err(e) => checker.error("seek", f, e),
             }
         }
-        let _ = rewinder.seek_core(&mut core, newest);
+        let _ = timeline.seek(newest);
         for k in 1..=steps {
             let f = newest - k;
             if f < oldest {
                 break;
             }
             let t = Instant::now();
-            let result = rewinder.step_back_core(&mut core);
+            let result = timeline.step_back();
             back_times[pass].push(t.elapsed());
             match result {
                 Ok(seek) => checker.check(
                     "step back",
                     f,
-                    &core,
+                    timeline.core(),
                     expected(f).expect("copied"),
                     seek.picture_exact,
                 ),
                 Err(e) => checker.error("step back", f, e),
             }
         }
-        let start = rewinder.present_frame().unwrap_or(newest);
+        let start = timeline.frame();
         for f in start + 1..=newest {
             let t = Instant::now();
-            let result = rewinder.step_forward_core(&mut core);
+            let result = timeline.step_forward();
             forward_times[pass].push(t.elapsed());
             match result {
                 Ok(seek) => checker.check(
                     "step forward",
                     f,
-                    &core,
+                    timeline.core(),
                     expected(f).expect("copied"),
                     seek.picture_exact,
                 ),
@@ -540,6 +538,7 @@ pub fn run(rom: &[u8], config: &BenchConfig) -> Result<BenchReport, RomError> {
 
     // The thinned rewinder re-simulates up to k - 1 extra frames; it must be exact too.
     let thinned_oldest = thinned.oldest_frame().unwrap_or(newest);
+    let mut core = timeline.core().clone();
     for &target in &thinned_targets {
         let f = first_frame + target;
         if f < thinned_oldest {
@@ -581,14 +580,16 @@ fn slowdown_pct(rom: &Rom, config: &BenchConfig) -> f64 {
     let mut best_on = f64::MAX;
     for _ in 0..3 {
         let mut off_core = Core::new(rom.clone(), Options::default());
-        let mut on_core = Core::new(rom.clone(), Options::default());
-        let mut rewinder = Rewinder::with_config(Config {
-            value_blocks: config.value_blocks,
-            ..Config::new(config.budget_bytes)
-        });
+        let mut on = Timeline::with_config(
+            Core::new(rom.clone(), Options::default()),
+            Config {
+                value_blocks: config.value_blocks,
+                ..Config::new(config.budget_bytes)
+            },
+        );
         let mut off_script = InputScript::new(config.input_seed);
         let mut on_script = InputScript::new(config.input_seed);
-        let (mut off, mut on) = (Duration::ZERO, Duration::ZERO);
+        let (mut off, mut on_time) = (Duration::ZERO, Duration::ZERO);
         let mut done = 0;
         while done < frames {
             let n = CHUNK.min(frames - done);
@@ -600,16 +601,14 @@ fn slowdown_pct(rom: &Rom, config: &BenchConfig) -> f64 {
             off += t.elapsed();
             let t = Instant::now();
             for _ in 0..n {
-                rewinder.apply_input(&mut on_core, on_script.next_frame());
-                run_one_frame(&mut on_core);
-                let frame = on_core.state().hw.frames;
-                rewinder.capture(on_core.state(), frame);
+                on.set_buttons(on_script.next_frame());
+                on.run_frame();
             }
-            on += t.elapsed();
+            on_time += t.elapsed();
             done += n;
         }
         best_off = best_off.min(off.as_secs_f64());
-        best_on = best_on.min(on.as_secs_f64());
+        best_on = best_on.min(on_time.as_secs_f64());
     }
     100.0 * (best_on - best_off) / best_off.max(1e-9)
 }

@@ -40,23 +40,24 @@
 //!   `MERGE_GAP`s and hot-class bounds (within ±1 %), and longer groups for thinned capture
 //!   (320 KiB of deltas: +6 % at k = 4; staler codes).
 //!
-//! A frontend drives it like this (one core, one rewinder):
+//! - [`Timeline`] is what a frontend drives: it owns the core and the history, stamps every
+//!   input with a monotonic timeline cycle (resets restart the core's clock, not the
+//!   timeline's) and implements rewind, redo and forks once for every client.
+//!
 //! ```no_run
 //! # use backspin_core::{Core, Options, Rom};
-//! # use backspin_rewind::Rewinder;
-//! # fn f(mut core: Core, buttons: u8, rewinding: bool) {
-//! let mut rewinder = Rewinder::new(64 << 20);
+//! # use backspin_rewind::Timeline;
+//! # fn f(core: Core, buttons: u8, rewinding: bool) {
+//! let mut timeline = Timeline::new(core, 64 << 20);
 //! // Every frame while playing (also right after a rewind: matching input replays the
 //! // recorded future, the first differing input forks it):
-//! rewinder.apply_input(&mut core, buttons); // logs, then core.set_buttons
-//! backspin_rewind::bench::run_one_frame(&mut core);
-//! rewinder.capture(core.state(), core.state().hw.frames);
+//! timeline.set_buttons(buttons);
+//! let events = timeline.run_frame();
 //! // Every frame while the rewind key is held (the core then shows that frame exactly):
 //! if rewinding {
-//!     let _ = rewinder.step_back_core(&mut core);
+//!     let _ = timeline.step_back();
 //! }
-//! // Forward again (redo) while paused: rewinder.step_forward_core(&mut core).
-//! // After loading a save state or a reset: rewinder.clear().
+//! // Forward again (redo): timeline.step_forward(). Reset: timeline.reset().
 //! # }
 //! ```
 
@@ -68,8 +69,10 @@ pub mod input_log;
 pub mod raw_blocks;
 mod rewinder;
 pub mod ring;
+mod timeline;
 
 pub use input_log::{InputEvent, InputLog};
 pub use rewinder::{
     Captured, Config, RewindError, Rewinder, SeekReport, Snapshot, Stats, frames_to_seconds,
 };
+pub use timeline::{Span, Timeline};

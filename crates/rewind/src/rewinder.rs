@@ -5,7 +5,7 @@
 use crate::codec::{self, Apply, DecodeError, Decoder, Encoder};
 use crate::input_log::InputLog;
 use crate::ring::{PushError, Ring};
-use backspin_core::{Buttons, Core, M_CYCLES_PER_FRAME, M_CYCLES_PER_SECOND, State};
+use backspin_core::{Buttons, Core, Events, M_CYCLES_PER_FRAME, M_CYCLES_PER_SECOND, State};
 use bytemuck::Zeroable;
 
 const STATE_LEN: usize = size_of::<State>();
@@ -20,6 +20,30 @@ const COPY_COST: usize = 4;
 const EARLY_KEYFRAME: u32 = 120;
 /// Host-time events kept for re-simulation (one per session start or resume in practice).
 const RTC_LOG_MAX: usize = 4096;
+/// Resets kept for re-simulation (a player presses reset rarely; the oldest go first).
+const RESET_LOG_MAX: usize = 4096;
+
+/// The kinds of input, in the order they apply when several share a cycle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) enum EventKind {
+    Reset = 0,
+    Rtc = 1,
+    Buttons = 2,
+}
+
+/// A reset (power cycle) on the timeline. The core's M-cycle clock restarts at a reset, so
+/// the timeline counts its own cycles: timeline cycle = `base` + the core's M-cycles for
+/// every state from `frame` on (until the next reset).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct ResetMark {
+    /// Timeline cycle at which the reset happened.
+    pub(crate) cycle: u64,
+    /// The timeline frame during which it happened: that frame's state and later ones
+    /// count from `base`.
+    pub(crate) frame: u64,
+    /// Timeline cycle of the core's M-cycle 0 after the reset.
+    pub(crate) base: u64,
+}
 
 /// How the rewinder stores history.
 #[derive(Clone, Debug)]
@@ -73,6 +97,8 @@ pub enum RewindError {
     Corrupt(#[from] DecodeError),
     #[error("re-simulation did not reach the target frame (the core stopped producing frames)")]
     Stalled,
+    #[error("rewind is off (a history budget of 0)")]
+    Off,
 }
 
 /// What `capture` did with a frame.
@@ -102,6 +128,9 @@ pub struct SeekReport {
     /// LCD off the PPU draws nothing and the buffer keeps an older picture; a real DMG
     /// shows a blank screen then, which is what a frontend should show.)
     pub picture_exact: bool,
+    /// What the re-simulated frames reported (e.g. `BATTERY_DIRTY` when replaying a game's
+    /// save).
+    pub events: Events,
 }
 
 /// A state rebuilt from history.
@@ -150,9 +179,11 @@ pub struct Rewinder {
     encoder: Encoder,
     decoder: Decoder,
     input: InputLog,
-    /// Host time handed to a cartridge clock: (M-cycle, seconds added). Rare (a session
-    /// start, a resume), so a plain list, capped at `RTC_LOG_MAX` entries.
+    /// Host time handed to a cartridge clock: (timeline cycle, seconds added). Rare (a
+    /// session start, a resume), so a plain list, capped at `RTC_LOG_MAX` entries.
     rtc_log: Vec<(u64, u64)>,
+    /// Resets, oldest first (rare: a plain list).
+    resets: Vec<ResetMark>,
     /// Uncompressed copy of the newest stored state: a capture is one pass against it.
     newest: Box<State>,
     /// A scratch state that seeks rebuild into, and the stored frame it holds.
@@ -189,6 +220,7 @@ impl Rewinder {
             decoder: Decoder::new(STATE_LEN),
             input: InputLog::new(),
             rtc_log: Vec::new(),
+            resets: Vec::new(),
             newest: bytemuck::zeroed_box(),
             cursor: bytemuck::zeroed_box(),
             cursor_frame: None,
@@ -208,11 +240,12 @@ impl Rewinder {
         &self.config
     }
 
-    /// Forgets all history (call after loading a save state or resetting).
+    /// Forgets all history and every logged input.
     pub fn clear(&mut self) {
         self.ring.clear();
         self.input.clear();
         self.rtc_log.clear();
+        self.resets.clear();
         self.first_key_frame = None;
         self.decoder.forget_meta();
         self.cursor_frame = None;
@@ -261,65 +294,128 @@ impl Rewinder {
         stats
     }
 
-    /// Logs `buttons` as held from `m_cycle` on and applies them to the core: the one call a
-    /// frontend makes whenever it sets the joypad (at least once per frame while replaying,
-    /// so a departure from the logged future is noticed).
-    pub fn apply_input(&mut self, core: &mut Core, buttons: u8) {
-        self.record_input(core.m_cycles(), buttons);
-        core.set_buttons(Buttons(buttons));
-    }
-
-    /// Logs `buttons` as held from `m_cycle` on. While a recorded future exists beyond the
-    /// present frame (after a seek), matching input keeps it; the first differing input
-    /// forks: snapshots after the present frame and inputs from `m_cycle` on are dropped.
-    pub fn record_input(&mut self, m_cycle: u64, buttons: u8) {
-        let present = self.present.unwrap_or(0);
-        if self.newest_frame().is_some_and(|newest| newest > present) {
-            if self.input.buttons_at(m_cycle).unwrap_or(0) == buttons {
+    /// Logs `buttons` as held from timeline cycle `cycle` on. While a recorded future exists
+    /// beyond the present frame (after a seek), matching input keeps it; the first differing
+    /// input forks: snapshots after the present frame and inputs from `cycle` on are dropped.
+    ///
+    /// Timeline cycles are the core's M-cycles plus the offset of the latest reset (see
+    /// [`crate::Timeline`], which stamps and applies inputs for a frontend).
+    pub fn record_input(&mut self, cycle: u64, buttons: u8) {
+        if self.has_future() {
+            if self.input.buttons_at(cycle).unwrap_or(0) == buttons {
                 return;
             }
-            self.fork_after(present);
-            self.rtc_log.retain(|&(c, _)| c < m_cycle);
+            self.fork_logs_at(cycle, EventKind::Buttons);
         }
-        self.input.push(m_cycle, buttons, present);
+        self.input.push(cycle, buttons, self.present.unwrap_or(0));
     }
 
-    /// Adds `seconds` of host time to the cartridge clock (MBC3 RTC; nothing for other
-    /// cartridges) and logs it, so re-simulation repeats it at the same M-cycle. This is the
-    /// other non-deterministic input besides the joypad.
-    pub fn apply_rtc_advance(&mut self, core: &mut Core, seconds: u64) {
-        self.record_rtc_advance(core.m_cycles(), seconds);
-        advance_rtc(core, seconds);
-    }
-
-    /// Logs that `seconds` of host time were added to the cartridge clock at `m_cycle`.
-    /// While a recorded future exists, the same event at the same M-cycle keeps it; any
-    /// other forks the timeline, as a differing button press does.
-    pub fn record_rtc_advance(&mut self, m_cycle: u64, seconds: u64) {
-        let present = self.present.unwrap_or(0);
-        if self.newest_frame().is_some_and(|newest| newest > present) {
-            if self.rtc_log.contains(&(m_cycle, seconds)) {
+    /// Logs that `seconds` of host time were added to the cartridge clock at timeline cycle
+    /// `cycle`. While a recorded future exists, the same event at the same cycle keeps it;
+    /// any other forks the timeline, as a differing button press does.
+    pub fn record_rtc_advance(&mut self, cycle: u64, seconds: u64) {
+        if self.has_future() {
+            if self.rtc_log.contains(&(cycle, seconds)) {
                 return;
             }
-            self.fork_after(present);
-            self.input.truncate_from(m_cycle);
+            self.fork_logs_at(cycle, EventKind::Rtc);
         }
-        self.rtc_log.retain(|&(c, _)| c < m_cycle);
+        self.rtc_log.retain(|&(c, _)| c < cycle);
         if self.rtc_log.len() >= RTC_LOG_MAX {
             self.rtc_log.remove(0);
         }
-        self.rtc_log.push((m_cycle, seconds));
+        self.rtc_log.push((cycle, seconds));
     }
 
-    /// The logged host-time events for cartridge clocks, oldest first.
+    /// Logs a reset at timeline cycle `cycle`, during frame `frame` (the one about to run),
+    /// after which the core's M-cycle 0 is timeline cycle `base`. Forks like any input
+    /// unless the recorded future holds the same reset.
+    pub(crate) fn record_reset(&mut self, mark: ResetMark) {
+        if self.has_future() {
+            if self.resets.contains(&mark) {
+                return;
+            }
+            self.fork_logs_at(mark.cycle, EventKind::Reset);
+        }
+        self.resets.retain(|r| r.cycle < mark.cycle);
+        if self.resets.len() >= RESET_LOG_MAX {
+            self.resets.remove(0);
+        }
+        self.resets.push(mark);
+    }
+
+    /// Whether stored frames lie beyond the present one (a recorded future, after a seek).
+    pub fn has_future(&self) -> bool {
+        let present = self.present.unwrap_or(0);
+        self.newest_frame().is_some_and(|newest| newest > present)
+    }
+
+    /// Drops the future because an input of `kind` at timeline cycle `cycle` departs from
+    /// it: snapshots after the present frame, every input after `cycle`, and at `cycle`
+    /// itself the inputs of `kind` and of the kinds applied after it (events at one cycle
+    /// apply in `EventKind` order, so the earlier kinds there were already matched).
+    pub(crate) fn fork_logs_at(&mut self, cycle: u64, kind: EventKind) {
+        self.fork_after(self.present.unwrap_or(0));
+        let from = |k: EventKind| if k >= kind { cycle } else { cycle + 1 };
+        self.input.truncate_from(from(EventKind::Buttons));
+        self.rtc_log.retain(|&(c, _)| c < from(EventKind::Rtc));
+        self.resets.retain(|r| r.cycle < from(EventKind::Reset));
+    }
+
+    fn truncate_logs_from(&mut self, cycle: u64) {
+        self.input.truncate_from(cycle);
+        self.rtc_log.retain(|&(c, _)| c < cycle);
+        self.resets.retain(|r| r.cycle < cycle);
+    }
+
+    /// Which kinds of input the logs hold at exactly timeline cycle `cycle`.
+    pub(crate) fn logged_at(&self, cycle: u64) -> [bool; 3] {
+        let mut logged = [false; 3];
+        logged[EventKind::Reset as usize] = self.resets.iter().any(|r| r.cycle == cycle);
+        logged[EventKind::Rtc as usize] = self.rtc_log.iter().any(|&(c, _)| c == cycle);
+        logged[EventKind::Buttons as usize] = self
+            .input
+            .events_from(cycle)
+            .next()
+            .is_some_and(|e| e.m_cycle == cycle);
+        logged
+    }
+
+    /// The logged host-time events for cartridge clocks, oldest first: (timeline cycle,
+    /// seconds).
     pub fn rtc_log(&self) -> &[(u64, u64)] {
         &self.rtc_log
+    }
+
+    /// The logged resets, oldest first: (timeline cycle, timeline frame).
+    pub fn reset_log(&self) -> impl Iterator<Item = (u64, u64)> + '_ {
+        self.resets.iter().map(|r| (r.cycle, r.frame))
+    }
+
+    /// The timeline cycle at which the states of `frame` count M-cycle 0 (the latest reset
+    /// during or before that frame; 0 before any).
+    pub fn cycle_base(&self, frame: u64) -> u64 {
+        let after = self.resets.partition_point(|r| r.frame <= frame);
+        after.checked_sub(1).map_or(0, |i| self.resets[i].base)
+    }
+
+    /// The present frame is `frame` (a frontend that runs frames without storing them,
+    /// e.g. with rewind off, keeps the logs' frame stamps current with this).
+    pub(crate) fn set_present(&mut self, frame: u64) {
+        self.present = Some(frame);
     }
 
     /// Offers the state after frame `frame` for storage. Stores it if it is a capture point
     /// (every `capture_every` frames); when replaying a recorded future, checks that it
     /// matches and forks if it does not. Allocation-free.
     pub fn capture(&mut self, state: &State, frame: u64) -> Captured {
+        let cycle = self.cycle_base(frame) + state.hw.m_cycles;
+        self.capture_at(state, frame, cycle)
+    }
+
+    /// `capture`, with the timeline cycle of `state` given by the caller (who knows it even
+    /// when the logs still hold a reset that this run did not make).
+    pub(crate) fn capture_at(&mut self, state: &State, frame: u64, cycle: u64) -> Captured {
         let Some(newest) = self.newest_frame() else {
             self.present = Some(frame);
             return self.store_first(state, frame);
@@ -344,8 +440,7 @@ impl Rewinder {
             return Captured::Skipped;
         }
         // Diverged: the logged future after this state is no longer ours.
-        self.input.truncate_from(state.hw.m_cycles);
-        self.rtc_log.retain(|&(c, _)| c < state.hw.m_cycles);
+        self.truncate_logs_from(cycle);
         self.fork_after(frame.saturating_sub(1));
         let bytes = match self.newest_frame() {
             None => self.store_first(state, frame),
@@ -447,6 +542,11 @@ impl Rewinder {
                 self.cursor_frame = None;
             }
             self.input.trim_before_frame(oldest);
+            // Keep the reset that governs the oldest frame and every later one.
+            let governing = self.resets.partition_point(|r| r.frame <= oldest);
+            if governing > 1 {
+                self.resets.drain(..governing - 1);
+            }
         }
     }
 
@@ -762,12 +862,13 @@ impl Rewinder {
         self.reconstruct(start)?;
         core.load_state(&self.cursor);
         let frames = frame - start;
-        self.resimulate(core, frames)?;
+        let events = self.resimulate(core, start, frames)?;
         self.present = Some(frame);
         Ok(SeekReport {
             snapshot_frame: start,
             resimulated_frames: frames,
             picture_exact: frames > 0,
+            events,
         })
     }
 
@@ -789,50 +890,62 @@ impl Rewinder {
         self.seek_core(core, present + 1)
     }
 
-    /// Runs `frames` frames from the core's current state, applying each logged input when
-    /// the clock reaches its M-cycle (at an instruction boundary, as in the live run), and
-    /// stops at the instruction boundary where the last frame completes, before any input
-    /// stamped with that M-cycle.
-    fn resimulate(&self, core: &mut Core, frames: u64) -> Result<(), RewindError> {
-        let start_cycle = core.m_cycles();
-        let target = core.state().hw.frames.wrapping_add(frames);
+    /// Runs `frames` frames from the core's current state (stored frame `from`), applying
+    /// each logged input when the timeline clock reaches its cycle (at an instruction
+    /// boundary, as in the live run), and stops at the instruction boundary where the last
+    /// frame completes, before any input stamped with that cycle. Frames are counted by the
+    /// core's frame counter advancing, so a reset (which restarts it) counts no frame.
+    fn resimulate(&self, core: &mut Core, from: u64, frames: u64) -> Result<Events, RewindError> {
+        let mut base = self.cycle_base(from);
+        let start_cycle = base + core.m_cycles();
         // A frame is at most one LCD period; twice that per frame bounds a broken run.
         let cycle_limit = start_cycle + (frames + 1) * 2 * M_CYCLES_PER_FRAME;
-        let mut events = self.input.events_from(start_cycle).peekable();
+        let mut inputs = self.input.events_from(start_cycle).peekable();
         let first_rtc = self.rtc_log.partition_point(|&(c, _)| c < start_cycle);
         let mut rtc = self.rtc_log[first_rtc..].iter().peekable();
-        while core.state().hw.frames != target {
-            let now = core.m_cycles();
-            while let Some(event) = events.next_if(|e| e.m_cycle <= now) {
-                core.set_buttons(Buttons(event.buttons));
+        let first_reset = self.resets.partition_point(|r| r.cycle < start_cycle);
+        let mut resets = self.resets[first_reset..].iter().peekable();
+        let mut events = Events::empty();
+        let mut done = 0;
+        while done < frames {
+            let now = base + core.m_cycles();
+            // A reset first (the live run resets, then applies the frame's input).
+            while let Some(reset) = resets.next_if(|r| r.cycle <= now) {
+                core.reset();
+                base = reset.base;
+                let held = self.input.buttons_at(reset.cycle).unwrap_or(0);
+                core.set_buttons(Buttons(held));
             }
+            let now = base + core.m_cycles();
             while let Some(&(_, seconds)) = rtc.next_if(|&&(c, _)| c <= now) {
                 advance_rtc(core, seconds);
             }
-            let next = events
+            while let Some(event) = inputs.next_if(|e| e.m_cycle <= now) {
+                core.set_buttons(Buttons(event.buttons));
+            }
+            let next = inputs
                 .peek()
                 .map_or(u64::MAX, |e| e.m_cycle)
-                .min(rtc.peek().map_or(u64::MAX, |&&(c, _)| c));
+                .min(rtc.peek().map_or(u64::MAX, |&&(c, _)| c))
+                .min(resets.peek().map_or(u64::MAX, |r| r.cycle));
             let frame_before = core.state().hw.frames;
-            while core.state().hw.frames == frame_before && core.m_cycles() < next {
-                core.step();
-                if core.m_cycles() > cycle_limit {
+            while core.state().hw.frames == frame_before && base + core.m_cycles() < next {
+                events |= core.step();
+                if base + core.m_cycles() > cycle_limit {
                     return Err(RewindError::Stalled);
                 }
             }
+            if core.state().hw.frames != frame_before {
+                done += 1;
+            }
         }
-        Ok(())
+        Ok(events)
     }
 }
 
 /// Adds host time to the cartridge clock through the ROM's mapper (a no-op without one).
 fn advance_rtc(core: &mut Core, seconds: u64) {
-    let mut state: Box<State> = bytemuck::zeroed_box();
-    *state = *core.state();
-    let now = state.hw.m_cycles;
-    core.rom()
-        .rtc_advance_seconds(&mut state.hw.mbc, seconds, now);
-    core.load_state(&state);
+    core.rtc_advance_seconds(seconds);
 }
 
 /// Where `reconstruct` starts: the cursor's frame, the newest state, or a keyframe (index).

@@ -61,16 +61,17 @@ pub enum PushError {
 }
 
 impl Ring {
+    /// The largest capacity: record offsets are `u32`.
+    pub const MAX_CAPACITY: usize = u32::MAX as usize / ENTRY * ENTRY;
+
+    /// A ring of `capacity` bytes (at most [`Ring::MAX_CAPACITY`]; larger is clamped).
+    /// The buffer is zero-allocated, so the OS maps pages only as history reaches them: a
+    /// large budget costs memory only once it is used. (Each first write to a page takes a
+    /// page fault inside a capture: about one per 4 KiB of history, a few per second.)
     pub fn new(capacity: usize) -> Ring {
-        assert!(
-            capacity <= u32::MAX as usize,
-            "ring offsets are u32: at most 4 GiB"
-        );
         // Round down to whole entries so slot arithmetic stays aligned to the top.
-        let capacity = capacity / ENTRY * ENTRY;
-        // Written, not just zero-allocated: a calloc'd buffer would take a page fault on
-        // each first write, and those faults would land inside captures.
-        let buf = vec![0x55; capacity];
+        let capacity = capacity.min(Ring::MAX_CAPACITY) / ENTRY * ENTRY;
+        let buf = vec![0; capacity];
         Ring {
             buf,
             cur: Generation::default(),

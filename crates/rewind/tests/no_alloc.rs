@@ -1,9 +1,10 @@
-//! Capture must not allocate (a frontend calls it every frame on the emulation thread):
-//! a counting allocator watches every `capture` call, keyframes and evictions included.
+//! Playing must not allocate once history is full (a frontend runs it every frame on the
+//! emulation thread): a counting allocator watches every `Timeline::run_frame` call, emulation, captures,
+//! keyframes, evictions and forks included.
 
 use backspin_core::{Core, Options, Rom};
-use backspin_rewind::bench::{self, InputScript, run_one_frame};
-use backspin_rewind::{Captured, Config, Rewinder};
+use backspin_rewind::bench::{self, InputScript};
+use backspin_rewind::{Captured, Config, Timeline};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
@@ -52,50 +53,49 @@ fn capture_never_allocates() {
 fn capture_never_allocates_with(value_blocks: bool) {
     ALLOCATIONS.with(|a| a.set(0));
     let rom = Rom::from_bytes(bench::builtin_rom()).unwrap();
-    let mut core = Core::new(rom, Options::default());
+    let core = Core::new(rom, Options::default());
     // A small ring so that it wraps and evicts, and short keyframe groups.
     let mut config = Config::new(160 * 1024);
     config.keyframe_interval = 50;
     config.value_blocks = value_blocks;
-    let mut rewinder = Rewinder::with_config(config);
+    let mut timeline = Timeline::with_config(core, config);
     let mut script = InputScript::new(3);
     let (mut stored, mut keyframes) = (0, 0);
+    // Whole frames are watched, emulation included: the core's hot path must not allocate
+    // either. The input log grows in chunks until history first wraps and recycles them;
+    // from then on (a long session's steady state) nothing may allocate.
     for _ in 0..3000 {
-        rewinder.apply_input(&mut core, script.next_frame());
-        run_one_frame(&mut core);
-        let frame = core.state().hw.frames;
-        WATCHING.with(|w| w.set(true));
-        let captured = rewinder.capture(core.state(), frame);
+        let buttons = script.next_frame();
+        let steady = timeline.stats().ring_wraps > 0;
+        WATCHING.with(|w| w.set(steady));
+        timeline.set_buttons(buttons);
+        timeline.run_frame();
         WATCHING.with(|w| w.set(false));
-        if let Captured::Stored { keyframe, .. } = captured {
+        if let Some(Captured::Stored { keyframe, .. }) = timeline.last_capture() {
             stored += 1;
             keyframes += usize::from(keyframe);
         }
     }
     // Rewind 100 frames and replay the same inputs (captures compare, write nothing), then
     // press something else (a fork, then appends).
-    let back = rewinder.newest_frame().unwrap() - 100;
-    rewinder.seek_core(&mut core, back).unwrap();
+    let back = timeline.span().newest - 100;
+    timeline.seek(back).unwrap();
     let mut replayed = 0;
     for k in 0..150 {
-        let frame = core.state().hw.frames;
-        let logged = rewinder
-            .input_log()
-            .buttons_at(core.m_cycles())
-            .unwrap_or(0);
+        let frame = timeline.frame();
+        let logged = timeline.buttons();
         let buttons = if k < 60 { logged } else { logged ^ 0x81 };
-        rewinder.apply_input(&mut core, buttons);
-        run_one_frame(&mut core);
-        assert_eq!(core.state().hw.frames, frame + 1);
         WATCHING.with(|w| w.set(true));
-        let captured = rewinder.capture(core.state(), frame + 1);
+        timeline.set_buttons(buttons);
+        timeline.run_frame();
         WATCHING.with(|w| w.set(false));
-        replayed += usize::from(captured == Captured::Replayed);
+        assert_eq!(timeline.frame(), frame + 1);
+        replayed += usize::from(timeline.last_capture() == Some(Captured::Replayed));
     }
     assert!(replayed >= 55, "{replayed} replayed captures");
-    assert!(rewinder.stats().forks >= 1);
-    let stats = rewinder.stats();
+    assert!(timeline.stats().forks >= 1);
+    let stats = timeline.stats();
     assert!(stats.ring_wraps > 0, "the ring must wrap during the test");
     assert!(stored > 2900 && keyframes > 10);
-    assert_eq!(ALLOCATIONS.with(Cell::get), 0, "allocations during capture");
+    assert_eq!(ALLOCATIONS.with(Cell::get), 0, "allocations while playing");
 }

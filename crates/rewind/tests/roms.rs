@@ -4,8 +4,9 @@
 //! otherwise).
 
 use backspin_core::{Core, Options, Rom, State};
-use backspin_rewind::bench::{self, BenchConfig, InputScript, run_one_frame};
-use backspin_rewind::{Captured, Rewinder};
+use backspin_rewind::Captured;
+use backspin_rewind::Timeline;
+use backspin_rewind::bench::{self, BenchConfig, InputScript};
 use std::path::PathBuf;
 
 fn test_roms_dir() -> Option<PathBuf> {
@@ -66,30 +67,29 @@ fn bench_verifies_on_shared_homebrew_roms() {
     }
 }
 
-/// Plays `frames` frames from `core` with `script`, capturing, and returns the states.
+/// Plays `frames` frames on `timeline` with `script` (a function of the frame number) and
+/// returns the states with what each capture did.
 fn play(
-    core: &mut Core,
-    rewinder: &mut Rewinder,
+    timeline: &mut Timeline,
     script: &mut impl FnMut(u64) -> u8,
     frames: u64,
-) -> Vec<(u64, Box<State>, Captured)> {
+) -> Vec<(u64, Box<State>, Option<Captured>)> {
     let mut out = Vec::new();
     for _ in 0..frames {
-        let frame = core.state().hw.frames;
-        rewinder.apply_input(core, script(frame));
-        run_one_frame(core);
-        let frame = core.state().hw.frames;
-        let captured = rewinder.capture(core.state(), frame);
-        out.push((frame, Box::new(*core.state()), captured));
+        timeline.set_buttons(script(timeline.frame()));
+        timeline.run_frame();
+        out.push((
+            timeline.frame(),
+            Box::new(*timeline.core().state()),
+            timeline.last_capture(),
+        ));
     }
     out
 }
 
 fn redo_then_fork(rom: Vec<u8>) {
     let rom = Rom::from_bytes(rom).unwrap();
-    let mut core = Core::new(rom.clone(), Options::default());
-    let mut rewinder = Rewinder::new(16 << 20);
-    rewinder.capture(core.state(), core.state().hw.frames);
+    let mut timeline = Timeline::new(Core::new(rom, Options::default()), 16 << 20);
     // A fixed script as a function of the frame, so a replay can repeat it exactly.
     let mut recorded = Vec::new();
     let mut script_gen = InputScript::new(9);
@@ -97,36 +97,36 @@ fn redo_then_fork(rom: Vec<u8>) {
         recorded.push(script_gen.next_frame());
     }
     let mut same = |f: u64| recorded[f as usize % 400];
-    let first = play(&mut core, &mut rewinder, &mut same, 300);
-    let newest = rewinder.newest_frame().unwrap();
+    let first = play(&mut timeline, &mut same, 300);
+    let newest = timeline.span().newest;
     assert!(
         first
             .iter()
-            .all(|(_, _, c)| matches!(c, Captured::Stored { .. }))
+            .all(|(_, _, c)| matches!(c, Some(Captured::Stored { .. })))
     );
 
     // Rewind 100 frames and play the same inputs: the future is replayed, not rewritten.
     let back_to = newest - 100;
-    rewinder.seek_core(&mut core, back_to).unwrap();
-    let replay = play(&mut core, &mut rewinder, &mut same, 50);
+    timeline.seek(back_to).unwrap();
+    let replay = play(&mut timeline, &mut same, 50);
     for ((f, state, captured), (f0, state0, _)) in replay.iter().zip(&first[200..]) {
         assert_eq!(f, f0);
-        assert_eq!(*captured, Captured::Replayed, "frame {f}");
+        assert_eq!(*captured, Some(Captured::Replayed), "frame {f}");
         assert!(state.as_bytes() == state0.as_bytes(), "replayed frame {f}");
     }
-    assert_eq!(rewinder.newest_frame(), Some(newest), "future kept");
+    assert_eq!(timeline.span().newest, newest, "future kept");
 
     // Now press something else: the timeline forks at the present frame.
-    let fork_at = rewinder.present_frame().unwrap();
+    let fork_at = timeline.frame();
     let mut other = |f: u64| if f % 7 < 3 { 0x81 } else { 0x10 };
-    let forked = play(&mut core, &mut rewinder, &mut other, 60);
-    assert_eq!(rewinder.newest_frame(), Some(fork_at + 60));
-    assert!(rewinder.stats().forks >= 1);
+    let forked = play(&mut timeline, &mut other, 60);
+    assert_eq!(timeline.span().newest, fork_at + 60);
+    assert!(timeline.stats().forks >= 1);
     // Every frame of the new timeline, and the shared past, seeks exactly.
     for (f, state, _) in forked.iter().chain(&first[..200]) {
-        rewinder.seek_core(&mut core, *f).unwrap();
+        timeline.seek(*f).unwrap();
         assert!(
-            core.state().as_bytes() == state.as_bytes(),
+            timeline.core().state().as_bytes() == state.as_bytes(),
             "seek to {f} after fork"
         );
     }
@@ -163,34 +163,81 @@ fn rtc_host_time_is_replayed_on_seek() {
     rom[0x14D] = sum;
     let rom = Rom::from_bytes(rom).unwrap();
     let run = |with_rtc: bool| {
-        let mut core = Core::new(rom.clone(), Options::default());
-        let mut rewinder = Rewinder::new(16 << 20);
-        rewinder.capture(core.state(), core.state().hw.frames);
+        let mut timeline = Timeline::new(Core::new(rom.clone(), Options::default()), 16 << 20);
         let mut states = Vec::new();
         for k in 0..200u64 {
-            rewinder.apply_input(&mut core, if k % 50 < 10 { 0x10 } else { 0 });
+            timeline.set_buttons(if k % 50 < 10 { 0x10 } else { 0 });
             if with_rtc && k == 100 {
-                rewinder.apply_rtc_advance(&mut core, 3 * 86_400 + 3_661);
+                timeline.rtc_advance(3 * 86_400 + 3_661);
             }
-            run_one_frame(&mut core);
-            let frame = core.state().hw.frames;
-            rewinder.capture(core.state(), frame);
-            states.push((frame, Box::new(*core.state())));
+            timeline.run_frame();
+            states.push((timeline.frame(), Box::new(*timeline.core().state())));
         }
-        (core, rewinder, states)
+        (timeline, states)
     };
-    let (_, _, control) = run(false);
-    let (mut core, mut rewinder, states) = run(true);
-    assert_eq!(rewinder.rtc_log().len(), 1);
+    let (_, control) = run(false);
+    let (mut timeline, states) = run(true);
+    assert_eq!(timeline.rewinder().rtc_log().len(), 1);
     assert!(
         control[150].1.as_bytes() != states[150].1.as_bytes(),
         "the clock advance must show in the state"
     );
     for (frame, state) in states.iter().step_by(7) {
-        rewinder.seek_core(&mut core, *frame).unwrap();
+        timeline.seek(*frame).unwrap();
         assert!(
-            core.state().as_bytes() == state.as_bytes(),
+            timeline.core().state().as_bytes() == state.as_bytes(),
             "seek to {frame} across the RTC event"
         );
     }
+}
+
+/// A reset is an input on the timeline: the core's clock restarts, the timeline's does
+/// not; seeks across it re-apply it, rewinding past it brings the old game back, and
+/// playing on after rewinding to before it forks it away.
+#[test]
+fn resets_are_replayed_on_seek_and_fork_like_inputs() {
+    let rom = Rom::from_bytes(bench::builtin_rom()).unwrap();
+    let mut timeline = Timeline::new(Core::new(rom, Options::default()), 16 << 20);
+    let mut script = InputScript::new(5);
+    let mut states = vec![(0, Box::new(*timeline.core().state()))];
+    let mut cycles = vec![timeline.cycle()];
+    for k in 1..=300u64 {
+        timeline.set_buttons(script.next_frame());
+        if k == 120 || k == 121 || k == 250 {
+            timeline.reset();
+        }
+        timeline.run_frame();
+        states.push((timeline.frame(), Box::new(*timeline.core().state())));
+        cycles.push(timeline.cycle());
+    }
+    assert!(
+        cycles.windows(2).all(|w| w[0] < w[1]),
+        "timeline cycles only grow"
+    );
+    assert!(
+        states[130].1.hw.m_cycles < states[110].1.hw.m_cycles,
+        "the core's clock restarted"
+    );
+    assert_eq!(timeline.rewinder().reset_log().count(), 3);
+    for (frame, state) in states.iter().rev().step_by(3) {
+        timeline.seek(*frame).unwrap();
+        assert!(
+            timeline.core().state().as_bytes() == state.as_bytes(),
+            "seek to {frame} across resets"
+        );
+        assert_eq!(
+            timeline.cycle(),
+            cycles[*frame as usize],
+            "cycle at {frame}"
+        );
+    }
+    // Back to before the first reset, then play on without resetting: a fork.
+    timeline.seek(100).unwrap();
+    for _ in 0..30 {
+        timeline.set_buttons(0);
+        timeline.run_frame();
+    }
+    assert_eq!(timeline.span().newest, 130);
+    assert_eq!(timeline.rewinder().reset_log().count(), 0);
+    assert!(timeline.core().state().hw.m_cycles > states[110].1.hw.m_cycles);
 }

@@ -1,12 +1,13 @@
-//! The emulation thread: owns the core and the rewind history, takes commands from the UI,
-//! sends finished frames back, feeds the audio ring, and paces itself by the emulated clock.
+//! The emulation thread: owns the play session's [`Timeline`] (the core and its one
+//! history), takes commands from the UI, sends finished frames back, feeds the audio ring,
+//! and paces itself by the emulated clock.
 //!
-//! Invariant: between commands the core's state is the history's current state, so
-//! playing, rewinding and redoing can switch on any frame.
+//! Every input (buttons, reset) goes through the timeline, which logs it once and decides
+//! redo and forks; this thread only chooses what to do with each displayed frame.
 
 use super::audio::AudioSink;
-use super::history::{CrateHistory, FrameInput, History, PatchRing, Span};
-use backspin_core::{Buttons, Core, Events, Options, Rom, SCREEN_HEIGHT, SCREEN_WIDTH, State};
+use backspin_core::{Core, Events, Options, Rom, SCREEN_HEIGHT, SCREEN_WIDTH};
+use backspin_rewind::{Captured, Span, Timeline};
 use crossbeam_channel::{Receiver, RecvTimeoutError, Sender, TrySendError};
 use std::time::{Duration, Instant};
 
@@ -14,6 +15,11 @@ use std::time::{Duration, Instant};
 pub const FRAME_DURATION: Duration = Duration::from_nanos(
     1_000_000_000 * backspin_core::M_CYCLES_PER_FRAME / backspin_core::M_CYCLES_PER_SECOND,
 );
+
+/// Stereo samples of one emulated frame at the core's output rate, rounded up: how much of
+/// a seek's audio is the frame shown (the rest is re-simulation before it).
+const SAMPLES_PER_FRAME: usize =
+    2 * (backspin_core::apu::SAMPLE_RATE as usize * 1_000 / 59_727 + 1);
 
 /// What the UI asks of the emulation thread.
 pub enum Command {
@@ -60,9 +66,8 @@ pub struct Frame {
 }
 
 pub struct EmuSettings {
+    /// Rewind history budget; 0 turns rewind off (inputs are still logged).
     pub rewind_budget_bytes: usize,
-    /// Keep history in the player's own simple ring instead of `backspin-rewind`.
-    pub simple_rewind: bool,
     pub start_paused: bool,
 }
 
@@ -85,9 +90,8 @@ pub fn spawn(
 }
 
 struct Emu {
-    core: Core,
-    power_on: Box<State>,
-    history: Box<dyn History + Send>,
+    timeline: Timeline,
+    budget_bytes: usize,
     frames: Sender<Frame>,
     notify: Box<dyn Fn() + Send>,
     audio: AudioSink,
@@ -100,8 +104,8 @@ struct Emu {
     pending_reset: bool,
     pending_advance: u32,
     pending_back: u32,
-    /// The input of the frame last shown.
-    shown_buttons: u8,
+    /// Said once per session: the history budget cannot hold a single frame.
+    warned_budget: bool,
     stats: Stats,
     last_sent: Instant,
 }
@@ -123,25 +127,12 @@ impl Emu {
         audio: AudioSink,
         notify: Box<dyn Fn() + Send>,
     ) -> Emu {
-        let core = Core::new(rom, Options::default());
-        let power_on = Box::new(*core.state());
-        let history: Box<dyn History + Send> = if settings.simple_rewind {
-            Box::new(PatchRing::new(
-                settings.rewind_budget_bytes,
-                core.state(),
-                0,
-            ))
-        } else {
-            Box::new(CrateHistory::new(
-                settings.rewind_budget_bytes,
-                core.state(),
-                0,
-            ))
-        };
+        if settings.rewind_budget_bytes == 0 {
+            log::info!("rewind is off (--rewind-mib 0)");
+        }
         Emu {
-            core,
-            power_on,
-            history,
+            timeline: new_timeline(rom, settings.rewind_budget_bytes),
+            budget_bytes: settings.rewind_budget_bytes,
             frames,
             notify,
             audio,
@@ -154,7 +145,7 @@ impl Emu {
             pending_reset: false,
             pending_advance: 0,
             pending_back: 0,
-            shown_buttons: 0,
+            warned_budget: false,
             stats: Stats {
                 since: Instant::now(),
                 frames: 0,
@@ -212,9 +203,7 @@ impl Emu {
             Command::FrameAdvance | Command::FrameBack => {}
             Command::Reset => self.pending_reset = true,
             Command::LoadRom(rom) => {
-                self.core = Core::new(*rom, Options::default());
-                *self.power_on = *self.core.state();
-                self.history.reset(self.core.state(), 0);
+                self.timeline = new_timeline(*rom, self.budget_bytes);
                 self.pending_reset = false;
             }
             Command::Audio(sink) => self.audio = *sink,
@@ -298,86 +287,76 @@ impl Emu {
         }
     }
 
-    /// Emulates the next frame with the player's input (keeping the future when it matches).
+    /// Emulates the next frame with the player's input. The timeline keeps the kept future
+    /// while the input matches it and forks it where it differs.
     fn play_frame(&mut self, audible: bool) -> bool {
-        let input = FrameInput {
-            buttons: self.buttons,
-            reset: std::mem::take(&mut self.pending_reset),
-        };
-        self.emulate(input);
-        if !self.history.follow_future(input) {
-            self.history.push(self.core.state(), input);
+        if std::mem::take(&mut self.pending_reset) {
+            self.timeline.reset();
         }
-        self.check_in_step();
-        self.feed_audio(audible, false);
+        if self.timeline.core().buttons().0 != self.buttons {
+            self.timeline.set_buttons(self.buttons);
+        }
+        let events = self.timeline.run_frame();
+        if self.timeline.last_capture() == Some(Captured::TooLarge) && !self.warned_budget {
+            self.warned_budget = true;
+            log::warn!("the rewind budget cannot hold one frame of history: raise --rewind-mib");
+        }
+        self.after_frame(events);
+        self.feed_audio(audible, false, false);
         true
     }
 
-    fn emulate(&mut self, input: FrameInput) {
-        if input.reset {
-            self.core.load_state(&self.power_on);
-        }
-        if self.core.buttons().0 != input.buttons {
-            self.core.set_buttons(Buttons(input.buttons));
-        }
-        // `run_frame` also returns at `LD B,B` (a debugger breakpoint some games contain):
-        // carry on to the end of the frame, so one history entry is always one frame.
-        for _ in 0..1024 {
-            let events = self.core.run_frame();
-            if !events.contains(Events::BREAKPOINT) || events.contains(Events::FRAME_READY) {
-                break;
-            }
-        }
-        self.shown_buttons = input.buttons;
-    }
-
-    /// One frame back; re-emulates the frame before to get its picture and sound.
+    /// One frame back: the timeline re-simulates up to the frame before, so its picture and
+    /// sound (played reversed) are exact.
     fn step_back(&mut self) -> bool {
-        if !self.history.step_back() {
-            return false;
-        }
-        match self.history.previous() {
-            Some((previous, input)) => {
-                self.core.load_state(previous);
-                self.emulate(input);
-                self.check_in_step();
-                self.feed_audio(true, true);
+        self.discard_audio();
+        match self.timeline.step_back() {
+            Ok(report) => {
+                self.after_frame(report.events);
+                self.feed_audio(true, true, true);
+                true
             }
-            None => {
-                // The oldest frame kept: its state is known but not the picture before it.
-                self.core.load_state(self.history.current());
-                self.shown_buttons = self.core.buttons().0;
-            }
+            Err(_) => false,
         }
-        true
     }
 
-    /// One frame forward through the kept future, with the logged input.
+    /// One frame forward through the kept future (redo), with the logged input.
     fn step_forward(&mut self) -> bool {
-        let Some(input) = self.history.next_input() else {
-            return false;
-        };
-        self.emulate(input);
-        self.history.step_forward();
-        self.check_in_step();
-        self.feed_audio(true, false);
-        true
+        self.discard_audio();
+        match self.timeline.step_forward() {
+            Ok(report) => {
+                self.after_frame(report.events);
+                self.feed_audio(true, false, true);
+                true
+            }
+            Err(_) => false,
+        }
     }
 
-    /// Debug builds check the invariant that makes rewind exact.
-    fn check_in_step(&self) {
-        debug_assert!(
-            bytemuck::bytes_of(self.core.state()) == bytemuck::bytes_of(self.history.current()),
-            "core and history disagree at frame {}",
-            self.history.span().position
-        );
+    /// Host-side bookkeeping after any frame: nothing in the player reads the serial port,
+    /// so its bytes are dropped rather than kept for the whole session.
+    fn after_frame(&mut self, _events: Events) {
+        self.timeline.output().serial.clear();
     }
 
-    fn feed_audio(&mut self, audible: bool, reversed: bool) {
+    fn discard_audio(&mut self) {
         self.samples.clear();
-        self.core.output().audio.drain_i16(&mut self.samples);
+        self.timeline.output().audio.drain_i16(&mut self.samples);
+        self.samples.clear();
+    }
+
+    /// Sends the audio of the frame just shown to the device (`last_frame_only` after a seek,
+    /// whose re-simulation may have run several frames before the one shown).
+    fn feed_audio(&mut self, audible: bool, reversed: bool, last_frame_only: bool) {
+        self.samples.clear();
+        self.timeline.output().audio.drain_i16(&mut self.samples);
+        let start = if last_frame_only {
+            self.samples.len().saturating_sub(SAMPLES_PER_FRAME) & !1
+        } else {
+            0
+        };
         if audible {
-            self.audio.push(&self.samples, reversed);
+            self.audio.push(&self.samples[start..], reversed);
         }
     }
 
@@ -391,8 +370,8 @@ impl Emu {
             shades: self.picture(),
             info: FrameInfo {
                 mode: self.mode(),
-                span: self.history.span(),
-                buttons: self.shown_buttons,
+                span: self.timeline.span(),
+                buttons: self.timeline.core().buttons().0,
                 speed: self.stats.speed,
             },
         };
@@ -408,10 +387,11 @@ impl Emu {
     /// core's buffer keeps whatever was drawn last (which differs between playing and
     /// rewinding); a DMG shows a blank, lightest-shade screen then, and so do we.
     fn picture(&self) -> Box<[u8; SCREEN_WIDTH * SCREEN_HEIGHT]> {
-        if self.core.state().hw.ppu.lcdc & 0x80 == 0 {
+        let core = self.timeline.core();
+        if core.state().hw.ppu.lcdc & 0x80 == 0 {
             Box::new([0; SCREEN_WIDTH * SCREEN_HEIGHT])
         } else {
-            Box::new(*self.core.frame())
+            Box::new(*core.frame())
         }
     }
 
@@ -428,8 +408,8 @@ impl Emu {
                 "emulation: {fps:.1} frames/s ({mode:?}), work per frame mean {:.2} ms, max {:.2} ms, history {} KiB over {} frames",
                 stats.work_total.as_secs_f64() * 1000.0 / f64::from(stats.frames),
                 stats.work_max.as_secs_f64() * 1000.0,
-                self.history.memory_bytes() / 1024,
-                self.history.span().newest - self.history.span().oldest,
+                self.timeline.memory_bytes() / 1024,
+                self.timeline.span().newest - self.timeline.span().oldest,
             );
             *stats = Stats {
                 since: Instant::now(),
@@ -442,17 +422,22 @@ impl Emu {
     }
 }
 
+/// A fresh session on `rom`, from power-on.
+fn new_timeline(rom: Rom, budget_bytes: usize) -> Timeline {
+    Timeline::new(Core::new(rom, Options::default()), budget_bytes)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use backspin_core::Buttons;
     use std::collections::HashMap;
 
-    fn demo_emu(simple_rewind: bool) -> (Emu, Receiver<Frame>) {
+    fn demo_emu(budget_bytes: usize) -> (Emu, Receiver<Frame>) {
         let (frames_tx, frames_rx) = crossbeam_channel::bounded(2);
         let rom = Rom::from_bytes(super::super::DEMO_ROM.to_vec()).expect("the demo is a ROM");
         let settings = EmuSettings {
-            rewind_budget_bytes: 16 << 20,
-            simple_rewind,
+            rewind_budget_bytes: budget_bytes,
             start_paused: false,
         };
         let emu = Emu::new(
@@ -472,17 +457,8 @@ mod tests {
     /// Rewinding shows exactly the pictures that were shown while playing, across a reset,
     /// and redo replays them; different input drops the future.
     #[test]
-    fn rewind_and_redo_show_the_pictures_played_simple() {
-        rewind_and_redo_show_the_pictures_played(true);
-    }
-
-    #[test]
-    fn rewind_and_redo_show_the_pictures_played_crate() {
-        rewind_and_redo_show_the_pictures_played(false);
-    }
-
-    fn rewind_and_redo_show_the_pictures_played(simple_rewind: bool) {
-        let (mut emu, _frames) = demo_emu(simple_rewind);
+    fn rewind_and_redo_show_the_pictures_played() {
+        let (mut emu, _frames) = demo_emu(16 << 20);
         let mut shown: HashMap<u64, Vec<u8>> = HashMap::new();
         for frame in 1..=240u64 {
             emu.buttons = match frame {
@@ -494,22 +470,22 @@ mod tests {
                 emu.pending_reset = true;
             }
             emu.play_frame(false);
-            assert_eq!(emu.history.span().position, frame);
+            assert_eq!(emu.timeline.span().position, frame);
             shown.insert(frame, picture(&emu));
         }
         assert_ne!(shown[&100], shown[&50], "walking changes the picture");
         for _ in 0..150 {
             assert!(emu.step_back());
-            let position = emu.history.span().position;
+            let position = emu.timeline.span().position;
             assert!(
                 picture(&emu) == shown[&position],
                 "rewound picture differs at frame {position}"
             );
         }
-        assert_eq!(emu.history.span().position, 90);
+        assert_eq!(emu.timeline.span().position, 90);
         for _ in 0..20 {
             assert!(emu.step_forward());
-            let position = emu.history.span().position;
+            let position = emu.timeline.span().position;
             assert!(
                 picture(&emu) == shown[&position],
                 "redo picture differs at {position}"
@@ -518,11 +494,103 @@ mod tests {
         // Playing on with the logged input (RIGHT up to frame 119) keeps the future.
         emu.buttons = Buttons::RIGHT;
         emu.play_frame(false);
-        assert_eq!(emu.history.span().newest, 240);
+        assert_eq!(emu.timeline.span().newest, 240);
+        assert!(picture(&emu) == shown[&111], "redo by playing differs");
         // Different input forks: the future is gone.
         emu.buttons = Buttons::B;
         emu.play_frame(false);
-        assert_eq!(emu.history.span().newest, 112);
-        assert_eq!(emu.history.span().position, 112);
+        assert_eq!(emu.timeline.span().newest, 112);
+        assert_eq!(emu.timeline.span().position, 112);
+    }
+
+    /// With a zero budget the player plays on, cannot rewind, and says so once.
+    #[test]
+    fn zero_budget_plays_without_rewind() {
+        let (mut emu, _frames) = demo_emu(0);
+        for _ in 0..30 {
+            assert!(emu.play_frame(false));
+        }
+        assert!(!emu.step_back());
+        assert_eq!(emu.timeline.span().position, 30);
+        assert!(emu.timeline.memory_bytes() < 64 * 1024);
+    }
+
+    /// A budget too small for one frame: play goes on, rewind finds nothing, no panic.
+    #[test]
+    fn tiny_budget_is_not_a_panic() {
+        let (mut emu, _frames) = demo_emu(1);
+        for _ in 0..30 {
+            assert!(emu.play_frame(false));
+        }
+        assert!(emu.warned_budget);
+        assert_eq!(emu.timeline.span().position, 30);
+    }
+
+    /// Resident memory of this process in bytes (Linux), to see that a long session stays flat.
+    fn resident_bytes() -> Option<usize> {
+        let statm = std::fs::read_to_string("/proc/self/statm").ok()?;
+        let pages: usize = statm.split_whitespace().nth(1)?.parse().ok()?;
+        Some(pages * 4096)
+    }
+
+    /// The player's emulation path for `minutes` of emulated play, rewinding 10 s at the end
+    /// of every minute and playing on from there (a fork), with buttons changing as a player's
+    /// would. Returns (history bytes, resident bytes) at the end of each minute.
+    fn soak(minutes: u32, budget_bytes: usize) -> Vec<(usize, Option<usize>)> {
+        let (mut emu, _frames) = demo_emu(budget_bytes);
+        let frames_per_minute = 3_584; // 60 s at 59.7275 frames per second
+        let mut figures = Vec::new();
+        let mut seed = 1u32;
+        for _ in 0..minutes {
+            for frame in 0..frames_per_minute {
+                if frame % 23 == 0 {
+                    seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+                    emu.buttons = (seed >> 24) as u8;
+                }
+                emu.play_frame(false);
+                emu.timeline.output().audio.drain_i16(&mut Vec::new());
+            }
+            for _ in 0..600 {
+                assert!(emu.step_back(), "10 s of history is held");
+            }
+            figures.push((emu.timeline.memory_bytes(), resident_bytes()));
+        }
+        figures
+    }
+
+    #[test]
+    fn a_short_soak_stays_within_the_budget() {
+        let budget = 4 << 20;
+        for (history, _) in soak(3, budget) {
+            assert!(
+                history <= budget,
+                "{history} bytes of history over a {budget} budget"
+            );
+        }
+    }
+
+    /// Two hours of emulated play (run by hand in release, it takes a few minutes):
+    /// `cargo test --release -p backspin soak_two_hours -- --ignored --nocapture`.
+    #[test]
+    #[ignore = "long: two emulated hours"]
+    fn soak_two_hours() {
+        let budget = 4 << 20;
+        let figures = soak(120, budget);
+        for (minute, (history, resident)) in figures.iter().enumerate() {
+            println!(
+                "minute {:3}: history {:6} KiB, resident {:7} KiB",
+                minute + 1,
+                history / 1024,
+                resident.unwrap_or(0) / 1024
+            );
+            assert!(*history <= budget);
+        }
+        // Once the budget is full, resident memory stays flat (allocator noise aside).
+        if let (Some(at_30), Some(at_end)) = (figures[29].1, figures[119].1) {
+            assert!(
+                at_end <= at_30 + (2 << 20),
+                "resident memory grew from {at_30} to {at_end} bytes"
+            );
+        }
     }
 }

@@ -10,7 +10,6 @@ mod app;
 mod audio;
 pub mod config;
 mod emu;
-mod history;
 mod input;
 mod overlay;
 mod present;
@@ -21,6 +20,9 @@ use std::time::Duration;
 
 /// The embedded demo, assembled from `assets/demo/demo.asm` by `build.rs`.
 pub const DEMO_ROM: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/demo.gb"));
+
+/// The largest rewind budget: the history ring addresses its records with 32-bit offsets.
+pub const MAX_REWIND_MIB: u16 = 4096;
 
 /// Options of the windowed player (flattened into the top-level command line).
 #[derive(clap::Args, Debug, Default, Clone)]
@@ -35,12 +37,15 @@ pub struct PlayerArgs {
     /// Present through the software presenter instead of the GPU.
     #[arg(long)]
     pub software: bool,
-    /// Rewind history budget in MiB.
-    #[arg(long, value_name = "MIB", default_value_t = 128)]
-    pub rewind_mib: usize,
-    /// Keep rewind history in the player's simple XOR ring instead of backspin-rewind.
-    #[arg(long, hide = true)]
-    pub simple_rewind: bool,
+    /// Rewind history budget in MiB (0 turns rewind off). Memory is used as history
+    /// grows, not reserved up front.
+    #[arg(
+        long,
+        value_name = "MIB",
+        default_value_t = 128,
+        value_parser = clap::value_parser!(u16).range(0..=MAX_REWIND_MIB as i64)
+    )]
+    pub rewind_mib: u16,
     /// Start paused.
     #[arg(long)]
     pub paused: bool,
@@ -107,8 +112,7 @@ pub fn run(rom_path: Option<PathBuf>, args: &PlayerArgs) -> Result<(), String> {
     let emulation = emu::spawn(
         rom,
         emu::EmuSettings {
-            rewind_budget_bytes: args.rewind_mib.saturating_mul(1 << 20),
-            simple_rewind: args.simple_rewind,
+            rewind_budget_bytes: usize::from(args.rewind_mib) << 20,
             start_paused: args.paused,
         },
         command_rx,

@@ -226,7 +226,7 @@ fn glyph(character: char) -> u16 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::player::history::Span;
+    use backspin_rewind::Span;
 
     #[test]
     fn timeline_marker_sits_at_the_position() {

@@ -1,0 +1,280 @@
+//! [`Timeline`]: the one history of a play session. It owns the core and the [`Rewinder`],
+//! numbers frames and cycles monotonically (a reset restarts the core's clock, not the
+//! timeline's), records every outside influence once (buttons, resets, host time for the
+//! cartridge clock), and implements rewind, redo and forks on top of that log. The window,
+//! the benches, and later save states, movies and the Python package all drive this type.
+
+use crate::rewinder::{
+    Captured, Config, EventKind, ResetMark, RewindError, Rewinder, SeekReport, Stats,
+};
+use backspin_core::{Buttons, Core, Events, M_CYCLES_PER_FRAME, Output};
+
+/// Where the timeline stands, for an overlay's progress bar and a window title.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Span {
+    /// The oldest frame that can be returned to.
+    pub oldest: u64,
+    /// The frame whose end the core is at.
+    pub position: u64,
+    /// The newest frame held (beyond `position` after a rewind: the kept future).
+    pub newest: u64,
+}
+
+/// One play session: a core and its history.
+///
+/// Frame `n` is the state after the `n`th whole frame emulated along this timeline (frame 0
+/// is the starting state); frames keep counting across resets. A timeline cycle is the
+/// core's M-cycle count plus the timeline cycle of the latest reset, so it never goes back.
+///
+/// Playing after a rewind follows the kept future while the input matches the log (redo)
+/// and forks it at the first input that differs.
+pub struct Timeline {
+    core: Core,
+    rewinder: Rewinder,
+    /// False with a zero budget: inputs are still logged, nothing is stored.
+    history: bool,
+    frame: u64,
+    /// Timeline cycle of the core's M-cycle 0.
+    base: u64,
+    /// What the last capture did (`TooLarge` tells the frontend its budget is too small).
+    last_capture: Option<Captured>,
+    /// The kinds of input made since the last frame (indexed by `EventKind`): a kept
+    /// future that holds an input the player did not make is forked before the next frame.
+    made: [bool; 3],
+}
+
+impl Timeline {
+    /// Starts a timeline at `core`'s current state with `budget_bytes` of rewind history
+    /// (0: rewind off). The budget is reserved, not touched: memory is used as history grows.
+    pub fn new(core: Core, budget_bytes: usize) -> Timeline {
+        Timeline::with_config(core, Config::new(budget_bytes))
+    }
+
+    pub fn with_config(core: Core, config: Config) -> Timeline {
+        let history = config.budget_bytes > 0;
+        let mut rewinder = Rewinder::with_config(config);
+        if history {
+            rewinder.capture(core.state(), 0);
+        } else {
+            rewinder.set_present(0);
+        }
+        Timeline {
+            core,
+            rewinder,
+            history,
+            frame: 0,
+            base: 0,
+            last_capture: None,
+            made: [false; 3],
+        }
+    }
+
+    pub fn core(&self) -> &Core {
+        &self.core
+    }
+
+    /// Host-side outputs (audio to drain, serial bytes): never read back by emulation.
+    pub fn output(&mut self) -> &mut Output {
+        self.core.output()
+    }
+
+    /// Reads memory without side effects (see `Core::peek`).
+    pub fn peek(&mut self, addr: u16) -> u8 {
+        self.core.peek(addr)
+    }
+
+    /// The frame the core is at.
+    pub fn frame(&self) -> u64 {
+        self.frame
+    }
+
+    /// The timeline cycle the core is at.
+    pub fn cycle(&self) -> u64 {
+        self.base + self.core.m_cycles()
+    }
+
+    /// Whether history is kept (a non-zero budget).
+    pub fn rewind_enabled(&self) -> bool {
+        self.history
+    }
+
+    pub fn span(&self) -> Span {
+        if !self.history {
+            return Span {
+                oldest: self.frame,
+                position: self.frame,
+                newest: self.frame,
+            };
+        }
+        Span {
+            oldest: self.rewinder.oldest_frame().unwrap_or(self.frame),
+            position: self.frame,
+            newest: self
+                .rewinder
+                .newest_frame()
+                .unwrap_or(self.frame)
+                .max(self.frame),
+        }
+    }
+
+    /// The buttons held now, as logged.
+    pub fn buttons(&self) -> u8 {
+        self.rewinder
+            .input_log()
+            .buttons_at(self.cycle())
+            .unwrap_or(0)
+    }
+
+    /// Holds `buttons` (a `Buttons` mask) from now on. Matching the kept future keeps it;
+    /// differing forks it.
+    pub fn set_buttons(&mut self, buttons: u8) {
+        self.rewinder.record_input(self.cycle(), buttons);
+        self.core.set_buttons(Buttons(buttons));
+        self.made[EventKind::Buttons as usize] = true;
+    }
+
+    /// Power-cycles the machine (see `Core::reset`; cartridge RAM and clock are kept) as an
+    /// input on the timeline, so rewinding past it brings the old game back.
+    pub fn reset(&mut self) {
+        let cycle = self.cycle();
+        let held = self.buttons();
+        self.core.reset();
+        let mark = ResetMark {
+            cycle,
+            frame: self.frame + 1,
+            base: cycle - self.core.m_cycles(),
+        };
+        self.rewinder.record_reset(mark);
+        self.base = mark.base;
+        // The buttons are still held across the power cycle.
+        self.core.set_buttons(Buttons(held));
+        self.made[EventKind::Reset as usize] = true;
+    }
+
+    /// Adds `seconds` of host time to the cartridge clock (MBC3; nothing otherwise) as an
+    /// input on the timeline: how real time between sessions reaches the game.
+    pub fn rtc_advance(&mut self, seconds: u64) {
+        self.rewinder.record_rtc_advance(self.cycle(), seconds);
+        self.core.rtc_advance_seconds(seconds);
+        self.made[EventKind::Rtc as usize] = true;
+    }
+
+    /// Emulates one whole frame and records it (or follows the kept future when the state
+    /// matches it). Runs on through `LD B,B` breakpoints, and a locked CPU still advances
+    /// the LCD, so this always ends one frame later.
+    pub fn run_frame(&mut self) -> Events {
+        let events = self.emulate_frame();
+        self.record_frame();
+        events
+    }
+
+    /// The emulation half of `run_frame` (the bench times the halves apart).
+    pub(crate) fn emulate_frame(&mut self) -> Events {
+        self.drop_inputs_not_made();
+        let start = self.core.state().hw.frames;
+        let limit = self.core.m_cycles() + 4 * M_CYCLES_PER_FRAME;
+        let mut events = Events::empty();
+        while self.core.state().hw.frames == start && self.core.m_cycles() < limit {
+            let run = self.core.run_frame();
+            events |= run;
+            if run.contains(Events::CPU_LOCKED) && self.core.state().hw.frames == start {
+                events |= self.core.run_until(self.core.m_cycles() + 64);
+            }
+        }
+        self.frame += 1;
+        events
+    }
+
+    /// Following a kept future, the log may hold an input at this cycle that the player did
+    /// not make this time (a reset, a clock advance, a button change): then the future is
+    /// not this run's, so fork it here and log the buttons actually held.
+    fn drop_inputs_not_made(&mut self) {
+        let made = std::mem::take(&mut self.made);
+        if !self.rewinder.has_future() {
+            return;
+        }
+        let cycle = self.cycle();
+        let logged = self.rewinder.logged_at(cycle);
+        if let Some(kind) = [EventKind::Reset, EventKind::Rtc, EventKind::Buttons]
+            .into_iter()
+            .find(|&kind| logged[kind as usize] && !made[kind as usize])
+        {
+            self.rewinder.fork_logs_at(cycle, kind);
+            self.rewinder.record_input(cycle, self.core.buttons().0);
+        }
+    }
+
+    /// The recording half of `run_frame`.
+    pub(crate) fn record_frame(&mut self) {
+        if self.history {
+            let cycle = self.cycle();
+            self.last_capture = Some(self.rewinder.capture_at(
+                self.core.state(),
+                self.frame,
+                cycle,
+            ));
+        } else {
+            self.rewinder.set_present(self.frame);
+        }
+    }
+
+    /// What the last frame's capture did: `Some(Captured::TooLarge)` means the history
+    /// budget cannot hold even one frame and history started over.
+    pub fn last_capture(&self) -> Option<Captured> {
+        self.last_capture
+    }
+
+    /// Puts the core exactly at the end of `frame` (state and picture), anywhere from the
+    /// oldest frame held to the newest. The core is untouched on error.
+    pub fn seek(&mut self, frame: u64) -> Result<SeekReport, RewindError> {
+        if !self.history {
+            return Err(RewindError::Off);
+        }
+        let report = self.rewinder.seek_core(&mut self.core, frame)?;
+        self.made = [false; 3];
+        self.frame = frame;
+        self.base = self.rewinder.cycle_base(frame);
+        Ok(report)
+    }
+
+    /// One frame back.
+    pub fn step_back(&mut self) -> Result<SeekReport, RewindError> {
+        if self.frame <= self.span().oldest {
+            return Err(RewindError::OutOfRange {
+                frame: self.frame.saturating_sub(1),
+                oldest: self.span().oldest,
+                newest: self.span().newest,
+            });
+        }
+        self.seek(self.frame - 1)
+    }
+
+    /// One frame forward through the kept future (redo).
+    pub fn step_forward(&mut self) -> Result<SeekReport, RewindError> {
+        let span = self.span();
+        if self.frame >= span.newest {
+            return Err(RewindError::OutOfRange {
+                frame: self.frame + 1,
+                oldest: span.oldest,
+                newest: span.newest,
+            });
+        }
+        self.seek(self.frame + 1)
+    }
+
+    /// History figures (sizes, frames held, inputs logged).
+    pub fn stats(&self) -> Stats {
+        self.rewinder.stats()
+    }
+
+    /// The history and its logs, read-only.
+    pub fn rewinder(&self) -> &Rewinder {
+        &self.rewinder
+    }
+
+    /// Bytes of history held (records and index entries, plus the input log).
+    pub fn memory_bytes(&self) -> usize {
+        let stats = self.rewinder.stats();
+        stats.used_bytes + stats.input_log_bytes
+    }
+}
