@@ -86,6 +86,7 @@ pub(crate) fn power_on(state: &mut State, rom: &Rom, model: Model, with_boot_rom
         Model::Cgb => CgbState::power_on(cgb::MODE_COMPATIBILITY),
     };
     hw.ppu.set_colour_mode(hw.cgb.mode());
+    hw.apu.cgb = u8::from(model == Model::Cgb);
     if with_boot_rom {
         state.cpu.pc = 0;
         hw.dma.source_high = 0;
@@ -132,6 +133,7 @@ pub(crate) fn power_on(state: &mut State, rom: &Rom, model: Model, with_boot_rom
     let logo = rom.bytes().get(0x104..0x134).unwrap_or(&[]);
     crate::ppu::write_boot_logo(&mut hw.vram, logo);
     hw.apu = ApuState::post_boot();
+    hw.apu.cgb = u8::from(model == Model::Cgb);
     hw.interrupt_flag = io::INT_VBLANK;
     if model == Model::Cgb {
         cgb::write_boot_palettes(&mut hw.cgb);

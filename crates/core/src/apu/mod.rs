@@ -204,7 +204,11 @@ pub struct ApuState {
     pub sweep_negated: u8,
     /// Frame sequencer: the step (0..=7, masked on use) the next DIV-APU event performs.
     pub frame_step: u8,
-    pub _pad: [u8; 2],
+    /// 1 on a CGB (in either mode): wave RAM stays reachable while the wave channel plays,
+    /// a retrigger corrupts nothing, and power-off takes the length counters too (Pan Docs
+    /// "Audio details"; Blargg `cgb_sound` 08-12).
+    pub cgb: u8,
+    pub _pad: [u8; 1],
     /// FF10..=FF2F as written (bits that read back as 1 are added on read). NR52 keeps only
     /// bit 7, the power switch; the channel bits come from the channels.
     pub regs: [u8; 0x20],

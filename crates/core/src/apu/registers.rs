@@ -58,6 +58,8 @@ impl ApuState {
             0x10..=0x25 if self.powered() => {
                 self.write_channel_register(usize::from(reg - 0x10), value)
             }
+            // The CGB ignores every write while powered off.
+            _ if self.cgb != 0 => {}
             // Powered off, the DMG still takes the length counters (Pan Docs; Blargg
             // `08-len_ctr_during_power`), but not the duty bits that share NR11/NR21.
             0x11 => self.square1.length = 64 - u16::from(value & 0x3F),
@@ -76,6 +78,10 @@ impl ApuState {
             return WaveRamAccess::Free;
         }
         let wave = self.wave_after(u64::from(self.pending_m_cycles()) * 4);
+        if self.cgb != 0 {
+            // CGB: the access always goes to the byte the channel is reading.
+            return WaveRamAccess::Redirected(usize::from((wave.position & 31) >> 1));
+        }
         // DMG: while playing, wave RAM answers only in the APU cycle in which the channel
         // itself reads it, and then with the byte the channel reads (Pan Docs; Blargg 09, 12).
         if wave.t_cycles_since_read < WAVE_ACCESS_WINDOW_T_CYCLES {
@@ -98,10 +104,12 @@ impl ApuState {
             // `11-regs_after_power`); wave RAM survives.
             let synth = self.synth;
             let wave_ram = self.wave_ram;
+            let cgb = self.cgb;
             let (flush_clock, simulated) = (self.flush_clock, self.m_cycles_simulated);
             *self = ApuState::zeroed();
             self.synth = synth;
             self.wave_ram = wave_ram;
+            self.cgb = cgb;
             self.flush_clock = flush_clock;
             self.m_cycles_simulated = simulated;
         } else if value & 0x80 != 0 && !was_on {
@@ -205,8 +213,9 @@ impl ApuState {
 
     pub(super) fn trigger_wave(&mut self) {
         let wave = &mut self.wave;
-        let about_to_read =
-            wave.active != 0 && wave.timer.max(1) <= WAVE_CORRUPTION_WINDOW_T_CYCLES;
+        let about_to_read = self.cgb == 0
+            && wave.active != 0
+            && wave.timer.max(1) <= WAVE_CORRUPTION_WINDOW_T_CYCLES;
         if about_to_read {
             // DMG: the channel was about to read the byte after its position; the retrigger
             // copies that byte (or its 4-byte row) over the start of wave RAM (Pan Docs,
