@@ -127,7 +127,10 @@ pub(crate) fn power_on(state: &mut State, rom: &Rom, model: Model, with_boot_rom
         hw.timer.system_counter = crate::timer::CGB_POST_BOOT_SYSTEM_COUNTER;
     }
     hw.serial = SerialState::post_boot();
-    hw.ppu = PpuState::post_boot();
+    hw.ppu = match model {
+        Model::Dmg => PpuState::post_boot(),
+        Model::Cgb => PpuState::post_boot_cgb(),
+    };
     hw.ppu.set_colour_mode(hw.cgb.mode());
     // The boot ROM leaves the header's logo in VRAM (ashiepaws `bully` checks it).
     let logo = rom.bytes().get(0x104..0x134).unwrap_or(&[]);

@@ -541,6 +541,21 @@ impl PpuState {
         ppu
     }
 
+    /// The state the CGB boot ROM leaves at PC=0x0100: it ends after waiting for VBlank, so
+    /// the cartridge starts in line 144 (gb8.gb's first LY read expects VBlank).
+    /// UNVERIFIED: the dot within the line (4: just after VBlank began).
+    pub fn post_boot_cgb() -> PpuState {
+        let mut ppu = PpuState::post_boot();
+        ppu.ly = 144;
+        ppu.ly_for_compare = 144;
+        ppu.lyc_match = 0;
+        ppu.stat = 0x01;
+        ppu.step = Step::VBlankLineEnd as u8;
+        ppu.line_dot = 4;
+        ppu.wait_dots = LINE_DOTS - 4;
+        ppu
+    }
+
     fn tick_lcd_off(&mut self) -> bool {
         self.lcd_off_m_cycles = self.lcd_off_m_cycles.saturating_add(1);
         if self.lcd_off_m_cycles >= M_CYCLES_PER_FRAME {
