@@ -50,6 +50,12 @@ const LINE_DOTS: u16 = 456;
 /// M-cycles in an LCD frame: with the LCD off, a frame is reported this often.
 const M_CYCLES_PER_FRAME: u16 = 17_556;
 
+/// CPU M-cycles of `DOTS` dots in an LCD frame (twice as many at CGB double speed), the
+/// period `lcd_off_m_cycles` counts to.
+const fn lcd_off_frame<const DOTS: u16>() -> u16 {
+    (M_CYCLES_PER_FRAME as u32 * 4 / DOTS as u32) as u16
+}
+
 /// LCDC bits.
 const LCDC_BG_ENABLE: u8 = 1 << 0;
 const LCDC_OBJ_ENABLE: u8 = 1 << 1;
@@ -457,7 +463,7 @@ impl PpuState {
         frame_rgb: &mut [u16; 160 * 144],
     ) -> bool {
         if self.lcdc & LCDC_LCD_ENABLE == 0 && self.deferred_valid == 0 {
-            return self.tick_lcd_off();
+            return self.tick_lcd_off::<DOTS>();
         }
         let mut ctx = Ctx::look_ahead(memory, interrupt_flag);
         ctx.frame = Some(frame);
@@ -465,7 +471,7 @@ impl PpuState {
         if self.deferred_valid != 0 {
             self.apply_deferred(&mut ctx);
             if self.lcdc & LCDC_LCD_ENABLE == 0 {
-                return self.tick_lcd_off();
+                return self.tick_lcd_off::<DOTS>();
             }
         }
         if self.wx_just_changed != 0 {
@@ -556,9 +562,9 @@ impl PpuState {
         ppu
     }
 
-    fn tick_lcd_off(&mut self) -> bool {
+    fn tick_lcd_off<const DOTS: u16>(&mut self) -> bool {
         self.lcd_off_m_cycles = self.lcd_off_m_cycles.saturating_add(1);
-        if self.lcd_off_m_cycles >= M_CYCLES_PER_FRAME {
+        if self.lcd_off_m_cycles >= lcd_off_frame::<DOTS>() {
             self.lcd_off_m_cycles = 0;
             return true;
         }
@@ -575,7 +581,7 @@ impl PpuState {
     /// `quiet_m_cycles` for M-cycles of `DOTS` dots (see `tick_dots`).
     pub fn quiet_m_cycles_of<const DOTS: u16>(&self) -> u32 {
         if self.lcdc & LCDC_LCD_ENABLE == 0 {
-            let left = u32::from(M_CYCLES_PER_FRAME.saturating_sub(self.lcd_off_m_cycles));
+            let left = u32::from(lcd_off_frame::<DOTS>().saturating_sub(self.lcd_off_m_cycles));
             return left.saturating_sub(1);
         }
         if self.wx_just_changed != 0 || self.deferred_valid != 0 {
@@ -638,7 +644,7 @@ impl PpuState {
         if self.lcdc & LCDC_LCD_ENABLE == 0 {
             // n is below the frame period, so this never wraps (see quiet_m_cycles).
             let total = u32::from(self.lcd_off_m_cycles) + n;
-            self.lcd_off_m_cycles = (total % u32::from(M_CYCLES_PER_FRAME)) as u16;
+            self.lcd_off_m_cycles = (total % u32::from(lcd_off_frame::<DOTS>())) as u16;
             return;
         }
         if self.fifo_lag != 0 {
