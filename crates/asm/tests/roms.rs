@@ -160,6 +160,41 @@ fn input_echo_logs_every_change() {
     }
 }
 
+/// The battery counter counts frames in cartridge RAM and continues from a save, counting
+/// boots; its check byte matches (the player's save tests rely on all three).
+#[test]
+fn battery_counter_counts_frames_across_power_ons() {
+    let assembled = assemble("battery_counter.asm");
+    let counter = |core: &mut Core| {
+        let ram: Vec<u8> = (0xA000..0xA00B).map(|a| core.peek(a)).collect();
+        assert_eq!(&ram[..4], b"BCNT");
+        assert_eq!(
+            ram[4..10].iter().fold(0, |x, b| x ^ b),
+            ram[10],
+            "check byte"
+        );
+        let frames = u32::from_le_bytes(ram[4..8].try_into().unwrap());
+        (frames, u16::from_le_bytes([ram[8], ram[9]]))
+    };
+    let mut core = power_on(&assembled.rom);
+    run_frames(&mut core, 60);
+    let (frames, boots) = counter(&mut core);
+    assert_eq!(boots, 1);
+    assert!((55..=60).contains(&frames), "{frames} frames counted in 60");
+    let save = core.battery_save(0).expect("a battery cart");
+    assert_eq!(save.len(), 8192);
+
+    let mut second = power_on(&assembled.rom);
+    second.load_battery(&save).expect("our own save loads");
+    run_frames(&mut second, 60);
+    let (more, boots) = counter(&mut second);
+    assert_eq!(boots, 2);
+    assert!(
+        (frames + 55..=frames + 60).contains(&more),
+        "{frames} then {more}"
+    );
+}
+
 // The screenshot rows of `roms-test/manifest.tsv` are judged by the same runner as the
 // external suites (`crates/harness/tests/rom_suites.rs`), not here.
 

@@ -7,6 +7,7 @@
 //! Transfers") and Mooneye's `boot_hwio-C` / `unused_hwio-C` read masks.
 
 use crate::io;
+use crate::state_fields::StateFields;
 use bytemuck::{Pod, Zeroable};
 
 /// `CgbState::mode` values (stored raw).
@@ -20,11 +21,12 @@ pub const MODE_CGB: u8 = 2;
 const HDMA_IDLE: u8 = 0x80;
 
 /// Everything the CGB adds, besides VRAM bank 1 and WRAM banks 2..=7 (in `HwState`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Pod, Zeroable)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Pod, Zeroable, StateFields)]
 #[repr(C)]
 pub struct CgbState {
     /// `MODE_DMG`, `MODE_COMPATIBILITY` or `MODE_CGB`: fixed at power-on (or by the boot
     /// ROM's KEY0 write) and decoded with `mode()`.
+    #[state(below = MODE_CGB + 1)]
     pub mode_raw: u8,
     /// FF4C KEY0: bit 2 set = DMG compatibility mode. Writable only while the boot ROM is
     /// mapped.
@@ -48,6 +50,7 @@ pub struct CgbState {
     /// FF55 HDMA5 as read: bit 7 set while idle, else the 16-byte blocks left minus one.
     pub hdma_remaining: u8,
     /// 1 when the HBlank transfer has already copied its block in the current HBlank.
+    #[state(flag)]
     pub hdma_done_this_hblank: u8,
     /// FF56 RP: bits 0 (LED) and 6..=7 (read enable) as written.
     pub rp: u8,

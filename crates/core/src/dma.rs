@@ -3,16 +3,19 @@
 //! A write to FF46 starts copying two M-cycles later; a transfer already running goes on
 //! until then (Mooneye `oam_dma_start`, `oam_dma_restart`, `oam_dma_timing`).
 
+use crate::state_fields::StateFields;
 use bytemuck::{Pod, Zeroable};
 
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Pod, Zeroable)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Pod, Zeroable, StateFields)]
 #[repr(C)]
 pub struct DmaState {
     /// FF46 DMA as last written.
     pub source_high: u8,
     /// 1 while a transfer owns OAM (from its first copy until the M-cycle after its last).
+    #[state(flag)]
     pub active: u8,
     /// Next byte to copy, 0..=160 (160 = finished, releasing OAM at the next M-cycle).
+    #[state(below = 161)]
     pub index: u8,
     /// M-cycles until a requested transfer starts copying (0 = none requested).
     pub start_delay: u8,

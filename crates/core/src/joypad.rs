@@ -1,9 +1,10 @@
 //! P1/JOYP and the buttons the host has pressed.
 
 use crate::io;
+use crate::state_fields::StateFields;
 use bytemuck::{Pod, Zeroable};
 
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Pod, Zeroable)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Pod, Zeroable, StateFields)]
 #[repr(C)]
 pub struct JoypadState {
     /// FF00 P1 bits 4-5 as last written (0 selects a button group).

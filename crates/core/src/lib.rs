@@ -5,7 +5,11 @@
 //! call, so instruction timing is the order of bus calls. The core opens no files, reads no
 //! clock and spawns no threads; non-determinism enters as timestamped inputs.
 
+// The derive names paths as `::backspin_core::...`, which must resolve inside this crate too.
+extern crate self as backspin_core;
+
 pub mod apu;
+pub mod bess;
 pub mod bus;
 pub mod cart;
 pub mod cgb;
@@ -19,6 +23,8 @@ mod machine;
 pub mod ppu;
 pub mod serial;
 pub mod state;
+pub mod state_fields;
+pub mod state_file;
 pub mod timer;
 
 pub use crate::core::{

@@ -5,9 +5,10 @@
 //! are aligned to DIV (Mooneye `serial/boot_sclk_align-dmgABCmgb`).
 
 use crate::io;
+use crate::state_fields::StateFields;
 use bytemuck::{Pod, Zeroable};
 
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Pod, Zeroable)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Pod, Zeroable, StateFields)]
 #[repr(C)]
 pub struct SerialState {
     /// FF01 SB.
@@ -15,6 +16,7 @@ pub struct SerialState {
     /// FF02 SC (bits 7 and 0).
     pub sc: u8,
     /// Bits still to shift in the transfer in progress (0 = idle).
+    #[state(below = 9)]
     pub bits_left: u8,
     pub _pad: [u8; 5],
 }

@@ -13,11 +13,12 @@ use crate::dma::DmaState;
 use crate::joypad::JoypadState;
 use crate::ppu::PpuState;
 use crate::serial::SerialState;
+use crate::state_fields::StateFields;
 use crate::timer::TimerState;
 use bytemuck::{Pod, Zeroable};
 
 /// Every mutable byte of the emulated Game Boy. Copying it is a save state.
-#[derive(Clone, Copy, Pod, Zeroable)]
+#[derive(Clone, Copy, Pod, Zeroable, StateFields)]
 #[repr(C)]
 pub struct State {
     /// Borrowed by the CPU executor.
@@ -38,7 +39,7 @@ const _: () = assert!(size_of::<MbcState>().is_multiple_of(8));
 const _: () = assert!(size_of::<CgbState>().is_multiple_of(8));
 
 /// Everything but the CPU registers.
-#[derive(Clone, Copy, Pod, Zeroable)]
+#[derive(Clone, Copy, Pod, Zeroable, StateFields)]
 #[repr(C)]
 pub struct HwState {
     /// M-cycles since power-on. Inputs are stamped with this clock.
@@ -53,12 +54,14 @@ pub struct HwState {
     pub apu: ApuState,
     pub mbc: MbcState,
     /// The Game Boy Color's registers and palette RAM (zero, and unused, on a DMG).
+    #[state(since = 2)]
     pub cgb: CgbState,
     /// FF0F IF: requested interrupts (low five bits).
     pub interrupt_flag: u8,
     /// FFFF IE: enabled interrupts (all eight bits are read/write).
     pub interrupt_enable: u8,
     /// 1 while the boot ROM is mapped over 0x0000..=0x00FF (until a write to FF50).
+    #[state(flag)]
     pub boot_rom_mapped: u8,
     /// A `Model`, stored raw.
     pub model_raw: u8,
@@ -72,8 +75,10 @@ pub struct HwState {
     /// 8000..=9FFF: VRAM bank 0 (the DMG's only bank).
     pub vram: [u8; 0x2000],
     /// CGB: VRAM bank 1 (tile attributes, more tiles).
+    #[state(since = 2)]
     pub vram_bank1: [u8; 0x2000],
     /// CGB: WRAM banks 2..=7, mapped at D000 by SVBK.
+    #[state(since = 2)]
     pub wram_banks: [u8; 0x6000],
     /// A000..=BFFF through the mapper, sized for the largest supported cartridge.
     pub cart_ram: [u8; CART_RAM_MAX],

@@ -7,9 +7,10 @@
 //! `tima_write_reloading`, `tma_write_reloading`).
 
 use crate::io;
+use crate::state_fields::StateFields;
 use bytemuck::{Pod, Zeroable};
 
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Pod, Zeroable)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Pod, Zeroable, StateFields)]
 #[repr(C)]
 pub struct TimerState {
     /// The 16-bit system counter in T-cycles; FF04 DIV is its high byte.
@@ -21,6 +22,7 @@ pub struct TimerState {
     /// FF07 TAC (low three bits).
     pub tac: u8,
     /// A [`ReloadPhase`], stored raw.
+    #[state(below = 3)]
     pub reload_phase: u8,
     pub _pad: [u8; 2],
 }

@@ -41,6 +41,12 @@ pub struct RunArgs {
     /// Write the audio of the run as a 48 kHz stereo 16-bit WAV file.
     #[arg(long, value_name = "WAV")]
     pub wav: Option<PathBuf>,
+    /// Start from this save state (written for the same ROM) instead of power-on.
+    #[arg(long, value_name = "FILE")]
+    pub load_state: Option<PathBuf>,
+    /// Save the state at the end of the run to this file.
+    #[arg(long, value_name = "FILE")]
+    pub save_state: Option<PathBuf>,
 }
 
 /// Reads and parses a ROM file; every failure is one `CliError` naming the path.
@@ -149,6 +155,9 @@ pub fn run(args: &RunArgs) -> CliResult {
     if !args.no_save {
         load_battery(&mut core, &save_path)?;
     }
+    if let Some(path) = &args.load_state {
+        crate::state_command::load_into(&mut core, path)?;
+    }
 
     let mut samples = Vec::new();
     let events = run_for_each_frame(&mut core, length, |core| {
@@ -177,33 +186,41 @@ pub fn run(args: &RunArgs) -> CliResult {
         // A closed pipe (`| head`) is not an emulator error.
         let _ = stdout.write_all(&serial).and_then(|()| stdout.flush());
     }
-    if !args.no_save {
+    if let Some(path) = &args.save_state {
+        crate::state_command::save_to(&core, path, core.state().hw.frames)?;
+    }
+    // In-game saves stay safe: a loaded state carries the cartridge RAM of its moment,
+    // which may be older than the `.sav`. After a state load the `.sav` is written only
+    // once the game itself has written battery RAM (or the clock) since the load.
+    let game_saved = events.contains(Events::BATTERY_DIRTY);
+    if !args.no_save && (args.load_state.is_none() || game_saved) {
         save_battery(&mut core, &save_path);
+    } else if !args.no_save && core.has_battery() {
+        eprintln!(
+            "note: battery save not written: the game did not write its save RAM after the \
+             state load ({})",
+            save_path.display()
+        );
     }
     Ok(ExitCode::SUCCESS)
 }
 
-/// Loads `<rom>.sav` into the cartridge when the cart has a battery. A save of the wrong
-/// size is refused with a clear error and the file is left alone.
+/// Loads `<rom>.sav` (the shared rules of [`battery::load_save`]) and catches the cartridge
+/// clock up with the host time that passed since it was written.
 fn load_battery(core: &mut Core, path: &Path) -> Result<(), CliError> {
-    if !core.has_battery() {
-        return Ok(());
-    }
-    let bytes =
-        battery::read_save(path).map_err(|e| CliError::io("cannot read battery save", &e, path))?;
-    if let Some(bytes) = bytes {
-        core.load_battery(&bytes)
-            .map_err(|error| CliError::new(format!("bad battery save: {error}"), path))?;
+    match battery::load_save(core, path, battery::unix_now())? {
+        battery::ClockCatchUp::NoFooter => {}
+        battery::ClockCatchUp::Advance(seconds) => core.rtc_advance_seconds(seconds),
+        battery::ClockCatchUp::Refused(warning) => {
+            eprintln!("warning: {warning} ({})", path.display());
+        }
     }
     Ok(())
 }
 
 /// Writes the cartridge's battery RAM to `<rom>.sav` atomically; a failure is a warning.
 fn save_battery(core: &mut Core, path: &Path) {
-    let unix_now = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |elapsed| elapsed.as_secs());
-    if let Some(bytes) = core.battery_save(unix_now)
+    if let Some(bytes) = core.battery_save(battery::unix_now())
         && let Err(error) = battery::write_atomic(path, &bytes)
     {
         eprintln!(

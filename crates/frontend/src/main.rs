@@ -1,5 +1,5 @@
 //! `backspin`: the command-line front end. Without a subcommand it opens the windowed player
-//! (`backspin ROM`, or the embedded demo); headless subcommands (`run`, `test`, `bench`) serve
+//! (`backspin ROM`, or the embedded demo); headless subcommands (`run`, `test`, `bench`, `state`) serve
 //! scripts and CI.
 
 mod battery;
@@ -7,6 +7,7 @@ mod bench;
 mod error;
 mod headless;
 mod player;
+mod state_command;
 mod test_command;
 mod wav;
 
@@ -43,6 +44,8 @@ enum Command {
     Bench(bench::BenchArgs),
     /// Measure rewind: history size, capture, seek and step times, all verified; JSON.
     RewindBench(bench::RewindBenchArgs),
+    /// Save-state files: `info` describes one, `verify` runs the round-trip self-check.
+    State(state_command::StateArgs),
 }
 
 /// `--model`: which Game Boy to emulate.
@@ -71,6 +74,7 @@ fn main() -> ExitCode {
         Some(Command::Test(args)) => test_command::run(&args),
         Some(Command::Bench(args)) => bench::run(&args),
         Some(Command::RewindBench(args)) => bench::run_rewind(&args),
+        Some(Command::State(args)) => state_command::run(&args),
         None => match player::run(cli.rom, &cli.player) {
             Ok(()) => Ok(ExitCode::SUCCESS),
             Err(error) => {

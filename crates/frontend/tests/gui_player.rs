@@ -4,16 +4,12 @@
 //! what a player would see. Skips with a printed reason when Xvfb, xdotool or import is
 //! missing (`.ci/run` installs them). Captures are written under `target/gui-test/`.
 
+mod gui_support;
+
+use gui_support::{Display, HEIGHT, SERIAL, WIDTH, have, missing_tools, out_dir, wait_for_log};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
-use std::sync::Mutex;
 use std::time::{Duration, Instant};
-
-/// One X server and one lavapipe renderer at a time: the machine has two cores.
-static SERIAL: Mutex<()> = Mutex::new(());
-
-const WIDTH: usize = 160;
-const HEIGHT: usize = 144;
 /// The overlay's timeline marker colour and bar placement (`player/overlay.rs`).
 const MARKER: [u8; 3] = [0xFF, 0x20, 0x20];
 const BAR_TOP: usize = HEIGHT - 8;
@@ -26,224 +22,6 @@ const PALETTE: [[u8; 3]; 4] = [
     [0x34, 0x68, 0x56],
     [0x08, 0x18, 0x20],
 ];
-
-fn have(tool: &str) -> bool {
-    Command::new("sh")
-        .args(["-c", &format!("command -v {tool}")])
-        .stdout(Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success())
-}
-
-fn missing_tools() -> Option<String> {
-    let missing: Vec<&str> = ["Xvfb", "xdotool", "import"]
-        .into_iter()
-        .filter(|tool| !have(tool))
-        .collect();
-    (!missing.is_empty()).then(|| missing.join(", "))
-}
-
-fn out_dir() -> PathBuf {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/gui-test");
-    std::fs::create_dir_all(&dir).expect("target/ is writable");
-    dir
-}
-
-/// An Xvfb server and the processes started on it; everything is killed on drop.
-struct Display {
-    number: u32,
-    server: Child,
-    app: Option<Child>,
-    runtime_dir: PathBuf,
-}
-
-impl Display {
-    fn start() -> Display {
-        let base = 40 + std::process::id() % 200;
-        for number in base..base + 50 {
-            if Path::new(&format!("/tmp/.X11-unix/X{number}")).exists()
-                || Path::new(&format!("/tmp/.X{number}-lock")).exists()
-            {
-                continue;
-            }
-            let server = Command::new("Xvfb")
-                .args([
-                    &format!(":{number}"),
-                    "-screen",
-                    "0",
-                    "800x700x24",
-                    "-nolisten",
-                    "tcp",
-                ])
-                .stdout(Stdio::null())
-                .stderr(Stdio::null())
-                .spawn()
-                .expect("Xvfb starts");
-            let runtime_dir = std::env::temp_dir().join(format!("backspin-gui-{number}"));
-            let _ = std::fs::create_dir_all(&runtime_dir);
-            #[cfg(unix)]
-            {
-                use std::os::unix::fs::PermissionsExt;
-                let _ =
-                    std::fs::set_permissions(&runtime_dir, std::fs::Permissions::from_mode(0o700));
-            }
-            let mut display = Display {
-                number,
-                server,
-                app: None,
-                runtime_dir,
-            };
-            let socket = format!("/tmp/.X11-unix/X{number}");
-            let started = Instant::now();
-            while started.elapsed() < Duration::from_secs(10) {
-                // Ready once a client gets an answer, not merely once the socket exists.
-                if Path::new(&socket).exists()
-                    && display
-                        .command("xdotool")
-                        .arg("getdisplaygeometry")
-                        .stdout(Stdio::null())
-                        .stderr(Stdio::null())
-                        .status()
-                        .is_ok_and(|s| s.success())
-                {
-                    return display;
-                }
-                if let Ok(Some(_)) = display.server.try_wait() {
-                    break; // lost a race for this number; try the next
-                }
-                std::thread::sleep(Duration::from_millis(50));
-            }
-            let _ = display.server.kill();
-        }
-        panic!("no Xvfb display could be started");
-    }
-
-    fn command(&self, program: &str) -> Command {
-        let mut command = Command::new(program);
-        command
-            .env("DISPLAY", format!(":{}", self.number))
-            .env("XDG_RUNTIME_DIR", &self.runtime_dir);
-        command
-    }
-
-    /// Starts `backspin` with `args`; its log goes to `log`.
-    fn launch(&mut self, args: &[&str], log: &Path) {
-        let log_file = std::fs::File::create(log).expect("log file");
-        let child = self
-            .command(env!("CARGO_BIN_EXE_backspin"))
-            .args(args)
-            .env("RUST_LOG", "info,backspin=debug")
-            .stdout(log_file.try_clone().expect("log file"))
-            .stderr(log_file)
-            .spawn()
-            .expect("backspin starts");
-        self.app = Some(child);
-    }
-
-    fn xdotool(&self, args: &[&str]) -> String {
-        let output = self
-            .command("xdotool")
-            .args(args)
-            .output()
-            .expect("xdotool runs");
-        String::from_utf8_lossy(&output.stdout).trim().to_string()
-    }
-
-    /// The player's window id, once it is mapped.
-    fn wait_for_window(&mut self, log: &Path) -> String {
-        let started = Instant::now();
-        while started.elapsed() < Duration::from_secs(60) {
-            let id = self.xdotool(&["search", "--onlyvisible", "--name", "^Backspin"]);
-            if let Some(id) = id.lines().next()
-                && !id.is_empty()
-            {
-                return id.to_string();
-            }
-            if let Some(Ok(Some(status))) = self.app.as_mut().map(|a| a.try_wait()) {
-                panic!(
-                    "backspin exited early ({status}):\n{}",
-                    std::fs::read_to_string(log).unwrap_or_default()
-                );
-            }
-            std::thread::sleep(Duration::from_millis(200));
-        }
-        panic!(
-            "no backspin window after 60 s:\n{}",
-            std::fs::read_to_string(log).unwrap_or_default()
-        );
-    }
-
-    /// Captures the window and reduces it to the 160×144 picture (integer scale, letterbox).
-    fn capture(&self, window: &str, path: &Path) -> Vec<[u8; 3]> {
-        let status = self
-            .command("import")
-            .args(["-window", window, &format!("PNG24:{}", path.display())])
-            .status()
-            .expect("import runs");
-        assert!(status.success(), "import failed for {}", path.display());
-        let decoder = png::Decoder::new(std::io::BufReader::new(
-            std::fs::File::open(path).expect("capture exists"),
-        ));
-        let mut reader = decoder.read_info().expect("capture is a PNG");
-        let mut buffer = vec![0; reader.output_buffer_size().expect("sane size")];
-        let info = reader.next_frame(&mut buffer).expect("capture decodes");
-        let channels = info.color_type.samples();
-        assert_eq!(info.bit_depth, png::BitDepth::Eight);
-        let (width, height) = (info.width as usize, info.height as usize);
-        let scale = (width / WIDTH).min(height / HEIGHT).max(1);
-        let (left, top) = (
-            width.saturating_sub(WIDTH * scale) / 2,
-            height.saturating_sub(HEIGHT * scale) / 2,
-        );
-        let mut picture = Vec::with_capacity(WIDTH * HEIGHT);
-        for y in 0..HEIGHT {
-            for x in 0..WIDTH {
-                let sx = left + x * scale + scale / 2;
-                let sy = top + y * scale + scale / 2;
-                let at = (sy * width + sx) * channels;
-                picture.push([buffer[at], buffer[at + 1], buffer[at + 2]]);
-            }
-        }
-        picture
-    }
-
-    /// Waits for `backspin` to exit, asserts that it succeeded, and returns its log.
-    fn wait_for_success(&mut self, log: &Path) -> String {
-        let status = self
-            .app
-            .as_mut()
-            .expect("launched")
-            .wait()
-            .expect("exit status");
-        let text = std::fs::read_to_string(log).unwrap_or_default();
-        assert!(status.success(), "backspin failed:\n{text}");
-        text
-    }
-
-    /// The frame number in the window title.
-    fn title_frame(&self, window: &str) -> (u64, String) {
-        let title = self.xdotool(&["getwindowname", window]);
-        let frame = title
-            .split("frame ")
-            .nth(1)
-            .and_then(|rest| rest.split(|c: char| !c.is_ascii_digit()).next())
-            .and_then(|digits| digits.parse().ok())
-            .unwrap_or_else(|| panic!("no frame number in the title {title:?}"));
-        (frame, title)
-    }
-}
-
-impl Drop for Display {
-    fn drop(&mut self) {
-        if let Some(app) = &mut self.app {
-            let _ = app.kill();
-            let _ = app.wait();
-        }
-        let _ = self.server.kill();
-        let _ = self.server.wait();
-        let _ = std::fs::remove_dir_all(&self.runtime_dir);
-    }
-}
 
 fn palette_share(picture: &[[u8; 3]]) -> (f64, usize) {
     let on_palette = picture.iter().filter(|p| PALETTE.contains(p)).count();
@@ -575,18 +353,6 @@ impl Drop for SoundServer {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
-}
-
-/// Waits until the log contains `text`; false after `limit`.
-fn wait_for_log(log: &Path, text: &str, limit: Duration) -> bool {
-    let started = Instant::now();
-    while started.elapsed() < limit {
-        if std::fs::read_to_string(log).is_ok_and(|l| l.contains(text)) {
-            return true;
-        }
-        std::thread::sleep(Duration::from_millis(100));
-    }
-    false
 }
 
 /// The sound device disappears mid-game (the sound server is killed) and comes back: the

@@ -93,6 +93,16 @@ impl InputLog {
         self.len = 0;
     }
 
+    /// Chunks holding events (spares not counted).
+    pub fn chunk_count(&self) -> usize {
+        self.chunks.len()
+    }
+
+    /// Frees the chunks kept for reuse (when the logs are over their share of the budget).
+    pub fn release_spares(&mut self) {
+        self.spare.clear();
+    }
+
     /// Bytes held, spare chunks included.
     pub fn memory_bytes(&self) -> usize {
         (self.chunks.len() + self.spare.len()) * CHUNK * 8

@@ -211,7 +211,7 @@ impl Rewinder {
             ..config
         };
         Rewinder {
-            ring: Ring::new(config.budget_bytes),
+            ring: Ring::new(config.budget_bytes - log_reserve(config.budget_bytes)),
             encoder: {
                 let mut encoder = Encoder::new(STATE_LEN);
                 encoder.set_value_blocks(config.value_blocks);
@@ -526,7 +526,32 @@ impl Rewinder {
             self.deltas_since_key = 0;
             self.chain_bytes_since_key = 0;
         }
+        self.keep_logs_within_reserve();
         Captured::Stored { bytes, keyframe }
+    }
+
+    /// The budget covers the input logs too: when they outgrow their share (inputs that
+    /// change nearly every frame over a long history), the oldest history goes, which trims
+    /// the logs with it. Allocation-free, like the rest of a capture.
+    fn keep_logs_within_reserve(&mut self) {
+        let reserve = log_reserve(self.config.budget_bytes);
+        if self.log_bytes() <= reserve {
+            return;
+        }
+        // Chunks kept for reuse go first (freeing does not allocate).
+        self.input.release_spares();
+        while self.log_bytes() > reserve && self.input.chunk_count() > 1 && self.ring.len() > 1 {
+            self.ring.drop_oldest((self.ring.len() / 32).max(1));
+            self.after_eviction();
+            self.input.release_spares();
+        }
+    }
+
+    /// Bytes of the input, clock and reset logs (spare input chunks included).
+    fn log_bytes(&self) -> usize {
+        self.input.memory_bytes()
+            + self.rtc_log.capacity() * std::mem::size_of::<(u64, u64)>()
+            + self.resets.capacity() * std::mem::size_of::<ResetMark>()
     }
 
     /// Keeps derived positions consistent after the oldest records went.
@@ -953,6 +978,11 @@ enum ReconstructSource {
     Cursor(u64),
     Newest,
     Keyframe(usize),
+}
+
+/// The share of a history budget kept for the logs (the snapshot ring gets the rest).
+fn log_reserve(budget_bytes: usize) -> usize {
+    budget_bytes / 8
 }
 
 /// Emulated seconds in `frames` LCD frames (59.7275 per second).

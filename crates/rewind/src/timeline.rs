@@ -186,8 +186,10 @@ impl Timeline {
     }
 
     /// Following a kept future, the log may hold an input at this cycle that the player did
-    /// not make this time (a reset, a clock advance, a button change): then the future is
-    /// not this run's, so fork it here and log the buttons actually held.
+    /// not make this time (a reset or a button change): then the future is not this run's,
+    /// so fork it here and log the buttons actually held. A logged clock advance is host
+    /// time the session received (the catch-up at start), not a player's choice: it is
+    /// replayed, so rewinding to the first frame and playing on keeps it.
     fn drop_inputs_not_made(&mut self) {
         let made = std::mem::take(&mut self.made);
         if !self.rewinder.has_future() {
@@ -195,13 +197,30 @@ impl Timeline {
         }
         let cycle = self.cycle();
         let logged = self.rewinder.logged_at(cycle);
-        if let Some(kind) = [EventKind::Reset, EventKind::Rtc, EventKind::Buttons]
-            .into_iter()
-            .find(|&kind| logged[kind as usize] && !made[kind as usize])
-        {
-            self.rewinder.fork_logs_at(cycle, kind);
-            self.rewinder.record_input(cycle, self.core.buttons().0);
+        let not_made = |kind: EventKind| logged[kind as usize] && !made[kind as usize];
+        if not_made(EventKind::Reset) {
+            self.fork_at(cycle, EventKind::Reset);
+            return;
         }
+        if not_made(EventKind::Rtc) {
+            let seconds = self
+                .rewinder
+                .rtc_log()
+                .iter()
+                .filter(|&&(c, _)| c == cycle)
+                .fold(0u64, |sum, &(_, s)| sum.saturating_add(s));
+            self.core.rtc_advance_seconds(seconds);
+        }
+        if not_made(EventKind::Buttons) {
+            self.fork_at(cycle, EventKind::Buttons);
+        }
+    }
+
+    /// Drops the logged `kind` (and later kinds) at `cycle` and everything after it, then
+    /// logs the buttons actually held.
+    fn fork_at(&mut self, cycle: u64, kind: EventKind) {
+        self.rewinder.fork_logs_at(cycle, kind);
+        self.rewinder.record_input(cycle, self.core.buttons().0);
     }
 
     /// The recording half of `run_frame`.

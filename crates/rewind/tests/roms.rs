@@ -189,6 +189,21 @@ fn rtc_host_time_is_replayed_on_seek() {
             "seek to {frame} across the RTC event"
         );
     }
+    // Back to just before the advance and playing on with the same buttons: the logged host
+    // time is part of the timeline, not a choice the player makes again, so it is kept.
+    timeline.seek(100).unwrap();
+    for k in 100..160u64 {
+        let buttons = if k % 50 < 10 { 0x10 } else { 0 };
+        if timeline.core().buttons().0 != buttons {
+            timeline.set_buttons(buttons);
+        }
+        timeline.run_frame();
+    }
+    assert!(
+        timeline.core().state().as_bytes() == states[159].1.as_bytes(),
+        "playing on from before the clock advance replays it"
+    );
+    assert_eq!(timeline.rewinder().rtc_log().len(), 1);
 }
 
 /// A reset is an input on the timeline: the core's clock restarts, the timeline's does
@@ -240,4 +255,34 @@ fn resets_are_replayed_on_seek_and_fork_like_inputs() {
     assert_eq!(timeline.span().newest, 130);
     assert_eq!(timeline.rewinder().reset_log().count(), 0);
     assert!(timeline.core().state().hw.m_cycles > states[110].1.hw.m_cycles);
+}
+
+/// The budget covers the input log too: inputs that change every frame over a long session
+/// push out old history instead of growing past the budget.
+#[test]
+fn input_logs_stay_within_the_budget() {
+    let budget = 256 * 1024;
+    let rom = Rom::from_bytes(bench::builtin_rom()).unwrap();
+    let mut timeline = Timeline::new(Core::new(rom, Options::default()), budget);
+    for frame in 0..20_000u32 {
+        // A different button mask every frame: the worst case for the input log.
+        timeline.set_buttons((frame % 255 + 1) as u8);
+        timeline.run_frame();
+    }
+    let stats = timeline.stats();
+    assert!(
+        timeline.memory_bytes() <= budget,
+        "{} bytes held ({} in the ring, {} in the input log) over a {budget} budget",
+        timeline.memory_bytes(),
+        stats.used_bytes,
+        stats.input_log_bytes
+    );
+    let span = timeline.span();
+    assert!(
+        span.newest - span.oldest > 60,
+        "history still holds {span:?}"
+    );
+    timeline
+        .seek(span.oldest)
+        .expect("the oldest frame held can be reached");
 }

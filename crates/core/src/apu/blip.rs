@@ -30,6 +30,7 @@
 
 use super::AudioOut;
 use super::kernel::{ONE_BITS, PHASES, STEP, TAPS};
+use crate::state_fields::StateFields;
 use bytemuck::{Pod, Zeroable};
 
 /// Sample-clock ticks per T-cycle.
@@ -102,7 +103,7 @@ const PADDED_STEP: [[i16; 2 * TAPS]; PHASES] = {
 const BATCH: usize = RING / 2;
 
 /// Synthesis state (part of [`super::ApuState`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Pod, Zeroable)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Pod, Zeroable, StateFields)]
 #[repr(C)]
 pub struct SynthState {
     /// Pending deltas (Q14, wrapping sums) for the next `RING` output samples, interleaved

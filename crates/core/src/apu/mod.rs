@@ -43,6 +43,7 @@ pub use audio_out::AudioOut;
 use channels::*;
 use sequencer::*;
 
+use crate::state_fields::StateFields;
 pub use blip::SynthState;
 use bytemuck::{Pod, Zeroable};
 
@@ -135,7 +136,7 @@ const READ_MASK: [u8; 0x20] = [
 const DUTY_PATTERNS: [u8; 4] = [0b1000_0000, 0b1000_0001, 0b1110_0001, 0b0111_1110];
 
 /// A square or noise channel's counters (the noise channel uses `lfsr`, the squares `position`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Pod, Zeroable)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Pod, Zeroable, StateFields)]
 #[repr(C)]
 pub struct ToneState {
     /// T-cycles until the next duty step / LFSR shift (while active; 0 acts as 1).
@@ -145,6 +146,7 @@ pub struct ToneState {
     /// Noise: the 15-bit linear-feedback shift register.
     pub lfsr: u16,
     /// 1 while the channel is on (its NR52 status bit).
+    #[state(flag)]
     pub active: u8,
     /// Square: duty step 0..=7 (masked on use).
     pub position: u8,
@@ -153,12 +155,13 @@ pub struct ToneState {
     /// Envelope ticks (64 Hz) until the next volume change.
     pub envelope_timer: u8,
     /// 1 until the envelope reaches 0 or 15 and stops.
+    #[state(flag)]
     pub envelope_running: u8,
     pub _pad: [u8; 3],
 }
 
 /// The wave channel's counters.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Pod, Zeroable)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Pod, Zeroable, StateFields)]
 #[repr(C)]
 pub struct WaveState {
     /// T-cycles until the next sample read (while active; 0 acts as 1).
@@ -168,6 +171,7 @@ pub struct WaveState {
     /// Length counter (up to 256).
     pub length: u16,
     /// 1 while the channel is on.
+    #[state(flag)]
     pub active: u8,
     /// Sample index 0..=31 (masked on use).
     pub position: u8,
@@ -177,7 +181,7 @@ pub struct WaveState {
 }
 
 /// Everything in the APU that affects future register reads or samples.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Pod, Zeroable)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Pod, Zeroable, StateFields)]
 #[repr(C)]
 pub struct ApuState {
     /// Band-limited synthesis and the output high-pass.
@@ -189,6 +193,7 @@ pub struct ApuState {
     /// M-cycles since finished samples were last handed to the host, in the top 9 bits
     /// (`FLUSH_CLOCK_SHIFT`): `FLUSH_M_CYCLES` ticks make it carry out, so `tick` is one add
     /// and a branch on the carry, and a zeroed state has just flushed. Low bits unused.
+    #[state(since = 1)]
     pub flush_clock: u32,
     /// M-cycles since the last flush that the channels have been simulated for; the rest of
     /// the elapsed ones are pending.
@@ -198,16 +203,20 @@ pub struct ApuState {
     /// Square 1 sweep: sweep ticks (128 Hz) until the next sweep step.
     pub sweep_timer: u8,
     /// Square 1 sweep: 1 if the sweep runs (period or shift non-zero at trigger).
+    #[state(flag)]
     pub sweep_enabled: u8,
     /// Square 1 sweep: 1 once a calculation used negate mode since the last trigger; clearing
     /// NR10's negate bit then silences the channel (Pan Docs; Blargg `05-sweep_details`).
+    #[state(flag)]
     pub sweep_negated: u8,
     /// Frame sequencer: the step (0..=7, masked on use) the next DIV-APU event performs.
     pub frame_step: u8,
     /// 1 on a CGB (in either mode): wave RAM stays reachable while the wave channel plays,
     /// a retrigger corrupts nothing, and power-off takes the length counters too (Pan Docs
     /// "Audio details"; Blargg `cgb_sound` 08-12).
+    #[state(since = 2, flag)]
     pub cgb: u8,
+    #[state(old_pad_len = 2)]
     pub _pad: [u8; 1],
     /// FF10..=FF2F as written (bits that read back as 1 are added on read). NR52 keeps only
     /// bit 7, the power switch; the channel bits come from the channels.

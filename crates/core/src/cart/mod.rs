@@ -22,8 +22,9 @@ mod tests;
 pub use battery::BatteryError;
 pub use header::{Header, MAX_ROM_BYTES, MIN_ROM_BYTES, MbcKind, NINTENDO_LOGO};
 
+use crate::state_fields::StateFields;
 use bytemuck::{Pod, Zeroable};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 /// Cartridge RAM big enough for the largest supported cartridge (MBC5, 128 KiB).
 pub const CART_RAM_MAX: usize = 128 * 1024;
@@ -54,7 +55,7 @@ pub enum RomError {
 /// Any bit pattern is valid: `Rom` masks every offset and index taken from here. The offsets
 /// are a pure function of the registers (and the `Rom`), recomputed on every register write.
 /// One layout serves every mapper; each uses the registers it has and ignores the rest.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Pod, Zeroable)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Pod, Zeroable, StateFields)]
 #[repr(C)]
 pub struct MbcState {
     /// MBC3 RTC: the M-cycle up to which the clock has been brought up to date. The clock
@@ -70,12 +71,15 @@ pub struct MbcState {
     /// possible only in a corrupt state, just tick at the next update).
     pub rtc_subsecond: u32,
     /// RAMG: 1 when cartridge RAM (and the RTC) is enabled.
+    #[state(flag)]
     pub ramg: u8,
     /// MBC1 BANK1: low 5 bits of the ROM bank at 4000-7FFF, never 0 (a write of 0 stores 1).
     pub bank1: u8,
     /// MBC1 BANK2: 2 bits, ROM bank bits 5-6 (4-5 on multicarts) and the RAM bank in mode 1.
+    #[state(below = 4)]
     pub bank2: u8,
     /// MBC1 MODE: 1 bit; 1 applies BANK2 to 0000-3FFF and to RAM too.
+    #[state(flag)]
     pub mode: u8,
     /// ROMB0: ROM bank low 8 bits (MBC5), the 7-bit ROM bank (MBC3), the 4-bit one (MBC2).
     pub romb0: u8,
@@ -108,6 +112,9 @@ pub struct Rom {
     ram_mask: usize,
     header: Header,
     warnings: Vec<String>,
+    /// SHA-1 of `bytes`, computed on first use (save-state files name their ROM by it) and
+    /// shared by clones.
+    sha1: Arc<OnceLock<[u8; 20]>>,
 }
 
 impl std::fmt::Debug for Rom {
@@ -150,12 +157,20 @@ impl Rom {
             ram_mask,
             header,
             warnings,
+            sha1: Arc::default(),
         })
     }
 
     /// The raw image as loaded.
     pub fn bytes(&self) -> &[u8] {
         &self.bytes
+    }
+
+    /// SHA-1 of the file as loaded: the identity save-state files check.
+    pub fn sha1(&self) -> [u8; 20] {
+        *self
+            .sha1
+            .get_or_init(|| crate::state_file::checksum::sha1(&self.bytes))
     }
 
     /// The title from the header (0x134..), printable ASCII only.

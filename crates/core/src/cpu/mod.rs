@@ -12,6 +12,7 @@
 //! that fetch is simply counted at the start of the next step instead.
 
 use crate::bus::Bus;
+use crate::state_fields::StateFields;
 use bytemuck::{Pod, Zeroable};
 
 pub mod disasm;
@@ -22,7 +23,7 @@ mod tests;
 pub use disasm::disassemble;
 
 /// The SM83's registers and execution mode.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Pod, Zeroable)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Pod, Zeroable, StateFields)]
 #[repr(C)]
 pub struct CpuState {
     pub pc: u16,
@@ -37,10 +38,13 @@ pub struct CpuState {
     pub h: u8,
     pub l: u8,
     /// 0 off, 1 on, 2 on after the next instruction (EI delay).
+    #[state(below = 3)]
     pub ime: u8,
     /// A [`CpuMode`], read through [`CpuState::mode`].
+    #[state(below = 4)]
     pub mode_raw: u8,
     /// 1 when the next opcode fetch must not increment PC (the HALT bug).
+    #[state(flag)]
     pub halt_bug: u8,
     pub _pad: [u8; 1],
 }

@@ -31,6 +31,7 @@
 
 use crate::cgb::{CgbState, MODE_CGB, MODE_COMPATIBILITY};
 use crate::io;
+use crate::state_fields::StateFields;
 use bytemuck::{Pod, Zeroable};
 
 mod boot_logo;
@@ -152,6 +153,11 @@ enum Step {
     FrameEnd = 23,
 }
 
+/// Whether `raw` is a `Step` discriminant (save-state files reject any other `PpuState::step`).
+pub(crate) fn is_saved_step(raw: u64) -> bool {
+    raw == Step::Off as u64 || u8::try_from(raw).is_ok_and(|raw| Step::from_raw(raw) != Step::Off)
+}
+
 impl Step {
     /// Total decoding: an unknown value (a corrupt state) stops the PPU until the LCD is
     /// switched on again.
@@ -211,7 +217,7 @@ impl Step {
 }
 
 /// The PPU's registers and every bit of its internal progress.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Pod, Zeroable)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Pod, Zeroable, StateFields)]
 #[repr(C)]
 pub struct PpuState {
     /// Dots until `step` runs.
@@ -251,33 +257,45 @@ pub struct PpuState {
     /// FF4B WX.
     pub wx: u8,
     /// A `Step`, stored raw.
+    #[state(valid = crate::ppu::is_saved_step)]
     pub step: u8,
     /// The line number the LY=LYC comparator sees, or 0xFF while it is suspended.
     pub ly_for_compare: u8,
     /// The mode the STAT interrupt sources see (0..=3), or 0xFF for none this dot.
     pub stat_mode_for_interrupt: u8,
     /// 1 while the OR of the enabled STAT sources is high: only its rising edge interrupts.
+    #[state(flag)]
     pub stat_line: u8,
     /// The LY=LYC comparator's output, held while the comparison is suspended.
+    #[state(flag)]
     pub lyc_match: u8,
 
     /// 1 while the CPU's OAM reads / OAM writes / VRAM reads / VRAM writes are blocked.
+    #[state(flag)]
     pub oam_read_blocked: u8,
+    #[state(flag)]
     pub oam_write_blocked: u8,
+    #[state(flag)]
     pub vram_read_blocked: u8,
+    #[state(flag)]
     pub vram_write_blocked: u8,
 
     /// The window's own line counter (0xFF before its first line in a frame).
     pub window_line: u8,
     /// 1 once WY matched LY in this frame.
+    #[state(flag)]
     pub window_y_reached: u8,
     /// 1 while the pixels come from the window.
+    #[state(flag)]
     pub in_window: u8,
     /// 1 from the window's start until its first pixel is out.
+    #[state(flag)]
     pub window_fetch_starting: u8,
     /// 1: the next pixel is an extra background pixel (a WX glitch).
+    #[state(flag)]
     pub insert_background_pixel: u8,
     /// 1 during the dot after a WX write.
+    #[state(flag)]
     pub wx_just_changed: u8,
     /// Extra dots the first sprite at X=0 costs this line: min(SCX mod 8, 5).
     pub sprite_x0_penalty: u8,
@@ -316,10 +334,12 @@ pub struct PpuState {
 
     /// A rendering register written during mode 3 (`deferred_valid` = 1): the next tick
     /// catches the FIFO up to the dot the write lands on and applies it there.
+    #[state(flag)]
     pub deferred_valid: u8,
     pub deferred_reg: u8,
     pub deferred_value: u8,
     /// 1 while OAM DMA is copying: the OAM scan then reads the DMA's bytes, not objects.
+    #[state(flag)]
     pub oam_dma_active: u8,
     /// The byte OAM DMA wrote last: what the PPU's OAM reads see during a transfer.
     pub oam_dma_byte: u8,
@@ -332,18 +352,25 @@ pub struct PpuState {
     pub sprite_oam_index: [u8; 10],
     /// `cgb::MODE_DMG`, `MODE_COMPATIBILITY` (DMG pipeline, colours from palette RAM) or
     /// `MODE_CGB` (tile attributes, colour palettes, CGB priorities).
+    #[state(since = 2, below = MODE_CGB + 1)]
     pub colour_mode: u8,
     /// CGB mode: the attributes (BG map entry in VRAM bank 1) of the tile being fetched, and
     /// of the tile in the background FIFO (it holds one tile at a time).
+    #[state(since = 2)]
     pub fetch_tile_attributes: u8,
+    #[state(since = 2)]
     pub bg_fifo_attributes: u8,
     /// CGB mode: bits 1 and 2 of each object FIFO pixel's palette number (bit 0 is in
     /// `obj_fifo_palette`).
+    #[state(since = 2)]
     pub obj_fifo_palette_bit1: u8,
+    #[state(since = 2)]
     pub obj_fifo_palette_bit2: u8,
     /// CGB mode: the OAM index of the object each object FIFO pixel came from, next pixel
     /// first: with OPRI clear, a lower index wins an overlap.
+    #[state(since = 2)]
     pub obj_fifo_oam_index: [u8; 8],
+    #[state(old_pad_len = 1)]
     pub _pad: [u8; 4],
 }
 

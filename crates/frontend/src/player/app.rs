@@ -5,6 +5,7 @@
 use super::audio::AudioOutput;
 use super::config::{Action, Bindings};
 use super::emu::{Command, Frame, FrameInfo, Mode};
+use super::game::Game;
 use super::input::{Effect, InputState, PadEvent, Source};
 use super::overlay::{self, OverlayOptions};
 use super::present::Presenter;
@@ -269,16 +270,26 @@ impl App {
         let loaded = std::fs::read(&path)
             .map_err(|e| e.to_string())
             .and_then(|bytes| Rom::from_bytes(bytes).map_err(|e| e.to_string()));
-        match loaded {
-            Ok(rom) => {
-                self.rom_title = display_title(&rom, &path);
-                log::info!("opened {}", path.display());
-                self.send(Command::LoadRom(Box::new(rom)));
-                self.toast("ROM LOADED");
-            }
+        let rom = match loaded {
+            Ok(rom) => rom,
             Err(error) => {
                 log::warn!("cannot open {}: {error}", path.display());
                 self.toast("NOT A GAME BOY ROM");
+                return;
+            }
+        };
+        let title = display_title(&rom, &path);
+        // A save that does not fit is refused and the current game plays on, unharmed.
+        match Game::open(rom, Some(&path)) {
+            Ok(game) => {
+                self.rom_title = title;
+                log::info!("opened {}", path.display());
+                self.send(Command::LoadGame(Box::new(game)));
+                self.toast("ROM LOADED");
+            }
+            Err(error) => {
+                log::error!("{error}");
+                self.toast("BAD BATTERY SAVE");
             }
         }
     }
@@ -328,6 +339,11 @@ impl ApplicationHandler<FrameReady> for App {
     }
 
     fn user_event(&mut self, event_loop: &ActiveEventLoop, _: FrameReady) {
+        if super::quit_signalled() {
+            log::info!("quitting on a signal");
+            event_loop.exit();
+            return;
+        }
         let Some(frame) = self.frames.try_iter().last() else {
             return;
         };

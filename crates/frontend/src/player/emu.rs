@@ -6,7 +6,9 @@
 //! redo and forks; this thread only chooses what to do with each displayed frame.
 
 use super::audio::AudioSink;
-use backspin_core::{Core, Events, Options, Rom, SCREEN_HEIGHT, SCREEN_WIDTH};
+use super::game::Game;
+use crate::battery::{BatteryKeeper, ClockCatchUp};
+use backspin_core::{Events, SCREEN_HEIGHT, SCREEN_WIDTH};
 use backspin_rewind::{Captured, Span, Timeline};
 use crossbeam_channel::{Receiver, RecvTimeoutError, Sender, TrySendError};
 use std::time::{Duration, Instant};
@@ -33,7 +35,9 @@ pub enum Command {
     FrameBack,
     /// Reset before the next frame; logged as an input, so it can be rewound past.
     Reset,
-    LoadRom(Box<Rom>),
+    /// Switch to another game (a dropped ROM, its battery save already loaded); the current
+    /// game's save is written first.
+    LoadGame(Box<Game>),
     /// A new audio device opened (the previous one went away).
     Audio(Box<AudioSink>),
     Quit,
@@ -73,7 +77,7 @@ pub struct EmuSettings {
 
 /// Starts the thread. `notify` wakes the UI after a frame was sent.
 pub fn spawn(
-    rom: Rom,
+    game: Game,
     settings: EmuSettings,
     commands: Receiver<Command>,
     frames: Sender<Frame>,
@@ -83,14 +87,18 @@ pub fn spawn(
     std::thread::Builder::new()
         .name("emulation".into())
         .spawn(move || {
-            let mut emu = Emu::new(rom, &settings, frames, audio, Box::new(notify));
+            let mut emu = Emu::new(game, &settings, frames, audio, Box::new(notify));
             emu.run(&commands);
+            // Closed, quit by a signal, or the UI went away: the game's save comes first.
+            emu.flush_battery();
         })
         .expect("the OS can start a thread")
 }
 
 struct Emu {
     timeline: Timeline,
+    /// Writes the battery save (`None`: the demo, or no battery).
+    battery: Option<BatteryKeeper>,
     budget_bytes: usize,
     frames: Sender<Frame>,
     notify: Box<dyn Fn() + Send>,
@@ -121,7 +129,7 @@ struct Stats {
 
 impl Emu {
     fn new(
-        rom: Rom,
+        game: Game,
         settings: &EmuSettings,
         frames: Sender<Frame>,
         audio: AudioSink,
@@ -130,8 +138,10 @@ impl Emu {
         if settings.rewind_budget_bytes == 0 {
             log::info!("rewind is off (--rewind-mib 0)");
         }
+        let (timeline, battery) = new_session(game, settings.rewind_budget_bytes);
         Emu {
-            timeline: new_timeline(rom, settings.rewind_budget_bytes),
+            timeline,
+            battery,
             budget_bytes: settings.rewind_budget_bytes,
             frames,
             notify,
@@ -202,8 +212,9 @@ impl Emu {
             Command::FrameBack if self.paused => self.pending_back += 1,
             Command::FrameAdvance | Command::FrameBack => {}
             Command::Reset => self.pending_reset = true,
-            Command::LoadRom(rom) => {
-                self.timeline = new_timeline(*rom, self.budget_bytes);
+            Command::LoadGame(game) => {
+                self.flush_battery();
+                (self.timeline, self.battery) = new_session(*game, self.budget_bytes);
                 self.pending_reset = false;
             }
             Command::Audio(sink) => self.audio = *sink,
@@ -234,7 +245,11 @@ impl Emu {
                             return;
                         }
                     }
-                    Err(RecvTimeoutError::Timeout) => continue,
+                    Err(RecvTimeoutError::Timeout) => {
+                        // Paused right after the game saved: the save still goes out.
+                        self.poll_battery(Events::empty());
+                        continue;
+                    }
                     Err(RecvTimeoutError::Disconnected) => return,
                 }
                 deadline = Instant::now();
@@ -310,9 +325,10 @@ impl Emu {
     /// sound (played reversed) are exact.
     fn step_back(&mut self) -> bool {
         self.discard_audio();
+        self.save_before_seek();
         match self.timeline.step_back() {
             Ok(report) => {
-                self.after_frame(report.events);
+                self.after_frame(without_battery_writes(report.events));
                 self.feed_audio(true, true, true);
                 true
             }
@@ -323,9 +339,10 @@ impl Emu {
     /// One frame forward through the kept future (redo), with the logged input.
     fn step_forward(&mut self) -> bool {
         self.discard_audio();
+        self.save_before_seek();
         match self.timeline.step_forward() {
             Ok(report) => {
-                self.after_frame(report.events);
+                self.after_frame(without_battery_writes(report.events));
                 self.feed_audio(true, false, true);
                 true
             }
@@ -335,8 +352,36 @@ impl Emu {
 
     /// Host-side bookkeeping after any frame: nothing in the player reads the serial port,
     /// so its bytes are dropped rather than kept for the whole session.
-    fn after_frame(&mut self, _events: Events) {
+    fn after_frame(&mut self, events: Events) {
         self.timeline.output().serial.clear();
+        self.poll_battery(events);
+    }
+
+    /// Notes the game's battery RAM writes and lets the keeper write when one is due.
+    fn poll_battery(&mut self, events: Events) {
+        if let Some(battery) = &mut self.battery {
+            let now = Instant::now();
+            if events.contains(Events::BATTERY_DIRTY) {
+                battery.note_dirty(now);
+            }
+            battery.poll(self.timeline.core(), now);
+        }
+    }
+
+    /// Before a rewind or redo: RAM the game wrote while playing and not yet saved goes out
+    /// now, as it stands. Seeks themselves never mark the save dirty (see
+    /// [`without_battery_writes`]), so rewinding alone never changes the file.
+    fn save_before_seek(&mut self) {
+        if let Some(battery) = &mut self.battery {
+            battery.save_pending(self.timeline.core());
+        }
+    }
+
+    /// Writes any unsaved battery RAM and waits until it is on disk.
+    fn flush_battery(&mut self) {
+        if let Some(battery) = &mut self.battery {
+            battery.flush(self.timeline.core());
+        }
     }
 
     fn discard_audio(&mut self) {
@@ -422,9 +467,34 @@ impl Emu {
     }
 }
 
-/// A fresh session on `rom`, from power-on.
-fn new_timeline(rom: Rom, budget_bytes: usize) -> Timeline {
-    Timeline::new(Core::new(rom, Options::default()), budget_bytes)
+/// A seek's events without its battery writes. A seek re-runs frames that were played
+/// before, and their writes were saved then (`save_before_seek`); counting them again
+/// would write the rewound RAM over a newer save (rewinding to just before an in-game save
+/// re-runs the frames before it, some of which may have written RAM). So the file changes
+/// only when the game writes RAM in a frame played now.
+fn without_battery_writes(events: Events) -> Events {
+    Events(events.0 & !Events::BATTERY_DIRTY.0)
+}
+
+/// A fresh session on `game`: a timeline from its power-on state (battery save loaded),
+/// with the cartridge clock's catch-up recorded as the first input.
+fn new_session(game: Game, budget_bytes: usize) -> (Timeline, Option<BatteryKeeper>) {
+    let mut timeline = Timeline::new(game.core, budget_bytes);
+    match game.clock {
+        ClockCatchUp::NoFooter => {}
+        ClockCatchUp::Advance(seconds) => {
+            log::info!(
+                "cartridge clock advanced by {} since the save was written",
+                crate::battery::describe_seconds(seconds)
+            );
+            timeline.rtc_advance(seconds);
+        }
+        ClockCatchUp::Refused(warning) => match &game.battery {
+            Some(battery) => log::warn!("{warning} ({})", battery.path().display()),
+            None => log::warn!("{warning}"),
+        },
+    }
+    (timeline, game.battery)
 }
 
 #[cfg(test)]
@@ -435,13 +505,15 @@ mod tests {
 
     fn demo_emu(budget_bytes: usize) -> (Emu, Receiver<Frame>) {
         let (frames_tx, frames_rx) = crossbeam_channel::bounded(2);
-        let rom = Rom::from_bytes(super::super::DEMO_ROM.to_vec()).expect("the demo is a ROM");
+        let rom = backspin_core::Rom::from_bytes(super::super::DEMO_ROM.to_vec())
+            .expect("the demo is a ROM");
+        let game = Game::open(rom, None).expect("the demo has no save");
         let settings = EmuSettings {
             rewind_budget_bytes: budget_bytes,
             start_paused: false,
         };
         let emu = Emu::new(
-            rom,
+            game,
             &settings,
             frames_tx,
             AudioSink::silent(),
@@ -586,11 +658,86 @@ mod tests {
             assert!(*history <= budget);
         }
         // Once the budget is full, resident memory stays flat (allocator noise aside).
-        if let (Some(at_30), Some(at_end)) = (figures[29].1, figures[119].1) {
+        if let (Some(at_60), Some(at_end)) = (figures[59].1, figures[119].1) {
             assert!(
-                at_end <= at_30 + (2 << 20),
-                "resident memory grew from {at_30} to {at_end} bytes"
+                at_end <= at_60 + (2 << 20),
+                "resident memory grew from {at_60} to {at_end} bytes"
             );
         }
+    }
+
+    /// A battery cart (`cart_type`, 8 KiB RAM) whose code writes $5A to $A000 once at
+    /// boot, then loops; and an 8 KiB save of $11 beside it.
+    fn battery_game(dir: &std::path::Path, cart_type: u8) -> Game {
+        let mut rom = vec![0u8; 0x8000];
+        rom[0x147] = cart_type;
+        rom[0x149] = 0x02;
+        let code = [
+            0x3E, 0x0A, 0xEA, 0x00, 0x00, // LD A,$0A; LD ($0000),A: RAMG on
+            0x3E, 0x5A, 0xEA, 0x00, 0xA0, // LD A,$5A; LD ($A000),A
+            0x18, 0xFE, // JR -2
+        ];
+        rom[0x100..0x100 + code.len()].copy_from_slice(&code);
+        let rom_path = dir.join("game.gb");
+        std::fs::write(dir.join("game.sav"), [0x11; 8192]).unwrap();
+        let rom = backspin_core::Rom::from_bytes(rom).unwrap();
+        Game::open(rom, Some(&rom_path)).expect("the save fits")
+    }
+
+    /// The save follows the game's write, and rewinding to before that write leaves the
+    /// file alone (the rewound timeline's RAM is not written until the game writes again).
+    #[test]
+    fn rewinding_before_a_save_does_not_overwrite_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let save = dir.path().join("game.sav");
+        let (frames_tx, _frames) = crossbeam_channel::bounded(2);
+        let settings = EmuSettings {
+            rewind_budget_bytes: 16 << 20,
+            start_paused: false,
+        };
+        let mut emu = Emu::new(
+            battery_game(dir.path(), 0x03), // MBC1+RAM+BATTERY
+            &settings,
+            frames_tx,
+            AudioSink::silent(),
+            Box::new(|| {}),
+        );
+        assert_eq!(emu.timeline.core().state().hw.cart_ram[0], 0x11, "loaded");
+        for _ in 0..10 {
+            emu.play_frame(false);
+        }
+        emu.flush_battery();
+        assert_eq!(
+            std::fs::read(&save).unwrap()[0],
+            0x5A,
+            "the game's write is saved"
+        );
+        while emu.step_back() {}
+        assert_eq!(emu.timeline.frame(), 0);
+        assert_eq!(emu.timeline.core().state().hw.cart_ram[0], 0x11, "rewound");
+        emu.flush_battery();
+        assert_eq!(
+            std::fs::read(&save).unwrap()[0],
+            0x5A,
+            "rewinding wrote the save"
+        );
+    }
+
+    /// The clock catch-up from a save reaches the game through the timeline (`rtc_advance`).
+    #[test]
+    fn the_clock_catch_up_is_recorded_on_the_timeline() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut game = battery_game(dir.path(), 0x10); // MBC3+TIMER+RAM+BATTERY
+        game.clock = ClockCatchUp::Advance(3_600 + 60);
+        let (timeline, _) = new_session(game, 1 << 20);
+        let core = timeline.core();
+        let clock = core
+            .rom()
+            .rtc_registers(&core.state().hw.mbc, core.m_cycles());
+        assert_eq!(
+            clock,
+            Some([0, 1, 1, 0, 0]),
+            "S M H DL DH: one hour one minute on"
+        );
     }
 }

@@ -10,12 +10,14 @@ mod app;
 mod audio;
 pub mod config;
 mod emu;
+mod game;
 mod input;
 mod overlay;
 mod present;
 
 use backspin_core::Rom;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 /// The embedded demo, assembled from `assets/demo/demo.asm` by `build.rs`.
@@ -83,6 +85,8 @@ pub fn run(rom_path: Option<PathBuf>, args: &PlayerArgs) -> Result<(), String> {
     for warning in rom.warnings() {
         log::warn!("{warning}");
     }
+    // The battery save is loaded (or refused, with `run`'s message) before a window opens.
+    let game = game::Game::open(rom, rom_path.as_deref())?;
     let automation = app::Automation {
         screenshot_after: match &args.screenshot_after {
             Some(values) => {
@@ -105,12 +109,13 @@ pub fn run(rom_path: Option<PathBuf>, args: &PlayerArgs) -> Result<(), String> {
         .build()
         .map_err(|e| format!("cannot reach a window system: {e}"))?;
     let proxy = event_loop.create_proxy();
+    quit_on_signal(proxy.clone());
     let (command_tx, command_rx) = crossbeam_channel::unbounded();
     let (frame_tx, frame_rx) = crossbeam_channel::bounded(2);
     let no_audio = args.no_audio || std::env::var_os("BACKSPIN_NO_AUDIO").is_some();
     let (sink, audio_output) = audio::open(!no_audio);
     let emulation = emu::spawn(
-        rom,
+        game,
         emu::EmuSettings {
             rewind_budget_bytes: usize::from(args.rewind_mib) << 20,
             start_paused: args.paused,
@@ -141,6 +146,28 @@ pub fn run(rom_path: Option<PathBuf>, args: &PlayerArgs) -> Result<(), String> {
     match app.exit_error {
         Some(error) => Err(error),
         None => Ok(()),
+    }
+}
+
+/// Set by the first SIGINT (Ctrl+C) or SIGTERM: one process, one flag.
+static QUIT_SIGNALLED: AtomicBool = AtomicBool::new(false);
+
+fn quit_signalled() -> bool {
+    QUIT_SIGNALLED.load(Ordering::SeqCst)
+}
+
+/// Ctrl+C (SIGINT) and SIGTERM close the window the normal way (the UI thread sees the
+/// flag on its next wake-up), so the battery save is written first. A second signal quits
+/// at once, for a disk that hangs.
+fn quit_on_signal(proxy: winit::event_loop::EventLoopProxy<app::FrameReady>) {
+    let installed = ctrlc::set_handler(move || {
+        if QUIT_SIGNALLED.swap(true, Ordering::SeqCst) {
+            std::process::exit(130);
+        }
+        let _ = proxy.send_event(app::FrameReady);
+    });
+    if let Err(error) = installed {
+        log::warn!("Ctrl+C and SIGTERM will quit without saving the game first: {error}");
     }
 }
 

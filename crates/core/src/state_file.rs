@@ -1,0 +1,532 @@
+//! The save-state file: a portable, versioned, checked encoding of [`State`].
+//!
+//! Layout, all integers little-endian:
+//!
+//! ```text
+//! magic        8 bytes  "BSPNSTAT"
+//! major, minor u16 each format version (see FORMAT_MAJOR / FORMAT_MINOR)
+//! model        u8       a `Model`, as `HwState::model_raw`
+//! ROM identity          title (u8 length + ASCII), header checksum u8, global checksum u16,
+//!                       SHA-1 of the ROM file (20 bytes)
+//! state        u32 length, then the sections (`codec`): one per struct of `State`, nested,
+//!                       each `name, u32 length, fields`; fields in declaration order
+//! CRC-32       u32      of every byte above
+//! metadata     u32 length, payload, u32 CRC-32 of the payload: creation time, frame number,
+//!                       emulator version, thumbnail PNG. Never affects emulation and is not
+//!                       part of the checked state; a damaged metadata block is ignored.
+//! BESS         (files from `save`) blocks and footer for other emulators, pointing into
+//!                       the memories in the sections; readers of this format ignore it.
+//! ```
+//!
+//! Versions: a minor bump appends fields (`#[state(since = N)]` on the field, or on a new
+//! sub-struct) and adds a step to [`upgrade`] that fills them for older files. A reader
+//! accepts every older minor of its major, refuses newer minors and other majors, naming
+//! both versions. Loading parses into a scratch state, validates it (checksum, model, ROM,
+//! every enum and flag), recomputes what is derived (MBC bank offsets) and only then
+//! replaces the running state: on any error the running game is untouched.
+//!
+//! History: 1.0 lacks `hw.apu.flush_clock` (added to the core after the format's first
+//! layout; its fixup sets 0, "just flushed", the value a zeroed APU has). 1.1 lacks the
+//! Game Boy Color (`hw.cgb`, `hw.vram_bank1`, `hw.wram_banks`, the PPU's colour fields,
+//! `hw.apu.cgb`) and saves padding, at the lengths it had then; its files are all DMG
+//! states, and the fixup sets the CGB fields as a DMG has them. 1.2 is current and saves
+//! no padding.
+//!
+//! The thumbnail is stored as given: PNG encoding lives in the frontend, which already
+//! depends on a PNG encoder, so the core keeps only bytemuck and thiserror.
+
+pub mod checksum;
+mod codec;
+
+pub use codec::field_name_at;
+
+use crate::cgb::CgbState;
+use crate::{Core, Model, Rom, State};
+
+/// First bytes of every save-state file.
+pub const MAGIC: [u8; 8] = *b"BSPNSTAT";
+/// Incompatible layout changes bump the major version: other majors are refused.
+pub const FORMAT_MAJOR: u16 = 1;
+/// Appended fields bump the minor version: older minors load through [`upgrade`].
+pub const FORMAT_MINOR: u16 = 2;
+
+/// Why a file cannot be loaded. On every error the running game is unchanged.
+#[derive(Debug, thiserror::Error)]
+pub enum StateError {
+    #[error("not a Backspin save state")]
+    NotASaveState,
+    #[error(
+        "this save state is format {file_major}.{file_minor}, written by a newer Backspin; \
+         this one reads {FORMAT_MAJOR}.0 to {FORMAT_MAJOR}.{FORMAT_MINOR}"
+    )]
+    TooNew { file_major: u16, file_minor: u16 },
+    #[error(
+        "this save state is format {file_major}.{file_minor}, which this Backspin \
+         (format {FORMAT_MAJOR}.{FORMAT_MINOR}) no longer reads"
+    )]
+    TooOld { file_major: u16, file_minor: u16 },
+    #[error("the save state file is truncated: it ends inside {at}")]
+    Truncated { at: String },
+    #[error("the save state is corrupt (checksum {stored:08X}, contents {computed:08X})")]
+    BadChecksum { stored: u32, computed: u32 },
+    #[error("the save state is corrupt: {what}")]
+    Corrupt { what: String },
+    #[error("save state field {field} has impossible value {value}; the file is corrupt")]
+    OutOfRange { field: String, value: u64 },
+    #[error(
+        "this save state is for another game ({state_title:?}); the loaded ROM is \
+         {rom_title:?}: load it with that ROM"
+    )]
+    WrongRom {
+        state_title: String,
+        rom_title: String,
+    },
+    #[error(
+        "this save state is for a {}; the running model is a {}",
+        model_name(*.state_model),
+        model_name(*.running_model)
+    )]
+    WrongModel { state_model: u8, running_model: u8 },
+}
+
+/// A stored `Model` for messages.
+fn model_name(raw: u8) -> String {
+    match raw {
+        0 => "DMG (Game Boy)".to_string(),
+        1 => "CGB (Game Boy Color)".to_string(),
+        _ => format!("model {raw} (unknown)"),
+    }
+}
+
+/// Which ROM a state belongs to. The SHA-1 decides; the rest makes messages readable.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RomIdentity {
+    /// The header title (printable ASCII).
+    pub title: String,
+    /// Header byte 0x014D.
+    pub header_checksum: u8,
+    /// Header bytes 0x014E-0x014F as the big-endian number the header stores.
+    pub global_checksum: u16,
+    pub sha1: [u8; 20],
+}
+
+impl RomIdentity {
+    pub fn of(rom: &Rom) -> RomIdentity {
+        let header = rom.header();
+        RomIdentity {
+            title: header.title.clone(),
+            header_checksum: header.header_checksum,
+            global_checksum: header.global_checksum,
+            sha1: rom.sha1(),
+        }
+    }
+
+    /// The SHA-1 as 40 lowercase hex digits.
+    pub fn sha1_hex(&self) -> String {
+        self.sha1.iter().map(|byte| format!("{byte:02x}")).collect()
+    }
+}
+
+/// What rides beside the state without affecting it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Metadata {
+    /// Host time of the save, seconds since 1970 (0: unknown).
+    pub created_unix_seconds: u64,
+    /// Frames since power-on at the save (the frontend's count; `hw.frames` is the core's).
+    pub frame: u64,
+    /// Who wrote the file, e.g. "backspin 0.1.0".
+    pub emulator_version: String,
+    /// A 160x144 PNG of the screen, or empty.
+    pub thumbnail_png: Vec<u8>,
+}
+
+/// What a file says about itself.
+#[derive(Clone, Debug)]
+pub struct FileInfo {
+    pub major: u16,
+    pub minor: u16,
+    /// A `Model` discriminant.
+    pub model: u8,
+    pub rom: RomIdentity,
+    /// Bytes of the encoded state (the sections).
+    pub state_bytes: usize,
+    /// Bytes of the checked part: header, state and CRC (the part a round trip reproduces).
+    pub checked_bytes: usize,
+    /// `None` when the file has no metadata block or a damaged one.
+    pub metadata: Option<Metadata>,
+}
+
+/// The emulator version string for [`Metadata::emulator_version`].
+pub const EMULATOR_VERSION: &str = concat!("backspin ", env!("CARGO_PKG_VERSION"));
+
+/// Encodes the running game, with a BESS footer after the metadata so that other
+/// emulators (SameBoy, BGB, ...) can import it (`crate::bess`). CGB states get no footer
+/// yet: BESS wants WRAM as one buffer, which `wram` and `wram_banks` are not in the file.
+pub fn save(core: &Core, metadata: &Metadata) -> Vec<u8> {
+    let identity = RomIdentity::of(core.rom());
+    let (mut bytes, memories) = encode_parts(core.state(), &identity, metadata, FORMAT_MINOR);
+    if core.model() == Model::Dmg {
+        crate::bess::append_footer(&mut bytes, core.state(), core.rom(), &memories);
+    }
+    // The round-trip self-check, cheap half: every save decodes to the same state.
+    #[cfg(debug_assertions)]
+    if let Ok((_, decoded)) = decode(&bytes) {
+        debug_assert!(
+            decoded.as_bytes() == core.state().as_bytes(),
+            "save state does not decode to itself (first difference at {:?})",
+            first_difference(&decoded, core.state())
+        );
+    }
+    bytes
+}
+
+/// Encodes `state` for the ROM `rom` in the current format.
+pub fn encode(state: &State, rom: &RomIdentity, metadata: &Metadata) -> Vec<u8> {
+    encode_as_minor(state, rom, metadata, FORMAT_MINOR)
+}
+
+/// Encodes as an older minor of the current major would have (fields added later are left
+/// out). For fixtures and tests of [`upgrade`]; players always write the current minor.
+#[doc(hidden)]
+pub fn encode_as_minor(
+    state: &State,
+    rom: &RomIdentity,
+    metadata: &Metadata,
+    minor: u16,
+) -> Vec<u8> {
+    encode_parts(state, rom, metadata, minor).0
+}
+
+/// The file, and where the memories (`wram`, `vram`, ...) start in it.
+fn encode_parts(
+    state: &State,
+    rom: &RomIdentity,
+    metadata: &Metadata,
+    minor: u16,
+) -> (Vec<u8>, Vec<(&'static str, usize)>) {
+    let mut out = Vec::with_capacity(size_of::<State>() + 4096 + metadata.thumbnail_png.len());
+    out.extend_from_slice(&MAGIC);
+    out.extend_from_slice(&FORMAT_MAJOR.to_le_bytes());
+    out.extend_from_slice(&minor.to_le_bytes());
+    out.push(state.hw.model_raw);
+    push_short_str(&mut out, &rom.title);
+    out.push(rom.header_checksum);
+    out.extend_from_slice(&rom.global_checksum.to_le_bytes());
+    out.extend_from_slice(&rom.sha1);
+    let length_at = out.len();
+    out.extend_from_slice(&[0; 4]);
+    let memories = codec::write_sections(state, minor, &mut out);
+    let state_len = u32::try_from(out.len() - length_at - 4).expect("a State is far below 4 GiB");
+    out[length_at..length_at + 4].copy_from_slice(&state_len.to_le_bytes());
+    let crc = checksum::crc32(&out);
+    out.extend_from_slice(&crc.to_le_bytes());
+
+    let mut meta = Vec::with_capacity(64 + metadata.thumbnail_png.len());
+    meta.extend_from_slice(&metadata.created_unix_seconds.to_le_bytes());
+    meta.extend_from_slice(&metadata.frame.to_le_bytes());
+    push_short_str(&mut meta, &metadata.emulator_version);
+    // A thumbnail over 4 GiB cannot exist; drop rather than fail if one somehow did.
+    let png: &[u8] = if u32::try_from(metadata.thumbnail_png.len()).is_ok() {
+        &metadata.thumbnail_png
+    } else {
+        &[]
+    };
+    meta.extend_from_slice(&(png.len() as u32).to_le_bytes());
+    meta.extend_from_slice(png);
+    out.extend_from_slice(&(meta.len() as u32).to_le_bytes());
+    let meta_crc = checksum::crc32(&meta);
+    out.extend_from_slice(&meta);
+    out.extend_from_slice(&meta_crc.to_le_bytes());
+    (out, memories)
+}
+
+/// A string of at most 255 bytes (longer ones are cut at a character boundary).
+fn push_short_str(out: &mut Vec<u8>, text: &str) {
+    let mut end = text.len().min(255);
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    out.push(end as u8);
+    out.extend_from_slice(&text.as_bytes()[..end]);
+}
+
+/// Reads the header, checks the CRC and reads the metadata, without decoding the state.
+pub fn info(bytes: &[u8]) -> Result<FileInfo, StateError> {
+    let header = parse_header(bytes)?;
+    let sections = checked_sections(bytes, &header)?;
+    Ok(file_info(bytes, &header, sections.len()))
+}
+
+/// Decodes a file into a new `State` (older minors upgraded), checking everything that
+/// does not need the ROM. [`load`] adds the ROM and model checks.
+pub fn decode(bytes: &[u8]) -> Result<(FileInfo, Box<State>), StateError> {
+    let header = parse_header(bytes)?;
+    let sections = checked_sections(bytes, &header)?;
+    let mut state: Box<State> = bytemuck::zeroed_box();
+    codec::read_sections(sections, header.minor, &mut state)?;
+    if state.hw.model_raw != header.model {
+        return Err(StateError::Corrupt {
+            what: format!(
+                "the header says model {}, the state model {}",
+                header.model, state.hw.model_raw
+            ),
+        });
+    }
+    if header.minor < 2 && state.hw.model_raw != Model::Dmg as u8 {
+        return Err(StateError::Corrupt {
+            what: format!(
+                "format {FORMAT_MAJOR}.{} has no Game Boy Color, yet the state is for a {}",
+                header.minor,
+                model_name(state.hw.model_raw)
+            ),
+        });
+    }
+    upgrade(&mut state, header.minor);
+    Ok((file_info(bytes, &header, sections.len()), state))
+}
+
+/// Loads a file into the running game. Validates everything first; on error nothing
+/// changes.
+pub fn load(core: &mut Core, bytes: &[u8]) -> Result<FileInfo, StateError> {
+    let (info, mut state) = decode(bytes)?;
+    let running_model = core.state().hw.model_raw;
+    if info.model != running_model {
+        return Err(StateError::WrongModel {
+            state_model: info.model,
+            running_model,
+        });
+    }
+    let ours = RomIdentity::of(core.rom());
+    if info.rom.sha1 != ours.sha1 {
+        return Err(StateError::WrongRom {
+            state_title: info.rom.title.clone(),
+            rom_title: ours.title,
+        });
+    }
+    // Derived values: the bank offsets follow from the mapper registers and the ROM.
+    core.rom().update_offsets(&mut state.hw.mbc);
+    core.load_state(&state);
+    Ok(info)
+}
+
+/// Fills the fields that minors after `file_minor` added, so an older file loads as the
+/// current layout. One step per minor; each says what the missing fields become and why.
+pub fn upgrade(state: &mut State, file_minor: u16) {
+    if file_minor < 1 {
+        // 1.1 added `hw.apu.flush_clock`. 0 means "samples were just handed to the host",
+        // the value a freshly powered APU has: the next flush comes a full period later.
+        state.hw.apu.flush_clock = 0;
+    }
+    if file_minor < 2 {
+        // 1.2 added the Game Boy Color; older files hold DMG states only (`decode` refuses
+        // any other model). Everything CGB is as a DMG powers on with it: no CGB registers,
+        // HDMA5 idle (0xFF: 0 would mean "a transfer is running", which the DMA step then
+        // checks every M-cycle for nothing), the PPU's DMG pipeline, the DMG's APU, and
+        // the extra memory banks zero.
+        state.hw.cgb = CgbState::zeroed_dmg();
+        state.hw.vram_bank1 = [0; 0x2000];
+        state.hw.wram_banks = [0; 0x6000];
+        state.hw.ppu.set_colour_mode(crate::cgb::MODE_DMG);
+        state.hw.ppu.fetch_tile_attributes = 0;
+        state.hw.ppu.bg_fifo_attributes = 0;
+        state.hw.ppu.obj_fifo_palette_bit1 = 0;
+        state.hw.ppu.obj_fifo_palette_bit2 = 0;
+        state.hw.ppu.obj_fifo_oam_index = [0; 8];
+        state.hw.apu.cgb = 0;
+    }
+}
+
+/// The dotted name of the first field where `a` and `b` differ, or `None` if they are equal.
+pub fn first_difference(a: &State, b: &State) -> Option<String> {
+    let offset = a
+        .as_bytes()
+        .iter()
+        .zip(b.as_bytes())
+        .position(|(x, y)| x != y)?;
+    Some(field_name_at(offset).unwrap_or_else(|| format!("byte {offset}")))
+}
+
+/// Why the round-trip self-check failed.
+#[derive(Debug, thiserror::Error)]
+pub enum SelfCheckError {
+    #[error("the state does not load back: {0}")]
+    Load(#[from] StateError),
+    #[error("saving the loaded state gives different bytes (first differing field: {field})")]
+    NotReproduced { field: String },
+    #[error("after loading, frame {frame} of 60 differs from the straight run at field {field}")]
+    Diverged { frame: u32, field: String },
+}
+
+/// Frames the self-check runs after loading.
+pub const SELF_CHECK_FRAMES: u32 = 60;
+
+/// NetHack-style round trip: the saved state, loaded into a fresh copy of the machine,
+/// saves to identical bytes, and 60 frames from the load equal 60 straight frames.
+/// `core` is not changed.
+pub fn self_check(core: &Core) -> Result<(), SelfCheckError> {
+    let metadata = Metadata::default();
+    let saved = save(core, &metadata);
+    let mut loaded = core.clone();
+    // Start from a different state, so a field the loader forgot cannot pass by luck.
+    let mut scrambled: Box<State> = bytemuck::zeroed_box();
+    scrambled.hw.model_raw = core.state().hw.model_raw;
+    loaded.load_state(&scrambled);
+    load(&mut loaded, &saved)?;
+    let resaved = save(&loaded, &metadata);
+    if resaved != saved {
+        let field = first_difference(loaded.state(), core.state())
+            .unwrap_or_else(|| "(the states are equal; the encoding differs)".to_string());
+        return Err(SelfCheckError::NotReproduced { field });
+    }
+    let mut straight = core.clone();
+    for frame in 1..=SELF_CHECK_FRAMES {
+        straight.run_frame();
+        loaded.run_frame();
+        if let Some(field) = first_difference(straight.state(), loaded.state()) {
+            return Err(SelfCheckError::Diverged { frame, field });
+        }
+    }
+    Ok(())
+}
+
+struct Header {
+    minor: u16,
+    model: u8,
+    rom: RomIdentity,
+    /// Where the sections start and how long they are.
+    state_start: usize,
+    state_len: usize,
+}
+
+/// A cursor over the header: every read checks the length first.
+struct Cursor<'a> {
+    bytes: &'a [u8],
+    pos: usize,
+}
+
+impl<'a> Cursor<'a> {
+    fn take(&mut self, len: usize, what: &str) -> Result<&'a [u8], StateError> {
+        let stop = self
+            .pos
+            .checked_add(len)
+            .filter(|&stop| stop <= self.bytes.len());
+        let Some(stop) = stop else {
+            return Err(StateError::Truncated {
+                at: what.to_string(),
+            });
+        };
+        let taken = &self.bytes[self.pos..stop];
+        self.pos = stop;
+        Ok(taken)
+    }
+
+    fn array<const N: usize>(&mut self, what: &str) -> Result<[u8; N], StateError> {
+        let mut array = [0; N];
+        array.copy_from_slice(self.take(N, what)?);
+        Ok(array)
+    }
+
+    fn short_str(&mut self, what: &str) -> Result<String, StateError> {
+        let [len] = self.array(what)?;
+        let bytes = self.take(usize::from(len), what)?;
+        Ok(String::from_utf8_lossy(bytes).into_owned())
+    }
+}
+
+fn parse_header(bytes: &[u8]) -> Result<Header, StateError> {
+    if bytes.get(..MAGIC.len()) != Some(&MAGIC[..]) {
+        return Err(StateError::NotASaveState);
+    }
+    let mut cursor = Cursor {
+        bytes,
+        pos: MAGIC.len(),
+    };
+    let major = u16::from_le_bytes(cursor.array("the header (version)")?);
+    let minor = u16::from_le_bytes(cursor.array("the header (version)")?);
+    if major > FORMAT_MAJOR || (major == FORMAT_MAJOR && minor > FORMAT_MINOR) {
+        return Err(StateError::TooNew {
+            file_major: major,
+            file_minor: minor,
+        });
+    }
+    if major < FORMAT_MAJOR {
+        return Err(StateError::TooOld {
+            file_major: major,
+            file_minor: minor,
+        });
+    }
+    let [model] = cursor.array("the header (model)")?;
+    let rom = RomIdentity {
+        title: cursor.short_str("the header (ROM title)")?,
+        header_checksum: cursor.array::<1>("the header (ROM checksums)")?[0],
+        global_checksum: u16::from_le_bytes(cursor.array("the header (ROM checksums)")?),
+        sha1: cursor.array("the header (ROM SHA-1)")?,
+    };
+    let state_len = u32::from_le_bytes(cursor.array("the header (state length)")?) as usize;
+    Ok(Header {
+        minor,
+        model,
+        rom,
+        state_start: cursor.pos,
+        state_len,
+    })
+}
+
+/// The sections' bytes, once the CRC over header and state has been checked. A short file
+/// is reported at the field where it ends.
+fn checked_sections<'a>(bytes: &'a [u8], header: &Header) -> Result<&'a [u8], StateError> {
+    let state_end = header.state_start.saturating_add(header.state_len);
+    let crc_end = state_end.saturating_add(4);
+    if bytes.len() < crc_end {
+        let available = &bytes[header.state_start..bytes.len().min(state_end)];
+        let mut scratch: Box<State> = bytemuck::zeroed_box();
+        codec::read_sections(available, header.minor, &mut scratch)?;
+        return Err(StateError::Truncated {
+            at: "the checksum after the state".to_string(),
+        });
+    }
+    let stored = u32::from_le_bytes(bytes[state_end..crc_end].try_into().expect("4 bytes"));
+    let computed = checksum::crc32(&bytes[..state_end]);
+    if stored != computed {
+        return Err(StateError::BadChecksum { stored, computed });
+    }
+    Ok(&bytes[header.state_start..state_end])
+}
+
+fn file_info(bytes: &[u8], header: &Header, state_bytes: usize) -> FileInfo {
+    let checked_bytes = header.state_start + state_bytes + 4;
+    FileInfo {
+        major: FORMAT_MAJOR,
+        minor: header.minor,
+        model: header.model,
+        rom: header.rom.clone(),
+        state_bytes,
+        checked_bytes,
+        metadata: parse_metadata(bytes.get(checked_bytes..).unwrap_or_default()),
+    }
+}
+
+fn parse_metadata(bytes: &[u8]) -> Option<Metadata> {
+    let mut cursor = Cursor { bytes, pos: 0 };
+    let len = u32::from_le_bytes(cursor.array("metadata").ok()?) as usize;
+    let payload = cursor.take(len, "metadata").ok()?;
+    let stored = u32::from_le_bytes(cursor.array("metadata").ok()?);
+    if stored != checksum::crc32(payload) {
+        return None;
+    }
+    let mut cursor = Cursor {
+        bytes: payload,
+        pos: 0,
+    };
+    let created_unix_seconds = u64::from_le_bytes(cursor.array("metadata").ok()?);
+    let frame = u64::from_le_bytes(cursor.array("metadata").ok()?);
+    let emulator_version = cursor.short_str("metadata").ok()?;
+    let png_len = u32::from_le_bytes(cursor.array("metadata").ok()?) as usize;
+    let thumbnail_png = cursor.take(png_len, "metadata").ok()?.to_vec();
+    Some(Metadata {
+        created_unix_seconds,
+        frame,
+        emulator_version,
+        thumbnail_png,
+    })
+}

@@ -1,0 +1,307 @@
+//! `backspin run --load-state/--save-state` and `backspin state info|verify` as scripts see
+//! them: files that round-trip, one-line errors, and battery saves that a state load never
+//! overwrites with older data.
+
+use assert_cmd::Command;
+use backspin_core::state_file;
+use std::path::{Path, PathBuf};
+
+fn backspin() -> Command {
+    Command::cargo_bin("backspin").unwrap()
+}
+
+/// The frozen ROM of the save-state fixtures: a scene with scrolling and sprites.
+fn scene_rom() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../roms-test/states/ppu_scene.gb")
+}
+
+/// A 32 KiB MBC1 cartridge with 8 KiB battery RAM running `program` from 0x0100.
+fn battery_rom(dir: &Path, name: &str, title: &str, program: &[u8]) -> PathBuf {
+    let mut rom = vec![0u8; 0x8000];
+    rom[0x134..0x134 + title.len()].copy_from_slice(title.as_bytes());
+    rom[0x147] = 0x03; // MBC1+RAM+BATTERY
+    rom[0x149] = 0x02; // 8 KiB
+    rom[0x100..0x100 + program.len()].copy_from_slice(program);
+    let path = dir.join(name);
+    std::fs::write(&path, rom).unwrap();
+    path
+}
+
+/// JR -2: never touches cartridge RAM.
+const IDLE: &[u8] = &[0x18, 0xFE];
+/// Enables cartridge RAM, then writes $42 to $A000 forever.
+const WRITES_RAM: &[u8] = &[
+    0x3E, 0x0A, 0xEA, 0x00, 0x00, // LD A,$0A; LD ($0000),A
+    0x3E, 0x42, 0xEA, 0x00, 0xA0, // loop: LD A,$42; LD ($A000),A
+    0x18, 0xF9, // JR loop
+];
+
+fn path_str(path: &Path) -> &str {
+    path.to_str().unwrap()
+}
+
+fn checked_part(file: &[u8]) -> &[u8] {
+    let info = state_file::info(file).expect("a valid state file");
+    &file[..info.checked_bytes]
+}
+
+#[test]
+fn run_save_then_load_equals_a_straight_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let rom = scene_rom();
+    let at_60 = dir.path().join("60.bss");
+    let resumed = dir.path().join("resumed.bss");
+    let straight = dir.path().join("straight.bss");
+    let (resumed_png, straight_png) = (dir.path().join("r.png"), dir.path().join("s.png"));
+    let rom = path_str(&rom);
+    backspin()
+        .args(["run", rom, "--frames", "60", "--no-save", "--save-state"])
+        .arg(&at_60)
+        .assert()
+        .success();
+    backspin()
+        .args(["run", rom, "--frames", "60", "--no-save", "--load-state"])
+        .arg(&at_60)
+        .arg("--save-state")
+        .arg(&resumed)
+        .arg("--screenshot")
+        .arg(&resumed_png)
+        .assert()
+        .success();
+    backspin()
+        .args(["run", rom, "--frames", "120", "--no-save", "--save-state"])
+        .arg(&straight)
+        .arg("--screenshot")
+        .arg(&straight_png)
+        .assert()
+        .success();
+    let (resumed, straight) = (
+        std::fs::read(&resumed).unwrap(),
+        std::fs::read(&straight).unwrap(),
+    );
+    assert_eq!(checked_part(&resumed), checked_part(&straight));
+    assert_eq!(
+        std::fs::read(&resumed_png).unwrap(),
+        std::fs::read(&straight_png).unwrap()
+    );
+}
+
+#[test]
+fn state_info_and_verify() {
+    let dir = tempfile::tempdir().unwrap();
+    let rom = scene_rom();
+    let file = dir.path().join("s.bss");
+    backspin()
+        .args([
+            "run",
+            path_str(&rom),
+            "--frames",
+            "30",
+            "--no-save",
+            "--save-state",
+        ])
+        .arg(&file)
+        .assert()
+        .success();
+
+    let output = backspin()
+        .args(["state", "info"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    let text = String::from_utf8(output.stdout).unwrap();
+    let version = format!("{}.{}", state_file::FORMAT_MAJOR, state_file::FORMAT_MINOR);
+    assert!(text.contains(&version) && text.contains("DMG"), "{text}");
+
+    let output = backspin()
+        .args(["state", "info", "--json"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(json["version"], version.as_str());
+    assert_eq!(json["model"], "DMG");
+    assert_eq!(json["frame"], 30, "{json}");
+    assert!(json["created"].as_str().unwrap().ends_with('Z'));
+    assert!(json["thumbnail_bytes"].as_u64().unwrap() > 0);
+    assert_eq!(json["rom"]["sha1"].as_str().unwrap().len(), 40);
+    assert_eq!(
+        json["file_bytes"].as_u64().unwrap(),
+        std::fs::metadata(&file).unwrap().len()
+    );
+
+    let output = backspin()
+        .args(["state", "verify", path_str(&rom)])
+        .arg(&file)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    assert!(output.status.success(), "{stdout}");
+    assert!(stdout.starts_with("ok:"), "{stdout}");
+}
+
+/// Exactly one `error:` line on stderr, exit code 1.
+fn assert_one_line_error(command: &mut Command, contains: &[&str]) {
+    let output = command.output().unwrap();
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.starts_with("error: "), "{stderr}");
+    for text in contains {
+        assert!(stderr.contains(text), "{stderr} should contain {text}");
+    }
+}
+
+#[test]
+fn bad_state_files_are_one_line_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let rom = scene_rom();
+    let other = battery_rom(dir.path(), "other.gb", "OTHERGAME", IDLE);
+    let file = dir.path().join("s.bss");
+    backspin()
+        .args([
+            "run",
+            path_str(&rom),
+            "--frames",
+            "5",
+            "--no-save",
+            "--save-state",
+        ])
+        .arg(&file)
+        .assert()
+        .success();
+    let file_name = path_str(&file);
+
+    assert_one_line_error(
+        backspin().args([
+            "run",
+            path_str(&other),
+            "--no-save",
+            "--load-state",
+            file_name,
+        ]),
+        &["another game", "OTHERGAME", file_name],
+    );
+    assert_one_line_error(
+        backspin().args(["state", "verify", path_str(&other), file_name]),
+        &["another game", "OTHERGAME"],
+    );
+
+    let bytes = std::fs::read(&file).unwrap();
+    let truncated = dir.path().join("truncated.bss");
+    std::fs::write(&truncated, &bytes[..bytes.len() / 2]).unwrap();
+    assert_one_line_error(
+        backspin().args(["state", "info", path_str(&truncated)]),
+        &["truncated", "hw."],
+    );
+    let mut flipped = bytes.clone();
+    flipped[5000] ^= 0x10;
+    let corrupt = dir.path().join("corrupt.bss");
+    std::fs::write(&corrupt, flipped).unwrap();
+    assert_one_line_error(
+        backspin().args([
+            "run",
+            path_str(&rom),
+            "--no-save",
+            "--load-state",
+            path_str(&corrupt),
+        ]),
+        &["corrupt"],
+    );
+    let missing = dir.path().join("missing.bss");
+    assert_one_line_error(
+        backspin().args(["state", "info", path_str(&missing)]),
+        &["no such file"],
+    );
+    assert_one_line_error(
+        backspin().args(["state", "info", path_str(&rom)]),
+        &["not a Backspin save state"],
+    );
+}
+
+/// A state load must not overwrite a newer `.sav` with the state's older cartridge RAM:
+/// the `.sav` is written again only once the game writes its save RAM.
+#[test]
+fn a_state_load_never_clobbers_a_newer_battery_save() {
+    let dir = tempfile::tempdir().unwrap();
+    for (program, game_writes) in [(IDLE, false), (WRITES_RAM, true)] {
+        let rom = battery_rom(dir.path(), "game.gb", "SAVETEST", program);
+        let sav = dir.path().join("game.sav");
+        let state = dir.path().join("game.bss");
+        std::fs::write(&sav, vec![0xAA; 8192]).unwrap();
+        backspin()
+            .args(["run", path_str(&rom), "--frames", "5", "--save-state"])
+            .arg(&state)
+            .assert()
+            .success();
+        // The player saves in-game later: the .sav is newer than the state.
+        std::fs::write(&sav, vec![0xBB; 8192]).unwrap();
+        backspin()
+            .args(["run", path_str(&rom), "--frames", "5", "--load-state"])
+            .arg(&state)
+            .assert()
+            .success();
+        let saved = std::fs::read(&sav).unwrap();
+        if game_writes {
+            // The game wrote after the load: its RAM (the state's, plus the write) is now
+            // the newest save.
+            assert_eq!(saved[0], 0x42);
+            assert_eq!(saved[1], 0xAA);
+        } else {
+            assert_eq!(saved, vec![0xBB; 8192], "the newer .sav was overwritten");
+        }
+    }
+}
+
+/// `--load-state` with another emulator's file imports it through its BESS footer, with a
+/// warning. Uses SameBoy's fixtures when `../shared` is present.
+#[test]
+fn load_state_imports_a_bess_file_with_a_warning() {
+    let shared = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared");
+    let (rom, state) = (
+        shared.join("test-roms/homebrew/opus5.gb"),
+        shared.join("bess-fixtures/opus5-dmg-f600.state"),
+    );
+    if !rom.is_file() || !state.is_file() {
+        println!(
+            "skipped: {} or {} not found",
+            rom.display(),
+            state.display()
+        );
+        return;
+    }
+    let output = backspin()
+        .args([
+            "run",
+            path_str(&rom),
+            "--frames",
+            "1",
+            "--no-save",
+            "--load-state",
+        ])
+        .arg(&state)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert!(output.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("BESS") && stderr.contains("SameBoy"),
+        "{stderr}"
+    );
+
+    // `state import-bess` converts it into a Backspin file that passes the self-check.
+    let dir = tempfile::tempdir().unwrap();
+    let converted = dir.path().join("opus5.bss");
+    backspin()
+        .args(["state", "import-bess", path_str(&rom), path_str(&state)])
+        .arg(&converted)
+        .assert()
+        .success();
+    backspin()
+        .args(["state", "verify", path_str(&rom)])
+        .arg(&converted)
+        .assert()
+        .success();
+}

@@ -1,0 +1,199 @@
+//! BESS import against the states SameBoy wrote (`../shared/bess-fixtures`, see its
+//! README): each DMG fixture loads, and the screen 300 frames later matches SameBoy's under
+//! the test-ROM comparison rule. CGB fixtures are refused with a clear error until the CGB
+//! lands. Damaged BESS blocks give errors and leave the core untouched.
+
+use backspin_core::bess::{self, BessError};
+use backspin_core::{Core, Options, Rom};
+use backspin_harness::{compare_with_png, locate_test_roms};
+use std::path::PathBuf;
+
+fn fixtures() -> Option<(PathBuf, PathBuf)> {
+    let roms = match locate_test_roms() {
+        Ok(roms) => roms,
+        Err(reason) => {
+            println!("skipped: {reason}");
+            return None;
+        }
+    };
+    let dir = roms.join("../bess-fixtures");
+    if !dir.is_dir() {
+        println!("skipped: {} not found", dir.display());
+        return None;
+    }
+    Some((roms, dir))
+}
+
+fn core_for(roms: &std::path::Path, rom: &str) -> Core {
+    let bytes = std::fs::read(roms.join("homebrew").join(format!("{rom}.gb"))).unwrap();
+    Core::new(Rom::from_bytes(bytes).unwrap(), Options::default())
+}
+
+const DMG_FIXTURES: [&str; 4] = [
+    "opus5-dmg-f600",
+    "shocklobster-dmg-f900",
+    "pocket-dmg-f1200",
+    "thebouncingball-dmg-f600",
+];
+
+#[test]
+fn dmg_fixtures_match_sameboy_300_frames_later() {
+    let Some((roms, dir)) = fixtures() else {
+        return;
+    };
+    let mut failures = Vec::new();
+    for name in DMG_FIXTURES {
+        let rom = name.split('-').next().unwrap();
+        let mut core = core_for(&roms, rom);
+        let state = std::fs::read(dir.join(format!("{name}.state"))).unwrap();
+        let import = bess::import(&mut core, &state).unwrap_or_else(|e| panic!("{name}: {e}"));
+        println!(
+            "{name}: from {:?}, warnings {:?}",
+            import.emulator, import.warnings
+        );
+        for _ in 0..300 {
+            core.run_frame();
+        }
+        let expected = std::fs::read(dir.join(format!("{name}.after300.png"))).unwrap();
+        if let Some(mismatch) = compare_with_png(core.frame(), &expected).unwrap() {
+            failures.push(format!(
+                "{name}: {} pixels differ, first at {:?}",
+                mismatch.differing_pixels, mismatch.first
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn cgb_fixtures_are_refused_with_a_reason() {
+    let Some((roms, dir)) = fixtures() else {
+        return;
+    };
+    for name in ["gb8-cgb-f600", "opus5-cgb-f600"] {
+        let rom = name.split('-').next().unwrap();
+        let mut core = core_for(&roms, rom);
+        let before = core.state().as_bytes().to_vec();
+        let state = std::fs::read(dir.join(format!("{name}.state"))).unwrap();
+        let error = bess::import(&mut core, &state).unwrap_err();
+        assert!(matches!(error, BessError::Model { .. }), "{name}: {error}");
+        assert!(error.to_string().contains("Game Boy Color"), "{error}");
+        assert_eq!(core.state().as_bytes(), &before[..]);
+    }
+}
+
+/// Damaged blocks (lengths, offsets, ids, truncation): never a panic; a refused import
+/// leaves the core as it was.
+#[test]
+fn damaged_bess_blocks_are_errors_not_panics() {
+    let Some((roms, dir)) = fixtures() else {
+        return;
+    };
+    let good = std::fs::read(dir.join("pocket-dmg-f1200.state")).unwrap();
+    let first_block = u32::from_le_bytes(good[good.len() - 8..good.len() - 4].try_into().unwrap());
+    let blocks = first_block as usize..good.len();
+    let mut core = core_for(&roms, "pocket");
+    for _ in 0..30 {
+        core.run_frame();
+    }
+    let before = core.state().as_bytes().to_vec();
+    let mut seed = 0xBE55_u64;
+    println!("seed {seed:#x}");
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    for case in 0..2_000 {
+        let mut file = good.clone();
+        match case % 3 {
+            0 => {
+                // A byte in the blocks or the footer.
+                let at = blocks.start + (next() as usize % blocks.len());
+                file[at] = next() as u8;
+            }
+            1 => {
+                // A block length or buffer offset/size: four bytes at once.
+                let at = blocks.start + (next() as usize % (blocks.len() - 4));
+                file[at..at + 4].copy_from_slice(&(next() as u32).to_le_bytes());
+            }
+            _ => {
+                let keep = next() as usize % file.len();
+                file.drain(first_block as usize..keep.max(first_block as usize));
+            }
+        }
+        if bess::import(&mut core, &file).is_err() {
+            assert_eq!(core.state().as_bytes(), &before[..], "case {case}");
+        } else {
+            core.load_state(&bytemuck::pod_read_unaligned(&before));
+        }
+    }
+    assert!(matches!(
+        bess::import(&mut core, &good[..good.len() - 1]),
+        Err(BessError::NoFooter)
+    ));
+}
+
+/// Our own files carry a BESS footer whose blocks are well formed and end exactly at the
+/// footer; imported through BESS alone into a fresh machine, the game then shows the same
+/// screen 300 frames later as a straight run (saved at a frame boundary, as SameBoy does).
+#[test]
+fn our_files_carry_a_bess_footer_that_imports_back() {
+    use backspin_core::state_file::{self, Metadata};
+    let mut roms = vec![(
+        "ppu_scene".to_string(),
+        std::fs::read(backspin_harness::workspace_root().join("roms-test/states/ppu_scene.gb"))
+            .unwrap(),
+    )];
+    if let Some((shared, _)) = fixtures() {
+        for name in ["pocket", "thebouncingball", "shocklobster", "opus5"] {
+            let path = shared.join("homebrew").join(format!("{name}.gb"));
+            roms.push((name.to_string(), std::fs::read(path).unwrap()));
+        }
+    }
+    for (name, rom) in roms {
+        let mut straight = Core::new(Rom::from_bytes(rom.clone()).unwrap(), Options::default());
+        for _ in 0..200 {
+            straight.run_frame();
+        }
+        let file = state_file::save(&straight, &Metadata::default());
+        // Well-formed: footer offset, blocks up to an END that ends at the footer.
+        let first = u32::from_le_bytes(file[file.len() - 8..file.len() - 4].try_into().unwrap());
+        let mut offset = first as usize;
+        let mut ids = Vec::new();
+        loop {
+            let id = String::from_utf8_lossy(&file[offset..offset + 4]).into_owned();
+            let len = u32::from_le_bytes(file[offset + 4..offset + 8].try_into().unwrap());
+            offset += 8 + len as usize;
+            assert!(
+                offset <= file.len() - 8,
+                "{name}: block {id} runs into the footer"
+            );
+            ids.push(id.clone());
+            if id == "END " {
+                break;
+            }
+        }
+        assert_eq!(offset, file.len() - 8, "{name}: END must end at the footer");
+        assert_eq!(&ids[..3], ["NAME", "INFO", "CORE"], "{name}");
+
+        let mut imported = Core::new(Rom::from_bytes(rom).unwrap(), Options::default());
+        // Only the BESS part: blank our magic so the file is foreign.
+        let mut foreign = file.clone();
+        foreign[..8].fill(0);
+        let import = bess::import(&mut imported, &foreign).unwrap();
+        assert!(import.emulator.unwrap().starts_with("backspin"));
+        for _ in 0..300 {
+            straight.run_frame();
+            imported.run_frame();
+        }
+        let expected = backspin_harness::encode_frame_png(straight.frame());
+        let mismatch = compare_with_png(imported.frame(), &expected).unwrap();
+        assert!(
+            mismatch.is_none(),
+            "{name}: {} pixels differ after a BESS round trip",
+            mismatch.unwrap().differing_pixels
+        );
+    }
+}
