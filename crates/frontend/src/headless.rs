@@ -134,8 +134,14 @@ pub fn run(args: &RunArgs) -> CliResult {
     let length = Length::from_args(args.frames, args.seconds)?;
     let rom = load_rom(&args.rom)?;
     let boot_rom = args.boot_rom.as_deref().map(load_boot_rom).transpose()?;
-    let model = match (&boot_rom, args.model) {
-        (Some(boot), ModelArg::Auto) => boot.model(),
+    // `auto`: the boot ROM's model, else the loaded state's, else the cartridge header's.
+    let saved_model = args
+        .load_state
+        .as_deref()
+        .and_then(crate::state_command::saved_model);
+    let model = match (&boot_rom, args.model, saved_model) {
+        (Some(boot), ModelArg::Auto, _) => boot.model(),
+        (None, ModelArg::Auto, Some(saved)) => saved,
         _ => model_of(args.model, &rom),
     };
     if let (Some(boot), Some(path)) = (&boot_rom, &args.boot_rom)

@@ -80,13 +80,21 @@ fn import_bess(rom_path: &Path, input: &Path, output: &Path) -> CliResult {
 }
 
 /// Reads a save-state file (size-checked); the format is checked by the caller.
-fn read_state_file(path: &Path) -> Result<Vec<u8>, CliError> {
+pub(crate) fn read_state_file(path: &Path) -> Result<Vec<u8>, CliError> {
     read_user_file("save state", path, MAX_STATE_BYTES)
 }
 
 /// Loads `path` into `core`: a Backspin state, or else another emulator's state through its
 /// BESS footer (best effort, with warnings on stderr). On error the core is unchanged and
 /// the message names the file.
+/// The model a Backspin save state was saved on (`None` for other files, or unreadable
+/// ones: loading them reports why).
+pub(crate) fn saved_model(path: &Path) -> Option<Model> {
+    let bytes = read_state_file(path).ok()?;
+    let info = state_file::info(&bytes).ok()?;
+    Some(Model::from_raw(info.model))
+}
+
 pub fn load_into(core: &mut Core, path: &Path) -> Result<(), CliError> {
     let bytes = read_state_file(path)?;
     match state_file::load(core, &bytes) {
