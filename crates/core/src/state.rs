@@ -53,7 +53,7 @@ pub struct HwState {
     pub ppu: PpuState,
     pub apu: ApuState,
     pub mbc: MbcState,
-    /// The Game Boy Color's registers and palette RAM (zero, and unused, on a DMG).
+    /// The Game Boy Color's registers and palette RAM (on a DMG as `CgbState::zeroed_dmg`).
     #[state(since = 2)]
     pub cgb: CgbState,
     /// FF0F IF: requested interrupts (low five bits).
