@@ -30,8 +30,14 @@ pub enum BessError {
     },
     #[error("BESS version {major}.{minor} is not supported (major version 1 is)")]
     Version { major: u16, minor: u16 },
-    #[error("this BESS state is for a {model} (model {tag:?}); Backspin emulates the DMG")]
+    #[error(
+        "this BESS state is for a {model} (model {tag:?}); Backspin imports only DMG states from BESS"
+    )]
     Model { tag: String, model: &'static str },
+    #[error(
+        "BESS import loads DMG states only and the running model is a CGB; run with --model dmg"
+    )]
+    RunningCgb,
     #[error(
         "the BESS state was saved while the boot ROM was running, which Backspin cannot resume without one"
     )]
@@ -90,6 +96,11 @@ fn blocks(bytes: &[u8]) -> Result<Vec<Block<'_>>, BessError> {
 
 /// Imports the BESS part of `bytes` into `core`. On error `core` is unchanged.
 pub fn import(core: &mut Core, bytes: &[u8]) -> Result<BessImport, BessError> {
+    // CGB import (palettes, banks, HDMA) is not written yet; a DMG state in a CGB's state
+    // would mix two machines.
+    if core.model() == crate::Model::Cgb {
+        return Err(BessError::RunningCgb);
+    }
     let blocks = blocks(bytes)?;
     let find = |id: &[u8; 4]| blocks.iter().find(|block| &block.id == id);
     let mut result = BessImport::default();

@@ -27,9 +27,12 @@ pub trait Bus {
     fn pending_interrupts(&self) -> u8;
     /// Clears bit `bit` (0..=4) of IF: the CPU is dispatching that interrupt (no cycle passes).
     fn acknowledge_interrupt(&mut self, bit: u8);
-    /// The CPU executed STOP (no cycle passes). The machine resets DIV and decides when the
-    /// CPU wakes up again.
-    fn stop(&mut self) {}
+    /// The CPU executed STOP. The machine resets DIV and decides when the CPU wakes up
+    /// again; no cycle passes, except for a CGB speed switch, which returns true: the
+    /// machine has run the switch's pause and the CPU carries on.
+    fn stop(&mut self) -> bool {
+        false
+    }
     /// The CPU executed `LD B,B` (opcode 0x40), the conventional software breakpoint that the
     /// Mooneye test suite uses to signal "test finished" (no cycle passes).
     fn breakpoint(&mut self) {}

@@ -16,24 +16,72 @@ pub enum Model {
     /// DMG-01 (CPU revisions A/B/C behave alike for everything emulated here).
     #[default]
     Dmg = 0,
+    /// CGB-001, CPU revision E for the post-boot state (Mooneye `boot_regs-cgb`,
+    /// `boot_div-cgbABCDE`). A DMG cartridge runs in DMG compatibility mode, coloured
+    /// through palette RAM as the CGB boot ROM sets it up.
+    Cgb = 1,
 }
 
-/// A user-supplied 256-byte DMG boot ROM.
+impl Model {
+    /// What `--model auto` picks: a CGB for cartridges whose header flags CGB support
+    /// (0x143 is 0x80, CGB-enhanced, or 0xC0, CGB-only), a DMG otherwise.
+    pub fn auto_for(rom: &Rom) -> Model {
+        match rom.bytes().get(0x143) {
+            Some(0x80 | 0xC0) => Model::Cgb,
+            _ => Model::Dmg,
+        }
+    }
+
+    /// Total decoding of a stored model (unknown values act as a DMG).
+    pub fn from_raw(raw: u8) -> Model {
+        match raw {
+            1 => Model::Cgb,
+            _ => Model::Dmg,
+        }
+    }
+}
+
+/// DMG boot ROM size.
+pub const DMG_BOOT_ROM_BYTES: usize = 256;
+/// CGB boot ROM size: a dump of 0x0000..=0x08FF, mapped except 0x0100..=0x01FF (where the
+/// cartridge header shows through).
+pub const CGB_BOOT_ROM_BYTES: usize = 2304;
+
+/// A user-supplied boot ROM: 256 bytes (DMG) or 2304 bytes (CGB).
 #[derive(Clone, Debug)]
-pub struct BootRom(pub Box<[u8; 256]>);
+pub struct BootRom(Box<[u8]>);
 
 #[derive(Debug, thiserror::Error)]
 pub enum BootRomError {
-    #[error("boot ROM is {len} bytes; a DMG boot ROM is exactly 256 bytes")]
+    #[error("boot ROM is {len} bytes; a DMG boot ROM is exactly 256 bytes, a CGB one 2304 bytes")]
     WrongSize { len: usize },
 }
 
 impl BootRom {
     pub fn from_bytes(bytes: &[u8]) -> Result<BootRom, BootRomError> {
-        let array: [u8; 256] = bytes
-            .try_into()
-            .map_err(|_| BootRomError::WrongSize { len: bytes.len() })?;
-        Ok(BootRom(Box::new(array)))
+        if bytes.len() != DMG_BOOT_ROM_BYTES && bytes.len() != CGB_BOOT_ROM_BYTES {
+            return Err(BootRomError::WrongSize { len: bytes.len() });
+        }
+        Ok(BootRom(bytes.into()))
+    }
+
+    /// The model this boot ROM belongs to (by its size).
+    pub fn model(&self) -> Model {
+        if self.0.len() == CGB_BOOT_ROM_BYTES {
+            Model::Cgb
+        } else {
+            Model::Dmg
+        }
+    }
+
+    /// The byte the boot ROM maps at `addr`, if it maps that address.
+    #[inline]
+    pub(crate) fn read(&self, addr: u16) -> Option<u8> {
+        match addr {
+            // The CGB dump is 0x900 bytes at their addresses; its 0x100..=0x1FF is unused.
+            0x0000..=0x00FF | 0x0200..=0x08FF => self.0.get(usize::from(addr)).copied(),
+            _ => None,
+        }
     }
 }
 
@@ -49,7 +97,12 @@ pub struct Options {
 /// Host-side outputs: written by emulation, never read back by it.
 pub struct Output {
     /// The frame being drawn: one shade (0 = lightest .. 3 = darkest) per pixel, row-major.
+    /// On a CGB: the DMG shade in compatibility mode, the colour number (0..=3, before the
+    /// palette) in CGB mode; the picture itself is `frame_rgb`.
     pub frame: Box<[u8; SCREEN_WIDTH * SCREEN_HEIGHT]>,
+    /// On a CGB: the frame being drawn as RGB555 (red in bits 0..=4), row-major. Unused
+    /// (zero) on a DMG.
+    pub frame_rgb: Box<[u16; SCREEN_WIDTH * SCREEN_HEIGHT]>,
     /// Bytes sent on the serial port since the host last cleared this.
     pub serial: Vec<u8>,
     /// Audio produced since the host last drained it.
@@ -60,6 +113,7 @@ impl Output {
     fn new() -> Output {
         Output {
             frame: Box::new([0; SCREEN_WIDTH * SCREEN_HEIGHT]),
+            frame_rgb: Box::new([0; SCREEN_WIDTH * SCREEN_HEIGHT]),
             serial: Vec::new(),
             audio: crate::apu::AudioOut::default(),
         }
@@ -128,6 +182,23 @@ impl Core {
     /// The most recently completed frame (or the one being drawn, mid-frame).
     pub fn frame(&self) -> &[u8; SCREEN_WIDTH * SCREEN_HEIGHT] {
         &self.out.frame
+    }
+
+    /// The emulated model (as stored in the state).
+    pub fn model(&self) -> Model {
+        Model::from_raw(self.state.hw.model_raw)
+    }
+
+    /// Whether frames are in colour: true on a CGB, where [`Core::frame_rgb`] is the
+    /// picture; false on a DMG, where [`Core::frame`] holds shades.
+    pub fn frame_is_rgb(&self) -> bool {
+        self.state.hw.cgb.is_cgb()
+    }
+
+    /// On a CGB, the most recently completed frame as RGB555 (red in bits 0..=4); expand
+    /// with [`crate::cgb::rgb555_to_rgb888`].
+    pub fn frame_rgb(&self) -> &[u16; SCREEN_WIDTH * SCREEN_HEIGHT] {
+        &self.out.frame_rgb
     }
 
     /// Host-side outputs (serial bytes sent so far).
@@ -282,6 +353,7 @@ impl Clone for Core {
             boot_rom: self.boot_rom.clone(),
             out: Output {
                 frame: self.out.frame.clone(),
+                frame_rgb: self.out.frame_rgb.clone(),
                 serial: self.out.serial.clone(),
                 audio: self.out.audio.clone(),
             },

@@ -12,6 +12,7 @@ pub mod apu;
 pub mod bess;
 pub mod bus;
 pub mod cart;
+pub mod cgb;
 mod core;
 pub mod cpu;
 pub mod dma;
@@ -26,7 +27,9 @@ pub mod state_fields;
 pub mod state_file;
 pub mod timer;
 
-pub use crate::core::{BootRom, BootRomError, Core, Model, Options, Output};
+pub use crate::core::{
+    BootRom, BootRomError, CGB_BOOT_ROM_BYTES, Core, DMG_BOOT_ROM_BYTES, Model, Options, Output,
+};
 pub use bus::Bus;
 pub use cart::{Rom, RomError};
 pub use events::Events;

@@ -3,18 +3,37 @@
 use crate::apu::ApuState;
 use crate::bus::Bus;
 use crate::cart::Rom;
+use crate::cgb::{self, CgbState};
 use crate::core::{BootRom, Model, Output};
 use crate::dma::DmaState;
 use crate::events::Events;
 use crate::io;
 use crate::joypad::JoypadState;
-use crate::ppu::PpuState;
+use crate::ppu::{PpuState, VideoMemory};
 use crate::serial::{SERIAL_CLOCK_BIT, SerialState, SerialWrite};
 use crate::state::{HwState, State};
 use crate::timer::TimerState;
 
+/// The PPU's view of the hardware state's memories (a macro, so that `hw.ppu` stays
+/// borrowable beside them).
+macro_rules! video_memory {
+    ($hw:expr) => {
+        VideoMemory {
+            vram: &$hw.vram,
+            vram_bank1: &$hw.vram_bank1,
+            oam: &$hw.oam,
+            cgb: Some(&$hw.cgb),
+        }
+    };
+}
+
 /// The system-counter bit whose falling edge clocks the APU frame sequencer (DIV bit 4).
 const DIV_APU_BIT: u16 = 1 << 12;
+/// The same at CGB double speed (DIV bit 5), so that the sequencer keeps its 512 Hz.
+const DIV_APU_BIT_DOUBLE_SPEED: u16 = 1 << 13;
+/// M-cycles the CPU waits after STOP switches the speed. UNVERIFIED: Pan Docs' 2050; the
+/// timer is held and DIV reset as for any STOP.
+const SPEED_SWITCH_M_CYCLES: u32 = 2050;
 
 /// The `Bus` the CPU runs on: borrows the hardware state, the ROM and the host outputs for
 /// the duration of one run call.
@@ -48,9 +67,10 @@ impl Drop for Machine<'_> {
     }
 }
 
-/// Fills `state` as the machine is at power-on (with a boot ROM) or as the DMG boot ROM
-/// leaves it at 0x0100 (Pan Docs "Power Up Sequence"; Mooneye `boot_regs-dmgABC`,
-/// `boot_hwio-dmgABCmgb`, `boot_div-dmgABCmgb`).
+/// Fills `state` as the machine is at power-on (with a boot ROM) or as the boot ROM leaves
+/// it at 0x0100 (Pan Docs "Power Up Sequence"; Mooneye `boot_regs-dmgABC`,
+/// `boot_hwio-dmgABCmgb`, `boot_div-dmgABCmgb`; on a CGB `boot_regs-cgb`, `boot_hwio-C`,
+/// `boot_div-cgbABCDE`).
 pub(crate) fn power_on(state: &mut State, rom: &Rom, model: Model, with_boot_rom: bool) {
     let hw = &mut state.hw;
     hw.model_raw = model as u8;
@@ -58,6 +78,15 @@ pub(crate) fn power_on(state: &mut State, rom: &Rom, model: Model, with_boot_rom
     hw.boot_rom_mapped = u8::from(with_boot_rom);
     hw.dma = DmaState::post_boot();
     hw.joypad = JoypadState::post_boot();
+    let cgb_cartridge = matches!(rom.bytes().get(0x143), Some(0x80 | 0xC0));
+    hw.cgb = match model {
+        Model::Dmg => CgbState::zeroed_dmg(),
+        // The boot ROM starts in CGB mode and switches to compatibility mode (KEY0) itself.
+        Model::Cgb if cgb_cartridge || with_boot_rom => CgbState::power_on(cgb::MODE_CGB),
+        Model::Cgb => CgbState::power_on(cgb::MODE_COMPATIBILITY),
+    };
+    hw.ppu.set_colour_mode(hw.cgb.mode());
+    hw.apu.cgb = u8::from(model == Model::Cgb);
     if with_boot_rom {
         state.cpu.pc = 0;
         hw.dma.source_high = 0;
@@ -66,22 +95,52 @@ pub(crate) fn power_on(state: &mut State, rom: &Rom, model: Model, with_boot_rom
     let cpu = &mut state.cpu;
     cpu.pc = 0x0100;
     cpu.sp = 0xFFFE;
-    cpu.a = 0x01;
-    // The boot ROM's header-checksum loop leaves H and C set unless the checksum byte is 0.
-    cpu.f = if rom.bytes().get(0x14D).copied().unwrap_or(0) == 0 {
-        0x80
-    } else {
-        0xB0
-    };
-    (cpu.b, cpu.c, cpu.d, cpu.e, cpu.h, cpu.l) = (0x00, 0x13, 0x00, 0xD8, 0x01, 0x4D);
+    match model {
+        Model::Dmg => {
+            cpu.a = 0x01;
+            // The boot ROM's header-checksum loop leaves H and C set unless the checksum
+            // byte is 0.
+            cpu.f = if rom.bytes().get(0x14D).copied().unwrap_or(0) == 0 {
+                0x80
+            } else {
+                0xB0
+            };
+            (cpu.b, cpu.c, cpu.d, cpu.e, cpu.h, cpu.l) = (0x00, 0x13, 0x00, 0xD8, 0x01, 0x4D);
+        }
+        Model::Cgb => {
+            cpu.a = 0x11;
+            cpu.f = 0x80;
+            // CGB mode: DE=FF56, HL=000D; compatibility mode: DE=0008, HL=007C (Mooneye
+            // `boot_regs-cgb`). UNVERIFIED: B holds the title checksum for licensed
+            // compatibility-mode games on hardware; 0 here.
+            (cpu.b, cpu.c, cpu.d, cpu.e, cpu.h, cpu.l) = if cgb_cartridge {
+                (0x00, 0x00, 0xFF, 0x56, 0x00, 0x0D)
+            } else {
+                (0x00, 0x00, 0x00, 0x08, 0x00, 0x7C)
+            };
+            // Both button groups deselected: P1 reads FF (Mooneye `boot_hwio-C`).
+            hw.joypad.select = 0x30;
+        }
+    }
     hw.timer = TimerState::post_boot();
+    if model == Model::Cgb {
+        hw.timer.system_counter = crate::timer::CGB_POST_BOOT_SYSTEM_COUNTER;
+    }
     hw.serial = SerialState::post_boot();
-    hw.ppu = PpuState::post_boot();
+    hw.ppu = match model {
+        Model::Dmg => PpuState::post_boot(),
+        Model::Cgb => PpuState::post_boot_cgb(),
+    };
+    hw.ppu.set_colour_mode(hw.cgb.mode());
     // The boot ROM leaves the header's logo in VRAM (ashiepaws `bully` checks it).
     let logo = rom.bytes().get(0x104..0x134).unwrap_or(&[]);
     crate::ppu::write_boot_logo(&mut hw.vram, logo);
     hw.apu = ApuState::post_boot();
+    hw.apu.cgb = u8::from(model == Model::Cgb);
     hw.interrupt_flag = io::INT_VBLANK;
+    if model == Model::Cgb {
+        cgb::write_boot_palettes(&mut hw.cgb);
+    }
 }
 
 impl<'a> Machine<'a> {
@@ -153,6 +212,9 @@ impl<'a> Machine<'a> {
         self.catch_up_to(self.hw.m_cycles - 1);
         self.tick_now();
         self.synced_m_cycles = self.hw.m_cycles;
+        if self.hw.cgb.hdma_remaining & 0x80 == 0 {
+            self.hblank_dma();
+        }
         let quiet = if self.defer_quiet_ticks {
             self.quiet_m_cycles(u32::MAX)
         } else {
@@ -184,17 +246,56 @@ impl<'a> Machine<'a> {
         };
         // The window never exceeds one `quiet_m_cycles`, a u32.
         let n = u32::try_from(n).unwrap_or(u32::MAX);
+        self.advance_components(n);
+        self.synced_m_cycles = target;
+    }
+
+    /// The timer, PPU and APU `n` M-cycles on (ending at `hw.m_cycles`' current value
+    /// minus nothing: the caller has set the clock), all quiet.
+    #[inline(always)]
+    fn advance_components(&mut self, n: u32) {
         let hw = &mut *self.hw;
         hw.timer.advance(n);
+        if hw.cgb.double_speed() {
+            self.advance_double_speed(n);
+            return;
+        }
         hw.ppu.advance(
             n,
-            &hw.vram,
-            &hw.oam,
+            video_memory!(hw),
             &mut hw.interrupt_flag,
             &mut self.out.frame,
+            &mut self.out.frame_rgb,
         );
         hw.apu.advance(n, &mut self.out.audio);
-        self.synced_m_cycles = target;
+    }
+
+    /// `advance_components` at double speed: the PPU moves 2 dots per CPU M-cycle, the
+    /// APU one of its M-cycles per two of the CPU's (on even M-cycles).
+    /// APPROX: the APU in steps of 4 T-cycles every other CPU M-cycle.
+    #[cold]
+    fn advance_double_speed(&mut self, n: u32) {
+        let hw = &mut *self.hw;
+        hw.ppu.advance_of::<2>(
+            n,
+            video_memory!(hw),
+            &mut hw.interrupt_flag,
+            &mut self.out.frame,
+            &mut self.out.frame_rgb,
+        );
+        let end = self.synced_m_cycles + u64::from(n);
+        let even = (end / 2 - self.synced_m_cycles / 2) as u32;
+        hw.apu.advance(even, &mut self.out.audio);
+    }
+
+    /// The system-counter bit that clocks the APU frame sequencer at the current speed.
+    #[inline(always)]
+    fn div_apu_bit(&self) -> u16 {
+        if self.hw.cgb.double_speed() {
+            DIV_APU_BIT_DOUBLE_SPEED
+        } else {
+            DIV_APU_BIT
+        }
     }
 
     /// M-cycles (at most `budget`) from now on during which ticking can have no observable
@@ -202,6 +303,9 @@ impl<'a> Machine<'a> {
     /// DMA, as long as no I/O register is written.
     fn quiet_m_cycles(&self, budget: u32) -> u32 {
         let hw = &*self.hw;
+        if hw.cgb.mode_raw == cgb::MODE_CGB {
+            return self.quiet_m_cycles_cgb(budget);
+        }
         if hw.dma.is_busy() {
             return 0;
         }
@@ -215,12 +319,32 @@ impl<'a> Machine<'a> {
             .min(budget)
     }
 
+    /// `quiet_m_cycles` in CGB mode: nothing is quiet while an HBlank VRAM DMA waits, and
+    /// at double speed the PPU and the frame sequencer's DIV bit change pace.
+    #[cold]
+    fn quiet_m_cycles_cgb(&self, budget: u32) -> u32 {
+        let hw = &*self.hw;
+        if hw.dma.is_busy() || hw.cgb.hdma_hblank_active() {
+            return 0;
+        }
+        let mut watched = self.div_apu_bit();
+        if hw.serial.is_shifting() {
+            watched |= SERIAL_CLOCK_BIT;
+        }
+        let ppu_quiet = if hw.cgb.double_speed() {
+            hw.ppu.quiet_m_cycles_of::<2>()
+        } else {
+            hw.ppu.quiet_m_cycles()
+        };
+        hw.timer.quiet_m_cycles(watched).min(ppu_quiet).min(budget)
+    }
+
     /// One M-cycle of every component, in full.
     #[inline(always)]
     fn tick_now(&mut self) {
         let hw = &mut *self.hw;
         let fell = hw.timer.tick(&mut hw.interrupt_flag);
-        if fell & (SERIAL_CLOCK_BIT | DIV_APU_BIT) != 0 {
+        if fell & (SERIAL_CLOCK_BIT | DIV_APU_BIT | DIV_APU_BIT_DOUBLE_SPEED) != 0 {
             self.counter_edges(fell);
         }
         if self.hw.dma.is_busy() {
@@ -231,17 +355,42 @@ impl<'a> Machine<'a> {
             hw.ppu.set_oam_dma(hw.dma.active != 0, hw.dma.last_byte);
         }
         let hw = &mut *self.hw;
+        if hw.cgb.double_speed() {
+            self.tick_double_speed();
+            return;
+        }
         if hw.ppu.tick(
-            &hw.vram,
-            &hw.oam,
+            video_memory!(hw),
             &mut hw.interrupt_flag,
             &mut self.out.frame,
+            &mut self.out.frame_rgb,
         ) {
-            hw.frames += 1;
-            self.events |= Events::FRAME_READY;
-            hw.apu.flush_at_frame_end(&mut self.out.audio);
+            self.frame_done();
         }
-        hw.apu.tick(&mut self.out.audio);
+        self.hw.apu.tick(&mut self.out.audio);
+    }
+
+    fn frame_done(&mut self) {
+        self.hw.frames += 1;
+        self.events |= Events::FRAME_READY;
+        self.hw.apu.flush_at_frame_end(&mut self.out.audio);
+    }
+
+    /// The PPU and APU part of `tick_now` at double speed (see `advance_double_speed`).
+    #[cold]
+    fn tick_double_speed(&mut self) {
+        let hw = &mut *self.hw;
+        if hw.ppu.tick_dots::<2>(
+            video_memory!(hw),
+            &mut hw.interrupt_flag,
+            &mut self.out.frame,
+            &mut self.out.frame_rgb,
+        ) {
+            self.frame_done();
+        }
+        if self.hw.m_cycles & 1 == 0 {
+            self.hw.apu.tick(&mut self.out.audio);
+        }
     }
 
     /// Falling edges of the system counter that clock other components.
@@ -251,8 +400,8 @@ impl<'a> Machine<'a> {
         if fell & SERIAL_CLOCK_BIT != 0 {
             hw.serial.clock(&mut hw.interrupt_flag);
         }
-        if fell & DIV_APU_BIT != 0 {
-            hw.apu.div_apu_event();
+        if fell & self.div_apu_bit() != 0 {
+            self.hw.apu.div_apu_event();
         }
     }
 
@@ -260,8 +409,8 @@ impl<'a> Machine<'a> {
         if let Some((source, index)) = self.hw.dma.step() {
             let byte = match source {
                 // DMG: sources from 0xE000 up read work RAM (Mooneye `oam_dma/sources-GS`).
-                0xE000.. => self.hw.wram[usize::from(source & 0x1FFF)],
-                0x8000..=0x9FFF => self.hw.vram[usize::from(source & 0x1FFF)],
+                0xE000.. => *wram_slot(self.hw, source),
+                0x8000..=0x9FFF => *vram_slot(self.hw, source),
                 _ => self.read_mapped(source),
             };
             self.hw.dma.last_byte = byte;
@@ -276,9 +425,11 @@ impl<'a> Machine<'a> {
         let hw = &*self.hw;
         if hw.dma.active == 0 {
             match addr {
-                0x0100..=0x7FFF => return self.rom.read(&hw.mbc, addr),
-                0x0000..=0x00FF if hw.boot_rom_mapped == 0 => return self.rom.read(&hw.mbc, addr),
-                0xC000..=0xDFFF => return hw.wram[usize::from(addr & 0x1FFF)],
+                0x0000..=0x7FFF if hw.boot_rom_mapped == 0 => return self.rom.read(&hw.mbc, addr),
+                // Banks 0 and 1 (SVBK selects bank 2..=7 only in CGB mode).
+                0xC000..=0xDFFF if addr < 0xD000 || hw.cgb.svbk & 6 == 0 => {
+                    return hw.wram[usize::from(addr & 0x1FFF)];
+                }
                 0xFF80..=0xFFFE => return hw.hram[usize::from(addr & 0x7F)],
                 _ => {}
             }
@@ -320,20 +471,20 @@ impl<'a> Machine<'a> {
     fn read_mapped(&mut self, addr: u16) -> u8 {
         let hw = &*self.hw;
         match addr {
-            0x0000..=0x00FF if hw.boot_rom_mapped != 0 => match self.boot_rom {
-                Some(boot) => boot.0[usize::from(addr)],
-                None => self.rom.read(&hw.mbc, addr),
-            },
+            0x0000..=0x08FF if hw.boot_rom_mapped != 0 => self
+                .boot_rom
+                .and_then(|boot| boot.read(addr))
+                .unwrap_or_else(|| self.rom.read(&hw.mbc, addr)),
             0x0000..=0x7FFF => self.rom.read(&hw.mbc, addr),
             0x8000..=0x9FFF => {
                 if hw.ppu.cpu_can_access_vram() {
-                    hw.vram[usize::from(addr & 0x1FFF)]
+                    *vram_slot(self.hw, addr)
                 } else {
                     0xFF
                 }
             }
             0xA000..=0xBFFF => self.rom.read_ram(&hw.mbc, &hw.cart_ram, addr, hw.m_cycles),
-            0xC000..=0xFDFF => hw.wram[usize::from(addr & 0x1FFF)],
+            0xC000..=0xFDFF => *wram_slot(self.hw, addr),
             0xFE00..=0xFE9F => {
                 if hw.ppu.cpu_can_access_oam() {
                     hw.oam[usize::from(addr - 0xFE00)]
@@ -366,7 +517,8 @@ impl<'a> Machine<'a> {
             io::NR10..=0x3F => hw.apu.read_register(reg),
             io::DMA => hw.dma.source_high,
             io::LCDC..=io::WX => hw.ppu.read_register(reg),
-            _ => 0xFF,
+            io::PCM12 | io::PCM34 if hw.cgb.is_cgb() => hw.apu.read_pcm(reg),
+            _ => hw.cgb.read(reg, hw.ppu.in_mode3()).unwrap_or(0xFF),
         }
     }
 
@@ -388,7 +540,7 @@ impl<'a> Machine<'a> {
             0x0000..=0x7FFF => self.rom.write(&mut hw.mbc, addr, value, hw.m_cycles),
             0x8000..=0x9FFF => {
                 if hw.ppu.cpu_can_write_vram() {
-                    hw.vram[usize::from(addr & 0x1FFF)] = value;
+                    *vram_slot(hw, addr) = value;
                 }
             }
             0xA000..=0xBFFF => {
@@ -399,7 +551,7 @@ impl<'a> Machine<'a> {
                     self.events |= Events::BATTERY_DIRTY;
                 }
             }
-            0xC000..=0xFDFF => hw.wram[usize::from(addr & 0x1FFF)] = value,
+            0xC000..=0xFDFF => *wram_slot(hw, addr) = value,
             0xFE00..=0xFE9F => {
                 if hw.ppu.cpu_can_write_oam() {
                     hw.oam[usize::from(addr - 0xFE00)] = value;
@@ -424,7 +576,7 @@ impl<'a> Machine<'a> {
             }
             io::DIV..=io::TAC => {
                 let fell = hw.timer.write(reg, value);
-                if fell & (SERIAL_CLOCK_BIT | DIV_APU_BIT) != 0 {
+                if fell & (SERIAL_CLOCK_BIT | DIV_APU_BIT | DIV_APU_BIT_DOUBLE_SPEED) != 0 {
                     self.counter_edges(fell);
                 }
             }
@@ -433,8 +585,78 @@ impl<'a> Machine<'a> {
             io::DMA => hw.dma.request(value),
             io::LCDC..=io::WX => hw.ppu.write_register(reg, value, &mut hw.interrupt_flag),
             io::BOOT if value != 0 => hw.boot_rom_mapped = 0,
-            _ => {}
+            io::HDMA5 if hw.cgb.cgb_mode() => self.write_hdma5(value),
+            _ => {
+                let (mapped, in_mode3) = (hw.boot_rom_mapped != 0, hw.ppu.in_mode3());
+                if hw.cgb.write(reg, value, mapped, in_mode3) && reg == io::KEY0 {
+                    hw.ppu.set_colour_mode(hw.cgb.mode());
+                }
+            }
         }
+    }
+
+    /// FF55 HDMA5: bit 7 clear starts a general-purpose VRAM DMA (or, during an HBlank
+    /// transfer, stops that one); bit 7 set starts an HBlank transfer. Pan Docs "LCD VRAM
+    /// DMA Transfers".
+    fn write_hdma5(&mut self, value: u8) {
+        let cgb = &mut self.hw.cgb;
+        if value & 0x80 == 0 && cgb.hdma_hblank_active() {
+            // Stopped: HDMA5 reads the blocks left, with bit 7 set.
+            cgb.hdma_remaining |= 0x80;
+            return;
+        }
+        cgb.hdma_remaining = value & 0x7F;
+        if value & 0x80 != 0 {
+            // The first block goes at the next HBlank (or this one, if one is under way).
+            cgb.hdma_done_this_hblank = 0;
+            return;
+        }
+        // General-purpose: every block now, the CPU paused meanwhile.
+        loop {
+            let last = self.copy_hdma_block();
+            self.stall_for_hdma_block();
+            if last {
+                break;
+            }
+        }
+    }
+
+    /// Copies the next 16-byte VRAM DMA block; true if it was the last.
+    fn copy_hdma_block(&mut self) -> bool {
+        let (source, dest, last) = self.hw.cgb.hdma_next_block();
+        for offset in 0..16 {
+            let byte = self.read_mapped(source.wrapping_add(offset));
+            *vram_slot(self.hw, 0x8000 | (dest + offset)) = byte;
+        }
+        last
+    }
+
+    /// The M-cycles one VRAM DMA block keeps the CPU off the bus: 8 at normal speed, the
+    /// same time (16 CPU M-cycles) at double speed (Pan Docs).
+    fn stall_for_hdma_block(&mut self) {
+        let m_cycles = if self.hw.cgb.double_speed() { 16 } else { 8 };
+        for _ in 0..m_cycles {
+            self.tick();
+        }
+    }
+
+    /// HBlank VRAM DMA: one block at the start of each HBlank of lines 0..=143.
+    #[cold]
+    #[inline(never)]
+    fn hblank_dma(&mut self) {
+        if !self.hw.cgb.hdma_hblank_active() {
+            return;
+        }
+        if !self.hw.ppu.in_hblank() {
+            self.hw.cgb.hdma_done_this_hblank = 0;
+            return;
+        }
+        if self.hw.cgb.hdma_done_this_hblank != 0 {
+            return;
+        }
+        self.hw.cgb.hdma_done_this_hblank = 1;
+        self.copy_hdma_block();
+        self.stall_for_hdma_block();
     }
 
     /// HALT/STOP fast path: advances every component by as many M-cycles as possible (at
@@ -447,19 +669,10 @@ impl<'a> Machine<'a> {
         if quiet == 0 {
             return;
         }
-        let hw = &mut *self.hw;
-        hw.m_cycles += u64::from(quiet);
-        self.synced_m_cycles = hw.m_cycles;
-        self.full_tick_m_cycle = hw.m_cycles + 1;
-        hw.timer.advance(quiet);
-        hw.ppu.advance(
-            quiet,
-            &hw.vram,
-            &hw.oam,
-            &mut hw.interrupt_flag,
-            &mut self.out.frame,
-        );
-        hw.apu.advance(quiet, &mut self.out.audio);
+        self.hw.m_cycles += u64::from(quiet);
+        self.advance_components(quiet);
+        self.synced_m_cycles = self.hw.m_cycles;
+        self.full_tick_m_cycle = self.hw.m_cycles + 1;
     }
 }
 
@@ -486,7 +699,7 @@ impl Bus for Machine<'_> {
     fn halt_wake_interrupts(&mut self) -> u8 {
         self.sync();
         let hw = &*self.hw;
-        let soon = hw.ppu.interrupts_in_next_dot(&hw.vram, &hw.oam);
+        let soon = hw.ppu.interrupts_in_next_dot(video_memory!(hw));
         hw.interrupt_enable & (hw.interrupt_flag | soon) & 0x1F
     }
     #[inline(always)]
@@ -503,9 +716,53 @@ impl Bus for Machine<'_> {
     fn breakpoint(&mut self) {
         self.events |= Events::BREAKPOINT;
     }
-    fn stop(&mut self) {
+    fn stop(&mut self) -> bool {
         // STOP resets the system counter like a DIV write.
         self.sync_and_recheck();
+        let hw = &mut *self.hw;
+        if !(hw.cgb.cgb_mode() && hw.cgb.key1 & 1 != 0) {
+            self.write_io(io::DIV, 0);
+            return false;
+        }
+        // CGB speed switch (Pan Docs KEY1): the other speed, after a pause.
+        hw.cgb.key1 = (hw.cgb.key1 ^ 0x80) & 0x80;
+        for _ in 0..SPEED_SWITCH_M_CYCLES {
+            self.tick();
+        }
+        self.sync_and_recheck();
         self.write_io(io::DIV, 0);
+        true
+    }
+}
+
+/// The work RAM byte at `addr` (C000..=FDFF, or an OAM DMA source above it): bank 0 at
+/// C000, the SVBK bank at D000 (bank 1 on a DMG), E000 and up echo C000.
+#[inline(always)]
+fn wram_slot(hw: &mut HwState, addr: u16) -> &mut u8 {
+    // Banks 0 and 1 (SVBK is written only in CGB mode), as `cpu_read`'s fast path.
+    if addr & 0x1000 == 0 || hw.cgb.svbk & 6 == 0 {
+        return &mut hw.wram[usize::from(addr & 0x1FFF)];
+    }
+    banked_wram_slot(hw, addr)
+}
+
+#[cold]
+fn banked_wram_slot(hw: &mut HwState, addr: u16) -> &mut u8 {
+    let offset = usize::from(addr & 0x0FFF);
+    match hw.cgb.wram_bank() {
+        1 => &mut hw.wram[0x1000 + offset],
+        bank => &mut hw.wram_banks[((bank - 2) % 6) * 0x1000 + offset],
+    }
+}
+
+/// The VRAM byte at `addr` (8000..=9FFF) in the bank VBK selects (VBK is written only in
+/// CGB mode: bank 0 otherwise).
+#[inline(always)]
+fn vram_slot(hw: &mut HwState, addr: u16) -> &mut u8 {
+    let offset = usize::from(addr & 0x1FFF);
+    if hw.cgb.vbk & 1 == 0 {
+        &mut hw.vram[offset]
+    } else {
+        &mut hw.vram_bank1[offset]
     }
 }

@@ -7,6 +7,7 @@
 
 use crate::apu::ApuState;
 use crate::cart::{CART_RAM_MAX, MbcState};
+use crate::cgb::CgbState;
 use crate::cpu::CpuState;
 use crate::dma::DmaState;
 use crate::joypad::JoypadState;
@@ -35,6 +36,7 @@ const _: () = assert!(size_of::<DmaState>().is_multiple_of(8));
 const _: () = assert!(size_of::<PpuState>().is_multiple_of(8));
 const _: () = assert!(size_of::<ApuState>().is_multiple_of(8));
 const _: () = assert!(size_of::<MbcState>().is_multiple_of(8));
+const _: () = assert!(size_of::<CgbState>().is_multiple_of(8));
 
 /// Everything but the CPU registers.
 #[derive(Clone, Copy, Pod, Zeroable, StateFields)]
@@ -51,6 +53,9 @@ pub struct HwState {
     pub ppu: PpuState,
     pub apu: ApuState,
     pub mbc: MbcState,
+    /// The Game Boy Color's registers and palette RAM (on a DMG as `CgbState::zeroed_dmg`).
+    #[state(since = 2)]
+    pub cgb: CgbState,
     /// FF0F IF: requested interrupts (low five bits).
     pub interrupt_flag: u8,
     /// FFFF IE: enabled interrupts (all eight bits are read/write).
@@ -65,10 +70,16 @@ pub struct HwState {
     pub hram: [u8; 128],
     /// FE00..=FE9F object attribute memory.
     pub oam: [u8; 160],
-    /// C000..=DFFF (echoed at E000..=FDFF).
+    /// C000..=DFFF (echoed at E000..=FDFF): WRAM banks 0 and 1.
     pub wram: [u8; 0x2000],
-    /// 8000..=9FFF.
+    /// 8000..=9FFF: VRAM bank 0 (the DMG's only bank).
     pub vram: [u8; 0x2000],
+    /// CGB: VRAM bank 1 (tile attributes, more tiles).
+    #[state(since = 2)]
+    pub vram_bank1: [u8; 0x2000],
+    /// CGB: WRAM banks 2..=7, mapped at D000 by SVBK.
+    #[state(since = 2)]
+    pub wram_banks: [u8; 0x6000],
     /// A000..=BFFF through the mapper, sized for the largest supported cartridge.
     pub cart_ram: [u8; CART_RAM_MAX],
 }

@@ -44,6 +44,36 @@ pub struct FieldInfo {
     /// The format minor version that introduced the field (0: present since 1.0).
     pub since: u16,
     pub check: Check,
+    /// For a `_pad` whose length changed: its length in elements in files of minors before
+    /// [`PADS_DROPPED_MINOR`] (0: the current length).
+    pub old_pad_len: usize,
+}
+
+/// The first format minor that does not save padding: pads are always zero, so saving them
+/// only tied the format to their sizes (1.2 resized two of them). Older files hold them at
+/// their length then and must still load.
+pub const PADS_DROPPED_MINOR: u16 = 2;
+
+impl FieldInfo {
+    /// Whether the field is padding (`_pad*`, kept zero).
+    pub fn is_pad(&self) -> bool {
+        matches!(self.check, Check::Zero)
+    }
+
+    /// How many elements of this field a file of format minor `minor` holds, where the
+    /// struct has `len`: pads are absent from minor 2 on and may have had another length
+    /// before.
+    pub fn saved_len(&self, minor: u16, len: usize) -> usize {
+        if !self.is_pad() {
+            len
+        } else if minor >= PADS_DROPPED_MINOR {
+            0
+        } else if self.old_pad_len != 0 {
+            self.old_pad_len
+        } else {
+            len
+        }
+    }
 }
 
 /// A struct whose fields can be walked by a [`Visitor`] (derived, never written by hand).

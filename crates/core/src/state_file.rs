@@ -26,7 +26,11 @@
 //! replaces the running state: on any error the running game is untouched.
 //!
 //! History: 1.0 lacks `hw.apu.flush_clock` (added to the core after the format's first
-//! layout; its fixup sets 0, "just flushed", the value a zeroed APU has). 1.1 is current.
+//! layout; its fixup sets 0, "just flushed", the value a zeroed APU has). 1.1 lacks the
+//! Game Boy Color (`hw.cgb`, `hw.vram_bank1`, `hw.wram_banks`, the PPU's colour fields,
+//! `hw.apu.cgb`) and saves padding, at the lengths it had then; its files are all DMG
+//! states, and the fixup sets the CGB fields as a DMG has them. 1.2 is current and saves
+//! no padding.
 //!
 //! The thumbnail is stored as given: PNG encoding lives in the frontend, which already
 //! depends on a PNG encoder, so the core keeps only bytemuck and thiserror.
@@ -36,14 +40,15 @@ mod codec;
 
 pub use codec::field_name_at;
 
-use crate::{Core, Rom, State};
+use crate::cgb::CgbState;
+use crate::{Core, Model, Rom, State};
 
 /// First bytes of every save-state file.
 pub const MAGIC: [u8; 8] = *b"BSPNSTAT";
 /// Incompatible layout changes bump the major version: other majors are refused.
 pub const FORMAT_MAJOR: u16 = 1;
 /// Appended fields bump the minor version: older minors load through [`upgrade`].
-pub const FORMAT_MINOR: u16 = 1;
+pub const FORMAT_MINOR: u16 = 2;
 
 /// Why a file cannot be loaded. On every error the running game is unchanged.
 #[derive(Debug, thiserror::Error)]
@@ -77,9 +82,20 @@ pub enum StateError {
         rom_title: String,
     },
     #[error(
-        "this save state is for Game Boy model {state_model}; the running model is {running_model}"
+        "this save state is for a {}; the running model is a {}",
+        model_name(*.state_model),
+        model_name(*.running_model)
     )]
     WrongModel { state_model: u8, running_model: u8 },
+}
+
+/// A stored `Model` for messages.
+fn model_name(raw: u8) -> String {
+    match raw {
+        0 => "DMG (Game Boy)".to_string(),
+        1 => "CGB (Game Boy Color)".to_string(),
+        _ => format!("model {raw} (unknown)"),
+    }
 }
 
 /// Which ROM a state belongs to. The SHA-1 decides; the rest makes messages readable.
@@ -144,11 +160,14 @@ pub struct FileInfo {
 pub const EMULATOR_VERSION: &str = concat!("backspin ", env!("CARGO_PKG_VERSION"));
 
 /// Encodes the running game, with a BESS footer after the metadata so that other
-/// emulators (SameBoy, BGB, ...) can import it (`crate::bess`).
+/// emulators (SameBoy, BGB, ...) can import it (`crate::bess`). CGB states get no footer
+/// yet: BESS wants WRAM as one buffer, which `wram` and `wram_banks` are not in the file.
 pub fn save(core: &Core, metadata: &Metadata) -> Vec<u8> {
     let identity = RomIdentity::of(core.rom());
     let (mut bytes, memories) = encode_parts(core.state(), &identity, metadata, FORMAT_MINOR);
-    crate::bess::append_footer(&mut bytes, core.state(), core.rom(), &memories);
+    if core.model() == Model::Dmg {
+        crate::bess::append_footer(&mut bytes, core.state(), core.rom(), &memories);
+    }
     // The round-trip self-check, cheap half: every save decodes to the same state.
     #[cfg(debug_assertions)]
     if let Ok((_, decoded)) = decode(&bytes) {
@@ -253,6 +272,15 @@ pub fn decode(bytes: &[u8]) -> Result<(FileInfo, Box<State>), StateError> {
             ),
         });
     }
+    if header.minor < 2 && state.hw.model_raw != Model::Dmg as u8 {
+        return Err(StateError::Corrupt {
+            what: format!(
+                "format {FORMAT_MAJOR}.{} has no Game Boy Color, yet the state is for a {}",
+                header.minor,
+                model_name(state.hw.model_raw)
+            ),
+        });
+    }
     upgrade(&mut state, header.minor);
     Ok((file_info(bytes, &header, sections.len()), state))
 }
@@ -288,6 +316,23 @@ pub fn upgrade(state: &mut State, file_minor: u16) {
         // 1.1 added `hw.apu.flush_clock`. 0 means "samples were just handed to the host",
         // the value a freshly powered APU has: the next flush comes a full period later.
         state.hw.apu.flush_clock = 0;
+    }
+    if file_minor < 2 {
+        // 1.2 added the Game Boy Color; older files hold DMG states only (`decode` refuses
+        // any other model). Everything CGB is as a DMG powers on with it: no CGB registers,
+        // HDMA5 idle (0xFF: 0 would mean "a transfer is running", which the DMA step then
+        // checks every M-cycle for nothing), the PPU's DMG pipeline, the DMG's APU, and
+        // the extra memory banks zero.
+        state.hw.cgb = CgbState::zeroed_dmg();
+        state.hw.vram_bank1 = [0; 0x2000];
+        state.hw.wram_banks = [0; 0x6000];
+        state.hw.ppu.set_colour_mode(crate::cgb::MODE_DMG);
+        state.hw.ppu.fetch_tile_attributes = 0;
+        state.hw.ppu.bg_fifo_attributes = 0;
+        state.hw.ppu.obj_fifo_palette_bit1 = 0;
+        state.hw.ppu.obj_fifo_palette_bit2 = 0;
+        state.hw.ppu.obj_fifo_oam_index = [0; 8];
+        state.hw.apu.cgb = 0;
     }
 }
 

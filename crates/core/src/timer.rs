@@ -200,6 +200,8 @@ const TAC_CLOCK_BITS: [u16; 4] = [1 << 9, 1 << 3, 1 << 5, 1 << 7];
 /// The counter at 0x0100 after the DMG boot ROM. DIV reads 0xAB (Pan Docs); the low byte
 /// sets the phase that Mooneye `boot_div-dmgABCmgb` checks.
 const POST_BOOT_SYSTEM_COUNTER: u16 = 0xABC8;
+/// The same for the CGB boot ROM (CPU revisions A-E; Mooneye `boot_div-cgbABCDE`).
+pub(crate) const CGB_POST_BOOT_SYSTEM_COUNTER: u16 = 0x2674;
 
 /// M-cycles that can pass before the M-cycle containing the `n`-th falling edge (n >= 1) of
 /// `bit` in a counter that advances 4 per M-cycle.

@@ -5,7 +5,7 @@
 //! Runs on the shared homebrew ROMs when present (skips with a reason otherwise); our own
 //! ROMs built from source join once they exist.
 
-use backspin_core::{Buttons, Core, Options, Rom};
+use backspin_core::{Buttons, Core, Model, Options, Rom};
 use backspin_test_support::InputScript;
 
 fn shared_rom(relative: &str) -> Option<Vec<u8>> {
@@ -27,9 +27,16 @@ fn shared_rom(relative: &str) -> Option<Vec<u8>> {
 }
 
 fn power_on(bytes: &[u8]) -> Core {
+    power_on_as(bytes, Model::Dmg)
+}
+
+fn power_on_as(bytes: &[u8], model: Model) -> Core {
     Core::new(
         Rom::from_bytes(bytes.to_vec()).expect("test ROM parses"),
-        Options::default(),
+        Options {
+            model,
+            ..Options::default()
+        },
     )
 }
 
@@ -99,6 +106,41 @@ fn halt_skipping_matches_ticking_every_cycle() {
             assert!(
                 eager.frame() == skipping.frame(),
                 "{name}: frames differ at frame {frame}"
+            );
+        }
+    }
+}
+
+/// The same on a CGB: colour rendering, double speed (µCity runs at double speed), VRAM
+/// DMA and a DMG cartridge in compatibility mode.
+#[test]
+fn halt_skipping_matches_ticking_every_cycle_on_a_cgb() {
+    for name in [
+        "homebrew-cgb/ucity/ucity.gbc",
+        "homebrew/gb8.gb",
+        "acid/cgb-acid2.gbc",
+        "homebrew/opus5.gb",
+    ] {
+        let Some(bytes) = shared_rom(name) else {
+            return;
+        };
+        let mut script = InputScript::new(0x5EED_0003);
+        let mut eager = power_on_as(&bytes, Model::Cgb);
+        eager.set_halt_skipping(false);
+        let mut skipping = power_on_as(&bytes, Model::Cgb);
+        for frame in 0..1_500 {
+            let buttons = Buttons(script.next_frame());
+            eager.set_buttons(buttons);
+            skipping.set_buttons(buttons);
+            eager.run_frame();
+            skipping.run_frame();
+            assert!(
+                eager.state().as_bytes() == skipping.state().as_bytes(),
+                "{name}: HALT skipping changed the CGB state at frame {frame}"
+            );
+            assert!(
+                eager.frame_rgb() == skipping.frame_rgb(),
+                "{name}: CGB frames differ at frame {frame}"
             );
         }
     }

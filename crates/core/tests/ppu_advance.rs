@@ -5,7 +5,7 @@
 //! sprinkled in. The seed is printed.
 
 use backspin_core::io;
-use backspin_core::ppu::PpuState;
+use backspin_core::ppu::{PpuState, VideoMemory};
 use backspin_test_support::SplitMix64;
 
 fn scene(rng: &mut SplitMix64) -> (Box<[u8; 0x2000]>, Box<[u8; 160]>) {
@@ -56,7 +56,12 @@ fn advance_equals_ticking() {
         }
         let quiet = ppu.quiet_m_cycles();
         if quiet == 0 {
-            ppu.tick(&vram, &oam, &mut interrupt_flag, &mut frame);
+            ppu.tick(
+                VideoMemory::dmg(&vram, &oam),
+                &mut interrupt_flag,
+                &mut frame,
+                &mut [0; 160 * 144],
+            );
             continue;
         }
         let n = 1 + rng.below(u64::from(quiet)) as u32;
@@ -64,12 +69,23 @@ fn advance_equals_ticking() {
         let mut ticked_frame = frame.clone();
         let mut ticked_if = 0u8;
         for _ in 0..n {
-            let done = ticked.tick(&vram, &oam, &mut ticked_if, &mut ticked_frame);
+            let done = ticked.tick(
+                VideoMemory::dmg(&vram, &oam),
+                &mut ticked_if,
+                &mut ticked_frame,
+                &mut [0; 160 * 144],
+            );
             assert!(!done, "a frame completed inside a quiet span of {quiet}");
         }
         assert_eq!(ticked_if, 0, "an interrupt inside a quiet span of {quiet}");
         let mut advanced_if = 0u8;
-        ppu.advance(n, &vram, &oam, &mut advanced_if, &mut frame);
+        ppu.advance(
+            n,
+            VideoMemory::dmg(&vram, &oam),
+            &mut advanced_if,
+            &mut frame,
+            &mut [0; 160 * 144],
+        );
         assert_eq!(advanced_if, 0);
         assert!(ppu == ticked, "advance({n}) differs from {n} ticks");
         assert!(
@@ -93,7 +109,12 @@ fn lcd_off_reports_a_frame_every_17556_m_cycles() {
     assert_eq!(ppu.read_register(io::STAT) & 3, 0);
     let mut frames = Vec::new();
     for m_cycle in 1..=3 * 17_556u32 {
-        if ppu.tick(&vram, &oam, &mut interrupt_flag, &mut frame) {
+        if ppu.tick(
+            VideoMemory::dmg(&vram, &oam),
+            &mut interrupt_flag,
+            &mut frame,
+            &mut [0; 160 * 144],
+        ) {
             frames.push(m_cycle);
         }
     }
@@ -109,7 +130,12 @@ fn frame_timing_with_lcd_on() {
     let mut ppu = PpuState::post_boot();
     let mut completions = Vec::new();
     for m_cycle in 0..4 * 17_556u32 {
-        if ppu.tick(&vram, &oam, &mut interrupt_flag, &mut frame) {
+        if ppu.tick(
+            VideoMemory::dmg(&vram, &oam),
+            &mut interrupt_flag,
+            &mut frame,
+            &mut [0; 160 * 144],
+        ) {
             completions.push(m_cycle);
             assert_eq!(ppu.read_register(io::LY), 144);
             assert_eq!(ppu.read_register(io::STAT) & 3, 1);
@@ -140,7 +166,12 @@ fn background_pixels_follow_bgp() {
     let mut ppu = PpuState::post_boot();
     ppu.write_register(io::BGP, 0b0000_1000, &mut interrupt_flag); // colour 1 -> shade 2
     for _ in 0..2 * 17_556 {
-        ppu.tick(&vram, &oam, &mut interrupt_flag, &mut frame);
+        ppu.tick(
+            VideoMemory::dmg(&vram, &oam),
+            &mut interrupt_flag,
+            &mut frame,
+            &mut [0; 160 * 144],
+        );
     }
     assert!(frame.iter().all(|&shade| shade == 2));
 }
@@ -170,12 +201,23 @@ fn random_states_never_panic() {
                 write_random_register(&mut ppu, &mut rng, &mut interrupt_flag);
             }
             let _ = ppu.read_register(0x40 + rng.below(12) as u8);
-            let _ = ppu.interrupts_in_next_dot(&vram, &oam);
+            let _ = ppu.interrupts_in_next_dot(VideoMemory::dmg(&vram, &oam));
             let quiet = ppu.quiet_m_cycles();
             if quiet > 1 {
-                ppu.advance(quiet.min(50), &vram, &oam, &mut interrupt_flag, &mut frame);
+                ppu.advance(
+                    quiet.min(50),
+                    VideoMemory::dmg(&vram, &oam),
+                    &mut interrupt_flag,
+                    &mut frame,
+                    &mut [0; 160 * 144],
+                );
             } else {
-                ppu.tick(&vram, &oam, &mut interrupt_flag, &mut frame);
+                ppu.tick(
+                    VideoMemory::dmg(&vram, &oam),
+                    &mut interrupt_flag,
+                    &mut frame,
+                    &mut [0; 160 * 144],
+                );
             }
         }
         let mut oam_copy = *oam;

@@ -1,7 +1,7 @@
 //! `backspin bench`: headless speed in frames per second, wall clock and process CPU time.
 
-use crate::CliResult;
-use crate::headless::{Length, load_rom, run_for};
+use crate::headless::{Length, load_rom, model_of, run_for};
+use crate::{CliResult, ModelArg};
 use backspin_core::{Core, Options};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -11,6 +11,9 @@ use std::time::Instant;
 pub struct BenchArgs {
     /// The ROM file (.gb).
     pub rom: PathBuf,
+    /// Which Game Boy to emulate.
+    #[arg(long, value_enum, default_value_t)]
+    pub model: ModelArg,
     /// Frames to emulate.
     #[arg(long, default_value_t = 6000)]
     pub frames: u64,
@@ -22,7 +25,14 @@ pub struct BenchArgs {
 
 pub fn run(args: &BenchArgs) -> CliResult {
     let rom = load_rom(&args.rom)?;
-    let mut core = Core::new(rom, Options::default());
+    let model = model_of(args.model, &rom);
+    let mut core = Core::new(
+        rom,
+        Options {
+            model,
+            ..Options::default()
+        },
+    );
     core.set_halt_skipping(!args.no_halt_skip);
     let wall = Instant::now();
     let cpu = cpu_time::ProcessTime::now();
@@ -42,6 +52,7 @@ pub fn run(args: &BenchArgs) -> CliResult {
         "fps_wall": round1(per_second(wall_seconds)),
         "fps_cpu": round1(per_second(cpu_seconds)),
         "m_cycles": core.m_cycles(),
+        "model": format!("{model:?}"),
         "halt_skipping": !args.no_halt_skip,
     });
     println!("{report}");

@@ -25,13 +25,14 @@ pub struct RunArgs {
     /// Emulate this many seconds of Game Boy time.
     #[arg(long)]
     pub seconds: Option<f64>,
-    /// Write the last frame as a 160x144 PNG (grays FF/AA/55/00).
+    /// Write the last frame as a 160x144 PNG (DMG: grays FF/AA/55/00; CGB: RGB).
     #[arg(long, value_name = "PNG")]
     pub screenshot: Option<PathBuf>,
     /// Print the bytes the ROM sent on the serial port.
     #[arg(long)]
     pub serial: bool,
-    /// Start from this 256-byte DMG boot ROM instead of the post-boot state.
+    /// Start from this boot ROM (256 bytes DMG, 2304 bytes CGB) instead of the post-boot
+    /// state. With `--model auto` its size picks the model.
     #[arg(long, value_name = "PATH")]
     pub boot_rom: Option<PathBuf>,
     /// Neither load nor write the battery save (`<rom>.sav`).
@@ -59,9 +60,12 @@ fn load_boot_rom(path: &Path) -> Result<BootRom, CliError> {
     BootRom::from_bytes(&bytes).map_err(|error| CliError::new(error.to_string(), path))
 }
 
-pub fn model_of(arg: ModelArg) -> Model {
+/// The model `--model` names for `rom` (`auto` looks at the cartridge header).
+pub fn model_of(arg: ModelArg, rom: &Rom) -> Model {
     match arg {
+        ModelArg::Auto => Model::auto_for(rom),
         ModelArg::Dmg => Model::Dmg,
+        ModelArg::Cgb => Model::Cgb,
     }
 }
 
@@ -130,10 +134,28 @@ pub fn run(args: &RunArgs) -> CliResult {
     let length = Length::from_args(args.frames, args.seconds)?;
     let rom = load_rom(&args.rom)?;
     let boot_rom = args.boot_rom.as_deref().map(load_boot_rom).transpose()?;
-    let options = Options {
-        model: model_of(args.model),
-        boot_rom,
+    // `auto`: the boot ROM's model, else the loaded state's, else the cartridge header's.
+    let saved_model = args
+        .load_state
+        .as_deref()
+        .and_then(crate::state_command::saved_model);
+    let model = match (&boot_rom, args.model, saved_model) {
+        (Some(boot), ModelArg::Auto, _) => boot.model(),
+        (None, ModelArg::Auto, Some(saved)) => saved,
+        _ => model_of(args.model, &rom),
     };
+    if let (Some(boot), Some(path)) = (&boot_rom, &args.boot_rom)
+        && boot.model() != model
+    {
+        return Err(CliError::new(
+            format!(
+                "this is a {:?} boot ROM, but the model is {model:?}",
+                boot.model()
+            ),
+            path,
+        ));
+    }
+    let options = Options { model, boot_rom };
     let mut core = Core::new(rom, options);
     let save_path = battery::save_path(&args.rom);
     if !args.no_save {
@@ -161,7 +183,7 @@ pub fn run(args: &RunArgs) -> CliResult {
     }
 
     if let Some(path) = &args.screenshot {
-        let png = backspin_harness::encode_frame_png(core.frame());
+        let png = backspin_harness::encode_screen_png(&core);
         std::fs::write(path, png).map_err(|e| CliError::io("cannot write screenshot", &e, path))?;
     }
     if args.serial {

@@ -48,11 +48,14 @@ enum Command {
     State(state_command::StateArgs),
 }
 
-/// `--model`: only the DMG is emulated.
+/// `--model`: which Game Boy to emulate.
 #[derive(Clone, Copy, Debug, Default, ValueEnum)]
 pub enum ModelArg {
+    /// A CGB for cartridges flagged for it (header 0x143 is 0x80 or 0xC0), else a DMG.
     #[default]
+    Auto,
     Dmg,
+    Cgb,
 }
 
 fn main() -> ExitCode {

@@ -8,7 +8,7 @@ use crate::headless::{load_rom, model_of};
 use crate::{CliResult, ModelArg};
 use backspin_core::bess;
 use backspin_core::state_file::{self, Metadata, StateError};
-use backspin_core::{Core, Options};
+use backspin_core::{Core, Model, Options};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -80,13 +80,21 @@ fn import_bess(rom_path: &Path, input: &Path, output: &Path) -> CliResult {
 }
 
 /// Reads a save-state file (size-checked); the format is checked by the caller.
-fn read_state_file(path: &Path) -> Result<Vec<u8>, CliError> {
+pub(crate) fn read_state_file(path: &Path) -> Result<Vec<u8>, CliError> {
     read_user_file("save state", path, MAX_STATE_BYTES)
 }
 
 /// Loads `path` into `core`: a Backspin state, or else another emulator's state through its
 /// BESS footer (best effort, with warnings on stderr). On error the core is unchanged and
 /// the message names the file.
+/// The model a Backspin save state was saved on (`None` for other files, or unreadable
+/// ones: loading them reports why).
+pub(crate) fn saved_model(path: &Path) -> Option<Model> {
+    let bytes = read_state_file(path).ok()?;
+    let info = state_file::info(&bytes).ok()?;
+    Some(Model::from_raw(info.model))
+}
+
 pub fn load_into(core: &mut Core, path: &Path) -> Result<(), CliError> {
     let bytes = read_state_file(path)?;
     match state_file::load(core, &bytes) {
@@ -186,14 +194,19 @@ fn info(path: &Path, json: bool) -> CliResult {
 
 fn verify(rom_path: &Path, path: &Path, model: ModelArg) -> CliResult {
     let rom = load_rom(rom_path)?;
+    let bytes = read_state_file(path)?;
+    // `auto` runs the model the state was saved on (a wrong one is `load`'s clear error).
+    let model = match (model, state_file::info(&bytes)) {
+        (ModelArg::Auto, Ok(info)) => Model::from_raw(info.model),
+        _ => model_of(model, &rom),
+    };
     let mut core = Core::new(
         rom,
         Options {
-            model: model_of(model),
+            model,
             boot_rom: None,
         },
     );
-    let bytes = read_state_file(path)?;
     let info = state_file::load(&mut core, &bytes)
         .map_err(|error| CliError::new(error.to_string(), path))?;
     state_file::self_check(&core)
@@ -211,6 +224,7 @@ fn verify(rom_path: &Path, path: &Path, model: ModelArg) -> CliResult {
 fn model_name(raw: u8) -> String {
     match raw {
         0 => "DMG".to_string(),
+        1 => "CGB".to_string(),
         other => format!("unknown ({other})"),
     }
 }

@@ -1,7 +1,7 @@
 //! `backspin test`: the test-ROM manifest in parallel, judged against the known failures.
 
-use crate::CliResult;
 use crate::error::CliError;
+use crate::{CliResult, ModelArg};
 use backspin_harness::{
     Baseline, RunConfig, TestResult, default_baseline_path, load_manifest, locate_test_roms,
     run_rows, to_json, to_junit_xml,
@@ -33,6 +33,9 @@ pub struct TestArgs {
     /// Rewrite the known-failures file from this run instead of checking against it.
     #[arg(long)]
     pub write_baseline: bool,
+    /// Run every row on this model instead of the manifest's (`auto`: the model column).
+    #[arg(long, value_enum, default_value_t)]
+    pub model: ModelArg,
 }
 
 pub fn run(args: &TestArgs) -> CliResult {
@@ -51,12 +54,23 @@ pub fn run(args: &TestArgs) -> CliResult {
         .parent()
         .map(Path::to_path_buf)
         .unwrap_or_default();
+    let forced_model = match args.model {
+        ModelArg::Auto => None,
+        ModelArg::Dmg => Some("DMG"),
+        ModelArg::Cgb => Some("CGB"),
+    };
     let rows: Vec<_> = rows
         .into_iter()
         .filter(|row| {
             args.filter
                 .as_ref()
                 .is_none_or(|text| row.test.contains(text))
+        })
+        .map(|mut row| {
+            if let Some(model) = forced_model {
+                row.model = model.to_string();
+            }
+            row
         })
         .collect();
     let baseline_path = args.baseline.clone().unwrap_or_else(default_baseline_path);

@@ -154,6 +154,46 @@ fn run_writes_a_screenshot() {
         .failure();
 }
 
+/// `--model cgb` runs a DMG cartridge on a CGB (RGB screenshot, still 160x144); a boot
+/// ROM of the other model is refused in one line.
+#[test]
+fn cgb_model_runs_and_checks_its_boot_rom() {
+    let dir = tempfile::tempdir().unwrap();
+    let rom = write_nop_rom(dir.path());
+    let shot = dir.path().join("cgb.png");
+    backspin()
+        .args([
+            "run",
+            rom.to_str().unwrap(),
+            "--frames",
+            "3",
+            "--model",
+            "cgb",
+        ])
+        .arg("--no-save")
+        .arg("--screenshot")
+        .arg(&shot)
+        .assert()
+        .success();
+    let (width, height, _) =
+        backspin_harness::decode_png_luma(&std::fs::read(&shot).unwrap()).unwrap();
+    assert_eq!((width, height), (160, 144));
+    let boot = dir.path().join("cgb_boot.bin");
+    std::fs::write(&boot, vec![0u8; 2304]).unwrap();
+    assert_one_line_error(
+        &[
+            "run",
+            rom.to_str().unwrap(),
+            "--model",
+            "dmg",
+            "--boot-rom",
+            boot.to_str().unwrap(),
+        ],
+        &boot,
+        "Cgb boot ROM",
+    );
+}
+
 #[test]
 fn bench_prints_one_json_object() {
     let dir = tempfile::tempdir().unwrap();

@@ -3,7 +3,7 @@
 //! The rule is the test-ROM README's: both images become 8-bit luma (ITU-R 601-2, weights
 //! 299/587/114 per 1000, as PIL's `convert("L")`) and no pixel may differ by more than 50.
 
-use backspin_core::{SCREEN_HEIGHT, SCREEN_WIDTH};
+use backspin_core::{Core, SCREEN_HEIGHT, SCREEN_WIDTH};
 
 /// Largest allowed luma difference per pixel.
 pub const LUMA_TOLERANCE: u8 = 50;
@@ -87,9 +87,41 @@ fn rgb_to_luma(r: u8, g: u8, b: u8) -> u8 {
     ((sum + 500) / 1000) as u8
 }
 
+/// The core's last frame as 8-bit RGB, row-major (160 x 144 x 3 bytes): DMG shades as the
+/// grays above, CGB colours by the plain 5-bit to 8-bit expansion.
+pub fn screen_rgb(core: &Core) -> Vec<u8> {
+    if core.frame_is_rgb() {
+        core.frame_rgb()
+            .iter()
+            .flat_map(|&colour| backspin_core::cgb::rgb555_to_rgb888(colour))
+            .collect()
+    } else {
+        shades_to_rgb(core.frame())
+    }
+}
+
+fn shades_to_rgb(frame: &[u8; PIXELS]) -> Vec<u8> {
+    frame
+        .iter()
+        .flat_map(|&shade| [shade_to_gray(shade); 3])
+        .collect()
+}
+
+fn pixel_luma(rgb: &[u8]) -> u8 {
+    rgb_to_luma(rgb[0], rgb[1], rgb[2])
+}
+
 /// Compares a frame of shades with an expected PNG. `Ok(None)` when they match.
 pub fn compare_with_png(
     frame: &[u8; PIXELS],
+    expected_png: &[u8],
+) -> Result<Option<ScreenshotMismatch>, ScreenshotError> {
+    compare_rgb_with_png(&shades_to_rgb(frame), expected_png)
+}
+
+/// Compares an RGB screen (`screen_rgb`) with an expected PNG. `Ok(None)` when they match.
+pub fn compare_rgb_with_png(
+    rgb: &[u8],
     expected_png: &[u8],
 ) -> Result<Option<ScreenshotMismatch>, ScreenshotError> {
     let (width, height, expected) = decode_png_luma(expected_png)?;
@@ -98,8 +130,8 @@ pub fn compare_with_png(
     }
     let mut differing_pixels = 0;
     let mut first = None;
-    for (index, (&shade, &want)) in frame.iter().zip(&expected).enumerate() {
-        if shade_to_gray(shade).abs_diff(want) > LUMA_TOLERANCE {
+    for (index, (pixel, &want)) in rgb.chunks_exact(3).zip(&expected).enumerate() {
+        if pixel_luma(pixel).abs_diff(want) > LUMA_TOLERANCE {
             differing_pixels += 1;
             first.get_or_insert((index % SCREEN_WIDTH, index / SCREEN_WIDTH));
         }
@@ -117,11 +149,20 @@ pub fn encode_frame_png(frame: &[u8; PIXELS]) -> Vec<u8> {
     encode_png(&gray, png::ColorType::Grayscale)
 }
 
+/// Encodes the core's last frame as a 160x144 PNG: gray on a DMG, RGB on a CGB.
+pub fn encode_screen_png(core: &Core) -> Vec<u8> {
+    if core.frame_is_rgb() {
+        encode_png(&screen_rgb(core), png::ColorType::Rgb)
+    } else {
+        encode_frame_png(core.frame())
+    }
+}
+
 /// A diff image: matching pixels as a faded copy of the expected image, differing pixels red.
-pub(crate) fn encode_diff_png(frame: &[u8; PIXELS], expected_luma: &[u8]) -> Vec<u8> {
+pub(crate) fn encode_diff_png(screen: &[u8], expected_luma: &[u8]) -> Vec<u8> {
     let mut rgb = Vec::with_capacity(PIXELS * 3);
-    for (&shade, &want) in frame.iter().zip(expected_luma) {
-        if shade_to_gray(shade).abs_diff(want) > LUMA_TOLERANCE {
+    for (pixel, &want) in screen.chunks_exact(3).zip(expected_luma) {
+        if pixel_luma(pixel).abs_diff(want) > LUMA_TOLERANCE {
             rgb.extend_from_slice(&[0xFF, 0x00, 0x00]);
         } else {
             let faded = 0xC0 + want / 4;

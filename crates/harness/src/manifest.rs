@@ -11,7 +11,8 @@ pub struct ManifestRow {
     pub test: String,
     /// ROM path relative to the manifest's folder.
     pub rom: String,
-    /// `DMG` or `CGB`. CGB rows also run on our DMG: the only model emulated.
+    /// `DMG` or `CGB`: the model the row runs on (a CGB runs DMG cartridges in
+    /// compatibility mode).
     pub model: String,
     /// Emulated seconds from power-on before judging.
     pub seconds: f64,

@@ -1,8 +1,10 @@
 //! Running one manifest row and judging it; running many rows in parallel.
 
-use crate::image::{ScreenshotMismatch, compare_with_png, encode_diff_png, encode_frame_png};
+use crate::image::{
+    ScreenshotMismatch, compare_rgb_with_png, encode_diff_png, encode_screen_png, screen_rgb,
+};
 use crate::manifest::{Judge, ManifestRow};
-use backspin_core::{Core, Events, M_CYCLES_PER_SECOND, Options, Rom};
+use backspin_core::{Core, Events, M_CYCLES_PER_SECOND, Model, Options, Rom};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -96,8 +98,19 @@ pub fn run_in_memory(
         Ok(rom) => rom,
         Err(error) => return failed_before_start(row, format!("ROM rejected: {error}")),
     };
-    // CGB rows run on the DMG too: it is the only model emulated.
-    let mut core = Core::new(rom, Options::default());
+    // CGB rows run on a CGB (in DMG compatibility mode for DMG cartridges).
+    let model = if row.model == "CGB" {
+        Model::Cgb
+    } else {
+        Model::Dmg
+    };
+    let mut core = Core::new(
+        rom,
+        Options {
+            model,
+            ..Options::default()
+        },
+    );
     let judge = row.judge();
     // f64 -> u64 saturates; the manifest bounds seconds to (0, 3600].
     let target = (row.seconds * M_CYCLES_PER_SECOND as f64).round() as u64;
@@ -262,14 +275,12 @@ fn final_verdict(
             let (passed, reason) = blargg_status_verdict(core, status);
             (passed, reason, Vec::new())
         }
-        Judge::Blargg | Judge::Screenshot => {
-            screenshot_verdict(core.frame(), row, expected_png, config)
-        }
+        Judge::Blargg | Judge::Screenshot => screenshot_verdict(core, row, expected_png, config),
     }
 }
 
 fn screenshot_verdict(
-    frame: &[u8; 160 * 144],
+    core: &Core,
     row: &ManifestRow,
     expected_png: Option<&[u8]>,
     config: &RunConfig,
@@ -281,11 +292,12 @@ fn screenshot_verdict(
             Vec::new(),
         );
     };
-    match compare_with_png(frame, expected_png) {
+    let screen = screen_rgb(core);
+    match compare_rgb_with_png(&screen, expected_png) {
         Ok(None) => (true, "screenshot matches".into(), Vec::new()),
         Ok(Some(mismatch)) => {
             let (artifacts, note) =
-                match write_artifacts(config, &row.test, frame, expected_png, &mismatch) {
+                match write_artifacts(config, &row.test, core, expected_png, &mismatch) {
                     Ok(paths) => {
                         let note = format!(" (see {})", paths[2].display());
                         (paths, note)
@@ -309,16 +321,19 @@ fn screenshot_verdict(
 fn write_artifacts(
     config: &RunConfig,
     test: &str,
-    frame: &[u8; 160 * 144],
+    core: &Core,
     expected_png: &[u8],
     mismatch: &ScreenshotMismatch,
 ) -> std::io::Result<Vec<PathBuf>> {
     let dir = config.artifacts_dir.join(sanitize_test_name(test));
     std::fs::create_dir_all(&dir)?;
     let files = [
-        ("actual.png", encode_frame_png(frame)),
+        ("actual.png", encode_screen_png(core)),
         ("expected.png", expected_png.to_vec()),
-        ("diff.png", encode_diff_png(frame, &mismatch.expected_luma)),
+        (
+            "diff.png",
+            encode_diff_png(&screen_rgb(core), &mismatch.expected_luma),
+        ),
     ];
     let mut paths = Vec::new();
     for (name, bytes) in files {

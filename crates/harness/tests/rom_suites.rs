@@ -2,6 +2,9 @@
 //! listed fails, and so does a listed test that passes. Without the external test ROMs a
 //! single trial prints why and passes, so a fresh clone stays green.
 //!
+//! The extra CGB material (`extra-manifest.tsv`, AGE and cgb-acid-hell) runs the same way
+//! against its own `known_failures_extra.txt`; a `shared/` without it skips those rows.
+//!
 //! Our own ROMs (`roms-test/`, assembled from source here) run through the same runner on
 //! every machine and must all pass: they have no baseline.
 
@@ -15,8 +18,19 @@ use std::sync::Arc;
 fn main() {
     let arguments = Arguments::from_args();
     let mut trials = match locate_test_roms() {
-        Ok(dir) => trials(dir),
-        Err(reason) => vec![skipped(reason)],
+        Ok(dir) => {
+            let mut trials = trials(&dir, "manifest.tsv", default_baseline_path());
+            if dir.join(EXTRA_MANIFEST).is_file() {
+                trials.extend(self::trials(&dir, EXTRA_MANIFEST, extra_baseline_path()));
+            } else {
+                trials.push(skipped(
+                    "rom_suites::extra",
+                    format!("no {EXTRA_MANIFEST} in {}", dir.display()),
+                ));
+            }
+            trials
+        }
+        Err(reason) => vec![skipped("rom_suites", reason)],
     };
     trials.extend(own_trials());
     libtest_mimic::run(&arguments, trials).exit();
@@ -63,15 +77,23 @@ fn own_trials() -> Vec<Trial> {
         .collect()
 }
 
-fn skipped(reason: String) -> Trial {
-    Trial::test("rom_suites", move || {
+/// The extra CGB rows: not part of `manifest.tsv`, judged against their own baseline.
+const EXTRA_MANIFEST: &str = "extra-manifest.tsv";
+
+/// `crates/harness/known_failures_extra.txt`, beside `known_failures.txt`.
+fn extra_baseline_path() -> std::path::PathBuf {
+    default_baseline_path().with_file_name("known_failures_extra.txt")
+}
+
+fn skipped(name: &str, reason: String) -> Trial {
+    Trial::test(name, move || {
         println!("skipped: {reason}");
         Ok(())
     })
 }
 
-fn trials(dir: std::path::PathBuf) -> Vec<Trial> {
-    let manifest_path = dir.join("manifest.tsv");
+fn trials(dir: &std::path::Path, manifest: &str, baseline_path: std::path::PathBuf) -> Vec<Trial> {
+    let manifest_path = dir.join(manifest);
     let rows = match load_manifest(&manifest_path) {
         Ok(rows) => rows,
         Err(error) => {
@@ -81,7 +103,10 @@ fn trials(dir: std::path::PathBuf) -> Vec<Trial> {
             })];
         }
     };
-    let baseline_path = default_baseline_path();
+    let baseline_file = baseline_path
+        .file_name()
+        .map(|name| name.to_string_lossy().into_owned())
+        .unwrap_or_default();
     let baseline = match Baseline::load(&baseline_path) {
         Ok(baseline) => Arc::new(baseline),
         Err(error) => {
@@ -91,22 +116,24 @@ fn trials(dir: std::path::PathBuf) -> Vec<Trial> {
             })];
         }
     };
-    let dir = Arc::new(dir);
+    let dir = Arc::new(dir.to_path_buf());
     let config = Arc::new(RunConfig::default());
+    let baseline_file = Arc::new(baseline_file);
     rows.into_iter()
         .map(|row| {
             let (dir, config, baseline) = (dir.clone(), config.clone(), baseline.clone());
+            let baseline_file = baseline_file.clone();
             let (name, kind) = (row.test.clone(), row.suite.clone());
             Trial::test(name, move || {
                 let result = run_row(&row, &dir, &config);
                 match (result.passed, baseline.contains(&row.test)) {
                     (true, false) | (false, true) => Ok(()),
                     (false, false) => Err(Failed::from(format!(
-                        "{} (not in known_failures.txt)",
+                        "{} (not in {baseline_file})",
                         result.reason
                     ))),
                     (true, true) => Err(Failed::from(format!(
-                        "now passes ({}): remove it from known_failures.txt",
+                        "now passes ({}): remove it from {baseline_file}",
                         result.reason
                     ))),
                 }

@@ -1,7 +1,7 @@
 //! Save states on real programs:
 //! - the round-trip self-check (save, load into a fresh machine, save again byte-identical;
-//!   60 frames after the load equal 60 straight frames) at 3 points of every manifest ROM
-//!   and of our own ROMs;
+//!   60 frames after the load equal 60 straight frames) at 3 points of every manifest ROM,
+//!   on each model its rows run on (CGB rows cover the CGB fields), and of our own ROMs;
 //! - save at frame 300, load, run 300 more = 600 straight frames (screen and `State`
 //!   bytes) on every homebrew ROM;
 //! - the committed fixtures in `roms-test/states/` still load and replay to their hash.
@@ -9,21 +9,39 @@
 //! External ROMs are skipped with a printed reason when `../shared` is absent.
 
 use backspin_core::state_file::{self, Metadata, RomIdentity};
-use backspin_core::{Core, Options, Rom};
+use backspin_core::{Core, Model, Options, Rom};
 use backspin_harness::{load_manifest, locate_test_roms, workspace_root};
 use std::path::{Path, PathBuf};
 
 /// Frames at which the self-check runs: just after power-on, during start-up, and later.
 const CHECK_FRAMES: [u32; 3] = [1, 40, 100];
 
-fn power_on(rom: Vec<u8>) -> Result<Core, String> {
+/// A ROM to check: its name, the model it runs on and its bytes.
+type Item = (String, Model, Vec<u8>);
+
+fn power_on(model: Model, rom: Vec<u8>) -> Result<Core, String> {
     let rom = Rom::from_bytes(rom).map_err(|error| error.to_string())?;
-    Ok(Core::new(rom, Options::default()))
+    Ok(Core::new(
+        rom,
+        Options {
+            model,
+            boot_rom: None,
+        },
+    ))
+}
+
+/// A manifest's model column.
+fn model_named(name: &str) -> Model {
+    if name == "CGB" {
+        Model::Cgb
+    } else {
+        Model::Dmg
+    }
 }
 
 /// Runs the self-check at each of `CHECK_FRAMES`; the error names ROM, frame and field.
-fn self_check_at_three_points(name: &str, rom: Vec<u8>) -> Result<(), String> {
-    let mut core = match power_on(rom) {
+fn self_check_at_three_points(name: &str, model: Model, rom: Vec<u8>) -> Result<(), String> {
+    let mut core = match power_on(model, rom) {
         Ok(core) => core,
         // A ROM the core refuses has no states to check; the ROM suites report it.
         Err(reason) => {
@@ -38,21 +56,21 @@ fn self_check_at_three_points(name: &str, rom: Vec<u8>) -> Result<(), String> {
             frame += 1;
         }
         state_file::self_check(&core)
-            .map_err(|error| format!("{name} at frame {frame}: {error}"))?;
+            .map_err(|error| format!("{name} ({model:?}) at frame {frame}: {error}"))?;
     }
     Ok(())
 }
 
 /// Runs `check` on every item, on two threads (the machine has two cores), and collects
 /// the failures.
-fn check_all(items: Vec<(String, Vec<u8>)>, check: fn(&str, Vec<u8>) -> Result<(), String>) {
+fn check_all(items: Vec<Item>, check: fn(&str, Model, Vec<u8>) -> Result<(), String>) {
     let items = std::sync::Mutex::new(items);
     let failures = std::sync::Mutex::new(Vec::new());
     std::thread::scope(|scope| {
         for _ in 0..2 {
             scope.spawn(|| {
-                while let Some((name, rom)) = items.lock().unwrap().pop() {
-                    if let Err(failure) = check(&name, rom) {
+                while let Some((name, model, rom)) = items.lock().unwrap().pop() {
+                    if let Err(failure) = check(&name, model, rom) {
                         failures.lock().unwrap().push(failure);
                     }
                 }
@@ -63,29 +81,33 @@ fn check_all(items: Vec<(String, Vec<u8>)>, check: fn(&str, Vec<u8>) -> Result<(
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
-fn manifest_roms(root: &Path) -> Vec<(String, Vec<u8>)> {
+fn manifest_roms(root: &Path) -> Vec<Item> {
     let rows = load_manifest(&root.join("manifest.tsv")).expect("the shared manifest parses");
-    let mut roms: Vec<(String, Vec<u8>)> = Vec::new();
+    let mut roms: Vec<Item> = Vec::new();
     for row in rows {
-        // Several rows may share a ROM; each ROM is checked once.
-        if roms.iter().any(|(name, _)| *name == row.rom) {
+        // Several rows may share a ROM and model; each pair is checked once.
+        let model = model_named(&row.model);
+        if roms
+            .iter()
+            .any(|(name, seen, _)| *name == row.rom && *seen == model)
+        {
             continue;
         }
         let bytes = std::fs::read(root.join(&row.rom))
             .unwrap_or_else(|error| panic!("{} listed but unreadable: {error}", row.rom));
-        roms.push((row.rom, bytes));
+        roms.push((row.rom, model, bytes));
     }
     roms
 }
 
-fn own_roms() -> Vec<(String, Vec<u8>)> {
+fn own_roms() -> Vec<Item> {
     let dir = workspace_root().join("roms-test");
     let rows = load_manifest(&dir.join("manifest.tsv")).expect("roms-test/manifest.tsv parses");
     rows.into_iter()
         .map(|row| {
             let rom = backspin_asm::assemble_file(dir.join(&row.rom))
                 .unwrap_or_else(|error| panic!("{}: {error}", row.rom));
-            (row.rom, rom)
+            (row.rom, model_named(&row.model), rom)
         })
         .collect()
 }
@@ -111,13 +133,13 @@ fn self_check_on_our_own_roms() {
 
 /// Save at 300, load into a freshly powered machine, run 300: the screen and the state
 /// equal those of 600 straight frames.
-fn save_load_equals_straight(name: &str, rom: Vec<u8>) -> Result<(), String> {
-    let mut straight = power_on(rom.clone()).map_err(|error| format!("{name}: {error}"))?;
+fn save_load_equals_straight(name: &str, model: Model, rom: Vec<u8>) -> Result<(), String> {
+    let mut straight = power_on(model, rom.clone()).map_err(|error| format!("{name}: {error}"))?;
     for _ in 0..300 {
         straight.run_frame();
     }
     let file = state_file::save(&straight, &Metadata::default());
-    let mut resumed = power_on(rom).map_err(|error| format!("{name}: {error}"))?;
+    let mut resumed = power_on(model, rom).map_err(|error| format!("{name}: {error}"))?;
     state_file::load(&mut resumed, &file).map_err(|error| format!("{name}: {error}"))?;
     for _ in 0..300 {
         straight.run_frame();
@@ -150,7 +172,12 @@ fn save_at_300_load_run_300_equals_600_on_homebrew() {
         let path = entry.expect("readable folder").path();
         if path.extension().is_some_and(|ext| ext == "gb") {
             let name = path.file_name().unwrap().to_string_lossy().into_owned();
-            roms.push((name, std::fs::read(&path).expect("readable ROM")));
+            let bytes = std::fs::read(&path).expect("readable ROM");
+            // The model `--model auto` would pick.
+            let model = Rom::from_bytes(bytes.clone())
+                .map(|rom| Model::auto_for(&rom))
+                .unwrap_or_default();
+            roms.push((name, model, bytes));
         }
     }
     assert!(!roms.is_empty(), "no homebrew ROMs in {}", root.display());
@@ -192,7 +219,7 @@ fn committed_fixtures_load_and_replay_to_their_hash() {
         };
         let rom = std::fs::read(dir.join(rom)).expect("fixture ROM");
         let bytes = std::fs::read(dir.join(file)).expect("fixture file");
-        let mut core = power_on(rom).expect("fixture ROM loads");
+        let mut core = power_on(Model::Dmg, rom).expect("fixture ROM loads");
         let info = state_file::load(&mut core, &bytes)
             .unwrap_or_else(|error| panic!("{file} no longer loads: {error}"));
         let frames: u32 = frames.parse().expect("frames");
@@ -225,7 +252,7 @@ fn write_fixtures() {
     let table_path = dir.join("expected.tsv");
     let mut table = std::fs::read_to_string(&table_path)
         .unwrap_or_else(|_| "file\trom\tframes\treplay_crc32\n".to_string());
-    let mut core = power_on(rom.clone()).unwrap();
+    let mut core = power_on(Model::Dmg, rom.clone()).unwrap();
     for _ in 0..90 {
         core.run_frame();
     }
@@ -243,7 +270,7 @@ fn write_fixtures() {
         }
         let bytes = state_file::encode_as_minor(core.state(), &identity, &metadata, minor);
         std::fs::write(dir.join(&file), &bytes).unwrap();
-        let mut replay = power_on(rom.clone()).unwrap();
+        let mut replay = power_on(Model::Dmg, rom.clone()).unwrap();
         state_file::load(&mut replay, &bytes).unwrap();
         let hash = replay_hash(&mut replay, 120);
         table.push_str(&format!("{file}\t{rom_name}\t120\t{hash:08x}\n"));

@@ -13,7 +13,11 @@
 //!   error.
 //! - `#[state(valid = PATH)]`: a raw enum with gaps; `PATH(value: u64) -> bool` decides.
 //!
-//! Fields whose name starts with `_pad` must be zero in a file.
+//! - `#[state(old_pad_len = N)]`: on a `_pad` whose length changed, its length in files of
+//!   the minors that still saved padding (before 2).
+//!
+//! Fields whose name starts with `_pad` must be zero in a file (minors from 2 on do not
+//! save them at all).
 
 use proc_macro::TokenStream;
 use quote::quote;
@@ -47,6 +51,7 @@ fn expand(input: &DeriveInput) -> syn::Result<proc_macro2::TokenStream> {
         let name = ident.to_string();
         let ty = &field.ty;
         let mut since: u16 = 0;
+        let mut old_pad_len: usize = 0;
         let mut check = if name.starts_with("_pad") {
             quote!(::backspin_core::state_fields::Check::Zero)
         } else {
@@ -56,6 +61,9 @@ fn expand(input: &DeriveInput) -> syn::Result<proc_macro2::TokenStream> {
             attr.parse_nested_meta(|meta| {
                 if meta.path.is_ident("since") {
                     since = meta.value()?.parse::<LitInt>()?.base10_parse()?;
+                    Ok(())
+                } else if meta.path.is_ident("old_pad_len") {
+                    old_pad_len = meta.value()?.parse::<LitInt>()?.base10_parse()?;
                     Ok(())
                 } else if meta.path.is_ident("flag") {
                     check = quote!(::backspin_core::state_fields::Check::Below(2));
@@ -69,8 +77,10 @@ fn expand(input: &DeriveInput) -> syn::Result<proc_macro2::TokenStream> {
                     check = quote!(::backspin_core::state_fields::Check::Valid(#function));
                     Ok(())
                 } else {
-                    Err(meta
-                        .error("expected `since = N`, `flag`, `below = EXPR` or `valid = PATH`"))
+                    Err(meta.error(
+                        "expected `since = N`, `flag`, `below = EXPR`, `valid = PATH` or \
+                         `old_pad_len = N`",
+                    ))
                 }
             })?;
         }
@@ -81,6 +91,7 @@ fn expand(input: &DeriveInput) -> syn::Result<proc_macro2::TokenStream> {
                     name: #name,
                     since: #since,
                     check: #check,
+                    old_pad_len: #old_pad_len,
                 },
                 visitor,
             );

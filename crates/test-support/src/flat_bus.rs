@@ -82,8 +82,9 @@ impl Bus for FlatBus {
     fn acknowledge_interrupt(&mut self, bit: u8) {
         self.interrupt_flag &= !(1 << bit);
     }
-    fn stop(&mut self) {
+    fn stop(&mut self) -> bool {
         self.stops += 1;
+        false
     }
     fn breakpoint(&mut self) {
         self.breakpoints += 1;

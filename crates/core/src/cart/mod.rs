@@ -228,7 +228,7 @@ impl Rom {
     }
 
     /// CPU read of 0x0000..=0x7FFF.
-    #[inline]
+    #[inline(always)]
     pub fn read(&self, mbc: &MbcState, addr: u16) -> u8 {
         let offset = if addr < 0x4000 {
             mbc.rom_offset_low

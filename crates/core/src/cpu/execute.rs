@@ -607,8 +607,9 @@ pub(super) fn execute(cpu: &mut CpuState, bus: &mut impl Bus, opcode: u8) {
         // STOP is two bytes in assemblers, but the CPU only consumes the opcode (SM83
         // cases end with PC + 1); the machine decides when it wakes up.
         0x10 => {
-            bus.stop();
-            cpu.set_mode(CpuMode::Stopped);
+            if !bus.stop() {
+                cpu.set_mode(CpuMode::Stopped);
+            }
         }
         0x11 => ld16_imm(cpu, bus, R16::De),
         0x12 => ld8(cpu, bus, Mem(Addr::De), Reg(A)),

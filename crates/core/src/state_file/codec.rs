@@ -1,6 +1,7 @@
 //! The visitors that turn a [`State`] into its sections and back. Sections are nested like
 //! the structs: a struct field is `name length (u8), name, payload length (u32 LE), payload`;
-//! an integer field is its little-endian bytes, arrays element by element. Names and lengths
+//! an integer field is its little-endian bytes, arrays element by element; padding is
+//! zeros, and absent from minor 2 on (`FieldInfo::saved_len`). Names and lengths
 //! make a misread impossible: a reader that expects another field stops with an error.
 
 use super::StateError;
@@ -117,6 +118,12 @@ impl Visitor for Writer<'_> {
         // Directly inside `hw` (one open section) and byte-sized: one of the memories.
         if T::SIZE == 1 && self.open.len() == 1 && MEMORIES.contains(&field.name) {
             self.memories.push((field.name, start));
+        }
+        if field.is_pad() {
+            // Padding is zero in every valid state: saved as zeros, at its saved length.
+            let len = field.saved_len(self.minor, values.len());
+            self.out.resize(start + len * T::SIZE, 0);
+            return;
         }
         self.out.resize(start + values.len() * T::SIZE, 0);
         for (bytes, &value) in self.out[start..]
@@ -241,6 +248,21 @@ impl Visitor for Reader<'_> {
 
     fn scalars<T: Scalar>(&mut self, field: &FieldInfo, values: &mut [T]) {
         if self.error.is_some() || self.skip_depth > 0 || field.since > self.minor {
+            return;
+        }
+        if field.is_pad() {
+            values.fill(T::read_le(&[0; 8][..T::SIZE]));
+            let len = field.saved_len(self.minor, values.len()) * T::SIZE;
+            let Some(bytes) = self.take(len, field.name) else {
+                return;
+            };
+            if let Some(index) = bytes.iter().position(|&byte| byte != 0) {
+                let value = u64::from(bytes[index]);
+                self.error = Some(StateError::OutOfRange {
+                    field: format!("{}[byte {index}]", self.path_to(field.name)),
+                    value,
+                });
+            }
             return;
         }
         let Some(bytes) = self.take(values.len() * T::SIZE, field.name) else {

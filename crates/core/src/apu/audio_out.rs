@@ -1,0 +1,62 @@
+//! [`AudioOut`]: finished samples waiting for the host.
+
+use super::SAMPLE_RATE;
+
+/// Finished 48 kHz stereo samples: host side, never read back by emulation.
+#[derive(Clone, Debug)]
+pub struct AudioOut {
+    /// A ring, so that a host that never drains (`backspin bench`) costs no big moves when
+    /// the oldest samples are dropped.
+    samples: std::collections::VecDeque<i16>,
+}
+
+/// If the host never drains, keep only about the last ten seconds.
+pub(super) const MAX_BUFFERED_SAMPLES: usize = 2 * SAMPLE_RATE as usize * 10;
+
+impl Default for AudioOut {
+    fn default() -> AudioOut {
+        AudioOut {
+            samples: std::collections::VecDeque::with_capacity(16 * 1024),
+        }
+    }
+}
+
+impl AudioOut {
+    /// Drain finished 48 kHz stereo samples (interleaved L,R i16) into `out`.
+    pub fn drain_i16(&mut self, out: &mut Vec<i16>) {
+        let (older, newer) = self.samples.as_slices();
+        out.extend_from_slice(older);
+        out.extend_from_slice(newer);
+        self.samples.clear();
+    }
+
+    /// Drain finished samples as interleaved L,R `f32` in -1.0..=1.0 (host side only).
+    pub fn drain_f32(&mut self, out: &mut Vec<f32>) {
+        out.extend(self.samples.iter().map(|&s| f32::from(s) / 32768.0));
+        self.samples.clear();
+    }
+
+    /// Stereo frames waiting to be drained.
+    pub fn frames_available(&self) -> usize {
+        self.samples.len() / 2
+    }
+
+    /// Drops everything not yet drained (e.g. after a rewind, whose audio is not wanted).
+    pub fn clear(&mut self) {
+        self.samples.clear();
+    }
+
+    /// Appends finished samples, interleaved L,R (an even count). A full buffer drops its
+    /// older half first.
+    pub(super) fn push_interleaved(&mut self, mut samples: &[i16]) {
+        while !samples.is_empty() {
+            if self.samples.len() >= MAX_BUFFERED_SAMPLES {
+                self.samples.drain(..MAX_BUFFERED_SAMPLES / 2);
+            }
+            let room = MAX_BUFFERED_SAMPLES - self.samples.len();
+            let (now, later) = samples.split_at(samples.len().min(room));
+            self.samples.extend(now);
+            samples = later;
+        }
+    }
+}

@@ -1,0 +1,389 @@
+//! The DMG APU: two square channels (the first with a frequency sweep), a wave channel and a
+//! noise channel, the frame sequencer that clocks their length counters, envelopes and sweep,
+//! and the mixer, feeding band-limited 48 kHz stereo synthesis (`blip`).
+//!
+//! # Lazy by design
+//! `tick` runs a million times per emulated second, so it only counts: the channels are
+//! brought up to the present (`catch_up`) when something could observe or change them — a
+//! register write, a DIV-APU event, every `FLUSH_M_CYCLES` to hand finished samples to the
+//! host. Reads take `&self` and so never catch up; the only read that depends on the
+//! channels' timers (wave RAM while the wave channel plays) projects the wave channel forward
+//! on a copy. Catching up in one piece or in many gives the same state and the same samples
+//! (tested in `tests/apu_unit.rs` against a state that catches up after every M-cycle).
+//!
+//! Channel timers count T-cycles; each event (a duty step, a wave sample read, an LFSR shift)
+//! is processed at its exact T-cycle, and every mixer change goes to the synthesizer stamped
+//! with that T-cycle. Within a catch-up no register changes, so channels nobody can hear are
+//! moved on in closed form and the mixer is updated incrementally; `run_reference`, the
+//! plain loop, is the oracle for those shortcuts (`tests.rs`).
+//!
+//! Time order inside an M-cycle: `tick` first, then the CPU's access (a register access sees
+//! the APU as it is at the end of the M-cycle's four T-cycles).
+//!
+//! # Output
+//! Each channel's DAC maps its digital 0..=15 onto ±15 units (0 when the DAC is off); NR51
+//! routes, NR50 scales (1..=8), `LEVEL_PER_DAC_STEP` sets the i16 scale. `blip` turns level
+//! changes into 48 kHz stereo with an 8-sample (167 µs) delay and a DMG-like output
+//! capacitor (high-pass), all in integers inside the state. `tick` hands finished samples to
+//! [`AudioOut`], which the host drains; nothing there is read back.
+//!
+//! Behaviour follows Pan Docs ("Audio", "Audio Registers", "Audio details") and is checked by
+//! Blargg's `dmg_sound` ROMs; details only one emulator documents cite it.
+
+mod audio_out;
+mod blip;
+mod channels;
+mod kernel;
+mod registers;
+mod sequencer;
+#[cfg(test)]
+mod tests;
+
+pub use audio_out::AudioOut;
+use channels::*;
+use sequencer::*;
+
+use crate::state_fields::StateFields;
+pub use blip::SynthState;
+use bytemuck::{Pod, Zeroable};
+
+/// Output sample rate of [`AudioOut`], in stereo frames per second.
+pub const SAMPLE_RATE: u32 = 48_000;
+
+/// The channels are caught up and finished samples handed to the host at least this often
+/// (and at every frame end): about 94 samples, inside the synthesizer's 128-sample ring.
+/// Measured: 512 M-cycles cost gejmboj.gb 2% more instructions and ~5% more time in
+/// per-flush setup.
+const FLUSH_M_CYCLES: u32 = 1 << (32 - FLUSH_CLOCK_SHIFT);
+/// `ApuState::flush_clock` counts M-cycles in its bits from here up.
+const FLUSH_CLOCK_SHIFT: u32 = 21;
+// A flush period of samples plus the kernel's spread fits the ring (48 kHz / 1,048,576 Hz).
+const _: () =
+    assert!((FLUSH_M_CYCLES as usize * 48_000).div_ceil(1 << 20) + kernel::TAPS < blip::RING);
+/// A catch-up advances in pieces of at most this many T-cycles (one flush period), so the
+/// synthesizer's clock stays inside its ring even for a state that was not ticked for a long
+/// time.
+const CATCH_UP_PIECE_T_CYCLES: u32 = 8192;
+/// The mixer's scale: one DAC step (of ±15) at master volume 1 is this much of an i16 sample.
+/// Four channels at full swing and master volume 8 reach 15 × 4 × 8 × 40 = 19,200, which
+/// leaves headroom for the high-pass filter's overshoot when a loud square flips (with 64,
+/// busy homebrew music clipped on 0.3% of its samples).
+const LEVEL_PER_DAC_STEP: i32 = 40;
+/// The wave channel lets the CPU at wave RAM while playing only if it read a sample within
+/// this many T-cycles before the access: in the last 2 MHz APU cycle of the M-cycle (SameBoy's
+/// `wave_form_just_read`). Pinned by Blargg `09-wave_read_while_on` and
+/// `12-wave_write_while_on`: 1 and 2 pass (reads land on even T-cycles), 3 and more fail.
+const WAVE_ACCESS_WINDOW_T_CYCLES: u32 = 1;
+/// `WaveState::t_cycles_since_read` stops counting here: only "within the access window"
+/// matters, and a value that stops changing costs rewind nothing while the channel is off
+/// or between its reads.
+const SINCE_READ_CAP_T_CYCLES: u32 = 255;
+const _: () = assert!(SINCE_READ_CAP_T_CYCLES > WAVE_ACCESS_WINDOW_T_CYCLES);
+
+/// The wave channel's "T-cycles since it read wave RAM", `t_cycles` later.
+#[inline]
+fn since_read_after(since_read: u32, t_cycles: u32) -> u32 {
+    since_read
+        .saturating_add(t_cycles)
+        .min(SINCE_READ_CAP_T_CYCLES)
+}
+
+/// Triggering the wave channel delays its first sample read by this many T-cycles (three
+/// 2 MHz APU cycles, as SameBoy has it). Pinned by Blargg 09, 10 and 12: 4 and 8 fail.
+const WAVE_TRIGGER_DELAY_T_CYCLES: u32 = 6;
+/// On DMG, retriggering the wave channel when it is about to read a sample (within this many
+/// T-cycles) corrupts the first bytes of wave RAM (Pan Docs "Obscure behavior"). Pinned by
+/// Blargg `10-wave_trigger_while_on`: 1 and 4 fail.
+const WAVE_CORRUPTION_WINDOW_T_CYCLES: u32 = 2;
+
+/// Register indexes into `ApuState::regs` (address low byte - 0x10).
+mod reg {
+    pub const NR10: usize = 0x00;
+    pub const NR11: usize = 0x01;
+    pub const NR12: usize = 0x02;
+    pub const NR13: usize = 0x03;
+    pub const NR14: usize = 0x04;
+    pub const NR21: usize = 0x06;
+    pub const NR22: usize = 0x07;
+    pub const NR23: usize = 0x08;
+    pub const NR24: usize = 0x09;
+    pub const NR30: usize = 0x0A;
+    pub const NR31: usize = 0x0B;
+    pub const NR32: usize = 0x0C;
+    pub const NR33: usize = 0x0D;
+    pub const NR34: usize = 0x0E;
+    pub const NR41: usize = 0x10;
+    pub const NR42: usize = 0x11;
+    pub const NR43: usize = 0x12;
+    pub const NR44: usize = 0x13;
+    pub const NR50: usize = 0x14;
+    pub const NR51: usize = 0x15;
+    pub const NR52: usize = 0x16;
+}
+
+/// Bits that read back as 1 whatever was written, FF10..=FF2F (Pan Docs register table;
+/// Blargg `01-registers`). NR52's channel bits are filled in separately.
+const READ_MASK: [u8; 0x20] = [
+    0x80, 0x3F, 0x00, 0xFF, 0xBF, // NR10-NR14
+    0xFF, 0x3F, 0x00, 0xFF, 0xBF, // unused, NR21-NR24
+    0x7F, 0xFF, 0x9F, 0xFF, 0xBF, // NR30-NR34
+    0xFF, 0xFF, 0x00, 0x00, 0xBF, // unused, NR41-NR44
+    0x00, 0x00, 0x70, // NR50-NR52
+    0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, // FF27-FF2F
+];
+
+/// Square duty patterns, bit `n` = output of duty step `n` (Pan Docs "Pulse channel").
+const DUTY_PATTERNS: [u8; 4] = [0b1000_0000, 0b1000_0001, 0b1110_0001, 0b0111_1110];
+
+/// A square or noise channel's counters (the noise channel uses `lfsr`, the squares `position`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Pod, Zeroable, StateFields)]
+#[repr(C)]
+pub struct ToneState {
+    /// T-cycles until the next duty step / LFSR shift (while active; 0 acts as 1).
+    pub timer: u32,
+    /// Length counter: counts down to 0, which silences the channel when length is enabled.
+    pub length: u16,
+    /// Noise: the 15-bit linear-feedback shift register.
+    pub lfsr: u16,
+    /// 1 while the channel is on (its NR52 status bit).
+    #[state(flag)]
+    pub active: u8,
+    /// Square: duty step 0..=7 (masked on use).
+    pub position: u8,
+    /// Envelope volume 0..=15 (masked on use).
+    pub volume: u8,
+    /// Envelope ticks (64 Hz) until the next volume change.
+    pub envelope_timer: u8,
+    /// 1 until the envelope reaches 0 or 15 and stops.
+    #[state(flag)]
+    pub envelope_running: u8,
+    pub _pad: [u8; 3],
+}
+
+/// The wave channel's counters.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Pod, Zeroable, StateFields)]
+#[repr(C)]
+pub struct WaveState {
+    /// T-cycles until the next sample read (while active; 0 acts as 1).
+    pub timer: u32,
+    /// T-cycles since the channel last read wave RAM (stops at `SINCE_READ_CAP_T_CYCLES`).
+    pub t_cycles_since_read: u32,
+    /// Length counter (up to 256).
+    pub length: u16,
+    /// 1 while the channel is on.
+    #[state(flag)]
+    pub active: u8,
+    /// Sample index 0..=31 (masked on use).
+    pub position: u8,
+    /// The wave RAM byte last read: the channel plays its nibbles from here, not from RAM.
+    pub sample_buffer: u8,
+    pub _pad: [u8; 3],
+}
+
+/// Everything in the APU that affects future register reads or samples.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Pod, Zeroable, StateFields)]
+#[repr(C)]
+pub struct ApuState {
+    /// Band-limited synthesis and the output high-pass.
+    pub synth: SynthState,
+    pub square1: ToneState,
+    pub square2: ToneState,
+    pub noise: ToneState,
+    pub wave: WaveState,
+    /// M-cycles since finished samples were last handed to the host, in the top 9 bits
+    /// (`FLUSH_CLOCK_SHIFT`): `FLUSH_M_CYCLES` ticks make it carry out, so `tick` is one add
+    /// and a branch on the carry, and a zeroed state has just flushed. Low bits unused.
+    #[state(since = 1)]
+    pub flush_clock: u32,
+    /// M-cycles since the last flush that the channels have been simulated for; the rest of
+    /// the elapsed ones are pending.
+    pub m_cycles_simulated: u32,
+    /// Square 1 sweep: the shadow frequency the sweep works on.
+    pub sweep_shadow: u16,
+    /// Square 1 sweep: sweep ticks (128 Hz) until the next sweep step.
+    pub sweep_timer: u8,
+    /// Square 1 sweep: 1 if the sweep runs (period or shift non-zero at trigger).
+    #[state(flag)]
+    pub sweep_enabled: u8,
+    /// Square 1 sweep: 1 once a calculation used negate mode since the last trigger; clearing
+    /// NR10's negate bit then silences the channel (Pan Docs; Blargg `05-sweep_details`).
+    #[state(flag)]
+    pub sweep_negated: u8,
+    /// Frame sequencer: the step (0..=7, masked on use) the next DIV-APU event performs.
+    pub frame_step: u8,
+    /// 1 on a CGB (in either mode): wave RAM stays reachable while the wave channel plays,
+    /// a retrigger corrupts nothing, and power-off takes the length counters too (Pan Docs
+    /// "Audio details"; Blargg `cgb_sound` 08-12).
+    #[state(since = 2, flag)]
+    pub cgb: u8,
+    #[state(old_pad_len = 2)]
+    pub _pad: [u8; 1],
+    /// FF10..=FF2F as written (bits that read back as 1 are added on read). NR52 keeps only
+    /// bit 7, the power switch; the channel bits come from the channels.
+    pub regs: [u8; 0x20],
+    /// FF30..=FF3F: 32 four-bit samples, high nibble first.
+    pub wave_ram: [u8; 16],
+}
+
+impl ApuState {
+    /// Registers as the DMG boot ROM leaves them at PC=0x0100 (Pan Docs power-up table).
+    pub fn post_boot() -> ApuState {
+        let mut apu = ApuState::zeroed();
+        // Written values such that `value | READ_MASK` is Pan Docs' table: NR10=$80 NR11=$BF
+        // NR12=$F3 NR14=$BF NR21=$3F NR22=$00 NR24=$BF NR30=$7F NR31=$FF NR32=$9F NR34=$BF
+        // NR41=$FF NR42=$00 NR43=$00 NR44=$BF NR50=$77 NR51=$F3 NR52=$F1.
+        apu.regs[reg::NR11] = 0x80;
+        apu.regs[reg::NR12] = 0xF3;
+        // The boot ROM's second beep: frequency $7C1, triggered with length disabled.
+        apu.regs[reg::NR13] = 0xC1;
+        apu.regs[reg::NR14] = 0x07;
+        apu.regs[reg::NR50] = 0x77;
+        apu.regs[reg::NR51] = 0xF3;
+        apu.regs[reg::NR52] = 0x80;
+        // Square 1 is still on, its envelope ($F3: 15 down, every 3/64 s) long since at 0.
+        // UNVERIFIED: the duty position, timers and frame sequencer step depend on how long the
+        // boot ROM ran; these are guesses no test here pins.
+        apu.square1.active = 1;
+        apu.square1.length = 64;
+        apu.square1.timer = square_period(0x7C1);
+        apu.sweep_timer = 8;
+        apu.noise.lfsr = 0x7FFF;
+        apu.synth.assume_level(apu.mix());
+        // Start with the capacitor charged to that level: no click at power-on.
+        let charged = apu.synth.level().map(|level| level << kernel::ONE_BITS);
+        apu.synth.set_integrators(charged);
+        apu.synth.set_highpass_charges(charged);
+        apu
+    }
+
+    /// One M-cycle, called at the START of every M-cycle before the CPU's access.
+    #[inline]
+    pub fn tick(&mut self, audio: &mut AudioOut) {
+        let (clock, carry) = self.flush_clock.overflowing_add(1 << FLUSH_CLOCK_SHIFT);
+        self.flush_clock = clock;
+        if carry {
+            self.flush(audio);
+        }
+    }
+
+    /// HALT skipping: exactly equivalent to `n` calls of `tick` (no DIV-APU event inside).
+    #[inline]
+    pub fn advance(&mut self, n: u32, audio: &mut AudioOut) {
+        if n < FLUSH_M_CYCLES {
+            // Usually no flush falls inside: one add, as in `tick`.
+            let (clock, carry) = self.flush_clock.overflowing_add(n << FLUSH_CLOCK_SHIFT);
+            if !carry {
+                self.flush_clock = clock;
+                return;
+            }
+        }
+        self.advance_through_flushes(n, audio);
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn advance_through_flushes(&mut self, mut n: u32, audio: &mut AudioOut) {
+        while n > 0 {
+            // The ticks up to the next flush at once (then the flush, as `tick` would).
+            let step = n.min(FLUSH_M_CYCLES - self.m_cycles_elapsed());
+            n -= step;
+            // In 64 bits: a whole period (`step` = FLUSH_M_CYCLES) does not fit the shifted u32.
+            let clock = u64::from(self.flush_clock) + (u64::from(step) << FLUSH_CLOCK_SHIFT);
+            self.flush_clock = clock as u32;
+            if clock >> 32 != 0 {
+                self.flush(audio);
+            }
+        }
+    }
+
+    /// The DIV-APU event: a falling edge of DIV bit 4 (system counter bit 12), whether from
+    /// counting or from a DIV write. Called by the machine after `tick` in that cycle.
+    pub fn div_apu_event(&mut self) {
+        self.catch_up();
+        if !self.powered() {
+            return;
+        }
+        // UNVERIFIED: on hardware, powering on while DIV bit 4 is set skips the first event
+        // (SameBoy); this interface does not see DIV at power-on, so it is not emulated.
+        let step = self.frame_step & 7;
+        self.frame_step = (step + 1) & 7;
+        if step & 1 == 0 {
+            self.clock_lengths();
+        }
+        if step == 2 || step == 6 {
+            self.clock_sweep();
+        }
+        if step == 7 {
+            let [nr12, nr22, nr42] = [
+                self.regs[reg::NR12],
+                self.regs[reg::NR22],
+                self.regs[reg::NR42],
+            ];
+            clock_envelope(&mut self.square1, nr12);
+            clock_envelope(&mut self.square2, nr22);
+            clock_envelope(&mut self.noise, nr42);
+        }
+        self.update_level();
+    }
+
+    /// Brings the channels up to the present. Has no observable effect on registers or
+    /// samples (the APU catches up by itself whenever that matters); tests use it to compare
+    /// a lazy state with an eager one.
+    pub fn catch_up(&mut self) {
+        self.catch_up_to(self.m_cycles_elapsed());
+    }
+
+    /// Simulates the channels up to `elapsed` M-cycles after the last flush.
+    fn catch_up_to(&mut self, elapsed: u32) {
+        let mut t_cycles = u64::from(elapsed.saturating_sub(self.m_cycles_simulated)) * 4;
+        self.m_cycles_simulated = elapsed;
+        while t_cycles > 0 {
+            let piece = t_cycles.min(u64::from(CATCH_UP_PIECE_T_CYCLES)) as u32;
+            t_cycles -= u64::from(piece);
+            self.run(piece);
+        }
+    }
+
+    fn powered(&self) -> bool {
+        self.regs[reg::NR52] & 0x80 != 0
+    }
+
+    /// M-cycles ticked but not yet simulated. Below `FLUSH_M_CYCLES`, even for a corrupt
+    /// state, so a catch-up is always short.
+    fn pending_m_cycles(&self) -> u32 {
+        self.m_cycles_elapsed()
+            .saturating_sub(self.m_cycles_simulated)
+    }
+
+    /// M-cycles ticked since the last flush (below `FLUSH_M_CYCLES`).
+    fn m_cycles_elapsed(&self) -> u32 {
+        self.flush_clock >> FLUSH_CLOCK_SHIFT
+    }
+
+    /// Kept out of line: `tick` is inlined into every bus access and should stay tiny.
+    #[cold]
+    #[inline(never)]
+    fn flush(&mut self, audio: &mut AudioOut) {
+        // The clock has just carried out: a whole flush period has passed.
+        self.flush_after(FLUSH_M_CYCLES, audio);
+    }
+
+    /// A frame has just completed (called by the machine before this cycle's `tick`): flush
+    /// early. Rewind snapshots are taken at frame ends, and a flush leaves the synthesizer in
+    /// its compact form (ring rotated, only the last few steps pending); mid-period, up to a
+    /// whole period of steps would still sit in the ring and every snapshot would pay for
+    /// them. Output is unchanged: only samples wholly in the past are finished.
+    #[cold]
+    #[inline(never)]
+    pub fn flush_at_frame_end(&mut self, audio: &mut AudioOut) {
+        self.flush_after(self.m_cycles_elapsed(), audio);
+    }
+
+    fn flush_after(&mut self, elapsed: u32, audio: &mut AudioOut) {
+        self.catch_up_to(elapsed);
+        self.synth.emit(audio);
+        self.synth.rotate_head_to_zero();
+        self.flush_clock = 0;
+        self.m_cycles_simulated = 0;
+    }
+}

@@ -1,0 +1,251 @@
+//! The CPU side of the APU: register reads and writes, wave RAM access while the wave
+//! channel plays, and channel triggers.
+
+use super::*;
+
+impl ApuState {
+    /// FF76 PCM12 / FF77 PCM34 (CGB): the digital outputs (0..=15) of channels 1 and 2, or
+    /// 3 and 4, low nibble first. Reads a caught-up copy (reads never change the APU).
+    pub fn read_pcm(&self, reg: u8) -> u8 {
+        let mut now = *self;
+        now.catch_up();
+        let outputs = now.digital_outputs();
+        let (low, high) = if reg == crate::io::PCM12 {
+            (outputs[0], outputs[1])
+        } else {
+            (outputs[2], outputs[3])
+        };
+        (low & 15) | ((high & 15) << 4)
+    }
+
+    /// FF10..=FF3F (`reg` = low byte), incl. read masks and wave RAM quirks.
+    pub fn read_register(&self, reg: u8) -> u8 {
+        match reg {
+            0x10..=0x25 => {
+                let index = usize::from(reg - 0x10);
+                self.regs[index] | READ_MASK[index]
+            }
+            0x26 => {
+                (self.regs[reg::NR52] & 0x80)
+                    | 0x70
+                    | (self.square1.active & 1)
+                    | (self.square2.active & 1) << 1
+                    | (self.wave.active & 1) << 2
+                    | (self.noise.active & 1) << 3
+            }
+            0x30..=0x3F => match self.wave_ram_access_index() {
+                WaveRamAccess::Free => self.wave_ram[usize::from(reg & 0x0F)],
+                WaveRamAccess::Redirected(index) => self.wave_ram[index],
+                WaveRamAccess::Blocked => 0xFF,
+            },
+            _ => 0xFF,
+        }
+    }
+
+    /// FF10..=FF3F (`reg` = low byte).
+    pub fn write_register(&mut self, reg: u8, value: u8) {
+        self.catch_up();
+        match reg {
+            0x30..=0x3F => {
+                match self.wave_ram_access_index() {
+                    WaveRamAccess::Free => self.wave_ram[usize::from(reg & 0x0F)] = value,
+                    WaveRamAccess::Redirected(index) => self.wave_ram[index] = value,
+                    WaveRamAccess::Blocked => {}
+                }
+                return;
+            }
+            0x26 => self.write_nr52(value),
+            0x10..=0x25 if self.powered() => {
+                self.write_channel_register(usize::from(reg - 0x10), value)
+            }
+            // The CGB ignores every write while powered off.
+            _ if self.cgb != 0 => {}
+            // Powered off, the DMG still takes the length counters (Pan Docs; Blargg
+            // `08-len_ctr_during_power`), but not the duty bits that share NR11/NR21.
+            0x11 => self.square1.length = 64 - u16::from(value & 0x3F),
+            0x16 => self.square2.length = 64 - u16::from(value & 0x3F),
+            0x1B => self.wave.length = 256 - u16::from(value),
+            0x20 => self.noise.length = 64 - u16::from(value & 0x3F),
+            _ => {}
+        }
+        self.update_level();
+    }
+
+    /// Where a CPU access to wave RAM goes right now (the channels are caught up, or not:
+    /// reads take `&self`, so the wave channel's pending time is projected on a copy).
+    pub(super) fn wave_ram_access_index(&self) -> WaveRamAccess {
+        if self.wave.active == 0 {
+            return WaveRamAccess::Free;
+        }
+        let wave = self.wave_after(u64::from(self.pending_m_cycles()) * 4);
+        if self.cgb != 0 {
+            // CGB: the access always goes to the byte the channel is reading.
+            return WaveRamAccess::Redirected(usize::from((wave.position & 31) >> 1));
+        }
+        // DMG: while playing, wave RAM answers only in the APU cycle in which the channel
+        // itself reads it, and then with the byte the channel reads (Pan Docs; Blargg 09, 12).
+        if wave.t_cycles_since_read < WAVE_ACCESS_WINDOW_T_CYCLES {
+            WaveRamAccess::Redirected(usize::from((wave.position & 31) >> 1))
+        } else {
+            WaveRamAccess::Blocked
+        }
+    }
+
+    /// The wave channel's position and read time `t_cycles` from now, without mixing.
+    pub(super) fn wave_after(&self, t_cycles: u64) -> WaveState {
+        let period = wave_period(self.frequency(reg::NR33, reg::NR34));
+        wave_after(self.wave, &self.wave_ram, period, t_cycles)
+    }
+
+    pub(super) fn write_nr52(&mut self, value: u8) {
+        let was_on = self.powered();
+        if value & 0x80 == 0 && was_on {
+            // Power off clears every register and counter (SameBoy; Blargg
+            // `11-regs_after_power`); wave RAM survives.
+            let synth = self.synth;
+            let wave_ram = self.wave_ram;
+            let cgb = self.cgb;
+            let (flush_clock, simulated) = (self.flush_clock, self.m_cycles_simulated);
+            *self = ApuState::zeroed();
+            self.synth = synth;
+            self.wave_ram = wave_ram;
+            self.cgb = cgb;
+            self.flush_clock = flush_clock;
+            self.m_cycles_simulated = simulated;
+        } else if value & 0x80 != 0 && !was_on {
+            // The frame sequencer starts over: the next DIV-APU event is step 0.
+            self.regs[reg::NR52] = 0x80;
+            self.frame_step = 0;
+        }
+    }
+
+    pub(super) fn write_channel_register(&mut self, index: usize, value: u8) {
+        let old = self.regs[index];
+        self.regs[index] = value;
+        match index {
+            reg::NR10 if self.sweep_negated != 0 && value & 0x08 == 0 => self.square1.active = 0,
+            reg::NR11 => self.square1.length = 64 - u16::from(value & 0x3F),
+            reg::NR21 => self.square2.length = 64 - u16::from(value & 0x3F),
+            reg::NR31 => self.wave.length = 256 - u16::from(value),
+            reg::NR41 => self.noise.length = 64 - u16::from(value & 0x3F),
+            reg::NR12 => write_envelope(&mut self.square1, old, value),
+            reg::NR22 => write_envelope(&mut self.square2, old, value),
+            reg::NR42 => write_envelope(&mut self.noise, old, value),
+            reg::NR30 if value & 0x80 == 0 => self.wave.active = 0,
+            reg::NR14 | reg::NR24 | reg::NR34 | reg::NR44 => {
+                // NR14, NR24, NR34, NR44 are five registers apart: channel 0..=3.
+                let channel = (index - reg::NR14) / 5;
+                if self.write_length_enable(channel, old, value) {
+                    self.trigger(channel);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    pub(super) fn trigger(&mut self, channel: usize) {
+        match channel {
+            0 => self.trigger_square1(),
+            1 => {
+                let nr22 = self.regs[reg::NR22];
+                let period = square_period(self.frequency(reg::NR23, reg::NR24));
+                trigger_tone(&mut self.square2, nr22, period);
+            }
+            2 => self.trigger_wave(),
+            _ => {
+                let nr42 = self.regs[reg::NR42];
+                let period = noise_period(self.regs[reg::NR43]);
+                trigger_tone(&mut self.noise, nr42, period);
+                self.noise.lfsr = 0x7FFF;
+            }
+        }
+    }
+
+    /// An NRx4 write's length-counter side: returns whether it triggers the channel.
+    ///
+    /// Pan Docs "Obscure behavior" (Blargg `02-len_ctr`, `03-trigger`): in the half of the
+    /// frame sequencer's period whose next step does not clock lengths, enabling length
+    /// clocks it once, and a trigger that reloads a zero length with length enabled loads
+    /// the maximum minus one.
+    pub(super) fn write_length_enable(&mut self, channel: usize, old: u8, value: u8) -> bool {
+        let first_half = self.frame_step & 1 == 1;
+        let (length, active, max) = match channel {
+            0 => (&mut self.square1.length, &mut self.square1.active, 64),
+            1 => (&mut self.square2.length, &mut self.square2.active, 64),
+            2 => (&mut self.wave.length, &mut self.wave.active, 256),
+            _ => (&mut self.noise.length, &mut self.noise.active, 64),
+        };
+        let enabling = old & 0x40 == 0 && value & 0x40 != 0;
+        if first_half && enabling && *length != 0 {
+            *length -= 1;
+            if *length == 0 && value & 0x80 == 0 {
+                *active = 0;
+            }
+        }
+        let trigger = value & 0x80 != 0;
+        if trigger && *length == 0 {
+            *length = max;
+            if value & 0x40 != 0 && first_half {
+                *length -= 1;
+            }
+        }
+        trigger
+    }
+
+    pub(super) fn trigger_square1(&mut self) {
+        let frequency = self.frequency(reg::NR13, reg::NR14);
+        trigger_tone(
+            &mut self.square1,
+            self.regs[reg::NR12],
+            square_period(frequency),
+        );
+        let nr10 = self.regs[reg::NR10];
+        let (period, shift) = ((nr10 >> 4) & 7, nr10 & 7);
+        self.sweep_shadow = frequency;
+        self.sweep_timer = if period == 0 { 8 } else { period };
+        self.sweep_enabled = u8::from(period != 0 || shift != 0);
+        self.sweep_negated = 0;
+        if shift != 0 {
+            // The overflow check runs at once, without writing back (Blargg `06-overflow_on_trigger`).
+            self.sweep_calculate();
+        }
+    }
+
+    pub(super) fn trigger_wave(&mut self) {
+        let wave = &mut self.wave;
+        let about_to_read = self.cgb == 0
+            && wave.active != 0
+            && wave.timer.max(1) <= WAVE_CORRUPTION_WINDOW_T_CYCLES;
+        if about_to_read {
+            // DMG: the channel was about to read the byte after its position; the retrigger
+            // copies that byte (or its 4-byte row) over the start of wave RAM (Pan Docs,
+            // Blargg `10-wave_trigger_while_on`).
+            let next = usize::from(((wave.position + 1) & 31) >> 1);
+            if next < 4 {
+                self.wave_ram[0] = self.wave_ram[next];
+            } else {
+                let row = next & !3;
+                self.wave_ram.copy_within(row..row + 4, 0);
+            }
+        }
+        let period = wave_period(self.frequency(reg::NR33, reg::NR34));
+        let wave = &mut self.wave;
+        if about_to_read {
+            // The read it was about to make still happens, from the start of wave RAM (SameBoy).
+            wave.sample_buffer = self.wave_ram[0];
+        }
+        wave.position = 0;
+        wave.timer = period + WAVE_TRIGGER_DELAY_T_CYCLES;
+        // The sample buffer keeps its old byte: the first nibble played is a stale one (Pan Docs).
+        wave.active = u8::from(self.regs[reg::NR30] & 0x80 != 0);
+    }
+}
+
+pub(super) enum WaveRamAccess {
+    /// The channel is off: the address is used as is.
+    Free,
+    /// The channel is reading this byte right now; the access goes to it instead.
+    Redirected(usize),
+    /// The channel holds wave RAM: reads give $FF, writes are lost.
+    Blocked,
+}

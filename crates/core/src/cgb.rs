@@ -1,0 +1,345 @@
+//! The Game Boy Color's extra registers: banks (VBK, SVBK), speed switch (KEY1), palette RAM
+//! (BCPS/BCPD, OCPS/OCPD), object priority mode (OPRI), VRAM DMA (HDMA1-5), the infrared
+//! port (RP) and the undocumented FF72-FF75. On a DMG, or on a CGB running a DMG cartridge
+//! (compatibility mode), most of them are absent and read as FF.
+//!
+//! Register behaviour follows Pan Docs ("CGB Registers", "Palettes", "LCD VRAM DMA
+//! Transfers") and Mooneye's `boot_hwio-C` / `unused_hwio-C` read masks.
+
+use crate::io;
+use crate::state_fields::StateFields;
+use bytemuck::{Pod, Zeroable};
+
+/// `CgbState::mode` values (stored raw).
+pub const MODE_DMG: u8 = 0;
+/// A CGB running a DMG cartridge: DMG registers and pipeline, colours from palette RAM.
+pub const MODE_COMPATIBILITY: u8 = 1;
+/// A CGB running a CGB cartridge: every CGB feature.
+pub const MODE_CGB: u8 = 2;
+
+/// HDMA5 bit 7 in `hdma_remaining`: set while no HBlank transfer is running.
+const HDMA_IDLE: u8 = 0x80;
+
+/// Everything the CGB adds, besides VRAM bank 1 and WRAM banks 2..=7 (in `HwState`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Pod, Zeroable, StateFields)]
+#[repr(C)]
+pub struct CgbState {
+    /// `MODE_DMG`, `MODE_COMPATIBILITY` or `MODE_CGB`: fixed at power-on (or by the boot
+    /// ROM's KEY0 write) and decoded with `mode()`.
+    #[state(below = MODE_CGB + 1)]
+    pub mode_raw: u8,
+    /// FF4C KEY0: bit 2 set = DMG compatibility mode. Writable only while the boot ROM is
+    /// mapped.
+    pub key0: u8,
+    /// FF4D KEY1: bit 0 = switch armed, bit 7 = double speed.
+    pub key1: u8,
+    /// FF4F VBK: bit 0 selects the VRAM bank the CPU sees.
+    pub vbk: u8,
+    /// FF70 SVBK: bits 0..=2 select the WRAM bank at D000 (0 acts as 1).
+    pub svbk: u8,
+    /// FF68 BCPS / FF6A OCPS: palette RAM index (bits 0..=5) and auto-increment (bit 7).
+    pub bcps: u8,
+    pub ocps: u8,
+    /// FF6C OPRI: bit 0 set = objects overlap by X (DMG style), clear = by OAM index.
+    pub opri: u8,
+    /// FF51..=FF54 HDMA1-4: source (low 4 bits ignored) and destination (in VRAM).
+    pub hdma_source_high: u8,
+    pub hdma_source_low: u8,
+    pub hdma_dest_high: u8,
+    pub hdma_dest_low: u8,
+    /// FF55 HDMA5 as read: bit 7 set while idle, else the 16-byte blocks left minus one.
+    pub hdma_remaining: u8,
+    /// 1 when the HBlank transfer has already copied its block in the current HBlank.
+    #[state(flag)]
+    pub hdma_done_this_hblank: u8,
+    /// FF56 RP: bits 0 (LED) and 6..=7 (read enable) as written.
+    pub rp: u8,
+    /// FF72..=FF75: FF72/FF73 read/write, FF74 read/write in CGB mode only, FF75 bits 4..=6.
+    pub ff72: u8,
+    pub ff73: u8,
+    pub ff74: u8,
+    pub ff75: u8,
+    pub _pad: [u8; 5],
+    /// Background palette RAM: 8 palettes of 4 colours, little-endian RGB555.
+    pub bg_palettes: [u8; 64],
+    /// Object palette RAM, the same layout.
+    pub obj_palettes: [u8; 64],
+}
+
+impl CgbState {
+    /// A DMG: no CGB hardware (every field zero).
+    pub fn zeroed_dmg() -> CgbState {
+        let mut cgb = CgbState::zeroed();
+        cgb.hdma_remaining = 0xFF;
+        cgb
+    }
+
+    /// The state after power-on for `mode` (before any boot ROM runs, or as the CGB boot ROM
+    /// leaves it: the two agree on these registers).
+    pub fn power_on(mode: u8) -> CgbState {
+        let mut cgb = CgbState::zeroed();
+        cgb.mode_raw = mode;
+        cgb.key0 = if mode == MODE_COMPATIBILITY { 0x04 } else { 0 };
+        cgb.hdma_remaining = 0xFF;
+        cgb.hdma_source_high = 0xFF;
+        cgb.hdma_source_low = 0xFF;
+        cgb.hdma_dest_high = 0xFF;
+        cgb.hdma_dest_low = 0xFF;
+        cgb
+    }
+
+    /// `MODE_DMG`, `MODE_COMPATIBILITY` or `MODE_CGB` (unknown values act as a DMG).
+    pub fn mode(&self) -> u8 {
+        match self.mode_raw {
+            MODE_COMPATIBILITY => MODE_COMPATIBILITY,
+            MODE_CGB => MODE_CGB,
+            _ => MODE_DMG,
+        }
+    }
+
+    /// Whether the CGB-mode registers (banks, palettes through BCPD, HDMA, ...) exist.
+    pub fn cgb_mode(&self) -> bool {
+        self.mode() == MODE_CGB
+    }
+
+    /// Whether the hardware is a CGB (CGB or compatibility mode).
+    pub fn is_cgb(&self) -> bool {
+        self.mode() != MODE_DMG
+    }
+
+    /// Whether the CPU runs at double speed.
+    pub fn double_speed(&self) -> bool {
+        self.key1 & 0x80 != 0
+    }
+
+    /// The WRAM bank mapped at D000..=DFFF (1..=7).
+    pub fn wram_bank(&self) -> usize {
+        if !self.cgb_mode() {
+            return 1;
+        }
+        usize::from(self.svbk & 7).max(1)
+    }
+
+    /// Whether an HBlank transfer is waiting for its next HBlank.
+    pub fn hdma_hblank_active(&self) -> bool {
+        self.hdma_remaining & HDMA_IDLE == 0 && self.cgb_mode()
+    }
+
+    /// The next 16-byte VRAM DMA block: source address and VRAM offset (0..0x2000).
+    /// Advances both addresses and counts the block; returns true in `.2` when it was the
+    /// last (HDMA5 then reads FF).
+    pub fn hdma_next_block(&mut self) -> (u16, u16, bool) {
+        let source = u16::from_be_bytes([self.hdma_source_high, self.hdma_source_low]) & 0xFFF0;
+        let dest = u16::from_be_bytes([self.hdma_dest_high, self.hdma_dest_low]) & 0x1FF0;
+        [self.hdma_source_high, self.hdma_source_low] = source.wrapping_add(16).to_be_bytes();
+        [self.hdma_dest_high, self.hdma_dest_low] = (dest.wrapping_add(16) & 0x1FF0).to_be_bytes();
+        let last = self.hdma_remaining & 0x7F == 0;
+        self.hdma_remaining = if last {
+            0xFF
+        } else {
+            (self.hdma_remaining & HDMA_IDLE) | ((self.hdma_remaining & 0x7F) - 1)
+        };
+        (source, dest, last)
+    }
+
+    /// A CGB register read (FF4C..=FF7F, FF56), `None` for addresses this module does not own.
+    /// `palette_locked`: the PPU is in mode 3, where palette RAM reads FF.
+    pub fn read(&self, reg: u8, palette_locked: bool) -> Option<u8> {
+        if !self.is_cgb() {
+            return None;
+        }
+        let cgb = self.cgb_mode();
+        let value = match reg {
+            io::KEY1 if cgb => self.key1 | 0x7E,
+            // Compatibility mode: bank 0, still readable (Mooneye `boot_hwio-C`).
+            io::VBK => self.vbk | 0xFE,
+            io::HDMA5 if cgb => self.hdma_remaining,
+            io::RP if cgb => self.rp | 0x3C | 0x02,
+            // The index registers stay readable in compatibility mode, as the boot ROM
+            // left them (Mooneye `boot_hwio-C`: C8 and D0); the data registers read FF.
+            io::BCPS => self.bcps | 0x40,
+            io::OCPS => self.ocps | 0x40,
+            io::BCPD if cgb => {
+                if palette_locked {
+                    0xFF
+                } else {
+                    self.bg_palettes[usize::from(self.bcps & 0x3F)]
+                }
+            }
+            io::OCPD if cgb => {
+                if palette_locked {
+                    0xFF
+                } else {
+                    self.obj_palettes[usize::from(self.ocps & 0x3F)]
+                }
+            }
+            io::OPRI if cgb => self.opri | 0xFE,
+            io::SVBK if cgb => self.svbk | 0xF8,
+            0x72 => self.ff72,
+            0x73 => self.ff73,
+            0x74 if cgb => self.ff74,
+            0x75 => self.ff75 | 0x8F,
+            _ => return None,
+        };
+        Some(value)
+    }
+
+    /// A CGB register write; returns false for addresses this module does not own.
+    /// `boot_rom_mapped`: KEY0 is writable only then. `palette_locked` as for `read`.
+    /// HDMA5 is handled by the machine (it may start a transfer).
+    pub fn write(
+        &mut self,
+        reg: u8,
+        value: u8,
+        boot_rom_mapped: bool,
+        palette_locked: bool,
+    ) -> bool {
+        if !self.is_cgb() {
+            return false;
+        }
+        let cgb = self.cgb_mode();
+        match reg {
+            io::KEY0 if boot_rom_mapped => {
+                self.key0 = value;
+                if value & 0x04 != 0 {
+                    self.mode_raw = MODE_COMPATIBILITY;
+                }
+            }
+            io::KEY1 if cgb => self.key1 = (self.key1 & 0x80) | (value & 1),
+            io::VBK if cgb => self.vbk = value & 1,
+            io::HDMA1 if cgb => self.hdma_source_high = value,
+            io::HDMA2 if cgb => self.hdma_source_low = value & 0xF0,
+            io::HDMA3 if cgb => self.hdma_dest_high = value & 0x1F,
+            io::HDMA4 if cgb => self.hdma_dest_low = value & 0xF0,
+            io::RP if cgb => self.rp = value & 0xC1,
+            io::BCPS => self.bcps = value & 0xBF,
+            io::OCPS => self.ocps = value & 0xBF,
+            // The compatibility-mode boot ROM writes the chosen palettes while still mapped.
+            io::BCPD if cgb || boot_rom_mapped => {
+                if !palette_locked {
+                    self.bg_palettes[usize::from(self.bcps & 0x3F)] = value;
+                }
+                self.bcps = auto_increment(self.bcps);
+            }
+            io::OCPD if cgb || boot_rom_mapped => {
+                if !palette_locked {
+                    self.obj_palettes[usize::from(self.ocps & 0x3F)] = value;
+                }
+                self.ocps = auto_increment(self.ocps);
+            }
+            io::OPRI if cgb || boot_rom_mapped => self.opri = value & 1,
+            io::SVBK if cgb => self.svbk = value & 7,
+            0x72 => self.ff72 = value,
+            0x73 => self.ff73 = value,
+            0x74 if cgb => self.ff74 = value,
+            0x75 => self.ff75 = value & 0x70,
+            _ => return false,
+        }
+        true
+    }
+
+    /// The RGB555 colour `colour` (0..=3) of background palette `palette` (0..=7).
+    #[inline]
+    pub fn bg_colour(&self, palette: u8, colour: u8) -> u16 {
+        palette_colour(&self.bg_palettes, palette, colour)
+    }
+
+    /// The RGB555 colour `colour` (0..=3) of object palette `palette` (0..=7).
+    #[inline]
+    pub fn obj_colour(&self, palette: u8, colour: u8) -> u16 {
+        palette_colour(&self.obj_palettes, palette, colour)
+    }
+}
+
+/// A palette index register after a data write: bits 0..=5 count up (wrapping) when bit 7
+/// is set.
+fn auto_increment(index: u8) -> u8 {
+    if index & 0x80 != 0 {
+        0x80 | (index.wrapping_add(1) & 0x3F)
+    } else {
+        index
+    }
+}
+
+fn palette_colour(ram: &[u8; 64], palette: u8, colour: u8) -> u16 {
+    let at = usize::from(palette & 7) * 8 + usize::from(colour & 3) * 2;
+    u16::from_le_bytes([ram[at], ram[at + 1]]) & 0x7FFF
+}
+
+/// Expands an RGB555 colour (red in bits 0..=4) to 8-bit RGB by `(c << 3) | (c >> 2)`, the
+/// plain expansion the test suites' reference pictures use.
+pub fn rgb555_to_rgb888(colour: u16) -> [u8; 3] {
+    let expand = |c: u16| {
+        let c = (c & 0x1F) as u8;
+        (c << 3) | (c >> 2)
+    };
+    [expand(colour), expand(colour >> 5), expand(colour >> 10)]
+}
+
+/// White, light green, blue, black (RGB555): the palette the CGB boot ROM gives the
+/// background of a DMG cartridge it does not recognise (Mealybug's CGB reference pictures
+/// use it).
+const COMPATIBILITY_BG: [u16; 4] = [0x7FFF, 0x1BEF, 0x6180, 0x0000];
+/// White, pink, dark red, black: the matching object palette, for OBP0 and OBP1 alike.
+const COMPATIBILITY_OBJ: [u16; 4] = [0x7FFF, 0x421F, 0x1CF2, 0x0000];
+
+/// Palette RAM as the CGB boot ROM leaves it. CGB mode: every colour white. Compatibility
+/// mode: background palette 0 and object palettes 0 and 1 hold the default compatibility
+/// palette, with the index registers where the boot ROM's writes left them (Mooneye
+/// `boot_hwio-C`: BCPS C8, OCPS D0).
+/// UNVERIFIED: object palette RAM in CGB mode is left uninitialised on hardware.
+/// APPROX: the boot ROM picks a palette by the title checksum of licensed games; without a
+/// boot ROM every DMG cartridge gets the default one.
+pub fn write_boot_palettes(cgb: &mut CgbState) {
+    let fill = |ram: &mut [u8; 64], palette: usize, colours: [u16; 4]| {
+        for (index, colour) in colours.iter().enumerate() {
+            let at = palette * 8 + index * 2;
+            ram[at..at + 2].copy_from_slice(&colour.to_le_bytes());
+        }
+    };
+    if cgb.cgb_mode() {
+        cgb.bg_palettes = [0xFF; 64];
+        cgb.obj_palettes = [0xFF; 64];
+        for at in (1..64).step_by(2) {
+            cgb.bg_palettes[at] = 0x7F;
+            cgb.obj_palettes[at] = 0x7F;
+        }
+    } else {
+        fill(&mut cgb.bg_palettes, 0, COMPATIBILITY_BG);
+        fill(&mut cgb.obj_palettes, 0, COMPATIBILITY_OBJ);
+        fill(&mut cgb.obj_palettes, 1, COMPATIBILITY_OBJ);
+        cgb.bcps = 0xC8;
+        cgb.ocps = 0xD0;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn compatibility_palettes_expand_to_the_reference_colours() {
+        let expanded = |colours: [u16; 4]| colours.map(rgb555_to_rgb888);
+        assert_eq!(
+            expanded(COMPATIBILITY_BG),
+            [[0xFF; 3], [0x7B, 0xFF, 0x31], [0x00, 0x63, 0xC6], [0; 3]]
+        );
+        assert_eq!(
+            expanded(COMPATIBILITY_OBJ),
+            [[0xFF; 3], [0xFF, 0x84, 0x84], [0x94, 0x39, 0x39], [0; 3]]
+        );
+    }
+
+    #[test]
+    fn data_writes_auto_increment_and_wrap() {
+        let mut cgb = CgbState::power_on(MODE_CGB);
+        cgb.write(io::BCPS, 0xBF, false, false);
+        cgb.write(io::BCPD, 0x12, false, false);
+        assert_eq!(cgb.bg_palettes[63], 0x12);
+        assert_eq!(cgb.read(io::BCPS, false), Some(0xC0));
+        // Locked (mode 3): the write is lost but the index still moves on.
+        cgb.write(io::BCPD, 0x34, false, true);
+        assert_eq!(cgb.bg_palettes[0], 0);
+        assert_eq!(cgb.read(io::BCPS, false), Some(0xC1));
+    }
+}

@@ -1,0 +1,237 @@
+//! Colour on a CGB: tile attributes, the object FIFO's palette numbers and OAM-index
+//! priority, and the mapping of each pixel through palette RAM. The DMG path (shades, and
+//! the whole-tile drain in `lazy.rs`) stays apart and untouched; colour pixels go out one by
+//! one through `output_pixel`.
+//!
+//! Pan Docs "VRAM Background Maps" (BG map attributes), "OAM" (CGB attribute bits), "Tile
+//! priority" and "Object priority" (OPRI); cgb-acid2 checks every one of them.
+
+use super::*;
+
+/// BG map attribute bits (CGB mode, VRAM bank 1).
+const ATTRIBUTE_PALETTE: u8 = 0x07;
+const ATTRIBUTE_BANK: u8 = 0x08;
+const ATTRIBUTE_X_FLIP: u8 = 0x20;
+const ATTRIBUTE_Y_FLIP: u8 = 0x40;
+const ATTRIBUTE_PRIORITY: u8 = 0x80;
+
+impl PpuState {
+    /// `tick_fetcher` in CGB mode: the tile's attributes come with its number (same
+    /// address, VRAM bank 1) and choose the bank and flips of its data.
+    pub(super) fn tick_cgb_fetcher(&mut self, bus: &Ctx) {
+        match self.fetcher_step {
+            1 => {
+                let address = self.tile_map_address();
+                self.fetch_tile_number = bus.vram[address];
+                self.fetch_tile_attributes = bus.vram_bank1[address];
+            }
+            3 => self.fetch_tile_low = self.tile_data_bank(bus)[self.cgb_tile_data_address()],
+            5 => {
+                let address = self.cgb_tile_data_address() + 1;
+                self.fetch_tile_high = self.tile_data_bank(bus)[address];
+                if self.in_window != 0 {
+                    self.fetcher_window_x = self.fetcher_window_x.wrapping_add(1);
+                }
+                self.fetcher_step = 6;
+                self.try_push_cgb_background();
+                return;
+            }
+            6 | 7 => {
+                self.try_push_cgb_background();
+                return;
+            }
+            _ => {}
+        }
+        self.fetcher_step = self.fetcher_step.wrapping_add(1) & 7;
+    }
+
+    /// `tile_data_address` with the vertical flip (attribute bit 6).
+    fn cgb_tile_data_address(&self) -> usize {
+        let address = self.tile_data_address();
+        if self.fetch_tile_attributes & ATTRIBUTE_Y_FLIP != 0 {
+            // Row r of 0..=7 sits at byte 2r of the tile: flipping is XOR 14.
+            address ^ 0x0E
+        } else {
+            address
+        }
+    }
+
+    /// The VRAM bank of the tile being fetched (attribute bit 3).
+    fn tile_data_bank<'a>(&self, bus: &Ctx<'a>) -> &'a [u8; 0x2000] {
+        if self.fetch_tile_attributes & ATTRIBUTE_BANK != 0 {
+            bus.vram_bank1
+        } else {
+            bus.vram
+        }
+    }
+
+    fn try_push_cgb_background(&mut self) {
+        if self.bg_fifo_len == 0 {
+            self.try_push_background();
+            self.push_cgb_attributes();
+        }
+    }
+
+    /// A tile has just entered the background FIFO: apply its horizontal flip and keep its
+    /// attributes for its pixels.
+    fn push_cgb_attributes(&mut self) {
+        if self.fetch_tile_attributes & ATTRIBUTE_X_FLIP != 0 {
+            self.bg_fifo_low = self.bg_fifo_low.reverse_bits();
+            self.bg_fifo_high = self.bg_fifo_high.reverse_bits();
+        }
+        self.bg_fifo_attributes = self.fetch_tile_attributes;
+    }
+
+    /// CGB mode with OPRI clear: the FIFO slots (bit 7 = next pixel) where the object being
+    /// pushed, opaque in `opaque`, beats the object already there by a lower OAM index.
+    pub(super) fn take_by_oam_index(&self, bus: &Ctx, opaque: u8) -> u8 {
+        if bus.cgb.is_some_and(|cgb| cgb.opri & 1 != 0) {
+            return 0;
+        }
+        let n = usize::from(self.sprite_count.clamp(1, 10) - 1);
+        let index = self.sprite_oam_index[n];
+        let mut take = 0;
+        for (slot, &holder) in self.obj_fifo_oam_index.iter().enumerate() {
+            let bit = 0x80 >> slot;
+            if opaque & bit != 0 && index < holder {
+                take |= bit;
+            }
+        }
+        take
+    }
+
+    /// Records palette bits 1..=2 and the OAM index of the object pushed into the slots it
+    /// took.
+    pub(super) fn push_cgb_object_palette(&mut self, attributes: u8, take: u8) {
+        let spread = |set: bool| if set { 0xFF } else { 0 };
+        let bit1 = spread(attributes & 2 != 0);
+        let bit2 = spread(attributes & 4 != 0);
+        self.obj_fifo_palette_bit1 = (self.obj_fifo_palette_bit1 & !take) | (bit1 & take);
+        self.obj_fifo_palette_bit2 = (self.obj_fifo_palette_bit2 & !take) | (bit2 & take);
+        let n = usize::from(self.sprite_count.clamp(1, 10) - 1);
+        let index = self.sprite_oam_index[n];
+        for (slot, holder) in self.obj_fifo_oam_index.iter_mut().enumerate() {
+            if take & (0x80 >> slot) != 0 {
+                *holder = index;
+            }
+        }
+    }
+
+    /// `output_pixel` on a CGB: pops one pixel (the first `8 + SCX mod 8` are discarded)
+    /// and writes it through palette RAM.
+    pub(super) fn output_colour_pixel(&mut self, bus: &mut Ctx) {
+        let bg_colour;
+        if self.insert_background_pixel != 0 {
+            self.insert_background_pixel = 0;
+            bg_colour = 0;
+        } else if self.bg_fifo_len != 0 {
+            bg_colour = ((self.bg_fifo_high >> 6) & 2) | (self.bg_fifo_low >> 7);
+            self.bg_fifo_low <<= 1;
+            self.bg_fifo_high <<= 1;
+            self.bg_fifo_len -= 1;
+        } else {
+            return;
+        }
+        let obj = ((self.obj_fifo_high >> 6) & 2)
+            | (self.obj_fifo_low >> 7)
+            | ((self.obj_fifo_palette >> 7) << 2)
+            | ((self.obj_fifo_priority >> 7) << 3);
+        self.obj_fifo_low <<= 1;
+        self.obj_fifo_high <<= 1;
+        self.obj_fifo_palette <<= 1;
+        self.obj_fifo_priority <<= 1;
+        let obj_palette_high = if self.colour_mode == MODE_CGB {
+            self.shift_cgb_object_fifo()
+        } else {
+            0
+        };
+        if self.scanline_x >= 160 {
+            self.scanline_x = self.scanline_x.wrapping_add(1);
+            return;
+        }
+        let obj = if self.lcdc & LCDC_OBJ_ENABLE != 0 {
+            obj
+        } else {
+            0
+        };
+        let x = self.screen_x;
+        self.output_colour(bus, x, bg_colour | (obj << 2), obj_palette_high);
+        self.screen_x = x.saturating_add(1);
+        self.scanline_x = self.scanline_x.wrapping_add(1);
+        self.window_fetch_starting = 0;
+    }
+
+    /// Pops the CGB-only object FIFO planes with the pixel going out; returns that pixel's
+    /// palette bits 1..=2 (in place: 0, 2, 4 or 6).
+    fn shift_cgb_object_fifo(&mut self) -> u8 {
+        let high =
+            ((self.obj_fifo_palette_bit1 >> 7) << 1) | ((self.obj_fifo_palette_bit2 >> 7) << 2);
+        self.obj_fifo_palette_bit1 <<= 1;
+        self.obj_fifo_palette_bit2 <<= 1;
+        self.obj_fifo_oam_index.copy_within(1.., 0);
+        self.obj_fifo_oam_index[7] = 0xFF;
+        high
+    }
+
+    /// Writes one pixel on a CGB. `pixel`: bits 0-1 background colour, 2-3 object colour,
+    /// 4 palette bit 0 (OBP1 in compatibility mode), 5 object behind background;
+    /// `obj_palette_high`: the object's palette bits 1..=2 (CGB mode).
+    fn output_colour(&self, bus: &mut Ctx, x: u8, pixel: u8, obj_palette_high: u8) {
+        let bg_colour = pixel & 3;
+        let obj_colour = (pixel >> 2) & 3;
+        let behind_bg = pixel & 0x20 != 0;
+        let (number, rgb) = if self.colour_mode == MODE_COMPATIBILITY {
+            // The DMG pipeline picks a shade; palette RAM colours it: background palette
+            // 0, object palette 0 (OBP0) or 1 (OBP1).
+            let bg_colour = if self.lcdc & LCDC_BG_ENABLE != 0 {
+                bg_colour
+            } else {
+                0
+            };
+            if obj_colour != 0 && !(behind_bg && bg_colour != 0) {
+                let use_obp1 = pixel & 0x10 != 0;
+                let palette = if use_obp1 { self.obp1 } else { self.obp0 };
+                let shade = (palette >> (obj_colour * 2)) & 3;
+                let rgb = bus
+                    .cgb
+                    .map_or(0, |cgb| cgb.obj_colour(u8::from(use_obp1), shade));
+                (shade, rgb)
+            } else {
+                let shade = (self.bgp >> (bg_colour * 2)) & 3;
+                (shade, bus.cgb.map_or(0, |cgb| cgb.bg_colour(0, shade)))
+            }
+        } else {
+            // CGB mode: LCDC bit 0 clear puts every object above the background; else the
+            // background wins with a non-zero colour when its tile or the object asks.
+            let attributes = self.bg_fifo_attributes;
+            let object_wins = obj_colour != 0
+                && (self.lcdc & LCDC_BG_ENABLE == 0
+                    || bg_colour == 0
+                    || (attributes & ATTRIBUTE_PRIORITY == 0 && !behind_bg));
+            if object_wins {
+                let palette = ((pixel >> 4) & 1) | obj_palette_high;
+                let rgb = bus.cgb.map_or(0, |cgb| cgb.obj_colour(palette, obj_colour));
+                (obj_colour, rgb)
+            } else {
+                let palette = attributes & ATTRIBUTE_PALETTE;
+                let rgb = bus.cgb.map_or(0, |cgb| cgb.bg_colour(palette, bg_colour));
+                (bg_colour, rgb)
+            }
+        };
+        let index = usize::from(self.ly) * SCREEN_WIDTH + usize::from(x);
+        if let Some(out) = bus
+            .frame
+            .as_deref_mut()
+            .and_then(|frame| frame.get_mut(index))
+        {
+            *out = number;
+        }
+        if let Some(out) = bus
+            .frame_rgb
+            .as_deref_mut()
+            .and_then(|frame| frame.get_mut(index))
+        {
+            *out = rgb;
+        }
+    }
+}

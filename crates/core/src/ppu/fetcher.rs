@@ -1,0 +1,231 @@
+//! The background/window fetcher and the pixel FIFOs: one mode-3 dot at a time.
+
+use super::*;
+
+/// Maps one raw pixel (bits 0-1 background colour, 2-3 object colour, 4 OBP1, 5 behind
+/// background) through the palettes.
+fn shade(pixel: u8, bg_enable: bool, bgp: u8, obp0: u8, obp1: u8) -> u8 {
+    let bg_colour = if bg_enable { pixel & 3 } else { 0 };
+    let obj_colour = (pixel >> 2) & 3;
+    let behind_bg = pixel & 0x20 != 0;
+    if obj_colour != 0 && !(behind_bg && bg_colour != 0) {
+        let palette = if pixel & 0x10 != 0 { obp1 } else { obp0 };
+        (palette >> (obj_colour * 2)) & 3
+    } else {
+        (bgp >> (bg_colour * 2)) & 3
+    }
+}
+
+impl PpuState {
+    pub(super) fn activate_window(&mut self) {
+        self.in_window = 1;
+        self.fetcher_window_x = 0;
+        self.fetcher_step = 0;
+        self.bg_fifo_len = 0;
+        self.window_fetch_starting = 1;
+    }
+
+    /// One dot of mode 3, from the window check on.
+    pub(super) fn mode3_dot(&mut self, bus: &mut Ctx) {
+        if self.in_window == 0 && self.window_y_reached != 0 && self.lcdc & LCDC_WINDOW_ENABLE != 0
+        {
+            let mut activate = false;
+            if self.wx == 0 {
+                // WX=0 triggers at a column that depends on the fine scroll.
+                const TRIGGER: [i8; 8] = [-7, -9, -10, -11, -12, -13, -14, -14];
+                if self.scanline_x == TRIGGER[usize::from(self.scx & 7)] as u8 {
+                    activate = true;
+                }
+            } else if self.wx < 166 {
+                if self.wx == self.scanline_x.wrapping_add(7) {
+                    activate = true;
+                } else if self.wx == self.scanline_x.wrapping_add(6) && self.wx_just_changed == 0 {
+                    activate = true;
+                    if self.screen_x > 0 {
+                        self.screen_x -= 1;
+                    }
+                }
+            }
+            if activate {
+                self.window_line = self.window_line.wrapping_add(1);
+                if self.wx == 0 && self.scx & 7 != 0 {
+                    self.goto(Step::Mode3WindowActivate, 1);
+                    return;
+                }
+                self.activate_window();
+            } else if self.wx == 166 && self.wx == self.scanline_x.wrapping_add(7) {
+                self.window_line = self.window_line.wrapping_add(1);
+            }
+        }
+        self.mode3_after_window(bus);
+    }
+
+    pub(super) fn mode3_after_window(&mut self, bus: &mut Ctx) {
+        if self.in_window != 0
+            && self.window_fetch_starting == 0
+            && self.fetcher_step == 0
+            && self.wx == self.screen_x.wrapping_add(7)
+            && self.bg_fifo_len == 8
+        {
+            // UNVERIFIED glitch (SameBoy's notes): an extra background pixel is inserted.
+            self.insert_background_pixel = 1;
+        }
+        // Drop objects whose column has passed (e.g. left of a window start).
+        while self.sprite_count > 0
+            && (self.scanline_x < 160 || self.scanline_x >= 0u8.wrapping_sub(8))
+            && self.next_sprite()[1] < self.scanline_x.wrapping_add(8)
+        {
+            self.sprite_count -= 1;
+        }
+        self.mode3_sprite_check(bus);
+    }
+
+    pub(super) fn mode3_sprite_check(&mut self, bus: &mut Ctx) {
+        if self.sprite_count > 0
+            && self.lcdc & LCDC_OBJ_ENABLE != 0
+            && self.next_sprite()[1] == self.scanline_x.wrapping_add(8)
+        {
+            self.sprite_wait_fetcher(bus);
+            return;
+        }
+        self.output_pixel(bus);
+        self.tick_fetcher(bus);
+        if self.screen_x >= 160 {
+            self.exit_mode3(bus);
+        } else {
+            self.goto(Step::Mode3Dot, 1);
+        }
+    }
+
+    /// Pops one pixel; the first `8 + SCX mod 8` are discarded (fine scroll).
+    pub(super) fn output_pixel(&mut self, bus: &mut Ctx) {
+        if self.colour_mode != 0 {
+            self.output_colour_pixel(bus);
+            return;
+        }
+        let bg_colour;
+        if self.insert_background_pixel != 0 {
+            self.insert_background_pixel = 0;
+            bg_colour = 0;
+        } else if self.bg_fifo_len != 0 {
+            bg_colour = ((self.bg_fifo_high >> 6) & 2) | (self.bg_fifo_low >> 7);
+            self.bg_fifo_low <<= 1;
+            self.bg_fifo_high <<= 1;
+            self.bg_fifo_len -= 1;
+        } else {
+            return;
+        }
+        let obj = ((self.obj_fifo_high >> 6) & 2)
+            | (self.obj_fifo_low >> 7)
+            | ((self.obj_fifo_palette >> 7) << 2)
+            | ((self.obj_fifo_priority >> 7) << 3);
+        self.obj_fifo_low <<= 1;
+        self.obj_fifo_high <<= 1;
+        self.obj_fifo_palette <<= 1;
+        self.obj_fifo_priority <<= 1;
+        if self.scanline_x >= 160 {
+            self.scanline_x = self.scanline_x.wrapping_add(1);
+            return;
+        }
+        // Objects already in the FIFO vanish while LCDC bit 1 is clear (Mealybug
+        // m3_lcdc_obj_en_change).
+        let obj = if self.lcdc & LCDC_OBJ_ENABLE != 0 {
+            obj
+        } else {
+            0
+        };
+        let pixel = bg_colour | (obj << 2);
+        let x = self.screen_x;
+        if let Some(frame) = bus.frame.as_deref_mut() {
+            let colour = shade(
+                pixel,
+                self.lcdc & LCDC_BG_ENABLE != 0,
+                self.bgp,
+                self.obp0,
+                self.obp1,
+            );
+            let index = usize::from(self.ly) * SCREEN_WIDTH + usize::from(x);
+            if let Some(out) = frame.get_mut(index) {
+                *out = colour;
+            }
+        }
+        self.screen_x = x.saturating_add(1);
+        self.scanline_x = self.scanline_x.wrapping_add(1);
+        self.window_fetch_starting = 0;
+    }
+
+    /// One dot of the background/window fetcher: tile number at step 1, low byte at 3,
+    /// high byte at 5, then it waits until the FIFO is empty to push eight pixels.
+    pub(super) fn tick_fetcher(&mut self, bus: &Ctx) {
+        if self.colour_mode == MODE_CGB {
+            self.tick_cgb_fetcher(bus);
+            return;
+        }
+        match self.fetcher_step {
+            1 => self.fetch_tile_number = bus.vram[self.tile_map_address()],
+            3 => self.fetch_tile_low = bus.vram[self.tile_data_address()],
+            5 => {
+                self.fetch_tile_high = bus.vram[self.tile_data_address() + 1];
+                if self.in_window != 0 {
+                    self.fetcher_window_x = self.fetcher_window_x.wrapping_add(1);
+                }
+                self.fetcher_step = 6;
+                self.try_push_background();
+                return;
+            }
+            6 | 7 => {
+                self.try_push_background();
+                return;
+            }
+            _ => {}
+        }
+        self.fetcher_step = self.fetcher_step.wrapping_add(1) & 7;
+    }
+
+    /// VRAM offset of the tile-map entry the fetcher reads now.
+    #[inline(always)]
+    pub(super) fn tile_map_address(&self) -> usize {
+        let in_window = self.in_window != 0;
+        let map_high = if in_window {
+            self.lcdc & LCDC_WINDOW_MAP != 0
+        } else {
+            self.lcdc & LCDC_BG_MAP != 0
+        };
+        let (column, row) = if in_window {
+            (self.fetcher_window_x, self.window_line / 8)
+        } else {
+            (
+                (self.scx.wrapping_add(self.scanline_x).wrapping_add(8) / 8) & 0x1F,
+                self.ly.wrapping_add(self.scy) / 8,
+            )
+        };
+        let offset = (32 * u16::from(row) + u16::from(column)) & 0x3FF;
+        let base: u16 = if map_high { 0x1C00 } else { 0x1800 };
+        usize::from(base + offset)
+    }
+
+    pub(super) fn try_push_background(&mut self) {
+        if self.bg_fifo_len == 0 {
+            self.bg_fifo_low = self.fetch_tile_low;
+            self.bg_fifo_high = self.fetch_tile_high;
+            self.bg_fifo_len = 8;
+            self.fetcher_step = 0;
+        }
+    }
+
+    pub(super) fn tile_data_address(&self) -> usize {
+        let tile = u16::from(self.fetch_tile_number);
+        // LCDC bit 4 clear: tiles 0..127 at 0x9000, 128..255 at 0x8800.
+        let tile = if self.lcdc & LCDC_TILE_DATA == 0 && tile < 128 {
+            tile + 256
+        } else {
+            tile
+        };
+        let row = if self.in_window != 0 {
+            self.window_line & 7
+        } else {
+            self.ly.wrapping_add(self.scy) & 7
+        };
+        usize::from((tile * 16 + u16::from(row) * 2) & 0x1FFE)
+    }
+}

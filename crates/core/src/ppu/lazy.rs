@@ -1,0 +1,320 @@
+//! Lazy mode 3: owed dots (`fifo_lag`), catching up in long runs, and the drain that
+//! outputs a FIFO's worth of plain pixels at once.
+
+use super::*;
+
+/// `SPREAD[x]` has byte k (little-endian) = bit 7-k of x: a tile row's pixels, left first.
+const SPREAD: [u64; 256] = {
+    let mut table = [0u64; 256];
+    let mut x = 0;
+    while x < 256 {
+        let mut k = 0;
+        while k < 8 {
+            table[x] |= (((x >> (7 - k)) & 1) as u64) << (8 * k);
+            k += 1;
+        }
+        x += 1;
+    }
+    table
+};
+
+impl PpuState {
+    /// Advances `n` dots of real time: eagerly outside mode 3, lazily inside it.
+    pub(super) fn advance_dots(&mut self, n: u32, bus: &mut Ctx) {
+        if self.fifo_lag == 0 {
+            let rest = self.run(n, true, bus);
+            if rest == 0 {
+                return;
+            }
+            self.fifo_lag = rest as u16;
+        } else {
+            self.fifo_lag = self.fifo_lag.saturating_add(n as u16);
+        }
+        self.settle(bus);
+    }
+
+    /// Runs owed mode-3 dots until mode 3 cannot have ended unnoticed: each dot outputs at
+    /// most one pixel, so while `screen_x + lag < 160` the 160th pixel is still ahead.
+    /// Two dots stay owed when possible, for writes that land two dots early.
+    pub(super) fn settle(&mut self, bus: &mut Ctx) {
+        if self.oam_dma_active != 0 {
+            // Object fetches read the byte OAM DMA drives now: no lag.
+            self.pay(self.fifo_lag, bus);
+            return;
+        }
+        if u32::from(self.screen_x) + u32::from(self.fifo_lag) < 160 {
+            return;
+        }
+        if self.fifo_lag > 2 {
+            self.pay(self.fifo_lag - 2, bus);
+            if self.fifo_lag == 0 || u32::from(self.screen_x) + u32::from(self.fifo_lag) < 160 {
+                return;
+            }
+        }
+        // The last owed dots might end mode 3: find out on a copy, which draws nothing.
+        let mut copy = *self;
+        let mut ignored = 0;
+        let mut probe = Ctx::look_ahead(bus.memory(), &mut ignored);
+        copy.pay(copy.fifo_lag, &mut probe);
+        if copy.step_is_mode3() {
+            return;
+        }
+        self.pay(self.fifo_lag, bus);
+    }
+
+    /// Runs `n` of the owed dots; if mode 3 ends meanwhile, the rest too (outside mode 3
+    /// nothing may lag).
+    pub(super) fn pay(&mut self, n: u16, bus: &mut Ctx) {
+        let n = n.min(self.fifo_lag);
+        self.fifo_lag -= n;
+        self.run(u32::from(n), false, bus);
+        if self.fifo_lag != 0 && !Step::from_raw(self.step).is_mode3() {
+            let rest = self.fifo_lag;
+            self.fifo_lag = 0;
+            self.run(u32::from(rest), false, bus);
+        }
+    }
+
+    /// Runs the steps for `dots` dots. With `stop_at_mode3`, returns early when a mode-3
+    /// step is next, giving back the dots not run.
+    pub(super) fn run(&mut self, mut dots: u32, stop_at_mode3: bool, bus: &mut Ctx) -> u32 {
+        loop {
+            if self.step_is_mode3() {
+                if stop_at_mode3 {
+                    return dots;
+                }
+                if FAST && self.wait_dots == 1 && self.step == Step::Mode3Dot as u8 {
+                    // Fast path: plain mode-3 dots (no window trigger, no object, no
+                    // glitch) run here without the step dispatch; the result is identical.
+                    while dots > 1 {
+                        // A drain's conditions include the first dot's being plain.
+                        let length = self.mode3_drain_length();
+                        if length != 0 && dots > u32::from(length) {
+                            dots -= u32::from(length);
+                            self.line_dot = self.line_dot.wrapping_add(u16::from(length));
+                            self.mode3_drain(length, bus);
+                            if self.screen_x >= 160 {
+                                // The line's last pixel is out (as in the plain dot below).
+                                self.wait_dots = 0;
+                                self.exit_mode3(bus);
+                                break;
+                            }
+                            continue;
+                        }
+                        if !self.mode3_dot_is_plain() {
+                            break;
+                        }
+                        dots -= 1;
+                        self.line_dot = self.line_dot.wrapping_add(1);
+                        self.output_pixel(bus);
+                        self.tick_fetcher(bus);
+                        if self.screen_x >= 160 {
+                            self.wait_dots = 0;
+                            self.exit_mode3(bus);
+                            break;
+                        }
+                    }
+                }
+            }
+            let wait = u32::from(self.wait_dots);
+            if wait >= dots {
+                self.wait_dots -= dots as u16;
+                self.line_dot = self.line_dot.wrapping_add(dots as u16);
+                return 0;
+            }
+            dots -= wait;
+            self.line_dot = self.line_dot.wrapping_add(wait as u16);
+            self.wait_dots = 0;
+            self.step(bus);
+        }
+    }
+
+    #[inline(always)]
+    pub(super) fn step_is_mode3(&self) -> bool {
+        self.step < 64 && (1u64 << self.step) & MODE3_STEPS != 0
+    }
+
+    /// Whether the `Mode3Dot` step due now would only output a pixel and step the fetcher
+    /// (see `mode3_dot`): conservative, any doubt takes the full step.
+    #[inline(always)]
+    pub(super) fn mode3_dot_is_plain(&self) -> bool {
+        if self.insert_background_pixel != 0 {
+            return false;
+        }
+        if self.in_window == 0 {
+            if self.window_y_reached != 0
+                && self.lcdc & LCDC_WINDOW_ENABLE != 0
+                && (self.wx == 0
+                    || self.wx == self.scanline_x.wrapping_add(7)
+                    || (self.wx < 166 && self.wx == self.scanline_x.wrapping_add(6)))
+            {
+                return false;
+            }
+        } else if self.wx == self.screen_x.wrapping_add(7) {
+            return false;
+        }
+        if self.sprite_count != 0 {
+            let n = usize::from(self.sprite_count.min(10) - 1) * 4 + 1;
+            let x = self.sprites[n];
+            let due = self.scanline_x.wrapping_add(8);
+            // Objects are dropped once passed only from column -8 on (`mode3_after_window`);
+            // before that only one exactly due is fetched.
+            let visible = self.scanline_x < 160 || self.scanline_x >= 248;
+            if x == due || (visible && x < due) {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// If the FIFO's remaining pixels can go out as plain dots, with the fetcher reaching
+    /// its push exactly when the FIFO empties, the number of those dots (`mode3_drain`
+    /// then does them at once; its last pixel may be the line's 160th); else 0. Registers cannot change within a `run` (writes are
+    /// applied between runs), nor VRAM (locked in mode 3).
+    #[inline(always)]
+    pub(super) fn mode3_drain_length(&self) -> u8 {
+        let length = self.bg_fifo_len;
+        let step = self.fetcher_step.min(6);
+        if length == 0
+            || length > 8
+            || length + step < 6
+            || self.insert_background_pixel != 0
+            || self.screen_x > 160 - length
+            // Colour output goes pixel by pixel (`output_pixel`).
+            || self.colour_mode != 0
+        {
+            return 0;
+        }
+        let last = length - 1;
+        if self.scanline_x >= 160 {
+            // Fine-scroll discards at the start of the line (columns -16..-1): allowed
+            // without an active window, while the run stays left of column 8, and while no
+            // dot would fetch or drop the next object (as `mode3_dot_is_plain` decides).
+            if self.in_window != 0 || u16::from(self.scanline_x) + u16::from(length) > 256 + 8 {
+                return 0;
+            }
+            if self.sprite_count != 0 {
+                let x = self.sprites[usize::from(self.sprite_count.min(10) - 1) * 4 + 1];
+                for dot in 0..length {
+                    let column = self.scanline_x.wrapping_add(dot);
+                    let due = column.wrapping_add(8);
+                    let visible = !(160..248).contains(&column);
+                    if x == due || (visible && x < due) {
+                        return 0;
+                    }
+                }
+            }
+        } else if self.scanline_x > 160 - length {
+            return 0;
+        } else if self.sprite_count != 0 {
+            let n = usize::from(self.sprite_count.min(10) - 1) * 4 + 1;
+            if self.sprites[n] <= self.scanline_x + last + 8 {
+                return 0;
+            }
+        }
+        if self.in_window == 0 {
+            if self.window_y_reached != 0
+                && self.lcdc & LCDC_WINDOW_ENABLE != 0
+                && self.wx < 167
+                && (self.wx == 0
+                    || self.wx.wrapping_sub(self.scanline_x.wrapping_add(6)) <= last + 1)
+            {
+                return 0;
+            }
+        } else if self.wx.wrapping_sub(self.screen_x.wrapping_add(7)) <= last {
+            return 0;
+        }
+        length
+    }
+
+    /// `length` plain dots: the FIFO's pixels go out, the fetcher finishes its tile and
+    /// pushes it at the last dot. Same effects, in the same order, as that many
+    /// `Mode3Dot` steps.
+    pub(super) fn mode3_drain(&mut self, length: u8, bus: &mut Ctx) {
+        let start_step = self.fetcher_step.min(6);
+        let start_x = self.scanline_x;
+        // Dot j (1-based) runs fetcher step start_step + j - 1, after its pixel is out.
+        if start_step <= 1 {
+            let dot = 1 - start_step + 1;
+            self.scanline_x = start_x.wrapping_add(dot);
+            self.fetch_tile_number = bus.vram[self.tile_map_address()];
+        }
+        // Kept in locals too: reading the two bytes back as a pair right after storing them
+        // one by one stalls store forwarding.
+        let mut fetched_low = self.fetch_tile_low;
+        let mut fetched_high = self.fetch_tile_high;
+        if start_step <= 5 {
+            let address = self.tile_data_address();
+            if start_step <= 3 {
+                fetched_low = bus.vram[address];
+                self.fetch_tile_low = fetched_low;
+            }
+            fetched_high = bus.vram[address + 1];
+            self.fetch_tile_high = fetched_high;
+            if self.in_window != 0 {
+                self.fetcher_window_x = self.fetcher_window_x.wrapping_add(1);
+            }
+        }
+        self.scanline_x = start_x.wrapping_add(length);
+        // Pixels left of column 0 are popped and dropped (fine scroll).
+        let discarded = if start_x >= 160 {
+            (256 - u16::from(start_x)).min(u16::from(length)) as u8
+        } else {
+            0
+        };
+        let shown = length - discarded;
+        let (low, high) = (self.bg_fifo_low, self.bg_fifo_high);
+        if let Some(frame) = bus.frame.as_deref_mut().filter(|_| shown != 0) {
+            let start = usize::from(self.ly) * SCREEN_WIDTH + usize::from(self.screen_x);
+            if let Some(row) = frame.get_mut(start..start + usize::from(shown)) {
+                // The pixels one per byte (values 0..=3, so sums of masked bytes never
+                // carry): colour planes spread to bytes, each colour's shade added where
+                // it occurs.
+                let ones = 0x0101_0101_0101_0101u64;
+                let (bg0, bg1) = if self.lcdc & LCDC_BG_ENABLE != 0 {
+                    (SPREAD[usize::from(low)], SPREAD[usize::from(high)])
+                } else {
+                    (0, 0)
+                };
+                let shaded = |palette: u8, p0: u64, p1: u64| {
+                    let shade = |colour: u8| u64::from((palette >> (colour * 2)) & 3);
+                    shade(0) * ((p0 | p1) ^ ones)
+                        + shade(1) * (p0 & (p1 ^ ones))
+                        + shade(2) * (p1 & (p0 ^ ones))
+                        + shade(3) * (p0 & p1)
+                };
+                let mut packed = shaded(self.bgp, bg0, bg1);
+                if (self.obj_fifo_low | self.obj_fifo_high) != 0 && self.lcdc & LCDC_OBJ_ENABLE != 0
+                {
+                    let obj0 = SPREAD[usize::from(self.obj_fifo_low)];
+                    let obj1 = SPREAD[usize::from(self.obj_fifo_high)];
+                    let use_obp1 = SPREAD[usize::from(self.obj_fifo_palette)];
+                    let behind = SPREAD[usize::from(self.obj_fifo_priority)];
+                    let shown = (obj0 | obj1) & ((behind & (bg0 | bg1)) ^ ones);
+                    let objects = (shaded(self.obp0, obj0, obj1) & ((use_obp1 ^ ones) * 0xFF))
+                        | (shaded(self.obp1, obj0, obj1) & (use_obp1 * 0xFF));
+                    let shown_mask = shown * 0xFF;
+                    packed = (packed & !shown_mask) | (objects & shown_mask);
+                }
+                let bytes = (packed >> (8 * u32::from(discarded))).to_le_bytes();
+                match <&mut [u8; 8]>::try_from(&mut *row) {
+                    Ok(whole_tile) => *whole_tile = bytes,
+                    Err(_) => row.copy_from_slice(&bytes[..usize::from(shown)]),
+                }
+            }
+        }
+        let shift = |plane: u8| (u16::from(plane) << length) as u8;
+        self.obj_fifo_low = shift(self.obj_fifo_low);
+        self.obj_fifo_high = shift(self.obj_fifo_high);
+        self.obj_fifo_palette = shift(self.obj_fifo_palette);
+        self.obj_fifo_priority = shift(self.obj_fifo_priority);
+        self.screen_x += shown;
+        if shown != 0 {
+            self.window_fetch_starting = 0;
+        }
+        self.bg_fifo_low = fetched_low;
+        self.bg_fifo_high = fetched_high;
+        self.bg_fifo_len = 8;
+        self.fetcher_step = 0;
+    }
+}

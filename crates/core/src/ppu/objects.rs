@@ -1,0 +1,147 @@
+//! Objects: the OAM scan and the object fetches that pause the background fetcher.
+
+use super::*;
+
+impl PpuState {
+    /// Selects up to ten objects on this line, in OAM order, then orders them for fetching.
+    /// Every entry's Y and X pass the scan's latch, so the last entry's stay there.
+    /// UNVERIFIED: done at once at dot 4 rather than over the 80 dots of mode 2; OAM is
+    /// closed to the CPU meanwhile, so only OAM DMA during mode 2 could tell.
+    pub(super) fn scan_oam(&mut self, oam: &[u8; 160]) {
+        let height: u16 = if self.lcdc & LCDC_OBJ_TALL != 0 {
+            16
+        } else {
+            8
+        };
+        let line = u16::from(self.ly) + 16;
+        let mut count = 0usize;
+        // (Y, X, OAM index) of the objects found.
+        let mut found = [[0u8; 3]; 10];
+        let blocked = self.oam_dma_active != 0;
+        for (index, entry) in oam.chunks_exact(4).enumerate() {
+            if !blocked {
+                self.oam_latch_y = entry[0];
+                self.oam_latch_x = entry[1];
+            }
+            let y = u16::from(self.oam_latch_y);
+            if count < 10 && line >= y && line < y + height {
+                found[count] = [self.oam_latch_y, self.oam_latch_x, index as u8];
+                count += 1;
+            }
+        }
+        // Fetch order is X ascending, then OAM index ascending; the list is popped from its
+        // end, so store X descending, then OAM index descending (insertion sort, stable).
+        let mut sorted = [[0u8; 3]; 10];
+        for (n, sprite) in found[..count].iter().rev().enumerate() {
+            let mut position = n;
+            while position > 0 && sorted[position - 1][1] < sprite[1] {
+                sorted[position] = sorted[position - 1];
+                position -= 1;
+            }
+            sorted[position] = *sprite;
+        }
+        for (n, &[y, x, index]) in sorted[..count].iter().enumerate() {
+            self.sprites[n * 4..n * 4 + 4].copy_from_slice(&[y, x, 0, 0]);
+            self.sprite_oam_index[n] = index;
+        }
+        self.sprite_count = count as u8;
+    }
+
+    /// Reads the next object's tile number and attributes from OAM (or, during OAM DMA,
+    /// the byte the DMA drives) into its `sprites` slot.
+    pub(super) fn read_sprite_attributes(&mut self, oam: &[u8; 160]) {
+        let n = usize::from(self.sprite_count.clamp(1, 10) - 1);
+        let (tile, flags) = if self.oam_dma_active != 0 {
+            (self.oam_dma_byte, self.oam_dma_byte)
+        } else {
+            let base = usize::from(self.sprite_oam_index[n] % 40) * 4;
+            (oam[base + 2], oam[base + 3])
+        };
+        self.sprites[n * 4 + 2] = tile;
+        self.sprites[n * 4 + 3] = flags;
+    }
+
+    pub(super) fn next_sprite(&self) -> [u8; 4] {
+        let n = usize::from(self.sprite_count.clamp(1, 10) - 1) * 4;
+        [
+            self.sprites[n],
+            self.sprites[n + 1],
+            self.sprites[n + 2],
+            self.sprites[n + 3],
+        ]
+    }
+
+    pub(super) fn sprite_wait_fetcher(&mut self, bus: &mut Ctx) {
+        if self.bg_fifo_len == 0 || self.fetcher_step < 5 {
+            self.tick_fetcher(bus);
+            self.goto(Step::SpriteWaitFetcher, 1);
+            return;
+        }
+        if self.sprite_x0_penalty != 0 && self.next_sprite()[1] == 0 {
+            let penalty = self.sprite_x0_penalty;
+            self.sprite_x0_penalty = 0;
+            self.goto(Step::SpriteAfterPenalty, u16::from(penalty));
+            return;
+        }
+        self.sprite_fetch_1(bus);
+    }
+
+    pub(super) fn sprite_fetch_1(&mut self, bus: &mut Ctx) {
+        self.tick_fetcher(bus);
+        self.goto(Step::SpriteFetch2, 1);
+    }
+
+    /// VRAM offset of the next object's row on this line (low byte; +1 for the high).
+    pub(super) fn sprite_row_address(&self) -> u16 {
+        let tall = self.lcdc & LCDC_OBJ_TALL != 0;
+        let sprite = self.next_sprite();
+        let height_mask = if tall { 15 } else { 7 };
+        let mut row = self.ly.wrapping_sub(sprite[0]) & height_mask;
+        if sprite[3] & 0x40 != 0 {
+            row = !row & height_mask;
+        }
+        let tile = if tall { sprite[2] & !1 } else { sprite[2] };
+        u16::from(tile) * 16 + u16::from(row) * 2
+    }
+
+    pub(super) fn push_sprite(&mut self, bus: &Ctx) {
+        let sprite = self.next_sprite();
+        let (mut low, mut high) = (self.sprite_tile_low, self.sprite_tile_high);
+        if sprite[3] & 0x20 != 0 {
+            low = low.reverse_bits();
+            high = high.reverse_bits();
+        }
+        // Earlier (higher-priority) objects keep their opaque pixels; in CGB mode a lower
+        // OAM index wins instead (`take_by_oam_index`).
+        let mut take = !(self.obj_fifo_low | self.obj_fifo_high);
+        let cgb = self.colour_mode == MODE_CGB;
+        if cgb {
+            take |= self.take_by_oam_index(bus, low | high);
+        }
+        self.obj_fifo_low = (self.obj_fifo_low & !take) | (low & take);
+        self.obj_fifo_high = (self.obj_fifo_high & !take) | (high & take);
+        let spread = |set: bool| if set { 0xFF } else { 0 };
+        // DMG: attribute bit 4 picks OBP1; CGB mode: bits 0..=2 are the palette number.
+        let palette_bit0 = if cgb {
+            sprite[3] & 1 != 0
+        } else {
+            sprite[3] & 0x10 != 0
+        };
+        let priority = spread(sprite[3] & 0x80 != 0);
+        self.obj_fifo_palette = (self.obj_fifo_palette & !take) | (spread(palette_bit0) & take);
+        self.obj_fifo_priority = (self.obj_fifo_priority & !take) | (priority & take);
+        if cgb {
+            self.push_cgb_object_palette(sprite[3], take);
+        }
+        self.sprite_count = self.sprite_count.saturating_sub(1);
+    }
+
+    /// The VRAM bank the next object's tile comes from: CGB attribute bit 3 in CGB mode.
+    pub(super) fn sprite_vram<'a>(&self, bus: &Ctx<'a>) -> &'a [u8; 0x2000] {
+        if self.colour_mode == MODE_CGB && self.next_sprite()[3] & 0x08 != 0 {
+            bus.vram_bank1
+        } else {
+            bus.vram
+        }
+    }
+}

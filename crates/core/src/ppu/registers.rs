@@ -1,0 +1,180 @@
+//! The CPU side of the PPU registers: reads, writes, and mode-3 writes deferred to the dot
+//! they land on.
+
+use super::*;
+
+impl PpuState {
+    /// FF40..=FF4B except FF46. `reg` is the low byte.
+    pub fn read_register(&self, reg: u8) -> u8 {
+        if self.deferred_valid != 0 && reg == self.deferred_reg {
+            return self.deferred_value;
+        }
+        match reg {
+            io::LCDC => self.lcdc,
+            io::STAT => self.stat | 0x80,
+            io::SCY => self.scy,
+            io::SCX => self.scx,
+            io::LY => self.ly,
+            io::LYC => self.lyc,
+            io::BGP => self.bgp,
+            io::OBP0 => self.obp0,
+            io::OBP1 => self.obp1,
+            io::WY => self.wy,
+            io::WX => self.wx,
+            _ => 0xFF,
+        }
+    }
+
+    /// FF40..=FF4B except FF46. `reg` is the low byte.
+    pub fn write_register(&mut self, reg: u8, value: u8, interrupt_flag: &mut u8) {
+        let renders = matches!(
+            reg,
+            io::LCDC | io::SCY | io::SCX | io::BGP | io::OBP0 | io::OBP1 | io::WY | io::WX
+        );
+        if renders
+            && self.lcdc & LCDC_LCD_ENABLE != 0
+            && (self.fifo_lag != 0 || Step::from_raw(self.step).is_mode3())
+        {
+            // Mode 3: the FIFO may be behind; the next tick brings it to the write's dot
+            // and applies the write there (`apply_deferred`). Every tick applies a deferred
+            // write first, so there is never more than one.
+            self.deferred_valid = 1;
+            self.deferred_reg = reg;
+            self.deferred_value = value;
+            return;
+        }
+        self.write_register_now(reg, value, interrupt_flag);
+    }
+
+    pub(super) fn write_register_now(&mut self, reg: u8, value: u8, interrupt_flag: &mut u8) {
+        match reg {
+            io::LCDC => self.write_lcdc(value, interrupt_flag),
+            io::STAT => {
+                // DMG STAT write bug: for one cycle every source reads as enabled, so a
+                // write during HBlank, VBlank or LY=LYC requests a STAT interrupt
+                // (Pan Docs, "STAT modes"; games such as Road Rash rely on it).
+                if self.lcdc & LCDC_LCD_ENABLE != 0 {
+                    self.stat |= 0x78;
+                    self.update_stat(interrupt_flag);
+                }
+                self.stat = (value & 0x78) | (self.stat & 0x07);
+                if self.lcdc & LCDC_LCD_ENABLE != 0 {
+                    self.update_stat(interrupt_flag);
+                } else {
+                    self.stat_line = 0;
+                }
+            }
+            io::SCY => self.scy = value,
+            io::SCX => self.scx = value,
+            io::LY => {}
+            io::LYC => {
+                self.lyc = value;
+                if self.lcdc & LCDC_LCD_ENABLE != 0 {
+                    self.update_stat(interrupt_flag);
+                }
+            }
+            io::BGP => self.bgp = value,
+            io::OBP0 => self.obp0 = value,
+            io::OBP1 => self.obp1 = value,
+            io::WY => self.wy = value,
+            io::WX => {
+                self.wx = value;
+                self.wx_just_changed = 1;
+            }
+            _ => {}
+        }
+    }
+
+    pub(super) fn write_lcdc(&mut self, value: u8, interrupt_flag: &mut u8) {
+        let old = self.lcdc;
+        self.lcdc = value;
+        if (old ^ value) & LCDC_LCD_ENABLE == 0 {
+            return;
+        }
+        self.oam_read_blocked = 0;
+        self.oam_write_blocked = 0;
+        self.vram_read_blocked = 0;
+        self.vram_write_blocked = 0;
+        if value & LCDC_LCD_ENABLE == 0 {
+            // Off: LY and the mode read 0 until it is switched on again.
+            self.ly = 0;
+            self.stat &= !0x03;
+            self.step = Step::Off as u8;
+            self.wait_dots = 0;
+            self.line_dot = 0;
+            self.lcd_off_m_cycles = 0;
+            self.fifo_lag = 0;
+            return;
+        }
+        // On: the first line starts at once, without an OAM scan and reporting mode 0
+        // (Mooneye lcdon_timing-GS). The comparator sees LY=0 immediately
+        // (stat_lyc_onoff).
+        self.ly = 0;
+        self.ly_for_compare = 0;
+        self.stat &= !0x03;
+        self.stat_mode_for_interrupt = 0;
+        self.update_stat(interrupt_flag);
+        self.window_y_reached = 0;
+        self.screen_x = 0;
+        self.step = Step::LcdOnLine as u8;
+        self.wait_dots = 0;
+        // The first line behaves as if it had started 8 dots earlier.
+        self.line_dot = 8;
+    }
+
+    /// Applies the write `write_register` deferred during mode 3, at its dot. The access
+    /// happened at the start of this tick (dot C). Palettes reach the pixel output at C-2
+    /// with the old and new values ORed, and their new value at C-1 (Mealybug
+    /// `m3_bgp_change`, `m3_obp0_change`); LCDC reaches the fetcher and the pixel output at
+    /// C-1 (Mealybug `m3_lcdc_*`; an OBJ disable on the first pixel lands at C-2, per
+    /// SameBoy's DMG notes). Other
+    /// registers take effect at C. With less than two dots of lag (the end of mode 3 was
+    /// near), the write lands at C. APPROX for those last pixels.
+    pub(super) fn apply_deferred(&mut self, bus: &mut Ctx) {
+        self.deferred_valid = 0;
+        let (reg, value) = (self.deferred_reg, self.deferred_value);
+        let toggles_lcd = reg == io::LCDC && (value ^ self.lcdc) & LCDC_LCD_ENABLE != 0;
+        let lead: u16 = match reg {
+            io::BGP | io::OBP0 | io::OBP1 => 2,
+            io::LCDC if !toggles_lcd => 2,
+            io::SCY => SCY_LEAD_DOTS,
+            io::SCX => SCX_LEAD_DOTS,
+            _ => 0,
+        };
+        if lead > 0 && self.fifo_lag >= lead {
+            self.pay(self.fifo_lag - lead, bus);
+            if self.fifo_lag == lead && lead == 2 {
+                // First dot: palettes see old | new; LCDC only an OBJ disable on the
+                // first pixel.
+                match reg {
+                    io::BGP => self.bgp |= value,
+                    io::OBP0 => self.obp0 |= value,
+                    io::OBP1 => self.obp1 |= value,
+                    io::LCDC => {
+                        if self.scanline_x == 0
+                            && self.lcdc & LCDC_OBJ_ENABLE != 0
+                            && value & LCDC_OBJ_ENABLE == 0
+                        {
+                            self.lcdc &= !LCDC_OBJ_ENABLE;
+                        }
+                        self.lcdc = (self.lcdc & !LCDC_OBJ_TALL) | (value & LCDC_OBJ_TALL);
+                        // UNVERIFIED: at the first visible pixel the BG enable bit lands
+                        // early too (Mealybug m3_lcdc_bg_en_change, column 0).
+                        if self.scanline_x == 0 {
+                            self.lcdc = (self.lcdc & !LCDC_BG_ENABLE) | (value & LCDC_BG_ENABLE);
+                        }
+                    }
+                    _ => self.write_register_now(reg, value, bus.interrupt_flag),
+                }
+                self.pay(1, bus);
+            }
+            if self.step_is_mode3() {
+                self.write_register_now(reg, value, bus.interrupt_flag);
+                self.pay(self.fifo_lag, bus);
+                return;
+            }
+        }
+        self.pay(self.fifo_lag, bus);
+        self.write_register_now(reg, value, bus.interrupt_flag);
+    }
+}

@@ -1,0 +1,272 @@
+//! The line and frame schedule: what each `Step` does, mode changes and the STAT line.
+
+use super::*;
+
+impl PpuState {
+    pub(super) fn goto(&mut self, step: Step, wait: u16) {
+        self.step = step as u8;
+        self.wait_dots = wait;
+    }
+
+    pub(super) fn set_mode(&mut self, mode: u8) {
+        self.stat = (self.stat & !0x03) | mode;
+    }
+
+    /// Recomputes the STAT interrupt line and the LY=LYC flag; a rising edge of the line
+    /// requests the interrupt (Mooneye stat_irq_blocking).
+    pub(super) fn update_stat(&mut self, interrupt_flag: &mut u8) {
+        let mut line = match self.stat_mode_for_interrupt {
+            0 => self.stat & STAT_HBLANK_SOURCE != 0,
+            // Entering VBlank also raises the OAM source (Mooneye vblank_stat_intr-GS).
+            1 => self.stat & (STAT_VBLANK_SOURCE | STAT_OAM_SOURCE) != 0,
+            2 => self.stat & STAT_OAM_SOURCE != 0,
+            _ => false,
+        };
+        if self.ly_for_compare != NONE {
+            self.lyc_match = u8::from(self.ly_for_compare == self.lyc);
+            if self.lyc_match != 0 {
+                self.stat |= STAT_LYC_FLAG;
+            } else {
+                self.stat &= !STAT_LYC_FLAG;
+            }
+        } else {
+            self.stat &= !STAT_LYC_FLAG;
+        }
+        line |= self.stat & STAT_LYC_SOURCE != 0 && self.lyc_match != 0;
+        if line && self.stat_line == 0 {
+            *interrupt_flag |= io::INT_STAT;
+        }
+        self.stat_line = u8::from(line);
+    }
+
+    pub(super) fn step(&mut self, bus: &mut Ctx) {
+        match Step::from_raw(self.step) {
+            Step::Off => self.goto(Step::Off, u16::MAX),
+            Step::LcdOnLine => {
+                self.window_line = 0xFF;
+                self.goto(Step::LcdOnOamWriteBlock, 76);
+            }
+            Step::LcdOnOamWriteBlock => {
+                self.oam_write_blocked = 1;
+                self.goto(Step::LcdOnMode3, 2);
+            }
+            Step::LcdOnMode3 => {
+                self.block_all();
+                self.set_mode(3);
+                self.stat_mode_for_interrupt = 3;
+                self.update_stat(bus.interrupt_flag);
+                self.goto(Step::Mode3Start, 5);
+            }
+            Step::LineStart => {
+                self.line_dot = 0;
+                self.screen_x = 0;
+                self.goto(Step::LineOamInterrupt, 3);
+            }
+            Step::LineOamInterrupt => {
+                self.oam_read_blocked = 1;
+                self.set_mode(0);
+                if self.ly != 0 {
+                    self.ly_for_compare = NONE;
+                    self.stat_mode_for_interrupt = 2;
+                } else {
+                    // On line 0 the OAM source rises one dot later.
+                    self.ly_for_compare = 0;
+                    self.stat_mode_for_interrupt = NONE;
+                }
+                self.update_stat(bus.interrupt_flag);
+                self.goto(Step::LineMode2, 1);
+            }
+            Step::LineMode2 => {
+                self.oam_write_blocked = 1;
+                self.ly_for_compare = self.ly;
+                self.set_mode(2);
+                // The OAM source is a pulse: only its rising edge matters.
+                self.stat_mode_for_interrupt = 2;
+                self.update_stat(bus.interrupt_flag);
+                self.stat_mode_for_interrupt = NONE;
+                self.update_stat(bus.interrupt_flag);
+                self.scan_oam(bus.oam);
+                self.goto(Step::LineScanEnd, 76);
+            }
+            Step::LineScanEnd => {
+                self.oam_read_blocked = 1;
+                self.oam_write_blocked = 0;
+                self.vram_read_blocked = 1;
+                self.vram_write_blocked = 0;
+                self.goto(Step::LineMode3, 4);
+            }
+            Step::LineMode3 => {
+                self.set_mode(3);
+                self.stat_mode_for_interrupt = 3;
+                self.update_stat(bus.interrupt_flag);
+                self.block_all();
+                self.goto(Step::Mode3Start, 5);
+            }
+            Step::Mode3Start => {
+                self.bg_fifo_low = 0;
+                self.bg_fifo_high = 0;
+                // Eight dummy pixels: the first fetch overlaps their output.
+                self.bg_fifo_len = 8;
+                self.obj_fifo_low = 0;
+                self.obj_fifo_high = 0;
+                self.obj_fifo_palette = 0;
+                self.obj_fifo_priority = 0;
+                self.obj_fifo_palette_bit1 = 0;
+                self.obj_fifo_palette_bit2 = 0;
+                self.fetcher_step = 0;
+                self.fetcher_window_x = 0;
+                if self.wy == self.ly {
+                    self.window_y_reached = 1;
+                }
+                self.in_window = 0;
+                self.insert_background_pixel = 0;
+                self.window_fetch_starting = 0;
+                let fine = self.scx & 7;
+                self.scanline_x = 0u8.wrapping_sub(fine + 8);
+                self.sprite_x0_penalty = fine.min(5);
+                self.mode3_dot(bus);
+            }
+            Step::Mode3Dot => self.mode3_dot(bus),
+            Step::Mode3WindowActivate => {
+                self.activate_window();
+                self.mode3_after_window(bus);
+            }
+            Step::SpriteWaitFetcher => self.sprite_wait_fetcher(bus),
+            Step::SpriteAfterPenalty => self.sprite_fetch_1(bus),
+            Step::SpriteFetch1 => self.sprite_fetch_1(bus),
+            Step::SpriteFetch2 => {
+                self.tick_fetcher(bus);
+                self.read_sprite_attributes(bus.oam);
+                self.sprite_tile_address = self.sprite_row_address();
+                self.goto(Step::SpriteFetchLow, 2);
+            }
+            Step::SpriteFetchLow => {
+                self.sprite_tile_address = self.sprite_row_address();
+                self.sprite_tile_low =
+                    self.sprite_vram(bus)[usize::from(self.sprite_tile_address & 0x1FFF)];
+                self.goto(Step::SpriteFetchHigh, 2);
+            }
+            Step::SpriteFetchHigh => {
+                // The address is formed again for the second byte, with LCDC as it is now
+                // (Mealybug m3_lcdc_obj_size_change).
+                self.sprite_tile_address = self.sprite_row_address();
+                self.sprite_tile_high =
+                    self.sprite_vram(bus)[usize::from((self.sprite_tile_address + 1) & 0x1FFF)];
+                self.goto(Step::SpritePush, 1);
+            }
+            Step::SpritePush => {
+                self.push_sprite(bus);
+                self.mode3_sprite_check(bus);
+            }
+            Step::HBlank => {
+                // Reached only through exit_mode3; kept for states saved at that step.
+                self.exit_mode3(bus);
+            }
+            Step::LineWindowCheck => {
+                if self.lcdc & LCDC_WINDOW_ENABLE != 0 && self.wy == self.ly {
+                    self.window_y_reached = 1;
+                }
+                self.goto(Step::LineEnd, 2);
+            }
+            Step::LineEnd => {
+                self.ly = self.ly.wrapping_add(1);
+                self.line_dot = 0;
+                if self.ly == 144 {
+                    self.vblank_line_start(bus);
+                } else {
+                    self.goto(Step::LineStart, 0);
+                    self.step(bus);
+                }
+            }
+            Step::VBlankLineStart => self.vblank_line_start(bus),
+            Step::VBlankDot2 => {
+                // Line 144 also raises the OAM source, two dots before VBlank.
+                if self.ly == 144 && self.stat_line == 0 && self.stat & STAT_OAM_SOURCE != 0 {
+                    *bus.interrupt_flag |= io::INT_STAT;
+                }
+                self.goto(Step::VBlankDot4, 2);
+            }
+            Step::VBlankDot4 => {
+                self.ly_for_compare = self.ly;
+                self.update_stat(bus.interrupt_flag);
+                if self.ly == 144 {
+                    self.set_mode(1);
+                    *bus.interrupt_flag |= io::INT_VBLANK;
+                    bus.frame_done = true;
+                    if self.stat_line == 0 && self.stat & STAT_OAM_SOURCE != 0 {
+                        *bus.interrupt_flag |= io::INT_STAT;
+                    }
+                    self.stat_mode_for_interrupt = 1;
+                    self.update_stat(bus.interrupt_flag);
+                }
+                self.goto(Step::VBlankLineEnd, LINE_DOTS - 4);
+            }
+            Step::VBlankLineEnd => {
+                self.ly = self.ly.wrapping_add(1);
+                self.line_dot = 0;
+                self.vblank_line_start(bus);
+            }
+            Step::Line153Start => self.line153_start(bus),
+            Step::Line153Dot6 => {
+                self.ly = 0;
+                self.ly_for_compare = 153;
+                self.update_stat(bus.interrupt_flag);
+                self.goto(Step::Line153Dot8, 2);
+            }
+            Step::Line153Dot8 => {
+                self.update_stat(bus.interrupt_flag);
+                self.goto(Step::Line153Dot12, 4);
+            }
+            Step::Line153Dot12 => {
+                self.ly_for_compare = 0;
+                self.update_stat(bus.interrupt_flag);
+                self.goto(Step::Line153Dot24, 12);
+            }
+            Step::Line153Dot24 => self.goto(Step::FrameEnd, LINE_DOTS - 24),
+            Step::FrameEnd => {
+                self.ly = 0;
+                self.line_dot = 0;
+                self.window_y_reached = 0;
+                self.window_line = 0xFF;
+                self.goto(Step::LineStart, 0);
+                self.step(bus);
+            }
+        }
+    }
+
+    pub(super) fn vblank_line_start(&mut self, bus: &mut Ctx) {
+        if self.ly == 153 {
+            self.line153_start(bus);
+            return;
+        }
+        self.ly_for_compare = NONE;
+        self.update_stat(bus.interrupt_flag);
+        self.goto(Step::VBlankDot2, 2);
+    }
+
+    pub(super) fn line153_start(&mut self, bus: &mut Ctx) {
+        self.ly = 153;
+        self.ly_for_compare = NONE;
+        self.update_stat(bus.interrupt_flag);
+        self.goto(Step::Line153Dot6, 6);
+    }
+
+    pub(super) fn block_all(&mut self) {
+        self.oam_read_blocked = 1;
+        self.oam_write_blocked = 1;
+        self.vram_read_blocked = 1;
+        self.vram_write_blocked = 1;
+    }
+
+    pub(super) fn exit_mode3(&mut self, bus: &mut Ctx) {
+        self.oam_read_blocked = 0;
+        self.oam_write_blocked = 0;
+        self.vram_read_blocked = 0;
+        self.vram_write_blocked = 0;
+        self.set_mode(0);
+        self.stat_mode_for_interrupt = 0;
+        self.update_stat(bus.interrupt_flag);
+        let wait = (LINE_DOTS - 2).saturating_sub(self.line_dot);
+        self.goto(Step::LineWindowCheck, wait);
+    }
+}
