@@ -80,6 +80,30 @@ fn copied_state_runs_identically_for_10000_frames() {
     }
 }
 
+/// Runs `bytes` on `model` twice, ticking every cycle and skipping idle HALT cycles, with the
+/// same seeded input, and checks state and picture (shades and colour) after every frame.
+fn check_halt_skipping(name: &str, bytes: &[u8], model: Model, seed: u64) {
+    let mut script = InputScript::new(seed);
+    let mut eager = power_on_as(bytes, model);
+    eager.set_halt_skipping(false);
+    let mut skipping = power_on_as(bytes, model);
+    for frame in 0..1_500 {
+        let buttons = Buttons(script.next_frame());
+        eager.set_buttons(buttons);
+        skipping.set_buttons(buttons);
+        eager.run_frame();
+        skipping.run_frame();
+        assert!(
+            eager.state().as_bytes() == skipping.state().as_bytes(),
+            "{name} ({model:?}): HALT skipping changed the state at frame {frame}"
+        );
+        assert!(
+            eager.frame() == skipping.frame() && eager.frame_rgb() == skipping.frame_rgb(),
+            "{name} ({model:?}): frames differ at frame {frame}"
+        );
+    }
+}
+
 #[test]
 fn halt_skipping_matches_ticking_every_cycle() {
     for name in ROMS
@@ -89,25 +113,7 @@ fn halt_skipping_matches_ticking_every_cycle() {
         let Some(bytes) = shared_rom(name) else {
             return;
         };
-        let mut script = InputScript::new(0x5EED_0002);
-        let mut eager = power_on(&bytes);
-        eager.set_halt_skipping(false);
-        let mut skipping = power_on(&bytes);
-        for frame in 0..1_500 {
-            let buttons = Buttons(script.next_frame());
-            eager.set_buttons(buttons);
-            skipping.set_buttons(buttons);
-            eager.run_frame();
-            skipping.run_frame();
-            assert!(
-                eager.state().as_bytes() == skipping.state().as_bytes(),
-                "{name}: HALT skipping changed the state at frame {frame}"
-            );
-            assert!(
-                eager.frame() == skipping.frame(),
-                "{name}: frames differ at frame {frame}"
-            );
-        }
+        check_halt_skipping(name, &bytes, Model::Dmg, 0x5EED_0002);
     }
 }
 
@@ -124,24 +130,6 @@ fn halt_skipping_matches_ticking_every_cycle_on_a_cgb() {
         let Some(bytes) = shared_rom(name) else {
             return;
         };
-        let mut script = InputScript::new(0x5EED_0003);
-        let mut eager = power_on_as(&bytes, Model::Cgb);
-        eager.set_halt_skipping(false);
-        let mut skipping = power_on_as(&bytes, Model::Cgb);
-        for frame in 0..1_500 {
-            let buttons = Buttons(script.next_frame());
-            eager.set_buttons(buttons);
-            skipping.set_buttons(buttons);
-            eager.run_frame();
-            skipping.run_frame();
-            assert!(
-                eager.state().as_bytes() == skipping.state().as_bytes(),
-                "{name}: HALT skipping changed the CGB state at frame {frame}"
-            );
-            assert!(
-                eager.frame_rgb() == skipping.frame_rgb(),
-                "{name}: CGB frames differ at frame {frame}"
-            );
-        }
+        check_halt_skipping(name, &bytes, Model::Cgb, 0x5EED_0003);
     }
 }
