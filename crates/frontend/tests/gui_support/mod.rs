@@ -48,17 +48,15 @@ pub struct Display {
 }
 
 impl Display {
+    /// Starts a server on a display number the server itself picks (`-displayfd`): it
+    /// skips numbers held by live servers and reclaims stale locks left by killed ones, so
+    /// no test guesses a free number (guessing failed once 50 stale locks piled up in /tmp).
     pub fn start() -> Display {
-        let base = 40 + std::process::id() % 200;
-        for number in base..base + 50 {
-            if Path::new(&format!("/tmp/.X11-unix/X{number}")).exists()
-                || Path::new(&format!("/tmp/.X{number}-lock")).exists()
-            {
-                continue;
-            }
-            let server = Command::new("Xvfb")
+        for _attempt in 0..3 {
+            let mut server = Command::new("Xvfb")
                 .args([
-                    &format!(":{number}"),
+                    "-displayfd",
+                    "1",
                     "-screen",
                     "0",
                     "800x700x24",
@@ -69,10 +67,19 @@ impl Display {
                     // two launches on one display).
                     "-noreset",
                 ])
-                .stdout(Stdio::null())
+                .stdout(Stdio::piped())
                 .stderr(Stdio::null())
                 .spawn()
                 .expect("Xvfb starts");
+            // The server writes its display number once it accepts connections.
+            let mut line = String::new();
+            let stdout = server.stdout.take().expect("piped");
+            let read = std::io::BufRead::read_line(&mut std::io::BufReader::new(stdout), &mut line);
+            let Some(number) = read.ok().and_then(|_| line.trim().parse::<u32>().ok()) else {
+                let _ = server.kill();
+                let _ = server.wait();
+                continue;
+            };
             let runtime_dir = std::env::temp_dir().join(format!("backspin-gui-{number}"));
             let _ = std::fs::create_dir_all(&runtime_dir);
             #[cfg(unix)]
@@ -81,33 +88,27 @@ impl Display {
                 let _ =
                     std::fs::set_permissions(&runtime_dir, std::fs::Permissions::from_mode(0o700));
             }
-            let mut display = Display {
+            let display = Display {
                 number,
                 server,
                 app: None,
                 runtime_dir,
             };
-            let socket = format!("/tmp/.X11-unix/X{number}");
             let started = Instant::now();
             while started.elapsed() < Duration::from_secs(10) {
-                // Ready once a client gets an answer, not merely once the socket exists.
-                if Path::new(&socket).exists()
-                    && display
-                        .command("xdotool")
-                        .arg("getdisplaygeometry")
-                        .stdout(Stdio::null())
-                        .stderr(Stdio::null())
-                        .status()
-                        .is_ok_and(|s| s.success())
+                // Ready once a client gets an answer.
+                if display
+                    .command("xdotool")
+                    .arg("getdisplaygeometry")
+                    .stdout(Stdio::null())
+                    .stderr(Stdio::null())
+                    .status()
+                    .is_ok_and(|s| s.success())
                 {
                     return display;
                 }
-                if let Ok(Some(_)) = display.server.try_wait() {
-                    break; // lost a race for this number; try the next
-                }
                 std::thread::sleep(Duration::from_millis(50));
             }
-            let _ = display.server.kill();
         }
         panic!("no Xvfb display could be started");
     }
@@ -294,6 +295,17 @@ impl Drop for Display {
         if let Some(app) = &mut self.app {
             let _ = app.kill();
             let _ = app.wait();
+        }
+        // SIGTERM, not SIGKILL: the server then removes its lock file and socket.
+        let _ = Command::new("kill")
+            .args(["-TERM", &self.server.id().to_string()])
+            .status();
+        let started = Instant::now();
+        while started.elapsed() < Duration::from_secs(5) {
+            if let Ok(Some(_)) = self.server.try_wait() {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(20));
         }
         let _ = self.server.kill();
         let _ = self.server.wait();
