@@ -24,7 +24,8 @@
 //!
 //! After assembly the cartridge header is filled in: Nintendo logo, title (`TITLE "..."`),
 //! cartridge type (`CART_TYPE n`), ROM size (from the highest bank used, or `ROM_SIZE
-//! code`), RAM size (`RAM_SIZE code`), header checksum and global checksum. Bytes placed
+//! code`), RAM size (`RAM_SIZE code`), CGB flag at $0143 (`CGB_FLAG $80` or `$C0`; the
+//! title then has at most 15 characters), header checksum and global checksum. Bytes placed
 //! in $0104-$014F are an error: the header is the assembler's.
 //!
 //! `INCLUDE` and `INCBIN` paths are relative to the file containing them; `INCLUDE` then
@@ -338,6 +339,7 @@ struct HeaderFields {
     cart_type: Option<u8>,
     rom_size: Option<u8>,
     ram_size: Option<u8>,
+    cgb_flag: Option<u8>,
 }
 
 struct Assembler {
@@ -832,11 +834,11 @@ impl Assembler {
             "TITLE" => match args.as_slice() {
                 [[Token::Str(title)]] if title.len() <= 16 && title.is_ascii() => {
                     self.header.title = Some(title.as_bytes().to_vec());
-                    Ok(())
+                    self.check_title_fits()
                 }
                 _ => Err("`TITLE` takes a quoted ASCII title of at most 16 characters".into()),
             },
-            "CART_TYPE" | "ROM_SIZE" | "RAM_SIZE" => {
+            "CART_TYPE" | "ROM_SIZE" | "RAM_SIZE" | "CGB_FLAG" => {
                 let [value] = args.as_slice() else {
                     return Err(format!("`{word}` takes one value"));
                 };
@@ -845,6 +847,7 @@ impl Assembler {
                     .map_err(|_| format!("`{word}` value {value} is not a byte"))?;
                 let field = match word.to_ascii_uppercase().as_str() {
                     "CART_TYPE" => &mut self.header.cart_type,
+                    "CGB_FLAG" => &mut self.header.cgb_flag,
                     "ROM_SIZE" => {
                         if byte > 8 {
                             return Err(format!("`ROM_SIZE` code {byte} is not 0-8"));
@@ -854,7 +857,7 @@ impl Assembler {
                     _ => &mut self.header.ram_size,
                 };
                 *field = Some(byte);
-                Ok(())
+                self.check_title_fits()
             }
             _ => {
                 let operands = args
@@ -875,6 +878,17 @@ impl Assembler {
                 self.push(loc, kind, size)
             }
         }
+    }
+
+    /// A 16-character title runs into $0143, the CGB flag's byte.
+    fn check_title_fits(&self) -> Result<(), String> {
+        let title_len = self.header.title.as_ref().map_or(0, Vec::len);
+        if self.header.cgb_flag.is_some() && title_len > 15 {
+            return Err(
+                "with `CGB_FLAG` the title has at most 15 characters ($0143 is the flag)".into(),
+            );
+        }
+        Ok(())
     }
 
     /// `SECTION "name", TYPE[$addr], BANK[n]`: address and bank optional.

@@ -14,6 +14,7 @@ pub mod bess;
 pub mod bus;
 pub mod cart;
 pub mod cgb;
+pub mod compatibility_palettes;
 mod core;
 pub mod cpu;
 pub mod dma;

@@ -7,8 +7,9 @@
 
 use super::audio::AudioSink;
 use super::game::Game;
+use super::picture::Picture;
 use crate::battery::{BatteryKeeper, ClockCatchUp};
-use backspin_core::{Events, SCREEN_HEIGHT, SCREEN_WIDTH};
+use backspin_core::Events;
 use backspin_rewind::{Captured, Span, Timeline};
 use crossbeam_channel::{Receiver, RecvTimeoutError, Sender, TrySendError};
 use std::time::{Duration, Instant};
@@ -65,8 +66,39 @@ pub struct FrameInfo {
 }
 
 pub struct Frame {
-    pub shades: Box<[u8; SCREEN_WIDTH * SCREEN_HEIGHT]>,
+    pub picture: Box<Picture>,
     pub info: FrameInfo,
+}
+
+/// The emulation thread's end of the frame channels: finished frames go out, and the UI
+/// sends each picture box back once it has shown a newer one, so frames do not allocate.
+pub struct FrameSender {
+    pub frames: Sender<Frame>,
+    pub recycled: Receiver<Box<Picture>>,
+}
+
+/// The UI thread's end: see [`FrameSender`].
+pub struct FrameReceiver {
+    pub frames: Receiver<Frame>,
+    pub recycle: Sender<Box<Picture>>,
+}
+
+/// Frame channels holding at most two frames in flight (older ones are dropped, never
+/// waited for) and room for every box to come back.
+pub fn frame_channels() -> (FrameSender, FrameReceiver) {
+    let (frames_tx, frames_rx) = crossbeam_channel::bounded(2);
+    // Boxes in use: two in the channel, one shown, one being filled.
+    let (recycle_tx, recycle_rx) = crossbeam_channel::bounded(4);
+    (
+        FrameSender {
+            frames: frames_tx,
+            recycled: recycle_rx,
+        },
+        FrameReceiver {
+            frames: frames_rx,
+            recycle: recycle_tx,
+        },
+    )
 }
 
 pub struct EmuSettings {
@@ -80,7 +112,7 @@ pub fn spawn(
     game: Game,
     settings: EmuSettings,
     commands: Receiver<Command>,
-    frames: Sender<Frame>,
+    frames: FrameSender,
     audio: AudioSink,
     notify: impl Fn() + Send + 'static,
 ) -> std::thread::JoinHandle<()> {
@@ -100,7 +132,9 @@ struct Emu {
     /// Writes the battery save (`None`: the demo, or no battery).
     battery: Option<BatteryKeeper>,
     budget_bytes: usize,
-    frames: Sender<Frame>,
+    frames: FrameSender,
+    /// A picture box the UI did not take (its channel was full), reused for the next frame.
+    spare_picture: Option<Box<Picture>>,
     notify: Box<dyn Fn() + Send>,
     audio: AudioSink,
     samples: Vec<i16>,
@@ -131,7 +165,7 @@ impl Emu {
     fn new(
         game: Game,
         settings: &EmuSettings,
-        frames: Sender<Frame>,
+        frames: FrameSender,
         audio: AudioSink,
         notify: Box<dyn Fn() + Send>,
     ) -> Emu {
@@ -144,6 +178,7 @@ impl Emu {
             battery,
             budget_bytes: settings.rewind_budget_bytes,
             frames,
+            spare_picture: None,
             notify,
             audio,
             samples: Vec::with_capacity(4096),
@@ -411,8 +446,18 @@ impl Emu {
             return;
         }
         self.last_sent = Instant::now();
+        // A box comes back from the UI, or was kept from a dropped frame; only the first
+        // few frames of a session allocate one.
+        let mut picture = self
+            .frames
+            .recycled
+            .try_recv()
+            .ok()
+            .or_else(|| self.spare_picture.take())
+            .unwrap_or_else(Picture::boxed);
+        picture.capture(self.timeline.core());
         let frame = Frame {
-            shades: self.picture(),
+            picture,
             info: FrameInfo {
                 mode: self.mode(),
                 span: self.timeline.span(),
@@ -420,23 +465,14 @@ impl Emu {
                 speed: self.stats.speed,
             },
         };
-        match self.frames.try_send(frame) {
+        match self.frames.frames.try_send(frame) {
             Ok(()) => (self.notify)(),
             // The UI is behind: drop this frame rather than block emulation.
-            Err(TrySendError::Full(_)) => log::trace!("UI busy: a frame was dropped"),
+            Err(TrySendError::Full(frame)) => {
+                log::trace!("UI busy: a frame was dropped");
+                self.spare_picture = Some(frame.picture);
+            }
             Err(TrySendError::Disconnected(_)) => {}
-        }
-    }
-
-    /// The picture of the frame just emulated. With the LCD off the PPU draws nothing and the
-    /// core's buffer keeps whatever was drawn last (which differs between playing and
-    /// rewinding); a DMG shows a blank, lightest-shade screen then, and so do we.
-    fn picture(&self) -> Box<[u8; SCREEN_WIDTH * SCREEN_HEIGHT]> {
-        let core = self.timeline.core();
-        if core.state().hw.ppu.lcdc & 0x80 == 0 {
-            Box::new([0; SCREEN_WIDTH * SCREEN_HEIGHT])
-        } else {
-            Box::new(*core.frame())
         }
     }
 
@@ -503,11 +539,11 @@ mod tests {
     use backspin_core::Buttons;
     use std::collections::HashMap;
 
-    fn demo_emu(budget_bytes: usize) -> (Emu, Receiver<Frame>) {
-        let (frames_tx, frames_rx) = crossbeam_channel::bounded(2);
+    fn demo_emu(budget_bytes: usize) -> (Emu, FrameReceiver) {
+        let (frames_tx, frames_rx) = frame_channels();
         let rom = backspin_core::Rom::from_bytes(super::super::DEMO_ROM.to_vec())
             .expect("the demo is a ROM");
-        let game = Game::open(rom, None).expect("the demo has no save");
+        let game = Game::open(rom, None, backspin_core::Model::Dmg).expect("the demo has no save");
         let settings = EmuSettings {
             rewind_budget_bytes: budget_bytes,
             start_paused: false,
@@ -522,8 +558,10 @@ mod tests {
         (emu, frames_rx)
     }
 
-    fn picture(emu: &Emu) -> Vec<u8> {
-        emu.picture().to_vec()
+    fn picture(emu: &Emu) -> Box<Picture> {
+        let mut picture = Picture::boxed();
+        picture.capture(emu.timeline.core());
+        picture
     }
 
     /// Rewinding shows exactly the pictures that were shown while playing, across a reset,
@@ -531,7 +569,7 @@ mod tests {
     #[test]
     fn rewind_and_redo_show_the_pictures_played() {
         let (mut emu, _frames) = demo_emu(16 << 20);
-        let mut shown: HashMap<u64, Vec<u8>> = HashMap::new();
+        let mut shown: HashMap<u64, Box<Picture>> = HashMap::new();
         for frame in 1..=240u64 {
             emu.buttons = match frame {
                 60..=119 => Buttons::RIGHT,
@@ -680,7 +718,7 @@ mod tests {
         let rom_path = dir.join("game.gb");
         std::fs::write(dir.join("game.sav"), [0x11; 8192]).unwrap();
         let rom = backspin_core::Rom::from_bytes(rom).unwrap();
-        Game::open(rom, Some(&rom_path)).expect("the save fits")
+        Game::open(rom, Some(&rom_path), backspin_core::Model::Dmg).expect("the save fits")
     }
 
     /// The save follows the game's write, and rewinding to before that write leaves the
@@ -689,7 +727,7 @@ mod tests {
     fn rewinding_before_a_save_does_not_overwrite_it() {
         let dir = tempfile::tempdir().unwrap();
         let save = dir.path().join("game.sav");
-        let (frames_tx, _frames) = crossbeam_channel::bounded(2);
+        let (frames_tx, _frames) = frame_channels();
         let settings = EmuSettings {
             rewind_budget_bytes: 16 << 20,
             start_paused: false,

@@ -5,7 +5,7 @@
 //! running game is replaced; the emulation thread then turns it into a timeline.
 
 use crate::battery::{self, BatteryKeeper, ClockCatchUp};
-use backspin_core::{Core, Options, Rom};
+use backspin_core::{Core, Model, Options, Rom};
 use std::path::Path;
 
 pub struct Game {
@@ -18,11 +18,15 @@ pub struct Game {
 }
 
 impl Game {
-    /// Powers `rom` on and loads `<rom_path>.sav` with the same rules and messages as
+    /// Powers `rom` on as `model` and loads `<rom_path>.sav` with the same rules and messages as
     /// `backspin run` ([`battery::load_save`]). A save that cannot be read or does not fit
     /// is an error (one line, naming the file) and the file is not touched.
-    pub fn open(rom: Rom, rom_path: Option<&Path>) -> Result<Game, String> {
-        let mut core = Core::new(rom, Options::default());
+    pub fn open(rom: Rom, rom_path: Option<&Path>, model: Model) -> Result<Game, String> {
+        let options = Options {
+            model,
+            boot_rom: None,
+        };
+        let mut core = Core::new(rom, options);
         let Some(rom_path) = rom_path.filter(|_| core.has_battery()) else {
             return Ok(Game {
                 core,
