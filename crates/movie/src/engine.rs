@@ -139,10 +139,7 @@ impl<S: InputSource> Engine<S> {
     pub fn begin_frame(&self) -> FrameProgress {
         FrameProgress {
             start_frames: self.core.state().hw.frames,
-            limit: self
-                .core
-                .m_cycles()
-                .saturating_add(4 * M_CYCLES_PER_FRAME),
+            limit: self.core.m_cycles().saturating_add(4 * M_CYCLES_PER_FRAME),
         }
     }
 
@@ -177,7 +174,6 @@ impl<S: InputSource> Engine<S> {
         }
         self.frame_over(progress)
     }
-
 
     fn frame_over(&self, progress: &FrameProgress) -> bool {
         self.core.state().hw.frames != progress.start_frames

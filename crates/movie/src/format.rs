@@ -308,7 +308,8 @@ impl<'a> Reader<'a> {
     fn str(&mut self) -> Result<String, MovieError> {
         let len = usize::from(self.u16()?);
         let bytes = self.take(len)?;
-        String::from_utf8(bytes.to_vec()).map_err(|_| corrupt(format!("{} holds text that is not UTF-8", self.at)))
+        String::from_utf8(bytes.to_vec())
+            .map_err(|_| corrupt(format!("{} holds text that is not UTF-8", self.at)))
     }
     fn rest(&mut self) -> &'a [u8] {
         let rest = &self.data[self.pos..];
@@ -398,7 +399,9 @@ pub fn decode(bytes: &[u8]) -> Result<Movie, MovieError> {
     let rom_title = r.str()?;
     let model = r.u8()?;
     if model > 1 {
-        return Err(corrupt(format!("model {model} is not a Game Boy this Backspin knows")));
+        return Err(corrupt(format!(
+            "model {model} is not a Game Boy this Backspin knows"
+        )));
     }
     let boot_rom_sha1 = match r.u8()? {
         0 => None,
@@ -477,7 +480,9 @@ pub fn decode(bytes: &[u8]) -> Result<Movie, MovieError> {
         .enumerate()
         .any(|(i, _)| !order.contains(&Some(i)))
     {
-        return Err(corrupt("the checkpoints lack a region this Backspin hashes"));
+        return Err(corrupt(
+            "the checkpoints lack a region this Backspin hashes",
+        ));
     }
     let count = r.count(16 + 8 * region_count)?;
     let mut checkpoints: Vec<Checkpoint> = Vec::with_capacity(count);

@@ -168,7 +168,11 @@ pub struct Player<'a> {
 
 impl<'a> Player<'a> {
     /// Checks that `rom` (and `boot_rom`) are the movie's and powers on as it starts.
-    pub fn new(movie: &'a Movie, rom: Rom, boot_rom: Option<&[u8]>) -> Result<Player<'a>, MovieError> {
+    pub fn new(
+        movie: &'a Movie,
+        rom: Rom,
+        boot_rom: Option<&[u8]>,
+    ) -> Result<Player<'a>, MovieError> {
         if rom.sha1() != movie.rom_sha1 {
             return Err(MovieError::WrongRom {
                 movie_title: movie.rom_title.clone(),

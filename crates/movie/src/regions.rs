@@ -238,7 +238,11 @@ pub struct FieldDifference {
 
 /// Every element of every field that differs between `expected` and `actual`, in
 /// declaration order (at most `limit`, plus the total count).
-pub fn differences(expected: &State, actual: &State, limit: usize) -> (Vec<FieldDifference>, usize) {
+pub fn differences(
+    expected: &State,
+    actual: &State,
+    limit: usize,
+) -> (Vec<FieldDifference>, usize) {
     let (a, b) = (expected.as_bytes(), actual.as_bytes());
     let mut found = Vec::new();
     let mut total = 0;
@@ -312,9 +316,17 @@ mod tests {
                 owner[byte] += 1;
             }
         }
-        assert!(owner.iter().all(|&n| n == 1), "fields overlap or leave gaps");
+        assert!(
+            owner.iter().all(|&n| n == 1),
+            "fields overlap or leave gaps"
+        );
         assert_eq!(field_at(0).as_deref(), Some("cpu.pc"));
-        let named = |n: &str| fields().iter().find(|f| f.name == n).map(|f| REGIONS[f.region]);
+        let named = |n: &str| {
+            fields()
+                .iter()
+                .find(|f| f.name == n)
+                .map(|f| REGIONS[f.region])
+        };
         for field in fields().iter().filter(|f| f.name.starts_with("hw.timer.")) {
             assert_eq!(REGIONS[field.region], "timer", "{}", field.name);
         }

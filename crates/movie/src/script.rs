@@ -92,7 +92,12 @@ impl Script {
                 }
             };
             let input = match rest.first().map(|w| w.to_ascii_lowercase()) {
-                None => return Err(error(number, "nothing to do: name buttons, `none`, `reset` or `rtc SECONDS`")),
+                None => {
+                    return Err(error(
+                        number,
+                        "nothing to do: name buttons, `none`, `reset` or `rtc SECONDS`",
+                    ));
+                }
                 Some(word) if word == "reset" && rest.len() == 1 => Input::Reset,
                 Some(word) if word == "rtc" => {
                     let [_, seconds] = rest[..] else {

@@ -6,8 +6,8 @@ use backspin_core::Rom;
 use backspin_core::state_file::checksum::crc32;
 use backspin_movie::regions::{field_at, fields};
 use backspin_movie::{
-    Fault, Input, Movie, MovieError, Outcome, RecordOptions, Script, VerifyOptions, decode,
-    encode, record, verify,
+    Fault, Input, Movie, MovieError, Outcome, RecordOptions, Script, VerifyOptions, decode, encode,
+    record, verify,
 };
 use backspin_test_support::SplitMix64;
 
@@ -24,7 +24,12 @@ fn recorded(frames: u64, seed: u64) -> Movie {
         guid: [7; 16],
         ..RecordOptions::default()
     };
-    record(rom("input_echo.asm"), &Script::random(seed, frames), options).expect("records")
+    record(
+        rom("input_echo.asm"),
+        &Script::random(seed, frames),
+        options,
+    )
+    .expect("records")
 }
 
 #[test]
@@ -36,7 +41,12 @@ fn round_trip_and_clean_verify() {
     let bytes = encode(&movie);
     assert_eq!(decode(&bytes).expect("decodes"), movie);
     let outcome = verify(&movie, rom("input_echo.asm"), &VerifyOptions::default()).unwrap();
-    let Outcome::Clean { frames, final_cycle, .. } = outcome else {
+    let Outcome::Clean {
+        frames,
+        final_cycle,
+        ..
+    } = outcome
+    else {
         panic!("a fresh recording desyncs: {outcome:?}");
     };
     assert_eq!((frames, final_cycle), (300, movie.final_cycle));
@@ -44,14 +54,21 @@ fn round_trip_and_clean_verify() {
 
 #[test]
 fn script_lines_at_frames_and_cycles() {
-    let script = Script::parse("# test\n0 none\n10 a right\n@300000 start\n30 reset\n40 rtc 60\nend 90\n")
-        .expect("parses");
+    let script =
+        Script::parse("# test\n0 none\n10 a right\n@300000 start\n30 reset\n40 rtc 60\nend 90\n")
+            .expect("parses");
     assert_eq!(script.frames, 90);
     let movie = record(rom("input_echo.asm"), &script, RecordOptions::default()).unwrap();
     let inputs: Vec<Input> = movie.events.iter().map(|e| e.input).collect();
     assert_eq!(
         inputs,
-        [Input::Buttons(0), Input::Buttons(0x11), Input::Buttons(0x80), Input::Reset, Input::RtcAdvance(60)]
+        [
+            Input::Buttons(0),
+            Input::Buttons(0x11),
+            Input::Buttons(0x80),
+            Input::Reset,
+            Input::RtcAdvance(60)
+        ]
     );
     assert!(movie.events[2].cycle >= 300_000 && movie.events[2].cycle < 300_010);
     assert!(matches!(
@@ -59,7 +76,10 @@ fn script_lines_at_frames_and_cycles() {
         Outcome::Clean { .. }
     ));
     for bad in ["x a", "10 jump", "10", "end", "10 rtc"] {
-        assert!(matches!(Script::parse(bad), Err(MovieError::Script { line: 1, .. })), "{bad}");
+        assert!(
+            matches!(Script::parse(bad), Err(MovieError::Script { line: 1, .. })),
+            "{bad}"
+        );
     }
 }
 
@@ -85,7 +105,9 @@ fn injected_faults_are_found_at_their_cycle_and_field() {
             ..VerifyOptions::default()
         };
         match verify(&movie, rom("input_echo.asm"), &options).unwrap() {
-            Outcome::Clean { fault_applied_at, .. } => {
+            Outcome::Clean {
+                fault_applied_at, ..
+            } => {
                 assert!(fault_applied_at.is_some(), "{fault:?} never applied");
                 absorbed += 1;
             }
@@ -109,7 +131,9 @@ fn injected_faults_are_found_at_their_cycle_and_field() {
             }
         }
     }
-    println!("50 faults: {found} reported at their cycle and field, {absorbed} without lasting effect");
+    println!(
+        "50 faults: {found} reported at their cycle and field, {absorbed} without lasting effect"
+    );
     // A flipped bit in a register or pipeline slot the game rewrites leaves no trace, and
     // then the replay is rightly clean; a good share must persist for the test to mean much.
     assert!(found >= 15, "too few faults persisted ({found})");
@@ -134,7 +158,10 @@ fn an_edited_input_is_reported_at_its_frame() {
         panic!("frame lines")
     };
     assert_eq!(desync.frame, frame, "{desync:?}");
-    assert_eq!(desync.inputs.first().map(|e| e.input), Some(Input::Buttons(mask ^ 1)));
+    assert_eq!(
+        desync.inputs.first().map(|e| e.input),
+        Some(Input::Buttons(mask ^ 1))
+    );
     assert!(!desync.regions.is_empty(), "{desync:?}");
 }
 
@@ -156,9 +183,18 @@ fn foreign_newer_and_damaged_movies_are_refused() {
     let mut bytes = encode(&movie);
     let middle = bytes.len() / 2;
     bytes[middle] ^= 0x40;
-    assert!(matches!(decode(&bytes), Err(MovieError::BadChecksum { .. })));
-    assert!(matches!(decode(b"BSPNSTAT1234"), Err(MovieError::NotAMovie)));
-    assert!(matches!(decode(&encode(&movie)[..40]), Err(MovieError::BadChecksum { .. })));
+    assert!(matches!(
+        decode(&bytes),
+        Err(MovieError::BadChecksum { .. })
+    ));
+    assert!(matches!(
+        decode(b"BSPNSTAT1234"),
+        Err(MovieError::NotAMovie)
+    ));
+    assert!(matches!(
+        decode(&encode(&movie)[..40]),
+        Err(MovieError::BadChecksum { .. })
+    ));
 }
 
 #[test]
