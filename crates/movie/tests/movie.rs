@@ -233,3 +233,39 @@ fn ten_thousand_mutated_movies_never_panic() {
     }
     println!("{decoded} of 10,000 mutations still decoded");
 }
+
+#[test]
+fn ten_thousand_mutated_scripts_never_panic() {
+    let clean = b"# comment\n0 none\n20 a right\n@700000 start\n30 reset\n40 rtc 60\nend 90\n";
+    let seed = 0x5C41_7700_0000_0013;
+    println!("script fuzz seed {seed:#x}");
+    let mut rng = SplitMix64::new(seed);
+    let mut parsed = 0;
+    for _ in 0..10_000 {
+        let mut bytes = clean.to_vec();
+        for _ in 0..rng.range(1, 6) {
+            let at = rng.range(0, bytes.len() as u64 - 1) as usize;
+            match rng.range(0, 2) {
+                0 => {
+                    let alphabet = b"0123456789@# \nabrtsuxend-_";
+                    bytes[at] = alphabet[rng.below(alphabet.len() as u64) as usize];
+                }
+                1 => bytes[at] = rng.next_u64() as u8,
+                _ => {
+                    bytes.remove(at);
+                }
+            }
+            if bytes.is_empty() {
+                break;
+            }
+        }
+        if let Ok(script) = Script::parse(&String::from_utf8_lossy(&bytes)) {
+            parsed += 1;
+            assert!(
+                script.lines.len() <= 12,
+                "each mutation adds at most one line"
+            );
+        }
+    }
+    println!("{parsed} of 10,000 mutated scripts parsed");
+}
