@@ -87,7 +87,8 @@ impl<S: InputSource> Engine<S> {
         self.core.state()
     }
 
-    fn apply(&mut self, input: Input) {
+    /// Applies `input` now; true for a reset.
+    fn apply(&mut self, input: Input) -> bool {
         let cycle = self.cycle();
         match input {
             Input::Buttons(mask) => self.core.set_buttons(Buttons(mask)),
@@ -103,6 +104,7 @@ impl<S: InputSource> Engine<S> {
         if let Some(log) = &mut self.log {
             log.push(Event { cycle, input });
         }
+        input == Input::Reset
     }
 
     fn fault_cycle(&self) -> u64 {
@@ -112,10 +114,11 @@ impl<S: InputSource> Engine<S> {
         }
     }
 
-    /// Inputs and the fault due now.
-    fn apply_due(&mut self) {
+    /// Inputs and the fault due now; true if a reset was among them.
+    fn apply_due(&mut self) -> bool {
+        let mut reset = false;
         while let Some(input) = self.source.due(self.cycle(), self.frame) {
-            self.apply(input);
+            reset |= self.apply(input);
         }
         if self.cycle() >= self.fault_cycle()
             && let Some(fault) = self.fault
@@ -127,12 +130,13 @@ impl<S: InputSource> Engine<S> {
             self.core.load_state(&state);
             self.fault_applied_at = Some(self.cycle());
         }
+        reset
     }
 
     /// Emulates one whole frame.
     pub fn run_frame(&mut self) {
-        let frame = self.begin_frame();
-        while !self.frame_step(&frame, false) {}
+        let mut frame = self.begin_frame();
+        while !self.frame_step(&mut frame, false) {}
         self.frame += 1;
         // Nobody reads the serial output of a replay; keep it from growing.
         self.core.output().serial.clear();
@@ -148,14 +152,19 @@ impl<S: InputSource> Engine<S> {
     /// Applies what is due now, then advances within the current frame: to the next input
     /// (or fault), or with `one_instruction` by one CPU step. Returns true when the frame has
     /// ended (`run_frame` then counts it).
-    pub fn frame_step(&mut self, progress: &FrameProgress, one_instruction: bool) -> bool {
-        self.apply_due();
+    pub fn frame_step(&mut self, progress: &mut FrameProgress, one_instruction: bool) -> bool {
+        self.settle(progress);
         self.advance(progress, one_instruction)
     }
 
-    /// Applies the inputs (and the fault) due at the current cycle.
-    pub fn settle(&mut self) {
-        self.apply_due();
+    /// Applies the inputs (and the fault) due at the current cycle. A reset restarts the
+    /// frame's bounds: the core's frame counter and clock start over, and the frame runs on
+    /// to the new machine's first frame, as `Timeline::reset` followed by `run_frame` does
+    /// (so a movie recorded from a timeline replays frame for frame).
+    pub fn settle(&mut self, progress: &mut FrameProgress) {
+        if self.apply_due() {
+            *progress = self.begin_frame();
+        }
     }
 
     /// `frame_step` without applying what is due first (the bisection settles both runs,

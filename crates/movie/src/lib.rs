@@ -376,11 +376,11 @@ fn bisect(
         let mut reference = before.clone();
         reference.fault = None;
         let mut suspect = before;
-        let progress = suspect.begin_frame();
-        let reference_progress = reference.begin_frame();
+        let mut progress = suspect.begin_frame();
+        let mut reference_progress = reference.begin_frame();
         loop {
-            suspect.settle();
-            reference.settle();
+            suspect.settle(&mut progress);
+            reference.settle(&mut reference_progress);
             if suspect.state().as_bytes() != reference.state().as_bytes() {
                 desync.cycle = Some(suspect.cycle());
                 let (found, total) =

@@ -269,3 +269,38 @@ fn ten_thousand_mutated_scripts_never_panic() {
     }
     println!("{parsed} of 10,000 mutated scripts parsed");
 }
+
+/// The player's timeline cuts frames and applies buttons and resets at frame starts; the
+/// movie engine must replay that frame for frame, so that a movie recorded from a timeline
+/// (the player's `--record`, later) verifies.
+#[test]
+fn frames_match_a_timeline_with_resets() {
+    use backspin_core::{Core, Options};
+    use backspin_movie::regions::StateHasher;
+    use backspin_movie::script::When;
+    let mut timeline =
+        backspin_rewind::Timeline::new(Core::new(rom("input_echo.asm"), Options::default()), 0);
+    let mut input = backspin_test_support::InputScript::new(9);
+    let mut lines = Vec::new();
+    let hasher = StateHasher::new(backspin_core::state_file::FORMAT_MINOR);
+    let mut hashes = Vec::new();
+    for frame in 0..400u64 {
+        if frame % 150 == 149 {
+            timeline.reset();
+            lines.push((When::Frame(frame), Input::Reset));
+        }
+        let buttons = input.next_frame();
+        timeline.set_buttons(buttons);
+        lines.push((When::Frame(frame), Input::Buttons(buttons)));
+        timeline.run_frame();
+        hashes.push(hasher.frame_hash(timeline.core().state()));
+    }
+    let script = Script { lines, frames: 400 };
+    let movie = record(rom("input_echo.asm"), &script, RecordOptions::default()).unwrap();
+    let first_difference = (0..400).find(|&i| movie.frame_hashes[i] != hashes[i]);
+    assert_eq!(
+        first_difference, None,
+        "the movie's frames drift from the timeline's"
+    );
+    assert_eq!(movie.final_cycle, timeline.cycle());
+}
