@@ -20,6 +20,11 @@
 //!   M-cycle and every differing field with both values. Without one (an edited movie, a
 //!   changed emulator) the report gives the frame, its M-cycle range, the inputs applied in
 //!   it and the regions that differ at the checkpoint.
+//!
+//! Frames and inputs are cut exactly as `backspin_rewind::Timeline` cuts them (a test
+//! replays a timeline's session with resets frame for frame), so the player's recording can
+//! write its timeline's logs (`Rewinder::input_log`, `rtc_log`, `reset_log`) with a frame
+//! hash per frame and get a movie this crate verifies.
 
 pub mod engine;
 pub mod format;
