@@ -138,8 +138,11 @@ impl<S: InputSource> Engine<S> {
         let mut frame = self.begin_frame();
         while !self.frame_step(&mut frame, false) {}
         self.frame += 1;
-        // Nobody reads the serial output of a replay; keep it from growing.
-        self.core.output().serial.clear();
+        // Nobody hears or reads a replay: drop its audio and serial output each frame, so
+        // the engine copies kept at checkpoints stay small.
+        let output = self.core.output();
+        output.serial.clear();
+        output.audio.clear();
     }
 
     pub fn begin_frame(&self) -> FrameProgress {
