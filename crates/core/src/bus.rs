@@ -27,11 +27,17 @@ pub trait Bus {
     fn pending_interrupts(&self) -> u8;
     /// Clears bit `bit` (0..=4) of IF: the CPU is dispatching that interrupt (no cycle passes).
     fn acknowledge_interrupt(&mut self, bit: u8);
-    /// The CPU executed STOP. The machine resets DIV and decides when the CPU wakes up
-    /// again; no cycle passes, except for a CGB speed switch, which returns true: the
-    /// machine has run the switch's pause and the CPU carries on.
+    /// The CPU executed STOP (no cycle passes). Returns false for a plain STOP: the machine
+    /// has reset DIV and decides when the CPU wakes up again. Returns true when STOP
+    /// switched the CGB's speed; the CPU then calls `finish_speed_switch`.
     fn stop(&mut self) -> bool {
         false
+    }
+    /// The rest of a CGB speed switch, after STOP's next opcode has been fetched (or not, with
+    /// `pause` false): DIV is reset and, with `pause`, the CPU waits out the clock's settling
+    /// while everything else runs.
+    fn finish_speed_switch(&mut self, pause: bool) {
+        let _ = pause;
     }
     /// The CPU executed `LD B,B` (opcode 0x40), the conventional software breakpoint that the
     /// Mooneye test suite uses to signal "test finished" (no cycle passes).

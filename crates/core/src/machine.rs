@@ -31,9 +31,14 @@ macro_rules! video_memory {
 const DIV_APU_BIT: u16 = 1 << 12;
 /// The same at CGB double speed (DIV bit 5), so that the sequencer keeps its 512 Hz.
 const DIV_APU_BIT_DOUBLE_SPEED: u16 = 1 << 13;
-/// M-cycles the CPU waits after STOP switches the speed. UNVERIFIED: Pan Docs' 2050; the
-/// timer is held and DIV reset as for any STOP.
-const SPEED_SWITCH_M_CYCLES: u32 = 2050;
+/// M-cycles the CPU pauses after STOP switches the speed (after DIV's reset), while the
+/// timer, PPU and APU run on at the new speed: 0x20000 clocks, exactly two turns of the
+/// system counter, so DIV reads 0 right after the switch (AGE `spsw-div-cgbBCE`) and a
+/// 4096 Hz TIMA counts 0x80 during it (AGE `spsw-stop-prefetch-cgbBCE`). SameBoy times
+/// its post-switch HALT alike (0x20008 clocks, counted from before STOP's second M-cycle).
+/// APPROX: on hardware this is a HALT that an interrupt ends early (AGE `caution/
+/// spsw-interrupts`, which the manual warns against); here nothing ends it early.
+const SPEED_SWITCH_PAUSE_M_CYCLES: u32 = 0x20000 / 4;
 
 /// The `Bus` the CPU runs on: borrows the hardware state, the ROM and the host outputs for
 /// the duration of one run call.
@@ -124,7 +129,7 @@ pub(crate) fn power_on(state: &mut State, rom: &Rom, model: Model, with_boot_rom
     }
     hw.timer = TimerState::post_boot();
     if model == Model::Cgb {
-        hw.timer.system_counter = crate::timer::CGB_POST_BOOT_SYSTEM_COUNTER;
+        hw.timer.system_counter = crate::timer::cgb_post_boot_system_counter(cgb_cartridge);
     }
     hw.serial = SerialState::post_boot();
     hw.ppu = match model {
@@ -418,6 +423,13 @@ impl<'a> Machine<'a> {
         }
     }
 
+    /// Whether the running OAM DMA keeps the CPU away from `addr` this M-cycle.
+    #[inline(always)]
+    fn dma_blocks(&self, addr: u16) -> bool {
+        let hw = &*self.hw;
+        hw.dma.active != 0 && hw.dma.blocks(addr, hw.cgb.is_cgb())
+    }
+
     /// The CPU's view of `addr` this M-cycle, including DMA and PPU lock-outs.
     #[inline(always)]
     fn cpu_read(&mut self, addr: u16) -> u8 {
@@ -453,12 +465,12 @@ impl<'a> Machine<'a> {
             0xFF00..=0xFF7F => return self.read_io(addr as u8),
             _ => {}
         }
-        if addr & 0xFF00 == 0xFE00 && !self.hw.dma.blocks(addr) {
+        if addr & 0xFF00 == 0xFE00 && !self.dma_blocks(addr) {
             // The OAM corruption bug (Blargg `oam_bug`).
             let hw = &mut *self.hw;
             hw.ppu.oam_bug_read(&mut hw.oam);
         }
-        if self.hw.dma.blocks(addr) {
+        if self.dma_blocks(addr) {
             return if addr >= 0xFE00 {
                 0xFF
             } else {
@@ -528,7 +540,7 @@ impl<'a> Machine<'a> {
             0xFF00..=0xFF7F => self.sync_and_recheck(),
             _ => self.sync(),
         }
-        if self.hw.dma.blocks(addr) {
+        if self.dma_blocks(addr) {
             return;
         }
         if addr & 0xFF00 == 0xFE00 {
@@ -717,21 +729,26 @@ impl Bus for Machine<'_> {
         self.events |= Events::BREAKPOINT;
     }
     fn stop(&mut self) -> bool {
-        // STOP resets the system counter like a DIV write.
         self.sync_and_recheck();
         let hw = &mut *self.hw;
         if !(hw.cgb.cgb_mode() && hw.cgb.key1 & 1 != 0) {
+            // STOP resets the system counter like a DIV write.
             self.write_io(io::DIV, 0);
             return false;
         }
-        // CGB speed switch (Pan Docs KEY1): the other speed, after a pause.
+        // CGB speed switch (Pan Docs KEY1): the other speed from now on.
         hw.cgb.key1 = (hw.cgb.key1 ^ 0x80) & 0x80;
-        for _ in 0..SPEED_SWITCH_M_CYCLES {
-            self.tick();
-        }
+        true
+    }
+    fn finish_speed_switch(&mut self, pause: bool) {
         self.sync_and_recheck();
         self.write_io(io::DIV, 0);
-        true
+        if pause {
+            for _ in 0..SPEED_SWITCH_PAUSE_M_CYCLES {
+                self.tick();
+            }
+            self.sync_and_recheck();
+        }
     }
 }
 

@@ -200,8 +200,16 @@ const TAC_CLOCK_BITS: [u16; 4] = [1 << 9, 1 << 3, 1 << 5, 1 << 7];
 /// The counter at 0x0100 after the DMG boot ROM. DIV reads 0xAB (Pan Docs); the low byte
 /// sets the phase that Mooneye `boot_div-dmgABCmgb` checks.
 const POST_BOOT_SYSTEM_COUNTER: u16 = 0xABC8;
-/// The same for the CGB boot ROM (CPU revisions A-E; Mooneye `boot_div-cgbABCDE`).
-pub(crate) const CGB_POST_BOOT_SYSTEM_COUNTER: u16 = 0x2674;
+/// The counter at 0x0100 after the CGB boot ROM (CPU revisions A-E). The boot ROM takes a
+/// different path for each mode: a DMG cartridge (compatibility mode) gets its palettes
+/// chosen and written, which a CGB cartridge skips.
+/// Compatibility mode: Mooneye `boot_div-cgbABCDE` (hardware-verified).
+/// CGB mode: DIV 0x1E, the value Gambatte's hardware-derived initial state gives at 0x0100,
+/// one M-cycle earlier in the low byte as for the DMG value (our fetch is not overlapped);
+/// ashiepaws `bully` (GBC) reads the DIV value this implies after its framework start-up.
+pub(crate) fn cgb_post_boot_system_counter(cgb_cartridge: bool) -> u16 {
+    if cgb_cartridge { 0x1E9C } else { 0x2674 }
+}
 
 /// M-cycles that can pass before the M-cycle containing the `n`-th falling edge (n >= 1) of
 /// `bit` in a counter that advances 4 per M-cycle.

@@ -531,13 +531,18 @@ fn daa(cpu: &mut CpuState) {
 /// `halt`. With an interrupt already pending and IME off, the CPU does not halt and the
 /// next opcode fetch fails to increment PC (the HALT bug, Pan Docs "halt bug").
 ///
-/// With IME == 2 (HALT right after EI) it halts normally and the interrupt is dispatched on
-/// the next step, returning after the HALT; Mooneye `halt_ime0_ei`, `halt_ime1_timing` and
-/// `halt_ime1_timing2-GS` pass with this. UNVERIFIED: the HALT bug combined with EI (Pan
-/// Docs: the handler returns to the HALT itself) is not modelled; no suite ROM decides it yet.
+/// IME == 2 (HALT right after EI) counts as off here: with an interrupt pending the HALT
+/// bug happens, EI's delay then ends and the interrupt is dispatched at once, returning to
+/// the HALT itself, which runs again (Pan Docs "halt bug"; AGE `ei-halt-dmgC-cgbBCE`,
+/// verified on DMG and CGB). With nothing pending it halts normally (Mooneye
+/// `halt_ime0_ei`, `halt_ime1_timing`, `halt_ime1_timing2-GS`).
+///
+/// HALT looks at the interrupts as late in its M-cycle as a halted CPU does, so a PPU
+/// request due in the next dot already counts as pending (AGE `halt-m0-interrupt-dmgC-cgbBCE`:
+/// a mode-0 request one dot after HALT's M-cycle causes the HALT bug).
 #[inline(always)]
 fn halt(cpu: &mut CpuState, bus: &mut impl Bus) {
-    if cpu.ime == 0 && bus.pending_interrupts() != 0 {
+    if cpu.ime != 1 && bus.halt_wake_interrupts() != 0 {
         cpu.halt_bug = 1;
     } else {
         cpu.set_mode(CpuMode::Halted);
@@ -580,6 +585,25 @@ fn prefix_cb(cpu: &mut CpuState, bus: &mut impl Bus) {
     loc.set(cpu, bus, result);
 }
 
+/// The CPU side of a CGB speed switch (STOP with KEY1 bit 0 set; the machine has switched).
+///
+/// With an interrupt pending (IE & IF) there is no pause (SameBoy `stop`). Otherwise the
+/// next opcode is fetched in STOP's own M-cycle, before DIV is reset, and executed after
+/// the pause without another fetch (AGE `spsw-stop-prefetch-cgbBCE`: the opcode read from
+/// TIMA is the value from before the pause and before the reset's falling edge; AGE
+/// `spsw-div-cgbBCE`: DIV reads 0 for the same number of M-cycles after every switch).
+#[inline(never)]
+fn speed_switch(cpu: &mut CpuState, bus: &mut impl Bus) {
+    if bus.pending_interrupts() != 0 {
+        bus.finish_speed_switch(false);
+        return;
+    }
+    let prefetched = bus.read(cpu.pc);
+    cpu.pc = cpu.pc.wrapping_add(1);
+    bus.finish_speed_switch(true);
+    execute(cpu, bus, prefetched);
+}
+
 /// Executes the instruction `opcode`, already fetched (PC points past it).
 #[inline(always)]
 pub(super) fn execute(cpu: &mut CpuState, bus: &mut impl Bus, opcode: u8) {
@@ -607,7 +631,9 @@ pub(super) fn execute(cpu: &mut CpuState, bus: &mut impl Bus, opcode: u8) {
         // STOP is two bytes in assemblers, but the CPU only consumes the opcode (SM83
         // cases end with PC + 1); the machine decides when it wakes up.
         0x10 => {
-            if !bus.stop() {
+            if bus.stop() {
+                speed_switch(cpu, bus);
+            } else {
                 cpu.set_mode(CpuMode::Stopped);
             }
         }
