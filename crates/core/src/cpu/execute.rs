@@ -592,21 +592,24 @@ fn prefix_cb(cpu: &mut CpuState, bus: &mut impl Bus) {
 /// the pause without another fetch (AGE `spsw-stop-prefetch-cgbBCE`: the opcode read from
 /// TIMA is the value from before the pause and before the reset's falling edge; AGE
 /// `spsw-div-cgbBCE`: DIV reads 0 for the same number of M-cycles after every switch).
+/// Returns that opcode for the caller to execute (not executed here: a recursive `execute`
+/// would keep it from being inlined into `step`).
 #[inline(never)]
-fn speed_switch(cpu: &mut CpuState, bus: &mut impl Bus) {
+fn speed_switch(cpu: &mut CpuState, bus: &mut impl Bus) -> Option<u8> {
     if bus.pending_interrupts() != 0 {
         bus.finish_speed_switch(false);
-        return;
+        return None;
     }
     let prefetched = bus.read(cpu.pc);
     cpu.pc = cpu.pc.wrapping_add(1);
     bus.finish_speed_switch(true);
-    execute(cpu, bus, prefetched);
+    Some(prefetched)
 }
 
-/// Executes the instruction `opcode`, already fetched (PC points past it).
+/// Executes the instruction `opcode`, already fetched (PC points past it). Returns an opcode
+/// fetched before a CGB speed switch's pause, to be executed next without another fetch.
 #[inline(always)]
-pub(super) fn execute(cpu: &mut CpuState, bus: &mut impl Bus, opcode: u8) {
+pub(super) fn execute(cpu: &mut CpuState, bus: &mut impl Bus, opcode: u8) -> Option<u8> {
     use AluOp::*;
     use Cond::Always;
     match opcode {
@@ -632,10 +635,9 @@ pub(super) fn execute(cpu: &mut CpuState, bus: &mut impl Bus, opcode: u8) {
         // cases end with PC + 1); the machine decides when it wakes up.
         0x10 => {
             if bus.stop() {
-                speed_switch(cpu, bus);
-            } else {
-                cpu.set_mode(CpuMode::Stopped);
+                return speed_switch(cpu, bus);
             }
+            cpu.set_mode(CpuMode::Stopped);
         }
         0x11 => ld16_imm(cpu, bus, R16::De),
         0x12 => ld8(cpu, bus, Mem(Addr::De), Reg(A)),
@@ -895,4 +897,5 @@ pub(super) fn execute(cpu: &mut CpuState, bus: &mut impl Bus, opcode: u8) {
             cpu.set_mode(CpuMode::Locked);
         }
     }
+    None
 }
