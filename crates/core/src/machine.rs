@@ -736,12 +736,20 @@ impl Bus for Machine<'_> {
             self.write_io(io::DIV, 0);
             return false;
         }
-        // CGB speed switch (Pan Docs KEY1): the other speed from now on.
-        hw.cgb.key1 = (hw.cgb.key1 ^ 0x80) & 0x80;
+        // CGB speed switch (Pan Docs KEY1). Back to single speed at once; to double speed
+        // only after STOP's next M-cycle (KEY1 stays armed until `finish_speed_switch`).
+        // SameBoy switches up a few clocks late alike; AGE `spsw-mode0-cgbBCE` sees the PPU
+        // position this leaves.
+        if hw.cgb.double_speed() {
+            hw.cgb.key1 = 0;
+        }
         true
     }
     fn finish_speed_switch(&mut self, pause: bool) {
         self.sync_and_recheck();
+        if self.hw.cgb.key1 & 1 != 0 {
+            self.hw.cgb.key1 = 0x80;
+        }
         self.write_io(io::DIV, 0);
         if pause {
             for _ in 0..SPEED_SWITCH_PAUSE_M_CYCLES {
