@@ -31,6 +31,9 @@ macro_rules! video_memory {
 const DIV_APU_BIT: u16 = 1 << 12;
 /// The same at CGB double speed (DIV bit 5), so that the sequencer keeps its 512 Hz.
 const DIV_APU_BIT_DOUBLE_SPEED: u16 = 1 << 13;
+/// The counter bits whose falls always matter to `counter_edges` (the serial clock's bit
+/// depends on SC).
+const COUNTER_EDGE_BITS: u16 = SERIAL_CLOCK_BIT | DIV_APU_BIT | DIV_APU_BIT_DOUBLE_SPEED;
 /// M-cycles the CPU pauses after STOP switches the speed (after DIV's reset), while the
 /// timer, PPU and APU run on at the new speed: 0x20000 clocks, exactly two turns of the
 /// system counter, so DIV reads 0 right after the switch (AGE `spsw-div-cgbBCE`) and a
@@ -316,7 +319,7 @@ impl<'a> Machine<'a> {
         }
         let mut watched = DIV_APU_BIT;
         if hw.serial.is_shifting() {
-            watched |= SERIAL_CLOCK_BIT;
+            watched |= hw.serial.clock_bit();
         }
         hw.timer
             .quiet_m_cycles(watched)
@@ -334,7 +337,7 @@ impl<'a> Machine<'a> {
         }
         let mut watched = self.div_apu_bit();
         if hw.serial.is_shifting() {
-            watched |= SERIAL_CLOCK_BIT;
+            watched |= hw.serial.clock_bit();
         }
         let ppu_quiet = if hw.cgb.double_speed() {
             hw.ppu.quiet_m_cycles_of::<2>()
@@ -349,7 +352,7 @@ impl<'a> Machine<'a> {
     fn tick_now(&mut self) {
         let hw = &mut *self.hw;
         let fell = hw.timer.tick(&mut hw.interrupt_flag);
-        if fell & (SERIAL_CLOCK_BIT | DIV_APU_BIT | DIV_APU_BIT_DOUBLE_SPEED) != 0 {
+        if fell & (COUNTER_EDGE_BITS | hw.serial.clock_bit()) != 0 {
             self.counter_edges(fell);
         }
         if self.hw.dma.is_busy() {
@@ -402,7 +405,7 @@ impl<'a> Machine<'a> {
     #[cold]
     fn counter_edges(&mut self, fell: u16) {
         let hw = &mut *self.hw;
-        if fell & SERIAL_CLOCK_BIT != 0 {
+        if fell & hw.serial.clock_bit() != 0 {
             hw.serial.clock(&mut hw.interrupt_flag);
         }
         if fell & self.div_apu_bit() != 0 {
@@ -523,7 +526,7 @@ impl<'a> Machine<'a> {
         let hw = &*self.hw;
         match reg {
             io::P1 => hw.joypad.read(),
-            io::SB | io::SC => hw.serial.read(reg),
+            io::SB | io::SC => hw.serial.read(reg, hw.cgb.cgb_mode()),
             io::DIV..=io::TAC => hw.timer.read(reg),
             io::IF => hw.interrupt_flag | 0xE0,
             io::NR10..=0x3F => hw.apu.read_register(reg),
@@ -581,14 +584,14 @@ impl<'a> Machine<'a> {
         match reg {
             io::P1 => hw.joypad.write(value, &mut hw.interrupt_flag),
             io::SB | io::SC => {
-                if let SerialWrite::Started(byte) = hw.serial.write(reg, value) {
+                if let SerialWrite::Started(byte) = hw.serial.write(reg, value, hw.cgb.cgb_mode()) {
                     self.out.serial.push(byte);
                     self.events |= Events::SERIAL_BYTE;
                 }
             }
             io::DIV..=io::TAC => {
                 let fell = hw.timer.write(reg, value);
-                if fell & (SERIAL_CLOCK_BIT | DIV_APU_BIT | DIV_APU_BIT_DOUBLE_SPEED) != 0 {
+                if fell & (COUNTER_EDGE_BITS | hw.serial.clock_bit()) != 0 {
                     self.counter_edges(fell);
                 }
             }
