@@ -33,9 +33,9 @@ pub trait Bus {
     fn stop(&mut self) -> bool {
         false
     }
-    /// The rest of a CGB speed switch, after STOP's next opcode has been fetched (or not, with
-    /// `pause` false): DIV is reset and, with `pause`, the CPU waits out the clock's settling
-    /// while everything else runs.
+    /// The rest of a CGB speed switch, after STOP's second byte has been read (or not, with
+    /// `pause` false): DIV is reset and, with `pause`, the CPU halts until the machine's
+    /// `halt_wake_interrupts` reports the clock settled (or an interrupt request).
     fn finish_speed_switch(&mut self, pause: bool) {
         let _ = pause;
     }

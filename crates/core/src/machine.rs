@@ -34,14 +34,17 @@ const DIV_APU_BIT_DOUBLE_SPEED: u16 = 1 << 13;
 /// The counter bits whose falls always matter to `counter_edges` (the serial clock's bit
 /// depends on SC).
 const COUNTER_EDGE_BITS: u16 = SERIAL_CLOCK_BIT | DIV_APU_BIT | DIV_APU_BIT_DOUBLE_SPEED;
-/// M-cycles the CPU pauses after STOP switches the speed (after DIV's reset), while the
-/// timer, PPU and APU run on at the new speed: 0x20000 clocks, exactly two turns of the
+/// M-cycles the CPU stays halted after STOP switches the speed (after DIV's reset), while
+/// the timer, PPU and APU run on at the new speed: 0x20000 clocks, exactly two turns of the
 /// system counter, so DIV reads 0 right after the switch (AGE `spsw-div-cgbBCE`) and a
 /// 4096 Hz TIMA counts 0x80 during it (AGE `spsw-stop-prefetch-cgbBCE`). SameBoy times
 /// its post-switch HALT alike (0x20008 clocks, counted from before STOP's second M-cycle).
-/// APPROX: on hardware this is a HALT that an interrupt ends early (AGE `caution/
-/// spsw-interrupts`, which the manual warns against); here nothing ends it early.
+/// An interrupt request ends it early (AGE `caution/spsw-interrupts`; the programming
+/// manual warns against relying on it).
 const SPEED_SWITCH_PAUSE_M_CYCLES: u32 = 0x20000 / 4;
+/// What `halt_wake_interrupts` reports when a speed switch's HALT has run its time: a bit
+/// outside the five interrupts, so the CPU wakes without a dispatch.
+const SPEED_SWITCH_SETTLED: u8 = 0x80;
 
 /// The `Bus` the CPU runs on: borrows the hardware state, the ROM and the host outputs for
 /// the duration of one run call.
@@ -674,12 +677,30 @@ impl<'a> Machine<'a> {
         self.stall_for_hdma_block();
     }
 
+    /// `halt_wake_interrupts` during a speed switch's HALT: it also ends when its time is up
+    /// (reported as `SPEED_SWITCH_SETTLED`, no interrupt bit); any end clears it.
+    #[cold]
+    fn speed_switch_wake(&mut self, interrupts: u8) -> u8 {
+        let hw = &mut *self.hw;
+        let settled = hw.m_cycles >= hw.speed_switch_wake_m_cycle;
+        if interrupts == 0 && !settled {
+            return 0;
+        }
+        hw.speed_switch_wake_m_cycle = 0;
+        interrupts | if settled { SPEED_SWITCH_SETTLED } else { 0 }
+    }
+
     /// HALT/STOP fast path: advances every component by as many M-cycles as possible (at
     /// most `budget`) during which nothing observable can happen: no interrupt request, no
     /// frame completion, no serial or APU clock edge, no DMA. Equivalent, byte for byte, to
     /// that many idle M-cycles (checked by the eager-versus-skipping determinism test).
     pub(crate) fn skip_quiet_cycles(&mut self, budget: u64) {
         self.sync();
+        // A speed switch's HALT ends at a set M-cycle, which the CPU's step must see.
+        let budget = match self.hw.speed_switch_wake_m_cycle {
+            0 => budget,
+            wake => budget.min(wake.saturating_sub(self.hw.m_cycles)),
+        };
         let quiet = self.quiet_m_cycles(u32::try_from(budget).unwrap_or(u32::MAX));
         if quiet == 0 {
             return;
@@ -715,7 +736,11 @@ impl Bus for Machine<'_> {
         self.sync();
         let hw = &*self.hw;
         let soon = hw.ppu.interrupts_in_next_dot(video_memory!(hw));
-        hw.interrupt_enable & (hw.interrupt_flag | soon) & 0x1F
+        let wake = hw.interrupt_enable & (hw.interrupt_flag | soon) & 0x1F;
+        if hw.speed_switch_wake_m_cycle != 0 {
+            return self.speed_switch_wake(wake);
+        }
+        wake
     }
     #[inline(always)]
     fn idle(&mut self) {
@@ -753,12 +778,15 @@ impl Bus for Machine<'_> {
         if self.hw.cgb.key1 & 1 != 0 {
             self.hw.cgb.key1 = 0x80;
         }
-        self.write_io(io::DIV, 0);
         if pause {
-            for _ in 0..SPEED_SWITCH_PAUSE_M_CYCLES {
-                self.tick();
-            }
-            self.sync_and_recheck();
+            self.write_io(io::DIV, 0);
+            self.hw.speed_switch_wake_m_cycle =
+                self.hw.m_cycles + u64::from(SPEED_SWITCH_PAUSE_M_CYCLES);
+        } else {
+            // No second-byte M-cycle to reset DIV after: the reset lands at the end of the
+            // next M-cycle instead (AGE `caution/spsw-interrupts`: DIV and TIMA read one
+            // M-cycle behind an immediate reset).
+            self.hw.timer.div_reset_pending = 1;
         }
     }
 }

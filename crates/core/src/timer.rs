@@ -24,7 +24,12 @@ pub struct TimerState {
     /// A [`ReloadPhase`], stored raw.
     #[state(below = 3)]
     pub reload_phase: u8,
-    pub _pad: [u8; 2],
+    /// 1: the counter resets at the end of the next M-cycle (a CGB speed switch taken with
+    /// an interrupt pending holds DIV's reset one M-cycle, as its pause-less STOP ends).
+    #[state(flag, since = 3)]
+    pub div_reset_pending: u8,
+    #[state(old_pad_len = 2)]
+    pub _pad: [u8; 1],
 }
 
 /// Where TIMA is in its overflow sequence.
@@ -71,9 +76,29 @@ impl TimerState {
     /// clock the serial port (bit 8) and the APU frame sequencer (bit 12).
     #[inline(always)]
     pub fn tick(&mut self, interrupt_flag: &mut u8) -> u16 {
+        if self.reload_phase | self.div_reset_pending != 0 {
+            return self.tick_with_pending_work(interrupt_flag);
+        }
+        self.count()
+    }
+
+    /// `tick` with a TIMA reload or a held DIV reset to finish.
+    #[cold]
+    fn tick_with_pending_work(&mut self, interrupt_flag: &mut u8) -> u16 {
         if self.reload_phase != 0 {
             self.finish_reload(interrupt_flag);
         }
+        let mut fell = self.count();
+        if self.div_reset_pending != 0 {
+            self.div_reset_pending = 0;
+            fell |= self.write(io::DIV, 0);
+        }
+        fell
+    }
+
+    /// The counter's 4 T-cycles of one M-cycle; returns the bits that fell.
+    #[inline(always)]
+    fn count(&mut self) -> u16 {
         let old = self.system_counter;
         let new = old.wrapping_add(4);
         self.system_counter = new;
@@ -160,7 +185,7 @@ impl TimerState {
     /// M-cycles from now on which nothing observable can happen: no TIMA overflow and no
     /// falling edge of any bit in `watched` (e.g. the serial and APU clocks). At least 0.
     pub fn quiet_m_cycles(&self, watched: u16) -> u32 {
-        if self.reload_phase != 0 {
+        if self.reload_phase | self.div_reset_pending != 0 {
             return 0;
         }
         let counter = u32::from(self.system_counter);

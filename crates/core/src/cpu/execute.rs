@@ -587,29 +587,26 @@ fn prefix_cb(cpu: &mut CpuState, bus: &mut impl Bus) {
 
 /// The CPU side of a CGB speed switch (STOP with KEY1 bit 0 set; the machine has switched).
 ///
-/// With an interrupt pending (IE & IF) there is no pause (SameBoy `stop`). Otherwise the
-/// next opcode is fetched in STOP's own M-cycle, before DIV is reset, and executed after
-/// the pause without another fetch (AGE `spsw-stop-prefetch-cgbBCE`: the opcode read from
-/// TIMA is the value from before the pause and before the reset's falling edge; AGE
-/// `spsw-div-cgbBCE`: DIV reads 0 for the same number of M-cycles after every switch).
-/// Returns that opcode for the caller to execute (not executed here: a recursive `execute`
-/// would keep it from being inlined into `step`).
+/// With an interrupt pending (IE & IF) there is no pause and nothing more (SameBoy `stop`).
+/// Otherwise STOP reads its second byte in its next M-cycle and skips it (SameBoy; AGE
+/// `spsw-stop-prefetch-cgbBCE`: that byte's value after the pause never runs), DIV is
+/// reset, and the CPU halts while the clock settles: the machine ends that HALT after
+/// a fixed time, or an interrupt request ends it early (AGE `caution/spsw-interrupts`).
 #[inline(never)]
-fn speed_switch(cpu: &mut CpuState, bus: &mut impl Bus) -> Option<u8> {
+fn speed_switch(cpu: &mut CpuState, bus: &mut impl Bus) {
     if bus.pending_interrupts() != 0 {
         bus.finish_speed_switch(false);
-        return None;
+        return;
     }
-    let prefetched = bus.read(cpu.pc);
+    bus.read(cpu.pc);
     cpu.pc = cpu.pc.wrapping_add(1);
     bus.finish_speed_switch(true);
-    Some(prefetched)
+    cpu.set_mode(CpuMode::Halted);
 }
 
-/// Executes the instruction `opcode`, already fetched (PC points past it). Returns an opcode
-/// fetched before a CGB speed switch's pause, to be executed next without another fetch.
+/// Executes the instruction `opcode`, already fetched (PC points past it).
 #[inline(always)]
-pub(super) fn execute(cpu: &mut CpuState, bus: &mut impl Bus, opcode: u8) -> Option<u8> {
+pub(super) fn execute(cpu: &mut CpuState, bus: &mut impl Bus, opcode: u8) {
     use AluOp::*;
     use Cond::Always;
     match opcode {
@@ -635,9 +632,10 @@ pub(super) fn execute(cpu: &mut CpuState, bus: &mut impl Bus, opcode: u8) -> Opt
         // cases end with PC + 1); the machine decides when it wakes up.
         0x10 => {
             if bus.stop() {
-                return speed_switch(cpu, bus);
+                speed_switch(cpu, bus);
+            } else {
+                cpu.set_mode(CpuMode::Stopped);
             }
-            cpu.set_mode(CpuMode::Stopped);
         }
         0x11 => ld16_imm(cpu, bus, R16::De),
         0x12 => ld8(cpu, bus, Mem(Addr::De), Reg(A)),
@@ -897,5 +895,4 @@ pub(super) fn execute(cpu: &mut CpuState, bus: &mut impl Bus, opcode: u8) -> Opt
             cpu.set_mode(CpuMode::Locked);
         }
     }
-    None
 }

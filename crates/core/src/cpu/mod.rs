@@ -161,10 +161,7 @@ pub fn step(cpu: &mut CpuState, bus: &mut impl Bus) {
     // The HALT bug: the fetch after a HALT that did not halt reads the same byte twice.
     cpu.pc = cpu.pc.wrapping_add(u16::from(cpu.halt_bug == 0));
     cpu.halt_bug = 0;
-    let mut prefetched = execute::execute(cpu, bus, opcode);
-    while let Some(opcode) = prefetched {
-        prefetched = execute::execute(cpu, bus, opcode);
-    }
+    execute::execute(cpu, bus, opcode);
     if ei_was_pending && cpu.ime == 2 {
         cpu.ime = 1;
     }
