@@ -658,14 +658,19 @@ impl<'a> Machine<'a> {
         }
     }
 
-    /// HBlank VRAM DMA: one block at the start of each HBlank of lines 0..=143.
+    /// HBlank VRAM DMA: one block at the start of each HBlank of lines 0..=143. With the LCD
+    /// off (STAT reads mode 0) the transfer counts as in one long HBlank: a transfer started
+    /// then copies one block at once and the rest once the LCD runs (SameBoy starts a block
+    /// whenever HDMA5 is written while STAT reads mode 0, as it does with the LCD off).
+    /// UNVERIFIED: no test ROM here decides it.
     #[cold]
     #[inline(never)]
     fn hblank_dma(&mut self) {
         if !self.hw.cgb.hdma_hblank_active() {
             return;
         }
-        if !self.hw.ppu.in_hblank() {
+        let lcd_off = self.hw.ppu.lcdc & 0x80 == 0;
+        if !(lcd_off || self.hw.ppu.in_hblank()) {
             self.hw.cgb.hdma_done_this_hblank = 0;
             return;
         }
