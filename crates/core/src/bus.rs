@@ -23,6 +23,12 @@ pub trait Bus {
     fn halt_wake_interrupts(&mut self) -> u8 {
         self.pending_interrupts()
     }
+    /// Interrupts the HALT instruction sees when it decides between halting and the HALT
+    /// bug: `IE & IF`, plus requests arriving before the end of the next M-cycle but one dot
+    /// (no cycle passes).
+    fn halt_bug_interrupts(&mut self) -> u8 {
+        self.pending_interrupts()
+    }
     /// `IE & IF & 0x1F` as it stands now (no cycle passes).
     fn pending_interrupts(&self) -> u8;
     /// Clears bit `bit` (0..=4) of IF: the CPU is dispatching that interrupt (no cycle passes).

@@ -755,6 +755,13 @@ impl Bus for Machine<'_> {
     fn pending_interrupts(&self) -> u8 {
         self.hw.interrupt_enable & self.hw.interrupt_flag & 0x1F
     }
+    fn halt_bug_interrupts(&mut self) -> u8 {
+        self.sync();
+        let hw = &*self.hw;
+        let dots = if hw.cgb.double_speed() { 1 } else { 3 };
+        let soon = hw.ppu.interrupts_in_next_dots(video_memory!(hw), dots);
+        hw.interrupt_enable & (hw.interrupt_flag | soon) & 0x1F
+    }
     fn acknowledge_interrupt(&mut self, bit: u8) {
         self.hw.interrupt_flag &= !(1 << (bit & 7));
     }

@@ -537,12 +537,12 @@ fn daa(cpu: &mut CpuState) {
 /// verified on DMG and CGB). With nothing pending it halts normally (Mooneye
 /// `halt_ime0_ei`, `halt_ime1_timing`, `halt_ime1_timing2-GS`).
 ///
-/// HALT looks at the interrupts as late in its M-cycle as a halted CPU does, so a PPU
-/// request due in the next dot already counts as pending (AGE `halt-m0-interrupt-dmgC-cgbBCE`:
-/// a mode-0 request one dot after HALT's M-cycle causes the HALT bug).
+/// HALT decides later than it fetches: a PPU request due before the last dot of the next
+/// M-cycle already counts as pending (AGE `halt-m0-interrupt-dmgC-cgbBCE`, verified on
+/// DMG and CGB: mode 0 with SCX 0..=2 causes the HALT bug, with SCX 3..=7 it does not).
 #[inline(always)]
 fn halt(cpu: &mut CpuState, bus: &mut impl Bus) {
-    if cpu.ime != 1 && bus.halt_wake_interrupts() != 0 {
+    if cpu.ime != 1 && bus.halt_bug_interrupts() != 0 {
         cpu.halt_bug = 1;
     } else {
         cpu.set_mode(CpuMode::Halted);
