@@ -23,15 +23,27 @@ pub trait Bus {
     fn halt_wake_interrupts(&mut self) -> u8 {
         self.pending_interrupts()
     }
+    /// Interrupts the HALT instruction sees when it decides between halting and the HALT
+    /// bug: `IE & IF`, plus requests arriving before the end of the next M-cycle but one dot
+    /// (no cycle passes).
+    fn halt_bug_interrupts(&mut self) -> u8 {
+        self.pending_interrupts()
+    }
     /// `IE & IF & 0x1F` as it stands now (no cycle passes).
     fn pending_interrupts(&self) -> u8;
     /// Clears bit `bit` (0..=4) of IF: the CPU is dispatching that interrupt (no cycle passes).
     fn acknowledge_interrupt(&mut self, bit: u8);
-    /// The CPU executed STOP. The machine resets DIV and decides when the CPU wakes up
-    /// again; no cycle passes, except for a CGB speed switch, which returns true: the
-    /// machine has run the switch's pause and the CPU carries on.
+    /// The CPU executed STOP (no cycle passes). Returns false for a plain STOP: the machine
+    /// has reset DIV and decides when the CPU wakes up again. Returns true when STOP
+    /// switched the CGB's speed; the CPU then calls `finish_speed_switch`.
     fn stop(&mut self) -> bool {
         false
+    }
+    /// The rest of a CGB speed switch, after STOP's second byte has been read (or not, with
+    /// `pause` false): DIV is reset and, with `pause`, the CPU halts until the machine's
+    /// `halt_wake_interrupts` reports the clock settled (or an interrupt request).
+    fn finish_speed_switch(&mut self, pause: bool) {
+        let _ = pause;
     }
     /// The CPU executed `LD B,B` (opcode 0x40), the conventional software breakpoint that the
     /// Mooneye test suite uses to signal "test finished" (no cycle passes).

@@ -32,14 +32,19 @@ const START_DELAY: u8 = 2;
 /// Which bus an address is on, for DMA conflicts.
 #[derive(PartialEq, Eq)]
 enum BusId {
+    /// The cartridge (ROM, cartridge RAM), and on a DMG work RAM too.
     External,
+    /// Work RAM on a CGB, which has its own bus (Pan Docs "OAM DMA bus conflicts"; ashiepaws
+    /// `bully` on CGB: POP and PUSH reach work RAM during a DMA from ROM).
+    WorkRam,
     Video,
     Internal,
 }
 
-fn bus_of(addr: u16) -> BusId {
+fn bus_of(addr: u16, cgb: bool) -> BusId {
     match addr {
         0x8000..=0x9FFF => BusId::Video,
+        0xC000..=0xFDFF if cgb => BusId::WorkRam,
         0xFE00..=0xFFFF => BusId::Internal,
         _ => BusId::External,
     }
@@ -89,22 +94,24 @@ impl DmaState {
     }
 
     /// Whether a CPU access to `addr` collides with the running transfer: OAM is the DMA's,
-    /// and so is the bus it reads from. HRAM and I/O stay reachable.
+    /// and so is the bus it reads from. HRAM and I/O stay reachable. `cgb`: the hardware is
+    /// a CGB (in either mode), whose work RAM is on a bus of its own.
     #[inline(always)]
-    pub fn blocks(&self, addr: u16) -> bool {
+    pub fn blocks(&self, addr: u16, cgb: bool) -> bool {
         if self.active == 0 || addr >= 0xFF00 {
             return false;
         }
         if (0xFE00..0xFF00).contains(&addr) {
             return true;
         }
-        bus_of(addr) == self.source_bus()
+        bus_of(addr, cgb) == self.source_bus(cgb)
     }
 
-    /// DMG: sources from 0xE000 up read work RAM, which is on the external bus.
-    fn source_bus(&self) -> BusId {
+    /// Sources from 0xE000 up read work RAM (on a DMG that is on the external bus).
+    fn source_bus(&self, cgb: bool) -> BusId {
         match self.active_source_high {
             0x80..=0x9F => BusId::Video,
+            0xC0.. if cgb => BusId::WorkRam,
             _ => BusId::External,
         }
     }

@@ -31,9 +31,20 @@ macro_rules! video_memory {
 const DIV_APU_BIT: u16 = 1 << 12;
 /// The same at CGB double speed (DIV bit 5), so that the sequencer keeps its 512 Hz.
 const DIV_APU_BIT_DOUBLE_SPEED: u16 = 1 << 13;
-/// M-cycles the CPU waits after STOP switches the speed. UNVERIFIED: Pan Docs' 2050; the
-/// timer is held and DIV reset as for any STOP.
-const SPEED_SWITCH_M_CYCLES: u32 = 2050;
+/// The counter bits whose falls always matter to `counter_edges` (the serial clock's bit
+/// depends on SC).
+const COUNTER_EDGE_BITS: u16 = SERIAL_CLOCK_BIT | DIV_APU_BIT | DIV_APU_BIT_DOUBLE_SPEED;
+/// M-cycles the CPU stays halted after STOP switches the speed (after DIV's reset), while
+/// the timer, PPU and APU run on at the new speed: 0x20000 clocks, exactly two turns of the
+/// system counter, so DIV reads 0 right after the switch (AGE `spsw-div-cgbBCE`) and a
+/// 4096 Hz TIMA counts 0x80 during it (AGE `spsw-stop-prefetch-cgbBCE`). SameBoy times
+/// its post-switch HALT alike (0x20008 clocks, counted from before STOP's second M-cycle).
+/// An interrupt request ends it early (AGE `caution/spsw-interrupts`; the programming
+/// manual warns against relying on it).
+const SPEED_SWITCH_PAUSE_M_CYCLES: u32 = 0x20000 / 4;
+/// What `halt_wake_interrupts` reports when a speed switch's HALT has run its time: a bit
+/// outside the five interrupts, so the CPU wakes without a dispatch.
+const SPEED_SWITCH_SETTLED: u8 = 0x80;
 
 /// The `Bus` the CPU runs on: borrows the hardware state, the ROM and the host outputs for
 /// the duration of one run call.
@@ -124,7 +135,7 @@ pub(crate) fn power_on(state: &mut State, rom: &Rom, model: Model, with_boot_rom
     }
     hw.timer = TimerState::post_boot();
     if model == Model::Cgb {
-        hw.timer.system_counter = crate::timer::CGB_POST_BOOT_SYSTEM_COUNTER;
+        hw.timer.system_counter = crate::timer::cgb_post_boot_system_counter(cgb_cartridge);
     }
     hw.serial = SerialState::post_boot();
     hw.ppu = match model {
@@ -312,7 +323,7 @@ impl<'a> Machine<'a> {
         }
         let mut watched = DIV_APU_BIT;
         if hw.serial.is_shifting() {
-            watched |= SERIAL_CLOCK_BIT;
+            watched |= hw.serial.clock_bit();
         }
         hw.timer
             .quiet_m_cycles(watched)
@@ -330,7 +341,7 @@ impl<'a> Machine<'a> {
         }
         let mut watched = self.div_apu_bit();
         if hw.serial.is_shifting() {
-            watched |= SERIAL_CLOCK_BIT;
+            watched |= hw.serial.clock_bit();
         }
         let ppu_quiet = if hw.cgb.double_speed() {
             hw.ppu.quiet_m_cycles_of::<2>()
@@ -345,7 +356,7 @@ impl<'a> Machine<'a> {
     fn tick_now(&mut self) {
         let hw = &mut *self.hw;
         let fell = hw.timer.tick(&mut hw.interrupt_flag);
-        if fell & (SERIAL_CLOCK_BIT | DIV_APU_BIT | DIV_APU_BIT_DOUBLE_SPEED) != 0 {
+        if fell & (COUNTER_EDGE_BITS | hw.serial.clock_bit()) != 0 {
             self.counter_edges(fell);
         }
         if self.hw.dma.is_busy() {
@@ -398,7 +409,7 @@ impl<'a> Machine<'a> {
     #[cold]
     fn counter_edges(&mut self, fell: u16) {
         let hw = &mut *self.hw;
-        if fell & SERIAL_CLOCK_BIT != 0 {
+        if fell & hw.serial.clock_bit() != 0 {
             hw.serial.clock(&mut hw.interrupt_flag);
         }
         if fell & self.div_apu_bit() != 0 {
@@ -417,6 +428,13 @@ impl<'a> Machine<'a> {
             self.hw.dma.last_byte = byte;
             self.hw.oam[index % 160] = byte;
         }
+    }
+
+    /// Whether the running OAM DMA keeps the CPU away from `addr` this M-cycle.
+    #[inline(always)]
+    fn dma_blocks(&self, addr: u16) -> bool {
+        let hw = &*self.hw;
+        hw.dma.active != 0 && hw.dma.blocks(addr, hw.cgb.is_cgb())
     }
 
     /// The CPU's view of `addr` this M-cycle, including DMA and PPU lock-outs.
@@ -454,12 +472,12 @@ impl<'a> Machine<'a> {
             0xFF00..=0xFF7F => return self.read_io(addr as u8),
             _ => {}
         }
-        if addr & 0xFF00 == 0xFE00 && !self.hw.dma.blocks(addr) {
+        if addr & 0xFF00 == 0xFE00 && !self.dma_blocks(addr) {
             // The OAM corruption bug (Blargg `oam_bug`).
             let hw = &mut *self.hw;
             hw.ppu.oam_bug_read(&mut hw.oam);
         }
-        if self.hw.dma.blocks(addr) {
+        if self.dma_blocks(addr) {
             return if addr >= 0xFE00 {
                 0xFF
             } else {
@@ -512,7 +530,7 @@ impl<'a> Machine<'a> {
         let hw = &*self.hw;
         match reg {
             io::P1 => hw.joypad.read(),
-            io::SB | io::SC => hw.serial.read(reg),
+            io::SB | io::SC => hw.serial.read(reg, hw.cgb.cgb_mode()),
             io::DIV..=io::TAC => hw.timer.read(reg),
             io::IF => hw.interrupt_flag | 0xE0,
             io::NR10..=0x3F => hw.apu.read_register(reg),
@@ -529,7 +547,7 @@ impl<'a> Machine<'a> {
             0xFF00..=0xFF7F => self.sync_and_recheck(),
             _ => self.sync(),
         }
-        if self.hw.dma.blocks(addr) {
+        if self.dma_blocks(addr) {
             return;
         }
         if addr & 0xFF00 == 0xFE00 {
@@ -570,14 +588,14 @@ impl<'a> Machine<'a> {
         match reg {
             io::P1 => hw.joypad.write(value, &mut hw.interrupt_flag),
             io::SB | io::SC => {
-                if let SerialWrite::Started(byte) = hw.serial.write(reg, value) {
+                if let SerialWrite::Started(byte) = hw.serial.write(reg, value, hw.cgb.cgb_mode()) {
                     self.out.serial.push(byte);
                     self.events |= Events::SERIAL_BYTE;
                 }
             }
             io::DIV..=io::TAC => {
                 let fell = hw.timer.write(reg, value);
-                if fell & (SERIAL_CLOCK_BIT | DIV_APU_BIT | DIV_APU_BIT_DOUBLE_SPEED) != 0 {
+                if fell & (COUNTER_EDGE_BITS | hw.serial.clock_bit()) != 0 {
                     self.counter_edges(fell);
                 }
             }
@@ -641,14 +659,19 @@ impl<'a> Machine<'a> {
         }
     }
 
-    /// HBlank VRAM DMA: one block at the start of each HBlank of lines 0..=143.
+    /// HBlank VRAM DMA: one block at the start of each HBlank of lines 0..=143. With the LCD
+    /// off (STAT reads mode 0) the transfer counts as in one long HBlank: a transfer started
+    /// then copies one block at once and the rest once the LCD runs (SameBoy starts a block
+    /// whenever HDMA5 is written while STAT reads mode 0, as it does with the LCD off).
+    /// UNVERIFIED: no test ROM here decides it.
     #[cold]
     #[inline(never)]
     fn hblank_dma(&mut self) {
         if !self.hw.cgb.hdma_hblank_active() {
             return;
         }
-        if !self.hw.ppu.in_hblank() {
+        let lcd_off = self.hw.ppu.lcdc & 0x80 == 0;
+        if !(lcd_off || self.hw.ppu.in_hblank()) {
             self.hw.cgb.hdma_done_this_hblank = 0;
             return;
         }
@@ -660,12 +683,30 @@ impl<'a> Machine<'a> {
         self.stall_for_hdma_block();
     }
 
+    /// `halt_wake_interrupts` during a speed switch's HALT: it also ends when its time is up
+    /// (reported as `SPEED_SWITCH_SETTLED`, no interrupt bit); any end clears it.
+    #[cold]
+    fn speed_switch_wake(&mut self, interrupts: u8) -> u8 {
+        let hw = &mut *self.hw;
+        let settled = hw.m_cycles >= hw.speed_switch_wake_m_cycle;
+        if interrupts == 0 && !settled {
+            return 0;
+        }
+        hw.speed_switch_wake_m_cycle = 0;
+        interrupts | if settled { SPEED_SWITCH_SETTLED } else { 0 }
+    }
+
     /// HALT/STOP fast path: advances every component by as many M-cycles as possible (at
     /// most `budget`) during which nothing observable can happen: no interrupt request, no
     /// frame completion, no serial or APU clock edge, no DMA. Equivalent, byte for byte, to
     /// that many idle M-cycles (checked by the eager-versus-skipping determinism test).
     pub(crate) fn skip_quiet_cycles(&mut self, budget: u64) {
         self.sync();
+        // A speed switch's HALT ends at a set M-cycle, which the CPU's step must see.
+        let budget = match self.hw.speed_switch_wake_m_cycle {
+            0 => budget,
+            wake => budget.min(wake.saturating_sub(self.hw.m_cycles)),
+        };
         let quiet = self.quiet_m_cycles(u32::try_from(budget).unwrap_or(u32::MAX));
         if quiet == 0 {
             return;
@@ -701,7 +742,11 @@ impl Bus for Machine<'_> {
         self.sync();
         let hw = &*self.hw;
         let soon = hw.ppu.interrupts_in_next_dot(video_memory!(hw));
-        hw.interrupt_enable & (hw.interrupt_flag | soon) & 0x1F
+        let wake = hw.interrupt_enable & (hw.interrupt_flag | soon) & 0x1F;
+        if hw.speed_switch_wake_m_cycle != 0 {
+            return self.speed_switch_wake(wake);
+        }
+        wake
     }
     #[inline(always)]
     fn idle(&mut self) {
@@ -711,6 +756,13 @@ impl Bus for Machine<'_> {
     fn pending_interrupts(&self) -> u8 {
         self.hw.interrupt_enable & self.hw.interrupt_flag & 0x1F
     }
+    fn halt_bug_interrupts(&mut self) -> u8 {
+        self.sync();
+        let hw = &*self.hw;
+        let dots = if hw.cgb.double_speed() { 1 } else { 3 };
+        let soon = hw.ppu.interrupts_in_next_dots(video_memory!(hw), dots);
+        hw.interrupt_enable & (hw.interrupt_flag | soon) & 0x1F
+    }
     fn acknowledge_interrupt(&mut self, bit: u8) {
         self.hw.interrupt_flag &= !(1 << (bit & 7));
     }
@@ -718,21 +770,37 @@ impl Bus for Machine<'_> {
         self.events |= Events::BREAKPOINT;
     }
     fn stop(&mut self) -> bool {
-        // STOP resets the system counter like a DIV write.
         self.sync_and_recheck();
         let hw = &mut *self.hw;
         if !(hw.cgb.cgb_mode() && hw.cgb.key1 & 1 != 0) {
+            // STOP resets the system counter like a DIV write.
             self.write_io(io::DIV, 0);
             return false;
         }
-        // CGB speed switch (Pan Docs KEY1): the other speed, after a pause.
-        hw.cgb.key1 = (hw.cgb.key1 ^ 0x80) & 0x80;
-        for _ in 0..SPEED_SWITCH_M_CYCLES {
-            self.tick();
+        // CGB speed switch (Pan Docs KEY1). Back to single speed at once; to double speed
+        // only after STOP's next M-cycle (KEY1 stays armed until `finish_speed_switch`).
+        // SameBoy switches up a few clocks late alike; AGE `spsw-mode0-cgbBCE` sees the PPU
+        // position this leaves.
+        if hw.cgb.double_speed() {
+            hw.cgb.key1 = 0;
         }
-        self.sync_and_recheck();
-        self.write_io(io::DIV, 0);
         true
+    }
+    fn finish_speed_switch(&mut self, pause: bool) {
+        self.sync_and_recheck();
+        if self.hw.cgb.key1 & 1 != 0 {
+            self.hw.cgb.key1 = 0x80;
+        }
+        if pause {
+            self.write_io(io::DIV, 0);
+            self.hw.speed_switch_wake_m_cycle =
+                self.hw.m_cycles + u64::from(SPEED_SWITCH_PAUSE_M_CYCLES);
+        } else {
+            // No second-byte M-cycle to reset DIV after: the reset lands at the end of the
+            // next M-cycle instead (AGE `caution/spsw-interrupts`: DIV and TIMA read one
+            // M-cycle behind an immediate reset).
+            self.hw.timer.div_reset_pending = 1;
+        }
     }
 }
 

@@ -46,6 +46,10 @@ pub struct HwState {
     pub m_cycles: u64,
     /// Frames completed since power-on (VBlank entries, or LCD-off frame periods).
     pub frames: u64,
+    /// CGB: the M-cycle at which the HALT that follows a speed switch ends by itself
+    /// (0: no speed switch pause under way).
+    #[state(since = 3)]
+    pub speed_switch_wake_m_cycle: u64,
     pub timer: TimerState,
     pub serial: SerialState,
     pub joypad: JoypadState,

@@ -24,7 +24,12 @@ pub struct TimerState {
     /// A [`ReloadPhase`], stored raw.
     #[state(below = 3)]
     pub reload_phase: u8,
-    pub _pad: [u8; 2],
+    /// 1: the counter resets at the end of the next M-cycle (a CGB speed switch taken with
+    /// an interrupt pending holds DIV's reset one M-cycle, as its pause-less STOP ends).
+    #[state(flag, since = 3)]
+    pub div_reset_pending: u8,
+    #[state(old_pad_len = 2)]
+    pub _pad: [u8; 1],
 }
 
 /// Where TIMA is in its overflow sequence.
@@ -71,9 +76,29 @@ impl TimerState {
     /// clock the serial port (bit 8) and the APU frame sequencer (bit 12).
     #[inline(always)]
     pub fn tick(&mut self, interrupt_flag: &mut u8) -> u16 {
+        if self.reload_phase | self.div_reset_pending != 0 {
+            return self.tick_with_pending_work(interrupt_flag);
+        }
+        self.count()
+    }
+
+    /// `tick` with a TIMA reload or a held DIV reset to finish.
+    #[cold]
+    fn tick_with_pending_work(&mut self, interrupt_flag: &mut u8) -> u16 {
         if self.reload_phase != 0 {
             self.finish_reload(interrupt_flag);
         }
+        let mut fell = self.count();
+        if self.div_reset_pending != 0 {
+            self.div_reset_pending = 0;
+            fell |= self.write(io::DIV, 0);
+        }
+        fell
+    }
+
+    /// The counter's 4 T-cycles of one M-cycle; returns the bits that fell.
+    #[inline(always)]
+    fn count(&mut self) -> u16 {
         let old = self.system_counter;
         let new = old.wrapping_add(4);
         self.system_counter = new;
@@ -160,7 +185,7 @@ impl TimerState {
     /// M-cycles from now on which nothing observable can happen: no TIMA overflow and no
     /// falling edge of any bit in `watched` (e.g. the serial and APU clocks). At least 0.
     pub fn quiet_m_cycles(&self, watched: u16) -> u32 {
-        if self.reload_phase != 0 {
+        if self.reload_phase | self.div_reset_pending != 0 {
             return 0;
         }
         let counter = u32::from(self.system_counter);
@@ -200,8 +225,16 @@ const TAC_CLOCK_BITS: [u16; 4] = [1 << 9, 1 << 3, 1 << 5, 1 << 7];
 /// The counter at 0x0100 after the DMG boot ROM. DIV reads 0xAB (Pan Docs); the low byte
 /// sets the phase that Mooneye `boot_div-dmgABCmgb` checks.
 const POST_BOOT_SYSTEM_COUNTER: u16 = 0xABC8;
-/// The same for the CGB boot ROM (CPU revisions A-E; Mooneye `boot_div-cgbABCDE`).
-pub(crate) const CGB_POST_BOOT_SYSTEM_COUNTER: u16 = 0x2674;
+/// The counter at 0x0100 after the CGB boot ROM (CPU revisions A-E). The boot ROM takes a
+/// different path for each mode: a DMG cartridge (compatibility mode) gets its palettes
+/// chosen and written, which a CGB cartridge skips.
+/// Compatibility mode: Mooneye `boot_div-cgbABCDE` (hardware-verified).
+/// CGB mode: DIV 0x1E, the value Gambatte's hardware-derived initial state gives at 0x0100,
+/// one M-cycle earlier in the low byte as for the DMG value (our fetch is not overlapped);
+/// ashiepaws `bully` (GBC) reads the DIV value this implies after its framework start-up.
+pub(crate) fn cgb_post_boot_system_counter(cgb_cartridge: bool) -> u16 {
+    if cgb_cartridge { 0x1E9C } else { 0x2674 }
+}
 
 /// M-cycles that can pass before the M-cycle containing the `n`-th falling edge (n >= 1) of
 /// `bit` in a counter that advances 4 per M-cycle.

@@ -178,22 +178,24 @@ fn halt_waits_then_wakes_without_ime() {
     assert_eq!(bus.interrupt_flag, 0x01, "not serviced");
 }
 
-/// `EI; HALT` with an interrupt already pending: IME is 2 during HALT, so it halts (no HALT
-/// bug), IME becomes 1 at the end of that step, and the next step leaves HALT and dispatches.
+/// `EI; HALT` with an interrupt already pending: IME is still off during HALT, so the HALT
+/// bug happens; IME becomes 1 at the end of that step, and the next step dispatches with the
+/// HALT itself as the return address (Pan Docs "halt bug"; AGE `ei-halt-dmgC-cgbBCE`,
+/// verified on DMG and CGB).
 #[test]
-fn halt_with_ime_dispatches_on_wake() {
+fn ei_halt_with_a_pending_interrupt_returns_to_the_halt() {
     let mut bus = FlatBus::with_program(0x0100, &[EI, HALT, NOP]);
     let mut cpu = cpu_at(0x0100, 0xD000);
     bus.set_ie(0x01);
     bus.interrupt_flag = 0x01;
     step(&mut cpu, &mut bus);
     step(&mut cpu, &mut bus);
-    assert_eq!(cpu.mode(), CpuMode::Halted);
-    assert_eq!((cpu.halt_bug, cpu.ime), (0, 1));
-    step(&mut cpu, &mut bus);
     assert_eq!(cpu.mode(), CpuMode::Running);
+    assert_eq!((cpu.halt_bug, cpu.ime), (1, 1));
+    step(&mut cpu, &mut bus);
     assert_eq!(cpu.pc, 0x0040);
-    assert_eq!(bus.memory[0xCFFE], 0x02, "returns after the HALT");
+    assert_eq!(cpu.halt_bug, 0);
+    assert_eq!(bus.memory[0xCFFE], 0x01, "returns to the HALT");
 }
 
 #[test]

@@ -126,6 +126,8 @@ fn halt_skipping_matches_ticking_every_cycle_on_a_cgb() {
         "homebrew/gb8.gb",
         "acid/cgb-acid2.gbc",
         "homebrew/opus5.gb",
+        // Dozens of speed switches, each with its HALT (which HALT skipping must end on time).
+        "age/speed-switch/spsw-tima-cgbE.gb",
     ] {
         let Some(bytes) = shared_rom(name) else {
             return;

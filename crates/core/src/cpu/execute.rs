@@ -531,13 +531,18 @@ fn daa(cpu: &mut CpuState) {
 /// `halt`. With an interrupt already pending and IME off, the CPU does not halt and the
 /// next opcode fetch fails to increment PC (the HALT bug, Pan Docs "halt bug").
 ///
-/// With IME == 2 (HALT right after EI) it halts normally and the interrupt is dispatched on
-/// the next step, returning after the HALT; Mooneye `halt_ime0_ei`, `halt_ime1_timing` and
-/// `halt_ime1_timing2-GS` pass with this. UNVERIFIED: the HALT bug combined with EI (Pan
-/// Docs: the handler returns to the HALT itself) is not modelled; no suite ROM decides it yet.
+/// IME == 2 (HALT right after EI) counts as off here: with an interrupt pending the HALT
+/// bug happens, EI's delay then ends and the interrupt is dispatched at once, returning to
+/// the HALT itself, which runs again (Pan Docs "halt bug"; AGE `ei-halt-dmgC-cgbBCE`,
+/// verified on DMG and CGB). With nothing pending it halts normally (Mooneye
+/// `halt_ime0_ei`, `halt_ime1_timing`, `halt_ime1_timing2-GS`).
+///
+/// HALT decides later than it fetches: a PPU request due before the last dot of the next
+/// M-cycle already counts as pending (AGE `halt-m0-interrupt-dmgC-cgbBCE`, verified on
+/// DMG and CGB: mode 0 with SCX 0..=2 causes the HALT bug, with SCX 3..=7 it does not).
 #[inline(always)]
 fn halt(cpu: &mut CpuState, bus: &mut impl Bus) {
-    if cpu.ime == 0 && bus.pending_interrupts() != 0 {
+    if cpu.ime != 1 && bus.halt_bug_interrupts() != 0 {
         cpu.halt_bug = 1;
     } else {
         cpu.set_mode(CpuMode::Halted);
@@ -580,6 +585,25 @@ fn prefix_cb(cpu: &mut CpuState, bus: &mut impl Bus) {
     loc.set(cpu, bus, result);
 }
 
+/// The CPU side of a CGB speed switch (STOP with KEY1 bit 0 set; the machine has switched).
+///
+/// With an interrupt pending (IE & IF) there is no pause and nothing more (SameBoy `stop`).
+/// Otherwise STOP reads its second byte in its next M-cycle and skips it (SameBoy; AGE
+/// `spsw-stop-prefetch-cgbBCE`: that byte's value after the pause never runs), DIV is
+/// reset, and the CPU halts while the clock settles: the machine ends that HALT after
+/// a fixed time, or an interrupt request ends it early (AGE `caution/spsw-interrupts`).
+#[inline(never)]
+fn speed_switch(cpu: &mut CpuState, bus: &mut impl Bus) {
+    if bus.pending_interrupts() != 0 {
+        bus.finish_speed_switch(false);
+        return;
+    }
+    bus.read(cpu.pc);
+    cpu.pc = cpu.pc.wrapping_add(1);
+    bus.finish_speed_switch(true);
+    cpu.set_mode(CpuMode::Halted);
+}
+
 /// Executes the instruction `opcode`, already fetched (PC points past it).
 #[inline(always)]
 pub(super) fn execute(cpu: &mut CpuState, bus: &mut impl Bus, opcode: u8) {
@@ -607,7 +631,9 @@ pub(super) fn execute(cpu: &mut CpuState, bus: &mut impl Bus, opcode: u8) {
         // STOP is two bytes in assemblers, but the CPU only consumes the opcode (SM83
         // cases end with PC + 1); the machine decides when it wakes up.
         0x10 => {
-            if !bus.stop() {
+            if bus.stop() {
+                speed_switch(cpu, bus);
+            } else {
                 cpu.set_mode(CpuMode::Stopped);
             }
         }

@@ -176,6 +176,12 @@ pub fn step(cpu: &mut CpuState, bus: &mut impl Bus) {
 #[inline(never)]
 fn dispatch_interrupt(cpu: &mut CpuState, bus: &mut impl Bus) {
     cpu.ime = 0;
+    // `EI; HALT` with an interrupt pending: the HALT bug left PC on the byte after the HALT
+    // without counting it, so the handler returns to the HALT (see `execute::halt`).
+    if cpu.halt_bug != 0 {
+        cpu.halt_bug = 0;
+        cpu.pc = cpu.pc.wrapping_sub(1);
+    }
     bus.idle();
     let [pc_high, pc_low] = cpu.pc.to_be_bytes();
     cpu.sp = cpu.sp.wrapping_sub(1);

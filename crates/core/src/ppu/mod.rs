@@ -530,16 +530,22 @@ impl PpuState {
     /// `intr_1_2_timing-GS`, `vblank_stat_intr-GS`) agree with the running-CPU ones
     /// (`intr_2_0_timing`, Mealybug). Runs a copy; draws nothing.
     pub fn interrupts_in_next_dot(&self, memory: VideoMemory) -> u8 {
+        self.interrupts_in_next_dots(memory, 1)
+    }
+
+    /// The interrupt bits the PPU will request during the next `dots` dots (see
+    /// `interrupts_in_next_dot`). Runs a copy; draws nothing.
+    pub fn interrupts_in_next_dots(&self, memory: VideoMemory, dots: u16) -> u8 {
         if self.lcdc & LCDC_LCD_ENABLE == 0 {
             return 0;
         }
-        // Cheap answers first: no step is due at the next dot, or mode 3 cannot end there.
+        // Cheap answers first: no step is due in those dots, or mode 3 cannot end there.
         if self.deferred_valid | self.wx_just_changed == 0 {
             if self.fifo_lag == 0 {
-                if self.wait_dots >= 2 {
+                if self.wait_dots > dots {
                     return 0;
                 }
-            } else if u32::from(self.screen_x) + u32::from(self.fifo_lag) + 1 < 160 {
+            } else if u32::from(self.screen_x) + u32::from(self.fifo_lag) + u32::from(dots) < 160 {
                 return 0;
             }
         }
@@ -549,7 +555,7 @@ impl PpuState {
         // The dots owed in mode 3 lie in the past and raise nothing (see `settle`).
         copy.pay(copy.fifo_lag, &mut ctx);
         *ctx.interrupt_flag = 0;
-        copy.run(1, false, &mut ctx);
+        copy.run(u32::from(dots), false, &mut ctx);
         raised
     }
 

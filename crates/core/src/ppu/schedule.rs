@@ -172,6 +172,15 @@ impl PpuState {
                 self.ly = self.ly.wrapping_add(1);
                 self.line_dot = 0;
                 if self.ly == 144 {
+                    // CGB: line 144 raises the OAM source as the line begins, one M-cycle
+                    // before VBlank (Mooneye `misc/ppu/vblank_stat_intr-C`, verified on
+                    // CGB, AGB, AGS; a DMG raises it at dot 2, see `VBlankDot2`).
+                    if self.colour_mode != 0
+                        && self.stat_line == 0
+                        && self.stat & STAT_OAM_SOURCE != 0
+                    {
+                        *bus.interrupt_flag |= io::INT_STAT;
+                    }
                     self.vblank_line_start(bus);
                 } else {
                     self.goto(Step::LineStart, 0);
@@ -181,7 +190,11 @@ impl PpuState {
             Step::VBlankLineStart => self.vblank_line_start(bus),
             Step::VBlankDot2 => {
                 // Line 144 also raises the OAM source, two dots before VBlank.
-                if self.ly == 144 && self.stat_line == 0 && self.stat & STAT_OAM_SOURCE != 0 {
+                if self.ly == 144
+                    && self.colour_mode == 0
+                    && self.stat_line == 0
+                    && self.stat & STAT_OAM_SOURCE != 0
+                {
                     *bus.interrupt_flag |= io::INT_STAT;
                 }
                 self.goto(Step::VBlankDot4, 2);
