@@ -141,10 +141,25 @@ fn damaged_bess_blocks_are_errors_not_panics() {
     let Some((roms, dir)) = fixtures() else {
         return;
     };
-    let good = std::fs::read(dir.join("pocket-dmg-f1200.state")).unwrap();
+    for (fixture, rom, model) in [
+        ("pocket-dmg-f1200", "pocket", Model::Dmg),
+        ("gb8-cgb-f600", "gb8", Model::Cgb),
+    ] {
+        fuzz_fixture(&roms, &dir, fixture, rom, model);
+    }
+}
+
+fn fuzz_fixture(
+    roms: &std::path::Path,
+    dir: &std::path::Path,
+    fixture: &str,
+    rom: &str,
+    model: Model,
+) {
+    let good = std::fs::read(dir.join(format!("{fixture}.state"))).unwrap();
     let first_block = u32::from_le_bytes(good[good.len() - 8..good.len() - 4].try_into().unwrap());
     let blocks = first_block as usize..good.len();
-    let mut core = core_for(&roms, "pocket");
+    let mut core = core_on(roms, rom, model);
     for _ in 0..30 {
         core.run_frame();
     }
@@ -176,7 +191,7 @@ fn damaged_bess_blocks_are_errors_not_panics() {
             }
         }
         if bess::import(&mut core, &file).is_err() {
-            assert_eq!(core.state().as_bytes(), &before[..], "case {case}");
+            assert_eq!(core.state().as_bytes(), &before[..], "{fixture} case {case}");
         } else {
             core.load_state(&bytemuck::pod_read_unaligned(&before));
         }
