@@ -191,7 +191,11 @@ fn fuzz_fixture(
             }
         }
         if bess::import(&mut core, &file).is_err() {
-            assert_eq!(core.state().as_bytes(), &before[..], "{fixture} case {case}");
+            assert_eq!(
+                core.state().as_bytes(),
+                &before[..],
+                "{fixture} case {case}"
+            );
         } else {
             core.load_state(&bytemuck::pod_read_unaligned(&before));
         }
