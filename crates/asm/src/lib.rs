@@ -102,6 +102,26 @@ pub fn assemble_file_with_symbols(path: impl AsRef<Path>) -> Result<Assembled, A
     Ok(assembled)
 }
 
+/// For build scripts: assembles `source` (relative to the crate being built) into
+/// `$OUT_DIR/out_name` and tells cargo to rebuild when any file it read changes. Panics
+/// with the assembler's message on failure (a build script reports errors that way).
+pub fn embed_for_build_script(source: &str, out_name: &str) {
+    let manifest_dir = PathBuf::from(
+        std::env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"),
+    );
+    let source = manifest_dir.join(source);
+    let out_dir = PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
+    println!("cargo:rerun-if-changed={}", source.display());
+    let assembled = match assemble_file_with_symbols(&source) {
+        Ok(assembled) => assembled,
+        Err(error) => panic!("{} does not assemble: {error}", source.display()),
+    };
+    for file in &assembled.files {
+        println!("cargo:rerun-if-changed={}", file.display());
+    }
+    std::fs::write(out_dir.join(out_name), &assembled.rom).expect("OUT_DIR is writable");
+}
+
 /// Assembles `source` into a ROM image; `name` names it in errors and is the base for
 /// relative `INCLUDE`/`INCBIN` paths.
 pub fn assemble_str(source: &str, name: &str) -> Result<Vec<u8>, AsmError> {

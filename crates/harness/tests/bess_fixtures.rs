@@ -213,13 +213,11 @@ fn fuzz_fixture(
 fn our_files_carry_a_bess_footer_that_imports_back() {
     use backspin_core::state_file::{self, Metadata};
     let root = backspin_harness::workspace_root();
+    let ppu_scene =
+        backspin_asm::assemble_file(root.join("roms-test/states/ppu_scene/ppu_scene.asm")).unwrap();
     let cgb_palette = backspin_asm::assemble_file(root.join("roms-test/cgb_palette.asm")).unwrap();
     let mut roms = vec![
-        (
-            "ppu_scene".to_string(),
-            std::fs::read(root.join("roms-test/states/ppu_scene.gb")).unwrap(),
-            Model::Dmg,
-        ),
+        ("ppu_scene".to_string(), ppu_scene, Model::Dmg),
         ("cgb_palette".to_string(), cgb_palette, Model::Cgb),
     ];
     if let Some((shared, _)) = fixtures() {

@@ -75,4 +75,4 @@ pub use input_log::{InputEvent, InputLog};
 pub use rewinder::{
     Captured, Config, RewindError, Rewinder, SeekReport, Snapshot, Stats, frames_to_seconds,
 };
-pub use timeline::{Span, Timeline};
+pub use timeline::{RunUntil, Span, Timeline};
