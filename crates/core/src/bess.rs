@@ -1,5 +1,6 @@
 //! BESS import: loads the portable part ("Best Effort Save State", SameBoy's `BESS.md`) of
-//! a save state written by another emulator (SameBoy, BGB, Emulicious, ...). DMG only.
+//! a save state written by another emulator (SameBoy, BGB, Emulicious, ...), DMG or CGB
+//! (CGB mode and DMG compatibility mode, from KEY0), with the MBC3 clock (`RTC ` block).
 //!
 //! BESS keeps the CPU registers, the I/O registers as last written, the memories and the
 //! mapper registers, but not the PPU's dot position, the APU's timers, DMA progress, the
@@ -9,7 +10,15 @@
 //! first and changes the running game only on success.
 
 use crate::cart::{CART_RAM_MAX, MbcKind};
-use crate::{Core, Options, Rom, State};
+use crate::cgb::{MODE_CGB, MODE_COMPATIBILITY};
+use crate::{Core, Model, Options, Rom, State};
+
+/// BESS buffer sizes on a CGB: eight WRAM banks, two VRAM banks, 64 bytes per palette RAM.
+const CGB_WRAM_BYTES: usize = 0x8000;
+const CGB_VRAM_BYTES: usize = 0x4000;
+const PALETTE_BYTES: usize = 0x40;
+/// The `RTC ` block: current and latched S, M, H, DL, DH as u32 each, then a u64 UNIX time.
+const RTC_BLOCK_BYTES: usize = 0x30;
 
 /// Why a BESS state cannot be imported. The running game is unchanged.
 #[derive(Debug, thiserror::Error)]
@@ -30,14 +39,16 @@ pub enum BessError {
     },
     #[error("BESS version {major}.{minor} is not supported (major version 1 is)")]
     Version { major: u16, minor: u16 },
+    #[error("this BESS state is for a model Backspin does not know ({tag:?})")]
+    Model { tag: String },
     #[error(
-        "this BESS state is for a {model} (model {tag:?}); Backspin imports only DMG states from BESS"
+        "this BESS state is for a {state_model} and the running model is a {running}; run with --model {flag}"
     )]
-    Model { tag: String, model: &'static str },
-    #[error(
-        "BESS import loads DMG states only and the running model is a CGB; run with --model dmg"
-    )]
-    RunningCgb,
+    WrongModel {
+        state_model: &'static str,
+        running: &'static str,
+        flag: &'static str,
+    },
     #[error(
         "the BESS state was saved while the boot ROM was running, which Backspin cannot resume without one"
     )]
@@ -51,6 +62,29 @@ pub struct BessImport {
     pub emulator: Option<String>,
     /// What the import could not restore exactly, one sentence each.
     pub warnings: Vec<String>,
+    /// From an `RTC ` block: the host time (UNIX seconds) when the state was saved. The
+    /// imported clock reads as it did then; a host may advance it by the time since
+    /// (`Core::rtc_advance_seconds`), as after loading a battery save.
+    pub rtc_saved_unix_seconds: Option<u64>,
+}
+
+/// The model family a BESS state was saved on (from its CORE block), `None` when the file
+/// has no readable BESS part or names an unknown family. SGB states count as DMG.
+pub fn saved_model(bytes: &[u8]) -> Option<Model> {
+    let blocks = blocks(bytes).ok()?;
+    let core = blocks.iter().find(|block| &block.id == b"CORE")?.body;
+    match core.get(4)? {
+        b'G' | b'S' => Some(Model::Dmg),
+        b'C' => Some(Model::Cgb),
+        _ => None,
+    }
+}
+
+fn model_name(model: Model) -> (&'static str, &'static str) {
+    match model {
+        Model::Dmg => ("Game Boy (DMG)", "dmg"),
+        Model::Cgb => ("Game Boy Color", "cgb"),
+    }
 }
 
 /// Whether `bytes` end with a BESS footer.
@@ -96,11 +130,6 @@ fn blocks(bytes: &[u8]) -> Result<Vec<Block<'_>>, BessError> {
 
 /// Imports the BESS part of `bytes` into `core`. On error `core` is unchanged.
 pub fn import(core: &mut Core, bytes: &[u8]) -> Result<BessImport, BessError> {
-    // CGB import (palettes, banks, HDMA) is not written yet; a DMG state in a CGB's state
-    // would mix two machines.
-    if core.model() == crate::Model::Cgb {
-        return Err(BessError::RunningCgb);
-    }
     let blocks = blocks(bytes)?;
     let find = |id: &[u8; 4]| blocks.iter().find(|block| &block.id == id);
     let mut result = BessImport::default();
@@ -124,23 +153,26 @@ pub fn import(core: &mut Core, bytes: &[u8]) -> Result<BessImport, BessError> {
         return Err(BessError::Version { major, minor });
     }
     let tag = String::from_utf8_lossy(&core_block[4..8]).into_owned();
-    match core_block[4] {
-        b'G' => {}
-        b'S' => result
-            .warnings
-            .push("an SGB state: loaded as a DMG, without SGB features".to_string()),
-        b'C' => {
-            return Err(BessError::Model {
-                tag,
-                model: "Game Boy Color",
-            });
+    let state_model = match core_block[4] {
+        b'G' => Model::Dmg,
+        b'S' => {
+            result
+                .warnings
+                .push("an SGB state: loaded as a DMG, without SGB features".to_string());
+            Model::Dmg
         }
-        _ => {
-            return Err(BessError::Model {
-                tag,
-                model: "model Backspin does not know",
-            });
-        }
+        b'C' => Model::Cgb,
+        _ => return Err(BessError::Model { tag }),
+    };
+    // A state of one model in a machine of the other would mix two machines (SameBoy
+    // refuses it too).
+    if state_model != core.model() {
+        let (state_name, flag) = model_name(state_model);
+        return Err(BessError::WrongModel {
+            state_model: state_name,
+            running: model_name(core.model()).0,
+            flag,
+        });
     }
     let io = &core_block[0x18..0x98];
     if io[0x50] == 0 {
@@ -160,9 +192,19 @@ pub fn import(core: &mut Core, bytes: &[u8]) -> Result<BessImport, BessError> {
     }
 
     let lcd_on = io[0x40] & 0x80 != 0;
-    let mut state = parked_state(core.rom(), lcd_on);
+    // On a CGB, KEY0 bit 2 says DMG compatibility mode (Pan Docs "KEY0"), as the boot ROM
+    // left it; the cartridge header is not asked.
+    let cgb_mode = match state_model {
+        Model::Dmg => None,
+        Model::Cgb if io[0x4C] & 0x04 != 0 => Some(MODE_COMPATIBILITY),
+        Model::Cgb => Some(MODE_CGB),
+    };
+    let mut state = parked_state(core.rom(), lcd_on, cgb_mode);
     apply_cpu(&mut state, core_block);
     apply_io(&mut state, io, &mut result.warnings);
+    if cgb_mode.is_some() {
+        apply_cgb_io(&mut state, io, &mut result.warnings);
+    }
     // Buffers: (size, absolute file offset) pairs; missing bytes read as zero.
     let buffer = |index: usize| -> &[u8] {
         let (size, offset) = (u32_at(0x98 + 8 * index), u32_at(0x9C + 8 * index));
@@ -172,8 +214,27 @@ pub fn import(core: &mut Core, bytes: &[u8]) -> Result<BessImport, BessError> {
             .unwrap_or(&[])
     };
     let hw = &mut state.hw;
-    copy_zero_filled(&mut hw.wram, buffer(0));
-    copy_zero_filled(&mut hw.vram, buffer(1));
+    if cgb_mode.is_some() {
+        // One buffer per memory, banks in order: WRAM 0..=7, VRAM 0..=1.
+        let (wram, vram) = (buffer(0), buffer(1));
+        copy_zero_filled(&mut hw.wram, wram.get(..0x2000).unwrap_or(wram));
+        copy_zero_filled(&mut hw.wram_banks, wram.get(0x2000..).unwrap_or(&[]));
+        copy_zero_filled(&mut hw.vram, vram.get(..0x2000).unwrap_or(vram));
+        copy_zero_filled(&mut hw.vram_bank1, vram.get(0x2000..).unwrap_or(&[]));
+        copy_zero_filled(&mut hw.cgb.bg_palettes, buffer(5));
+        copy_zero_filled(&mut hw.cgb.obj_palettes, buffer(6));
+        for (index, name) in [(5, "background palette"), (6, "object palette")] {
+            if buffer(index).len() < PALETTE_BYTES {
+                result.warnings.push(format!(
+                    "the {name} buffer has {} of 64 bytes: the rest is zero",
+                    buffer(index).len()
+                ));
+            }
+        }
+    } else {
+        copy_zero_filled(&mut hw.wram, buffer(0));
+        copy_zero_filled(&mut hw.vram, buffer(1));
+    }
     copy_zero_filled(&mut hw.cart_ram[..], buffer(2));
     copy_zero_filled(&mut hw.oam, buffer(3));
     copy_zero_filled(&mut hw.hram[..0x7F], buffer(4));
@@ -205,19 +266,31 @@ pub fn import(core: &mut Core, bytes: &[u8]) -> Result<BessImport, BessError> {
             }
         }
     }
-    if find(b"RTC ").is_some() {
-        result
-            .warnings
-            .push("the cartridge clock (RTC block) is not imported yet".to_string());
+    if let Some(rtc) = find(b"RTC ") {
+        if !rom.header().has_rtc {
+            result
+                .warnings
+                .push("an RTC block for a cartridge without an MBC3 clock: ignored".to_string());
+        } else if rtc.body.len() < RTC_BLOCK_BYTES {
+            return Err(BessError::BlockTooShort {
+                block: "RTC ",
+                len: rtc.body.len(),
+                needed: RTC_BLOCK_BYTES,
+            });
+        } else {
+            result.rtc_saved_unix_seconds = Some(apply_rtc(&mut hw.mbc, rtc.body, hw.m_cycles));
+        }
     }
+    rom.update_offsets(&mut hw.mbc);
     core.load_state(&state);
     Ok(result)
 }
 
 /// A machine whose PPU has just entered VBlank (LY 144), as SameBoy saves between frames:
-/// a post-boot DMG running a parking loop, with the LCD switched off first when `lcd_on`
-/// is false. Everything BESS records is overwritten afterwards.
-fn parked_state(rom: &Rom, lcd_on: bool) -> Box<State> {
+/// a post-boot DMG (`cgb_mode` `None`) or CGB in that mode running a parking loop, with the
+/// LCD switched off first when `lcd_on` is false. Everything BESS records is overwritten
+/// afterwards.
+fn parked_state(rom: &Rom, lcd_on: bool, cgb_mode: Option<u8>) -> Box<State> {
     let mut parking = vec![0u8; 0x8000];
     let program: &[u8] = if lcd_on {
         &[0xF3, 0x18, 0xFE] // DI; JR -2
@@ -225,8 +298,22 @@ fn parked_state(rom: &Rom, lcd_on: bool) -> Box<State> {
         &[0xF3, 0xAF, 0xE0, 0x40, 0x18, 0xFE] // DI; XOR A; LDH (LCDC),A; JR -2
     };
     parking[0x100..0x100 + program.len()].copy_from_slice(program);
+    if cgb_mode == Some(MODE_CGB) {
+        parking[0x143] = 0x80;
+    }
     let parking = Rom::from_bytes(parking).expect("the parking ROM is a valid 32 KiB ROM");
-    let mut machine = Core::new(parking, Options::default());
+    let model = if cgb_mode.is_some() {
+        Model::Cgb
+    } else {
+        Model::Dmg
+    };
+    let mut machine = Core::new(
+        parking,
+        Options {
+            model,
+            boot_rom: None,
+        },
+    );
     machine.run_frame();
     let mut state: Box<State> = bytemuck::zeroed_box();
     *state = *machine.state();
@@ -303,6 +390,57 @@ fn apply_io(state: &mut State, io: &[u8], warnings: &mut Vec<String>) {
     hw.boot_rom_mapped = 0;
 }
 
+/// The CGB registers (the machine is already parked in the right mode). Set directly: no
+/// VRAM DMA starts, HDMA5 reads idle.
+fn apply_cgb_io(state: &mut State, io: &[u8], warnings: &mut Vec<String>) {
+    let cgb = &mut state.hw.cgb;
+    cgb.key0 = io[0x4C];
+    // Bit 7 is the current speed, bit 0 a switch armed for the next STOP.
+    cgb.key1 = io[0x4D] & 0x81;
+    if cgb.double_speed() {
+        warnings.push(
+            "saved at double speed: the PPU resumes at the start of VBlank in double speed"
+                .to_string(),
+        );
+    }
+    cgb.vbk = io[0x4F] & 0x01;
+    [
+        cgb.hdma_source_high,
+        cgb.hdma_source_low,
+        cgb.hdma_dest_high,
+        cgb.hdma_dest_low,
+    ] = [io[0x51], io[0x52], io[0x53], io[0x54]];
+    // APPROX: an HBlank transfer in progress is not resumed (BESS has no DMA progress, and
+    // SameBoy writes HDMA5 as 00 when idle, so the byte cannot tell).
+    cgb.hdma_remaining = 0xFF;
+    cgb.rp = io[0x56] & 0xC1;
+    cgb.bcps = io[0x68] & 0xBF;
+    cgb.ocps = io[0x6A] & 0xBF;
+    cgb.opri = io[0x6C] & 0x01;
+    cgb.svbk = io[0x70] & 0x07;
+    [cgb.ff72, cgb.ff73, cgb.ff74] = [io[0x72], io[0x73], io[0x74]];
+    cgb.ff75 = io[0x75] & 0x70;
+}
+
+/// Sets the MBC3 clock from an `RTC ` block and returns its UNIX time. The clock reads as
+/// saved and counts on from `now` (the sub-second phase restarts).
+fn apply_rtc(mbc: &mut crate::cart::MbcState, body: &[u8], now: u64) -> u64 {
+    let register = |index: usize| {
+        let at = index * 4;
+        u32::from_le_bytes(body[at..at + 4].try_into().expect("4 bytes"))
+    };
+    // S 0..=59, M 0..=59, H 0..=23, DL 8 bits, DH bits 0 (day 8), 6 (halt), 7 (carry):
+    // masked to the bits the registers hold.
+    let masks = [0x3F, 0x3F, 0x1F, 0xFF, 0xC1];
+    for (index, mask) in masks.iter().enumerate() {
+        mbc.rtc_live[index] = (register(index) as u8) & mask;
+        mbc.rtc_latched[index] = (register(5 + index) as u8) & mask;
+    }
+    mbc.rtc_subsecond = 0;
+    mbc.rtc_updated_at = now;
+    u64::from_le_bytes(body[0x28..0x30].try_into().expect("8 bytes"))
+}
+
 fn copy_zero_filled(target: &mut [u8], source: &[u8]) {
     let copied = source.len().min(target.len());
     target[..copied].copy_from_slice(&source[..copied]);
@@ -311,13 +449,50 @@ fn copy_zero_filled(target: &mut [u8], source: &[u8]) {
 
 /// Appends BESS blocks and footer to a Backspin file (`state_file::save`), so other
 /// emulators can import it. The memory buffers point into the file's own sections
-/// (`memories`: field name and file offset), which store the chips' bytes as they are.
+/// (`memories`: field name and file offset), which store the chips' bytes as they are. On a
+/// CGB, BESS wants all WRAM banks in one buffer and both VRAM banks in another, which the
+/// file's fields are not: copies of those (and of palette RAM) go before the blocks.
+/// `unix_seconds` (the save's creation time) dates the MBC3 clock's `RTC ` block.
 pub(crate) fn append_footer(
     out: &mut Vec<u8>,
     state: &State,
     rom: &Rom,
     memories: &[(&'static str, usize)],
+    unix_seconds: u64,
 ) {
+    let offset = |name: &str| {
+        memories
+            .iter()
+            .find(|(field, _)| *field == name)
+            .map_or(0, |&(_, offset)| offset)
+    };
+    let hw = &state.hw;
+    let ram_bytes = rom.header().ram_bytes.min(CART_RAM_MAX);
+    let mut buffers = [
+        (0x2000, offset("wram")),
+        (0x2000, offset("vram")),
+        (ram_bytes, offset("cart_ram")),
+        (0xA0, offset("oam")),
+        (0x7F, offset("hram")),
+        (0, 0),
+        (0, 0),
+    ];
+    if hw.cgb.is_cgb() {
+        let copy = |out: &mut Vec<u8>, parts: &[&[u8]]| {
+            let start = out.len();
+            for part in parts {
+                out.extend_from_slice(part);
+            }
+            (out.len() - start, start)
+        };
+        buffers[0] = copy(out, &[&hw.wram, &hw.wram_banks]);
+        buffers[1] = copy(out, &[&hw.vram, &hw.vram_bank1]);
+        buffers[5] = copy(out, &[&hw.cgb.bg_palettes]);
+        buffers[6] = copy(out, &[&hw.cgb.obj_palettes]);
+        debug_assert_eq!(buffers[0].0, CGB_WRAM_BYTES);
+        debug_assert_eq!(buffers[1].0, CGB_VRAM_BYTES);
+        debug_assert_eq!(buffers[5].0, PALETTE_BYTES);
+    }
     let first_block = out.len();
     let block = |out: &mut Vec<u8>, id: &[u8; 4], body: &[u8]| {
         out.extend_from_slice(id);
@@ -333,22 +508,43 @@ pub(crate) fn append_footer(
         info[0x10..].copy_from_slice(global);
     }
     block(out, b"INFO", &info);
-    block(out, b"CORE", &core_block(state, rom, memories));
+    block(out, b"CORE", &core_block(state, &buffers));
     let mbc = mbc_writes(state, rom);
     if !mbc.is_empty() {
         block(out, b"MBC ", &mbc);
+    }
+    if rom.header().has_rtc {
+        block(out, b"RTC ", &rtc_block(state, rom, unix_seconds));
     }
     block(out, b"END ", &[]);
     out.extend_from_slice(&(first_block as u32).to_le_bytes());
     out.extend_from_slice(b"BESS");
 }
 
-fn core_block(state: &State, rom: &Rom, memories: &[(&'static str, usize)]) -> Vec<u8> {
+/// The `RTC ` block: the clock registers now (brought up to the state's M-cycle) and as
+/// latched, then the host time of the save.
+fn rtc_block(state: &State, rom: &Rom, unix_seconds: u64) -> Vec<u8> {
+    let mbc = &state.hw.mbc;
+    let live = rom
+        .rtc_registers(mbc, state.hw.m_cycles)
+        .unwrap_or(mbc.rtc_live);
+    let mut body = Vec::with_capacity(RTC_BLOCK_BYTES);
+    for register in live.iter().chain(&mbc.rtc_latched) {
+        body.extend_from_slice(&u32::from(*register).to_le_bytes());
+    }
+    body.extend_from_slice(&unix_seconds.to_le_bytes());
+    body
+}
+
+/// `buffers`: (size, file offset) of RAM, VRAM, cartridge RAM, OAM, HRAM, BG and OBJ
+/// palette RAM, in BESS order.
+fn core_block(state: &State, buffers: &[(usize, usize); 7]) -> Vec<u8> {
     let (cpu, hw) = (&state.cpu, &state.hw);
     let mut body = Vec::with_capacity(0xD0);
     body.extend_from_slice(&1u16.to_le_bytes()); // BESS 1.1
     body.extend_from_slice(&1u16.to_le_bytes());
-    body.extend_from_slice(b"GD  "); // DMG, CPU revision unspecified
+    // DMG with the CPU revision unspecified; the CGB's post-boot state is revision E's.
+    body.extend_from_slice(if hw.cgb.is_cgb() { b"CCE " } else { b"GD  " });
     for value in [
         cpu.pc,
         u16::from_le_bytes([cpu.f, cpu.a]),
@@ -367,25 +563,10 @@ fn core_block(state: &State, rom: &Rom, memories: &[(&'static str, usize)]) -> V
     body.push(cpu.mode_raw.min(2));
     body.push(0);
     body.extend_from_slice(&io_registers(state));
-    let ram_bytes = rom.header().ram_bytes.min(CART_RAM_MAX);
-    let offset = |name: &str| {
-        memories
-            .iter()
-            .find(|(field, _)| *field == name)
-            .map_or(0, |&(_, offset)| offset)
-    };
-    for (size, name) in [
-        (0x2000, "wram"),
-        (0x2000, "vram"),
-        (ram_bytes, "cart_ram"),
-        (0xA0, "oam"),
-        (0x7F, "hram"),
-    ] {
+    for &(size, offset) in buffers {
         body.extend_from_slice(&(size as u32).to_le_bytes());
-        body.extend_from_slice(&(offset(name) as u32).to_le_bytes());
+        body.extend_from_slice(&(offset as u32).to_le_bytes());
     }
-    // No colour palettes on the DMG.
-    body.extend_from_slice(&[0; 16]);
     debug_assert_eq!(body.len(), 0xD0);
     body
 }
@@ -418,6 +599,28 @@ fn io_registers(state: &State) -> [u8; 0x80] {
     io[0x4A] = ppu.wy;
     io[0x4B] = ppu.wx;
     io[0x50] = u8::from(hw.boot_rom_mapped == 0);
+    let cgb = &hw.cgb;
+    if cgb.is_cgb() {
+        io[0x4C] = cgb.key0;
+        io[0x4D] = cgb.key1 | 0x7E;
+        io[0x4F] = cgb.vbk | 0xFE;
+        io[0x51..0x55].copy_from_slice(&[
+            cgb.hdma_source_high,
+            cgb.hdma_source_low,
+            cgb.hdma_dest_high,
+            cgb.hdma_dest_low,
+        ]);
+        io[0x55] = cgb.hdma_remaining;
+        io[0x56] = cgb.rp;
+        let palette_byte = |ram: &[u8; 64], index: u8| ram[usize::from(index & 0x3F)];
+        io[0x68] = cgb.bcps;
+        io[0x69] = palette_byte(&cgb.bg_palettes, cgb.bcps);
+        io[0x6A] = cgb.ocps;
+        io[0x6B] = palette_byte(&cgb.obj_palettes, cgb.ocps);
+        io[0x6C] = cgb.opri;
+        io[0x70] = cgb.svbk;
+        io[0x72..0x76].copy_from_slice(&[cgb.ff72, cgb.ff73, cgb.ff74, cgb.ff75]);
+    }
     io
 }
 

@@ -15,7 +15,9 @@
 //!                       emulator version, thumbnail PNG. Never affects emulation and is not
 //!                       part of the checked state; a damaged metadata block is ignored.
 //! BESS         (files from `save`) blocks and footer for other emulators, pointing into
-//!                       the memories in the sections; readers of this format ignore it.
+//!                       the memories in the sections (on a CGB into copies of WRAM, VRAM
+//!                       and palette RAM placed before the blocks, as BESS wants each of
+//!                       those in one piece); readers of this format ignore it.
 //! ```
 //!
 //! Versions: a minor bump appends fields (`#[state(since = N)]` on the field, or on a new
@@ -162,14 +164,17 @@ pub struct FileInfo {
 pub const EMULATOR_VERSION: &str = concat!("backspin ", env!("CARGO_PKG_VERSION"));
 
 /// Encodes the running game, with a BESS footer after the metadata so that other
-/// emulators (SameBoy, BGB, ...) can import it (`crate::bess`). CGB states get no footer
-/// yet: BESS wants WRAM as one buffer, which `wram` and `wram_banks` are not in the file.
+/// emulators (SameBoy, BGB, ...) can import it (`crate::bess`).
 pub fn save(core: &Core, metadata: &Metadata) -> Vec<u8> {
     let identity = RomIdentity::of(core.rom());
     let (mut bytes, memories) = encode_parts(core.state(), &identity, metadata, FORMAT_MINOR);
-    if core.model() == Model::Dmg {
-        crate::bess::append_footer(&mut bytes, core.state(), core.rom(), &memories);
-    }
+    crate::bess::append_footer(
+        &mut bytes,
+        core.state(),
+        core.rom(),
+        &memories,
+        metadata.created_unix_seconds,
+    );
     // The round-trip self-check, cheap half: every save decodes to the same state.
     #[cfg(debug_assertions)]
     if let Ok((_, decoded)) = decode(&bytes) {

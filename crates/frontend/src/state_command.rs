@@ -62,8 +62,16 @@ pub fn run(args: &StateArgs) -> CliResult {
 }
 
 fn import_bess(rom_path: &Path, input: &Path, output: &Path) -> CliResult {
-    let mut core = Core::new(load_rom(rom_path)?, Options::default());
     let bytes = read_state_file(input)?;
+    // The machine the state was saved on (DMG or CGB); the import names a bad file.
+    let model = bess::saved_model(&bytes).unwrap_or_default();
+    let mut core = Core::new(
+        load_rom(rom_path)?,
+        Options {
+            model,
+            boot_rom: None,
+        },
+    );
     let import = bess::import(&mut core, &bytes)
         .map_err(|error| CliError::new(format!("BESS import: {error}"), input))?;
     for warning in &import.warnings {
@@ -91,8 +99,11 @@ pub(crate) fn read_state_file(path: &Path) -> Result<Vec<u8>, CliError> {
 /// ones: loading them reports why).
 pub(crate) fn saved_model(path: &Path) -> Option<Model> {
     let bytes = read_state_file(path).ok()?;
-    let info = state_file::info(&bytes).ok()?;
-    Some(Model::from_raw(info.model))
+    match state_file::info(&bytes) {
+        Ok(info) => Some(Model::from_raw(info.model)),
+        // Another emulator's state: the model its BESS CORE block names.
+        Err(_) => bess::saved_model(&bytes),
+    }
 }
 
 pub fn load_into(core: &mut Core, path: &Path) -> Result<(), CliError> {

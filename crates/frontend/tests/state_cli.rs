@@ -261,52 +261,67 @@ fn a_state_load_never_clobbers_a_newer_battery_save() {
 }
 
 /// `--load-state` with another emulator's file imports it through its BESS footer, with a
-/// warning. Uses SameBoy's fixtures when `../shared` is present.
+/// warning, on the model the state names (`--model auto`: opus5 is a DMG game, its CGB
+/// fixture runs on a CGB). Uses SameBoy's fixtures when `../shared` is present.
 #[test]
 fn load_state_imports_a_bess_file_with_a_warning() {
     let shared = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared");
-    let (rom, state) = (
-        shared.join("test-roms/homebrew/opus5.gb"),
-        shared.join("bess-fixtures/opus5-dmg-f600.state"),
-    );
-    if !rom.is_file() || !state.is_file() {
-        println!(
-            "skipped: {} or {} not found",
-            rom.display(),
-            state.display()
+    for fixture in ["opus5-dmg-f600", "opus5-cgb-f600"] {
+        let (rom, state) = (
+            shared.join("test-roms/homebrew/opus5.gb"),
+            shared.join(format!("bess-fixtures/{fixture}.state")),
         );
-        return;
-    }
-    let output = backspin()
-        .args([
-            "run",
-            path_str(&rom),
-            "--frames",
-            "1",
-            "--no-save",
-            "--load-state",
-        ])
-        .arg(&state)
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8(output.stderr).unwrap();
-    assert!(output.status.success(), "{stderr}");
-    assert!(
-        stderr.contains("BESS") && stderr.contains("SameBoy"),
-        "{stderr}"
-    );
+        if !rom.is_file() || !state.is_file() {
+            println!(
+                "skipped: {} or {} not found",
+                rom.display(),
+                state.display()
+            );
+            return;
+        }
+        let output = backspin()
+            .args([
+                "run",
+                path_str(&rom),
+                "--frames",
+                "1",
+                "--no-save",
+                "--load-state",
+            ])
+            .arg(&state)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8(output.stderr).unwrap();
+        assert!(output.status.success(), "{fixture}: {stderr}");
+        assert!(
+            stderr.contains("BESS") && stderr.contains("SameBoy"),
+            "{fixture}: {stderr}"
+        );
 
-    // `state import-bess` converts it into a Backspin file that passes the self-check.
-    let dir = tempfile::tempdir().unwrap();
-    let converted = dir.path().join("opus5.bss");
-    backspin()
-        .args(["state", "import-bess", path_str(&rom), path_str(&state)])
-        .arg(&converted)
-        .assert()
-        .success();
-    backspin()
-        .args(["state", "verify", path_str(&rom)])
-        .arg(&converted)
-        .assert()
-        .success();
+        // `state import-bess` converts it into a Backspin file that passes the self-check.
+        let dir = tempfile::tempdir().unwrap();
+        let converted = dir.path().join("opus5.bss");
+        backspin()
+            .args(["state", "import-bess", path_str(&rom), path_str(&state)])
+            .arg(&converted)
+            .assert()
+            .success();
+        backspin()
+            .args(["state", "verify", path_str(&rom)])
+            .arg(&converted)
+            .assert()
+            .success();
+        let info = backspin()
+            .args(["state", "info"])
+            .arg(&converted)
+            .output()
+            .unwrap();
+        let info = String::from_utf8(info.stdout).unwrap();
+        let model = if fixture.contains("cgb") {
+            "CGB"
+        } else {
+            "DMG"
+        };
+        assert!(info.to_uppercase().contains(model), "{fixture}: {info}");
+    }
 }
