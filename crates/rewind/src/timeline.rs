@@ -7,7 +7,7 @@
 use crate::rewinder::{
     Captured, Config, EventKind, ResetMark, RewindError, Rewinder, SeekReport, Stats,
 };
-use backspin_core::{Buttons, Core, Events, M_CYCLES_PER_FRAME, Output};
+use backspin_core::{Buttons, Core, Events, M_CYCLES_PER_FRAME, Output, State};
 
 /// Where the timeline stands, for an overlay's progress bar and a window title.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -90,7 +90,8 @@ impl Timeline {
 
     /// The timeline cycle the core is at.
     pub fn cycle(&self) -> u64 {
-        self.base + self.core.m_cycles()
+        // Wrapping: after a state load `base` is modulo 2^64 (see `load_state`).
+        self.base.wrapping_add(self.core.m_cycles())
     }
 
     /// Whether history is kept (a non-zero budget).
@@ -142,11 +143,41 @@ impl Timeline {
         let mark = ResetMark {
             cycle,
             frame: self.frame + 1,
-            base: cycle - self.core.m_cycles(),
+            base: cycle.wrapping_sub(self.core.m_cycles()),
+            loaded: None,
         };
-        self.rewinder.record_reset(mark);
         self.base = mark.base;
+        self.rewinder.record_reset(mark);
         // The buttons are still held across the power cycle.
+        self.core.set_buttons(Buttons(held));
+        self.made[EventKind::Reset as usize] = true;
+    }
+
+    /// Replaces the machine's state with `state` (a save state, already validated for this
+    /// ROM and model by the caller) as an event on the timeline: frames and timeline cycles
+    /// keep counting up, rewinding past the load brings back the game as it was before it,
+    /// and redo (seeking forward) applies it again. The buttons held stay held.
+    ///
+    /// The log keeps a copy of `state` (boxed) for as long as history may re-simulate
+    /// across the load; the copy counts against the history budget.
+    pub fn load_state(&mut self, state: &State) {
+        let cycle = self.cycle();
+        let held = self.buttons();
+        self.core.load_state(state);
+        // The loaded state's clock may be ahead of the timeline's: the base wraps, and every
+        // timeline cycle is computed with wrapping arithmetic, so cycles still go up by one
+        // per M-cycle from `cycle` on.
+        let mark = ResetMark {
+            cycle,
+            frame: self.frame + 1,
+            base: cycle.wrapping_sub(self.core.m_cycles()),
+            loaded: Some(Box::new(*state)),
+        };
+        self.base = mark.base;
+        self.rewinder.record_reset(mark);
+        if !self.history {
+            self.rewinder.forget_loaded_states();
+        }
         self.core.set_buttons(Buttons(held));
         self.made[EventKind::Reset as usize] = true;
     }
