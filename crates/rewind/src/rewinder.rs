@@ -8,6 +8,9 @@ use crate::ring::{PushError, Ring};
 use backspin_core::{Buttons, Core, Events, M_CYCLES_PER_FRAME, M_CYCLES_PER_SECOND, State};
 use bytemuck::Zeroable;
 
+mod history_file;
+pub use history_file::HistoryError;
+
 const STATE_LEN: usize = size_of::<State>();
 
 /// Cost of reconstructing a state from a keyframe, in units of one delta patch (zeroing the

@@ -5,7 +5,7 @@
 //! the benches, and later save states, movies and the Python package all drive this type.
 
 use crate::rewinder::{
-    Captured, Config, EventKind, ResetMark, RewindError, Rewinder, SeekReport, Stats,
+    Captured, Config, EventKind, HistoryError, ResetMark, RewindError, Rewinder, SeekReport, Stats,
 };
 use backspin_core::{Buttons, Core, Events, M_CYCLES_PER_FRAME, Output, State};
 
@@ -67,6 +67,46 @@ impl Timeline {
             last_capture: None,
             made: [false; 3],
         }
+    }
+
+    /// The history as a file (see `HistoryError` for what is checked on reading), to resume
+    /// this session later with [`Timeline::resume`]. Empty history: `None`.
+    pub fn save_history(&self) -> Option<Vec<u8>> {
+        if !self.history || self.rewinder.newest_frame().is_none() {
+            return None;
+        }
+        Some(self.rewinder.write_history(&self.core.rom().sha1()))
+    }
+
+    /// Resumes a session from `core` (the state it ended at, from its save state) and the
+    /// file [`Timeline::save_history`] wrote then: the timeline continues at the same frame
+    /// with the history held. The history must lead to `core`'s state exactly (it is
+    /// re-simulated to the present frame and compared), so a file that does not belong to
+    /// the state is refused. On error the caller starts a timeline without history.
+    pub fn resume(core: Core, config: Config, history: &[u8]) -> Result<Timeline, HistoryError> {
+        if config.budget_bytes == 0 {
+            return Err(HistoryError::Corrupt("rewind is off"));
+        }
+        let rewinder = Rewinder::read_history(config, &core.rom().sha1(), history)?;
+        let frame = rewinder
+            .present_frame()
+            .ok_or(HistoryError::Corrupt("no present frame"))?;
+        let expected: Box<State> = Box::new(*core.state());
+        let mut timeline = Timeline {
+            core,
+            rewinder,
+            history: true,
+            frame,
+            base: 0,
+            last_capture: None,
+            made: [false; 3],
+        };
+        // Re-simulating to the present also draws its picture.
+        timeline.seek(frame).map_err(|_| HistoryError::Mismatch)?;
+        if timeline.core.state().as_bytes() != expected.as_bytes() {
+            return Err(HistoryError::Mismatch);
+        }
+        Ok(timeline)
     }
 
     pub fn core(&self) -> &Core {
