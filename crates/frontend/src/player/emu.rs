@@ -7,8 +7,9 @@
 
 use super::audio::AudioSink;
 use super::game::Game;
+use super::slots::{self, Slots};
 use crate::battery::{BatteryKeeper, ClockCatchUp};
-use backspin_core::{Events, SCREEN_HEIGHT, SCREEN_WIDTH};
+use backspin_core::{Events, SCREEN_HEIGHT, SCREEN_WIDTH, State};
 use backspin_rewind::{Captured, Span, Timeline};
 use crossbeam_channel::{Receiver, RecvTimeoutError, Sender, TrySendError};
 use std::time::{Duration, Instant};
@@ -40,6 +41,14 @@ pub enum Command {
     LoadGame(Box<Game>),
     /// A new audio device opened (the previous one went away).
     Audio(Box<AudioSink>),
+    /// Save the game to slot 1..=10.
+    SaveSlot(u8),
+    /// Load slot 1..=10 (a timeline event).
+    LoadSlot(u8),
+    /// Back to the game as it was just before the last slot load.
+    UndoLoad,
+    /// Put back the slot file the last save replaced.
+    UndoSave,
     Quit,
 }
 
@@ -73,6 +82,10 @@ pub struct EmuSettings {
     /// Rewind history budget; 0 turns rewind off (inputs are still logged).
     pub rewind_budget_bytes: usize,
     pub start_paused: bool,
+    /// Start from power-on even when the ROM has a resume point (`--fresh`).
+    pub fresh: bool,
+    /// One-line messages for the player (slot saved, load refused, ...), shown as toasts.
+    pub notices: Option<Sender<String>>,
 }
 
 /// Starts the thread. `notify` wakes the UI after a frame was sent.
@@ -89,8 +102,10 @@ pub fn spawn(
         .spawn(move || {
             let mut emu = Emu::new(game, &settings, frames, audio, Box::new(notify));
             emu.run(&commands);
-            // Closed, quit by a signal, or the UI went away: the game's save comes first.
+            // Closed, quit by a signal, or the UI went away: the game's save comes first,
+            // then the resume point.
             emu.flush_battery();
+            emu.save_resume();
         })
         .expect("the OS can start a thread")
 }
@@ -99,6 +114,14 @@ struct Emu {
     timeline: Timeline,
     /// Writes the battery save (`None`: the demo, or no battery).
     battery: Option<BatteryKeeper>,
+    /// The game's save-state slots and resume point (`None`: no data directory).
+    slots: Option<Slots>,
+    /// One level of undo for a slot load: the timeline frame just before it, and the state
+    /// then (used when that frame is no longer in the rewind history).
+    undo_load: Option<(u64, Box<State>)>,
+    /// One level of undo for a slot save: the slot and the file it replaced (`None`: none).
+    undo_save: Option<(u8, Option<Vec<u8>>)>,
+    notices: Option<Sender<String>>,
     budget_bytes: usize,
     frames: Sender<Frame>,
     notify: Box<dyn Fn() + Send>,
@@ -138,10 +161,20 @@ impl Emu {
         if settings.rewind_budget_bytes == 0 {
             log::info!("rewind is off (--rewind-mib 0)");
         }
-        let (timeline, battery) = new_session(game, settings.rewind_budget_bytes);
+        let session = new_session(game, settings.rewind_budget_bytes, !settings.fresh);
+        if let Some(notice) = &session.notice {
+            log::info!("{notice}");
+            if let Some(notices) = &settings.notices {
+                let _ = notices.send(notice.clone());
+            }
+        }
         Emu {
-            timeline,
-            battery,
+            timeline: session.timeline,
+            battery: session.battery,
+            slots: session.slots,
+            undo_load: None,
+            undo_save: None,
+            notices: settings.notices.clone(),
             budget_bytes: settings.rewind_budget_bytes,
             frames,
             notify,
@@ -214,13 +247,111 @@ impl Emu {
             Command::Reset => self.pending_reset = true,
             Command::LoadGame(game) => {
                 self.flush_battery();
-                (self.timeline, self.battery) = new_session(*game, self.budget_bytes);
+                self.save_resume();
+                let session = new_session(*game, self.budget_bytes, true);
+                if let Some(notice) = session.notice {
+                    self.notice(notice);
+                }
+                (self.timeline, self.battery, self.slots) =
+                    (session.timeline, session.battery, session.slots);
+                self.undo_load = None;
+                self.undo_save = None;
                 self.pending_reset = false;
             }
             Command::Audio(sink) => self.audio = *sink,
+            Command::SaveSlot(slot) => self.save_slot(slot),
+            Command::LoadSlot(slot) => self.load_slot(slot),
+            Command::UndoLoad => self.undo_load(),
+            Command::UndoSave => self.undo_save(),
             Command::Quit => return false,
         }
         true
+    }
+
+    /// Tells the player something (a toast), and logs it.
+    fn notice(&mut self, text: String) {
+        log::info!("{text}");
+        if let Some(notices) = &self.notices {
+            let _ = notices.send(text);
+        }
+        // While paused no frame would follow to wake the UI.
+        self.refresh_when_paused();
+    }
+
+    fn save_slot(&mut self, slot: u8) {
+        let Some(slots) = &self.slots else {
+            return self.notice("no data directory for save states".into());
+        };
+        let frame = self.timeline.frame();
+        match slots.save(slot, self.timeline.core(), frame) {
+            Ok(previous) => {
+                self.undo_save = Some((slot, previous));
+                self.notice(format!("Slot {slot} saved"));
+            }
+            Err(error) => self.notice(format!("Slot {slot} not saved: {error}")),
+        }
+    }
+
+    /// Loads `slot` as a timeline event. Unsaved battery RAM goes out first, and the load
+    /// itself never marks it dirty: the `.sav` changes again only once the game writes
+    /// cartridge RAM (see `battery/keeper.rs`), so an old state never clobbers a newer save.
+    fn load_slot(&mut self, slot: u8) {
+        let Some(slots) = &self.slots else {
+            return self.notice("no data directory for save states".into());
+        };
+        match slots.load(slot, self.timeline.core()) {
+            Ok(loaded) => {
+                self.save_before_seek();
+                let before = Box::new(*self.timeline.core().state());
+                self.undo_load = Some((self.timeline.frame(), before));
+                self.timeline.load_state(&loaded.state);
+                let age = slots::describe_age(loaded.saved_at, crate::battery::unix_now());
+                self.notice(format!("Slot {slot} loaded - saved {age}"));
+            }
+            Err(error) => self.notice(format!("Slot {slot}: {error}")),
+        }
+    }
+
+    /// Back to the moment before the last load. The load is a timeline event, so this is a
+    /// seek to the frame before it: the loaded game stays as the kept future (redo reaches
+    /// it again) until the player plays on, which forks it away. If that frame has left
+    /// the history (or rewind is off), the state from before the load is loaded instead, as
+    /// a new event.
+    fn undo_load(&mut self) {
+        let Some((frame, before)) = self.undo_load.take() else {
+            return self.notice("No load to undo".into());
+        };
+        self.save_before_seek();
+        let span = self.timeline.span();
+        let seekable =
+            self.timeline.rewind_enabled() && (span.oldest..=span.newest).contains(&frame);
+        if !(seekable && self.timeline.seek(frame).is_ok()) {
+            self.timeline.load_state(&before);
+        }
+        self.notice("Load undone".into());
+        self.send_frame(true);
+    }
+
+    fn undo_save(&mut self) {
+        let (Some(slots), Some((slot, previous))) = (&self.slots, self.undo_save.take()) else {
+            return self.notice("No save to undo".into());
+        };
+        match slots.restore(slot, previous.as_deref()) {
+            Ok(()) if previous.is_some() => self.notice(format!("Slot {slot}: old save back")),
+            Ok(()) => self.notice(format!("Slot {slot} emptied again")),
+            Err(error) => self.notice(format!("Undo save failed: {error}")),
+        }
+    }
+
+    /// Writes the resume point: the state now and the rewind history, for the next launch
+    /// of this ROM. A failure is a warning (the battery save is already written).
+    fn save_resume(&mut self) {
+        let Some(slots) = &self.slots else {
+            return;
+        };
+        if let Err(error) = slots::write_resume(slots, &self.timeline) {
+            log::warn!("resume point not saved: {error}");
+        }
     }
 
     /// While paused no frames flow: resend the current one so the overlay and title show
@@ -476,9 +607,30 @@ fn without_battery_writes(events: Events) -> Events {
     Events(events.0 & !Events::BATTERY_DIRTY.0)
 }
 
-/// A fresh session on `game`: a timeline from its power-on state (battery save loaded),
-/// with the cartridge clock's catch-up recorded as the first input.
-fn new_session(game: Game, budget_bytes: usize) -> (Timeline, Option<BatteryKeeper>) {
+/// A new play session: its timeline, battery keeper and slots, and what to tell the player.
+struct Session {
+    timeline: Timeline,
+    battery: Option<BatteryKeeper>,
+    slots: Option<Slots>,
+    notice: Option<String>,
+}
+
+/// A session on `game`: resumed where the last one ended (with its rewind history) when
+/// `resume` and the ROM has a resume point, else a timeline from its power-on state
+/// (battery save loaded) with the cartridge clock's catch-up recorded as the first input.
+fn new_session(game: Game, budget_bytes: usize, resume: bool) -> Session {
+    let resumed = match (&game.slots, resume) {
+        (Some(slots), true) => slots::read_resume(slots, &game.core, budget_bytes),
+        _ => None,
+    };
+    if let Some(resumed) = resumed {
+        return Session {
+            timeline: resumed.timeline,
+            battery: game.battery,
+            slots: game.slots,
+            notice: Some(resumed.notice),
+        };
+    }
     let mut timeline = Timeline::new(game.core, budget_bytes);
     match game.clock {
         ClockCatchUp::NoFooter => {}
@@ -494,7 +646,12 @@ fn new_session(game: Game, budget_bytes: usize) -> (Timeline, Option<BatteryKeep
             None => log::warn!("{warning}"),
         },
     }
-    (timeline, game.battery)
+    Session {
+        timeline,
+        battery: game.battery,
+        slots: game.slots,
+        notice: None,
+    }
 }
 
 #[cfg(test)]
@@ -507,10 +664,13 @@ mod tests {
         let (frames_tx, frames_rx) = crossbeam_channel::bounded(2);
         let rom = backspin_core::Rom::from_bytes(super::super::DEMO_ROM.to_vec())
             .expect("the demo is a ROM");
-        let game = Game::open(rom, None).expect("the demo has no save");
+        let mut game = Game::open(rom, None).expect("the demo has no save");
+        game.slots = None; // never the user's data directory
         let settings = EmuSettings {
             rewind_budget_bytes: budget_bytes,
             start_paused: false,
+            fresh: true,
+            notices: None,
         };
         let emu = Emu::new(
             game,
@@ -680,7 +840,9 @@ mod tests {
         let rom_path = dir.join("game.gb");
         std::fs::write(dir.join("game.sav"), [0x11; 8192]).unwrap();
         let rom = backspin_core::Rom::from_bytes(rom).unwrap();
-        Game::open(rom, Some(&rom_path)).expect("the save fits")
+        let mut game = Game::open(rom, Some(&rom_path)).expect("the save fits");
+        game.slots = Some(Slots::new(dir.join("states")));
+        game
     }
 
     /// The save follows the game's write, and rewinding to before that write leaves the
@@ -693,6 +855,8 @@ mod tests {
         let settings = EmuSettings {
             rewind_budget_bytes: 16 << 20,
             start_paused: false,
+            fresh: true,
+            notices: None,
         };
         let mut emu = Emu::new(
             battery_game(dir.path(), 0x03), // MBC1+RAM+BATTERY
@@ -728,8 +892,8 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let mut game = battery_game(dir.path(), 0x10); // MBC3+TIMER+RAM+BATTERY
         game.clock = ClockCatchUp::Advance(3_600 + 60);
-        let (timeline, _) = new_session(game, 1 << 20);
-        let core = timeline.core();
+        let session = new_session(game, 1 << 20, false);
+        let core = session.timeline.core();
         let clock = core
             .rom()
             .rtc_registers(&core.state().hw.mbc, core.m_cycles());

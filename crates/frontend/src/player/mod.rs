@@ -14,6 +14,7 @@ mod game;
 mod input;
 mod overlay;
 mod present;
+pub mod slots;
 
 use backspin_core::Rom;
 use std::path::PathBuf;
@@ -51,6 +52,10 @@ pub struct PlayerArgs {
     /// Start paused.
     #[arg(long)]
     pub paused: bool,
+    /// Start the game from power-on, ignoring where the last session ended (it is still
+    /// saved again on exit).
+    #[arg(long)]
+    pub fresh: bool,
     /// Test hook: save the game picture as PNG once this many frames have been emulated,
     /// then quit. Takes FRAMES and FILE.
     #[arg(
@@ -111,6 +116,8 @@ pub fn run(rom_path: Option<PathBuf>, args: &PlayerArgs) -> Result<(), String> {
     let proxy = event_loop.create_proxy();
     quit_on_signal(proxy.clone());
     let (command_tx, command_rx) = crossbeam_channel::unbounded();
+    let (notice_tx, notice_rx) = crossbeam_channel::unbounded();
+    let slots = game.slots.clone();
     let (frame_tx, frame_rx) = crossbeam_channel::bounded(2);
     let no_audio = args.no_audio || std::env::var_os("BACKSPIN_NO_AUDIO").is_some();
     let (sink, audio_output) = audio::open(!no_audio);
@@ -119,6 +126,8 @@ pub fn run(rom_path: Option<PathBuf>, args: &PlayerArgs) -> Result<(), String> {
         emu::EmuSettings {
             rewind_budget_bytes: usize::from(args.rewind_mib) << 20,
             start_paused: args.paused,
+            fresh: args.fresh,
+            notices: Some(notice_tx),
         },
         command_rx,
         frame_tx,
@@ -129,6 +138,8 @@ pub fn run(rom_path: Option<PathBuf>, args: &PlayerArgs) -> Result<(), String> {
     );
     let mut app = app::App::new(
         frame_rx,
+        notice_rx,
+        slots,
         command_tx.clone(),
         audio_output,
         bindings,
