@@ -886,6 +886,145 @@ mod tests {
         );
     }
 
+    /// After a slot load the `.sav` is written again only once the game writes cartridge
+    /// RAM: loading a state with older RAM does not clobber the newer save.
+    #[test]
+    fn a_state_load_does_not_overwrite_a_newer_battery_save() {
+        let dir = tempfile::tempdir().unwrap();
+        let save = dir.path().join("game.sav");
+        let (frames_tx, _frames) = crossbeam_channel::bounded(2);
+        let settings = EmuSettings {
+            rewind_budget_bytes: 16 << 20,
+            start_paused: false,
+            fresh: true,
+            notices: None,
+        };
+        let mut emu = Emu::new(
+            battery_game(dir.path(), 0x03),
+            &settings,
+            frames_tx,
+            AudioSink::silent(),
+            Box::new(|| {}),
+        );
+        // Slot 1 holds the loaded save ($11) from before the game's write.
+        emu.save_slot(1);
+        for _ in 0..10 {
+            emu.play_frame(false);
+        }
+        assert_eq!(emu.timeline.core().state().hw.cart_ram[0], 0x5A);
+        emu.load_slot(1);
+        assert_eq!(emu.timeline.core().state().hw.cart_ram[0], 0x11, "loaded");
+        for _ in 0..10 {
+            emu.play_frame(false); // the game loops without writing RAM again
+        }
+        emu.flush_battery();
+        assert_eq!(
+            std::fs::read(&save).unwrap()[0],
+            0x5A,
+            "the load wrote its older RAM over the save"
+        );
+    }
+
+    /// Save, play on, load, undo the load: back to the moment before the load, and
+    /// rewinding across the load shows the game as it was before it. Undo save restores the
+    /// slot's previous file.
+    #[test]
+    fn load_undo_load_and_undo_save() {
+        let (mut emu, _frames) = demo_emu(16 << 20);
+        let dir = tempfile::tempdir().unwrap();
+        emu.slots = Some(Slots::new(dir.path().to_path_buf()));
+        let mut shown: HashMap<u64, Vec<u8>> = HashMap::new();
+        for frame in 1..=60u64 {
+            emu.buttons = if frame > 30 { Buttons::RIGHT } else { 0 };
+            emu.play_frame(false);
+            shown.insert(frame, emu.timeline.core().state().as_bytes().to_vec());
+        }
+        emu.save_slot(2);
+        let saved = std::fs::read(emu.slots.as_ref().unwrap().path(2)).unwrap();
+        for _ in 0..60 {
+            emu.play_frame(false);
+        }
+        let before_load = emu.timeline.core().state().as_bytes().to_vec();
+        emu.load_slot(2);
+        assert!(
+            emu.timeline.core().state().as_bytes() == &shown[&60][..],
+            "loaded"
+        );
+        emu.play_frame(false);
+        emu.play_frame(false);
+        emu.undo_load();
+        assert_eq!(emu.timeline.frame(), 120);
+        assert!(
+            emu.timeline.core().state().as_bytes() == &before_load[..],
+            "undo load is the moment before the load"
+        );
+        // Load again, play, then rewind across the load.
+        emu.load_slot(2);
+        for _ in 0..5 {
+            emu.play_frame(false);
+        }
+        for _ in 0..5 {
+            assert!(emu.step_back());
+        }
+        assert_eq!(emu.timeline.frame(), 120);
+        assert!(
+            emu.timeline.core().state().as_bytes() == &before_load[..],
+            "rewinding across a load shows the game before it"
+        );
+        // Undo save: a second save, undone, leaves the first file.
+        emu.save_slot(2);
+        assert_ne!(
+            std::fs::read(emu.slots.as_ref().unwrap().path(2)).unwrap(),
+            saved
+        );
+        emu.undo_save();
+        assert_eq!(
+            std::fs::read(emu.slots.as_ref().unwrap().path(2)).unwrap(),
+            saved
+        );
+        // A broken slot changes nothing.
+        std::fs::write(emu.slots.as_ref().unwrap().path(3), b"junk").unwrap();
+        let now = emu.timeline.core().state().as_bytes().to_vec();
+        emu.load_slot(3);
+        assert!(emu.timeline.core().state().as_bytes() == &now[..]);
+    }
+
+    /// Quit and relaunch: the same frame, the same state, and the history to rewind.
+    #[test]
+    fn resume_continues_at_the_same_frame_with_history() {
+        let dir = tempfile::tempdir().unwrap();
+        let (mut emu, _frames) = demo_emu(16 << 20);
+        emu.slots = Some(Slots::new(dir.path().to_path_buf()));
+        for frame in 1..=200u64 {
+            emu.buttons = if frame % 50 < 20 { Buttons::RIGHT } else { 0 };
+            emu.play_frame(false);
+        }
+        let state = emu.timeline.core().state().as_bytes().to_vec();
+        emu.save_resume();
+        let rom = backspin_core::Rom::from_bytes(super::super::DEMO_ROM.to_vec()).unwrap();
+        let mut game = Game::open(rom, None).unwrap();
+        game.slots = Some(Slots::new(dir.path().to_path_buf()));
+        let session = new_session(game, 16 << 20, true);
+        let mut timeline = session.timeline;
+        assert!(session.notice.unwrap().contains("frame 200"));
+        assert_eq!(timeline.frame(), 200);
+        assert!(timeline.core().state().as_bytes() == &state[..]);
+        assert_eq!(timeline.span().oldest, 0);
+        timeline.seek(100).unwrap();
+        // A damaged history: resumed from the state, without history.
+        let history = dir.path().join("resume.history");
+        let mut bytes = std::fs::read(&history).unwrap();
+        let last = bytes.len() - 1;
+        bytes[last] ^= 1;
+        std::fs::write(&history, bytes).unwrap();
+        let rom = backspin_core::Rom::from_bytes(super::super::DEMO_ROM.to_vec()).unwrap();
+        let mut game = Game::open(rom, None).unwrap();
+        game.slots = Some(Slots::new(dir.path().to_path_buf()));
+        let session = new_session(game, 16 << 20, true);
+        assert!(session.timeline.core().state().as_bytes() == &state[..]);
+        assert_eq!(session.timeline.span().oldest, session.timeline.frame());
+    }
+
     /// The clock catch-up from a save reaches the game through the timeline (`rtc_advance`).
     #[test]
     fn the_clock_catch_up_is_recorded_on_the_timeline() {
