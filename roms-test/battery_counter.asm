@@ -21,7 +21,7 @@ DEF SAVE_BOOTS  EQU $A008
 DEF SAVE_CHECK  EQU $A00A
 
 SECTION "vblank vector", ROM0[$40]
-    jp VBlank
+    jp SetVBlankFlag
 
 SECTION "entry", ROM0[$100]
     nop
@@ -79,26 +79,10 @@ Start:
 .booted:
     call StoreCheck
     call Draw
-    xor a
-    ldh [hVBlank], a
-    ld a, %11100100
-    ldh [rBGP], a
-    ld a, IEF_VBLANK
-    ldh [rIE], a
-    xor a
-    ldh [rIF], a
-    ld a, LCDCF_ON | LCDCF_BG8000 | LCDCF_BGON
-    ldh [rLCDC], a
-    ei
+    call StartLcdWithVBlank
 
 MainLoop:
-    halt
-    nop
-    ldh a, [hVBlank]
-    and a
-    jr z, MainLoop
-    xor a
-    ldh [hVBlank], a
+    call WaitVBlank
     ; frames += 1 (u32 LE), then the check byte
     ld hl, SAVE_FRAMES
     ld b, 4
@@ -112,13 +96,6 @@ MainLoop:
     call StoreCheck
     call Draw
     jr MainLoop
-
-VBlank:
-    push af
-    ld a, 1
-    ldh [hVBlank], a
-    pop af
-    reti
 
 ; SAVE_CHECK = XOR of SAVE_FRAMES..SAVE_BOOTS+1. Clobbers a, b, hl.
 StoreCheck:
@@ -158,8 +135,5 @@ FramesLabel:
     db "FRAMES $", 0
 BootsLabel:
     db "BOOTS  $", 0
-
-SECTION "counter variables", HRAM
-hVBlank: ds 1 ; set by the VBlank handler
 
     INCLUDE "include/common.inc"

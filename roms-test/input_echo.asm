@@ -66,27 +66,12 @@ Start:
     xor a
     ldh [hFrame], a
     ldh [hFrame + 1], a
-    ldh [hVBlank], a
     ldh [hPrevious], a
     call DrawPad
-    ld a, %11100100
-    ldh [rBGP], a
-    ld a, IEF_VBLANK
-    ldh [rIE], a
-    xor a
-    ldh [rIF], a
-    ld a, LCDCF_ON | LCDCF_BG8000 | LCDCF_BGON
-    ldh [rLCDC], a
-    ei
+    call StartLcdWithVBlank
 
 MainLoop:
-    halt
-    nop
-    ldh a, [hVBlank]
-    and a
-    jr z, MainLoop
-    xor a
-    ldh [hVBlank], a
+    call WaitVBlank
     call ReadPad
     ld hl, hPrevious
     cp [hl]
@@ -213,7 +198,6 @@ Labels:
 
 SECTION "echo variables", HRAM
 hFrame: ds 2    ; VBlanks since the LCD was turned on, u16 LE
-hVBlank: ds 1   ; set by the VBlank handler
 hPrevious: ds 1 ; the pad as last read
 
     INCLUDE "include/common.inc"

@@ -109,13 +109,7 @@ Start:
     ei
 
 MainLoop:
-    halt
-    nop
-    ldh a, [hVBlank]
-    and a
-    jr z, MainLoop
-    xor a
-    ldh [hVBlank], a
+    call WaitVBlank
     call hDma
     ldh a, [hFrame]
     cp ANIMATION_FRAMES
@@ -191,6 +185,5 @@ wShadowOam: ds 160
 SECTION "scene variables", HRAM
 hDma: ds DmaRoutine.end - DmaRoutine
 hFrame: ds 1
-hVBlank: ds 1
 
     INCLUDE "include/common.inc"

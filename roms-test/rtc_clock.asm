@@ -21,7 +21,7 @@ DEF SAVE_MAGIC  EQU $A005
 DEF CLOCK_ROW   EQU 6
 
 SECTION "vblank vector", ROM0[$40]
-    jp VBlank
+    jp SetVBlankFlag
 
 SECTION "entry", ROM0[$100]
     nop
@@ -42,37 +42,14 @@ Start:
     call Print
     ld a, $0A
     ld [RAMG], a
-    xor a
-    ldh [hVBlank], a
-    ld a, %11100100
-    ldh [rBGP], a
-    ld a, IEF_VBLANK
-    ldh [rIE], a
-    xor a
-    ldh [rIF], a
-    ld a, LCDCF_ON | LCDCF_BG8000 | LCDCF_BGON
-    ldh [rLCDC], a
-    ei
+    call StartLcdWithVBlank
 
 MainLoop:
-    halt
-    nop
-    ldh a, [hVBlank]
-    and a
-    jr z, MainLoop
-    xor a
-    ldh [hVBlank], a
+    call WaitVBlank
     call ReadClock
     call StoreClock
     call DrawClock
     jr MainLoop
-
-VBlank:
-    push af
-    ld a, 1
-    ldh [hVBlank], a
-    pop af
-    reti
 
 ; Latches the clock and copies its five registers to hClock. Clobbers a, b, c, hl.
 ReadClock:
@@ -128,7 +105,6 @@ Legend:
     db "DH DL HH MM SS", 0
 
 SECTION "clock variables", HRAM
-hVBlank: ds 1 ; set by the VBlank handler
 hClock: ds 5  ; seconds, minutes, hours, day low, day high as last latched
 
     INCLUDE "include/common.inc"

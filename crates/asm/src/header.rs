@@ -17,6 +17,9 @@ pub fn fix_up(rom: &mut [u8], fields: &HeaderFields, rom_size_code: u8) {
     if let Some(title) = &fields.title {
         rom[0x134..0x134 + title.len()].copy_from_slice(title);
     }
+    if let Some(flag) = fields.cgb_flag {
+        rom[0x143] = flag;
+    }
     rom[0x144..0x147].fill(0); // new licensee code, SGB flag
     rom[0x147] = fields.cart_type.unwrap_or(0);
     rom[0x148] = rom_size_code;

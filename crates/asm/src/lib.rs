@@ -24,7 +24,8 @@
 //!
 //! After assembly the cartridge header is filled in: Nintendo logo, title (`TITLE "..."`),
 //! cartridge type (`CART_TYPE n`), ROM size (from the highest bank used, or `ROM_SIZE
-//! code`), RAM size (`RAM_SIZE code`), header checksum and global checksum. Bytes placed
+//! code`), RAM size (`RAM_SIZE code`), CGB flag at $0143 (`CGB_FLAG $80` or `$C0`; the
+//! title then has at most 15 characters), header checksum and global checksum. Bytes placed
 //! in $0104-$014F are an error: the header is the assembler's.
 //!
 //! `INCLUDE` and `INCBIN` paths are relative to the file containing them; `INCLUDE` then
@@ -99,6 +100,26 @@ pub fn assemble_file_with_symbols(path: impl AsRef<Path>) -> Result<Assembled, A
     let mut assembled = assemble_source(&text, &name, path, Mode::Rom)?;
     assembled.files.insert(0, path.to_path_buf());
     Ok(assembled)
+}
+
+/// For build scripts: assembles `source` (relative to the crate being built) into
+/// `$OUT_DIR/out_name` and tells cargo to rebuild when any file it read changes. Panics
+/// with the assembler's message on failure (a build script reports errors that way).
+pub fn embed_for_build_script(source: &str, out_name: &str) {
+    let manifest_dir = PathBuf::from(
+        std::env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"),
+    );
+    let source = manifest_dir.join(source);
+    let out_dir = PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
+    println!("cargo:rerun-if-changed={}", source.display());
+    let assembled = match assemble_file_with_symbols(&source) {
+        Ok(assembled) => assembled,
+        Err(error) => panic!("{} does not assemble: {error}", source.display()),
+    };
+    for file in &assembled.files {
+        println!("cargo:rerun-if-changed={}", file.display());
+    }
+    std::fs::write(out_dir.join(out_name), &assembled.rom).expect("OUT_DIR is writable");
 }
 
 /// Assembles `source` into a ROM image; `name` names it in errors and is the base for
@@ -318,6 +339,7 @@ struct HeaderFields {
     cart_type: Option<u8>,
     rom_size: Option<u8>,
     ram_size: Option<u8>,
+    cgb_flag: Option<u8>,
 }
 
 struct Assembler {
@@ -812,11 +834,11 @@ impl Assembler {
             "TITLE" => match args.as_slice() {
                 [[Token::Str(title)]] if title.len() <= 16 && title.is_ascii() => {
                     self.header.title = Some(title.as_bytes().to_vec());
-                    Ok(())
+                    self.check_title_fits()
                 }
                 _ => Err("`TITLE` takes a quoted ASCII title of at most 16 characters".into()),
             },
-            "CART_TYPE" | "ROM_SIZE" | "RAM_SIZE" => {
+            "CART_TYPE" | "ROM_SIZE" | "RAM_SIZE" | "CGB_FLAG" => {
                 let [value] = args.as_slice() else {
                     return Err(format!("`{word}` takes one value"));
                 };
@@ -825,6 +847,7 @@ impl Assembler {
                     .map_err(|_| format!("`{word}` value {value} is not a byte"))?;
                 let field = match word.to_ascii_uppercase().as_str() {
                     "CART_TYPE" => &mut self.header.cart_type,
+                    "CGB_FLAG" => &mut self.header.cgb_flag,
                     "ROM_SIZE" => {
                         if byte > 8 {
                             return Err(format!("`ROM_SIZE` code {byte} is not 0-8"));
@@ -834,7 +857,7 @@ impl Assembler {
                     _ => &mut self.header.ram_size,
                 };
                 *field = Some(byte);
-                Ok(())
+                self.check_title_fits()
             }
             _ => {
                 let operands = args
@@ -855,6 +878,17 @@ impl Assembler {
                 self.push(loc, kind, size)
             }
         }
+    }
+
+    /// A 16-character title runs into $0143, the CGB flag's byte.
+    fn check_title_fits(&self) -> Result<(), String> {
+        let title_len = self.header.title.as_ref().map_or(0, Vec::len);
+        if self.header.cgb_flag.is_some() && title_len > 15 {
+            return Err(
+                "with `CGB_FLAG` the title has at most 15 characters ($0143 is the flag)".into(),
+            );
+        }
+        Ok(())
     }
 
     /// `SECTION "name", TYPE[$addr], BANK[n]`: address and bank optional.

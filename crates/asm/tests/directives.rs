@@ -35,6 +35,16 @@ fn header_is_filled_in() {
 }
 
 #[test]
+fn cgb_flag_fills_0143_and_shortens_the_title() {
+    let rom = rom("    TITLE \"COLOUR\"\n    CGB_FLAG $C0\n");
+    assert_eq!(&rom[0x134..0x13B], b"COLOUR\0");
+    assert_eq!(rom[0x143], 0xC0);
+    let long_title = format!("{ENTRY}    TITLE \"SIXTEEN CHARS 16\"\n    CGB_FLAG $80\n");
+    let error = assemble_str(&long_title, "test.asm").expect_err("title overlaps the flag");
+    assert!(error.to_string().contains("15 characters"), "{error}");
+}
+
+#[test]
 fn banks_set_the_rom_size() {
     let rom =
         rom("SECTION \"b5\", ROMX[$4000], BANK[5]\n    db $55\nSECTION \"b1\", ROMX\n    db $11\n");

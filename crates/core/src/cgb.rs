@@ -276,21 +276,16 @@ pub fn rgb555_to_rgb888(colour: u16) -> [u8; 3] {
     [expand(colour), expand(colour >> 5), expand(colour >> 10)]
 }
 
-/// White, light green, blue, black (RGB555): the palette the CGB boot ROM gives the
-/// background of a DMG cartridge it does not recognise (Mealybug's CGB reference pictures
-/// use it).
-const COMPATIBILITY_BG: [u16; 4] = [0x7FFF, 0x1BEF, 0x6180, 0x0000];
-/// White, pink, dark red, black: the matching object palette, for OBP0 and OBP1 alike.
-const COMPATIBILITY_OBJ: [u16; 4] = [0x7FFF, 0x421F, 0x1CF2, 0x0000];
-
 /// Palette RAM as the CGB boot ROM leaves it. CGB mode: every colour white. Compatibility
-/// mode: background palette 0 and object palettes 0 and 1 hold the default compatibility
-/// palette, with the index registers where the boot ROM's writes left them (Mooneye
-/// `boot_hwio-C`: BCPS C8, OCPS D0).
+/// mode: background palette 0 and object palettes 0 and 1 hold `compatibility` (what the
+/// boot ROM picks for the cartridge, [`crate::compatibility_palettes::for_cartridge`]), with
+/// the index registers where the boot ROM's writes left them (Mooneye `boot_hwio-C`: BCPS
+/// C8, OCPS D0).
 /// UNVERIFIED: object palette RAM in CGB mode is left uninitialised on hardware.
-/// APPROX: the boot ROM picks a palette by the title checksum of licensed games; without a
-/// boot ROM every DMG cartridge gets the default one.
-pub fn write_boot_palettes(cgb: &mut CgbState) {
+pub fn write_boot_palettes(
+    cgb: &mut CgbState,
+    compatibility: &crate::compatibility_palettes::CompatibilityPalettes,
+) {
     let fill = |ram: &mut [u8; 64], palette: usize, colours: [u16; 4]| {
         for (index, colour) in colours.iter().enumerate() {
             let at = palette * 8 + index * 2;
@@ -305,9 +300,9 @@ pub fn write_boot_palettes(cgb: &mut CgbState) {
             cgb.obj_palettes[at] = 0x7F;
         }
     } else {
-        fill(&mut cgb.bg_palettes, 0, COMPATIBILITY_BG);
-        fill(&mut cgb.obj_palettes, 0, COMPATIBILITY_OBJ);
-        fill(&mut cgb.obj_palettes, 1, COMPATIBILITY_OBJ);
+        fill(&mut cgb.bg_palettes, 0, compatibility.bg);
+        fill(&mut cgb.obj_palettes, 0, compatibility.obj0);
+        fill(&mut cgb.obj_palettes, 1, compatibility.obj1);
         cgb.bcps = 0xC8;
         cgb.ocps = 0xD0;
     }
@@ -316,19 +311,6 @@ pub fn write_boot_palettes(cgb: &mut CgbState) {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn compatibility_palettes_expand_to_the_reference_colours() {
-        let expanded = |colours: [u16; 4]| colours.map(rgb555_to_rgb888);
-        assert_eq!(
-            expanded(COMPATIBILITY_BG),
-            [[0xFF; 3], [0x7B, 0xFF, 0x31], [0x00, 0x63, 0xC6], [0; 3]]
-        );
-        assert_eq!(
-            expanded(COMPATIBILITY_OBJ),
-            [[0xFF; 3], [0xFF, 0x84, 0x84], [0x94, 0x39, 0x39], [0; 3]]
-        );
-    }
 
     #[test]
     fn data_writes_auto_increment_and_wrap() {

@@ -280,6 +280,19 @@ impl Core {
         self.run(limit, true)
     }
 
+    /// Runs until the next frame is complete or the M-cycle clock reaches `target` (or passes
+    /// it by less than one instruction), whichever comes first, or a breakpoint: how a movie
+    /// replay applies an input inside a frame without running past the frame's end.
+    pub fn run_frame_until(&mut self, target: u64) -> Events {
+        let limit = self.state.hw.m_cycles + 2 * crate::M_CYCLES_PER_FRAME;
+        let events = self.run(target.min(limit), true);
+        if self.state.hw.m_cycles >= target {
+            events | Events::TARGET_REACHED
+        } else {
+            events
+        }
+    }
+
     /// Runs until the M-cycle clock reaches `target` (or passes it by less than one
     /// instruction), or the CPU executes a breakpoint.
     pub fn run_until(&mut self, target: u64) -> Events {

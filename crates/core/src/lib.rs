@@ -9,10 +9,12 @@
 extern crate self as backspin_core;
 
 pub mod apu;
+mod banked;
 pub mod bess;
 pub mod bus;
 pub mod cart;
 pub mod cgb;
+pub mod compatibility_palettes;
 mod core;
 pub mod cpu;
 pub mod dma;
@@ -30,6 +32,7 @@ pub mod timer;
 pub use crate::core::{
     BootRom, BootRomError, CGB_BOOT_ROM_BYTES, Core, DMG_BOOT_ROM_BYTES, Model, Options, Output,
 };
+pub use banked::BankError;
 pub use bus::Bus;
 pub use cart::{Rom, RomError};
 pub use events::Events;

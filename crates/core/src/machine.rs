@@ -139,7 +139,8 @@ pub(crate) fn power_on(state: &mut State, rom: &Rom, model: Model, with_boot_rom
     hw.apu.cgb = u8::from(model == Model::Cgb);
     hw.interrupt_flag = io::INT_VBLANK;
     if model == Model::Cgb {
-        cgb::write_boot_palettes(&mut hw.cgb);
+        let compatibility = crate::compatibility_palettes::for_cartridge(rom.bytes());
+        cgb::write_boot_palettes(&mut hw.cgb, &compatibility);
     }
 }
 

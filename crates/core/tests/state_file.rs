@@ -10,22 +10,7 @@ use backspin_core::state_file::{
     self, FORMAT_MAJOR, FORMAT_MINOR, Metadata, RomIdentity, StateError,
 };
 use backspin_core::{Core, Options, Rom, State};
-
-/// SplitMix64: small, seeded, reproducible.
-struct Random(u64);
-
-impl Random {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, bound: u64) -> u64 {
-        self.next() % bound
-    }
-}
+use backspin_test_support::SplitMix64;
 
 /// A 32 KiB ROM: MBC1 with 32 KiB battery RAM, whose program increments C000-C0FF forever
 /// and writes cartridge RAM, so states differ from frame to frame.
@@ -64,7 +49,7 @@ fn running_core(title: &str, frames: u32) -> Core {
 /// Sets every field to a random value the loader accepts, non-zero wherever the field
 /// allows it (so a field the writer skipped cannot come back by luck: the reader starts
 /// from zeros).
-struct Randomizer<'a>(&'a mut Random);
+struct Randomizer<'a>(&'a mut SplitMix64);
 
 impl Visitor for Randomizer<'_> {
     fn enter(&mut self, _field: &FieldInfo) {}
@@ -73,7 +58,7 @@ impl Visitor for Randomizer<'_> {
         for value in values.iter_mut() {
             let raw: u64 = match field.check {
                 Check::Any => loop {
-                    let candidate = self.0.next();
+                    let candidate = self.0.next_u64();
                     // Every byte of the value non-zero.
                     if candidate.to_le_bytes()[..T::SIZE].iter().all(|&b| b != 0) {
                         break candidate;
@@ -95,7 +80,7 @@ impl Visitor for Randomizer<'_> {
 
 fn random_state(seed: u64) -> Box<State> {
     let mut state: Box<State> = bytemuck::zeroed_box();
-    state.visit_fields(&mut Randomizer(&mut Random(seed)));
+    state.visit_fields(&mut Randomizer(&mut SplitMix64::new(seed)));
     state
 }
 
@@ -398,7 +383,7 @@ fn fix_crc(file: &mut [u8], checked_bytes: usize) {
 fn fuzzed_files_never_panic_or_touch_the_core() {
     let seed = 0x5EED_0012;
     println!("seed {seed:#x}");
-    let mut random = Random(seed);
+    let mut random = SplitMix64::new(seed);
     let source = running_core("STATETEST", 20);
     let good = state_file::save(&source, &Metadata::default());
     let checked = state_file::info(&good).unwrap().checked_bytes;
@@ -428,7 +413,7 @@ fn fuzzed_files_never_panic_or_touch_the_core() {
                 // Damage aimed at the structure: header and section names and lengths,
                 // and the small fields, then a valid CRC.
                 let at = random.below(2048.min(checked as u64 - 4)) as usize;
-                file[at] = random.next() as u8;
+                file[at] = random.next_u64() as u8;
                 fix_crc(&mut file, checked);
                 true
             }
@@ -453,7 +438,7 @@ fn fuzzed_files_never_panic_or_touch_the_core() {
             }
             _ => {
                 let len = random.below(4096) as usize;
-                file = (0..len).map(|_| random.next() as u8).collect();
+                file = (0..len).map(|_| random.next_u64() as u8).collect();
                 if random.below(2) == 0 && len >= 8 {
                     file[..8].copy_from_slice(&state_file::MAGIC);
                 }

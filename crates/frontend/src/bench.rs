@@ -67,6 +67,9 @@ fn round1(value: f64) -> f64 {
 pub struct RewindBenchArgs {
     /// The ROM file (.gb).
     pub rom: PathBuf,
+    /// Which Game Boy to emulate.
+    #[arg(long, value_enum, default_value_t)]
+    pub model: ModelArg,
     /// Emulated seconds of play with a seeded, human-like joypad script.
     #[arg(long, default_value_t = 600)]
     pub seconds: u64,
@@ -78,13 +81,15 @@ pub struct RewindBenchArgs {
 /// `backspin rewind-bench`: plays, captures every frame, seeks and steps, verifies every
 /// restored state and frame against the straight run, and prints one JSON object.
 pub fn run_rewind(args: &RewindBenchArgs) -> CliResult {
-    let bytes = crate::error::read_user_file("ROM", &args.rom, crate::headless::MAX_ROM_BYTES)?;
+    let rom = load_rom(&args.rom)?;
+    let model = model_of(args.model, &rom);
     let config = backspin_rewind::bench::BenchConfig {
+        model,
         seconds: args.seconds,
         input_seed: args.input_seed,
         ..Default::default()
     };
-    let report = backspin_rewind::bench::run(&bytes, &config)
+    let report = backspin_rewind::bench::run(rom.bytes(), &config)
         .map_err(|error| crate::error::CliError::new(format!("bad ROM: {error}"), &args.rom))?;
     println!("{}", report.to_json());
     Ok(ExitCode::SUCCESS)

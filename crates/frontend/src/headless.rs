@@ -55,7 +55,7 @@ pub fn load_rom(path: &Path) -> Result<Rom, CliError> {
     Rom::from_bytes(bytes).map_err(|error| CliError::new(format!("bad ROM: {error}"), path))
 }
 
-fn load_boot_rom(path: &Path) -> Result<BootRom, CliError> {
+pub fn load_boot_rom(path: &Path) -> Result<BootRom, CliError> {
     let bytes = read_user_file("boot ROM", path, 64 * 1024)?;
     BootRom::from_bytes(&bytes).map_err(|error| CliError::new(error.to_string(), path))
 }

@@ -1,11 +1,12 @@
 //! `backspin`: the command-line front end. Without a subcommand it opens the windowed player
-//! (`backspin ROM`, or the embedded demo); headless subcommands (`run`, `test`, `bench`, `state`) serve
+//! (`backspin ROM`, or the embedded demo); headless subcommands (`run`, `test`, `bench`, `state`, `movie`) serve
 //! scripts and CI.
 
 mod battery;
 mod bench;
 mod error;
 mod headless;
+mod movie_command;
 mod player;
 mod state_command;
 mod test_command;
@@ -46,6 +47,9 @@ enum Command {
     RewindBench(bench::RewindBenchArgs),
     /// Save-state files: `info` describes one, `verify` runs the round-trip self-check.
     State(state_command::StateArgs),
+    /// Movies: `record` from an input script, `play`, `info`, and `verify` (replays, checks
+    /// every checkpoint and names the first differing frame, M-cycle and field).
+    Movie(movie_command::MovieArgs),
 }
 
 /// `--model`: which Game Boy to emulate.
@@ -75,6 +79,7 @@ fn main() -> ExitCode {
         Some(Command::Bench(args)) => bench::run(&args),
         Some(Command::RewindBench(args)) => bench::run_rewind(&args),
         Some(Command::State(args)) => state_command::run(&args),
+        Some(Command::Movie(args)) => movie_command::run(&args),
         None => match player::run(cli.rom, &cli.player) {
             Ok(()) => Ok(ExitCode::SUCCESS),
             Err(error) => {

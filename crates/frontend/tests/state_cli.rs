@@ -10,9 +10,14 @@ fn backspin() -> Command {
     Command::cargo_bin("backspin").unwrap()
 }
 
-/// The frozen ROM of the save-state fixtures: a scene with scrolling and sprites.
-fn scene_rom() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../roms-test/states/ppu_scene.gb")
+/// The frozen ROM of the save-state fixtures (a scene with scrolling and sprites),
+/// assembled into `dir`.
+fn scene_rom(dir: &Path) -> PathBuf {
+    let source = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../roms-test/states/ppu_scene/ppu_scene.asm");
+    let path = dir.join("ppu_scene.gb");
+    std::fs::write(&path, backspin_asm::assemble_file(source).unwrap()).unwrap();
+    path
 }
 
 /// A 32 KiB MBC1 cartridge with 8 KiB battery RAM running `program` from 0x0100.
@@ -48,7 +53,7 @@ fn checked_part(file: &[u8]) -> &[u8] {
 #[test]
 fn run_save_then_load_equals_a_straight_run() {
     let dir = tempfile::tempdir().unwrap();
-    let rom = scene_rom();
+    let rom = scene_rom(dir.path());
     let at_60 = dir.path().join("60.bss");
     let resumed = dir.path().join("resumed.bss");
     let straight = dir.path().join("straight.bss");
@@ -89,7 +94,7 @@ fn run_save_then_load_equals_a_straight_run() {
 #[test]
 fn state_info_and_verify() {
     let dir = tempfile::tempdir().unwrap();
-    let rom = scene_rom();
+    let rom = scene_rom(dir.path());
     let file = dir.path().join("s.bss");
     backspin()
         .args([
@@ -157,7 +162,7 @@ fn assert_one_line_error(command: &mut Command, contains: &[&str]) {
 #[test]
 fn bad_state_files_are_one_line_errors() {
     let dir = tempfile::tempdir().unwrap();
-    let rom = scene_rom();
+    let rom = scene_rom(dir.path());
     let other = battery_rom(dir.path(), "other.gb", "OTHERGAME", IDLE);
     let file = dir.path().join("s.bss");
     backspin()

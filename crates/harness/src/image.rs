@@ -90,13 +90,26 @@ fn rgb_to_luma(r: u8, g: u8, b: u8) -> u8 {
 /// The core's last frame as 8-bit RGB, row-major (160 x 144 x 3 bytes): DMG shades as the
 /// grays above, CGB colours by the plain 5-bit to 8-bit expansion.
 pub fn screen_rgb(core: &Core) -> Vec<u8> {
+    let mut rgb = vec![0; PIXELS * 3];
+    write_screen_rgb(core, &mut rgb);
+    rgb
+}
+
+/// [`screen_rgb`] into a buffer the caller keeps (`PIXELS * 3` bytes): no allocation.
+pub fn write_screen_rgb(core: &Core, rgb: &mut [u8]) {
+    assert_eq!(
+        rgb.len(),
+        PIXELS * 3,
+        "an RGB screen is 160 x 144 x 3 bytes"
+    );
     if core.frame_is_rgb() {
-        core.frame_rgb()
-            .iter()
-            .flat_map(|&colour| backspin_core::cgb::rgb555_to_rgb888(colour))
-            .collect()
+        for (pixel, &colour) in rgb.chunks_exact_mut(3).zip(core.frame_rgb().iter()) {
+            pixel.copy_from_slice(&backspin_core::cgb::rgb555_to_rgb888(colour));
+        }
     } else {
-        shades_to_rgb(core.frame())
+        for (pixel, &shade) in rgb.chunks_exact_mut(3).zip(core.frame().iter()) {
+            pixel.fill(shade_to_gray(shade));
+        }
     }
 }
 

@@ -143,8 +143,10 @@ fn our_files_carry_a_bess_footer_that_imports_back() {
     use backspin_core::state_file::{self, Metadata};
     let mut roms = vec![(
         "ppu_scene".to_string(),
-        std::fs::read(backspin_harness::workspace_root().join("roms-test/states/ppu_scene.gb"))
-            .unwrap(),
+        backspin_asm::assemble_file(
+            backspin_harness::workspace_root().join("roms-test/states/ppu_scene/ppu_scene.asm"),
+        )
+        .unwrap(),
     )];
     if let Some((shared, _)) = fixtures() {
         for name in ["pocket", "thebouncingball", "shocklobster", "opus5"] {

@@ -217,7 +217,7 @@ fn committed_fixtures_load_and_replay_to_their_hash() {
         let [file, rom, frames, hash] = columns[..] else {
             panic!("expected.tsv: bad line {line:?}");
         };
-        let rom = std::fs::read(dir.join(rom)).expect("fixture ROM");
+        let rom = backspin_asm::assemble_file(dir.join(rom)).expect("fixture ROM assembles");
         let bytes = std::fs::read(dir.join(file)).expect("fixture file");
         let mut core = power_on(Model::Dmg, rom).expect("fixture ROM loads");
         let info = state_file::load(&mut core, &bytes)
@@ -241,14 +241,8 @@ fn committed_fixtures_load_and_replay_to_their_hash() {
 #[ignore = "writes roms-test/states; run by hand when adding a format version"]
 fn write_fixtures() {
     let dir = fixtures_dir();
-    let rom_name = "ppu_scene.gb";
-    let rom_path = dir.join(rom_name);
-    if !rom_path.exists() {
-        let rom = backspin_asm::assemble_file(workspace_root().join("roms-test/ppu_scene.asm"))
-            .expect("ppu_scene assembles");
-        std::fs::write(&rom_path, rom).unwrap();
-    }
-    let rom = std::fs::read(&rom_path).unwrap();
+    let rom_name = "ppu_scene/ppu_scene.asm";
+    let rom = backspin_asm::assemble_file(dir.join(rom_name)).expect("fixture ROM assembles");
     let table_path = dir.join("expected.tsv");
     let mut table = std::fs::read_to_string(&table_path)
         .unwrap_or_else(|_| "file\trom\tframes\treplay_crc32\n".to_string());

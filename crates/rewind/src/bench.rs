@@ -10,7 +10,8 @@
 use crate::rewinder::{Config, Rewinder, frames_to_seconds};
 use crate::timeline::Timeline;
 use backspin_core::{
-    Buttons, Core, Events, M_CYCLES_PER_FRAME, M_CYCLES_PER_SECOND, Options, Rom, RomError, State,
+    Buttons, Core, Events, M_CYCLES_PER_FRAME, M_CYCLES_PER_SECOND, Model, Options, Rom, RomError,
+    State,
 };
 use backspin_test_support::{InputScript, SplitMix64};
 use std::collections::BTreeMap;
@@ -20,6 +21,8 @@ use std::time::{Duration, Instant};
 /// What to run.
 #[derive(Clone, Debug)]
 pub struct BenchConfig {
+    /// The Game Boy to emulate.
+    pub model: Model,
     /// Emulated seconds of play.
     pub seconds: u64,
     /// Seed of the joypad script.
@@ -43,6 +46,7 @@ pub struct BenchConfig {
 impl Default for BenchConfig {
     fn default() -> BenchConfig {
         BenchConfig {
+            model: Model::Dmg,
             seconds: 600,
             input_seed: 1,
             seeks: 1000,
@@ -86,6 +90,7 @@ impl Percentiles {
 #[derive(Clone, Debug, Default)]
 pub struct BenchReport {
     pub rom_title: String,
+    pub model: Model,
     pub emulated_seconds: f64,
     pub frames: u64,
     pub bytes_per_emulated_second: f64,
@@ -136,6 +141,7 @@ impl BenchReport {
             }
         };
         field("rom_title", json_string(&self.rom_title));
+        field("model", json_string(&format!("{:?}", self.model)));
         field("emulated_seconds", num(self.emulated_seconds));
         field("frames", self.frames.to_string());
         field(
@@ -243,12 +249,23 @@ pub fn frames_in(seconds: u64) -> u64 {
 
 struct Expected {
     state: Box<State>,
+    /// The shades (DMG) or the RGB555 colours (CGB) of the frame, as bytes.
     picture: Box<[u8]>,
     /// The LCD was on at the end of this frame and of the one before, so the whole picture
     /// was drawn during the frame. With the LCD off the PPU draws nothing and the buffer
     /// keeps an older picture (a real DMG shows a blank screen then), so only drawn
     /// pictures are compared.
     drawn: bool,
+}
+
+/// The picture of the frame just finished: the shades on a DMG, the colours on a CGB (where
+/// the shades buffer holds colour numbers before the palette).
+fn picture_bytes(core: &Core) -> &[u8] {
+    if core.frame_is_rgb() {
+        bytemuck::cast_slice(&core.frame_rgb()[..])
+    } else {
+        &core.frame()[..]
+    }
 }
 
 struct Checker {
@@ -266,7 +283,7 @@ impl Checker {
         if compare_picture {
             self.picture_checks += 1;
         }
-        let picture_ok = !compare_picture || core.frame()[..] == expected.picture[..];
+        let picture_ok = !compare_picture || picture_bytes(core) == &expected.picture[..];
         if !(state_ok && picture_ok) {
             self.failures += 1;
             if self.first_failure.is_none() {
@@ -299,6 +316,7 @@ pub fn run(rom: &[u8], config: &BenchConfig) -> Result<BenchReport, RomError> {
     let frames = frames_in(config.seconds).max(2);
     let mut report = BenchReport {
         rom_title: rom.title(),
+        model: config.model,
         frames,
         emulated_seconds: frames_to_seconds(frames),
         thinned_every: config.thinned_every,
@@ -326,8 +344,7 @@ pub fn run(rom: &[u8], config: &BenchConfig) -> Result<BenchReport, RomError> {
         value_blocks: config.value_blocks,
         ..Config::new(config.budget_bytes)
     };
-    let mut timeline =
-        Timeline::with_config(Core::new(rom.clone(), Options::default()), config_every);
+    let mut timeline = Timeline::with_config(Core::new(rom.clone(), options(config)), config_every);
     let mut thinned = Rewinder::with_config(Config {
         capture_every: config.thinned_every,
         value_blocks: config.value_blocks,
@@ -357,7 +374,7 @@ pub fn run(rom: &[u8], config: &BenchConfig) -> Result<BenchReport, RomError> {
         if let Some(slot) = wanted.get_mut(&(frame - first_frame)) {
             *slot = Some(Expected {
                 state: Box::new(*timeline.core().state()),
-                picture: timeline.core().frame()[..].into(),
+                picture: picture_bytes(timeline.core()).into(),
                 drawn: lcd_on && was_lcd_on,
             });
         }
@@ -507,6 +524,13 @@ pub fn run(rom: &[u8], config: &BenchConfig) -> Result<BenchReport, RomError> {
     Ok(report)
 }
 
+fn options(config: &BenchConfig) -> Options {
+    Options {
+        model: config.model,
+        boot_rom: None,
+    }
+}
+
 /// Wall-clock cost of capturing every frame. Two cores play the same script, one with
 /// capture off and one with it on, advanced alternately in chunks of 30 frames so that
 /// whatever else the machine is doing slows both alike; the chunk times are summed per core
@@ -517,9 +541,9 @@ fn slowdown_pct(rom: &Rom, config: &BenchConfig) -> f64 {
     let mut best_off = f64::MAX;
     let mut best_on = f64::MAX;
     for _ in 0..3 {
-        let mut off_core = Core::new(rom.clone(), Options::default());
+        let mut off_core = Core::new(rom.clone(), options(config));
         let mut on = Timeline::with_config(
-            Core::new(rom.clone(), Options::default()),
+            Core::new(rom.clone(), options(config)),
             Config {
                 value_blocks: config.value_blocks,
                 ..Config::new(config.budget_bytes)

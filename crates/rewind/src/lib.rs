@@ -76,4 +76,4 @@ pub use rewinder::{
     Captured, Config, HistoryError, RewindError, Rewinder, SeekReport, Snapshot, Stats,
     frames_to_seconds,
 };
-pub use timeline::{Span, Timeline};
+pub use timeline::{RunUntil, Span, Timeline};

@@ -4,6 +4,10 @@
 //! cartridge clock), and implements rewind, redo and forks on top of that log. The window,
 //! the benches, and later save states, movies and the Python package all drive this type.
 
+mod scripting;
+
+pub use scripting::RunUntil;
+
 use crate::rewinder::{
     Captured, Config, EventKind, HistoryError, ResetMark, RewindError, Rewinder, SeekReport, Stats,
 };

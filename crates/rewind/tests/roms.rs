@@ -3,7 +3,7 @@
 //! always, and on the shared homebrew ROMs when they are present (skipped with a note
 //! otherwise).
 
-use backspin_core::{Core, Options, Rom, State};
+use backspin_core::{Core, Model, Options, Rom, State};
 use backspin_rewind::Captured;
 use backspin_rewind::Timeline;
 use backspin_rewind::bench::{self, BenchConfig};
@@ -50,6 +50,40 @@ fn bench_verifies_on_our_own_roms() {
         let rom = backspin_asm::assemble_file(root.join(source))
             .unwrap_or_else(|error| panic!("{source} assembles: {error}"));
         check_bench(source, &rom);
+    }
+}
+
+/// The CGB: VRAM bank 1, palette RAM and WRAM banks go through the delta codec and come
+/// back byte for byte, pictures compared in colour. Our own CGB ROM, the demo in DMG
+/// compatibility mode, and gb8 (CGB-only) when the shared ROMs are present.
+#[test]
+fn bench_verifies_on_a_cgb() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let config = BenchConfig {
+        model: Model::Cgb,
+        ..short_config()
+    };
+    let mut roms = Vec::new();
+    for source in ["roms-test/cgb_palette.asm", "assets/demo/demo.asm"] {
+        let rom = backspin_asm::assemble_file(root.join(source))
+            .unwrap_or_else(|error| panic!("{source} assembles: {error}"));
+        roms.push((source.to_string(), rom));
+    }
+    match test_roms_dir().map(|dir| std::fs::read(dir.join("homebrew/gb8.gb"))) {
+        Some(Ok(rom)) => roms.push(("gb8.gb".into(), rom)),
+        Some(Err(e)) => println!("SKIP gb8.gb: {e}"),
+        None => println!("SKIP gb8.gb: shared test ROMs not found (set GB_TEST_ROMS)"),
+    }
+    for (name, rom) in roms {
+        let report = bench::run(&rom, &config).expect("ROM loads");
+        println!("{name} (CGB): {}", report.to_json());
+        assert!(
+            report.verified && report.picture_checks > 0,
+            "{name}: {} of {} checks failed; first: {:?}",
+            report.failures,
+            report.checks,
+            report.first_failure
+        );
     }
 }
 

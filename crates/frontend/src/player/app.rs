@@ -4,12 +4,14 @@
 
 use super::audio::AudioOutput;
 use super::config::{Action, Bindings};
-use super::emu::{Command, Frame, FrameInfo, Mode};
+use super::emu::{Command, FrameInfo, FrameReceiver, Mode};
 use super::game::Game;
 use super::input::{Effect, InputState, PadEvent, Source};
 use super::overlay::{self, OverlayOptions};
+use super::picture::{ColourCorrection, Colours, Picture};
 use super::present::Presenter;
 use super::slots::Slots;
+use crate::ModelArg;
 use backspin_core::{Rom, SCREEN_HEIGHT, SCREEN_WIDTH};
 use crossbeam_channel::{Receiver, Sender};
 use std::collections::BTreeMap;
@@ -27,6 +29,14 @@ use winit::window::{Fullscreen, Window, WindowId};
 #[derive(Debug, Clone, Copy)]
 pub struct FrameReady;
 
+/// How the window shows the game, and what a dropped ROM runs on.
+pub struct ViewOptions {
+    /// Skip the GPU presenter.
+    pub software: bool,
+    pub model: ModelArg,
+    pub colour_correction: ColourCorrection,
+}
+
 /// Test and automation hooks.
 #[derive(Default)]
 pub struct Automation {
@@ -40,7 +50,9 @@ pub struct App {
     pub window: Option<Arc<Window>>,
     presenter: Option<Presenter>,
     software: bool,
-    frames: Receiver<Frame>,
+    /// The model option, applied to dropped ROMs as to the first one.
+    model: ModelArg,
+    frames: FrameReceiver,
     /// One-line messages from the emulation thread, shown as toasts.
     notices: Receiver<String>,
     /// The current game's save-state slots (for the thumbnail strip).
@@ -62,7 +74,11 @@ pub struct App {
     input: InputState,
     effects: Vec<Effect>,
     rgba: Vec<u8>,
-    shades: Box<[u8; SCREEN_WIDTH * SCREEN_HEIGHT]>,
+    /// The last picture received, as the core drew it.
+    picture: Box<Picture>,
+    /// The window's colours (with the chosen correction) and the plain ones screenshots use.
+    shown_colours: Colours,
+    plain_colours: Colours,
     info: FrameInfo,
     show_info: bool,
     toast: Option<(String, Instant)>,
@@ -86,14 +102,14 @@ struct PresentStats {
 impl App {
     #[allow(clippy::too_many_arguments)]
     pub fn new(
-        frames: Receiver<Frame>,
+        frames: FrameReceiver,
         notices: Receiver<String>,
         slots: Option<Slots>,
         commands: Sender<Command>,
         audio: AudioOutput,
         bindings: Bindings,
         rom_title: String,
-        software: bool,
+        view: ViewOptions,
         automation: Automation,
     ) -> App {
         let gilrs = match gilrs::Gilrs::new() {
@@ -108,7 +124,8 @@ impl App {
         App {
             window: None,
             presenter: None,
-            software,
+            software: view.software,
+            model: view.model,
             frames,
             notices,
             slots,
@@ -123,7 +140,9 @@ impl App {
             input: InputState::default(),
             effects: Vec::new(),
             rgba: vec![0; SCREEN_WIDTH * SCREEN_HEIGHT * 4],
-            shades: Box::new([0; SCREEN_WIDTH * SCREEN_HEIGHT]),
+            picture: Picture::boxed(),
+            shown_colours: Colours::new(view.colour_correction),
+            plain_colours: Colours::new(ColourCorrection::Off),
             info: FrameInfo::default(),
             show_info: false,
             toast: None,
@@ -240,9 +259,7 @@ impl App {
                 .replace(|c: char| !c.is_ascii_alphanumeric(), "_"),
             self.info.span.position
         );
-        let mut rgba = vec![0; SCREEN_WIDTH * SCREEN_HEIGHT * 4];
-        overlay::shades_to_rgba(&self.shades[..], &mut rgba);
-        match write_png(&PathBuf::from(&name), &rgba) {
+        match write_png(&PathBuf::from(&name), &self.plain_rgba()) {
             Ok(()) => {
                 log::info!("screenshot saved to {name}");
                 self.toast("SCREENSHOT SAVED");
@@ -252,6 +269,14 @@ impl App {
                 self.toast("SCREENSHOT FAILED");
             }
         }
+    }
+
+    /// The picture as a screenshot saves it: the plain colour expansion, whatever the window
+    /// shows, so screenshots compare with `backspin run --screenshot` and the test suites.
+    fn plain_rgba(&self) -> Vec<u8> {
+        let mut rgba = vec![0; SCREEN_WIDTH * SCREEN_HEIGHT * 4];
+        self.plain_colours.to_rgba(&self.picture, &mut rgba);
+        rgba
     }
 
     fn update_title(&mut self) {
@@ -280,7 +305,7 @@ impl App {
     }
 
     fn redraw(&mut self) {
-        overlay::shades_to_rgba(&self.shades[..], &mut self.rgba);
+        self.shown_colours.to_rgba(&self.picture, &mut self.rgba);
         if self
             .toast
             .as_ref()
@@ -333,7 +358,8 @@ impl App {
         };
         let title = display_title(&rom, &path);
         // A save that does not fit is refused and the current game plays on, unharmed.
-        match Game::open(rom, Some(&path)) {
+        let model = crate::headless::model_of(self.model, &rom);
+        match Game::open(rom, Some(&path), model) {
             Ok(game) => {
                 self.rom_title = title;
                 self.slots = game.slots.clone();
@@ -400,10 +426,13 @@ impl ApplicationHandler<FrameReady> for App {
             return;
         }
         self.drain_notices();
-        let Some(frame) = self.frames.try_iter().last() else {
+        let Some(frame) = self.frames.frames.try_iter().last() else {
             return;
         };
-        self.shades = frame.shades;
+        // The box shown so far goes back to be filled again (dropped if that channel is
+        // full, which only happens while boxes are still being made at start-up).
+        let shown = std::mem::replace(&mut self.picture, frame.picture);
+        let _ = self.frames.recycle.try_send(shown);
         self.info = frame.info;
         self.update_title();
         if let Some(window) = &self.window {
@@ -412,9 +441,7 @@ impl ApplicationHandler<FrameReady> for App {
         if let Some((after, path)) = &self.automation.screenshot_after
             && self.info.span.position >= *after
         {
-            let mut rgba = vec![0; SCREEN_WIDTH * SCREEN_HEIGHT * 4];
-            overlay::shades_to_rgba(&self.shades[..], &mut rgba);
-            if let Err(error) = write_png(path, &rgba) {
+            if let Err(error) = write_png(path, &self.plain_rgba()) {
                 self.exit_error = Some(format!("screenshot {}: {error}", path.display()));
             }
             event_loop.exit();
@@ -486,9 +513,9 @@ impl ApplicationHandler<FrameReady> for App {
         }
         // Catches up a title change held back by the rate limit when no frame follows.
         self.update_title();
-        if self.frames.is_empty()
+        if self.frames.frames.is_empty()
             && matches!(
-                self.frames.try_recv(),
+                self.frames.frames.try_recv(),
                 Err(crossbeam_channel::TryRecvError::Disconnected)
             )
         {

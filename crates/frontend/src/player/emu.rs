@@ -7,9 +7,10 @@
 
 use super::audio::AudioSink;
 use super::game::Game;
+use super::picture::Picture;
 use super::slots::{self, Slots};
 use crate::battery::{BatteryKeeper, ClockCatchUp};
-use backspin_core::{Events, SCREEN_HEIGHT, SCREEN_WIDTH, State};
+use backspin_core::{Events, State};
 use backspin_rewind::{Captured, Span, Timeline};
 use crossbeam_channel::{Receiver, RecvTimeoutError, Sender, TrySendError};
 use std::time::{Duration, Instant};
@@ -74,8 +75,39 @@ pub struct FrameInfo {
 }
 
 pub struct Frame {
-    pub shades: Box<[u8; SCREEN_WIDTH * SCREEN_HEIGHT]>,
+    pub picture: Box<Picture>,
     pub info: FrameInfo,
+}
+
+/// The emulation thread's end of the frame channels: finished frames go out, and the UI
+/// sends each picture box back once it has shown a newer one, so frames do not allocate.
+pub struct FrameSender {
+    pub frames: Sender<Frame>,
+    pub recycled: Receiver<Box<Picture>>,
+}
+
+/// The UI thread's end: see [`FrameSender`].
+pub struct FrameReceiver {
+    pub frames: Receiver<Frame>,
+    pub recycle: Sender<Box<Picture>>,
+}
+
+/// Frame channels holding at most two frames in flight (older ones are dropped, never
+/// waited for) and room for every box to come back.
+pub fn frame_channels() -> (FrameSender, FrameReceiver) {
+    let (frames_tx, frames_rx) = crossbeam_channel::bounded(2);
+    // Boxes in use: two in the channel, one shown, one being filled.
+    let (recycle_tx, recycle_rx) = crossbeam_channel::bounded(4);
+    (
+        FrameSender {
+            frames: frames_tx,
+            recycled: recycle_rx,
+        },
+        FrameReceiver {
+            frames: frames_rx,
+            recycle: recycle_tx,
+        },
+    )
 }
 
 pub struct EmuSettings {
@@ -93,7 +125,7 @@ pub fn spawn(
     game: Game,
     settings: EmuSettings,
     commands: Receiver<Command>,
-    frames: Sender<Frame>,
+    frames: FrameSender,
     audio: AudioSink,
     notify: impl Fn() + Send + 'static,
 ) -> std::thread::JoinHandle<()> {
@@ -123,7 +155,9 @@ struct Emu {
     undo_save: Option<(u8, Option<Vec<u8>>)>,
     notices: Option<Sender<String>>,
     budget_bytes: usize,
-    frames: Sender<Frame>,
+    frames: FrameSender,
+    /// A picture box the UI did not take (its channel was full), reused for the next frame.
+    spare_picture: Option<Box<Picture>>,
     notify: Box<dyn Fn() + Send>,
     audio: AudioSink,
     samples: Vec<i16>,
@@ -154,7 +188,7 @@ impl Emu {
     fn new(
         game: Game,
         settings: &EmuSettings,
-        frames: Sender<Frame>,
+        frames: FrameSender,
         audio: AudioSink,
         notify: Box<dyn Fn() + Send>,
     ) -> Emu {
@@ -177,6 +211,7 @@ impl Emu {
             notices: settings.notices.clone(),
             budget_bytes: settings.rewind_budget_bytes,
             frames,
+            spare_picture: None,
             notify,
             audio,
             samples: Vec::with_capacity(4096),
@@ -542,8 +577,18 @@ impl Emu {
             return;
         }
         self.last_sent = Instant::now();
+        // A box comes back from the UI, or was kept from a dropped frame; only the first
+        // few frames of a session allocate one.
+        let mut picture = self
+            .frames
+            .recycled
+            .try_recv()
+            .ok()
+            .or_else(|| self.spare_picture.take())
+            .unwrap_or_else(Picture::boxed);
+        picture.capture(self.timeline.core());
         let frame = Frame {
-            shades: self.picture(),
+            picture,
             info: FrameInfo {
                 mode: self.mode(),
                 span: self.timeline.span(),
@@ -551,23 +596,14 @@ impl Emu {
                 speed: self.stats.speed,
             },
         };
-        match self.frames.try_send(frame) {
+        match self.frames.frames.try_send(frame) {
             Ok(()) => (self.notify)(),
             // The UI is behind: drop this frame rather than block emulation.
-            Err(TrySendError::Full(_)) => log::trace!("UI busy: a frame was dropped"),
+            Err(TrySendError::Full(frame)) => {
+                log::trace!("UI busy: a frame was dropped");
+                self.spare_picture = Some(frame.picture);
+            }
             Err(TrySendError::Disconnected(_)) => {}
-        }
-    }
-
-    /// The picture of the frame just emulated. With the LCD off the PPU draws nothing and the
-    /// core's buffer keeps whatever was drawn last (which differs between playing and
-    /// rewinding); a DMG shows a blank, lightest-shade screen then, and so do we.
-    fn picture(&self) -> Box<[u8; SCREEN_WIDTH * SCREEN_HEIGHT]> {
-        let core = self.timeline.core();
-        if core.state().hw.ppu.lcdc & 0x80 == 0 {
-            Box::new([0; SCREEN_WIDTH * SCREEN_HEIGHT])
-        } else {
-            Box::new(*core.frame())
         }
     }
 
@@ -660,11 +696,12 @@ mod tests {
     use backspin_core::Buttons;
     use std::collections::HashMap;
 
-    fn demo_emu(budget_bytes: usize) -> (Emu, Receiver<Frame>) {
-        let (frames_tx, frames_rx) = crossbeam_channel::bounded(2);
+    fn demo_emu(budget_bytes: usize) -> (Emu, FrameReceiver) {
+        let (frames_tx, frames_rx) = frame_channels();
         let rom = backspin_core::Rom::from_bytes(super::super::DEMO_ROM.to_vec())
             .expect("the demo is a ROM");
-        let mut game = Game::open(rom, None).expect("the demo has no save");
+        let mut game =
+            Game::open(rom, None, backspin_core::Model::Dmg).expect("the demo has no save");
         game.slots = None; // never the user's data directory
         let settings = EmuSettings {
             rewind_budget_bytes: budget_bytes,
@@ -682,8 +719,10 @@ mod tests {
         (emu, frames_rx)
     }
 
-    fn picture(emu: &Emu) -> Vec<u8> {
-        emu.picture().to_vec()
+    fn picture(emu: &Emu) -> Box<Picture> {
+        let mut picture = Picture::boxed();
+        picture.capture(emu.timeline.core());
+        picture
     }
 
     /// Rewinding shows exactly the pictures that were shown while playing, across a reset,
@@ -691,7 +730,7 @@ mod tests {
     #[test]
     fn rewind_and_redo_show_the_pictures_played() {
         let (mut emu, _frames) = demo_emu(16 << 20);
-        let mut shown: HashMap<u64, Vec<u8>> = HashMap::new();
+        let mut shown: HashMap<u64, Box<Picture>> = HashMap::new();
         for frame in 1..=240u64 {
             emu.buttons = match frame {
                 60..=119 => Buttons::RIGHT,
@@ -840,7 +879,8 @@ mod tests {
         let rom_path = dir.join("game.gb");
         std::fs::write(dir.join("game.sav"), [0x11; 8192]).unwrap();
         let rom = backspin_core::Rom::from_bytes(rom).unwrap();
-        let mut game = Game::open(rom, Some(&rom_path)).expect("the save fits");
+        let mut game =
+            Game::open(rom, Some(&rom_path), backspin_core::Model::Dmg).expect("the save fits");
         game.slots = Some(Slots::new(dir.join("states")));
         game
     }
@@ -851,7 +891,7 @@ mod tests {
     fn rewinding_before_a_save_does_not_overwrite_it() {
         let dir = tempfile::tempdir().unwrap();
         let save = dir.path().join("game.sav");
-        let (frames_tx, _frames) = crossbeam_channel::bounded(2);
+        let (frames_tx, _frames) = frame_channels();
         let settings = EmuSettings {
             rewind_budget_bytes: 16 << 20,
             start_paused: false,
@@ -892,7 +932,7 @@ mod tests {
     fn a_state_load_does_not_overwrite_a_newer_battery_save() {
         let dir = tempfile::tempdir().unwrap();
         let save = dir.path().join("game.sav");
-        let (frames_tx, _frames) = crossbeam_channel::bounded(2);
+        let (frames_tx, _frames) = frame_channels();
         let settings = EmuSettings {
             rewind_budget_bytes: 16 << 20,
             start_paused: false,
@@ -1002,7 +1042,7 @@ mod tests {
         let state = emu.timeline.core().state().as_bytes().to_vec();
         emu.save_resume();
         let rom = backspin_core::Rom::from_bytes(super::super::DEMO_ROM.to_vec()).unwrap();
-        let mut game = Game::open(rom, None).unwrap();
+        let mut game = Game::open(rom, None, backspin_core::Model::Dmg).unwrap();
         game.slots = Some(Slots::new(dir.path().to_path_buf()));
         let session = new_session(game, 16 << 20, true);
         let mut timeline = session.timeline;
@@ -1018,7 +1058,7 @@ mod tests {
         bytes[last] ^= 1;
         std::fs::write(&history, bytes).unwrap();
         let rom = backspin_core::Rom::from_bytes(super::super::DEMO_ROM.to_vec()).unwrap();
-        let mut game = Game::open(rom, None).unwrap();
+        let mut game = Game::open(rom, None, backspin_core::Model::Dmg).unwrap();
         game.slots = Some(Slots::new(dir.path().to_path_buf()));
         let session = new_session(game, 16 << 20, true);
         assert!(session.timeline.core().state().as_bytes() == &state[..]);

@@ -6,7 +6,7 @@
 
 use super::slots::{self, Slots};
 use crate::battery::{self, BatteryKeeper, ClockCatchUp};
-use backspin_core::{Core, Options, Rom};
+use backspin_core::{Core, Model, Options, Rom};
 use std::path::Path;
 
 pub struct Game {
@@ -21,11 +21,15 @@ pub struct Game {
 }
 
 impl Game {
-    /// Powers `rom` on and loads `<rom_path>.sav` with the same rules and messages as
+    /// Powers `rom` on as `model` and loads `<rom_path>.sav` with the same rules and messages as
     /// `backspin run` ([`battery::load_save`]). A save that cannot be read or does not fit
     /// is an error (one line, naming the file) and the file is not touched.
-    pub fn open(rom: Rom, rom_path: Option<&Path>) -> Result<Game, String> {
-        let mut core = Core::new(rom, Options::default());
+    pub fn open(rom: Rom, rom_path: Option<&Path>, model: Model) -> Result<Game, String> {
+        let options = Options {
+            model,
+            boot_rom: None,
+        };
+        let mut core = Core::new(rom, options);
         let slots = slots::data_dir().map(|dir| Slots::new(slots::rom_dir(&dir, core.rom())));
         let Some(rom_path) = rom_path.filter(|_| core.has_battery()) else {
             return Ok(Game {

@@ -13,9 +13,11 @@ mod emu;
 mod game;
 mod input;
 mod overlay;
+mod picture;
 mod present;
 pub mod slots;
 
+use crate::ModelArg;
 use backspin_core::Rom;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -56,6 +58,14 @@ pub struct PlayerArgs {
     /// saved again on exit).
     #[arg(long)]
     pub fresh: bool,
+    /// Which Game Boy to emulate: `auto` picks a CGB for cartridges flagged for it and a
+    /// DMG otherwise; `cgb` also plays DMG games on a CGB, coloured as a CGB colours them.
+    #[arg(long, value_enum, default_value_t = ModelArg::Auto)]
+    pub model: ModelArg,
+    /// How the window shows CGB colours: `off` is the plain expansion, `lcd` approximates
+    /// the CGB's screen (softer, less saturated). Display only: screenshots stay plain.
+    #[arg(long, value_enum, default_value_t = picture::ColourCorrection::Off)]
+    pub colour_correction: picture::ColourCorrection,
     /// Test hook: save the game picture as PNG once this many frames have been emulated,
     /// then quit. Takes FRAMES and FILE.
     #[arg(
@@ -91,7 +101,9 @@ pub fn run(rom_path: Option<PathBuf>, args: &PlayerArgs) -> Result<(), String> {
         log::warn!("{warning}");
     }
     // The battery save is loaded (or refused, with `run`'s message) before a window opens.
-    let game = game::Game::open(rom, rom_path.as_deref())?;
+    let model = crate::headless::model_of(args.model, &rom);
+    log::info!("emulating a {model:?}");
+    let game = game::Game::open(rom, rom_path.as_deref(), model)?;
     let automation = app::Automation {
         screenshot_after: match &args.screenshot_after {
             Some(values) => {
@@ -118,7 +130,7 @@ pub fn run(rom_path: Option<PathBuf>, args: &PlayerArgs) -> Result<(), String> {
     let (command_tx, command_rx) = crossbeam_channel::unbounded();
     let (notice_tx, notice_rx) = crossbeam_channel::unbounded();
     let slots = game.slots.clone();
-    let (frame_tx, frame_rx) = crossbeam_channel::bounded(2);
+    let (frame_tx, frame_rx) = emu::frame_channels();
     let no_audio = args.no_audio || std::env::var_os("BACKSPIN_NO_AUDIO").is_some();
     let (sink, audio_output) = audio::open(!no_audio);
     let emulation = emu::spawn(
@@ -144,7 +156,12 @@ pub fn run(rom_path: Option<PathBuf>, args: &PlayerArgs) -> Result<(), String> {
         audio_output,
         bindings,
         title,
-        args.software || std::env::var("BACKSPIN_PRESENTER").is_ok_and(|v| v == "software"),
+        app::ViewOptions {
+            software: args.software
+                || std::env::var("BACKSPIN_PRESENTER").is_ok_and(|v| v == "software"),
+            model: args.model,
+            colour_correction: args.colour_correction,
+        },
         automation,
     );
     let result = event_loop.run_app(&mut app);

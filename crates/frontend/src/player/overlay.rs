@@ -5,14 +5,6 @@ use super::emu::{FrameInfo, Mode};
 use super::slots::{THUMB_HEIGHT, THUMB_WIDTH};
 use backspin_core::{Buttons, SCREEN_HEIGHT, SCREEN_WIDTH};
 
-/// The DMG's four shades (0 lightest), as RGBA.
-pub const PALETTE: [[u8; 4]; 4] = [
-    [0xE0, 0xF0, 0xD0, 0xFF],
-    [0x88, 0xC0, 0x70, 0xFF],
-    [0x34, 0x68, 0x56, 0xFF],
-    [0x08, 0x18, 0x20, 0xFF],
-];
-
 /// The timeline marker colour: no game shade is red, so tests can find it in a capture.
 pub const MARKER: [u8; 4] = [0xFF, 0x20, 0x20, 0xFF];
 const TEXT: [u8; 4] = [0xFF, 0xFF, 0xFF, 0xFF];
@@ -22,13 +14,6 @@ const FUTURE: [u8; 4] = [0x50, 0x50, 0x78, 0xFF];
 pub const BAR_TOP: usize = SCREEN_HEIGHT - 8;
 pub const BAR_LEFT: usize = 4;
 pub const BAR_RIGHT: usize = SCREEN_WIDTH - 4;
-
-/// Converts shades to RGBA.
-pub fn shades_to_rgba(shades: &[u8], rgba: &mut [u8]) {
-    for (pixel, &shade) in rgba.chunks_exact_mut(4).zip(shades) {
-        pixel.copy_from_slice(&PALETTE[usize::from(shade & 3)]);
-    }
-}
 
 /// What the UI wants drawn besides what the emulation thread reports.
 pub struct OverlayOptions<'a> {

@@ -173,7 +173,11 @@ pub fn read_resume(slots: &Slots, core: &Core, budget_bytes: usize) -> Option<Re
         }
     };
     let resumed_core = || {
-        let mut fresh = Core::new(core.rom().clone(), Options::default());
+        let options = Options {
+            model: core.model(),
+            boot_rom: None,
+        };
+        let mut fresh = Core::new(core.rom().clone(), options);
         fresh.load_state(&state);
         fresh
     };

@@ -1,0 +1,82 @@
+//! The landing measurement of issue 13, as an ignored test (minutes of emulation):
+//! a 10-minute movie of a homebrew game with seeded random play verifies clean, and 50
+//! single-bit faults at random cycles are each reported at the M-cycle they went in, with
+//! the field, or leave no trace at all. Prints each report's time.
+//!
+//! `cargo test --release -p backspin-movie --test ten_minutes -- --ignored --nocapture`
+//! (skips with a message when `../shared/test-roms` is absent).
+
+use backspin_core::Rom;
+use backspin_movie::regions::{field_at, fields};
+use backspin_movie::{Fault, Outcome, RecordOptions, Script, VerifyOptions, record, verify};
+use backspin_test_support::SplitMix64;
+use std::time::Instant;
+
+#[test]
+#[ignore = "ten emulated minutes per fault: run on purpose, in release"]
+fn fifty_faults_in_a_ten_minute_movie() {
+    let root = match backspin_harness::locate_test_roms() {
+        Ok(root) => root,
+        Err(reason) => {
+            println!("skipped: {reason}");
+            return;
+        }
+    };
+    let bytes = std::fs::read(root.join("homebrew/pocket.gb")).expect("pocket.gb");
+    let rom = Rom::from_bytes(bytes).expect("a ROM");
+    let movie = record(
+        rom.clone(),
+        &Script::random(1, 36_000),
+        RecordOptions::default(),
+    )
+    .unwrap();
+    let clock = Instant::now();
+    let clean = verify(&movie, rom.clone(), &VerifyOptions::default()).unwrap();
+    println!(
+        "clean verify: {:.1} s, {clean:?}",
+        clock.elapsed().as_secs_f64()
+    );
+    assert!(matches!(clean, Outcome::Clean { .. }));
+    let seed = 0x00F0_0D5E_ED00_0050;
+    println!("fault seed {seed:#x}");
+    let mut rng = SplitMix64::new(seed);
+    // A field first (uniformly, padding aside), then an element and a byte of it: faults
+    // drawn by byte would land mostly in the 128 KiB of cartridge RAM this game never uses.
+    let candidates: Vec<_> = fields().iter().filter(|f| !f.is_pad).collect();
+    let (mut found, mut absorbed, mut slowest) = (0, 0, 0f64);
+    for _ in 0..50 {
+        let field = candidates[rng.range(0, candidates.len() as u64 - 1) as usize];
+        let element = rng.range(0, field.len as u64 - 1) as usize;
+        let byte = rng.range(0, field.element_size as u64 - 1) as usize;
+        let fault = Fault {
+            cycle: rng.range(0, movie.final_cycle - 1),
+            offset: field.offset + element * field.element_size + byte,
+            bit: rng.range(0, 7) as u8,
+        };
+        let options = VerifyOptions {
+            fault: Some(fault),
+            ..VerifyOptions::default()
+        };
+        let clock = Instant::now();
+        let outcome = verify(&movie, rom.clone(), &options).unwrap();
+        let seconds = clock.elapsed().as_secs_f64();
+        slowest = slowest.max(seconds);
+        match outcome {
+            Outcome::Clean { .. } => {
+                absorbed += 1;
+                println!("{fault:?}: no lasting effect ({seconds:.1} s)");
+            }
+            Outcome::Desync(desync) => {
+                let applied = desync.fault_applied_at.expect("applied");
+                assert_eq!(desync.cycle, Some(applied), "{fault:?}: {desync:?}");
+                assert_eq!(desync.differences[0].field, field_at(fault.offset).unwrap());
+                found += 1;
+                println!(
+                    "{fault:?}: frame {} M-cycle {applied} field {} ({seconds:.1} s)",
+                    desync.frame, desync.differences[0].field
+                );
+            }
+        }
+    }
+    println!("{found} reported exactly, {absorbed} without trace; slowest report {slowest:.1} s");
+}

@@ -1,0 +1,55 @@
+"""Backspin: a cycle-accurate Game Boy (and Game Boy Color) emulator for scripts, bots and
+research, with save states and rewind from code.
+
+    import backspin
+    gb = backspin.GameBoy("game.gb")              # model="auto": CGB for colour cartridges
+    gb.run(frames=24, buttons=backspin.A | backspin.RIGHT)   # releases the GIL
+    gb.screen                                     # (144, 160, 3) uint8, updated in place
+    gb.memory[0xC000], gb.memory[0xC000:0xC100], gb.memory[1, 0x4000]
+    s = gb.save_state(); gb.load_state(s)         # bytes in Backspin's save-state format
+    gb.rewind.back(600); gb.rewind.forward(60); gb.rewind.span
+    gb.run_until(pc=0x0150, max_frames=10)
+
+Every error from bad input is a ``backspin.BackspinError`` subclass (``RomError``,
+``StateError``, ``RewindError``) or a ``TypeError``/``ValueError``/``IndexError``.
+"""
+
+from backspin._backspin import (
+    A,
+    B,
+    DOWN,
+    LEFT,
+    RIGHT,
+    SCREEN_SHAPE,
+    SELECT,
+    START,
+    UP,
+    BackspinError,
+    GameBoy,
+    Memory,
+    Rewind,
+    RewindError,
+    RomError,
+    StateError,
+    demo_rom,
+)
+
+__all__ = [
+    "A",
+    "B",
+    "DOWN",
+    "LEFT",
+    "RIGHT",
+    "SCREEN_SHAPE",
+    "SELECT",
+    "START",
+    "UP",
+    "BackspinError",
+    "GameBoy",
+    "Memory",
+    "Rewind",
+    "RewindError",
+    "RomError",
+    "StateError",
+    "demo_rom",
+]

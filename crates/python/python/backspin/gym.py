@@ -1,0 +1,141 @@
+"""Gymnasium environments over Backspin.
+
+``GameBoyEnv`` is one Game Boy as a ``gymnasium.Env``: the observation is the screen or the
+work RAM, an action is an index into a list of button combinations held for ``frameskip``
+frames, and the reward and termination are the caller's callables of the ``GameBoy``.
+
+    from backspin.gym import GameBoyEnv
+    env = GameBoyEnv("game.gb", frameskip=4,
+                     reward=lambda gb: gb.memory[0xC0A0],
+                     terminated=lambda gb: gb.memory[0xC0A1] == 0)
+    obs, info = env.reset(seed=0)
+    obs, reward, terminated, truncated, info = env.step(env.action_space.sample())
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+
+import backspin
+
+#: Nothing, each button alone, and the pad's diagonals: a compact default action set.
+DEFAULT_ACTIONS: tuple[int, ...] = (
+    0,
+    backspin.A,
+    backspin.B,
+    backspin.START,
+    backspin.SELECT,
+    backspin.UP,
+    backspin.DOWN,
+    backspin.LEFT,
+    backspin.RIGHT,
+    backspin.UP | backspin.LEFT,
+    backspin.UP | backspin.RIGHT,
+    backspin.DOWN | backspin.LEFT,
+    backspin.DOWN | backspin.RIGHT,
+)
+
+#: Work RAM C000-DFFF: the observation with ``observation="ram"``.
+RAM_START, RAM_END = 0xC000, 0xE000
+
+
+class GameBoyEnv(gymnasium.Env):
+    """One Game Boy as a Gymnasium environment.
+
+    Args:
+        rom: the cartridge (bytes or a path).
+        model: "auto", "dmg" or "cgb".
+        observation: "screen" (144x160x3 uint8) or "ram" (the 8 KiB at C000-DFFF).
+        actions: button combinations (ints of ``backspin.A | ...``), one per action index.
+        frameskip: frames each action is held for (the observation is the last one).
+        reward: ``reward(gb) -> float`` after each step; 0.0 when not given.
+        terminated: ``terminated(gb) -> bool`` after each step; never when not given.
+        max_steps: steps before ``truncated`` is set (None: never).
+        start_state: a save state (``GameBoy.save_state()``) every reset returns to; by
+            default the power-on state. ``reset(options={"state": s})`` overrides it once.
+        render_mode: None or "rgb_array".
+    """
+
+    metadata = {"render_modes": ["rgb_array"], "render_fps": 60}
+
+    def __init__(
+        self,
+        rom: bytes | str | os.PathLike[str],
+        *,
+        model: str = "auto",
+        observation: str = "screen",
+        actions: Sequence[int] = DEFAULT_ACTIONS,
+        frameskip: int = 4,
+        reward: Callable[[backspin.GameBoy], float] | None = None,
+        terminated: Callable[[backspin.GameBoy], bool] | None = None,
+        max_steps: int | None = None,
+        start_state: bytes | None = None,
+        render_mode: str | None = None,
+    ) -> None:
+        if observation not in ("screen", "ram"):
+            raise ValueError(f'observation must be "screen" or "ram", not {observation!r}')
+        if frameskip < 1:
+            raise ValueError(f"frameskip must be at least 1, not {frameskip}")
+        if not actions:
+            raise ValueError("actions must name at least one button combination")
+        if render_mode not in (None, "rgb_array"):
+            raise ValueError(f'render_mode must be None or "rgb_array", not {render_mode!r}')
+        # Rewind is not needed: every reset is a state load.
+        self.game_boy = backspin.GameBoy(rom, model=model, rewind_mib=0)
+        self._start_state = start_state if start_state is not None else self.game_boy.save_state()
+        self.game_boy.load_state(self._start_state)
+        self._observation = observation
+        self._actions = [int(a) for a in actions]
+        self._frameskip = int(frameskip)
+        self._reward = reward
+        self._terminated = terminated
+        self._max_steps = max_steps
+        self._steps = 0
+        self.render_mode = render_mode
+        self.action_space = spaces.Discrete(len(self._actions))
+        if observation == "screen":
+            self.observation_space = spaces.Box(0, 255, backspin.SCREEN_SHAPE, np.uint8)
+        else:
+            self.observation_space = spaces.Box(0, 255, (RAM_END - RAM_START,), np.uint8)
+
+    def _observe(self) -> np.ndarray:
+        if self._observation == "screen":
+            return self.game_boy.screen.copy()
+        return np.frombuffer(self.game_boy.memory[RAM_START:RAM_END], dtype=np.uint8).copy()
+
+    def _info(self) -> dict[str, Any]:
+        # `frame` counts along the emulator's timeline (it does not restart at a reset);
+        # `episode_frames` counts since the last reset.
+        return {"frame": self.game_boy.frame, "episode_frames": self._steps * self._frameskip}
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[np.ndarray, dict[str, Any]]:
+        # The emulator is deterministic: the seed only seeds the spaces' sampling.
+        super().reset(seed=seed)
+        state = (options or {}).get("state", self._start_state)
+        self.game_boy.load_state(state)
+        self._steps = 0
+        return self._observe(), self._info()
+
+    def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        if not self.action_space.contains(action):
+            raise ValueError(f"action {action!r} is not in {self.action_space}")
+        draw = "last" if self._observation == "screen" or self.render_mode else "none"
+        self.game_boy.run(frames=self._frameskip, buttons=self._actions[int(action)], draw=draw)
+        self._steps += 1
+        reward = float(self._reward(self.game_boy)) if self._reward else 0.0
+        terminated = bool(self._terminated(self.game_boy)) if self._terminated else False
+        truncated = self._max_steps is not None and self._steps >= self._max_steps
+        return self._observe(), reward, terminated, truncated, self._info()
+
+    def render(self) -> np.ndarray | None:
+        if self.render_mode == "rgb_array":
+            return self.game_boy.screen.copy()
+        return None

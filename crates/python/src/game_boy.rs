@@ -1,0 +1,327 @@
+//! `GameBoy`: one emulated Game Boy on Backspin's timeline (so rewind and branching work
+//! from code), with its screen as a numpy array.
+
+use crate::errors::{RewindError, RomError, StateError};
+use crate::memory::Memory;
+use crate::rewind::Rewind;
+use crate::{SCREEN_HEIGHT, SCREEN_WIDTH};
+use backspin_core::state_file::{self, Metadata};
+use backspin_core::{BootRom, Core, Model, Options, Rom};
+use backspin_rewind::{RunUntil, Timeline};
+use numpy::{PyArray3, PyArrayMethods};
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict};
+
+/// Largest cartridge image accepted (MBC5's 8 MiB), plus room for a copier header.
+const MAX_ROM_BYTES: u64 = 8 * 1024 * 1024 + 512;
+/// Rewind history kept by default; `rewind_mib=0` turns rewind off.
+const DEFAULT_REWIND_MIB: u32 = 64;
+/// Upper bound for `rewind_mib` (the window's `--rewind-mib` has the same).
+const MAX_REWIND_MIB: u32 = 4096;
+
+/// One Game Boy. See the package docstring for the tour.
+#[pyclass(module = "backspin._backspin")]
+pub struct GameBoy {
+    pub(crate) timeline: Timeline,
+    /// Rewind history budget in bytes (a state load starts a new history with it).
+    budget: usize,
+    /// `(144, 160, 3)` uint8: the last frame drawn with `draw="last"`.
+    screen: Py<PyArray3<u8>>,
+}
+
+/// When `run` converts a frame into `screen`.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Draw {
+    Last,
+    Never,
+}
+
+impl Draw {
+    fn parse(text: &str) -> PyResult<Draw> {
+        match text {
+            "last" => Ok(Draw::Last),
+            "none" => Ok(Draw::Never),
+            other => Err(PyValueError::new_err(format!(
+                "draw must be \"last\" or \"none\", not {other:?}"
+            ))),
+        }
+    }
+}
+
+/// A ROM given as bytes, or a path (`str` or `os.PathLike`) to read.
+fn rom_bytes(py: Python<'_>, rom: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<u8>> {
+    if let Ok(bytes) = rom.cast::<PyBytes>() {
+        return Ok(bytes.as_bytes().to_vec());
+    }
+    let path: std::path::PathBuf = rom.extract().map_err(|_| {
+        PyTypeError::new_err(format!(
+            "{what} must be bytes or a path, not {}",
+            rom.get_type().name().map_or("?".into(), |n| n.to_string())
+        ))
+    })?;
+    py.detach(|| {
+        let size = std::fs::metadata(&path).map(|m| m.len());
+        match size {
+            Ok(size) if size > MAX_ROM_BYTES => Err(format!(
+                "{what} {}: {size} bytes is larger than any cartridge",
+                path.display()
+            )),
+            _ => std::fs::read(&path).map_err(|e| format!("{what} {}: {e}", path.display())),
+        }
+    })
+    .map_err(RomError::new_err)
+}
+
+impl GameBoy {
+    fn refresh_screen(&self, py: Python<'_>) {
+        let screen = self.screen.bind(py);
+        // Safety: the array was created C-contiguous by `new` and is only ever written here,
+        // with the GIL held and no Rust borrow of it alive.
+        let pixels = unsafe { screen.as_slice_mut() }.expect("the screen array is contiguous");
+        backspin_harness::write_screen_rgb(self.timeline.core(), pixels);
+    }
+
+    pub(crate) fn after_seek(&self, py: Python<'_>) {
+        self.refresh_screen(py);
+    }
+}
+
+#[pymethods]
+impl GameBoy {
+    /// Powers on a Game Boy with `rom` (bytes or a path) inserted.
+    ///
+    /// `model` is "auto" (CGB for cartridges flagged for it, DMG otherwise), "dmg" or "cgb";
+    /// `boot_rom` (bytes or a path) runs a real boot ROM first; `rewind_mib` bounds the
+    /// rewind history (0: off).
+    #[new]
+    #[pyo3(signature = (rom, model = "auto", boot_rom = None, rewind_mib = DEFAULT_REWIND_MIB))]
+    fn new(
+        py: Python<'_>,
+        rom: &Bound<'_, PyAny>,
+        model: &str,
+        boot_rom: Option<&Bound<'_, PyAny>>,
+        rewind_mib: u32,
+    ) -> PyResult<GameBoy> {
+        if rewind_mib > MAX_REWIND_MIB {
+            return Err(PyValueError::new_err(format!(
+                "rewind_mib must be 0 to {MAX_REWIND_MIB}, not {rewind_mib}"
+            )));
+        }
+        let rom = Rom::from_bytes(rom_bytes(py, rom, "ROM")?)
+            .map_err(|e| RomError::new_err(format!("bad ROM: {e}")))?;
+        let model = match model {
+            "auto" => Model::auto_for(&rom),
+            "dmg" => Model::Dmg,
+            "cgb" => Model::Cgb,
+            other => {
+                return Err(PyValueError::new_err(format!(
+                    "model must be \"auto\", \"dmg\" or \"cgb\", not {other:?}"
+                )));
+            }
+        };
+        let boot_rom = match boot_rom {
+            None => None,
+            Some(b) => Some(
+                BootRom::from_bytes(&rom_bytes(py, b, "boot ROM")?)
+                    .map_err(|e| RomError::new_err(e.to_string()))?,
+            ),
+        };
+        if let Some(boot) = &boot_rom
+            && boot.model() != model
+        {
+            return Err(RomError::new_err(format!(
+                "the boot ROM is a {:?} one but the model is {model:?}",
+                boot.model()
+            )));
+        }
+        let core = Core::new(rom, Options { model, boot_rom });
+        let budget = usize::try_from(rewind_mib).unwrap_or(0) * 1024 * 1024;
+        let timeline = Timeline::new(core, budget);
+        let screen = PyArray3::<u8>::zeros(py, [SCREEN_HEIGHT, SCREEN_WIDTH, 3], false).unbind();
+        let game_boy = GameBoy {
+            timeline,
+            budget,
+            screen,
+        };
+        game_boy.refresh_screen(py);
+        Ok(game_boy)
+    }
+
+    /// Emulates `frames` whole frames holding `buttons` (an int of A | B | ... flags; None
+    /// keeps what is held). `draw="last"` updates `screen` with the last frame, `"none"`
+    /// leaves it. Releases the GIL while emulating.
+    #[pyo3(signature = (frames = 1, buttons = None, draw = "last"))]
+    fn run(
+        &mut self,
+        py: Python<'_>,
+        frames: u64,
+        buttons: Option<u8>,
+        draw: &str,
+    ) -> PyResult<()> {
+        let draw = Draw::parse(draw)?;
+        if let Some(buttons) = buttons
+            && buttons != self.timeline.core().buttons().0
+        {
+            self.timeline.set_buttons(buttons);
+        }
+        let timeline = &mut self.timeline;
+        py.detach(|| {
+            for _ in 0..frames {
+                timeline.run_frame();
+            }
+        });
+        if draw == Draw::Last && frames > 0 {
+            self.refresh_screen(py);
+        }
+        Ok(())
+    }
+
+    /// Runs until the CPU is about to execute the instruction at `pc`, or `max_frames` frames
+    /// have ended. True when `pc` was reached. No ROM patching: the check is made before
+    /// every instruction.
+    #[pyo3(signature = (pc, max_frames = 10))]
+    fn run_until(&mut self, py: Python<'_>, pc: u16, max_frames: u64) -> bool {
+        let timeline = &mut self.timeline;
+        let (why, _) = py.detach(|| timeline.run_until_pc(pc, max_frames));
+        self.refresh_screen(py);
+        why == RunUntil::Reached
+    }
+
+    /// The last frame drawn, as a `(144, 160, 3)` uint8 numpy array. Always the same array,
+    /// updated in place by `run(draw="last")`, a rewind or a state load: copy it to keep it.
+    #[getter]
+    fn screen(&self, py: Python<'_>) -> Py<PyArray3<u8>> {
+        self.screen.clone_ref(py)
+    }
+
+    /// The CPU registers: pc, sp, a, f, b, c, d, e, h, l, ime.
+    #[getter]
+    fn registers<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let cpu = self.timeline.core().state().cpu;
+        let dict = PyDict::new(py);
+        dict.set_item("pc", cpu.pc)?;
+        dict.set_item("sp", cpu.sp)?;
+        for (name, value) in [
+            ("a", cpu.a),
+            ("f", cpu.f),
+            ("b", cpu.b),
+            ("c", cpu.c),
+            ("d", cpu.d),
+            ("e", cpu.e),
+            ("h", cpu.h),
+            ("l", cpu.l),
+        ] {
+            dict.set_item(name, value)?;
+        }
+        dict.set_item("ime", cpu.ime == 1)?;
+        Ok(dict)
+    }
+
+    /// Frames emulated along this timeline (it keeps counting across resets; a rewind
+    /// moves it back).
+    #[getter]
+    fn frame(&self) -> u64 {
+        self.timeline.frame()
+    }
+
+    /// M-cycles along this timeline (monotonic like `frame`).
+    #[getter]
+    fn cycles(&self) -> u64 {
+        self.timeline.cycle()
+    }
+
+    /// "dmg" or "cgb".
+    #[getter]
+    fn model(&self) -> &'static str {
+        match self.timeline.core().model() {
+            Model::Dmg => "dmg",
+            Model::Cgb => "cgb",
+        }
+    }
+
+    /// The cartridge title from its header.
+    #[getter]
+    fn title(&self) -> String {
+        self.timeline.core().rom().title()
+    }
+
+    /// The buttons held (an int of flags); setting it logs an input at the current cycle.
+    #[getter]
+    fn get_buttons(&self) -> u8 {
+        self.timeline.buttons()
+    }
+
+    #[setter]
+    fn set_buttons(&mut self, buttons: u8) {
+        self.timeline.set_buttons(buttons);
+    }
+
+    /// Memory as the CPU sees it: `gb.memory[0xC000]`, `gb.memory[0xC000:0xC100]`, and
+    /// `gb.memory[bank, 0x4000]` for a bank that is not mapped.
+    #[getter]
+    fn memory(slf: Py<GameBoy>) -> Memory {
+        Memory::new(slf)
+    }
+
+    /// The rewind history: `gb.rewind.back(600)`, `.forward(60)`, `.span`.
+    #[getter]
+    fn rewind(slf: Py<GameBoy>) -> Rewind {
+        Rewind::new(slf)
+    }
+
+    /// Power-cycles the machine (cartridge RAM kept), as an input on the timeline.
+    fn reset(&mut self, py: Python<'_>) {
+        self.timeline.reset();
+        self.refresh_screen(py);
+    }
+
+    /// The machine as a save-state file (Backspin's portable format; `backspin state info`
+    /// reads it, and `load_state` takes it back).
+    fn save_state<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
+        let metadata = Metadata {
+            frame: self.timeline.frame(),
+            ..Metadata::default()
+        };
+        let bytes = py.detach(|| state_file::save(self.timeline.core(), &metadata));
+        PyBytes::new(py, &bytes)
+    }
+
+    /// Loads a state written by `save_state` (or `backspin run --save-state`) for this ROM
+    /// and model. On any error the machine is untouched and `StateError` says why.
+    fn load_state(&mut self, py: Python<'_>, state: &[u8]) -> PyResult<()> {
+        let core = self.timeline.core();
+        let (rom, model) = (core.rom().clone(), core.model());
+        let budget = self.budget;
+        let timeline = py
+            .detach(|| {
+                let mut core = Core::new(
+                    rom,
+                    Options {
+                        model,
+                        boot_rom: None,
+                    },
+                );
+                state_file::load(&mut core, state).map(|_| Timeline::new(core, budget))
+            })
+            .map_err(|e| StateError::new_err(e.to_string()))?;
+        // For now a load starts a new history; it becomes an event on the timeline (so a
+        // rewind can cross it) with the save-state slots.
+        self.timeline = timeline;
+        self.refresh_screen(py);
+        Ok(())
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "<backspin.GameBoy {:?} ({}) frame {}>",
+            self.title(),
+            self.model(),
+            self.timeline.frame()
+        )
+    }
+}
+
+pub(crate) fn rewind_error(error: backspin_rewind::RewindError) -> PyErr {
+    RewindError::new_err(error.to_string())
+}

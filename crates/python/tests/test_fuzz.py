@@ -1,0 +1,66 @@
+"""10,000 random API calls with random arguments: every failure is a Python exception,
+never a crash of the interpreter, and the machine keeps working afterwards."""
+
+import random
+
+import backspin
+
+VALUES = [
+    None, 0, 1, -1, 7, 255, 256, 0xFFFF, 0x10000, -(1 << 70), 1 << 70, 0.5, float("nan"),
+    "", "last", "none", "dmg", "cgb", "auto", b"", b"\x00" * 64, bytearray(3), [], (), (1,),
+    (1, 2), (0, 0xC000), (-1, 5), (1, 0x4000, 9), slice(None), slice(0xC000, 0xC010),
+    slice(5, 1), slice(0, 10, 2), object(),
+]
+
+
+def test_ten_thousand_random_calls():
+    seed = 20261125
+    print(f"seed {seed}")
+    rng = random.Random(seed)
+    gb = backspin.GameBoy(backspin.demo_rom(), rewind_mib=4)
+    saved = gb.save_state()
+    calls = 0
+    raised = 0
+
+    def flip_one_bit(data):
+        damaged = bytearray(data)
+        damaged[rng.randrange(len(damaged))] ^= 1 << rng.randrange(8)
+        return bytes(damaged)
+
+    def pick():
+        return rng.choice(VALUES)
+
+    def count():
+        """A frame count: any bad value, but no valid one large enough to take long."""
+        value = pick()
+        return value if not isinstance(value, int) or not 2 < value < 1 << 64 else 2
+
+    actions = [
+        lambda: gb.run(frames=count(), buttons=pick(), draw=pick()),
+        lambda: gb.run(rng.randrange(3)),
+        lambda: gb.run_until(pick(), count()),
+        lambda: gb.memory[pick()],
+        lambda: gb.memory.__setitem__(pick(), pick()),
+        lambda: gb.rewind.back(count()),
+        lambda: gb.rewind.forward(count()),
+        lambda: gb.rewind.seek(pick()),
+        lambda: gb.rewind.span,
+        lambda: gb.load_state(pick()),
+        lambda: gb.load_state(saved[: rng.randrange(len(saved))]),
+        lambda: gb.load_state(flip_one_bit(saved)),
+        lambda: setattr(gb, "buttons", pick()),
+        lambda: backspin.GameBoy(pick(), model=pick()),
+        lambda: gb.registers,
+        lambda: gb.reset(),
+    ]
+    for _ in range(10_000):
+        calls += 1
+        try:
+            rng.choice(actions)()
+        except (backspin.BackspinError, TypeError, ValueError, IndexError, OverflowError,
+                NotImplementedError, RuntimeError):
+            raised += 1
+    print(f"{calls} calls, {raised} raised")
+    gb.load_state(saved)
+    gb.run(frames=3)
+    assert gb.screen.shape == (144, 160, 3)
