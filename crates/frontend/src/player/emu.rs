@@ -1065,6 +1065,68 @@ mod tests {
         assert_eq!(session.timeline.span().oldest, session.timeline.frame());
     }
 
+    /// Figures for the report (run by hand):
+    /// `cargo test -p backspin --bin backspin resume_figures -- --ignored --nocapture`.
+    #[test]
+    #[ignore = "measurement: ten emulated minutes"]
+    fn resume_figures() {
+        let dir = tempfile::tempdir().unwrap();
+        let (mut emu, _frames) = demo_emu(128 << 20);
+        emu.slots = Some(Slots::new(dir.path().to_path_buf()));
+        let mut rng = backspin_test_support::SplitMix64::new(10);
+        for frame in 0..35_837u32 {
+            if frame % 23 == 0 {
+                emu.buttons = rng.below(256) as u8;
+            }
+            emu.play_frame(false);
+            emu.timeline.output().audio.drain_i16(&mut Vec::new());
+        }
+        let start = Instant::now();
+        emu.save_resume();
+        let resume = start.elapsed();
+        let slots = emu.slots.clone().unwrap();
+        let mut save = Vec::new();
+        let mut load = Vec::new();
+        for _ in 0..20 {
+            let start = Instant::now();
+            slots
+                .save(1, emu.timeline.core(), emu.timeline.frame())
+                .unwrap();
+            save.push(start.elapsed());
+            let start = Instant::now();
+            let loaded = slots.load(1, emu.timeline.core()).ok().unwrap();
+            emu.timeline.load_state(&loaded.state);
+            load.push(start.elapsed());
+        }
+        save.sort();
+        load.sort();
+        let size = |name: &str| std::fs::metadata(dir.path().join(name)).unwrap().len();
+        println!(
+            "slot save median {:?} (max {:?}), slot load (read, check, timeline event) median \
+             {:?} (max {:?}), slot file {} bytes",
+            save[10],
+            save[19],
+            load[10],
+            load[19],
+            size("slot-1.state")
+        );
+        println!(
+            "after 10 min: resume.state {} bytes, resume.history {} bytes, written in {resume:?}",
+            size("resume.state"),
+            size("resume.history")
+        );
+        let start = Instant::now();
+        let rom = backspin_core::Rom::from_bytes(super::super::DEMO_ROM.to_vec()).unwrap();
+        let mut game = Game::open(rom, None, backspin_core::Model::Dmg).unwrap();
+        game.slots = Some(slots);
+        let session = new_session(game, 128 << 20, true);
+        println!(
+            "resumed in {:?}: {}",
+            start.elapsed(),
+            session.notice.unwrap_or_default()
+        );
+    }
+
     /// The clock catch-up from a save reaches the game through the timeline (`rtc_advance`).
     #[test]
     fn the_clock_catch_up_is_recorded_on_the_timeline() {
