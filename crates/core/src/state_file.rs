@@ -295,6 +295,15 @@ pub fn decode(bytes: &[u8]) -> Result<(FileInfo, Box<State>), StateError> {
 /// Loads a file into the running game. Validates everything first; on error nothing
 /// changes.
 pub fn load(core: &mut Core, bytes: &[u8]) -> Result<FileInfo, StateError> {
+    let (info, state) = decode_for(core, bytes)?;
+    core.load_state(&state);
+    Ok(info)
+}
+
+/// Decodes a file for the running game without loading it: every check of [`load`]
+/// (model, ROM identity) and the derived values recomputed, so the state can be handed to
+/// whatever applies it (the player's timeline logs a load as an event).
+pub fn decode_for(core: &Core, bytes: &[u8]) -> Result<(FileInfo, Box<State>), StateError> {
     let (info, mut state) = decode(bytes)?;
     let running_model = core.state().hw.model_raw;
     if info.model != running_model {
@@ -312,8 +321,7 @@ pub fn load(core: &mut Core, bytes: &[u8]) -> Result<FileInfo, StateError> {
     }
     // Derived values: the bank offsets follow from the mapper registers and the ROM.
     core.rom().update_offsets(&mut state.hw.mbc);
-    core.load_state(&state);
-    Ok(info)
+    Ok((info, state))
 }
 
 /// Fills the fields that minors after `file_minor` added, so an older file loads as the

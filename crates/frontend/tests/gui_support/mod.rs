@@ -123,10 +123,16 @@ impl Display {
 
     /// Starts `backspin` with `args`; its log goes to `log`.
     pub fn launch(&mut self, args: &[&str], log: &Path) {
+        self.launch_with_env(args, &[], log);
+    }
+
+    /// `launch` with extra environment variables (e.g. `BACKSPIN_DATA_DIR`).
+    pub fn launch_with_env(&mut self, args: &[&str], env: &[(&str, &Path)], log: &Path) {
         let log_file = std::fs::File::create(log).expect("log file");
         let child = self
             .command(env!("CARGO_BIN_EXE_backspin"))
             .args(args)
+            .envs(env.iter().copied())
             .env("RUST_LOG", "info,backspin=debug")
             .stdout(log_file.try_clone().expect("log file"))
             .stderr(log_file)
