@@ -18,10 +18,10 @@ const ATTRIBUTE_PRIORITY: u8 = 0x80;
 impl PpuState {
     /// `tick_fetcher` in CGB mode: the tile's attributes come with its number (same
     /// address, VRAM bank 1) and choose the bank and flips of its data.
-    pub(super) fn tick_cgb_fetcher(&mut self, bus: &Ctx) {
+    pub(super) fn tick_cgb_fetcher(&mut self, bus: &Ctx, during_object_fetch: bool) {
         match self.fetcher_step {
             1 => {
-                let address = self.tile_map_address();
+                let address = self.tile_map_address(during_object_fetch);
                 self.fetch_tile_number = bus.vram[address];
                 self.fetch_tile_attributes = bus.vram_bank1[address];
             }

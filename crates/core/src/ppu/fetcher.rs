@@ -82,7 +82,9 @@ impl PpuState {
 
     pub(super) fn mode3_sprite_check(&mut self, bus: &mut Ctx) {
         if self.sprite_count > 0
-            && self.lcdc & LCDC_OBJ_ENABLE != 0
+            // A CGB fetches objects even while LCDC bit 1 is clear (it only hides their
+            // pixels), so they cost mode-3 time all the same (SameBoy's display notes).
+            && (self.lcdc & LCDC_OBJ_ENABLE != 0 || self.is_cgb_hardware())
             && self.next_sprite()[1] == self.scanline_x.wrapping_add(8)
         {
             self.sprite_wait_fetcher(bus);
@@ -157,12 +159,18 @@ impl PpuState {
     /// One dot of the background/window fetcher: tile number at step 1, low byte at 3,
     /// high byte at 5, then it waits until the FIFO is empty to push eight pixels.
     pub(super) fn tick_fetcher(&mut self, bus: &Ctx) {
+        self.tick_fetcher_in(bus, false);
+    }
+
+    /// `tick_fetcher` while an object fetch holds the background fetcher back
+    /// (`during_object_fetch`: a CGB then forms the tile-map column differently).
+    pub(super) fn tick_fetcher_in(&mut self, bus: &Ctx, during_object_fetch: bool) {
         if self.colour_mode == MODE_CGB {
-            self.tick_cgb_fetcher(bus);
+            self.tick_cgb_fetcher(bus, during_object_fetch);
             return;
         }
         match self.fetcher_step {
-            1 => self.fetch_tile_number = bus.vram[self.tile_map_address()],
+            1 => self.fetch_tile_number = bus.vram[self.tile_map_address(during_object_fetch)],
             3 => self.fetch_tile_low = bus.vram[self.tile_data_address()],
             5 => {
                 self.fetch_tile_high = bus.vram[self.tile_data_address() + 1];
@@ -182,9 +190,11 @@ impl PpuState {
         self.fetcher_step = self.fetcher_step.wrapping_add(1) & 7;
     }
 
-    /// VRAM offset of the tile-map entry the fetcher reads now.
+    /// VRAM offset of the tile-map entry the fetcher reads now. A CGB forms the column
+    /// from the pixel position one dot behind, except while an object fetch holds the
+    /// fetcher (SameBoy's display notes; Mealybug `m3_scx_high_5_bits` CGB rows).
     #[inline(always)]
-    pub(super) fn tile_map_address(&self) -> usize {
+    pub(super) fn tile_map_address(&self, during_object_fetch: bool) -> usize {
         let in_window = self.in_window != 0;
         let map_high = if in_window {
             self.lcdc & LCDC_WINDOW_MAP != 0
@@ -194,8 +204,15 @@ impl PpuState {
         let (column, row) = if in_window {
             (self.fetcher_window_x, self.window_line / 8)
         } else {
+            let behind = u8::from(self.is_cgb_hardware() && !during_object_fetch);
             (
-                (self.scx.wrapping_add(self.scanline_x).wrapping_add(8) / 8) & 0x1F,
+                (self
+                    .scx
+                    .wrapping_add(self.scanline_x)
+                    .wrapping_add(8)
+                    .wrapping_sub(behind)
+                    / 8)
+                    & 0x1F,
                 self.ly.wrapping_add(self.scy) / 8,
             )
         };

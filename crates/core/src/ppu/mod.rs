@@ -708,6 +708,13 @@ impl PpuState {
         self.colour_mode = mode;
     }
 
+    /// Whether this PPU is a CGB's (in any colour mode): its mode-3 timing differs from a
+    /// DMG's in places even when it runs a DMG game.
+    #[inline(always)]
+    pub(super) fn is_cgb_hardware(&self) -> bool {
+        self.colour_mode != crate::cgb::MODE_DMG
+    }
+
     /// Whether a CPU read in the current M-cycle reaches VRAM.
     pub fn cpu_can_access_vram(&self) -> bool {
         self.vram_read_blocked == 0

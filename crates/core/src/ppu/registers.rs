@@ -134,8 +134,12 @@ impl PpuState {
         self.deferred_valid = 0;
         let (reg, value) = (self.deferred_reg, self.deferred_value);
         let toggles_lcd = reg == io::LCDC && (value ^ self.lcdc) & LCDC_LCD_ENABLE != 0;
+        let cgb = self.is_cgb_hardware();
         let lead: u16 = match reg {
             io::BGP | io::OBP0 | io::OBP1 => 2,
+            // A CGB's LCDC, SCX and SCY writes land at the access itself (SameBoy's
+            // per-model write-conflict table; Mealybug CGB rows of m3_lcdc_*, m3_scx_*).
+            io::LCDC | io::SCY | io::SCX if cgb => 0,
             io::LCDC if !toggles_lcd => 2,
             io::SCY => SCY_LEAD_DOTS,
             io::SCX => SCX_LEAD_DOTS,
@@ -143,7 +147,10 @@ impl PpuState {
         };
         if lead > 0 && self.fifo_lag >= lead {
             self.pay(self.fifo_lag - lead, bus);
-            if self.fifo_lag == lead && lead == 2 {
+            // A CGB (revision D and later, like our E) takes the new palette two dots early
+            // at once, without the DMG's first dot of old | new (SameBoy's conflict table;
+            // Mealybug m3_bgp_change CGB RevD).
+            if self.fifo_lag == lead && lead == 2 && !cgb {
                 // First dot: palettes see old | new; LCDC only an OBJ disable on the
                 // first pixel.
                 match reg {
