@@ -29,8 +29,10 @@
 //! layout; its fixup sets 0, "just flushed", the value a zeroed APU has). 1.1 lacks the
 //! Game Boy Color (`hw.cgb`, `hw.vram_bank1`, `hw.wram_banks`, the PPU's colour fields,
 //! `hw.apu.cgb`) and saves padding, at the lengths it had then; its files are all DMG
-//! states, and the fixup sets the CGB fields as a DMG has them. 1.2 is current and saves
-//! no padding.
+//! states, and the fixup sets the CGB fields as a DMG has them. 1.2 saves no padding. 1.3
+//! adds the CGB background fetcher's latches (`hw.ppu.fetch_map_entry`, `fetcher_y`,
+//! `fetch_tile_sel`, `tile_sel_glitch`); the fixup forms them from the registers as the
+//! fetcher's own steps would.
 //!
 //! The thumbnail is stored as given: PNG encoding lives in the frontend, which already
 //! depends on a PNG encoder, so the core keeps only bytemuck and thiserror.
@@ -48,7 +50,7 @@ pub const MAGIC: [u8; 8] = *b"BSPNSTAT";
 /// Incompatible layout changes bump the major version: other majors are refused.
 pub const FORMAT_MAJOR: u16 = 1;
 /// Appended fields bump the minor version: older minors load through [`upgrade`].
-pub const FORMAT_MINOR: u16 = 2;
+pub const FORMAT_MINOR: u16 = 3;
 
 /// Why a file cannot be loaded. On every error the running game is unchanged.
 #[derive(Debug, thiserror::Error)]
@@ -333,6 +335,11 @@ pub fn upgrade(state: &mut State, file_minor: u16) {
         state.hw.ppu.obj_fifo_palette_bit2 = 0;
         state.hw.ppu.obj_fifo_oam_index = [0; 8];
         state.hw.apu.cgb = 0;
+    }
+    if file_minor < 3 {
+        // 1.3 added the CGB fetcher's latches: formed from the registers now, as its next
+        // steps would (a DMG never reads them).
+        state.hw.ppu.fill_fetch_latches();
     }
 }
 

@@ -165,12 +165,12 @@ impl PpuState {
     /// `tick_fetcher` while an object fetch holds the background fetcher back
     /// (`during_object_fetch`: a CGB then forms the tile-map column differently).
     pub(super) fn tick_fetcher_in(&mut self, bus: &Ctx, during_object_fetch: bool) {
-        if self.colour_mode == MODE_CGB {
+        if self.is_cgb_hardware() {
             self.tick_cgb_fetcher(bus, during_object_fetch);
             return;
         }
         match self.fetcher_step {
-            1 => self.fetch_tile_number = bus.vram[self.tile_map_address(during_object_fetch)],
+            1 => self.fetch_tile_number = bus.vram[self.tile_map_address()],
             3 => self.fetch_tile_low = bus.vram[self.tile_data_address()],
             5 => {
                 self.fetch_tile_high = bus.vram[self.tile_data_address() + 1];
@@ -190,11 +190,9 @@ impl PpuState {
         self.fetcher_step = self.fetcher_step.wrapping_add(1) & 7;
     }
 
-    /// VRAM offset of the tile-map entry the fetcher reads now. A CGB forms the column
-    /// from the pixel position one dot behind, except while an object fetch holds the
-    /// fetcher (SameBoy's display notes; Mealybug `m3_scx_high_5_bits` CGB rows).
+    /// VRAM offset of the tile-map entry the fetcher reads now.
     #[inline(always)]
-    pub(super) fn tile_map_address(&self, during_object_fetch: bool) -> usize {
+    pub(super) fn tile_map_address(&self) -> usize {
         let in_window = self.in_window != 0;
         let map_high = if in_window {
             self.lcdc & LCDC_WINDOW_MAP != 0
@@ -204,15 +202,8 @@ impl PpuState {
         let (column, row) = if in_window {
             (self.fetcher_window_x, self.window_line / 8)
         } else {
-            let behind = u8::from(self.is_cgb_hardware() && !during_object_fetch);
             (
-                (self
-                    .scx
-                    .wrapping_add(self.scanline_x)
-                    .wrapping_add(8)
-                    .wrapping_sub(behind)
-                    / 8)
-                    & 0x1F,
+                (self.scx.wrapping_add(self.scanline_x).wrapping_add(8) / 8) & 0x1F,
                 self.ly.wrapping_add(self.scy) / 8,
             )
         };

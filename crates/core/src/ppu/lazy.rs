@@ -237,7 +237,7 @@ impl PpuState {
         if start_step <= 1 {
             let dot = 1 - start_step + 1;
             self.scanline_x = start_x.wrapping_add(dot);
-            self.fetch_tile_number = bus.vram[self.tile_map_address(false)];
+            self.fetch_tile_number = bus.vram[self.tile_map_address()];
         }
         // Kept in locals too: reading the two bytes back as a pair right after storing them
         // one by one stalls store forwarding.

@@ -130,7 +130,7 @@ impl PpuState {
     /// SameBoy's DMG notes). Other
     /// registers take effect at C. With less than two dots of lag (the end of mode 3 was
     /// near), the write lands at C. APPROX for those last pixels.
-    pub(super) fn apply_deferred(&mut self, bus: &mut Ctx) {
+    pub(super) fn apply_deferred(&mut self, bus: &mut Ctx, double_speed: bool) {
         self.deferred_valid = 0;
         let (reg, value) = (self.deferred_reg, self.deferred_value);
         let toggles_lcd = reg == io::LCDC && (value ^ self.lcdc) & LCDC_LCD_ENABLE != 0;
@@ -139,7 +139,8 @@ impl PpuState {
             io::BGP | io::OBP0 | io::OBP1 => 2,
             // A CGB's LCDC, SCX and SCY writes land at the access itself (SameBoy's
             // per-model write-conflict table; Mealybug CGB rows of m3_lcdc_*, m3_scx_*).
-            io::LCDC | io::SCY | io::SCX if cgb => 0,
+            // At double speed they keep the DMG's lead (AGE m3-bg-lcdc-ds, m3-bg-scx-ds).
+            io::LCDC | io::SCY | io::SCX if cgb && !double_speed => 0,
             io::LCDC if !toggles_lcd => 2,
             io::SCY => SCY_LEAD_DOTS,
             io::SCX => SCX_LEAD_DOTS,
@@ -182,6 +183,11 @@ impl PpuState {
             }
         }
         self.pay(self.fifo_lag, bus);
+        if cgb && !double_speed && reg == io::LCDC && self.lcdc & !value & LCDC_TILE_DATA != 0 {
+            // The dot after the write sees the tile-data glitch (`read_cgb_tile_data`);
+            // `tick_slow` runs that dot on its own and then clears the flag.
+            self.tile_sel_glitch = 1;
+        }
         self.write_register_now(reg, value, bus.interrupt_flag);
     }
 }
