@@ -25,7 +25,7 @@ impl PpuState {
         match self.fetcher_step {
             0 => self.choose_map_entry(during_object_fetch),
             1 => {
-                let address = self.chosen_map_address();
+                let address = super::fetcher::map_address(self.fetch_map_entry, self.fetcher_y);
                 self.fetch_tile_number = bus.vram[address];
                 self.fetch_tile_attributes = if self.colour_mode == MODE_CGB {
                     bus.vram_bank1[address]
@@ -53,39 +53,12 @@ impl PpuState {
         self.fetcher_step = self.fetcher_step.wrapping_add(1) & 7;
     }
 
-    /// Fetcher step 0: which map entry the next tile comes from. A window whose LCDC bit 5
-    /// was cleared hands back to the background here. Outside the window the column comes
-    /// from the pixel position one dot behind, except while an object fetch holds the
-    /// fetcher, and during the fine-scroll discards it is SCX's own (SameBoy's display
-    /// notes; Mealybug m3_scx_high_5_bits CGB rows).
+    /// Fetcher step 0 on a CGB: chooses (and latches) the map entry and row of the next
+    /// tile; step 1 reads it.
     fn choose_map_entry(&mut self, during_object_fetch: bool) {
-        if self.in_window != 0 && self.lcdc & LCDC_WINDOW_ENABLE == 0 {
-            self.in_window = 0;
-        }
-        let (high_map, column, y) = if self.in_window != 0 {
-            (
-                self.lcdc & LCDC_WINDOW_MAP != 0,
-                self.fetcher_window_x,
-                self.window_line,
-            )
-        } else {
-            let column = if self.scanline_x.wrapping_add(16) < 8 {
-                self.scx >> 3
-            } else {
-                let behind = u8::from(!during_object_fetch);
-                self.scx
-                    .wrapping_add(self.scanline_x)
-                    .wrapping_add(8)
-                    .wrapping_sub(behind)
-                    / 8
-            };
-            (
-                self.lcdc & LCDC_BG_MAP != 0,
-                column,
-                self.ly.wrapping_add(self.scy),
-            )
-        };
-        self.fetch_map_entry = (column & 0x1F) | if high_map { 0x80 } else { 0 };
+        self.hand_back_disabled_window();
+        let (entry, y) = self.map_entry(during_object_fetch);
+        self.fetch_map_entry = entry;
         self.fetcher_y = y;
     }
 
@@ -97,21 +70,9 @@ impl PpuState {
         self.fetch_tile_sel = 0;
         self.tile_sel_glitch = 0;
         if self.is_cgb_hardware() {
-            let in_window = self.in_window;
-            self.choose_map_entry(false);
-            self.in_window = in_window;
+            (self.fetch_map_entry, self.fetcher_y) = self.map_entry(false);
             self.fetch_tile_sel = u8::from(self.lcdc & LCDC_TILE_DATA != 0);
         }
-    }
-
-    /// VRAM offset of the map entry `choose_map_entry` chose.
-    fn chosen_map_address(&self) -> usize {
-        let base: usize = if self.fetch_map_entry & 0x80 != 0 {
-            0x1C00
-        } else {
-            0x1800
-        };
-        base + usize::from(self.fetcher_y / 8) * 32 + usize::from(self.fetch_map_entry & 0x1F)
     }
 
     /// Fetcher step 3 (`plane` 0) or 5 (1): a data byte of the tile, at the address formed
