@@ -80,8 +80,11 @@ impl Display {
                 let _ = server.wait();
                 continue;
             };
+            // Fresh per display: the player's data (slots, resume files) lives here too, so
+            // no test resumes a game another test or an earlier run left behind.
             let runtime_dir = std::env::temp_dir().join(format!("backspin-gui-{number}"));
-            let _ = std::fs::create_dir_all(&runtime_dir);
+            let _ = std::fs::remove_dir_all(&runtime_dir);
+            let _ = std::fs::create_dir_all(runtime_dir.join("data"));
             #[cfg(unix)]
             {
                 use std::os::unix::fs::PermissionsExt;
@@ -117,7 +120,8 @@ impl Display {
         let mut command = Command::new(program);
         command
             .env("DISPLAY", format!(":{}", self.number))
-            .env("XDG_RUNTIME_DIR", &self.runtime_dir);
+            .env("XDG_RUNTIME_DIR", &self.runtime_dir)
+            .env("BACKSPIN_DATA_DIR", self.runtime_dir.join("data"));
         command
     }
 
