@@ -7,7 +7,7 @@
 mod gui_support;
 
 use backspin_test_support::SplitMix64;
-use gui_support::{Display, SERIAL, missing_tools, out_dir};
+use gui_support::{Display, SERIAL, missing_tools, out_dir, wait_for_frame};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -69,22 +69,6 @@ fn player_args<'a>(rom: &'a Path, config: &'a Path) -> Vec<&'a str> {
         "--config",
         config.to_str().expect("utf-8 path"),
     ]
-}
-
-/// Polls the title until the player has shown `frames` frames; returns that frame.
-fn wait_for_frame(display: &Display, window: &str, frames: u64) -> u64 {
-    let started = Instant::now();
-    loop {
-        let (frame, title) = display.title_frame(window);
-        if frame >= frames {
-            return frame;
-        }
-        assert!(
-            started.elapsed() < Duration::from_secs(60),
-            "stuck at {title:?}"
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    }
 }
 
 /// Maps the player's palette to DMG shade numbers (0 lightest), as the core draws them.

@@ -5,24 +5,9 @@
 
 mod gui_support;
 
-use gui_support::{Display, SERIAL, missing_tools, out_dir, wait_for_log};
+use gui_support::{Display, SERIAL, missing_tools, out_dir, wait_for_frame, wait_for_log};
 use std::path::Path;
 use std::time::{Duration, Instant};
-
-fn wait_for_frame(display: &Display, window: &str, frames: u64) -> u64 {
-    let started = Instant::now();
-    loop {
-        let (frame, title) = display.title_frame(window);
-        if frame >= frames {
-            return frame;
-        }
-        assert!(
-            started.elapsed() < Duration::from_secs(60),
-            "stuck at {title:?}"
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    }
-}
 
 /// Waits until the log holds `text` `count` times.
 fn wait_for_count(log: &Path, text: &str, count: usize) {

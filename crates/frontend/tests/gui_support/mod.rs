@@ -300,6 +300,22 @@ impl Display {
     }
 }
 
+/// Polls the window title until the player has shown `frames` frames; returns that frame.
+pub fn wait_for_frame(display: &Display, window: &str, frames: u64) -> u64 {
+    let started = Instant::now();
+    loop {
+        let (frame, title) = display.title_frame(window);
+        if frame >= frames {
+            return frame;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "stuck at {title:?}"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
 impl Drop for Display {
     fn drop(&mut self) {
         if let Some(app) = &mut self.app {
