@@ -298,7 +298,7 @@ impl GameBoy {
             self.timeline.set_buttons(saved_buttons);
         }
         // An event on the timeline: frames keep counting, and a rewind can cross it.
-        self.timeline.load_state(&loaded);
+        self.timeline.load_state_boxed(loaded);
         // A state holds no picture: until the next frame is drawn the screen is blank
         // (white), the same after every load of the same state.
         let screen = self.screen.bind(py);

@@ -205,17 +205,22 @@ impl Timeline {
     /// The log keeps a copy of `state` (boxed) for as long as history may re-simulate
     /// across the load; the copy counts against the history budget.
     pub fn load_state(&mut self, state: &State) {
+        let mut copy: Box<State> = bytemuck::zeroed_box();
+        *copy = *state;
+        self.load_state_boxed(copy);
+    }
+
+    /// [`Timeline::load_state`] taking the state by box, which the log keeps as it is (no
+    /// copy, no allocation): for callers that decoded it into a box anyway.
+    pub fn load_state_boxed(&mut self, state: Box<State>) {
         let cycle = self.cycle();
         let held = self.buttons();
-        self.core.load_state(state);
-        // The loaded state's clock may be ahead of the timeline's: the base wraps, and every
-        // timeline cycle is computed with wrapping arithmetic, so cycles still go up by one
-        // per M-cycle from `cycle` on.
+        self.core.load_state(&state);
         let mark = ResetMark {
             cycle,
             frame: self.frame + 1,
             base: cycle.wrapping_sub(self.core.m_cycles()),
-            loaded: Some(Box::new(*state)),
+            loaded: Some(state),
         };
         self.base = mark.base;
         self.rewinder.record_reset(mark);
