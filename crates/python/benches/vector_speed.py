@@ -1,0 +1,69 @@
+"""Times VectorGameBoy.step on a ROM (default: the demo) and prints JSON: frames per second
+(all envs together) for 1, 2, 8 and 64 envs on 1 and 2 threads, the 1 -> 2 thread scaling
+per env count, and the load average before and after (the machine may be shared).
+Usage: python benches/vector_speed.py [ROM] [--frames-per-env 600] [--repeats 3]"""
+
+import argparse
+import json
+import os
+import time
+
+import backspin
+
+
+def best_of(repeats, fn):
+    best = float("inf")
+    for _ in range(repeats):
+        start = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("rom", nargs="?")
+    parser.add_argument("--frames-per-env", type=int, default=600)
+    parser.add_argument("--frameskip", type=int, default=4)
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--envs", type=int, nargs="+", default=[1, 2, 8, 64])
+    parser.add_argument("--threads", type=int, nargs="+", default=[1, 2])
+    args = parser.parse_args()
+    rom = args.rom or backspin.demo_rom()
+    steps = max(1, args.frames_per_env // args.frameskip)
+    load_before = os.getloadavg()
+    results = {}
+    for n in args.envs:
+        row = {}
+        for threads in args.threads:
+            vgb = backspin.VectorGameBoy(rom, n, threads=threads)
+            buttons = [backspin.RIGHT] * n
+            vgb.step(buttons, frames=60)  # past power-on
+
+            def run(vgb=vgb, buttons=buttons):
+                for _ in range(steps):
+                    vgb.step(buttons, frames=args.frameskip)
+
+            seconds = best_of(args.repeats, run)
+            row[f"threads_{threads}_fps"] = round(n * steps * args.frameskip / seconds)
+        if "threads_1_fps" in row and "threads_2_fps" in row:
+            row["scaling_1_to_2"] = round(row["threads_2_fps"] / row["threads_1_fps"] / 2, 3)
+        results[f"envs_{n}"] = row
+    print(
+        json.dumps(
+            {
+                "rom": "demo" if args.rom is None else args.rom,
+                "frameskip": args.frameskip,
+                "frames_per_env": steps * args.frameskip,
+                "cpus": os.cpu_count(),
+                "loadavg_before": [round(x, 2) for x in load_before],
+                "loadavg_after": [round(x, 2) for x in os.getloadavg()],
+                "results": results,
+            },
+            indent=2,
+        )
+    )
+
+
+if __name__ == "__main__":
+    main()
