@@ -5,6 +5,7 @@
 mod errors;
 mod game_boy;
 mod memory;
+mod pool;
 mod rewind;
 mod vector;
 

@@ -1,4 +1,4 @@
-//! `VectorGameBoy`: N Game Boys stepped together on Rust threads with the GIL released,
+//! `VectorGameBoy`: N Game Boys stepped together on Rust threads (a small pool kept between steps) with the GIL released,
 //! their observations written into one `(N, 144, 160, 3)` (or `(N, 8192)`) numpy array.
 //!
 //! Each env is a `Timeline` with rewind off rather than a bare `Core`: the timeline owns
@@ -8,12 +8,13 @@
 
 use crate::errors::StateError;
 use crate::game_boy::{parse_model, rom_bytes};
+use crate::pool::Pool;
 use crate::{SCREEN_HEIGHT, SCREEN_WIDTH};
 use backspin_core::state_file::{self, Metadata};
 use backspin_core::{Core, Model, Options, Rom};
 use backspin_rewind::Timeline;
 use numpy::{PyArrayDyn, PyArrayMethods};
-use pyo3::exceptions::{PyIndexError, PyValueError};
+use pyo3::exceptions::{PyIndexError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
@@ -28,7 +29,7 @@ const SCREEN_BYTES: usize = SCREEN_HEIGHT * SCREEN_WIDTH * 3;
 
 /// What one env's row of the observation array holds.
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Observation {
+pub(crate) enum Observation {
     Screen,
     Ram,
 }
@@ -44,7 +45,7 @@ impl Observation {
         }
     }
 
-    fn row_bytes(self) -> usize {
+    pub(crate) fn row_bytes(self) -> usize {
         match self {
             Observation::Screen => SCREEN_BYTES,
             Observation::Ram => RAM_BYTES,
@@ -72,6 +73,8 @@ pub struct VectorGameBoy {
     rom: Rom,
     model: Model,
     threads: usize,
+    /// `threads - 1` workers kept between steps.
+    pool: Pool,
     observation: Observation,
     /// `(N, 144, 160, 3)` or `(N, 8192)` uint8, updated in place by every call that changes
     /// an env.
@@ -90,7 +93,7 @@ fn power_on(rom: &Rom, model: Model) -> Timeline {
 }
 
 /// Steps every env of `envs` `frames` frames holding its buttons, then writes its row.
-fn run_chunk(
+pub(crate) fn run_chunk(
     envs: &mut [Timeline],
     buttons: &[u8],
     rows: &mut [u8],
@@ -194,6 +197,7 @@ impl VectorGameBoy {
             rom,
             model,
             threads,
+            pool: Pool::new(threads),
             observation,
             observations,
         };
@@ -204,7 +208,8 @@ impl VectorGameBoy {
 
     /// Runs every env `frames` frames, env i holding `buttons[i]` (a sequence or array of
     /// N button masks), then writes every observation row. Releases the GIL; the envs are
-    /// split into `threads` contiguous chunks, one per thread.
+    /// split into `threads` contiguous chunks, one per thread (the caller's
+    /// and `threads - 1` pool workers).
     #[pyo3(signature = (buttons, frames = 1))]
     fn step(&mut self, py: Python<'_>, buttons: Vec<u8>, frames: u64) -> PyResult<()> {
         let n = self.envs.len();
@@ -219,30 +224,13 @@ impl VectorGameBoy {
         // other Python threads, which is the documented contract of an in-place buffer.
         let rows = unsafe { array.as_slice_mut() }.expect("the observation array is contiguous");
         let observation = self.observation;
-        let row_bytes = observation.row_bytes();
-        let per_thread = n.div_ceil(self.threads);
-        let threads = self.threads;
-        let envs = &mut self.envs;
-        py.detach(|| {
-            if threads == 1 {
-                run_chunk(envs, &buttons, rows, frames, observation);
-                return;
-            }
-            std::thread::scope(|scope| {
-                let mut chunks = envs
-                    .chunks_mut(per_thread)
-                    .zip(buttons.chunks(per_thread))
-                    .zip(rows.chunks_mut(per_thread * row_bytes));
-                // The calling thread takes the first chunk itself.
-                let first = chunks.next();
-                for ((envs, buttons), rows) in chunks {
-                    scope.spawn(move || run_chunk(envs, buttons, rows, frames, observation));
-                }
-                if let Some(((envs, buttons), rows)) = first {
-                    run_chunk(envs, buttons, rows, frames, observation);
-                }
-            });
-        });
+        let (envs, pool) = (&mut self.envs, &mut self.pool);
+        let ok = py.detach(|| pool.run(envs, &buttons, rows, frames, observation));
+        if !ok {
+            return Err(PyRuntimeError::new_err(
+                "an emulator thread panicked (a Backspin bug): the envs are in an unknown state",
+            ));
+        }
         Ok(())
     }
 
