@@ -1,7 +1,7 @@
 """Times VectorGameBoy.step on a ROM (default: the demo) and prints JSON: frames per second
 (all envs together) for 1, 2, 8 and 64 envs on 1 and 2 threads, the 1 -> 2 thread scaling
 per env count, and the load average before and after (the machine may be shared).
-Usage: python benches/vector_speed.py [ROM] [--frames-per-env 600] [--repeats 3]"""
+Usage: python benches/vector_speed.py [ROM] [--frames-per-env 300] [--repeats 7]"""
 
 import argparse
 import json
@@ -23,9 +23,9 @@ def best_of(repeats, fn):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("rom", nargs="?")
-    parser.add_argument("--frames-per-env", type=int, default=600)
+    parser.add_argument("--frames-per-env", type=int, default=300)
     parser.add_argument("--frameskip", type=int, default=4)
-    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--repeats", type=int, default=7)
     parser.add_argument("--envs", type=int, nargs="+", default=[1, 2, 8, 64])
     parser.add_argument("--threads", type=int, nargs="+", default=[1, 2])
     args = parser.parse_args()
@@ -34,18 +34,27 @@ def main():
     load_before = os.getloadavg()
     results = {}
     for n in args.envs:
-        row = {}
+        buttons = [backspin.RIGHT] * n
+        runs = {}
         for threads in args.threads:
             vgb = backspin.VectorGameBoy(rom, n, threads=threads)
-            buttons = [backspin.RIGHT] * n
             vgb.step(buttons, frames=60)  # past power-on
 
-            def run(vgb=vgb, buttons=buttons):
+            def run(vgb=vgb):
                 for _ in range(steps):
                     vgb.step(buttons, frames=args.frameskip)
 
-            seconds = best_of(args.repeats, run)
-            row[f"threads_{threads}_fps"] = round(n * steps * args.frameskip / seconds)
+            runs[threads] = run
+        # The thread counts take turns, so a burst of load from elsewhere hits one repeat
+        # of each rather than all repeats of one; the best repeat counts.
+        best = dict.fromkeys(runs, float("inf"))
+        for _ in range(args.repeats):
+            for threads, run in runs.items():
+                best[threads] = min(best[threads], best_of(1, run))
+        row = {
+            f"threads_{threads}_fps": round(n * steps * args.frameskip / seconds)
+            for threads, seconds in best.items()
+        }
         # One env runs on one thread whatever is asked (threads are capped at the env count).
         if n > 1 and "threads_1_fps" in row and "threads_2_fps" in row:
             row["scaling_1_to_2"] = round(row["threads_2_fps"] / row["threads_1_fps"] / 2, 3)
