@@ -33,11 +33,13 @@
 //! `hw.apu.cgb`) and saves padding, at the lengths it had then; its files are all DMG
 //! states, and the fixup sets the CGB fields as a DMG has them. 1.2 saves no padding.
 //! 1.3 adds `hw.speed_switch_wake_m_cycle` (the CGB speed switch's HALT) and
-//! `hw.timer.div_reset_pending`; its fixup sets both 0 (nothing under way), which is what
-//! any 1.2 file, saved between CPU steps, had.
+//! `hw.timer.div_reset_pending`, which its fixup sets 0 (nothing under way, as in any 1.2
+//! file, saved between CPU steps), and the CGB background fetcher's latches
+//! (`hw.ppu.fetch_map_entry`, `fetcher_y`, `fetch_tile_sel`, `tile_sel_glitch`), which it
+//! forms from the registers as the fetcher's own steps would.
 //!
 //! The thumbnail is stored as given: PNG encoding lives in the frontend, which already
-//! depends on a PNG encoder, so the core keeps only bytemuck and thiserror.
+//! depends on a PNG encoder.
 
 pub mod checksum;
 mod codec;
@@ -295,6 +297,15 @@ pub fn decode(bytes: &[u8]) -> Result<(FileInfo, Box<State>), StateError> {
 /// Loads a file into the running game. Validates everything first; on error nothing
 /// changes.
 pub fn load(core: &mut Core, bytes: &[u8]) -> Result<FileInfo, StateError> {
+    let (info, state) = decode_for(core, bytes)?;
+    core.load_state(&state);
+    Ok(info)
+}
+
+/// Decodes a file for the running game without loading it: every check of [`load`]
+/// (model, ROM identity) and the derived values recomputed, so the state can be handed to
+/// whatever applies it (the player's timeline logs a load as an event).
+pub fn decode_for(core: &Core, bytes: &[u8]) -> Result<(FileInfo, Box<State>), StateError> {
     let (info, mut state) = decode(bytes)?;
     let running_model = core.state().hw.model_raw;
     if info.model != running_model {
@@ -312,8 +323,7 @@ pub fn load(core: &mut Core, bytes: &[u8]) -> Result<FileInfo, StateError> {
     }
     // Derived values: the bank offsets follow from the mapper registers and the ROM.
     core.rom().update_offsets(&mut state.hw.mbc);
-    core.load_state(&state);
-    Ok(info)
+    Ok((info, state))
 }
 
 /// Fills the fields that minors after `file_minor` added, so an older file loads as the
@@ -346,6 +356,9 @@ pub fn upgrade(state: &mut State, file_minor: u16) {
         // switch inside one CPU step, so a 1.2 file is never inside one: 0, none under way.
         state.hw.speed_switch_wake_m_cycle = 0;
         state.hw.timer.div_reset_pending = 0;
+        // 1.3 added the CGB fetcher's latches: formed from the registers now, as its next
+        // steps would (a DMG never reads them).
+        state.hw.ppu.fill_fetch_latches();
     }
 }
 

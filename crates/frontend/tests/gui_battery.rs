@@ -63,6 +63,9 @@ fn player_args<'a>(rom: &'a Path, config: &'a Path) -> Vec<&'a str> {
         rom.to_str().expect("utf-8 path"),
         "--no-audio",
         "--software",
+        // Each launch powers on (no resume of the last session's state): what is tested
+        // here is the battery save alone.
+        "--fresh",
         "--config",
         config.to_str().expect("utf-8 path"),
     ]

@@ -11,9 +11,12 @@ fn backspin() -> Command {
     Command::cargo_bin("backspin").unwrap()
 }
 
-/// The frozen scene ROM of the save-state fixtures, and another ROM.
-fn scene_rom() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../roms-test/states/ppu_scene.gb")
+/// Our scene ROM (`roms-test/ppu_scene.asm`) assembled into `dir`, and another ROM.
+fn scene_rom(dir: &Path) -> PathBuf {
+    let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../roms-test/ppu_scene.asm");
+    let path = dir.join("ppu_scene.gb");
+    std::fs::write(&path, backspin_asm::assemble_file(source).unwrap()).unwrap();
+    path
 }
 
 fn other_rom(dir: &Path) -> PathBuf {
@@ -28,6 +31,7 @@ fn other_rom(dir: &Path) -> PathBuf {
 #[test]
 fn record_info_play_verify_and_faults() {
     let dir = tempfile::tempdir().unwrap();
+    let rom = scene_rom(dir.path());
     let script = dir.path().join("inputs.txt");
     std::fs::write(
         &script,
@@ -37,7 +41,7 @@ fn record_info_play_verify_and_faults() {
     let movie = dir.path().join("scene.bsm");
     backspin()
         .args(["movie", "record"])
-        .arg(scene_rom())
+        .arg(&rom)
         .arg(&movie)
         .arg("--inputs")
         .arg(&script)
@@ -54,7 +58,7 @@ fn record_info_play_verify_and_faults() {
     let shots = dir.path().join("shots");
     backspin()
         .args(["movie", "play"])
-        .arg(scene_rom())
+        .arg(&rom)
         .arg(&movie)
         .arg("--screenshot-every")
         .arg("50")
@@ -66,7 +70,7 @@ fn record_info_play_verify_and_faults() {
     assert!(shots.join("frame-000050.png").exists() && shots.join("frame-000100.png").exists());
     backspin()
         .args(["movie", "verify"])
-        .arg(scene_rom())
+        .arg(&rom)
         .arg(&movie)
         .assert()
         .success()
@@ -80,7 +84,7 @@ fn record_info_play_verify_and_faults() {
     let fault = format!("1000000:{}:3", wram + 0x1F00);
     backspin()
         .args(["movie", "verify", "--json"])
-        .arg(scene_rom())
+        .arg(&rom)
         .arg(&movie)
         .args(["--inject-fault", &fault])
         .assert()

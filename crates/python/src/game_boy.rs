@@ -24,8 +24,6 @@ const MAX_REWIND_MIB: u32 = 4096;
 #[pyclass(module = "backspin._backspin")]
 pub struct GameBoy {
     pub(crate) timeline: Timeline,
-    /// Rewind history budget in bytes (a state load starts a new history with it).
-    budget: usize,
     /// `(144, 160, 3)` uint8: the last frame drawn with `draw="last"`.
     screen: Py<PyArray3<u8>>,
 }
@@ -143,11 +141,7 @@ impl GameBoy {
         let budget = usize::try_from(rewind_mib).unwrap_or(0) * 1024 * 1024;
         let timeline = Timeline::new(core, budget);
         let screen = PyArray3::<u8>::zeros(py, [SCREEN_HEIGHT, SCREEN_WIDTH, 3], false).unbind();
-        let game_boy = GameBoy {
-            timeline,
-            budget,
-            screen,
-        };
+        let game_boy = GameBoy { timeline, screen };
         game_boy.refresh_screen(py);
         Ok(game_boy)
     }
@@ -292,27 +286,30 @@ impl GameBoy {
     }
 
     /// Loads a state written by `save_state` (or `backspin run --save-state`) for this ROM
-    /// and model. On any error the machine is untouched and `StateError` says why.
+    /// and model, as an event on the timeline: `frame` keeps counting, and `rewind.back`
+    /// can go to before the load. The screen is blank until the next frame is drawn (a
+    /// state holds no picture). On any error the machine is untouched and `StateError`
+    /// says why.
     fn load_state(&mut self, py: Python<'_>, state: &[u8]) -> PyResult<()> {
         let core = self.timeline.core();
-        let (rom, model) = (core.rom().clone(), core.model());
-        let budget = self.budget;
-        let timeline = py
-            .detach(|| {
-                let mut core = Core::new(
-                    rom,
-                    Options {
-                        model,
-                        boot_rom: None,
-                    },
-                );
-                state_file::load(&mut core, state).map(|_| Timeline::new(core, budget))
-            })
+        let (_, loaded) = py
+            .detach(|| state_file::decode_for(core, state))
             .map_err(|e| StateError::new_err(e.to_string()))?;
-        // For now a load starts a new history; it becomes an event on the timeline (so a
-        // rewind can cross it) with the save-state slots.
-        self.timeline = timeline;
-        self.refresh_screen(py);
+        // The buttons as saved, so the machine is exactly the saved one (the timeline keeps
+        // whatever is held across a load, as a player's hands do): an input just before it.
+        let saved_buttons = loaded.hw.joypad.pressed;
+        if saved_buttons != self.timeline.buttons() {
+            self.timeline.set_buttons(saved_buttons);
+        }
+        // An event on the timeline: frames keep counting, and a rewind can cross it.
+        self.timeline.load_state(&loaded);
+        // A state holds no picture: until the next frame is drawn the screen is blank
+        // (white), the same after every load of the same state.
+        let screen = self.screen.bind(py);
+        // Safety: as in `refresh_screen`.
+        unsafe { screen.as_slice_mut() }
+            .expect("the screen array is contiguous")
+            .fill(0xFF);
         Ok(())
     }
 

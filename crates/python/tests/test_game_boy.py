@@ -170,3 +170,18 @@ def test_bad_arguments():
     with pytest.raises(OverflowError):
         gb.run(frames=1, buttons=256)
     assert issubclass(backspin.StateError, backspin.BackspinError)
+
+
+def test_rewind_crosses_a_state_load(gb):
+    gb.run(frames=60, buttons=backspin.RIGHT)
+    state = gb.save_state()
+    screens = {}
+    for _ in range(60):
+        gb.run(frames=1, buttons=backspin.A)
+        screens[gb.frame] = gb.screen.copy()
+    gb.load_state(state)
+    assert gb.frame == 120, "frames keep counting across a load"
+    gb.run(frames=10)
+    gb.rewind.back(11)
+    assert gb.frame == 119
+    assert np.array_equal(gb.screen, screens[119]), "the game as it was before the load"

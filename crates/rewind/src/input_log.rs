@@ -166,6 +166,36 @@ impl InputLog {
         }
     }
 
+    /// The chunks as (first frame, packed events), oldest first: what a history file keeps.
+    pub(crate) fn chunks(&self) -> impl Iterator<Item = (u64, &[u64])> + '_ {
+        self.chunks
+            .iter()
+            .map(|chunk| (chunk.first_frame, &chunk.events[..chunk.len]))
+    }
+
+    /// Appends a chunk read from a history file. False (and nothing added) unless it holds
+    /// 1..=512 events in strictly increasing M-cycle order after those already held.
+    pub(crate) fn push_chunk(&mut self, first_frame: u64, words: &[u64]) -> bool {
+        let ordered = words.windows(2).all(|w| w[0] >> 8 < w[1] >> 8);
+        let after = match (self.last(), words.first()) {
+            (Some(last), Some(&first)) => last.m_cycle < first >> 8,
+            (None, Some(_)) => true,
+            (_, None) => false,
+        };
+        if !ordered || !after || words.len() > CHUNK {
+            return false;
+        }
+        let mut events = self.spare.pop().unwrap_or_else(|| Box::new([0; CHUNK]));
+        events[..words.len()].copy_from_slice(words);
+        self.chunks.push_back(Chunk {
+            events,
+            len: words.len(),
+            first_frame,
+        });
+        self.len += words.len();
+        true
+    }
+
     /// Position (chunk, index) of the first event with `m_cycle >= m_cycle`.
     fn position(&self, m_cycle: u64) -> (usize, usize) {
         // First chunk whose last event is at or after the cycle.

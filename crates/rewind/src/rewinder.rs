@@ -8,6 +8,9 @@ use crate::ring::{PushError, Ring};
 use backspin_core::{Buttons, Core, Events, M_CYCLES_PER_FRAME, M_CYCLES_PER_SECOND, State};
 use bytemuck::Zeroable;
 
+mod history_file;
+pub use history_file::HistoryError;
+
 const STATE_LEN: usize = size_of::<State>();
 
 /// Cost of reconstructing a state from a keyframe, in units of one delta patch (zeroing the
@@ -31,18 +34,43 @@ pub(crate) enum EventKind {
     Buttons = 2,
 }
 
-/// A reset (power cycle) on the timeline. The core's M-cycle clock restarts at a reset, so
-/// the timeline counts its own cycles: timeline cycle = `base` + the core's M-cycles for
-/// every state from `frame` on (until the next reset).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// A reset (power cycle) or a state load on the timeline. Both replace the machine's state
+/// and its M-cycle clock, so the timeline counts its own cycles: timeline cycle = `base` +
+/// the core's M-cycles (wrapping: a loaded state may hold more M-cycles than the timeline
+/// has run, so `base` is taken modulo 2^64) for every state from `frame` on (until the next
+/// mark).
+#[derive(Clone)]
 pub(crate) struct ResetMark {
-    /// Timeline cycle at which the reset happened.
+    /// Timeline cycle at which the reset or load happened.
     pub(crate) cycle: u64,
     /// The timeline frame during which it happened: that frame's state and later ones
     /// count from `base`.
     pub(crate) frame: u64,
-    /// Timeline cycle of the core's M-cycle 0 after the reset.
+    /// Timeline cycle of the core's M-cycle 0 after the mark.
     pub(crate) base: u64,
+    /// `Some`: a state load, with the state loaded (boxed: loads are rare, and the log is
+    /// the one place that still knows the state once history moved on). `None`: a reset.
+    pub(crate) loaded: Option<Box<State>>,
+}
+
+impl ResetMark {
+    /// The same event: same time and same kind, and for a load the same state.
+    fn same_as(&self, other: &ResetMark) -> bool {
+        let loaded = match (&self.loaded, &other.loaded) {
+            (None, None) => true,
+            (Some(a), Some(b)) => a.as_bytes() == b.as_bytes(),
+            _ => false,
+        };
+        self.cycle == other.cycle && self.frame == other.frame && self.base == other.base && loaded
+    }
+
+    /// Replays the mark on `core`.
+    fn apply(&self, core: &mut Core) {
+        match &self.loaded {
+            Some(state) => core.load_state(state),
+            None => core.reset(),
+        }
+    }
 }
 
 /// How the rewinder stores history.
@@ -196,6 +224,10 @@ pub struct Rewinder {
     present: Option<u64>,
     deltas_since_key: u32,
     chain_bytes_since_key: usize,
+    /// A state was loaded since the last capture: the next stored frame gets a keyframe, so
+    /// trimming history for the budget can drop everything before a load (and the boxed
+    /// state the log holds for it).
+    keyframe_due: bool,
     stats: Stats,
 }
 
@@ -228,6 +260,7 @@ impl Rewinder {
             present: None,
             deltas_since_key: 0,
             chain_bytes_since_key: 0,
+            keyframe_due: false,
             stats: Stats {
                 capacity_bytes: config.budget_bytes,
                 ..Stats::default()
@@ -330,18 +363,42 @@ impl Rewinder {
     /// Logs a reset at timeline cycle `cycle`, during frame `frame` (the one about to run),
     /// after which the core's M-cycle 0 is timeline cycle `base`. Forks like any input
     /// unless the recorded future holds the same reset.
+    ///
+    /// A state load is logged the same way (`mark.loaded`): several marks may share a cycle
+    /// (a load, then a reset before the next frame) and apply in the order made.
     pub(crate) fn record_reset(&mut self, mark: ResetMark) {
         if self.has_future() {
-            if self.resets.contains(&mark) {
+            if self.resets.iter().any(|r| r.same_as(&mark)) {
                 return;
             }
             self.fork_logs_at(mark.cycle, EventKind::Reset);
         }
-        self.resets.retain(|r| r.cycle < mark.cycle);
+        self.keyframe_due |= mark.loaded.is_some();
+        self.resets.retain(|r| r.cycle <= mark.cycle);
         if self.resets.len() >= RESET_LOG_MAX {
             self.resets.remove(0);
         }
         self.resets.push(mark);
+    }
+
+    /// Drops the states held by every logged load but the latest: with history off nothing
+    /// can be re-simulated, and only the latest mark's `base` is still needed.
+    pub(crate) fn forget_loaded_states(&mut self) {
+        let keep = self.resets.len().saturating_sub(1);
+        self.resets.drain(..keep);
+    }
+
+    /// States held by logged loads.
+    fn loads_held(&self) -> usize {
+        self.resets.iter().filter(|r| r.loaded.is_some()).count()
+    }
+
+    /// The logged state loads, oldest first: (timeline cycle, timeline frame).
+    pub fn load_log(&self) -> impl Iterator<Item = (u64, u64)> + '_ {
+        self.resets
+            .iter()
+            .filter(|r| r.loaded.is_some())
+            .map(|r| (r.cycle, r.frame))
     }
 
     /// Whether stored frames lie beyond the present one (a recorded future, after a seek).
@@ -389,7 +446,10 @@ impl Rewinder {
 
     /// The logged resets, oldest first: (timeline cycle, timeline frame).
     pub fn reset_log(&self) -> impl Iterator<Item = (u64, u64)> + '_ {
-        self.resets.iter().map(|r| (r.cycle, r.frame))
+        self.resets
+            .iter()
+            .filter(|r| r.loaded.is_none())
+            .map(|r| (r.cycle, r.frame))
     }
 
     /// The timeline cycle at which the states of `frame` count M-cycle 0 (the latest reset
@@ -409,7 +469,7 @@ impl Rewinder {
     /// (every `capture_every` frames); when replaying a recorded future, checks that it
     /// matches and forks if it does not. Allocation-free.
     pub fn capture(&mut self, state: &State, frame: u64) -> Captured {
-        let cycle = self.cycle_base(frame) + state.hw.m_cycles;
+        let cycle = self.cycle_base(frame).wrapping_add(state.hw.m_cycles);
         self.capture_at(state, frame, cycle)
     }
 
@@ -457,6 +517,7 @@ impl Rewinder {
         self.decoder.forget_meta();
         self.first_key_frame = None;
         self.cursor_frame = None;
+        self.keyframe_due = false;
         *self.newest = *state;
         let record = self.encoder.encode_keyframe(state.as_bytes());
         let len = record.len();
@@ -506,7 +567,8 @@ impl Rewinder {
         // Keyframe policy: a fixed interval bounds seek work in patches; the byte limits
         // bound it in bytes and guarantee a keyframe in every quarter of the ring (history
         // starts at the oldest keyframe); the first learned code comes early.
-        let keyframe = self.deltas_since_key >= self.config.keyframe_interval
+        let keyframe = std::mem::take(&mut self.keyframe_due)
+            || self.deltas_since_key >= self.config.keyframe_interval
             || self.chain_bytes_since_key >= self.config.keyframe_chain_bytes
             || self.chain_bytes_since_key >= self.ring.capacity() / 4
             || (self.encoder.code_is_flat() && self.deltas_since_key >= EARLY_KEYFRAME);
@@ -540,8 +602,17 @@ impl Rewinder {
         }
         // Chunks kept for reuse go first (freeing does not allocate).
         self.input.release_spares();
-        while self.log_bytes() > reserve && self.input.chunk_count() > 1 && self.ring.len() > 1 {
-            self.ring.drop_oldest((self.ring.len() / 32).max(1));
+        while self.log_bytes() > reserve
+            && (self.input.chunk_count() > 1 || self.loads_held() > 1)
+            && self.ring.len() > 1
+        {
+            // Never the newest keyframe: history must keep one to start from.
+            let droppable = self.key_before(self.ring.len()).unwrap_or(0);
+            if droppable == 0 {
+                break;
+            }
+            self.ring
+                .drop_oldest((self.ring.len() / 32).clamp(1, droppable));
             self.after_eviction();
             self.input.release_spares();
         }
@@ -552,6 +623,7 @@ impl Rewinder {
         self.input.memory_bytes()
             + self.rtc_log.capacity() * std::mem::size_of::<(u64, u64)>()
             + self.resets.capacity() * std::mem::size_of::<ResetMark>()
+            + self.loads_held() * STATE_LEN
     }
 
     /// Keeps derived positions consistent after the oldest records went.
@@ -922,7 +994,7 @@ impl Rewinder {
     /// core's frame counter advancing, so a reset (which restarts it) counts no frame.
     fn resimulate(&self, core: &mut Core, from: u64, frames: u64) -> Result<Events, RewindError> {
         let mut base = self.cycle_base(from);
-        let start_cycle = base + core.m_cycles();
+        let start_cycle = base.wrapping_add(core.m_cycles());
         // A frame is at most one LCD period; twice that per frame bounds a broken run.
         let cycle_limit = start_cycle + (frames + 1) * 2 * M_CYCLES_PER_FRAME;
         let mut inputs = self.input.events_from(start_cycle).peekable();
@@ -933,15 +1005,15 @@ impl Rewinder {
         let mut events = Events::empty();
         let mut done = 0;
         while done < frames {
-            let now = base + core.m_cycles();
-            // A reset first (the live run resets, then applies the frame's input).
+            let now = base.wrapping_add(core.m_cycles());
+            // A reset or load first (the live run makes it, then applies the frame's input).
             while let Some(reset) = resets.next_if(|r| r.cycle <= now) {
-                core.reset();
+                reset.apply(core);
                 base = reset.base;
                 let held = self.input.buttons_at(reset.cycle).unwrap_or(0);
                 core.set_buttons(Buttons(held));
             }
-            let now = base + core.m_cycles();
+            let now = base.wrapping_add(core.m_cycles());
             while let Some(&(_, seconds)) = rtc.next_if(|&&(c, _)| c <= now) {
                 advance_rtc(core, seconds);
             }
@@ -954,9 +1026,11 @@ impl Rewinder {
                 .min(rtc.peek().map_or(u64::MAX, |&&(c, _)| c))
                 .min(resets.peek().map_or(u64::MAX, |r| r.cycle));
             let frame_before = core.state().hw.frames;
-            while core.state().hw.frames == frame_before && base + core.m_cycles() < next {
+            while core.state().hw.frames == frame_before
+                && base.wrapping_add(core.m_cycles()) < next
+            {
                 events |= core.step();
-                if base + core.m_cycles() > cycle_limit {
+                if base.wrapping_add(core.m_cycles()) > cycle_limit {
                     return Err(RewindError::Stalled);
                 }
             }

@@ -9,9 +9,9 @@ mod scripting;
 pub use scripting::RunUntil;
 
 use crate::rewinder::{
-    Captured, Config, EventKind, ResetMark, RewindError, Rewinder, SeekReport, Stats,
+    Captured, Config, EventKind, HistoryError, ResetMark, RewindError, Rewinder, SeekReport, Stats,
 };
-use backspin_core::{Buttons, Core, Events, M_CYCLES_PER_FRAME, Output};
+use backspin_core::{Buttons, Core, Events, M_CYCLES_PER_FRAME, Output, State};
 
 /// Where the timeline stands, for an overlay's progress bar and a window title.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -73,6 +73,46 @@ impl Timeline {
         }
     }
 
+    /// The history as a file (see `HistoryError` for what is checked on reading), to resume
+    /// this session later with [`Timeline::resume`]. Empty history: `None`.
+    pub fn save_history(&self) -> Option<Vec<u8>> {
+        if !self.history || self.rewinder.newest_frame().is_none() {
+            return None;
+        }
+        Some(self.rewinder.write_history(&self.core.rom().sha1()))
+    }
+
+    /// Resumes a session from `core` (the state it ended at, from its save state) and the
+    /// file [`Timeline::save_history`] wrote then: the timeline continues at the same frame
+    /// with the history held. The history must lead to `core`'s state exactly (it is
+    /// re-simulated to the present frame and compared), so a file that does not belong to
+    /// the state is refused. On error the caller starts a timeline without history.
+    pub fn resume(core: Core, config: Config, history: &[u8]) -> Result<Timeline, HistoryError> {
+        if config.budget_bytes == 0 {
+            return Err(HistoryError::Corrupt("rewind is off"));
+        }
+        let rewinder = Rewinder::read_history(config, &core.rom().sha1(), history)?;
+        let frame = rewinder
+            .present_frame()
+            .ok_or(HistoryError::Corrupt("no present frame"))?;
+        let expected: Box<State> = Box::new(*core.state());
+        let mut timeline = Timeline {
+            core,
+            rewinder,
+            history: true,
+            frame,
+            base: 0,
+            last_capture: None,
+            made: [false; 3],
+        };
+        // Re-simulating to the present also draws its picture.
+        timeline.seek(frame).map_err(|_| HistoryError::Mismatch)?;
+        if timeline.core.state().as_bytes() != expected.as_bytes() {
+            return Err(HistoryError::Mismatch);
+        }
+        Ok(timeline)
+    }
+
     pub fn core(&self) -> &Core {
         &self.core
     }
@@ -94,7 +134,8 @@ impl Timeline {
 
     /// The timeline cycle the core is at.
     pub fn cycle(&self) -> u64 {
-        self.base + self.core.m_cycles()
+        // Wrapping: after a state load `base` is modulo 2^64 (see `load_state`).
+        self.base.wrapping_add(self.core.m_cycles())
     }
 
     /// Whether history is kept (a non-zero budget).
@@ -146,11 +187,41 @@ impl Timeline {
         let mark = ResetMark {
             cycle,
             frame: self.frame + 1,
-            base: cycle - self.core.m_cycles(),
+            base: cycle.wrapping_sub(self.core.m_cycles()),
+            loaded: None,
         };
-        self.rewinder.record_reset(mark);
         self.base = mark.base;
+        self.rewinder.record_reset(mark);
         // The buttons are still held across the power cycle.
+        self.core.set_buttons(Buttons(held));
+        self.made[EventKind::Reset as usize] = true;
+    }
+
+    /// Replaces the machine's state with `state` (a save state, already validated for this
+    /// ROM and model by the caller) as an event on the timeline: frames and timeline cycles
+    /// keep counting up, rewinding past the load brings back the game as it was before it,
+    /// and redo (seeking forward) applies it again. The buttons held stay held.
+    ///
+    /// The log keeps a copy of `state` (boxed) for as long as history may re-simulate
+    /// across the load; the copy counts against the history budget.
+    pub fn load_state(&mut self, state: &State) {
+        let cycle = self.cycle();
+        let held = self.buttons();
+        self.core.load_state(state);
+        // The loaded state's clock may be ahead of the timeline's: the base wraps, and every
+        // timeline cycle is computed with wrapping arithmetic, so cycles still go up by one
+        // per M-cycle from `cycle` on.
+        let mark = ResetMark {
+            cycle,
+            frame: self.frame + 1,
+            base: cycle.wrapping_sub(self.core.m_cycles()),
+            loaded: Some(Box::new(*state)),
+        };
+        self.base = mark.base;
+        self.rewinder.record_reset(mark);
+        if !self.history {
+            self.rewinder.forget_loaded_states();
+        }
         self.core.set_buttons(Buttons(held));
         self.made[EventKind::Reset as usize] = true;
     }

@@ -16,19 +16,27 @@ const ATTRIBUTE_Y_FLIP: u8 = 0x40;
 const ATTRIBUTE_PRIORITY: u8 = 0x80;
 
 impl PpuState {
-    /// `tick_fetcher` in CGB mode: the tile's attributes come with its number (same
-    /// address, VRAM bank 1) and choose the bank and flips of its data.
-    pub(super) fn tick_cgb_fetcher(&mut self, bus: &Ctx) {
+    /// `tick_fetcher` on a CGB (either colour mode). Each VRAM read takes two dots: the
+    /// address is formed at one step and read at the next (SameBoy's display notes), which
+    /// decides where a register write lands: the map entry and its row at step 0, the tile
+    /// number (and in CGB mode its attributes, same address in bank 1) at 1, each data
+    /// byte's address at 2 / 4 and the byte at 3 / 5.
+    pub(super) fn tick_cgb_fetcher(&mut self, bus: &Ctx, during_object_fetch: bool) {
         match self.fetcher_step {
+            0 => self.choose_map_entry(during_object_fetch),
             1 => {
-                let address = self.tile_map_address();
+                let address = super::fetcher::map_address(self.fetch_map_entry, self.fetcher_y);
                 self.fetch_tile_number = bus.vram[address];
-                self.fetch_tile_attributes = bus.vram_bank1[address];
+                self.fetch_tile_attributes = if self.colour_mode == MODE_CGB {
+                    bus.vram_bank1[address]
+                } else {
+                    0
+                };
             }
-            3 => self.fetch_tile_low = self.tile_data_bank(bus)[self.cgb_tile_data_address()],
+            2 | 4 => self.fetch_tile_sel = u8::from(self.lcdc & LCDC_TILE_DATA != 0),
+            3 => self.fetch_tile_low = self.read_cgb_tile_data(bus, 0),
             5 => {
-                let address = self.cgb_tile_data_address() + 1;
-                self.fetch_tile_high = self.tile_data_bank(bus)[address];
+                self.fetch_tile_high = self.read_cgb_tile_data(bus, 1);
                 if self.in_window != 0 {
                     self.fetcher_window_x = self.fetcher_window_x.wrapping_add(1);
                 }
@@ -45,15 +53,49 @@ impl PpuState {
         self.fetcher_step = self.fetcher_step.wrapping_add(1) & 7;
     }
 
-    /// `tile_data_address` with the vertical flip (attribute bit 6).
-    fn cgb_tile_data_address(&self) -> usize {
-        let address = self.tile_data_address();
-        if self.fetch_tile_attributes & ATTRIBUTE_Y_FLIP != 0 {
-            // Row r of 0..=7 sits at byte 2r of the tile: flipping is XOR 14.
-            address ^ 0x0E
-        } else {
-            address
+    /// Fetcher step 0 on a CGB: chooses (and latches) the map entry and row of the next
+    /// tile; step 1 reads it.
+    fn choose_map_entry(&mut self, during_object_fetch: bool) {
+        self.hand_back_disabled_window();
+        let (entry, y) = self.map_entry(during_object_fetch);
+        self.fetch_map_entry = entry;
+        self.fetcher_y = y;
+    }
+
+    /// The fetcher latches as of a file that did not save them (format 1.2 and older): on
+    /// a CGB chosen from the registers now, no glitch pending; a DMG never sets them (0).
+    pub(crate) fn fill_fetch_latches(&mut self) {
+        self.fetch_map_entry = 0;
+        self.fetcher_y = 0;
+        self.fetch_tile_sel = 0;
+        self.tile_sel_glitch = 0;
+        if self.is_cgb_hardware() {
+            (self.fetch_map_entry, self.fetcher_y) = self.map_entry(false);
+            self.fetch_tile_sel = u8::from(self.lcdc & LCDC_TILE_DATA != 0);
         }
+    }
+
+    /// Fetcher step 3 (`plane` 0) or 5 (1): a data byte of the tile, at the address formed
+    /// a dot earlier (`fetch_tile_sel`), from the row chosen with the map entry (revision D
+    /// and later), flipped and banked by the attributes.
+    fn read_cgb_tile_data(&self, bus: &Ctx, plane: usize) -> u8 {
+        let tile = self.fetch_tile_number;
+        if self.tile_sel_glitch != 0 && self.fetch_tile_sel != 0 && tile < 0x80 {
+            // LCDC bit 4 went from 1 to 0 a dot ago: the read returns the tile number.
+            // UNVERIFIED beyond Mealybug's documentation of the glitch (non-D revisions).
+            return tile;
+        }
+        let index = if self.fetch_tile_sel == 0 && tile < 128 {
+            u16::from(tile) + 256
+        } else {
+            u16::from(tile)
+        };
+        let mut row = self.fetcher_y & 7;
+        if self.fetch_tile_attributes & ATTRIBUTE_Y_FLIP != 0 {
+            row ^= 7;
+        }
+        let address = usize::from(index * 16 + u16::from(row) * 2) + plane;
+        self.tile_data_bank(bus)[address & 0x1FFF]
     }
 
     /// The VRAM bank of the tile being fetched (attribute bit 3).

@@ -16,6 +16,13 @@ fn shade(pixel: u8, bg_enable: bool, bgp: u8, obp0: u8, obp1: u8) -> u8 {
     }
 }
 
+/// VRAM offset of a `map_entry` on row source `y`.
+#[inline(always)]
+pub(super) fn map_address(entry: u8, y: u8) -> usize {
+    let base: usize = if entry & 0x80 != 0 { 0x1C00 } else { 0x1800 };
+    base + usize::from(y / 8) * 32 + usize::from(entry & 0x1F)
+}
+
 impl PpuState {
     pub(super) fn activate_window(&mut self) {
         self.in_window = 1;
@@ -82,7 +89,9 @@ impl PpuState {
 
     pub(super) fn mode3_sprite_check(&mut self, bus: &mut Ctx) {
         if self.sprite_count > 0
-            && self.lcdc & LCDC_OBJ_ENABLE != 0
+            // A CGB fetches objects even while LCDC bit 1 is clear (it only hides their
+            // pixels), so they cost mode-3 time all the same (SameBoy's display notes).
+            && (self.lcdc & LCDC_OBJ_ENABLE != 0 || self.is_cgb_hardware())
             && self.next_sprite()[1] == self.scanline_x.wrapping_add(8)
         {
             self.sprite_wait_fetcher(bus);
@@ -157,12 +166,23 @@ impl PpuState {
     /// One dot of the background/window fetcher: tile number at step 1, low byte at 3,
     /// high byte at 5, then it waits until the FIFO is empty to push eight pixels.
     pub(super) fn tick_fetcher(&mut self, bus: &Ctx) {
-        if self.colour_mode == MODE_CGB {
-            self.tick_cgb_fetcher(bus);
+        self.tick_fetcher_in(bus, false);
+    }
+
+    /// `tick_fetcher` while an object fetch holds the background fetcher back
+    /// (`during_object_fetch`: a CGB then forms the tile-map column differently).
+    pub(super) fn tick_fetcher_in(&mut self, bus: &Ctx, during_object_fetch: bool) {
+        if self.is_cgb_hardware() {
+            self.tick_cgb_fetcher(bus, during_object_fetch);
             return;
         }
         match self.fetcher_step {
-            1 => self.fetch_tile_number = bus.vram[self.tile_map_address()],
+            1 => {
+                // The DMG forms the address and reads in this one step.
+                self.hand_back_disabled_window();
+                let (entry, y) = self.map_entry(during_object_fetch);
+                self.fetch_tile_number = bus.vram[map_address(entry, y)];
+            }
             3 => self.fetch_tile_low = bus.vram[self.tile_data_address()],
             5 => {
                 self.fetch_tile_high = bus.vram[self.tile_data_address() + 1];
@@ -182,26 +202,46 @@ impl PpuState {
         self.fetcher_step = self.fetcher_step.wrapping_add(1) & 7;
     }
 
-    /// VRAM offset of the tile-map entry the fetcher reads now.
+    /// At the start of a tile fetch, a window whose LCDC bit 5 was cleared hands back to
+    /// the background (SameBoy's display notes; Mealybug m3_lcdc_win_en_change_multiple).
     #[inline(always)]
-    pub(super) fn tile_map_address(&self) -> usize {
-        let in_window = self.in_window != 0;
-        let map_high = if in_window {
-            self.lcdc & LCDC_WINDOW_MAP != 0
-        } else {
-            self.lcdc & LCDC_BG_MAP != 0
-        };
-        let (column, row) = if in_window {
-            (self.fetcher_window_x, self.window_line / 8)
-        } else {
+    pub(super) fn hand_back_disabled_window(&mut self) {
+        if self.in_window != 0 && self.lcdc & LCDC_WINDOW_ENABLE == 0 {
+            self.in_window = 0;
+        }
+    }
+
+    /// The tile-map entry of the tile fetched next (column in bits 0..=4, bit 7 set for the
+    /// 9C00 map) and the row source (LY + SCY, or the window's line). Outside the window
+    /// the column comes from the pixel position one dot behind, except while an object
+    /// fetch holds the fetcher, and during the fine-scroll discards it is SCX's own
+    /// (SameBoy's display notes; Mealybug m3_scx_high_5_bits).
+    #[inline(always)]
+    pub(super) fn map_entry(&self, during_object_fetch: bool) -> (u8, u8) {
+        let (high_map, column, y) = if self.in_window != 0 {
             (
-                (self.scx.wrapping_add(self.scanline_x).wrapping_add(8) / 8) & 0x1F,
-                self.ly.wrapping_add(self.scy) / 8,
+                self.lcdc & LCDC_WINDOW_MAP != 0,
+                self.fetcher_window_x,
+                self.window_line,
+            )
+        } else {
+            let column = if self.scanline_x.wrapping_add(16) < 8 {
+                self.scx >> 3
+            } else {
+                let behind = u8::from(!during_object_fetch);
+                self.scx
+                    .wrapping_add(self.scanline_x)
+                    .wrapping_add(8)
+                    .wrapping_sub(behind)
+                    / 8
+            };
+            (
+                self.lcdc & LCDC_BG_MAP != 0,
+                column,
+                self.ly.wrapping_add(self.scy),
             )
         };
-        let offset = (32 * u16::from(row) + u16::from(column)) & 0x3FF;
-        let base: u16 = if map_high { 0x1C00 } else { 0x1800 };
-        usize::from(base + offset)
+        ((column & 0x1F) | if high_map { 0x80 } else { 0 }, y)
     }
 
     pub(super) fn try_push_background(&mut self) {

@@ -182,6 +182,8 @@ impl PpuState {
             || self.screen_x > 160 - length
             // Colour output goes pixel by pixel (`output_pixel`).
             || self.colour_mode != 0
+            // A disabled window hands back at the next fetch (`hand_back_disabled_window`).
+            || (self.in_window != 0 && self.lcdc & LCDC_WINDOW_ENABLE == 0)
         {
             return 0;
         }
@@ -237,7 +239,8 @@ impl PpuState {
         if start_step <= 1 {
             let dot = 1 - start_step + 1;
             self.scanline_x = start_x.wrapping_add(dot);
-            self.fetch_tile_number = bus.vram[self.tile_map_address()];
+            let (entry, y) = self.map_entry(false);
+            self.fetch_tile_number = bus.vram[super::fetcher::map_address(entry, y)];
         }
         // Kept in locals too: reading the two bytes back as a pair right after storing them
         // one by one stalls store forwarding.

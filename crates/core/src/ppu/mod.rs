@@ -370,8 +370,24 @@ pub struct PpuState {
     /// first: with OPRI clear, a lower index wins an overlap.
     #[state(since = 2)]
     pub obj_fifo_oam_index: [u8; 8],
+    /// CGB: the tile-map entry the background fetcher chose at its first step and reads at
+    /// the next (column in bits 0..=4, bit 7 set for the 9C00 map).
+    #[state(since = 3)]
+    pub fetch_map_entry: u8,
+    /// CGB: the row source chosen with it (LY + SCY, or the window's line); revisions D and
+    /// later keep it for the tile's data bytes too (Mealybug m3_scy_change CGB RevD).
+    #[state(since = 3)]
+    pub fetcher_y: u8,
+    /// CGB: LCDC bit 4 as the fetcher saw it one dot before reading a tile data byte (it
+    /// forms the address then, reads it the next dot).
+    #[state(since = 3, flag)]
+    pub fetch_tile_sel: u8,
+    /// CGB: 1 during the dot after a write cleared LCDC bit 4: a tile data read then returns
+    /// the tile number instead (Mealybug m3_lcdc_tile_sel_change CGB rows).
+    #[state(since = 3, flag)]
+    pub tile_sel_glitch: u8,
     #[state(old_pad_len = 1)]
-    pub _pad: [u8; 4],
+    pub _pad: [u8; 0],
 }
 
 /// The memories the PPU reads.
@@ -496,16 +512,18 @@ impl PpuState {
         ctx.frame = Some(frame);
         ctx.frame_rgb = Some(frame_rgb);
         if self.deferred_valid != 0 {
-            self.apply_deferred(&mut ctx);
+            self.apply_deferred(&mut ctx, DOTS == 2);
             if self.lcdc & LCDC_LCD_ENABLE == 0 {
                 return self.tick_lcd_off::<DOTS>();
             }
         }
-        if self.wx_just_changed != 0 {
-            // The WX comparator sees a fresh write differently during its first dot.
+        if self.wx_just_changed | self.tile_sel_glitch != 0 {
+            // The WX comparator sees a fresh write differently during its first dot, and
+            // so does a CGB's tile-data fetch after LCDC bit 4 was cleared.
             self.pay(self.fifo_lag, &mut ctx);
             self.run(1, false, &mut ctx);
             self.wx_just_changed = 0;
+            self.tile_sel_glitch = 0;
             self.advance_dots(u32::from(DOTS) - 1, &mut ctx);
         } else {
             self.advance_dots(u32::from(DOTS), &mut ctx);
@@ -712,6 +730,13 @@ impl PpuState {
     /// selects compatibility mode.
     pub fn set_colour_mode(&mut self, mode: u8) {
         self.colour_mode = mode;
+    }
+
+    /// Whether this PPU is a CGB's (in any colour mode): its mode-3 timing differs from a
+    /// DMG's in places even when it runs a DMG game.
+    #[inline(always)]
+    pub(super) fn is_cgb_hardware(&self) -> bool {
+        self.colour_mode != crate::cgb::MODE_DMG
     }
 
     /// Whether a CPU read in the current M-cycle reaches VRAM.

@@ -73,7 +73,7 @@ impl PpuState {
 
     pub(super) fn sprite_wait_fetcher(&mut self, bus: &mut Ctx) {
         if self.bg_fifo_len == 0 || self.fetcher_step < 5 {
-            self.tick_fetcher(bus);
+            self.tick_fetcher_in(bus, true);
             self.goto(Step::SpriteWaitFetcher, 1);
             return;
         }
@@ -87,7 +87,7 @@ impl PpuState {
     }
 
     pub(super) fn sprite_fetch_1(&mut self, bus: &mut Ctx) {
-        self.tick_fetcher(bus);
+        self.tick_fetcher_in(bus, true);
         self.goto(Step::SpriteFetch2, 1);
     }
 

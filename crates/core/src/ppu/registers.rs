@@ -130,12 +130,17 @@ impl PpuState {
     /// SameBoy's DMG notes). Other
     /// registers take effect at C. With less than two dots of lag (the end of mode 3 was
     /// near), the write lands at C. APPROX for those last pixels.
-    pub(super) fn apply_deferred(&mut self, bus: &mut Ctx) {
+    pub(super) fn apply_deferred(&mut self, bus: &mut Ctx, double_speed: bool) {
         self.deferred_valid = 0;
         let (reg, value) = (self.deferred_reg, self.deferred_value);
         let toggles_lcd = reg == io::LCDC && (value ^ self.lcdc) & LCDC_LCD_ENABLE != 0;
+        let cgb = self.is_cgb_hardware();
         let lead: u16 = match reg {
             io::BGP | io::OBP0 | io::OBP1 => 2,
+            // A CGB's LCDC, SCX and SCY writes land at the access itself (SameBoy's
+            // per-model write-conflict table; Mealybug CGB rows of m3_lcdc_*, m3_scx_*).
+            // At double speed they keep the DMG's lead (AGE m3-bg-lcdc-ds, m3-bg-scx-ds).
+            io::LCDC | io::SCY | io::SCX if cgb && !double_speed => 0,
             io::LCDC if !toggles_lcd => 2,
             io::SCY => SCY_LEAD_DOTS,
             io::SCX => SCX_LEAD_DOTS,
@@ -143,7 +148,10 @@ impl PpuState {
         };
         if lead > 0 && self.fifo_lag >= lead {
             self.pay(self.fifo_lag - lead, bus);
-            if self.fifo_lag == lead && lead == 2 {
+            // A CGB (revision D and later, like our E) takes the new palette two dots early
+            // at once, without the DMG's first dot of old | new (SameBoy's conflict table;
+            // Mealybug m3_bgp_change CGB RevD).
+            if self.fifo_lag == lead && lead == 2 && !cgb {
                 // First dot: palettes see old | new; LCDC only an OBJ disable on the
                 // first pixel.
                 match reg {
@@ -175,6 +183,11 @@ impl PpuState {
             }
         }
         self.pay(self.fifo_lag, bus);
+        if cgb && !double_speed && reg == io::LCDC && self.lcdc & !value & LCDC_TILE_DATA != 0 {
+            // The dot after the write sees the tile-data glitch (`read_cgb_tile_data`);
+            // `tick_slow` runs that dot on its own and then clears the flag.
+            self.tile_sel_glitch = 1;
+        }
         self.write_register_now(reg, value, bus.interrupt_flag);
     }
 }

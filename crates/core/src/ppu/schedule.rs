@@ -135,7 +135,7 @@ impl PpuState {
             Step::SpriteAfterPenalty => self.sprite_fetch_1(bus),
             Step::SpriteFetch1 => self.sprite_fetch_1(bus),
             Step::SpriteFetch2 => {
-                self.tick_fetcher(bus);
+                self.tick_fetcher_in(bus, true);
                 self.read_sprite_attributes(bus.oam);
                 self.sprite_tile_address = self.sprite_row_address();
                 self.goto(Step::SpriteFetchLow, 2);

@@ -10,9 +10,11 @@ use super::input::{Effect, InputState, PadEvent, Source};
 use super::overlay::{self, OverlayOptions};
 use super::picture::{ColourCorrection, Colours, Picture};
 use super::present::Presenter;
+use super::slots::Slots;
 use crate::ModelArg;
 use backspin_core::{Rom, SCREEN_HEIGHT, SCREEN_WIDTH};
-use crossbeam_channel::Sender;
+use crossbeam_channel::{Receiver, Sender};
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -20,7 +22,7 @@ use winit::application::ApplicationHandler;
 use winit::dpi::LogicalSize;
 use winit::event::{ElementState, KeyEvent, WindowEvent};
 use winit::event_loop::{ActiveEventLoop, ControlFlow};
-use winit::keyboard::PhysicalKey;
+use winit::keyboard::{KeyCode, PhysicalKey};
 use winit::window::{Fullscreen, Window, WindowId};
 
 /// Sent by the emulation thread after it queued a frame.
@@ -51,6 +53,17 @@ pub struct App {
     /// The model option, applied to dropped ROMs as to the first one.
     model: ModelArg,
     frames: FrameReceiver,
+    /// One-line messages from the emulation thread, shown as toasts.
+    notices: Receiver<String>,
+    /// The current game's save-state slots (for the thumbnail strip).
+    slots: Option<Slots>,
+    /// Shift is held: slot keys save, and the slot strip shows.
+    shift_held: bool,
+    /// The slot thumbnails, read when Shift goes down (and after a save while it is held).
+    strip: Option<Vec<Option<Vec<u8>>>>,
+    /// The action each held key started, so its release ends that action even if Shift
+    /// changed in between.
+    key_actions: BTreeMap<KeyCode, Action>,
     commands: Sender<Command>,
     /// The sound device (kept on this thread), reopened if it goes away.
     audio: AudioOutput,
@@ -87,8 +100,11 @@ struct PresentStats {
 }
 
 impl App {
+    #[allow(clippy::too_many_arguments)]
     pub fn new(
         frames: FrameReceiver,
+        notices: Receiver<String>,
+        slots: Option<Slots>,
         commands: Sender<Command>,
         audio: AudioOutput,
         bindings: Bindings,
@@ -111,6 +127,11 @@ impl App {
             software: view.software,
             model: view.model,
             frames,
+            notices,
+            slots,
+            shift_held: false,
+            strip: None,
+            key_actions: BTreeMap::new(),
             commands,
             audio,
             bindings,
@@ -196,8 +217,39 @@ impl App {
                     window.set_fullscreen(fullscreen);
                 }
             }
+            Action::LoadSlot(slot) => self.send(Command::LoadSlot(slot)),
+            Action::SaveSlot(slot) => self.send(Command::SaveSlot(slot)),
+            Action::UndoLoad => self.send(Command::UndoLoad),
+            Action::UndoSave => self.send(Command::UndoSave),
             Action::Joypad(_) | Action::Rewind | Action::Forward | Action::FastForward => {}
         }
+    }
+
+    /// Shows the emulation thread's messages; a save changes the strip, so it is re-read.
+    fn drain_notices(&mut self) {
+        let mut any = false;
+        while let Ok(text) = self.notices.try_recv() {
+            self.toast(text);
+            any = true;
+        }
+        if any {
+            self.refresh_strip();
+            if let Some(window) = &self.window {
+                window.request_redraw();
+            }
+        }
+    }
+
+    /// Reads the slot thumbnails while Shift is held (ten small files), else drops them.
+    fn refresh_strip(&mut self) {
+        self.strip = match (&self.slots, self.shift_held) {
+            (Some(slots), true) => Some(
+                (1..=super::config::SLOTS)
+                    .map(|slot| slots.thumbnail(slot))
+                    .collect(),
+            ),
+            _ => None,
+        };
     }
 
     fn screenshot(&mut self) {
@@ -264,6 +316,7 @@ impl App {
         let options = OverlayOptions {
             show_info: self.show_info,
             toast: self.toast.as_ref().map(|(text, _)| text.as_str()),
+            slot_strip: self.strip.as_deref(),
         };
         overlay::draw(&mut self.rgba, &self.info, &options);
         let (Some(window), Some(presenter)) = (&self.window, &mut self.presenter) else {
@@ -309,6 +362,8 @@ impl App {
         match Game::open(rom, Some(&path), model) {
             Ok(game) => {
                 self.rom_title = title;
+                self.slots = game.slots.clone();
+                self.refresh_strip();
                 log::info!("opened {}", path.display());
                 self.send(Command::LoadGame(Box::new(game)));
                 self.toast("ROM LOADED");
@@ -370,6 +425,7 @@ impl ApplicationHandler<FrameReady> for App {
             event_loop.exit();
             return;
         }
+        self.drain_notices();
         let Some(frame) = self.frames.frames.try_iter().last() else {
             return;
         };
@@ -408,6 +464,7 @@ impl ApplicationHandler<FrameReady> for App {
             WindowEvent::Focused(false) => {
                 // Keys released while unfocused never arrive: let go of everything.
                 self.input.release(Source::Keyboard, &mut self.effects);
+                self.key_actions.clear();
                 self.apply_effects();
             }
             WindowEvent::KeyboardInput {
@@ -419,8 +476,28 @@ impl ApplicationHandler<FrameReady> for App {
                     },
                 ..
             } => {
-                if let Some(action) = self.bindings.keys.get(&code).copied() {
-                    self.action(Source::Keyboard, action, state == ElementState::Pressed);
+                let pressed = state == ElementState::Pressed;
+                let action = if pressed {
+                    let action = self.bindings.key_action(code, self.shift_held);
+                    if let Some(action) = action {
+                        self.key_actions.insert(code, action);
+                    }
+                    action
+                } else {
+                    self.key_actions.remove(&code)
+                };
+                if let Some(action) = action {
+                    self.action(Source::Keyboard, action, pressed);
+                }
+            }
+            WindowEvent::ModifiersChanged(modifiers) => {
+                let shift = modifiers.state().shift_key();
+                if shift != self.shift_held {
+                    self.shift_held = shift;
+                    self.refresh_strip();
+                    if let Some(window) = &self.window {
+                        window.request_redraw();
+                    }
                 }
             }
             _ => {}
@@ -429,6 +506,7 @@ impl ApplicationHandler<FrameReady> for App {
 
     fn about_to_wait(&mut self, event_loop: &ActiveEventLoop) {
         self.poll_gamepads();
+        self.drain_notices();
         if let Some(sink) = self.audio.reconnect() {
             self.send(Command::Audio(Box::new(sink)));
             self.toast("AUDIO BACK");
@@ -453,7 +531,7 @@ impl ApplicationHandler<FrameReady> for App {
         event_loop.set_control_flow(ControlFlow::WaitUntil(
             Instant::now() + Duration::from_millis(8),
         ));
-        if self.toast.is_some()
+        if (self.toast.is_some() || self.strip.is_some())
             && self.info.mode == Mode::Paused
             && let Some(window) = &self.window
         {

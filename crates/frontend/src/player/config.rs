@@ -27,7 +27,18 @@ pub enum Action {
     Reset,
     Fullscreen,
     InputDisplay,
+    /// Load save-state slot 1..=10 (a timeline event: rewinding goes back past it).
+    LoadSlot(u8),
+    /// Save the game to slot 1..=10.
+    SaveSlot(u8),
+    /// Go back to the game as it was just before the last slot load.
+    UndoLoad,
+    /// Put back the slot file that the last slot save replaced.
+    UndoSave,
 }
+
+/// Save-state slots per ROM.
+pub const SLOTS: u8 = 10;
 
 /// Action names as written in the config file, in the order `--help` shows them.
 pub const ACTIONS: &[(&str, Action, &str)] = &[
@@ -89,7 +100,27 @@ pub const ACTIONS: &[(&str, Action, &str)] = &[
         Action::InputDisplay,
         "toggle the on-screen input display",
     ),
+    (
+        "undo_load",
+        Action::UndoLoad,
+        "undo the last slot load (back to before it)",
+    ),
+    (
+        "undo_save",
+        Action::UndoSave,
+        "undo the last slot save (the slot's old file back)",
+    ),
 ];
+
+/// Slot actions (`load_slot_N`, `save_slot_N`) are named by number, not listed in
+/// [`ACTIONS`]; these are their names for slot `n`.
+fn slot_action_name(action: Action) -> Option<String> {
+    match action {
+        Action::LoadSlot(n) => Some(format!("load_slot_{n}")),
+        Action::SaveSlot(n) => Some(format!("save_slot_{n}")),
+        _ => None,
+    }
+}
 
 const DEFAULT_KEYS: &[(&str, &[&str])] = &[
     ("up", &["ArrowUp"]),
@@ -99,7 +130,9 @@ const DEFAULT_KEYS: &[(&str, &[&str])] = &[
     ("a", &["KeyX"]),
     ("b", &["KeyZ"]),
     ("start", &["Enter"]),
-    ("select", &["ShiftRight", "ShiftLeft"]),
+    // Shift is also the save-slot modifier (Shift+F1..F10): right Shift only, so the left
+    // one saves without pressing SELECT in the game.
+    ("select", &["ShiftRight"]),
     ("rewind", &["Backspace"]),
     ("forward", &["Equal"]),
     ("pause", &["KeyP", "Escape"]),
@@ -110,6 +143,28 @@ const DEFAULT_KEYS: &[(&str, &[&str])] = &[
     ("reset", &["KeyR"]),
     ("fullscreen", &["F11"]),
     ("input_display", &["KeyI"]),
+    ("load_slot_1", &["F1"]),
+    ("load_slot_2", &["F2"]),
+    ("load_slot_3", &["F3"]),
+    ("load_slot_4", &["F4"]),
+    ("load_slot_5", &["F5"]),
+    ("load_slot_6", &["F6"]),
+    ("load_slot_7", &["F7"]),
+    ("load_slot_8", &["F8"]),
+    ("load_slot_9", &["F9"]),
+    ("load_slot_10", &["F10"]),
+    ("save_slot_1", &["Shift+F1"]),
+    ("save_slot_2", &["Shift+F2"]),
+    ("save_slot_3", &["Shift+F3"]),
+    ("save_slot_4", &["Shift+F4"]),
+    ("save_slot_5", &["Shift+F5"]),
+    ("save_slot_6", &["Shift+F6"]),
+    ("save_slot_7", &["Shift+F7"]),
+    ("save_slot_8", &["Shift+F8"]),
+    ("save_slot_9", &["Shift+F9"]),
+    ("save_slot_10", &["Shift+F10"]),
+    ("undo_load", &["KeyU"]),
+    ("undo_save", &["Shift+KeyU"]),
 ];
 
 const DEFAULT_PAD: &[(&str, &[&str])] = &[
@@ -255,7 +310,17 @@ const PAD_NAMES: &[(&str, gilrs::Button)] = {
 #[derive(Clone, Debug)]
 pub struct Bindings {
     pub keys: BTreeMap<KeyCode, Action>,
+    /// Keys pressed with Shift held (`"Shift+F1"` in the file); they win over `keys`.
+    pub shifted_keys: BTreeMap<KeyCode, Action>,
     pub pad: BTreeMap<ButtonKey, Action>,
+}
+
+impl Bindings {
+    /// The action of `code` pressed with or without Shift held.
+    pub fn key_action(&self, code: KeyCode, shift: bool) -> Option<Action> {
+        let shifted = shift.then(|| self.shifted_keys.get(&code)).flatten();
+        shifted.or_else(|| self.keys.get(&code)).copied()
+    }
 }
 
 /// `gilrs::Button` is not `Ord`; its name orders it here.
@@ -316,6 +381,7 @@ impl Bindings {
     fn from_file(file: &FileFormat) -> Result<Bindings, Vec<String>> {
         let mut problems = Vec::new();
         let mut keys = BTreeMap::new();
+        let mut shifted_keys = BTreeMap::new();
         let mut pad = BTreeMap::new();
         for (action_name, names) in &file.keyboard {
             let Some(action) = action_named(action_name) else {
@@ -326,12 +392,18 @@ impl Bindings {
                 continue;
             };
             for name in names {
-                match KEY_NAMES.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)) {
+                let (table, key_name) = match name.get(..6) {
+                    Some(prefix) if prefix.eq_ignore_ascii_case("shift+") => {
+                        (&mut shifted_keys, &name[6..])
+                    }
+                    _ => (&mut keys, name.as_str()),
+                };
+                match KEY_NAMES.iter().find(|(n, _)| n.eq_ignore_ascii_case(key_name)) {
                     None => problems.push(format!(
-                        "[keyboard] {action_name}: unknown key \"{name}\" (use winit key names such as KeyZ, ArrowUp, Enter, F12)"
+                        "[keyboard] {action_name}: unknown key \"{name}\" (use winit key names such as KeyZ, ArrowUp, Enter, F12, Shift+F1)"
                     )),
                     Some((_, code)) => {
-                        if let Some(previous) = keys.insert(*code, action)
+                        if let Some(previous) = table.insert(*code, action)
                             && previous != action
                         {
                             problems.push(format!(
@@ -375,7 +447,11 @@ impl Bindings {
             }
         }
         if problems.is_empty() {
-            Ok(Bindings { keys, pad })
+            Ok(Bindings {
+                keys,
+                shifted_keys,
+                pad,
+            })
         } else {
             Err(problems)
         }
@@ -407,26 +483,37 @@ fn merge(
 }
 
 fn action_named(name: &str) -> Option<Action> {
+    let slot = |prefix: &str| {
+        name.strip_prefix(prefix)
+            .and_then(|n| n.parse::<u8>().ok())
+            .filter(|n| (1..=SLOTS).contains(n))
+    };
+    if let Some(n) = slot("load_slot_") {
+        return Some(Action::LoadSlot(n));
+    }
+    if let Some(n) = slot("save_slot_") {
+        return Some(Action::SaveSlot(n));
+    }
     ACTIONS
         .iter()
         .find(|(n, _, _)| *n == name)
         .map(|(_, action, _)| *action)
 }
 
-fn name_of(action: Action) -> &'static str {
-    ACTIONS
-        .iter()
-        .find(|(_, a, _)| *a == action)
-        .map(|(n, _, _)| *n)
-        .unwrap_or("?")
+fn name_of(action: Action) -> String {
+    slot_action_name(action).unwrap_or_else(|| {
+        ACTIONS
+            .iter()
+            .find(|(_, a, _)| *a == action)
+            .map_or("?", |(n, _, _)| *n)
+            .to_string()
+    })
 }
 
 fn action_names() -> String {
-    ACTIONS
-        .iter()
-        .map(|(n, _, _)| *n)
-        .collect::<Vec<_>>()
-        .join(", ")
+    let mut names: Vec<&str> = ACTIONS.iter().map(|(n, _, _)| *n).collect();
+    names.extend(["load_slot_1..10", "save_slot_1..10"]);
+    names.join(", ")
 }
 
 /// The config file as written on first run.
@@ -473,6 +560,13 @@ pub fn bindings_help() -> String {
             .unwrap_or_else(|| "-".into());
         text += &format!("  {description:<40} {keys:<22} {pad}\n");
     }
+    text += &format!(
+        "  {:<40} {:<22} -\n  {:<40} {:<22} -\n",
+        "load save-state slot 1..10 (load_slot_N)",
+        "F1..F10",
+        "save to slot 1..10 (save_slot_N)",
+        "Shift+F1..F10"
+    );
     text += &format!(
         "Rebind them in {} (written with the defaults on first run), or pass --config FILE.",
         default_path().map_or("config.toml in the platform config directory".into(), |p| p

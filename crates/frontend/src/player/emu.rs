@@ -8,8 +8,9 @@
 use super::audio::AudioSink;
 use super::game::Game;
 use super::picture::Picture;
+use super::slots::{self, Slots};
 use crate::battery::{BatteryKeeper, ClockCatchUp};
-use backspin_core::Events;
+use backspin_core::{Events, State};
 use backspin_rewind::{Captured, Span, Timeline};
 use crossbeam_channel::{Receiver, RecvTimeoutError, Sender, TrySendError};
 use std::time::{Duration, Instant};
@@ -41,6 +42,14 @@ pub enum Command {
     LoadGame(Box<Game>),
     /// A new audio device opened (the previous one went away).
     Audio(Box<AudioSink>),
+    /// Save the game to slot 1..=10.
+    SaveSlot(u8),
+    /// Load slot 1..=10 (a timeline event).
+    LoadSlot(u8),
+    /// Back to the game as it was just before the last slot load.
+    UndoLoad,
+    /// Put back the slot file the last save replaced.
+    UndoSave,
     Quit,
 }
 
@@ -105,6 +114,10 @@ pub struct EmuSettings {
     /// Rewind history budget; 0 turns rewind off (inputs are still logged).
     pub rewind_budget_bytes: usize,
     pub start_paused: bool,
+    /// Start from power-on even when the ROM has a resume point (`--fresh`).
+    pub fresh: bool,
+    /// One-line messages for the player (slot saved, load refused, ...), shown as toasts.
+    pub notices: Option<Sender<String>>,
 }
 
 /// Starts the thread. `notify` wakes the UI after a frame was sent.
@@ -121,8 +134,10 @@ pub fn spawn(
         .spawn(move || {
             let mut emu = Emu::new(game, &settings, frames, audio, Box::new(notify));
             emu.run(&commands);
-            // Closed, quit by a signal, or the UI went away: the game's save comes first.
+            // Closed, quit by a signal, or the UI went away: the game's save comes first,
+            // then the resume point.
             emu.flush_battery();
+            emu.save_resume();
         })
         .expect("the OS can start a thread")
 }
@@ -131,6 +146,14 @@ struct Emu {
     timeline: Timeline,
     /// Writes the battery save (`None`: the demo, or no battery).
     battery: Option<BatteryKeeper>,
+    /// The game's save-state slots and resume point (`None`: no data directory).
+    slots: Option<Slots>,
+    /// One level of undo for a slot load: the timeline frame just before it, and the state
+    /// then (used when that frame is no longer in the rewind history).
+    undo_load: Option<(u64, Box<State>)>,
+    /// One level of undo for a slot save: the slot and the file it replaced (`None`: none).
+    undo_save: Option<(u8, Option<Vec<u8>>)>,
+    notices: Option<Sender<String>>,
     budget_bytes: usize,
     frames: FrameSender,
     /// A picture box the UI did not take (its channel was full), reused for the next frame.
@@ -172,10 +195,20 @@ impl Emu {
         if settings.rewind_budget_bytes == 0 {
             log::info!("rewind is off (--rewind-mib 0)");
         }
-        let (timeline, battery) = new_session(game, settings.rewind_budget_bytes);
+        let session = new_session(game, settings.rewind_budget_bytes, !settings.fresh);
+        if let Some(notice) = &session.notice {
+            log::info!("{notice}");
+            if let Some(notices) = &settings.notices {
+                let _ = notices.send(notice.clone());
+            }
+        }
         Emu {
-            timeline,
-            battery,
+            timeline: session.timeline,
+            battery: session.battery,
+            slots: session.slots,
+            undo_load: None,
+            undo_save: None,
+            notices: settings.notices.clone(),
             budget_bytes: settings.rewind_budget_bytes,
             frames,
             spare_picture: None,
@@ -249,13 +282,111 @@ impl Emu {
             Command::Reset => self.pending_reset = true,
             Command::LoadGame(game) => {
                 self.flush_battery();
-                (self.timeline, self.battery) = new_session(*game, self.budget_bytes);
+                self.save_resume();
+                let session = new_session(*game, self.budget_bytes, true);
+                if let Some(notice) = session.notice {
+                    self.notice(notice);
+                }
+                (self.timeline, self.battery, self.slots) =
+                    (session.timeline, session.battery, session.slots);
+                self.undo_load = None;
+                self.undo_save = None;
                 self.pending_reset = false;
             }
             Command::Audio(sink) => self.audio = *sink,
+            Command::SaveSlot(slot) => self.save_slot(slot),
+            Command::LoadSlot(slot) => self.load_slot(slot),
+            Command::UndoLoad => self.undo_load(),
+            Command::UndoSave => self.undo_save(),
             Command::Quit => return false,
         }
         true
+    }
+
+    /// Tells the player something (a toast), and logs it.
+    fn notice(&mut self, text: String) {
+        log::info!("{text}");
+        if let Some(notices) = &self.notices {
+            let _ = notices.send(text);
+        }
+        // While paused no frame would follow to wake the UI.
+        self.refresh_when_paused();
+    }
+
+    fn save_slot(&mut self, slot: u8) {
+        let Some(slots) = &self.slots else {
+            return self.notice("no data directory for save states".into());
+        };
+        let frame = self.timeline.frame();
+        match slots.save(slot, self.timeline.core(), frame) {
+            Ok(previous) => {
+                self.undo_save = Some((slot, previous));
+                self.notice(format!("Slot {slot} saved"));
+            }
+            Err(error) => self.notice(format!("Slot {slot} not saved: {error}")),
+        }
+    }
+
+    /// Loads `slot` as a timeline event. Unsaved battery RAM goes out first, and the load
+    /// itself never marks it dirty: the `.sav` changes again only once the game writes
+    /// cartridge RAM (see `battery/keeper.rs`), so an old state never clobbers a newer save.
+    fn load_slot(&mut self, slot: u8) {
+        let Some(slots) = &self.slots else {
+            return self.notice("no data directory for save states".into());
+        };
+        match slots.load(slot, self.timeline.core()) {
+            Ok(loaded) => {
+                self.save_before_seek();
+                let before = Box::new(*self.timeline.core().state());
+                self.undo_load = Some((self.timeline.frame(), before));
+                self.timeline.load_state(&loaded.state);
+                let age = slots::describe_age(loaded.saved_at, crate::battery::unix_now());
+                self.notice(format!("Slot {slot} loaded - saved {age}"));
+            }
+            Err(error) => self.notice(format!("Slot {slot}: {error}")),
+        }
+    }
+
+    /// Back to the moment before the last load. The load is a timeline event, so this is a
+    /// seek to the frame before it: the loaded game stays as the kept future (redo reaches
+    /// it again) until the player plays on, which forks it away. If that frame has left
+    /// the history (or rewind is off), the state from before the load is loaded instead, as
+    /// a new event.
+    fn undo_load(&mut self) {
+        let Some((frame, before)) = self.undo_load.take() else {
+            return self.notice("No load to undo".into());
+        };
+        self.save_before_seek();
+        let span = self.timeline.span();
+        let seekable =
+            self.timeline.rewind_enabled() && (span.oldest..=span.newest).contains(&frame);
+        if !(seekable && self.timeline.seek(frame).is_ok()) {
+            self.timeline.load_state(&before);
+        }
+        self.notice("Load undone".into());
+        self.send_frame(true);
+    }
+
+    fn undo_save(&mut self) {
+        let (Some(slots), Some((slot, previous))) = (&self.slots, self.undo_save.take()) else {
+            return self.notice("No save to undo".into());
+        };
+        match slots.restore(slot, previous.as_deref()) {
+            Ok(()) if previous.is_some() => self.notice(format!("Slot {slot}: old save back")),
+            Ok(()) => self.notice(format!("Slot {slot} emptied again")),
+            Err(error) => self.notice(format!("Undo save failed: {error}")),
+        }
+    }
+
+    /// Writes the resume point: the state now and the rewind history, for the next launch
+    /// of this ROM. A failure is a warning (the battery save is already written).
+    fn save_resume(&mut self) {
+        let Some(slots) = &self.slots else {
+            return;
+        };
+        if let Err(error) = slots::write_resume(slots, &self.timeline) {
+            log::warn!("resume point not saved: {error}");
+        }
     }
 
     /// While paused no frames flow: resend the current one so the overlay and title show
@@ -512,9 +643,30 @@ fn without_battery_writes(events: Events) -> Events {
     Events(events.0 & !Events::BATTERY_DIRTY.0)
 }
 
-/// A fresh session on `game`: a timeline from its power-on state (battery save loaded),
-/// with the cartridge clock's catch-up recorded as the first input.
-fn new_session(game: Game, budget_bytes: usize) -> (Timeline, Option<BatteryKeeper>) {
+/// A new play session: its timeline, battery keeper and slots, and what to tell the player.
+struct Session {
+    timeline: Timeline,
+    battery: Option<BatteryKeeper>,
+    slots: Option<Slots>,
+    notice: Option<String>,
+}
+
+/// A session on `game`: resumed where the last one ended (with its rewind history) when
+/// `resume` and the ROM has a resume point, else a timeline from its power-on state
+/// (battery save loaded) with the cartridge clock's catch-up recorded as the first input.
+fn new_session(game: Game, budget_bytes: usize, resume: bool) -> Session {
+    let resumed = match (&game.slots, resume) {
+        (Some(slots), true) => slots::read_resume(slots, &game.core, budget_bytes),
+        _ => None,
+    };
+    if let Some(resumed) = resumed {
+        return Session {
+            timeline: resumed.timeline,
+            battery: game.battery,
+            slots: game.slots,
+            notice: Some(resumed.notice),
+        };
+    }
     let mut timeline = Timeline::new(game.core, budget_bytes);
     match game.clock {
         ClockCatchUp::NoFooter => {}
@@ -530,7 +682,12 @@ fn new_session(game: Game, budget_bytes: usize) -> (Timeline, Option<BatteryKeep
             None => log::warn!("{warning}"),
         },
     }
-    (timeline, game.battery)
+    Session {
+        timeline,
+        battery: game.battery,
+        slots: game.slots,
+        notice: None,
+    }
 }
 
 #[cfg(test)]
@@ -543,10 +700,14 @@ mod tests {
         let (frames_tx, frames_rx) = frame_channels();
         let rom = backspin_core::Rom::from_bytes(super::super::DEMO_ROM.to_vec())
             .expect("the demo is a ROM");
-        let game = Game::open(rom, None, backspin_core::Model::Dmg).expect("the demo has no save");
+        let mut game =
+            Game::open(rom, None, backspin_core::Model::Dmg).expect("the demo has no save");
+        game.slots = None; // never the user's data directory
         let settings = EmuSettings {
             rewind_budget_bytes: budget_bytes,
             start_paused: false,
+            fresh: true,
+            notices: None,
         };
         let emu = Emu::new(
             game,
@@ -718,7 +879,10 @@ mod tests {
         let rom_path = dir.join("game.gb");
         std::fs::write(dir.join("game.sav"), [0x11; 8192]).unwrap();
         let rom = backspin_core::Rom::from_bytes(rom).unwrap();
-        Game::open(rom, Some(&rom_path), backspin_core::Model::Dmg).expect("the save fits")
+        let mut game =
+            Game::open(rom, Some(&rom_path), backspin_core::Model::Dmg).expect("the save fits");
+        game.slots = Some(Slots::new(dir.join("states")));
+        game
     }
 
     /// The save follows the game's write, and rewinding to before that write leaves the
@@ -731,6 +895,8 @@ mod tests {
         let settings = EmuSettings {
             rewind_budget_bytes: 16 << 20,
             start_paused: false,
+            fresh: true,
+            notices: None,
         };
         let mut emu = Emu::new(
             battery_game(dir.path(), 0x03), // MBC1+RAM+BATTERY
@@ -760,14 +926,215 @@ mod tests {
         );
     }
 
+    /// After a slot load the `.sav` is written again only once the game writes cartridge
+    /// RAM: loading a state with older RAM does not clobber the newer save.
+    #[test]
+    fn a_state_load_does_not_overwrite_a_newer_battery_save() {
+        let dir = tempfile::tempdir().unwrap();
+        let save = dir.path().join("game.sav");
+        let (frames_tx, _frames) = frame_channels();
+        let settings = EmuSettings {
+            rewind_budget_bytes: 16 << 20,
+            start_paused: false,
+            fresh: true,
+            notices: None,
+        };
+        let mut emu = Emu::new(
+            battery_game(dir.path(), 0x03),
+            &settings,
+            frames_tx,
+            AudioSink::silent(),
+            Box::new(|| {}),
+        );
+        // Slot 1 holds the loaded save ($11) from before the game's write.
+        emu.save_slot(1);
+        for _ in 0..10 {
+            emu.play_frame(false);
+        }
+        assert_eq!(emu.timeline.core().state().hw.cart_ram[0], 0x5A);
+        emu.load_slot(1);
+        assert_eq!(emu.timeline.core().state().hw.cart_ram[0], 0x11, "loaded");
+        for _ in 0..10 {
+            emu.play_frame(false); // the game loops without writing RAM again
+        }
+        emu.flush_battery();
+        assert_eq!(
+            std::fs::read(&save).unwrap()[0],
+            0x5A,
+            "the load wrote its older RAM over the save"
+        );
+    }
+
+    /// Save, play on, load, undo the load: back to the moment before the load, and
+    /// rewinding across the load shows the game as it was before it. Undo save restores the
+    /// slot's previous file.
+    #[test]
+    fn load_undo_load_and_undo_save() {
+        let (mut emu, _frames) = demo_emu(16 << 20);
+        let dir = tempfile::tempdir().unwrap();
+        emu.slots = Some(Slots::new(dir.path().to_path_buf()));
+        let mut shown: HashMap<u64, Vec<u8>> = HashMap::new();
+        for frame in 1..=60u64 {
+            emu.buttons = if frame > 30 { Buttons::RIGHT } else { 0 };
+            emu.play_frame(false);
+            shown.insert(frame, emu.timeline.core().state().as_bytes().to_vec());
+        }
+        emu.save_slot(2);
+        let saved = std::fs::read(emu.slots.as_ref().unwrap().path(2)).unwrap();
+        for _ in 0..60 {
+            emu.play_frame(false);
+        }
+        let before_load = emu.timeline.core().state().as_bytes().to_vec();
+        emu.load_slot(2);
+        assert!(
+            emu.timeline.core().state().as_bytes() == &shown[&60][..],
+            "loaded"
+        );
+        emu.play_frame(false);
+        emu.play_frame(false);
+        emu.undo_load();
+        assert_eq!(emu.timeline.frame(), 120);
+        assert!(
+            emu.timeline.core().state().as_bytes() == &before_load[..],
+            "undo load is the moment before the load"
+        );
+        // Load again, play, then rewind across the load.
+        emu.load_slot(2);
+        for _ in 0..5 {
+            emu.play_frame(false);
+        }
+        for _ in 0..5 {
+            assert!(emu.step_back());
+        }
+        assert_eq!(emu.timeline.frame(), 120);
+        assert!(
+            emu.timeline.core().state().as_bytes() == &before_load[..],
+            "rewinding across a load shows the game before it"
+        );
+        // Undo save: a second save, undone, leaves the first file.
+        emu.save_slot(2);
+        assert_ne!(
+            std::fs::read(emu.slots.as_ref().unwrap().path(2)).unwrap(),
+            saved
+        );
+        emu.undo_save();
+        assert_eq!(
+            std::fs::read(emu.slots.as_ref().unwrap().path(2)).unwrap(),
+            saved
+        );
+        // A broken slot changes nothing.
+        std::fs::write(emu.slots.as_ref().unwrap().path(3), b"junk").unwrap();
+        let now = emu.timeline.core().state().as_bytes().to_vec();
+        emu.load_slot(3);
+        assert!(emu.timeline.core().state().as_bytes() == &now[..]);
+    }
+
+    /// Quit and relaunch: the same frame, the same state, and the history to rewind.
+    #[test]
+    fn resume_continues_at_the_same_frame_with_history() {
+        let dir = tempfile::tempdir().unwrap();
+        let (mut emu, _frames) = demo_emu(16 << 20);
+        emu.slots = Some(Slots::new(dir.path().to_path_buf()));
+        for frame in 1..=200u64 {
+            emu.buttons = if frame % 50 < 20 { Buttons::RIGHT } else { 0 };
+            emu.play_frame(false);
+        }
+        let state = emu.timeline.core().state().as_bytes().to_vec();
+        emu.save_resume();
+        let rom = backspin_core::Rom::from_bytes(super::super::DEMO_ROM.to_vec()).unwrap();
+        let mut game = Game::open(rom, None, backspin_core::Model::Dmg).unwrap();
+        game.slots = Some(Slots::new(dir.path().to_path_buf()));
+        let session = new_session(game, 16 << 20, true);
+        let mut timeline = session.timeline;
+        assert!(session.notice.unwrap().contains("frame 200"));
+        assert_eq!(timeline.frame(), 200);
+        assert!(timeline.core().state().as_bytes() == &state[..]);
+        assert_eq!(timeline.span().oldest, 0);
+        timeline.seek(100).unwrap();
+        // A damaged history: resumed from the state, without history.
+        let history = dir.path().join("resume.history");
+        let mut bytes = std::fs::read(&history).unwrap();
+        let last = bytes.len() - 1;
+        bytes[last] ^= 1;
+        std::fs::write(&history, bytes).unwrap();
+        let rom = backspin_core::Rom::from_bytes(super::super::DEMO_ROM.to_vec()).unwrap();
+        let mut game = Game::open(rom, None, backspin_core::Model::Dmg).unwrap();
+        game.slots = Some(Slots::new(dir.path().to_path_buf()));
+        let session = new_session(game, 16 << 20, true);
+        assert!(session.timeline.core().state().as_bytes() == &state[..]);
+        assert_eq!(session.timeline.span().oldest, session.timeline.frame());
+    }
+
+    /// Figures for the report (run by hand):
+    /// `cargo test -p backspin --bin backspin resume_figures -- --ignored --nocapture`.
+    #[test]
+    #[ignore = "measurement: ten emulated minutes"]
+    fn resume_figures() {
+        let dir = tempfile::tempdir().unwrap();
+        let (mut emu, _frames) = demo_emu(128 << 20);
+        emu.slots = Some(Slots::new(dir.path().to_path_buf()));
+        let mut rng = backspin_test_support::SplitMix64::new(10);
+        for frame in 0..35_837u32 {
+            if frame % 23 == 0 {
+                emu.buttons = rng.below(256) as u8;
+            }
+            emu.play_frame(false);
+            emu.timeline.output().audio.drain_i16(&mut Vec::new());
+        }
+        let start = Instant::now();
+        emu.save_resume();
+        let resume = start.elapsed();
+        let slots = emu.slots.clone().unwrap();
+        let mut save = Vec::new();
+        let mut load = Vec::new();
+        for _ in 0..20 {
+            let start = Instant::now();
+            slots
+                .save(1, emu.timeline.core(), emu.timeline.frame())
+                .unwrap();
+            save.push(start.elapsed());
+            let start = Instant::now();
+            let loaded = slots.load(1, emu.timeline.core()).ok().unwrap();
+            emu.timeline.load_state(&loaded.state);
+            load.push(start.elapsed());
+        }
+        save.sort();
+        load.sort();
+        let size = |name: &str| std::fs::metadata(dir.path().join(name)).unwrap().len();
+        println!(
+            "slot save median {:?} (max {:?}), slot load (read, check, timeline event) median \
+             {:?} (max {:?}), slot file {} bytes",
+            save[10],
+            save[19],
+            load[10],
+            load[19],
+            size("slot-1.state")
+        );
+        println!(
+            "after 10 min: resume.state {} bytes, resume.history {} bytes, written in {resume:?}",
+            size("resume.state"),
+            size("resume.history")
+        );
+        let start = Instant::now();
+        let rom = backspin_core::Rom::from_bytes(super::super::DEMO_ROM.to_vec()).unwrap();
+        let mut game = Game::open(rom, None, backspin_core::Model::Dmg).unwrap();
+        game.slots = Some(slots);
+        let session = new_session(game, 128 << 20, true);
+        println!(
+            "resumed in {:?}: {}",
+            start.elapsed(),
+            session.notice.unwrap_or_default()
+        );
+    }
+
     /// The clock catch-up from a save reaches the game through the timeline (`rtc_advance`).
     #[test]
     fn the_clock_catch_up_is_recorded_on_the_timeline() {
         let dir = tempfile::tempdir().unwrap();
         let mut game = battery_game(dir.path(), 0x10); // MBC3+TIMER+RAM+BATTERY
         game.clock = ClockCatchUp::Advance(3_600 + 60);
-        let (timeline, _) = new_session(game, 1 << 20);
-        let core = timeline.core();
+        let session = new_session(game, 1 << 20, false);
+        let core = session.timeline.core();
         let clock = core
             .rom()
             .rtc_registers(&core.state().hw.mbc, core.m_cycles());

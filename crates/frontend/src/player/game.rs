@@ -4,6 +4,7 @@
 //! Opened on the UI thread (start-up, a dropped ROM) so a bad save is refused before the
 //! running game is replaced; the emulation thread then turns it into a timeline.
 
+use super::slots::{self, Slots};
 use crate::battery::{self, BatteryKeeper, ClockCatchUp};
 use backspin_core::{Core, Model, Options, Rom};
 use std::path::Path;
@@ -15,6 +16,8 @@ pub struct Game {
     /// What the loaded save says about the cartridge clock; the emulation thread records it
     /// on the timeline (`Timeline::rtc_advance`), so rewinding and replays keep it.
     pub clock: ClockCatchUp,
+    /// The ROM's save-state slots and resume point (`None`: no data directory).
+    pub slots: Option<Slots>,
 }
 
 impl Game {
@@ -27,11 +30,13 @@ impl Game {
             boot_rom: None,
         };
         let mut core = Core::new(rom, options);
+        let slots = slots::data_dir().map(|dir| Slots::new(slots::rom_dir(&dir, core.rom())));
         let Some(rom_path) = rom_path.filter(|_| core.has_battery()) else {
             return Ok(Game {
                 core,
                 battery: None,
                 clock: ClockCatchUp::NoFooter,
+                slots,
             });
         };
         let save_path = battery::save_path(rom_path);
@@ -41,6 +46,7 @@ impl Game {
             core,
             battery: Some(BatteryKeeper::new(save_path)),
             clock,
+            slots,
         })
     }
 }

@@ -15,6 +15,7 @@ mod input;
 mod overlay;
 mod picture;
 mod present;
+pub mod slots;
 
 use crate::ModelArg;
 use backspin_core::Rom;
@@ -53,6 +54,10 @@ pub struct PlayerArgs {
     /// Start paused.
     #[arg(long)]
     pub paused: bool,
+    /// Start the game from power-on, ignoring where the last session ended (it is still
+    /// saved again on exit).
+    #[arg(long)]
+    pub fresh: bool,
     /// Which Game Boy to emulate: `auto` picks a CGB for cartridges flagged for it and a
     /// DMG otherwise; `cgb` also plays DMG games on a CGB, coloured as a CGB colours them.
     #[arg(long, value_enum, default_value_t = ModelArg::Auto)]
@@ -123,6 +128,8 @@ pub fn run(rom_path: Option<PathBuf>, args: &PlayerArgs) -> Result<(), String> {
     let proxy = event_loop.create_proxy();
     quit_on_signal(proxy.clone());
     let (command_tx, command_rx) = crossbeam_channel::unbounded();
+    let (notice_tx, notice_rx) = crossbeam_channel::unbounded();
+    let slots = game.slots.clone();
     let (frame_tx, frame_rx) = emu::frame_channels();
     let no_audio = args.no_audio || std::env::var_os("BACKSPIN_NO_AUDIO").is_some();
     let (sink, audio_output) = audio::open(!no_audio);
@@ -131,6 +138,8 @@ pub fn run(rom_path: Option<PathBuf>, args: &PlayerArgs) -> Result<(), String> {
         emu::EmuSettings {
             rewind_budget_bytes: usize::from(args.rewind_mib) << 20,
             start_paused: args.paused,
+            fresh: args.fresh,
+            notices: Some(notice_tx),
         },
         command_rx,
         frame_tx,
@@ -141,6 +150,8 @@ pub fn run(rom_path: Option<PathBuf>, args: &PlayerArgs) -> Result<(), String> {
     );
     let mut app = app::App::new(
         frame_rx,
+        notice_rx,
+        slots,
         command_tx.clone(),
         audio_output,
         bindings,

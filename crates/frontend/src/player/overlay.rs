@@ -2,6 +2,7 @@
 //! scales as crisply as the game: frame counter, status, timeline bar, input display, toasts.
 
 use super::emu::{FrameInfo, Mode};
+use super::slots::{THUMB_HEIGHT, THUMB_WIDTH};
 use backspin_core::{Buttons, SCREEN_HEIGHT, SCREEN_WIDTH};
 
 /// The timeline marker colour: no game shade is red, so tests can find it in a capture.
@@ -18,7 +19,15 @@ pub const BAR_RIGHT: usize = SCREEN_WIDTH - 4;
 pub struct OverlayOptions<'a> {
     pub show_info: bool,
     pub toast: Option<&'a str>,
+    /// The save-state slots' thumbnails (RGBA, `slots::THUMB_WIDTH` x `THUMB_HEIGHT`; `None`:
+    /// an empty slot), shown as a strip while the save modifier is held.
+    pub slot_strip: Option<&'a [Option<Vec<u8>>]>,
 }
+
+/// Characters per toast line (4 pixels each, a margin on both sides).
+const TOAST_COLUMNS: usize = (SCREEN_WIDTH - 4) / 4;
+/// Top row of the slot strip.
+pub const STRIP_TOP: usize = BAR_TOP - 12 - THUMB_HEIGHT;
 
 pub fn draw(rgba: &mut [u8], info: &FrameInfo, options: &OverlayOptions) {
     let scrubbing = matches!(info.mode, Mode::Paused | Mode::Rewinding | Mode::Forwarding);
@@ -42,9 +51,73 @@ pub fn draw(rgba: &mut [u8], info: &FrameInfo, options: &OverlayOptions) {
     if options.show_info {
         input_display(rgba, info.buttons);
     }
+    if let Some(strip) = options.slot_strip {
+        slot_strip(rgba, strip);
+    }
     if let Some(toast) = options.toast {
-        let width = text_width(toast).min(SCREEN_WIDTH);
-        text_box(rgba, (SCREEN_WIDTH - width) / 2, 12, toast);
+        for (line, text) in wrap(toast, TOAST_COLUMNS).iter().enumerate().take(4) {
+            let width = text_width(text).min(SCREEN_WIDTH);
+            text_box(rgba, (SCREEN_WIDTH - width) / 2, 12 + line * 8, text);
+        }
+    }
+}
+
+/// Splits `text` into lines of at most `columns` characters, at spaces where possible.
+fn wrap(text: &str, columns: usize) -> Vec<String> {
+    let mut lines = Vec::new();
+    let mut line = String::new();
+    for word in text.split(' ') {
+        let mut word: Vec<char> = word.chars().collect();
+        while word.len() > columns {
+            if !line.is_empty() {
+                lines.push(std::mem::take(&mut line));
+            }
+            lines.push(word.drain(..columns).collect());
+        }
+        let word: String = word.into_iter().collect();
+        if !line.is_empty() && line.chars().count() + 1 + word.chars().count() > columns {
+            lines.push(std::mem::take(&mut line));
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line += &word;
+    }
+    if !line.is_empty() {
+        lines.push(line);
+    }
+    lines
+}
+
+/// The ten slots side by side, each its thumbnail (or a dark box when empty) numbered.
+fn slot_strip(rgba: &mut [u8], thumbnails: &[Option<Vec<u8>>]) {
+    for (index, thumbnail) in thumbnails.iter().enumerate() {
+        let x0 = index * THUMB_WIDTH;
+        if x0 + THUMB_WIDTH > SCREEN_WIDTH {
+            break;
+        }
+        match thumbnail {
+            Some(pixels) if pixels.len() == THUMB_WIDTH * THUMB_HEIGHT * 4 => {
+                for y in 0..THUMB_HEIGHT {
+                    let from = y * THUMB_WIDTH * 4;
+                    let to = ((STRIP_TOP + y) * SCREEN_WIDTH + x0) * 4;
+                    rgba[to..to + THUMB_WIDTH * 4]
+                        .copy_from_slice(&pixels[from..from + THUMB_WIDTH * 4]);
+                }
+            }
+            _ => {
+                fill(rgba, x0, STRIP_TOP, THUMB_WIDTH, THUMB_HEIGHT, None);
+                fill(rgba, x0, STRIP_TOP, THUMB_WIDTH, THUMB_HEIGHT, None);
+            }
+        }
+        // A one-pixel frame between thumbnails.
+        fill(rgba, x0, STRIP_TOP, 1, THUMB_HEIGHT, Some(FUTURE));
+        text_box(
+            rgba,
+            x0 + 1,
+            STRIP_TOP + THUMB_HEIGHT,
+            &format!("{}", index + 1),
+        );
     }
 }
 
@@ -231,6 +304,7 @@ mod tests {
             &OverlayOptions {
                 show_info: true,
                 toast: Some("STATE 3 SAVED"),
+                slot_strip: None,
             },
         );
         let row = BAR_TOP + 1;
@@ -239,5 +313,39 @@ mod tests {
             .collect();
         let middle = (BAR_LEFT + BAR_RIGHT) / 2;
         assert!(red.len() == 2 && red[0].abs_diff(middle) <= 2, "{red:?}");
+    }
+
+    #[test]
+    fn toasts_wrap_at_spaces_and_long_words() {
+        assert_eq!(wrap("Slot 3 loaded - saved 2 min ago", 38).len(), 1);
+        let lines = wrap(
+            "Slot 3: this save state is for another game (\"OTHER\"); the loaded ROM is \"DEMO\"",
+            38,
+        );
+        assert!(
+            lines.len() > 1 && lines.iter().all(|l| l.chars().count() <= 38),
+            "{lines:?}"
+        );
+        assert_eq!(wrap(&"x".repeat(80), 38).len(), 3);
+    }
+
+    #[test]
+    fn the_slot_strip_shows_thumbnails_and_empty_slots() {
+        let mut rgba = vec![0x80u8; SCREEN_WIDTH * SCREEN_HEIGHT * 4];
+        let mut thumbnails = vec![None; 10];
+        thumbnails[2] = Some(vec![0xFF; THUMB_WIDTH * THUMB_HEIGHT * 4]);
+        draw(
+            &mut rgba,
+            &FrameInfo::default(),
+            &OverlayOptions {
+                show_info: false,
+                toast: None,
+                slot_strip: Some(&thumbnails),
+            },
+        );
+        let at = |x: usize, y: usize| rgba[(y * SCREEN_WIDTH + x) * 4];
+        let y = STRIP_TOP + THUMB_HEIGHT - 1;
+        assert_eq!(at(2 * THUMB_WIDTH + 5, y), 0xFF, "slot 3's thumbnail");
+        assert!(at(5, y) < 0x80, "slot 1 is empty: darkened");
     }
 }

@@ -80,8 +80,11 @@ impl Display {
                 let _ = server.wait();
                 continue;
             };
+            // Fresh per display: the player's data (slots, resume files) lives here too, so
+            // no test resumes a game another test or an earlier run left behind.
             let runtime_dir = std::env::temp_dir().join(format!("backspin-gui-{number}"));
-            let _ = std::fs::create_dir_all(&runtime_dir);
+            let _ = std::fs::remove_dir_all(&runtime_dir);
+            let _ = std::fs::create_dir_all(runtime_dir.join("data"));
             #[cfg(unix)]
             {
                 use std::os::unix::fs::PermissionsExt;
@@ -117,16 +120,23 @@ impl Display {
         let mut command = Command::new(program);
         command
             .env("DISPLAY", format!(":{}", self.number))
-            .env("XDG_RUNTIME_DIR", &self.runtime_dir);
+            .env("XDG_RUNTIME_DIR", &self.runtime_dir)
+            .env("BACKSPIN_DATA_DIR", self.runtime_dir.join("data"));
         command
     }
 
     /// Starts `backspin` with `args`; its log goes to `log`.
     pub fn launch(&mut self, args: &[&str], log: &Path) {
+        self.launch_with_env(args, &[], log);
+    }
+
+    /// `launch` with extra environment variables (e.g. `BACKSPIN_DATA_DIR`).
+    pub fn launch_with_env(&mut self, args: &[&str], env: &[(&str, &Path)], log: &Path) {
         let log_file = std::fs::File::create(log).expect("log file");
         let child = self
             .command(env!("CARGO_BIN_EXE_backspin"))
             .args(args)
+            .envs(env.iter().copied())
             .env("RUST_LOG", "info,backspin=debug")
             .stdout(log_file.try_clone().expect("log file"))
             .stderr(log_file)

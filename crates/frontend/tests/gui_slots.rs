@@ -1,0 +1,182 @@
+//! Save-state slots in the real window, under Xvfb (helpers in `gui_support`), on our own
+//! battery counter ROM: save to a slot, play on, load it, undo the load, load again and
+//! rewind across the load; then quit and relaunch, which resumes at the same frame with
+//! the rewind history. Skips with a printed reason when Xvfb, xdotool or import is missing.
+
+mod gui_support;
+
+use gui_support::{Display, SERIAL, missing_tools, out_dir, wait_for_log};
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+fn wait_for_frame(display: &Display, window: &str, frames: u64) -> u64 {
+    let started = Instant::now();
+    loop {
+        let (frame, title) = display.title_frame(window);
+        if frame >= frames {
+            return frame;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "stuck at {title:?}"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// Waits until the log holds `text` `count` times.
+fn wait_for_count(log: &Path, text: &str, count: usize) {
+    let started = Instant::now();
+    while started.elapsed() < Duration::from_secs(30) {
+        let log_text = std::fs::read_to_string(log).unwrap_or_default();
+        if log_text.matches(text).count() >= count {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    panic!(
+        "{text:?} not logged {count} times:\n{}",
+        std::fs::read_to_string(log).unwrap_or_default()
+    );
+}
+
+/// The frame in the title once it stops changing (paused).
+fn settled_frame(display: &Display, window: &str) -> u64 {
+    let mut last = display.title_frame(window).0;
+    loop {
+        std::thread::sleep(Duration::from_millis(400));
+        let now = display.title_frame(window).0;
+        if now == last {
+            return now;
+        }
+        last = now;
+    }
+}
+
+#[test]
+fn gui_slots_save_load_undo_rewind_and_resume() {
+    let name = "gui_slots_save_load_undo_rewind_and_resume";
+    if let Some(missing) = missing_tools() {
+        println!("SKIPPED {name}: {missing} not installed");
+        return;
+    }
+    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let dir = out_dir().join("slots");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../roms-test/battery_counter.asm");
+    let rom = dir.join("counter.gb");
+    std::fs::write(
+        &rom,
+        backspin_asm::assemble_file(&source).expect("assembles"),
+    )
+    .unwrap();
+    let config = dir.join("config.toml");
+    let data = dir.join("data");
+    let env = [("BACKSPIN_DATA_DIR", data.as_path())];
+    let args = [
+        rom.to_str().unwrap(),
+        "--no-audio",
+        "--software",
+        "--config",
+        config.to_str().unwrap(),
+    ];
+    let mut display = Display::start();
+
+    let log = dir.join("first.log");
+    display.launch_with_env(&args, &env, &log);
+    let window = display.wait_for_window(&log);
+    display.xdotool(&["windowfocus", "--sync", &window]);
+    wait_for_frame(&display, &window, 60);
+    display.xdotool(&["keydown", "Shift_L"]);
+    std::thread::sleep(Duration::from_millis(300));
+    display.xdotool(&["key", "F1"]);
+    std::thread::sleep(Duration::from_millis(300));
+    display.xdotool(&["keyup", "Shift_L"]);
+    wait_for_count(&log, "Slot 1 saved", 1);
+    let states = std::fs::read_dir(data.join("states"))
+        .unwrap()
+        .next()
+        .expect("a folder for the ROM")
+        .unwrap()
+        .path();
+    assert!(states.join("slot-1.state").exists());
+
+    // Play on, load, undo the load.
+    let before_load = wait_for_frame(&display, &window, display.title_frame(&window).0 + 60);
+    display.xdotool(&["key", "F1"]);
+    wait_for_count(&log, "Slot 1 loaded - saved just now", 1);
+    display.xdotool(&["key", "u"]);
+    wait_for_count(&log, "Load undone", 1);
+
+    // Load again, play on, then rewind across the load.
+    display.xdotool(&["key", "F1"]);
+    wait_for_count(&log, "Slot 1 loaded", 2);
+    let (loaded_at, _) = display.title_frame(&window);
+    wait_for_frame(&display, &window, loaded_at + 60);
+    display.xdotool(&["key", "p"]); // pause
+    let paused_at = settled_frame(&display, &window);
+    display.xdotool(&["keydown", "BackSpace"]);
+    let started = Instant::now();
+    while display.title_frame(&window).0 + 30 > loaded_at
+        && started.elapsed() < Duration::from_secs(30)
+    {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    display.xdotool(&["keyup", "BackSpace"]);
+    let rewound_to = settled_frame(&display, &window);
+    println!("{name}: loaded at {loaded_at}, paused at {paused_at}, rewound to {rewound_to}");
+    assert!(
+        rewound_to + 30 <= loaded_at && rewound_to > before_load.saturating_sub(200),
+        "rewinding crossed the load: {rewound_to} vs load at {loaded_at}"
+    );
+
+    // Quit (paused, so the frame is known) and relaunch: the same frame, history held.
+    display.close_window(&window);
+    let started = Instant::now();
+    while !display.app_exited() && started.elapsed() < Duration::from_secs(15) {
+        std::thread::sleep(Duration::from_millis(100));
+        if !display.app_exited() && started.elapsed() > Duration::from_secs(3) {
+            display.close_window(&window);
+        }
+    }
+    display.wait_for_success(&log);
+    assert!(states.join("resume.state").exists() && states.join("resume.history").exists());
+    let log = dir.join("second.log");
+    let mut relaunch = args.to_vec();
+    relaunch.push("--paused");
+    display.launch_with_env(&relaunch, &env, &log);
+    let window = display.wait_for_window(&log);
+    display.xdotool(&["windowfocus", "--sync", &window]);
+    assert!(wait_for_log(
+        &log,
+        &format!("Resumed at frame {rewound_to} with"),
+        Duration::from_secs(30)
+    ));
+    assert_eq!(settled_frame(&display, &window), rewound_to);
+    display.xdotool(&["key", "comma"]); // one frame back
+    let started = Instant::now();
+    while display.title_frame(&window).0 != rewound_to - 1 {
+        assert!(
+            started.elapsed() < Duration::from_secs(20),
+            "no rewind history after resuming"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    // --fresh starts from power-on.
+    display.close_window(&window);
+    let started = Instant::now();
+    while !display.app_exited() && started.elapsed() < Duration::from_secs(15) {
+        std::thread::sleep(Duration::from_millis(100));
+        if !display.app_exited() && started.elapsed() > Duration::from_secs(3) {
+            display.close_window(&window);
+        }
+    }
+    display.wait_for_success(&log);
+    let log = dir.join("third.log");
+    relaunch.push("--fresh");
+    display.launch_with_env(&relaunch, &env, &log);
+    let window = display.wait_for_window(&log);
+    assert_eq!(settled_frame(&display, &window), 0);
+    assert!(!std::fs::read_to_string(&log).unwrap().contains("Resumed"));
+}
