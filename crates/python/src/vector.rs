@@ -1,5 +1,6 @@
-//! `VectorGameBoy`: N Game Boys stepped together on Rust threads (a small pool kept between steps) with the GIL released,
-//! their observations written into one `(N, 144, 160, 3)` (or `(N, 8192)`) numpy array.
+//! `VectorGameBoy`: N Game Boys stepped together on Rust threads (a small pool kept between
+//! steps) with the GIL released, their observations written into one `(N, 144, 160, 3)`
+//! (or `(N, 8192)`) numpy array.
 //!
 //! Each env is a `Timeline` with rewind off rather than a bare `Core`: the timeline owns
 //! what "one frame" means (including a CPU that locks up mid-frame), so an env here and a
@@ -11,7 +12,7 @@ use crate::game_boy::{parse_model, rom_bytes};
 use crate::pool::Pool;
 use crate::{SCREEN_HEIGHT, SCREEN_WIDTH};
 use backspin_core::state_file::{self, Metadata};
-use backspin_core::{Core, Model, Options, Rom};
+use backspin_core::{Core, Model, Options, Rom, State};
 use backspin_rewind::Timeline;
 use numpy::{PyArrayDyn, PyArrayMethods};
 use pyo3::exceptions::{PyIndexError, PyRuntimeError, PyValueError};
@@ -64,6 +65,13 @@ impl Observation {
             }
         }
     }
+}
+
+/// Whether observation rows are refreshed after a state load.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum AfterLoad {
+    Yes,
+    No,
 }
 
 /// N Game Boys running the same cartridge, stepped together. See the package docstring.
@@ -138,8 +146,10 @@ impl VectorGameBoy {
         }
     }
 
-    /// Rewrites the observation rows of `indices` (after a load or reset).
-    fn refresh_rows(&mut self, py: Python<'_>, indices: &[usize]) {
+    /// Rewrites the observation rows of `indices` (after a load or reset). A state holds no
+    /// picture: after a load a screen row is blank (white) until the next frame is drawn,
+    /// as `GameBoy.screen` is.
+    fn refresh_rows(&mut self, py: Python<'_>, indices: &[usize], after: AfterLoad) {
         let array = self.observations.bind(py);
         // Safety: the array was created C-contiguous by `new` and is written only with the
         // GIL held or by the worker threads of `step`, which hold no other borrow of it.
@@ -147,7 +157,11 @@ impl VectorGameBoy {
         let row_bytes = self.observation.row_bytes();
         for &i in indices {
             let row = &mut all[i * row_bytes..(i + 1) * row_bytes];
-            self.observation.write(&mut self.envs[i], row);
+            if after == AfterLoad::Yes && self.observation == Observation::Screen {
+                row.fill(0xFF);
+            } else {
+                self.observation.write(&mut self.envs[i], row);
+            }
         }
     }
 }
@@ -202,7 +216,7 @@ impl VectorGameBoy {
             observations,
         };
         let all: Vec<usize> = (0..num_envs).collect();
-        vector.refresh_rows(py, &all);
+        vector.refresh_rows(py, &all, AfterLoad::No);
         Ok(vector)
     }
 
@@ -265,8 +279,8 @@ impl VectorGameBoy {
         }
     }
 
-    /// Frames env `index` has run since it was powered on (loads and resets keep counting
-    /// from 0 again).
+    /// Frames along env `index`'s timeline (a state load keeps counting, as in `GameBoy`;
+    /// `reset` powers it on afresh at 0).
     fn frame(&self, index: i64) -> PyResult<u64> {
         Ok(self.envs[self.check_index(index)?].frame())
     }
@@ -348,30 +362,31 @@ impl VectorGameBoy {
             }
             list
         };
-        let (rom, model) = (&self.rom, self.model);
-        let loaded: Result<Vec<Timeline>, String> = py.detach(|| {
-            states
+        let envs = &self.envs;
+        let decoded: Result<Vec<Box<State>>, String> = py.detach(|| {
+            indices
                 .iter()
+                .zip(&states)
                 .enumerate()
-                .map(|(k, bytes)| {
-                    let mut core = Core::new(
-                        rom.clone(),
-                        Options {
-                            model,
-                            boot_rom: None,
-                        },
-                    );
-                    state_file::load(&mut core, bytes)
-                        .map(|_| Timeline::new(core, 0))
+                .map(|(k, (&i, bytes))| {
+                    state_file::decode_for(envs[i].core(), bytes)
+                        .map(|(_, state)| state)
                         .map_err(|e| format!("state {k}: {e}"))
                 })
                 .collect()
         });
-        let loaded = loaded.map_err(StateError::new_err)?;
-        for (&i, timeline) in indices.iter().zip(loaded) {
-            self.envs[i] = timeline;
+        let decoded = decoded.map_err(StateError::new_err)?;
+        for (&i, state) in indices.iter().zip(&decoded) {
+            // As `GameBoy.load_state` does: the buttons as saved (an input just before the
+            // load), then the load as an event on the env's timeline.
+            let timeline = &mut self.envs[i];
+            let saved_buttons = state.hw.joypad.pressed;
+            if saved_buttons != timeline.buttons() {
+                timeline.set_buttons(saved_buttons);
+            }
+            timeline.load_state(state);
         }
-        self.refresh_rows(py, &indices);
+        self.refresh_rows(py, &indices, AfterLoad::Yes);
         Ok(())
     }
 
@@ -382,7 +397,7 @@ impl VectorGameBoy {
         for &i in &indices {
             self.envs[i] = power_on(&self.rom, self.model);
         }
-        self.refresh_rows(py, &indices);
+        self.refresh_rows(py, &indices, AfterLoad::No);
         Ok(())
     }
 

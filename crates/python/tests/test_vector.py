@@ -27,6 +27,15 @@ def test_vector_equals_single_game_boys(threads):
             gb.run(frames=frames, buttons=b)
         for i, gb in enumerate(singles):
             assert np.array_equal(vgb.observations[i], gb.screen), (step, i)
+        if step == 20:
+            # Swarm: every env (and every single GameBoy) goes on from env 1's state.
+            state = vgb.save_states([1])[0]
+            assert state == singles[1].save_state()
+            vgb.load_states(list(range(n)), state)
+            for gb in singles:
+                gb.load_state(state)
+            for i, gb in enumerate(singles):
+                assert np.array_equal(vgb.observations[i], gb.screen), ("load", i)
     assert vgb.save_states() == [gb.save_state() for gb in singles]
     assert [vgb.frame(i) for i in range(n)] == [gb.frame for gb in singles]
 
