@@ -1,6 +1,7 @@
 """Times VectorGameBoy.step on a ROM (default: the demo) and prints JSON: frames per second
 (all envs together) for 1, 2, 8 and 64 envs on 1 and 2 threads, the 1 -> 2 thread scaling
-per env count, and the load average before and after (the machine may be shared).
+per env count, and how loaded the machine was by other processes meanwhile (load
+averages and the share of all cores they kept busy).
 Usage: python benches/vector_speed.py [ROM] [--frames-per-env 300] [--repeats 7]"""
 
 import argparse
@@ -20,6 +21,17 @@ def best_of(repeats, fn):
     return best
 
 
+def busy_seconds():
+    """CPU seconds all processes have been busy since boot (Linux), or None."""
+    try:
+        with open("/proc/stat") as stat:
+            fields = [int(x) for x in stat.readline().split()[1:]]
+    except OSError:
+        return None
+    idle = fields[3] + fields[4]  # idle, iowait
+    return (sum(fields[:8]) - idle) / os.sysconf("SC_CLK_TCK")
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("rom", nargs="?")
@@ -32,6 +44,7 @@ def main():
     rom = args.rom or backspin.demo_rom()
     steps = max(1, args.frames_per_env // args.frameskip)
     load_before = os.getloadavg()
+    busy_before, own_before, wall_before = busy_seconds(), os.times(), time.perf_counter()
     results = {}
     for n in args.envs:
         buttons = [backspin.RIGHT] * n
@@ -59,6 +72,14 @@ def main():
         if n > 1 and "threads_1_fps" in row and "threads_2_fps" in row:
             row["scaling_1_to_2"] = round(row["threads_2_fps"] / row["threads_1_fps"] / 2, 3)
         results[f"envs_{n}"] = row
+    # How loaded the machine was by everything else while this ran: the share of all
+    # cores busy outside this process.
+    own = sum(os.times()[:4]) - sum(own_before[:4])
+    wall = time.perf_counter() - wall_before
+    busy_after = busy_seconds()
+    others = None
+    if busy_before is not None and busy_after is not None:
+        others = round(max(0.0, busy_after - busy_before - own) / (wall * os.cpu_count()), 3)
     print(
         json.dumps(
             {
@@ -68,6 +89,7 @@ def main():
                 "cpus": os.cpu_count(),
                 "loadavg_before": [round(x, 2) for x in load_before],
                 "loadavg_after": [round(x, 2) for x in os.getloadavg()],
+                "other_processes_cpu_share": others,
                 "results": results,
             },
             indent=2,
