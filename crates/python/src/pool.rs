@@ -1,11 +1,14 @@
 //! `Pool`: worker threads kept alive across `VectorGameBoy.step` calls, so a step costs one
 //! wake-up per worker instead of a thread spawn and join (which, at a few frames per step,
-//! is a tenth of the step).
+//! is a tenth of the step). The caller and the workers take envs one at a time from a
+//! shared counter rather than fixed chunks: when another process holds a core for a while,
+//! or some games cost more per frame than others, the other threads take up the slack.
 
-use crate::vector::{Observation, run_chunk};
+use crate::vector::{Observation, step_env};
 use backspin_rewind::Timeline;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::{Receiver, Sender, TryRecvError, channel};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
@@ -29,38 +32,48 @@ fn receive<T>(channel: &Receiver<T>) -> Result<T, ()> {
     channel.recv().map_err(|_| ())
 }
 
-/// One worker's share of a step: a chunk of envs, their buttons and observation rows.
-/// Raw pointers because the workers outlive any borrow: `Pool::run` does not return before
-/// every job it sent has been reported done, so the memory stays valid and unaliased while
-/// a worker uses it.
+/// One step's work, shared by every thread taking part. Raw pointers because the workers
+/// outlive any borrow: `Pool::run` does not return before every job it sent has been
+/// reported done, so the memory stays valid while a worker uses it, and each env index is
+/// taken from `next` by exactly one thread, so no env or row is ever touched by two.
+#[derive(Clone, Copy)]
 struct Job {
     envs: *mut Timeline,
-    len: usize,
     buttons: *const u8,
     rows: *mut u8,
-    rows_len: usize,
+    len: usize,
+    next: *const AtomicUsize,
     frames: u64,
     observation: Observation,
 }
 
-// Safety: see `Job`; each job's chunks are disjoint from every other job's.
+// Safety: see `Job`.
 unsafe impl Send for Job {}
 
 impl Job {
+    /// Steps envs taken one by one from the shared counter until none is left.
     fn run(self) {
-        // Safety: see `Job`.
-        let (envs, buttons, rows) = unsafe {
-            (
-                std::slice::from_raw_parts_mut(self.envs, self.len),
-                std::slice::from_raw_parts(self.buttons, self.len),
-                std::slice::from_raw_parts_mut(self.rows, self.rows_len),
-            )
-        };
-        run_chunk(envs, buttons, rows, self.frames, self.observation);
+        let row_bytes = self.observation.row_bytes();
+        loop {
+            // Safety: `next` outlives the step (see `Job`).
+            let i = unsafe { &*self.next }.fetch_add(1, Ordering::Relaxed);
+            if i >= self.len {
+                return;
+            }
+            // Safety: `i < len` and index `i` is this thread's alone (see `Job`).
+            let (timeline, pressed, row) = unsafe {
+                (
+                    &mut *self.envs.add(i),
+                    *self.buttons.add(i),
+                    std::slice::from_raw_parts_mut(self.rows.add(i * row_bytes), row_bytes),
+                )
+            };
+            step_env(timeline, pressed, row, self.frames, self.observation);
+        }
     }
 }
 
-/// `threads - 1` workers; the calling thread takes the first chunk itself.
+/// `threads - 1` workers; the calling thread takes part in every step too.
 pub(crate) struct Pool {
     jobs: Vec<Sender<Job>>,
     /// One message per finished job: false when it panicked.
@@ -93,8 +106,9 @@ impl Pool {
         }
     }
 
-    /// Steps every env (see `run_chunk`), split into contiguous chunks over the caller and
-    /// the workers. False if any chunk panicked (a bug; the envs are then in an unknown state).
+    /// Steps every env (`step_env` with its buttons and observation row) on the caller and
+    /// the workers. False if any thread panicked (a bug; the envs are then in an unknown
+    /// state).
     pub(crate) fn run(
         &mut self,
         envs: &mut [Timeline],
@@ -103,38 +117,24 @@ impl Pool {
         frames: u64,
         observation: Observation,
     ) -> bool {
-        let row_bytes = observation.row_bytes();
-        let per_chunk = envs.len().div_ceil(self.jobs.len() + 1);
-        let mut chunks = envs
-            .chunks_mut(per_chunk)
-            .zip(buttons.chunks(per_chunk))
-            .zip(rows.chunks_mut(per_chunk * row_bytes));
-        let first = chunks.next();
-        let mut sent = 0;
-        for (((envs, buttons), rows), worker) in chunks.zip(&self.jobs) {
-            let job = Job {
-                envs: envs.as_mut_ptr(),
-                len: envs.len(),
-                buttons: buttons.as_ptr(),
-                rows: rows.as_mut_ptr(),
-                rows_len: rows.len(),
-                frames,
-                observation,
-            };
-            if worker.send(job).is_ok() {
-                sent += 1;
-            } else {
-                // The worker is gone (it only leaves when the pool drops): do its chunk here.
-                run_chunk(envs, buttons, rows, frames, observation);
-            }
-        }
-        let mut ok = match first {
-            Some(((envs, buttons), rows)) => catch_unwind(AssertUnwindSafe(|| {
-                run_chunk(envs, buttons, rows, frames, observation)
-            }))
-            .is_ok(),
-            None => true,
+        assert!(buttons.len() == envs.len() && rows.len() == envs.len() * observation.row_bytes());
+        let next = AtomicUsize::new(0);
+        let job = Job {
+            envs: envs.as_mut_ptr(),
+            buttons: buttons.as_ptr(),
+            rows: rows.as_mut_ptr(),
+            len: envs.len(),
+            next: &next,
+            frames,
+            observation,
         };
+        // No more workers than envs beyond the caller's.
+        let helpers = self.jobs.len().min(envs.len().saturating_sub(1));
+        let sent = self.jobs[..helpers]
+            .iter()
+            .filter(|worker| worker.send(job).is_ok())
+            .count();
+        let mut ok = catch_unwind(AssertUnwindSafe(|| job.run())).is_ok();
         // Every job sent must be done before the borrows it points into end.
         let done = self.done.get_mut().unwrap_or_else(|e| e.into_inner());
         for _ in 0..sent {

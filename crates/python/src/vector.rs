@@ -100,29 +100,22 @@ fn power_on(rom: &Rom, model: Model) -> Timeline {
     Timeline::new(core, 0)
 }
 
-/// Steps every env of `envs` `frames` frames holding its buttons, then writes its row.
-pub(crate) fn run_chunk(
-    envs: &mut [Timeline],
-    buttons: &[u8],
-    rows: &mut [u8],
+/// Steps one env `frames` frames holding `pressed`, then writes its observation row.
+pub(crate) fn step_env(
+    timeline: &mut Timeline,
+    pressed: u8,
+    row: &mut [u8],
     frames: u64,
     observation: Observation,
 ) {
-    let row_bytes = observation.row_bytes();
-    for ((timeline, &pressed), row) in envs
-        .iter_mut()
-        .zip(buttons)
-        .zip(rows.chunks_exact_mut(row_bytes))
-    {
-        // As `GameBoy.run` does: an input only when the buttons change.
-        if pressed != timeline.buttons() {
-            timeline.set_buttons(pressed);
-        }
-        for _ in 0..frames {
-            timeline.run_frame();
-        }
-        observation.write(timeline, row);
+    // As `GameBoy.run` does: an input only when the buttons change.
+    if pressed != timeline.buttons() {
+        timeline.set_buttons(pressed);
     }
+    for _ in 0..frames {
+        timeline.run_frame();
+    }
+    observation.write(timeline, row);
 }
 
 impl VectorGameBoy {
