@@ -48,7 +48,7 @@ impl Draw {
 }
 
 /// A ROM given as bytes, or a path (`str` or `os.PathLike`) to read.
-fn rom_bytes(py: Python<'_>, rom: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<u8>> {
+pub(crate) fn rom_bytes(py: Python<'_>, rom: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<u8>> {
     if let Ok(bytes) = rom.cast::<PyBytes>() {
         return Ok(bytes.as_bytes().to_vec());
     }
@@ -69,6 +69,19 @@ fn rom_bytes(py: Python<'_>, rom: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec
         }
     })
     .map_err(RomError::new_err)
+}
+
+/// A `model=` argument: "auto" (CGB for cartridges flagged for it, DMG otherwise), "dmg"
+/// or "cgb".
+pub(crate) fn parse_model(model: &str, rom: &Rom) -> PyResult<Model> {
+    match model {
+        "auto" => Ok(Model::auto_for(rom)),
+        "dmg" => Ok(Model::Dmg),
+        "cgb" => Ok(Model::Cgb),
+        other => Err(PyValueError::new_err(format!(
+            "model must be \"auto\", \"dmg\" or \"cgb\", not {other:?}"
+        ))),
+    }
 }
 
 impl GameBoy {
@@ -108,16 +121,7 @@ impl GameBoy {
         }
         let rom = Rom::from_bytes(rom_bytes(py, rom, "ROM")?)
             .map_err(|e| RomError::new_err(format!("bad ROM: {e}")))?;
-        let model = match model {
-            "auto" => Model::auto_for(&rom),
-            "dmg" => Model::Dmg,
-            "cgb" => Model::Cgb,
-            other => {
-                return Err(PyValueError::new_err(format!(
-                    "model must be \"auto\", \"dmg\" or \"cgb\", not {other:?}"
-                )));
-            }
-        };
+        let model = parse_model(model, &rom)?;
         let boot_rom = match boot_rom {
             None => None,
             Some(b) => Some(

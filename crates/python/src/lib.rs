@@ -5,7 +5,9 @@
 mod errors;
 mod game_boy;
 mod memory;
+mod pool;
 mod rewind;
+mod vector;
 
 use pyo3::prelude::*;
 
@@ -15,6 +17,7 @@ fn _backspin(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<game_boy::GameBoy>()?;
     m.add_class::<memory::Memory>()?;
     m.add_class::<rewind::Rewind>()?;
+    m.add_class::<vector::VectorGameBoy>()?;
     for (name, mask) in [
         ("RIGHT", backspin_core::Buttons::RIGHT),
         ("LEFT", backspin_core::Buttons::LEFT),

@@ -64,3 +64,46 @@ def test_ten_thousand_random_calls():
     gb.load_state(saved)
     gb.run(frames=3)
     assert gb.screen.shape == (144, 160, 3)
+
+
+def test_ten_thousand_random_vector_calls():
+    seed = 20261126
+    print(f"seed {seed}")
+    rng = random.Random(seed)
+    vgb = backspin.VectorGameBoy(backspin.demo_rom(), 3, threads=2)
+    saved = vgb.save_states()
+    raised = 0
+
+    def pick():
+        return rng.choice(VALUES)
+
+    def small():
+        """Any bad value, but no valid one large enough to take long."""
+        value = pick()
+        return value if not isinstance(value, int) or not 2 < value < 1 << 64 else 2
+
+    def indices():
+        return rng.choice([pick(), [0, 1], [2], [0, 3], [-1], list(range(3)), [1 << 70]])
+
+    actions = [
+        lambda: vgb.step(rng.choice([pick(), [0, 1, 2], [0] * 3, [1 << 70] * 3]), small()),
+        lambda: vgb.save_states(indices()),
+        lambda: vgb.load_states(indices(), pick()),
+        lambda: vgb.load_states(indices(), rng.choice(saved)[: rng.randrange(len(saved[0]))]),
+        lambda: vgb.load_states([0, 1, 2], saved),
+        lambda: vgb.reset(indices()),
+        lambda: vgb.peek(pick(), pick()),
+        lambda: vgb.read_memory(pick(), pick(), pick()),
+        lambda: vgb.frame(pick()),
+        lambda: backspin.VectorGameBoy(pick(), small(), model=pick(), threads=pick()),
+        lambda: backspin.VectorGameBoy(backspin.demo_rom(), 2, observation=pick()),
+    ]
+    for _ in range(10_000):
+        try:
+            rng.choice(actions)()
+        except (backspin.BackspinError, TypeError, ValueError, IndexError, OverflowError):
+            raised += 1
+    print(f"10000 calls, {raised} raised")
+    vgb.load_states([0, 1, 2], saved)
+    vgb.step([0, 0, 0], frames=3)
+    assert vgb.observations.shape == (3, 144, 160, 3)

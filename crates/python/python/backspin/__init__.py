@@ -10,6 +10,11 @@ research, with save states and rewind from code.
     gb.rewind.back(600); gb.rewind.forward(60); gb.rewind.span
     gb.run_until(pc=0x0150, max_frames=10)
 
+    vgb = backspin.VectorGameBoy("game.gb", num_envs=8)   # N machines on Rust threads
+    vgb.step([backspin.A] * 8, frames=4)          # releases the GIL
+    vgb.observations                              # (8, 144, 160, 3) uint8, in place
+    vgb.load_states([1, 2], vgb.save_states([0])[0])   # "swarming"
+
 Every error from bad input is a ``backspin.BackspinError`` subclass (``RomError``,
 ``StateError``, ``RewindError``) or a ``TypeError``/``ValueError``/``IndexError``.
 """
@@ -31,6 +36,7 @@ from backspin._backspin import (
     RewindError,
     RomError,
     StateError,
+    VectorGameBoy,
     demo_rom,
 )
 
@@ -51,5 +57,6 @@ __all__ = [
     "RewindError",
     "RomError",
     "StateError",
+    "VectorGameBoy",
     "demo_rom",
 ]

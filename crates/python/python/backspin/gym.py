@@ -139,3 +139,127 @@ class GameBoyEnv(gymnasium.Env):
         if self.render_mode == "rgb_array":
             return self.game_boy.screen.copy()
         return None
+
+
+class GameBoyVectorEnv(gymnasium.vector.VectorEnv):
+    """N Game Boys as one Gymnasium vector environment, stepped together on Rust threads
+    (``backspin.VectorGameBoy``) with the GIL released.
+
+    The arguments are those of ``GameBoyEnv`` plus ``num_envs`` and ``threads``; the
+    callables receive the ``VectorGameBoy`` and the env's index: ``reward(vgb, i) -> float``
+    (read memory with ``vgb.peek(i, addr)`` or ``vgb.read_memory(i, start, end)``).
+
+    Autoreset is Gymnasium's ``NEXT_STEP`` mode: the step after an env terminates or is
+    truncated reloads its start state, ignores its action, and returns its first observation
+    with reward 0. ``reset(options={"state": s})`` starts every env from ``s``;
+    ``load_states(indices, states)`` moves chosen envs to other states ("swarming").
+    Observations are copies unless ``copy=False`` (then they are the native buffer, updated
+    in place by the next step).
+    """
+
+    metadata = {"autoreset_mode": gymnasium.vector.AutoresetMode.NEXT_STEP, "render_modes": []}
+
+    def __init__(
+        self,
+        rom: bytes | str | os.PathLike[str],
+        num_envs: int,
+        *,
+        model: str = "auto",
+        observation: str = "screen",
+        actions: Sequence[int] = DEFAULT_ACTIONS,
+        frameskip: int = 4,
+        reward: Callable[[backspin.VectorGameBoy, int], float] | None = None,
+        terminated: Callable[[backspin.VectorGameBoy, int], bool] | None = None,
+        max_steps: int | None = None,
+        start_state: bytes | None = None,
+        threads: int | None = None,
+        copy: bool = True,
+    ) -> None:
+        if frameskip < 1:
+            raise ValueError(f"frameskip must be at least 1, not {frameskip}")
+        if not actions:
+            raise ValueError("actions must name at least one button combination")
+        self.game_boys = backspin.VectorGameBoy(
+            rom, num_envs, model=model, threads=threads, observation=observation
+        )
+        self.num_envs = self.game_boys.num_envs
+        self._start_state = (
+            start_state if start_state is not None else self.game_boys.save_states([0])[0]
+        )
+        self._buttons = np.array([int(a) for a in actions], dtype=np.uint8)
+        self._frameskip = int(frameskip)
+        self._reward = reward
+        self._terminated = terminated
+        self._max_steps = max_steps
+        self._copy = copy
+        self._steps = np.zeros(self.num_envs, dtype=np.int64)
+        self._autoreset = np.zeros(self.num_envs, dtype=bool)
+        self.render_mode = None
+        self.single_action_space = spaces.Discrete(len(self._buttons))
+        shape = backspin.SCREEN_SHAPE if observation == "screen" else (RAM_END - RAM_START,)
+        self.single_observation_space = spaces.Box(0, 255, shape, np.uint8)
+        self.action_space = gymnasium.vector.utils.batch_space(
+            self.single_action_space, self.num_envs
+        )
+        self.observation_space = gymnasium.vector.utils.batch_space(
+            self.single_observation_space, self.num_envs
+        )
+
+    def _observations(self) -> np.ndarray:
+        obs = self.game_boys.observations
+        return obs.copy() if self._copy else obs
+
+    def reset(
+        self, *, seed: int | list[int] | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[np.ndarray, dict[str, Any]]:
+        # The emulators are deterministic: the seed only seeds the spaces' sampling.
+        if isinstance(seed, int):
+            self._np_random, self._np_random_seed = gymnasium.utils.seeding.np_random(seed)
+            self.action_space.seed(seed)
+        state = (options or {}).get("state", self._start_state)
+        self.game_boys.load_states(list(range(self.num_envs)), state)
+        self._steps[:] = 0
+        self._autoreset[:] = False
+        return self._observations(), {}
+
+    def step(
+        self, actions: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        actions = np.asarray(actions)
+        if actions.shape != (self.num_envs,) or not self.action_space.contains(
+            actions.astype(np.int64)
+        ):
+            raise ValueError(f"actions {actions!r} are not in {self.action_space}")
+        self.game_boys.step(self._buttons[actions], frames=self._frameskip)
+        self._steps += 1
+        rewards = np.zeros(self.num_envs, dtype=np.float64)
+        terminations = np.zeros(self.num_envs, dtype=bool)
+        for i in range(self.num_envs):
+            if self._reward:
+                rewards[i] = float(self._reward(self.game_boys, i))
+            if self._terminated:
+                terminations[i] = bool(self._terminated(self.game_boys, i))
+        if self._max_steps is None:
+            truncations = np.zeros(self.num_envs, dtype=bool)
+        else:
+            truncations = self._steps >= self._max_steps
+        # NEXT_STEP autoreset: envs that ended on the previous step start over now (their
+        # emulation this step is discarded by the reload).
+        restarted = np.flatnonzero(self._autoreset)
+        if restarted.size:
+            self.game_boys.load_states(restarted.tolist(), self._start_state)
+            self._steps[restarted] = 0
+            rewards[restarted] = 0.0
+            terminations[restarted] = False
+            truncations[restarted] = False
+        self._autoreset = terminations | truncations
+        return self._observations(), rewards, terminations, truncations, {}
+
+    def load_states(self, indices: Sequence[int], states: bytes | Sequence[bytes]) -> None:
+        """Moves the envs at ``indices`` to ``states`` (one each, or one for all); their
+        episodes go on from there (step counts are kept)."""
+        self.game_boys.load_states(list(indices), states)
+
+    def save_states(self, indices: Sequence[int] | None = None) -> list[bytes]:
+        """Save states of the envs at ``indices`` (default: all)."""
+        return self.game_boys.save_states(None if indices is None else list(indices))

@@ -1,0 +1,101 @@
+"""Times VectorGameBoy.step on a ROM (default: the demo) and prints JSON: frames per second
+(all envs together) for 1, 2, 8 and 64 envs on 1 and 2 threads, the 1 -> 2 thread scaling
+per env count, and how loaded the machine was by other processes meanwhile (load
+averages and the share of all cores they kept busy).
+Usage: python benches/vector_speed.py [ROM] [--frames-per-env 300] [--repeats 7]"""
+
+import argparse
+import json
+import os
+import time
+
+import backspin
+
+
+def best_of(repeats, fn):
+    best = float("inf")
+    for _ in range(repeats):
+        start = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def busy_seconds():
+    """CPU seconds all processes have been busy since boot (Linux), or None."""
+    try:
+        with open("/proc/stat") as stat:
+            fields = [int(x) for x in stat.readline().split()[1:]]
+    except OSError:
+        return None
+    idle = fields[3] + fields[4]  # idle, iowait
+    return (sum(fields[:8]) - idle) / os.sysconf("SC_CLK_TCK")
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("rom", nargs="?")
+    parser.add_argument("--frames-per-env", type=int, default=300)
+    parser.add_argument("--frameskip", type=int, default=4)
+    parser.add_argument("--repeats", type=int, default=7)
+    parser.add_argument("--envs", type=int, nargs="+", default=[1, 2, 8, 64])
+    parser.add_argument("--threads", type=int, nargs="+", default=[1, 2])
+    args = parser.parse_args()
+    rom = args.rom or backspin.demo_rom()
+    steps = max(1, args.frames_per_env // args.frameskip)
+    load_before = os.getloadavg()
+    busy_before, own_before, wall_before = busy_seconds(), os.times(), time.perf_counter()
+    results = {}
+    for n in args.envs:
+        buttons = [backspin.RIGHT] * n
+        runs = {}
+        for threads in args.threads:
+            vgb = backspin.VectorGameBoy(rom, n, threads=threads)
+            vgb.step(buttons, frames=60)  # past power-on
+
+            def run(vgb=vgb):
+                for _ in range(steps):
+                    vgb.step(buttons, frames=args.frameskip)
+
+            runs[threads] = run
+        # The thread counts take turns, so a burst of load from elsewhere hits one repeat
+        # of each rather than all repeats of one; the best repeat counts.
+        best = dict.fromkeys(runs, float("inf"))
+        for _ in range(args.repeats):
+            for threads, run in runs.items():
+                best[threads] = min(best[threads], best_of(1, run))
+        row = {
+            f"threads_{threads}_fps": round(n * steps * args.frameskip / seconds)
+            for threads, seconds in best.items()
+        }
+        # One env runs on one thread whatever is asked (threads are capped at the env count).
+        if n > 1 and "threads_1_fps" in row and "threads_2_fps" in row:
+            row["scaling_1_to_2"] = round(row["threads_2_fps"] / row["threads_1_fps"] / 2, 3)
+        results[f"envs_{n}"] = row
+    # How loaded the machine was by everything else while this ran: the share of all
+    # cores busy outside this process.
+    own = sum(os.times()[:4]) - sum(own_before[:4])
+    wall = time.perf_counter() - wall_before
+    busy_after = busy_seconds()
+    others = None
+    if busy_before is not None and busy_after is not None:
+        others = round(max(0.0, busy_after - busy_before - own) / (wall * os.cpu_count()), 3)
+    print(
+        json.dumps(
+            {
+                "rom": "demo" if args.rom is None else args.rom,
+                "frameskip": args.frameskip,
+                "frames_per_env": steps * args.frameskip,
+                "cpus": os.cpu_count(),
+                "loadavg_before": [round(x, 2) for x in load_before],
+                "loadavg_after": [round(x, 2) for x in os.getloadavg()],
+                "other_processes_cpu_share": others,
+                "results": results,
+            },
+            indent=2,
+        )
+    )
+
+
+if __name__ == "__main__":
+    main()
