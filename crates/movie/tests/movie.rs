@@ -2,14 +2,17 @@
 //! frame, M-cycle and field, an edited input found at its frame, foreign and damaged files
 //! refused, and random mutations never panicking. Seeds are printed.
 
+mod support;
+
 use backspin_core::Rom;
 use backspin_core::state_file::checksum::crc32;
-use backspin_movie::regions::{field_at, fields};
+use backspin_movie::regions::field_at;
 use backspin_movie::{
-    Fault, Input, Movie, MovieError, Outcome, RecordOptions, Script, VerifyOptions, decode, encode,
+    Input, Movie, MovieError, Outcome, RecordOptions, Script, VerifyOptions, decode, encode,
     record, verify,
 };
 use backspin_test_support::SplitMix64;
+use support::draw_field_fault;
 
 fn rom(name: &str) -> Rom {
     let path = format!("{}/../../roms-test/{name}", env!("CARGO_MANIFEST_DIR"));
@@ -89,17 +92,9 @@ fn injected_faults_are_found_at_their_cycle_and_field() {
     let seed = 0x00F0_0D5E_ED00_0001;
     println!("fault seed {seed:#x}");
     let mut rng = SplitMix64::new(seed);
-    let candidates: Vec<_> = fields().iter().filter(|f| !f.is_pad).collect();
     let (mut found, mut absorbed) = (0, 0);
     for _ in 0..50 {
-        let field = candidates[rng.range(0, candidates.len() as u64 - 1) as usize];
-        let element = rng.range(0, field.len as u64 - 1) as usize;
-        let byte = rng.range(0, field.element_size as u64 - 1) as usize;
-        let fault = Fault {
-            cycle: rng.range(0, movie.final_cycle - 1),
-            offset: field.offset + element * field.element_size + byte,
-            bit: rng.range(0, 7) as u8,
-        };
+        let fault = draw_field_fault(&mut rng, movie.final_cycle);
         let options = VerifyOptions {
             fault: Some(fault),
             ..VerifyOptions::default()

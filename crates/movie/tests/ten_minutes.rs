@@ -6,11 +6,14 @@
 //! `cargo test --release -p backspin-movie --test ten_minutes -- --ignored --nocapture`
 //! (skips with a message when `../shared/test-roms` is absent).
 
+mod support;
+
 use backspin_core::Rom;
-use backspin_movie::regions::{field_at, fields};
-use backspin_movie::{Fault, Outcome, RecordOptions, Script, VerifyOptions, record, verify};
+use backspin_movie::regions::field_at;
+use backspin_movie::{Outcome, RecordOptions, Script, VerifyOptions, record, verify};
 use backspin_test_support::SplitMix64;
 use std::time::Instant;
+use support::draw_field_fault;
 
 #[test]
 #[ignore = "ten emulated minutes per fault: run on purpose, in release"]
@@ -40,19 +43,9 @@ fn fifty_faults_in_a_ten_minute_movie() {
     let seed = 0x00F0_0D5E_ED00_0050;
     println!("fault seed {seed:#x}");
     let mut rng = SplitMix64::new(seed);
-    // A field first (uniformly, padding aside), then an element and a byte of it: faults
-    // drawn by byte would land mostly in the 128 KiB of cartridge RAM this game never uses.
-    let candidates: Vec<_> = fields().iter().filter(|f| !f.is_pad).collect();
     let (mut found, mut absorbed, mut slowest) = (0, 0, 0f64);
     for _ in 0..50 {
-        let field = candidates[rng.range(0, candidates.len() as u64 - 1) as usize];
-        let element = rng.range(0, field.len as u64 - 1) as usize;
-        let byte = rng.range(0, field.element_size as u64 - 1) as usize;
-        let fault = Fault {
-            cycle: rng.range(0, movie.final_cycle - 1),
-            offset: field.offset + element * field.element_size + byte,
-            bit: rng.range(0, 7) as u8,
-        };
+        let fault = draw_field_fault(&mut rng, movie.final_cycle);
         let options = VerifyOptions {
             fault: Some(fault),
             ..VerifyOptions::default()
