@@ -697,12 +697,17 @@ mod tests {
     use std::collections::HashMap;
 
     fn demo_emu(budget_bytes: usize) -> (Emu, FrameReceiver) {
-        let (frames_tx, frames_rx) = frame_channels();
         let rom = backspin_core::Rom::from_bytes(super::super::DEMO_ROM.to_vec())
             .expect("the demo is a ROM");
         let mut game =
             Game::open(rom, None, backspin_core::Model::Dmg).expect("the demo has no save");
         game.slots = None; // never the user's data directory
+        emu_for(game, budget_bytes)
+    }
+
+    /// An emulator on `game`, playing at once, silent, with `budget_bytes` of history.
+    fn emu_for(game: Game, budget_bytes: usize) -> (Emu, FrameReceiver) {
+        let (frames_tx, frames_rx) = frame_channels();
         let settings = EmuSettings {
             rewind_budget_bytes: budget_bytes,
             start_paused: false,
@@ -891,20 +896,8 @@ mod tests {
     fn rewinding_before_a_save_does_not_overwrite_it() {
         let dir = tempfile::tempdir().unwrap();
         let save = dir.path().join("game.sav");
-        let (frames_tx, _frames) = frame_channels();
-        let settings = EmuSettings {
-            rewind_budget_bytes: 16 << 20,
-            start_paused: false,
-            fresh: true,
-            notices: None,
-        };
-        let mut emu = Emu::new(
-            battery_game(dir.path(), 0x03), // MBC1+RAM+BATTERY
-            &settings,
-            frames_tx,
-            AudioSink::silent(),
-            Box::new(|| {}),
-        );
+        // MBC1+RAM+BATTERY
+        let (mut emu, _frames) = emu_for(battery_game(dir.path(), 0x03), 16 << 20);
         assert_eq!(emu.timeline.core().state().hw.cart_ram[0], 0x11, "loaded");
         for _ in 0..10 {
             emu.play_frame(false);
@@ -932,20 +925,8 @@ mod tests {
     fn a_state_load_does_not_overwrite_a_newer_battery_save() {
         let dir = tempfile::tempdir().unwrap();
         let save = dir.path().join("game.sav");
-        let (frames_tx, _frames) = frame_channels();
-        let settings = EmuSettings {
-            rewind_budget_bytes: 16 << 20,
-            start_paused: false,
-            fresh: true,
-            notices: None,
-        };
-        let mut emu = Emu::new(
-            battery_game(dir.path(), 0x03),
-            &settings,
-            frames_tx,
-            AudioSink::silent(),
-            Box::new(|| {}),
-        );
+        // MBC1+RAM+BATTERY
+        let (mut emu, _frames) = emu_for(battery_game(dir.path(), 0x03), 16 << 20);
         // Slot 1 holds the loaded save ($11) from before the game's write.
         emu.save_slot(1);
         for _ in 0..10 {
