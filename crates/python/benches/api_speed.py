@@ -4,18 +4,9 @@ rewind.back(600). Usage: python benches/api_speed.py [ROM] [--model auto|dmg|cgb
 
 import argparse
 import json
-import time
 
 import backspin
-
-
-def best_of(repeats, fn):
-    best = float("inf")
-    for _ in range(repeats):
-        start = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - start)
-    return best
+from timing import best_of
 
 
 def main():
