@@ -85,16 +85,27 @@ pub(crate) fn parse_model(model: &str, rom: &Rom) -> PyResult<Model> {
 }
 
 impl GameBoy {
-    fn refresh_screen(&self, py: Python<'_>) {
+    /// Hands `write` the screen array's pixels, the one place that writes them.
+    fn write_screen(&self, py: Python<'_>, write: impl FnOnce(&mut [u8])) {
         let screen = self.screen.bind(py);
         // Safety: the array was created C-contiguous by `new` and is only ever written here,
         // with the GIL held and no Rust borrow of it alive.
-        let pixels = unsafe { screen.as_slice_mut() }.expect("the screen array is contiguous");
-        backspin_harness::write_screen_rgb(self.timeline.core(), pixels);
+        write(unsafe { screen.as_slice_mut() }.expect("the screen array is contiguous"));
     }
 
-    pub(crate) fn after_seek(&self, py: Python<'_>) {
+    /// Shows the core's last frame.
+    fn refresh_screen(&self, py: Python<'_>) {
+        self.write_screen(py, |pixels| {
+            backspin_harness::write_screen_rgb(self.timeline.core(), pixels)
+        });
+    }
+
+    /// Puts the machine at the end of `frame` (see `Timeline::seek`) and shows its picture.
+    pub(crate) fn seek(&mut self, py: Python<'_>, frame: u64) -> PyResult<()> {
+        let timeline = &mut self.timeline;
+        py.detach(|| timeline.seek(frame)).map_err(rewind_error)?;
         self.refresh_screen(py);
+        Ok(())
     }
 }
 
@@ -305,11 +316,7 @@ impl GameBoy {
         self.timeline.load_state_boxed(loaded);
         // A state holds no picture: until the next frame is drawn the screen is blank
         // (white), the same after every load of the same state.
-        let screen = self.screen.bind(py);
-        // Safety: as in `refresh_screen`.
-        unsafe { screen.as_slice_mut() }
-            .expect("the screen array is contiguous")
-            .fill(0xFF);
+        self.write_screen(py, |pixels| pixels.fill(0xFF));
         Ok(())
     }
 

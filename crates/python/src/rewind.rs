@@ -1,6 +1,6 @@
 //! `gb.rewind`: moving along the timeline's history from code.
 
-use crate::game_boy::{GameBoy, rewind_error};
+use crate::game_boy::GameBoy;
 use pyo3::prelude::*;
 
 /// The rewind history of one `GameBoy`.
@@ -16,7 +16,7 @@ impl Rewind {
 
     fn seek_by(&self, py: Python<'_>, frames: i64) -> PyResult<()> {
         let mut game_boy = self.game_boy.bind(py).try_borrow_mut()?;
-        let timeline = &mut game_boy.timeline;
+        let timeline = &game_boy.timeline;
         let span = timeline.span();
         let Some(target) = timeline.frame().checked_add_signed(frames) else {
             return Err(crate::errors::RewindError::new_err(format!(
@@ -24,9 +24,7 @@ impl Rewind {
                 -frames, span.oldest, span.newest
             )));
         };
-        py.detach(|| timeline.seek(target)).map_err(rewind_error)?;
-        game_boy.after_seek(py);
-        Ok(())
+        game_boy.seek(py, target)
     }
 }
 
@@ -47,11 +45,7 @@ impl Rewind {
 
     /// Jumps to frame `frame` (anywhere in `span`).
     fn seek(&self, py: Python<'_>, frame: u64) -> PyResult<()> {
-        let mut game_boy = self.game_boy.bind(py).try_borrow_mut()?;
-        let timeline = &mut game_boy.timeline;
-        py.detach(|| timeline.seek(frame)).map_err(rewind_error)?;
-        game_boy.after_seek(py);
-        Ok(())
+        self.game_boy.bind(py).try_borrow_mut()?.seek(py, frame)
     }
 
     /// `(oldest, position, newest)`: the frames that can be reached and where we are.
