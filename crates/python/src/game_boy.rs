@@ -306,14 +306,9 @@ impl GameBoy {
         let (_, loaded) = py
             .detach(|| state_file::decode_for(core, state))
             .map_err(|e| StateError::new_err(e.to_string()))?;
-        // The buttons as saved, so the machine is exactly the saved one (the timeline keeps
-        // whatever is held across a load, as a player's hands do): an input just before it.
-        let saved_buttons = loaded.hw.joypad.pressed;
-        if saved_buttons != self.timeline.buttons() {
-            self.timeline.set_buttons(saved_buttons);
-        }
-        // An event on the timeline: frames keep counting, and a rewind can cross it.
-        self.timeline.load_state_boxed(loaded);
+        // An event on the timeline (frames keep counting, a rewind can cross it), with the
+        // buttons as saved.
+        self.timeline.restore_state(loaded);
         // A state holds no picture: until the next frame is drawn the screen is blank
         // (white), the same after every load of the same state.
         self.write_screen(py, |pixels| pixels.fill(0xFF));

@@ -369,15 +369,9 @@ impl VectorGameBoy {
                 .collect()
         });
         let decoded = decoded.map_err(StateError::new_err)?;
-        for (&i, state) in indices.iter().zip(&decoded) {
-            // As `GameBoy.load_state` does: the buttons as saved (an input just before the
-            // load), then the load as an event on the env's timeline.
-            let timeline = &mut self.envs[i];
-            let saved_buttons = state.hw.joypad.pressed;
-            if saved_buttons != timeline.buttons() {
-                timeline.set_buttons(saved_buttons);
-            }
-            timeline.load_state(state);
+        for (&i, state) in indices.iter().zip(decoded) {
+            // As `GameBoy.load_state` does: an event on the env's timeline, buttons as saved.
+            self.envs[i].restore_state(state);
         }
         self.refresh_rows(py, &indices, AfterLoad::Yes);
         Ok(())

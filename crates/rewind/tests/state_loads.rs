@@ -152,3 +152,29 @@ fn loaded_states_stay_within_the_budget() {
     let oldest = timeline.span().oldest;
     timeline.seek(oldest).unwrap();
 }
+
+/// `restore_state` makes the machine exactly the saved one, buttons included, where
+/// `load_state` keeps the buttons held now; both are events a rewind can cross.
+#[test]
+fn restore_state_brings_back_the_saved_buttons() {
+    let mut timeline = timeline(8 << 20);
+    for _ in 0..30 {
+        timeline.run_frame();
+    }
+    let saved: Box<State> = Box::new(*timeline.core().state());
+    assert_eq!(saved.hw.joypad.pressed, 0);
+    timeline.set_buttons(backspin_core::Buttons::A);
+    for _ in 0..10 {
+        timeline.run_frame();
+    }
+    timeline.load_state(&saved);
+    assert_eq!(
+        timeline.core().state().hw.joypad.pressed,
+        backspin_core::Buttons::A
+    );
+    timeline.restore_state(saved.clone());
+    assert_eq!(timeline.buttons(), 0);
+    assert_eq!(timeline.core().state().as_bytes(), saved.as_bytes());
+    timeline.run_frame();
+    timeline.seek(35).expect("before both loads");
+}

@@ -1,10 +1,10 @@
-//! What scripts need beyond whole frames: running to an address. Stopping mid-frame is
-//! fine for the timeline: the next `run_frame` completes the frame it is in, and history
-//! is captured at frame ends as always.
+//! What scripts need beyond a player's inputs: running to an address, and restoring a
+//! saved machine exactly. Stopping mid-frame is fine for the timeline: the next
+//! `run_frame` completes the frame it is in, and history is captured at frame ends.
 
 use super::Timeline;
 use backspin_core::cpu::CpuMode;
-use backspin_core::{Events, M_CYCLES_PER_FRAME};
+use backspin_core::{Events, M_CYCLES_PER_FRAME, State};
 
 /// Why [`Timeline::run_until_pc`] returned.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -39,5 +39,17 @@ impl Timeline {
             frames_run += 1;
         }
         (RunUntil::FramesElapsed, events)
+    }
+
+    /// Loads `state` as [`Timeline::load_state_boxed`] does, but with the buttons as saved
+    /// (logged as an input just before the load) instead of those held now: the machine is
+    /// then exactly the saved one, which a script reloading an episode start needs. A
+    /// player's load keeps the held buttons, as the hands on the pad do.
+    pub fn restore_state(&mut self, state: Box<State>) {
+        let saved_buttons = state.hw.joypad.pressed;
+        if saved_buttons != self.buttons() {
+            self.set_buttons(saved_buttons);
+        }
+        self.load_state_boxed(state);
     }
 }
