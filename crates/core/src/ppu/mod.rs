@@ -88,7 +88,8 @@ const MODE3_STEPS: u64 = (1 << 10)
     | (1 << 36)
     | (1 << 33)
     | (1 << 34)
-    | (1 << 35);
+    | (1 << 35)
+    | (1 << 44);
 
 /// The mode-3 fast path in `run` (off only to check it changes nothing).
 const FAST: bool = true;
@@ -132,6 +133,8 @@ enum Step {
     SpriteFetchLow = 33,
     SpriteFetchHigh = 34,
     SpritePush = 35,
+    /// DMG: LCDC bit 1 was cleared during an object fetch, which stops it at once.
+    SpriteFetchAborted = 44,
     /// The 160th pixel is out: mode 0.
     HBlank = 11,
     /// Dot 454: the window's WY=LY check for the next line.
@@ -181,6 +184,7 @@ impl Step {
             33 => Step::SpriteFetchLow,
             34 => Step::SpriteFetchHigh,
             35 => Step::SpritePush,
+            44 => Step::SpriteFetchAborted,
             11 => Step::HBlank,
             26 => Step::LineWindowCheck,
             14 => Step::LineEnd,
@@ -212,6 +216,7 @@ impl Step {
                 | Step::SpriteFetchLow
                 | Step::SpriteFetchHigh
                 | Step::SpritePush
+                | Step::SpriteFetchAborted
         )
     }
 }

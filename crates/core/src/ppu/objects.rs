@@ -86,6 +86,33 @@ impl PpuState {
         self.sprite_fetch_1(bus);
     }
 
+    /// Whether an object fetch holds the background fetcher now, up to its high data byte.
+    pub(super) fn is_fetching_object(&self) -> bool {
+        matches!(
+            Step::from_raw(self.step),
+            Step::SpriteWaitFetcher
+                | Step::SpriteAfterPenalty
+                | Step::SpriteFetch1
+                | Step::SpriteFetch2
+                | Step::SpriteFetchLow
+                | Step::SpriteFetchHigh
+        )
+    }
+
+    /// DMG: LCDC bit 1 cleared (it was set in `old_lcdc`) while an object is being fetched
+    /// stops the fetch at once; the rest of the dot runs as a plain dot and the object,
+    /// never pushed, is passed over (SameBoy's DMG LCDC notes, which also take the clear
+    /// a dot early during a fetch; Mealybug m3_lcdc_obj_en_change_variant DMG). A CGB
+    /// fetches objects whatever the bit says.
+    pub(super) fn abort_object_fetch(&mut self, old_lcdc: u8) {
+        if old_lcdc & !self.lcdc & LCDC_OBJ_ENABLE != 0
+            && !self.is_cgb_hardware()
+            && self.is_fetching_object()
+        {
+            self.goto(Step::SpriteFetchAborted, 0);
+        }
+    }
+
     pub(super) fn sprite_fetch_1(&mut self, bus: &mut Ctx) {
         self.tick_fetcher_in(bus, true);
         self.goto(Step::SpriteFetch2, 1);

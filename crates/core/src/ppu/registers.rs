@@ -88,6 +88,7 @@ impl PpuState {
     pub(super) fn write_lcdc(&mut self, value: u8, interrupt_flag: &mut u8) {
         let old = self.lcdc;
         self.lcdc = value;
+        self.abort_object_fetch(old);
         if (old ^ value) & LCDC_LCD_ENABLE == 0 {
             return;
         }
@@ -159,11 +160,13 @@ impl PpuState {
                     io::OBP0 => self.obp0 |= value,
                     io::OBP1 => self.obp1 |= value,
                     io::LCDC => {
-                        if self.scanline_x == 0
+                        if (self.scanline_x == 0 || self.is_fetching_object())
                             && self.lcdc & LCDC_OBJ_ENABLE != 0
                             && value & LCDC_OBJ_ENABLE == 0
                         {
+                            let old = self.lcdc;
                             self.lcdc &= !LCDC_OBJ_ENABLE;
+                            self.abort_object_fetch(old);
                         }
                         self.lcdc = (self.lcdc & !LCDC_OBJ_TALL) | (value & LCDC_OBJ_TALL);
                         // UNVERIFIED: at the first visible pixel the BG enable bit lands

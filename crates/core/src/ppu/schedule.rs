@@ -158,6 +158,8 @@ impl PpuState {
                 self.push_sprite(bus);
                 self.mode3_sprite_check(bus);
             }
+            // The rest of the dot the fetch was aborted in (`abort_object_fetch`).
+            Step::SpriteFetchAborted => self.mode3_sprite_check(bus),
             Step::HBlank => {
                 // Reached only through exit_mode3; kept for states saved at that step.
                 self.exit_mode3(bus);
