@@ -19,13 +19,14 @@ pub trait Bus {
         self.idle();
     }
     /// Interrupts a halted CPU sees at the end of this M-cycle: `IE & IF`, plus requests
-    /// arriving within the next dot (no cycle passes).
+    /// arriving within the next two dots at normal speed, one at double speed (no cycle
+    /// passes).
     fn halt_wake_interrupts(&mut self) -> u8 {
         self.pending_interrupts()
     }
     /// Interrupts the HALT instruction sees when it decides between halting and the HALT
-    /// bug: `IE & IF`, plus requests arriving before the end of the next M-cycle but one dot
-    /// (no cycle passes).
+    /// bug: `IE & IF`, plus requests arriving before the end of the next M-cycle (no cycle
+    /// passes).
     fn halt_bug_interrupts(&mut self) -> u8 {
         self.pending_interrupts()
     }

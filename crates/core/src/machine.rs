@@ -741,7 +741,13 @@ impl Bus for Machine<'_> {
     fn halt_wake_interrupts(&mut self) -> u8 {
         self.sync();
         let hw = &*self.hw;
-        let soon = hw.ppu.interrupts_in_next_dot(video_memory!(hw));
+        // A halted CPU samples IF two dots into the M-cycle at normal speed, so a request
+        // in those dots wakes it at the end of this one: the phase that makes the Mooneye
+        // HALT-based PPU tests (`hblank_ly_scx_timing-GS`, `intr_1_2_timing-GS`,
+        // `vblank_stat_intr-GS`) agree with the running-CPU ones (`intr_2_0_timing`, AGE
+        // `stat-int-*`, Mealybug). SameBoy's halted DMG samples mid-M-cycle alike.
+        let dots = if hw.cgb.double_speed() { 1 } else { 2 };
+        let soon = hw.ppu.interrupts_in_next_dots(video_memory!(hw), dots);
         let wake = hw.interrupt_enable & (hw.interrupt_flag | soon) & 0x1F;
         if hw.speed_switch_wake_m_cycle != 0 {
             return self.speed_switch_wake(wake);
@@ -759,7 +765,7 @@ impl Bus for Machine<'_> {
     fn halt_bug_interrupts(&mut self) -> u8 {
         self.sync();
         let hw = &*self.hw;
-        let dots = if hw.cgb.double_speed() { 1 } else { 3 };
+        let dots = if hw.cgb.double_speed() { 1 } else { 4 };
         let soon = hw.ppu.interrupts_in_next_dots(video_memory!(hw), dots);
         hw.interrupt_enable & (hw.interrupt_flag | soon) & 0x1F
     }

@@ -537,8 +537,8 @@ fn daa(cpu: &mut CpuState) {
 /// verified on DMG and CGB). With nothing pending it halts normally (Mooneye
 /// `halt_ime0_ei`, `halt_ime1_timing`, `halt_ime1_timing2-GS`).
 ///
-/// HALT decides later than it fetches: a PPU request due before the last dot of the next
-/// M-cycle already counts as pending (AGE `halt-m0-interrupt-dmgC-cgbBCE`, verified on
+/// HALT decides later than it fetches: a PPU request due within the next M-cycle already
+/// counts as pending (AGE `halt-m0-interrupt-dmgC-cgbBCE`, verified on
 /// DMG and CGB: mode 0 with SCX 0..=2 causes the HALT bug, with SCX 3..=7 it does not).
 #[inline(always)]
 fn halt(cpu: &mut CpuState, bus: &mut impl Bus) {

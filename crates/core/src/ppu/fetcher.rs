@@ -43,10 +43,15 @@ impl PpuState {
                 if self.scanline_x == TRIGGER[usize::from(self.scx & 7)] as u8 {
                     activate = true;
                 }
-            } else if self.wx < 166 {
+            } else if self.wx < 166 + u8::from(self.is_cgb_hardware()) {
+                // A CGB also starts the window at WX=166 (AGE stat-mode-window: mode 3
+                // lengthens as for WX=165), and has no early trigger one column before.
                 if self.wx == self.scanline_x.wrapping_add(7) {
                     activate = true;
-                } else if self.wx == self.scanline_x.wrapping_add(6) && self.wx_just_changed == 0 {
+                } else if self.wx == self.scanline_x.wrapping_add(6)
+                    && self.wx_just_changed == 0
+                    && !self.is_cgb_hardware()
+                {
                     activate = true;
                     if self.screen_x > 0 {
                         self.screen_x -= 1;
@@ -60,7 +65,10 @@ impl PpuState {
                     return;
                 }
                 self.activate_window();
-            } else if self.wx == 166 && self.wx == self.scanline_x.wrapping_add(7) {
+            } else if self.wx == 166
+                && self.wx == self.scanline_x.wrapping_add(7)
+                && !self.is_cgb_hardware()
+            {
                 self.window_line = self.window_line.wrapping_add(1);
             }
         }

@@ -152,6 +152,12 @@ enum Step {
     Line153Dot8 = 20,
     Line153Dot12 = 21,
     Line153Dot24 = 22,
+    /// CGB line 153, dot 4: the comparator sees 153 (a DMG's waits for dot 6).
+    Line153CgbCompare = 40,
+    /// CGB line 153, dot 8: LY reads 0 (a DMG's at dot 6).
+    Line153CgbLyZero = 41,
+    /// One dot into mode 0: the HBlank STAT source rises; a CGB lets OAM reads through.
+    Mode0Interrupt = 42,
     /// End of line 153: the next frame starts.
     FrameEnd = 23,
 }
@@ -197,6 +203,9 @@ impl Step {
             20 => Step::Line153Dot8,
             21 => Step::Line153Dot12,
             22 => Step::Line153Dot24,
+            40 => Step::Line153CgbCompare,
+            41 => Step::Line153CgbLyZero,
+            42 => Step::Mode0Interrupt,
             23 => Step::FrameEnd,
             _ => Step::Off,
         }
@@ -547,17 +556,15 @@ impl PpuState {
     }
 
     /// The interrupt bits (VBlank, STAT) the PPU will request during the first dot of the
-    /// next M-cycle. A halted CPU samples IF slightly later within the M-cycle than a
-    /// running one, so such a request already wakes it at the end of this M-cycle: the
-    /// phase that makes the Mooneye HALT-based PPU tests (`hblank_ly_scx_timing-GS`,
-    /// `intr_1_2_timing-GS`, `vblank_stat_intr-GS`) agree with the running-CPU ones
-    /// (`intr_2_0_timing`, Mealybug). Runs a copy; draws nothing.
+    /// next M-cycle (`interrupts_in_next_dots` for one dot). Runs a copy; draws nothing.
     pub fn interrupts_in_next_dot(&self, memory: VideoMemory) -> u8 {
         self.interrupts_in_next_dots(memory, 1)
     }
 
-    /// The interrupt bits the PPU will request during the next `dots` dots (see
-    /// `interrupts_in_next_dot`). Runs a copy; draws nothing.
+    /// The interrupt bits the PPU will request during the next `dots` dots: what a halted
+    /// CPU, which samples IF later within the M-cycle than a running one, and the HALT
+    /// instruction's decision already see (`Machine::halt_wake_interrupts`,
+    /// `halt_bug_interrupts`). Runs a copy; draws nothing.
     pub fn interrupts_in_next_dots(&self, memory: VideoMemory, dots: u16) -> u8 {
         if self.lcdc & LCDC_LCD_ENABLE == 0 {
             return 0;
@@ -727,7 +734,7 @@ impl PpuState {
             && self.fifo_lag == 0
             && matches!(
                 Step::from_raw(self.step),
-                Step::HBlank | Step::LineWindowCheck | Step::LineEnd
+                Step::HBlank | Step::Mode0Interrupt | Step::LineWindowCheck | Step::LineEnd
             )
     }
 

@@ -52,8 +52,9 @@ impl PpuState {
             io::STAT => {
                 // DMG STAT write bug: for one cycle every source reads as enabled, so a
                 // write during HBlank, VBlank or LY=LYC requests a STAT interrupt
-                // (Pan Docs, "STAT modes"; games such as Road Rash rely on it).
-                if self.lcdc & LCDC_LCD_ENABLE != 0 {
+                // (Pan Docs, "Spurious STAT interrupts"; games such as Road Rash rely on
+                // it). A CGB does not have it, even running a DMG game (same section).
+                if self.lcdc & LCDC_LCD_ENABLE != 0 && !self.is_cgb_hardware() {
                     self.stat |= 0x78;
                     self.update_stat(interrupt_flag);
                 }

@@ -29,7 +29,9 @@ impl PpuState {
             } else {
                 self.stat &= !STAT_LYC_FLAG;
             }
-        } else {
+        } else if !self.is_cgb_hardware() {
+            // While the comparison is suspended a DMG's flag reads 0; a CGB's (revision D
+            // and later) keeps its last value (SameBoy's display code).
             self.stat &= !STAT_LYC_FLAG;
         }
         line |= self.stat & STAT_LYC_SOURCE != 0 && self.lyc_match != 0;
@@ -64,7 +66,12 @@ impl PpuState {
             }
             Step::LineOamInterrupt => {
                 self.oam_read_blocked = 1;
-                self.set_mode(0);
+                // A DMG shows mode 0 for this dot after VBlank too; a CGB goes from mode 1
+                // straight to mode 2 (AGE stat-mode-*E: "no mode-0 m-cycle at the end of
+                // mode-1 on CGB-E").
+                if self.ly != 0 || !self.is_cgb_hardware() {
+                    self.set_mode(0);
+                }
                 if self.ly != 0 {
                     self.ly_for_compare = NONE;
                     self.stat_mode_for_interrupt = 2;
@@ -89,9 +96,13 @@ impl PpuState {
                 self.goto(Step::LineScanEnd, 76);
             }
             Step::LineScanEnd => {
+                // A DMG lets OAM writes through and blocks VRAM reads for these 4 dots; a
+                // CGB keeps OAM writes blocked and VRAM reads open until mode 3 (AGE
+                // vram-read-*, oam-write-*; SameBoy).
+                let cgb = u8::from(self.is_cgb_hardware());
                 self.oam_read_blocked = 1;
-                self.oam_write_blocked = 0;
-                self.vram_read_blocked = 1;
+                self.oam_write_blocked = cgb;
+                self.vram_read_blocked = cgb ^ 1;
                 self.vram_write_blocked = 0;
                 self.goto(Step::LineMode3, 4);
             }
@@ -237,7 +248,28 @@ impl PpuState {
                 self.update_stat(bus.interrupt_flag);
                 self.goto(Step::Line153Dot24, 12);
             }
+            Step::Line153CgbCompare => {
+                self.ly_for_compare = 153;
+                self.update_stat(bus.interrupt_flag);
+                self.goto(Step::Line153CgbLyZero, 4);
+            }
+            Step::Line153CgbLyZero => {
+                // The comparator keeps seeing 153 until dot 12 (no suspended gap).
+                self.ly = 0;
+                self.update_stat(bus.interrupt_flag);
+                self.goto(Step::Line153Dot12, 4);
+            }
             Step::Line153Dot24 => self.goto(Step::FrameEnd, LINE_DOTS - 24),
+            Step::Mode0Interrupt => {
+                // The HBlank source rises one dot after STAT shows mode 0: with SCX=3 or
+                // 7 that dot is in the next M-cycle (AGE stat-int-*, verified on DMG-C
+                // and CGB B/C/E; SameBoy).
+                self.oam_read_blocked = 0;
+                self.stat_mode_for_interrupt = 0;
+                self.update_stat(bus.interrupt_flag);
+                let wait = (LINE_DOTS - 2).saturating_sub(self.line_dot);
+                self.goto(Step::LineWindowCheck, wait);
+            }
             Step::FrameEnd => {
                 self.ly = 0;
                 self.line_dot = 0;
@@ -263,7 +295,13 @@ impl PpuState {
         self.ly = 153;
         self.ly_for_compare = NONE;
         self.update_stat(bus.interrupt_flag);
-        self.goto(Step::Line153Dot6, 6);
+        if self.is_cgb_hardware() {
+            // A CGB (revision D and later) compares with 153 two dots earlier and shows
+            // LY=0 two dots later (AGE ly-*E: LY reads 153 one M-cycle longer; SameBoy).
+            self.goto(Step::Line153CgbCompare, 4);
+        } else {
+            self.goto(Step::Line153Dot6, 6);
+        }
     }
 
     pub(super) fn block_all(&mut self) {
@@ -273,15 +311,16 @@ impl PpuState {
         self.vram_write_blocked = 1;
     }
 
-    pub(super) fn exit_mode3(&mut self, bus: &mut Ctx) {
-        self.oam_read_blocked = 0;
+    /// The 160th pixel is out: STAT reads mode 0 from this dot; the HBlank STAT source
+    /// rises a dot later (`Step::Mode0Interrupt`).
+    pub(super) fn exit_mode3(&mut self, _bus: &mut Ctx) {
         self.oam_write_blocked = 0;
         self.vram_read_blocked = 0;
         self.vram_write_blocked = 0;
+        // A CGB (revision D and later) keeps OAM reads blocked one dot longer (AGE
+        // oam-read-*E; SameBoy).
+        self.oam_read_blocked = u8::from(self.is_cgb_hardware());
         self.set_mode(0);
-        self.stat_mode_for_interrupt = 0;
-        self.update_stat(bus.interrupt_flag);
-        let wait = (LINE_DOTS - 2).saturating_sub(self.line_dot);
-        self.goto(Step::LineWindowCheck, wait);
+        self.goto(Step::Mode0Interrupt, 1);
     }
 }
