@@ -42,6 +42,8 @@ const COUNTER_EDGE_BITS: u16 = SERIAL_CLOCK_BIT | DIV_APU_BIT | DIV_APU_BIT_DOUB
 /// An interrupt request ends it early (AGE `caution/spsw-interrupts`; the programming
 /// manual warns against relying on it).
 const SPEED_SWITCH_PAUSE_M_CYCLES: u32 = 0x20000 / 4;
+/// PPU dots a switch into double speed adds relative to the CPU (see `finish_speed_switch`).
+const SPEED_SWITCH_PPU_DOTS: u16 = 3;
 /// What `halt_wake_interrupts` reports when a speed switch's HALT has run its time: a bit
 /// outside the five interrupts, so the CPU wakes without a dispatch.
 const SPEED_SWITCH_SETTLED: u8 = 0x80;
@@ -469,6 +471,11 @@ impl<'a> Machine<'a> {
                 return timer.read(addr as u8);
             }
             // I/O is never blocked by DMA and has no OAM bug: straight to the register.
+            // A CGB's LY reads depend on the dot (`PpuState::ly_as_read`).
+            0xFF44 if self.hw.cgb.is_cgb() => {
+                self.sync();
+                return self.read_io(io::LY);
+            }
             0xFF00..=0xFF7F => return self.read_io(addr as u8),
             _ => {}
         }
@@ -602,7 +609,15 @@ impl<'a> Machine<'a> {
             io::IF => hw.interrupt_flag = value & 0x1F,
             io::NR10..=0x3F => hw.apu.write_register(reg, value),
             io::DMA => hw.dma.request(value),
-            io::LCDC..=io::WX => hw.ppu.write_register(reg, value, &mut hw.interrupt_flag),
+            io::LCDC..=io::WX => {
+                let lcd_was_on = hw.ppu.lcdc & 0x80 != 0;
+                hw.ppu.write_register(reg, value, &mut hw.interrupt_flag);
+                // Switched on at double speed, the LCD starts a dot later within the
+                // M-cycle than at normal speed (AGE's LCD alignment; AGE `stat-mode-ds`).
+                if reg == io::LCDC && !lcd_was_on && value & 0x80 != 0 && hw.cgb.double_speed() {
+                    self.delay_ppu_one_dot();
+                }
+            }
             io::BOOT if value != 0 => hw.boot_rom_mapped = 0,
             io::HDMA5 if hw.cgb.cgb_mode() => self.write_hdma5(value),
             _ => {
@@ -683,6 +698,41 @@ impl<'a> Machine<'a> {
         self.stall_for_hdma_block();
     }
 
+    /// Runs the PPU `dots` dots on its own, as if that many more dots had passed for it
+    /// than for the CPU (nothing with the LCD off).
+    #[cold]
+    fn run_ppu_dots(&mut self, dots: u16) {
+        self.sync_and_recheck();
+        if self.hw.ppu.lcdc & 0x80 == 0 {
+            return;
+        }
+        for _ in 0..dots {
+            let hw = &mut *self.hw;
+            if hw.ppu.tick_dots::<1>(
+                video_memory!(hw),
+                &mut hw.interrupt_flag,
+                &mut self.out.frame,
+                &mut self.out.frame_rgb,
+            ) {
+                self.frame_done();
+            }
+        }
+    }
+
+    /// The PPU one dot behind its place relative to the CPU's M-cycles (`PpuState::
+    /// delay_one_dot`): the dot phase CGB double speed sets.
+    #[cold]
+    fn delay_ppu_one_dot(&mut self) {
+        self.sync_and_recheck();
+        let hw = &mut *self.hw;
+        hw.ppu.delay_one_dot(
+            video_memory!(hw),
+            &mut hw.interrupt_flag,
+            &mut self.out.frame,
+            &mut self.out.frame_rgb,
+        );
+    }
+
     /// `halt_wake_interrupts` during a speed switch's HALT: it also ends when its time is up
     /// (reported as `SPEED_SWITCH_SETTLED`, no interrupt bit); any end clears it.
     #[cold]
@@ -746,8 +796,11 @@ impl Bus for Machine<'_> {
         // HALT-based PPU tests (`hblank_ly_scx_timing-GS`, `intr_1_2_timing-GS`,
         // `vblank_stat_intr-GS`) agree with the running-CPU ones (`intr_2_0_timing`, AGE
         // `stat-int-*`, Mealybug). SameBoy's halted DMG samples mid-M-cycle alike.
-        let dots = if hw.cgb.double_speed() { 1 } else { 2 };
-        let soon = hw.ppu.interrupts_in_next_dots(video_memory!(hw), dots);
+        let double_speed = hw.cgb.double_speed();
+        let dots = if double_speed { 1 } else { 2 };
+        let soon = hw
+            .ppu
+            .interrupts_in_next_dots(video_memory!(hw), dots, double_speed);
         let wake = hw.interrupt_enable & (hw.interrupt_flag | soon) & 0x1F;
         if hw.speed_switch_wake_m_cycle != 0 {
             return self.speed_switch_wake(wake);
@@ -765,8 +818,11 @@ impl Bus for Machine<'_> {
     fn halt_bug_interrupts(&mut self) -> u8 {
         self.sync();
         let hw = &*self.hw;
-        let dots = if hw.cgb.double_speed() { 1 } else { 4 };
-        let soon = hw.ppu.interrupts_in_next_dots(video_memory!(hw), dots);
+        let double_speed = hw.cgb.double_speed();
+        let dots = if double_speed { 1 } else { 4 };
+        let soon = hw
+            .ppu
+            .interrupts_in_next_dots(video_memory!(hw), dots, double_speed);
         hw.interrupt_enable & (hw.interrupt_flag | soon) & 0x1F
     }
     fn acknowledge_interrupt(&mut self, bit: u8) {
@@ -796,6 +852,13 @@ impl Bus for Machine<'_> {
         self.sync_and_recheck();
         if self.hw.cgb.key1 & 1 != 0 {
             self.hw.cgb.key1 = 0x80;
+            // Into double speed with the LCD on, the PPU ends up 3 dots further on
+            // relative to the CPU's M-cycles than this M-cycle's pace gives it: the
+            // switch's own T-cycles (SameBoy notes 2 extra PPU dots for it) and the
+            // half-speed M-cycle it lands in. APPROX: the dot count is pinned by AGE
+            // `spsw-mode0-cgbBCE` (LY and the start of mode 0 after each switch), not by
+            // a model of the clock switch. Back to normal speed the phase stays.
+            self.run_ppu_dots(SPEED_SWITCH_PPU_DOTS);
         }
         if pause {
             self.write_io(io::DIV, 0);

@@ -55,6 +55,7 @@ impl PpuState {
         let mut copy = *self;
         let mut ignored = 0;
         let mut probe = Ctx::look_ahead(bus.memory(), &mut ignored);
+        probe.double_speed = bus.double_speed;
         copy.pay(copy.fifo_lag, &mut probe);
         if copy.step_is_mode3() {
             return;

@@ -110,6 +110,8 @@ enum Step {
     LcdOnMode3 = 3,
     /// Dot 0 of lines 0..=143.
     LineStart = 6,
+    /// Dot 2 of lines 1..=143 at CGB double speed: the OAM STAT source rises a dot early.
+    LineOamInterruptEarly = 43,
     /// Dot 3: LY=LYC comparison suspended; OAM STAT source raised (a dot later on line 0).
     LineOamInterrupt = 7,
     /// Dot 4: mode 2 is visible, the OAM scan selects this line's objects.
@@ -176,6 +178,7 @@ impl Step {
             2 => Step::LcdOnOamWriteBlock,
             3 => Step::LcdOnMode3,
             6 => Step::LineStart,
+            43 => Step::LineOamInterruptEarly,
             7 => Step::LineOamInterrupt,
             8 => Step::LineMode2,
             39 => Step::LineScanEnd,
@@ -440,6 +443,9 @@ struct Ctx<'a> {
     frame_rgb: Option<&'a mut [u16; 160 * 144]>,
     /// Set when line 144 was entered.
     frame_done: bool,
+    /// CGB double speed (the CPU's M-cycle is 2 dots): the few events whose dot depends on
+    /// the CPU's pace read it here.
+    double_speed: bool,
 }
 
 impl<'a> Ctx<'a> {
@@ -454,6 +460,7 @@ impl<'a> Ctx<'a> {
             frame: None,
             frame_rgb: None,
             frame_done: false,
+            double_speed: false,
         }
     }
 
@@ -525,6 +532,7 @@ impl PpuState {
         let mut ctx = Ctx::look_ahead(memory, interrupt_flag);
         ctx.frame = Some(frame);
         ctx.frame_rgb = Some(frame_rgb);
+        ctx.double_speed = DOTS < 4;
         if self.deferred_valid != 0 {
             self.apply_deferred(&mut ctx, DOTS == 2);
             if self.lcdc & LCDC_LCD_ENABLE == 0 {
@@ -545,6 +553,37 @@ impl PpuState {
         ctx.frame_done
     }
 
+    /// Holds the PPU still for one dot at the current one, so that everything it does from
+    /// here on comes one dot later relative to the CPU's M-cycles. At CGB double speed an
+    /// M-cycle is two dots, so the PPU can stand at either dot of it; the machine calls this
+    /// where the hardware sets that phase (the LCD switched on at double speed). With the
+    /// LCD off there is no phase to keep.
+    pub fn delay_one_dot(
+        &mut self,
+        memory: VideoMemory,
+        interrupt_flag: &mut u8,
+        frame: &mut [u8; 160 * 144],
+        frame_rgb: &mut [u16; 160 * 144],
+    ) {
+        if self.lcdc & LCDC_LCD_ENABLE == 0 {
+            return;
+        }
+        let mut ctx = Ctx::look_ahead(memory, interrupt_flag);
+        ctx.frame = Some(frame);
+        ctx.frame_rgb = Some(frame_rgb);
+        ctx.double_speed = true;
+        if self.deferred_valid != 0 {
+            self.apply_deferred(&mut ctx, true);
+        }
+        // The owed mode-3 dots lie before the pause.
+        self.pay(self.fifo_lag, &mut ctx);
+        // The next step keeps its line dot and runs one dot later: `line_dot` is that dot
+        // minus `wait_dots` (it may wrap below 0 at a line's first dot, as `wrapping_add`
+        // brings it back).
+        self.wait_dots += 1;
+        self.line_dot = self.line_dot.wrapping_sub(1);
+    }
+
     /// The machine reports, before `tick`, whether OAM DMA is copying in this M-cycle and
     /// the byte it copied last. The PPU's own OAM reads cannot get through meanwhile: the
     /// scan sees the Y/X it read last, the object fetch sees the DMA's byte (ashiepaws
@@ -558,14 +597,19 @@ impl PpuState {
     /// The interrupt bits (VBlank, STAT) the PPU will request during the first dot of the
     /// next M-cycle (`interrupts_in_next_dots` for one dot). Runs a copy; draws nothing.
     pub fn interrupts_in_next_dot(&self, memory: VideoMemory) -> u8 {
-        self.interrupts_in_next_dots(memory, 1)
+        self.interrupts_in_next_dots(memory, 1, false)
     }
 
     /// The interrupt bits the PPU will request during the next `dots` dots: what a halted
     /// CPU, which samples IF later within the M-cycle than a running one, and the HALT
     /// instruction's decision already see (`Machine::halt_wake_interrupts`,
     /// `halt_bug_interrupts`). Runs a copy; draws nothing.
-    pub fn interrupts_in_next_dots(&self, memory: VideoMemory, dots: u16) -> u8 {
+    pub fn interrupts_in_next_dots(
+        &self,
+        memory: VideoMemory,
+        dots: u16,
+        double_speed: bool,
+    ) -> u8 {
         if self.lcdc & LCDC_LCD_ENABLE == 0 {
             return 0;
         }
@@ -582,6 +626,7 @@ impl PpuState {
         let mut copy = *self;
         let mut raised = 0;
         let mut ctx = Ctx::look_ahead(memory, &mut raised);
+        ctx.double_speed = double_speed;
         // The dots owed in mode 3 lie in the past and raise nothing (see `settle`).
         copy.pay(copy.fifo_lag, &mut ctx);
         *ctx.interrupt_flag = 0;
@@ -717,6 +762,7 @@ impl PpuState {
         let mut bus = Ctx::look_ahead(memory, interrupt_flag);
         bus.frame = Some(frame);
         bus.frame_rgb = Some(frame_rgb);
+        bus.double_speed = DOTS < 4;
         // Within the quiet span no mode-3 step runs, so the split into ticks is
         // unobservable.
         self.run(dots * n, false, &mut bus);

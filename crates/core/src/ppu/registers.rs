@@ -14,7 +14,7 @@ impl PpuState {
             io::STAT => self.stat | 0x80,
             io::SCY => self.scy,
             io::SCX => self.scx,
-            io::LY => self.ly,
+            io::LY => self.ly_as_read(),
             io::LYC => self.lyc,
             io::BGP => self.bgp,
             io::OBP0 => self.obp0,
@@ -23,6 +23,23 @@ impl PpuState {
             io::WX => self.wx,
             _ => 0xFF,
         }
+    }
+
+    /// FF44 LY as the CPU reads it. A CGB's LY register takes a new line number two dots
+    /// after the PPU does (AGE `ly-cgbE`, `ly-ncmE`, and at double speed or after a speed switch, where reads fall on odd
+    /// dots of the line, `spsw-mode0-cgbBCE`). The LY=LYC comparator is not delayed.
+    /// Line 153's later LY=0 is the PPU's own (`Step::Line153CgbLyZero`). UNVERIFIED on
+    /// CPU CGB B/C, whose line 153 reads 0 earlier at normal speed (AGE `ly-dmgC-cgbBC`).
+    fn ly_as_read(&self) -> u8 {
+        if !self.is_cgb_hardware() || self.lcdc & LCDC_LCD_ENABLE == 0 {
+            return self.ly;
+        }
+        let dot = self.line_dot;
+        if self.ly != 0 && (1..=2).contains(&dot) {
+            // Incremented at dot 0 of this line.
+            return self.ly - 1;
+        }
+        self.ly
     }
 
     /// FF40..=FF4B except FF46. `reg` is the low byte.
@@ -141,8 +158,12 @@ impl PpuState {
             io::BGP | io::OBP0 | io::OBP1 => 2,
             // A CGB's LCDC, SCX and SCY writes land at the access itself (SameBoy's
             // per-model write-conflict table; Mealybug CGB rows of m3_lcdc_*, m3_scx_*).
-            // At double speed they keep the DMG's lead (AGE m3-bg-lcdc-ds, m3-bg-scx-ds).
+            // At double speed SCX and SCY keep the DMG's lead (AGE m3-bg-scx-ds).
             io::LCDC | io::SCY | io::SCX if cgb && !double_speed => 0,
+            // At double speed a CGB's LCDC write lands one dot before the access (SameBoy's
+            // double-speed conflict table), counted from the PPU's phase there (the LCD
+            // switched on at double speed runs a dot behind: `Machine` delays it).
+            io::LCDC if cgb && !toggles_lcd => 1,
             io::LCDC if !toggles_lcd => 2,
             io::SCY => SCY_LEAD_DOTS,
             io::SCX => SCX_LEAD_DOTS,

@@ -62,7 +62,20 @@ impl PpuState {
             Step::LineStart => {
                 self.line_dot = 0;
                 self.screen_x = 0;
-                self.goto(Step::LineOamInterrupt, 3);
+                if bus.double_speed && self.ly != 0 {
+                    self.goto(Step::LineOamInterruptEarly, 2);
+                } else {
+                    self.goto(Step::LineOamInterrupt, 3);
+                }
+            }
+            Step::LineOamInterruptEarly => {
+                // At double speed the OAM source of lines 1..=143 rises a dot early; the
+                // mode, the locks and the LY=LYC comparator change at dot 3 as usual (AGE's
+                // mode-2 interrupt lead, not taken on line 0; AGE `stat-mode-sprites-ds`,
+                // `stat-mode-window-ds`, with `stat-mode-ds` pinning the mode's dot).
+                self.stat_mode_for_interrupt = 2;
+                self.update_stat(bus.interrupt_flag);
+                self.goto(Step::LineOamInterrupt, 1);
             }
             Step::LineOamInterrupt => {
                 self.oam_read_blocked = 1;
