@@ -548,7 +548,30 @@ impl<'a> Machine<'a> {
         }
     }
 
+    /// The CPU's write of `value` to `addr` this M-cycle, including DMA and PPU lock-outs.
+    #[inline(always)]
     fn cpu_write(&mut self, addr: u16, value: u8) {
+        // Fast path, as in `cpu_read`: work RAM banks 0 and 1 and HRAM with no DMA, which
+        // nothing deferred can observe (no sync) and no lock-out or OAM bug touches.
+        let hw = &mut *self.hw;
+        if hw.dma.active == 0 {
+            match addr {
+                0xC000..=0xDFFF if addr < 0xD000 || hw.cgb.svbk & 6 == 0 => {
+                    hw.wram[usize::from(addr & 0x1FFF)] = value;
+                    return;
+                }
+                0xFF80..=0xFFFE => {
+                    hw.hram[usize::from(addr & 0x7F)] = value;
+                    return;
+                }
+                _ => {}
+            }
+        }
+        self.cpu_write_slow(addr, value);
+    }
+
+    #[inline(never)]
+    fn cpu_write_slow(&mut self, addr: u16, value: u8) {
         match addr {
             0x0000..=0x7FFF | 0xA000..=0xFDFF | 0xFF80..=0xFFFE => {}
             0xFF00..=0xFF7F => self.sync_and_recheck(),

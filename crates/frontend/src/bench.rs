@@ -21,6 +21,10 @@ pub struct BenchArgs {
     /// result, slower; shows what HALT skipping saves).
     #[arg(long)]
     pub no_halt_skip: bool,
+    /// The frames a player would show: every Nth (1 = all). Reported in the JSON; the core
+    /// has no no-draw mode yet, so every frame is still drawn ("drawing": "every frame").
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..))]
+    pub draw_every: u64,
 }
 
 pub fn run(args: &BenchArgs) -> CliResult {
@@ -54,6 +58,9 @@ pub fn run(args: &BenchArgs) -> CliResult {
         "m_cycles": core.m_cycles(),
         "model": format!("{model:?}"),
         "halt_skipping": !args.no_halt_skip,
+        "draw_every": args.draw_every,
+        // Until the PPU can skip pixels, `--draw-every` changes nothing measured.
+        "drawing": "every frame",
     });
     println!("{report}");
     Ok(ExitCode::SUCCESS)

@@ -209,6 +209,31 @@ fn bench_prints_one_json_object() {
     for key in ["fps_wall", "fps_cpu", "m_cycles"] {
         assert!(json[key].as_f64().unwrap() > 0.0, "{key}: {json}");
     }
+    assert_eq!(json["draw_every"], 1);
+}
+
+#[test]
+fn bench_reports_model_and_draw_every() {
+    let dir = tempfile::tempdir().unwrap();
+    let rom = write_nop_rom(dir.path());
+    let rom = rom.to_str().unwrap();
+    let args = [
+        "bench",
+        rom,
+        "--frames",
+        "10",
+        "--model",
+        "cgb",
+        "--draw-every",
+        "24",
+    ];
+    let output = backspin().args(args).output().unwrap();
+    assert!(output.status.success());
+    let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(json["model"], "Cgb");
+    assert_eq!(json["draw_every"], 24);
+    let zero = ["bench", rom, "--draw-every", "0"];
+    backspin().args(zero).assert().failure();
 }
 
 /// Without a subcommand `backspin ROM` opens the windowed player (tested under Xvfb in
