@@ -225,7 +225,15 @@ fn encode_parts(
     metadata: &Metadata,
     minor: u16,
 ) -> (Vec<u8>, Vec<(&'static str, usize)>) {
-    let mut out = Vec::with_capacity(size_of::<State>() + 4096 + metadata.thumbnail_png.len());
+    // Sized for what is stored (most of `State` is cartridge RAM a file may leave out):
+    // a buffer over glibc's mmap threshold would be mapped and unmapped on every save.
+    let cart_ram_bytes = if minor >= SIZED_CART_RAM_MINOR {
+        rom.cart_ram_bytes.min(CART_RAM_MAX)
+    } else {
+        CART_RAM_MAX
+    };
+    let capacity = size_of::<State>() - CART_RAM_MAX + cart_ram_bytes + 4096;
+    let mut out = Vec::with_capacity(capacity + metadata.thumbnail_png.len());
     out.extend_from_slice(&MAGIC);
     out.extend_from_slice(&FORMAT_MAJOR.to_le_bytes());
     out.extend_from_slice(&minor.to_le_bytes());
@@ -234,13 +242,9 @@ fn encode_parts(
     out.push(rom.header_checksum);
     out.extend_from_slice(&rom.global_checksum.to_le_bytes());
     out.extend_from_slice(&rom.sha1);
-    let cart_ram_bytes = if minor >= SIZED_CART_RAM_MINOR {
-        let stored = rom.cart_ram_bytes.min(CART_RAM_MAX);
-        out.extend_from_slice(&(stored as u32).to_le_bytes());
-        stored
-    } else {
-        CART_RAM_MAX
-    };
+    if minor >= SIZED_CART_RAM_MINOR {
+        out.extend_from_slice(&(cart_ram_bytes as u32).to_le_bytes());
+    }
     let length_at = out.len();
     out.extend_from_slice(&[0; 4]);
     let memories = codec::write_sections(state, minor, cart_ram_bytes, &mut out);
