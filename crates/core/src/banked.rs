@@ -1,10 +1,11 @@
-//! Reading memory by bank: what a debugger or a script asks for when the bank it wants is
-//! not the one mapped (`(bank, address)` pairs as in symbol files).
+//! Memory by bank: what a debugger or a script asks for when the bank it wants is not the
+//! one mapped (`(bank, address)` pairs as in symbol files). Reads and writes go straight
+//! to the storage, with no side effects and no cycles.
 
 use crate::cart::CART_RAM_MAX;
 use crate::core::Core;
 
-/// Why a banked read has no answer.
+/// Why a banked access has no answer.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 pub enum BankError {
     #[error("bank {bank} does not exist at {addr:#06x} on this cartridge and model")]
@@ -13,6 +14,20 @@ pub enum BankError {
         "{addr:#06x} is not banked memory (banks exist for ROM, VRAM, cartridge RAM and WRAM D000-DFFF)"
     )]
     NotBanked { addr: u16 },
+    #[error(
+        "{addr:#06x} is cartridge ROM, which cannot be changed; write it without a bank to reach the MBC's registers"
+    )]
+    ReadOnly { addr: u16 },
+}
+
+/// Where a banked address lives (an offset into that storage).
+enum Slot {
+    Rom(usize),
+    Vram(usize),
+    VramBank1(usize),
+    CartRam(usize),
+    Wram(usize),
+    WramBanks(usize),
 }
 
 impl Core {
@@ -22,35 +37,67 @@ impl Core {
     /// (bank 1, or 1-7 on a CGB; C000-CFFF is bank 0). No side effects, no cycles.
     pub fn peek_banked(&self, bank: u16, addr: u16) -> Result<u8, BankError> {
         let hw = &self.state().hw;
-        let rom = self.rom().bytes();
-        let cgb = hw.cgb.is_cgb();
+        Ok(match self.banked_slot(bank, addr)? {
+            Slot::Rom(at) => self.rom().bytes().get(at).copied().unwrap_or(0xFF),
+            Slot::Vram(at) => hw.vram[at],
+            Slot::VramBank1(at) => hw.vram_bank1[at],
+            Slot::CartRam(at) => hw.cart_ram[at],
+            Slot::Wram(at) => hw.wram[at],
+            Slot::WramBanks(at) => hw.wram_banks[at],
+        })
+    }
+
+    /// Stores `value` at `addr` in `bank` (the banks of [`Core::peek_banked`]; ROM is
+    /// refused): straight into that memory, with no side effect and no cycle. On error
+    /// nothing changes.
+    pub fn poke_banked(&mut self, bank: u16, addr: u16, value: u8) -> Result<(), BankError> {
+        let slot = self.banked_slot(bank, addr)?;
+        let hw = &mut self.state_mut().hw;
+        *match slot {
+            Slot::Rom(_) => return Err(BankError::ReadOnly { addr }),
+            Slot::Vram(at) => &mut hw.vram[at],
+            Slot::VramBank1(at) => &mut hw.vram_bank1[at],
+            Slot::CartRam(at) => &mut hw.cart_ram[at],
+            Slot::Wram(at) => &mut hw.wram[at],
+            Slot::WramBanks(at) => &mut hw.wram_banks[at],
+        } = value;
+        Ok(())
+    }
+
+    /// The one place that maps `(bank, addr)` to storage, for reads and writes alike.
+    fn banked_slot(&self, bank: u16, addr: u16) -> Result<Slot, BankError> {
+        let cgb = self.state().hw.cgb.is_cgb();
         let missing = Err(BankError::NoSuchBank { bank, addr });
         let bank_index = usize::from(bank);
         let offset = usize::from(addr);
         match addr {
-            0x0000..=0x3FFF if bank == 0 => Ok(rom.get(offset).copied().unwrap_or(0xFF)),
+            0x0000..=0x3FFF if bank == 0 => Ok(Slot::Rom(offset)),
             0x4000..=0x7FFF => {
                 let at = bank_index * 0x4000 + offset - 0x4000;
-                rom.get(at).copied().map_or(missing, Ok)
+                if at < self.rom().bytes().len() {
+                    Ok(Slot::Rom(at))
+                } else {
+                    missing
+                }
             }
             0x8000..=0x9FFF => match bank {
-                0 => Ok(hw.vram[offset - 0x8000]),
-                1 if cgb => Ok(hw.vram_bank1[offset - 0x8000]),
+                0 => Ok(Slot::Vram(offset - 0x8000)),
+                1 if cgb => Ok(Slot::VramBank1(offset - 0x8000)),
                 _ => missing,
             },
             0xA000..=0xBFFF => {
                 let at = bank_index * 0x2000 + offset - 0xA000;
                 let size = self.rom().header().ram_bytes.min(CART_RAM_MAX);
                 if at < size {
-                    Ok(hw.cart_ram[at])
+                    Ok(Slot::CartRam(at))
                 } else {
                     missing
                 }
             }
-            0xC000..=0xCFFF if bank == 0 => Ok(hw.wram[offset - 0xC000]),
+            0xC000..=0xCFFF if bank == 0 => Ok(Slot::Wram(offset - 0xC000)),
             0xD000..=0xDFFF => match bank {
-                1 => Ok(hw.wram[offset - 0xC000]),
-                2..=7 if cgb => Ok(hw.wram_banks[(bank_index - 2) * 0x1000 + offset - 0xD000]),
+                1 => Ok(Slot::Wram(offset - 0xC000)),
+                2..=7 if cgb => Ok(Slot::WramBanks((bank_index - 2) * 0x1000 + offset - 0xD000)),
                 _ => missing,
             },
             0x0000..=0x3FFF | 0xC000..=0xCFFF => missing,

@@ -212,6 +212,21 @@ impl Core {
         self.machine().peek(addr)
     }
 
+    /// Writes `value` to `addr` from outside the program (a script, a debugger, a cheat):
+    /// what the CPU's write would do there (an MBC register switches banks, an I/O
+    /// register acts, RAM changes), at the current M-cycle with no cycle passing, and never
+    /// blocked by OAM DMA or the PPU's VRAM and OAM lock-outs. Returns the events it caused
+    /// (`BATTERY_DIRTY`, `SERIAL_BYTE`).
+    pub fn poke(&mut self, addr: u16, value: u8) -> Events {
+        let mut machine = self.machine();
+        machine.poke(addr, value);
+        machine.take_events()
+    }
+
+    pub(crate) fn state_mut(&mut self) -> &mut State {
+        &mut self.state
+    }
+
     pub fn m_cycles(&self) -> u64 {
         self.state.hw.m_cycles
     }

@@ -584,11 +584,32 @@ impl<'a> Machine<'a> {
             let hw = &mut *self.hw;
             hw.ppu.oam_bug_write(&mut hw.oam);
         }
+        self.write_mapped(addr, value, true);
+    }
+
+    /// A write from outside the program (`Core::poke`): what the CPU's write of `value` to
+    /// `addr` does (MBC registers switch banks, I/O registers act), at the current M-cycle
+    /// with no cycle passing, and past the lock-outs a CPU write meets (OAM DMA, VRAM and
+    /// OAM during the PPU's modes 2-3, the OAM bug): a script's write always lands, whatever
+    /// dot the PPU is at.
+    pub(crate) fn poke(&mut self, addr: u16, value: u8) {
+        match addr {
+            0x0000..=0x7FFF | 0xA000..=0xFDFF | 0xFF80..=0xFFFE => {}
+            0xFF00..=0xFF7F => self.sync_and_recheck(),
+            _ => self.sync(),
+        }
+        self.write_mapped(addr, value, false);
+    }
+
+    /// Where a write of `value` to `addr` goes, with the PPU's VRAM and OAM lock-outs when
+    /// `ppu_locks` (the CPU's writes).
+    #[inline(always)]
+    fn write_mapped(&mut self, addr: u16, value: u8, ppu_locks: bool) {
         let hw = &mut *self.hw;
         match addr {
             0x0000..=0x7FFF => self.rom.write(&mut hw.mbc, addr, value, hw.m_cycles),
             0x8000..=0x9FFF => {
-                if hw.ppu.cpu_can_write_vram() {
+                if !ppu_locks || hw.ppu.cpu_can_write_vram() {
                     *vram_slot(hw, addr) = value;
                 }
             }
@@ -602,7 +623,7 @@ impl<'a> Machine<'a> {
             }
             0xC000..=0xFDFF => *wram_slot(hw, addr) = value,
             0xFE00..=0xFE9F => {
-                if hw.ppu.cpu_can_write_oam() {
+                if !ppu_locks || hw.ppu.cpu_can_write_oam() {
                     hw.oam[usize::from(addr - 0xFE00)] = value;
                 }
             }

@@ -98,7 +98,7 @@ pub trait StateField {
 }
 
 /// A fixed-size integer, stored little-endian in files.
-pub trait Scalar: Copy + 'static {
+pub trait Scalar: bytemuck::Pod {
     const SIZE: usize;
     /// Writes the little-endian bytes into `out` (exactly `SIZE` bytes).
     fn write_le(self, out: &mut [u8]);

@@ -7,7 +7,9 @@
 //! major, minor u16 each format version (see FORMAT_MAJOR / FORMAT_MINOR)
 //! model        u8       a `Model`, as `HwState::model_raw`
 //! ROM identity          title (u8 length + ASCII), header checksum u8, global checksum u16,
-//!                       SHA-1 of the ROM file (20 bytes)
+//!                       SHA-1 of the ROM file (20 bytes), from 1.4 the cartridge RAM size
+//!                       u32 (the header's; MBC2 512; none 0): how much of `hw.cart_ram`
+//!                       the sections hold (older minors hold all 128 KiB)
 //! state        u32 length, then the sections (`codec`): one per struct of `State`, nested,
 //!                       each `name, u32 length, fields`; fields in declaration order
 //! CRC-32       u32      of every byte above
@@ -37,6 +39,9 @@
 //! file, saved between CPU steps), and the CGB background fetcher's latches
 //! (`hw.ppu.fetch_map_entry`, `fetcher_y`, `fetch_tile_sel`, `tile_sel_glitch`), which it
 //! forms from the registers as the fetcher's own steps would.
+//! 1.4 stores only the cartridge's RAM (its size in the header; the rest of `hw.cart_ram`
+//! is zero, as the core never writes past the cartridge's RAM): a DMG state without
+//! cartridge RAM shrinks from 183 KB to about 55 KB. No field changes, so no fixup.
 //!
 //! The thumbnail is stored as given: PNG encoding lives in the frontend, which already
 //! depends on a PNG encoder.
@@ -46,6 +51,7 @@ mod codec;
 
 pub use codec::field_name_at;
 
+use crate::cart::CART_RAM_MAX;
 use crate::cgb::CgbState;
 use crate::{Core, Model, Rom, State};
 
@@ -54,7 +60,9 @@ pub const MAGIC: [u8; 8] = *b"BSPNSTAT";
 /// Incompatible layout changes bump the major version: other majors are refused.
 pub const FORMAT_MAJOR: u16 = 1;
 /// Appended fields bump the minor version: older minors load through [`upgrade`].
-pub const FORMAT_MINOR: u16 = 3;
+pub const FORMAT_MINOR: u16 = 4;
+/// The first minor that stores only the cartridge's RAM (sized in the header).
+const SIZED_CART_RAM_MINOR: u16 = 4;
 
 /// Why a file cannot be loaded. On every error the running game is unchanged.
 #[derive(Debug, thiserror::Error)]
@@ -114,6 +122,9 @@ pub struct RomIdentity {
     /// Header bytes 0x014E-0x014F as the big-endian number the header stores.
     pub global_checksum: u16,
     pub sha1: [u8; 20],
+    /// Bytes of cartridge RAM (the header's size, at most 128 KiB): how much of
+    /// `hw.cart_ram` a file stores. Files before 1.4 store all of it (128 KiB).
+    pub cart_ram_bytes: usize,
 }
 
 impl RomIdentity {
@@ -124,6 +135,7 @@ impl RomIdentity {
             header_checksum: header.header_checksum,
             global_checksum: header.global_checksum,
             sha1: rom.sha1(),
+            cart_ram_bytes: header.ram_bytes.min(CART_RAM_MAX),
         }
     }
 
@@ -213,7 +225,15 @@ fn encode_parts(
     metadata: &Metadata,
     minor: u16,
 ) -> (Vec<u8>, Vec<(&'static str, usize)>) {
-    let mut out = Vec::with_capacity(size_of::<State>() + 4096 + metadata.thumbnail_png.len());
+    // Sized for what is stored (most of `State` is cartridge RAM a file may leave out):
+    // a buffer over glibc's mmap threshold would be mapped and unmapped on every save.
+    let cart_ram_bytes = if minor >= SIZED_CART_RAM_MINOR {
+        rom.cart_ram_bytes.min(CART_RAM_MAX)
+    } else {
+        CART_RAM_MAX
+    };
+    let capacity = size_of::<State>() - CART_RAM_MAX + cart_ram_bytes + 4096;
+    let mut out = Vec::with_capacity(capacity + metadata.thumbnail_png.len());
     out.extend_from_slice(&MAGIC);
     out.extend_from_slice(&FORMAT_MAJOR.to_le_bytes());
     out.extend_from_slice(&minor.to_le_bytes());
@@ -222,9 +242,12 @@ fn encode_parts(
     out.push(rom.header_checksum);
     out.extend_from_slice(&rom.global_checksum.to_le_bytes());
     out.extend_from_slice(&rom.sha1);
+    if minor >= SIZED_CART_RAM_MINOR {
+        out.extend_from_slice(&(cart_ram_bytes as u32).to_le_bytes());
+    }
     let length_at = out.len();
     out.extend_from_slice(&[0; 4]);
-    let memories = codec::write_sections(state, minor, &mut out);
+    let memories = codec::write_sections(state, minor, cart_ram_bytes, &mut out);
     let state_len = u32::try_from(out.len() - length_at - 4).expect("a State is far below 4 GiB");
     out[length_at..length_at + 4].copy_from_slice(&state_len.to_le_bytes());
     let crc = checksum::crc32(&out);
@@ -272,7 +295,12 @@ pub fn decode(bytes: &[u8]) -> Result<(FileInfo, Box<State>), StateError> {
     let header = parse_header(bytes)?;
     let sections = checked_sections(bytes, &header)?;
     let mut state: Box<State> = bytemuck::zeroed_box();
-    codec::read_sections(sections, header.minor, &mut state)?;
+    codec::read_sections(
+        sections,
+        header.minor,
+        header.rom.cart_ram_bytes,
+        &mut state,
+    )?;
     if state.hw.model_raw != header.model {
         return Err(StateError::Corrupt {
             what: format!(
@@ -487,7 +515,18 @@ fn parse_header(bytes: &[u8]) -> Result<Header, StateError> {
         header_checksum: cursor.array::<1>("the header (ROM checksums)")?[0],
         global_checksum: u16::from_le_bytes(cursor.array("the header (ROM checksums)")?),
         sha1: cursor.array("the header (ROM SHA-1)")?,
+        cart_ram_bytes: CART_RAM_MAX,
     };
+    let mut rom = rom;
+    if minor >= SIZED_CART_RAM_MINOR {
+        let stored = u32::from_le_bytes(cursor.array("the header (cartridge RAM size)")?);
+        rom.cart_ram_bytes = usize::try_from(stored)
+            .ok()
+            .filter(|&size| size <= CART_RAM_MAX)
+            .ok_or_else(|| StateError::Corrupt {
+                what: format!("the header says {stored} bytes of cartridge RAM (at most 128 KiB)"),
+            })?;
+    }
     let state_len = u32::from_le_bytes(cursor.array("the header (state length)")?) as usize;
     Ok(Header {
         minor,
@@ -506,7 +545,12 @@ fn checked_sections<'a>(bytes: &'a [u8], header: &Header) -> Result<&'a [u8], St
     if bytes.len() < crc_end {
         let available = &bytes[header.state_start..bytes.len().min(state_end)];
         let mut scratch: Box<State> = bytemuck::zeroed_box();
-        codec::read_sections(available, header.minor, &mut scratch)?;
+        codec::read_sections(
+            available,
+            header.minor,
+            header.rom.cart_ram_bytes,
+            &mut scratch,
+        )?;
         return Err(StateError::Truncated {
             at: "the checksum after the state".to_string(),
         });

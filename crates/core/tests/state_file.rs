@@ -84,8 +84,13 @@ fn random_state(seed: u64) -> Box<State> {
     state
 }
 
+/// The test ROM's identity as for a cartridge with the largest RAM (128 KiB), so random
+/// states keep every byte of `hw.cart_ram` (a file stores only the cartridge's RAM).
 fn identity() -> RomIdentity {
-    RomIdentity::of(&test_rom("STATETEST"))
+    RomIdentity {
+        cart_ram_bytes: backspin_core::cart::CART_RAM_MAX,
+        ..RomIdentity::of(&test_rom("STATETEST"))
+    }
 }
 
 #[test]
@@ -223,10 +228,37 @@ fn save_load_round_trip_and_metadata() {
     state_file::self_check(&core).expect("self-check passes");
 }
 
+/// From 1.4 a file holds only the cartridge's RAM: 32 KiB here, not the 128 KiB field.
+#[test]
+fn only_the_cartridges_ram_is_stored() {
+    let core = running_core("STATETEST", 30);
+    let file = state_file::save(&core, &Metadata::default());
+    let info = state_file::info(&file).unwrap();
+    assert_eq!(info.rom.cart_ram_bytes, 0x8000);
+    let full = state_file::encode(core.state(), &identity(), &Metadata::default());
+    let full_info = state_file::info(&full).unwrap();
+    assert_eq!(full_info.state_bytes - info.state_bytes, 0x18000);
+    // An older minor's file holds all 128 KiB and still loads.
+    let old = state_file::encode_as_minor(core.state(), &info.rom, &Metadata::default(), 3);
+    assert_eq!(state_file::info(&old).unwrap().rom.cart_ram_bytes, 0x20000);
+    let mut other = running_core("STATETEST", 3);
+    state_file::load(&mut other, &old).unwrap();
+    assert_eq!(other.state().as_bytes(), core.state().as_bytes());
+    // A header claiming more than 128 KiB is refused.
+    let mut bad = file.clone();
+    let at = 8 + 4 + 1 + 1 + "STATETEST".len() + 1 + 2 + 20;
+    bad[at..at + 4].copy_from_slice(&0x20001u32.to_le_bytes());
+    let crc_at = info.checked_bytes - 4;
+    let crc = state_file::checksum::crc32(&bad[..crc_at]);
+    bad[crc_at..crc_at + 4].copy_from_slice(&crc.to_le_bytes());
+    let error = state_file::load(&mut other, &bad).unwrap_err();
+    assert!(error.to_string().contains("cartridge RAM"), "{error}");
+}
+
 #[test]
 fn older_minor_loads_through_its_fixup() {
     let core = running_core("STATETEST", 30);
-    let rom = RomIdentity::of(core.rom());
+    let rom = identity();
     let old = state_file::encode_as_minor(core.state(), &rom, &Metadata::default(), 0);
     let current = state_file::encode(core.state(), &rom, &Metadata::default());
     assert!(old.len() < current.len(), "1.0 lacks hw.apu.flush_clock");

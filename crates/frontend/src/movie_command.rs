@@ -316,6 +316,7 @@ fn info(path: &Path, json: bool) -> CliResult {
         "button_changes": count(|i| matches!(i, Input::Buttons(_))),
         "resets": count(|i| matches!(i, Input::Reset)),
         "rtc_advances": count(|i| matches!(i, Input::RtcAdvance(_))),
+        "memory_writes": count(|i| matches!(i, Input::Write { .. })),
         "checkpoints": movie.checkpoints.len(),
         "bytes": bytes.len(),
     });
@@ -452,6 +453,16 @@ fn input_text(input: &Input) -> String {
         Input::Buttons(mask) => format!("buttons {}", value(1, u64::from(*mask))),
         Input::Reset => "reset".into(),
         Input::RtcAdvance(seconds) => format!("clock +{seconds} s"),
+        Input::Write {
+            bank: None,
+            addr,
+            value,
+        } => format!("write {addr:04X} = {value:02X}"),
+        Input::Write {
+            bank: Some(bank),
+            addr,
+            value,
+        } => format!("write {bank}:{addr:04X} = {value:02X}"),
     }
 }
 

@@ -100,6 +100,22 @@ impl<S: InputSource> Engine<S> {
                 self.core.set_buttons(held);
             }
             Input::RtcAdvance(seconds) => self.core.rtc_advance_seconds(seconds),
+            // A banked write with no target does nothing, as in `Timeline::poke_banked`
+            // (which logs only writes that landed).
+            Input::Write {
+                bank: None,
+                addr,
+                value,
+            } => {
+                self.core.poke(addr, value);
+            }
+            Input::Write {
+                bank: Some(bank),
+                addr,
+                value,
+            } => {
+                let _ = self.core.poke_banked(bank, addr, value);
+            }
         }
         if let Some(log) = &mut self.log {
             log.push(Event { cycle, input });

@@ -13,7 +13,9 @@
 //!   STRT  kind u8 (0 power-on, clean cartridge RAM; 1 power-on with a battery save;
 //!         2 a save-state file) · the bytes of that .sav / state file (the rest)
 //!   EVNT  count u32 · per event: timeline M-cycle u64 · kind u8 ·
-//!         (0 buttons: mask u8 | 1 reset: nothing | 2 RTC advance: seconds u64)
+//!         (0 buttons: mask u8 | 1 reset: nothing | 2 RTC advance: seconds u64 |
+//!          3 memory write (1.1): bank u16, 0xFFFF = through the memory map · address u16 ·
+//!          value u8)
 //!   FRAM  one u32 per frame: the frame hash of `State` at the end of each frame
 //!   CHKP  region count u8 · names (u8 length + ASCII) · count u32 ·
 //!         per checkpoint: frame u64 · timeline M-cycle u64 · one XXH64 per region
@@ -29,7 +31,8 @@ use backspin_core::state_file::checksum::crc32;
 
 pub const MAGIC: [u8; 8] = *b"BSPNMOVI";
 pub const FORMAT_MAJOR: u16 = 1;
-pub const FORMAT_MINOR: u16 = 0;
+/// 1.1: memory writes (event kind 3).
+pub const FORMAT_MINOR: u16 = 1;
 /// Frames between two checkpoints (and a checkpoint at frame 0 and at the last frame).
 pub const CHECKPOINT_FRAMES: u64 = 60;
 
@@ -99,7 +102,16 @@ pub enum Input {
     Reset,
     /// Add host seconds to the cartridge clock.
     RtcAdvance(u64),
+    /// A script's memory write (`Core::poke` without a bank, `Core::poke_banked` with one).
+    Write {
+        bank: Option<u16>,
+        addr: u16,
+        value: u8,
+    },
 }
+
+/// The bank field of a write through the memory map.
+const MAPPED: u16 = 0xFFFF;
 
 /// An input at its timeline M-cycle (the core's M-cycle plus the cycle of the latest
 /// reset, so it never goes back).
@@ -242,6 +254,12 @@ pub fn encode(movie: &Movie) -> Vec<u8> {
                     w.u8(2);
                     w.u64(seconds);
                 }
+                Input::Write { bank, addr, value } => {
+                    w.u8(3);
+                    w.u16(bank.unwrap_or(MAPPED));
+                    w.u16(addr);
+                    w.u8(value);
+                }
             }
         }
     });
@@ -358,7 +376,7 @@ pub fn version(bytes: &[u8]) -> Result<(u16, u16), MovieError> {
 
 /// Parses and checks a movie file.
 pub fn decode(bytes: &[u8]) -> Result<Movie, MovieError> {
-    version(bytes)?;
+    let (_, minor) = version(bytes)?;
     if bytes.len() < 16 {
         return Err(MovieError::Truncated { at: "the header" });
     }
@@ -442,6 +460,21 @@ pub fn decode(bytes: &[u8]) -> Result<Movie, MovieError> {
             0 => Input::Buttons(r.u8()?),
             1 => Input::Reset,
             2 => Input::RtcAdvance(r.u64()?),
+            3 => {
+                let bank = r.u16()?;
+                Input::Write {
+                    bank: (bank != MAPPED).then_some(bank),
+                    addr: r.u16()?,
+                    value: r.u8()?,
+                }
+            }
+            // A later minor's kind of input: this reader cannot replay it.
+            _ if minor > FORMAT_MINOR => {
+                return Err(MovieError::TooNew {
+                    file_major: FORMAT_MAJOR,
+                    file_minor: minor,
+                });
+            }
             other => return Err(corrupt(format!("event {index} has kind {other}"))),
         };
         if events.last().is_some_and(|e: &Event| e.cycle > cycle) {

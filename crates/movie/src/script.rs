@@ -8,6 +8,8 @@
 //! @2000000 start    from the first instruction at or after timeline M-cycle 2,000,000
 //! 300 reset         power-cycle at the start of frame 300 (cartridge RAM and clock kept)
 //! 400 rtc 3600      add an hour to the cartridge clock (MBC3) at frame 400
+//! 450 write C0A0 7  write 0x07 to C0A0 through the memory map (hex; as the CPU's write)
+//! 460 write 2:D000 ff  write 0xFF straight into WRAM bank 2 at D000 (hex bank:address)
 //! end 600           the movie is 600 frames long (default: the last line's frame + 60)
 //! ```
 //! Buttons: `a b select start right left up down` (any case), or `none`. Frames count from
@@ -95,10 +97,19 @@ impl Script {
                 None => {
                     return Err(error(
                         number,
-                        "nothing to do: name buttons, `none`, `reset` or `rtc SECONDS`",
+                        "nothing to do: name buttons, `none`, `reset`, `rtc SECONDS` or `write ADDR VALUE`",
                     ));
                 }
                 Some(word) if word == "reset" && rest.len() == 1 => Input::Reset,
+                Some(word) if word == "write" => {
+                    let [_, target, value] = rest[..] else {
+                        return Err(error(
+                            number,
+                            "`write` takes an address ([BANK:]ADDR, hex) and a value (hex)",
+                        ));
+                    };
+                    write_of(target, value).map_err(|what| error(number, what))?
+                }
                 Some(word) if word == "rtc" => {
                     let [_, seconds] = rest[..] else {
                         return Err(error(number, "`rtc` takes a number of seconds"));
@@ -138,6 +149,25 @@ impl Script {
         }
         Script { lines, frames }
     }
+}
+
+/// A `write [BANK:]ADDR VALUE` line's input (all hex).
+fn write_of(target: &str, value: &str) -> Result<Input, String> {
+    let hex = |word: &str, what: &str, max: u32| {
+        u32::from_str_radix(word.trim_start_matches("0x"), 16)
+            .ok()
+            .filter(|&v| v <= max)
+            .ok_or_else(|| format!("{what} {word:?} is not a hex number up to {max:X}"))
+    };
+    let (bank, addr) = match target.split_once(':') {
+        Some((bank, addr)) => (Some(hex(bank, "bank", 0xFFFE)? as u16), addr),
+        None => (None, target),
+    };
+    Ok(Input::Write {
+        bank,
+        addr: hex(addr, "address", 0xFFFF)? as u16,
+        value: hex(value, "value", 0xFF)? as u8,
+    })
 }
 
 /// The script as an input source for the engine: lines in order.

@@ -78,7 +78,18 @@ fn script_lines_at_frames_and_cycles() {
         verify(&movie, rom("input_echo.asm"), &VerifyOptions::default()).unwrap(),
         Outcome::Clean { .. }
     ));
-    for bad in ["x a", "10 jump", "10", "end", "10 rtc"] {
+    for bad in [
+        "x a",
+        "10 jump",
+        "10",
+        "end",
+        "10 rtc",
+        "10 write C000",
+        "10 write C000 100",
+        "10 write 10000 1",
+        "10 write FFFF:C000 1",
+        "10 write zz 1",
+    ] {
         assert!(
             matches!(Script::parse(bad), Err(MovieError::Script { line: 1, .. })),
             "{bad}"
@@ -172,7 +183,37 @@ fn foreign_newer_and_damaged_movies_are_refused() {
     let error = decode(&bytes).unwrap_err();
     assert_eq!(
         error.to_string(),
-        "this movie is format 2.0, written by a newer Backspin; this one reads 1.x (up to 1.0)"
+        "this movie is format 2.1, written by a newer Backspin; this one reads 1.x (up to 1.1)"
+    );
+
+    // A later minor's kind of event: refused as too new, not as corrupt.
+    let script = Script::parse(
+        "0 a
+3 write C000 1
+end 5
+",
+    )
+    .unwrap();
+    let mut bytes =
+        encode(&record(rom("input_echo.asm"), &script, RecordOptions::default()).unwrap());
+    bytes[10] = 9; // minor 9
+    let kind = bytes
+        .windows(4)
+        .position(|w| w == b"EVNT")
+        .map(|at| at + 12 + 10 + 8)
+        .unwrap();
+    assert_eq!(bytes[kind], 3, "the second event is the write");
+    bytes[kind] = 200;
+    let body = bytes.len() - 4;
+    let crc = crc32(&bytes[..body]);
+    bytes[body..].copy_from_slice(&crc.to_le_bytes());
+    assert!(
+        matches!(
+            decode(&bytes),
+            Err(MovieError::TooNew { file_minor: 9, .. })
+        ),
+        "{:?}",
+        decode(&bytes)
     );
 
     let mut bytes = encode(&movie);
@@ -287,6 +328,22 @@ fn frames_match_a_timeline_with_resets() {
         let buttons = input.next_frame();
         timeline.set_buttons(buttons);
         lines.push((When::Frame(frame), Input::Buttons(buttons)));
+        // Script writes: through the map (WRAM, an I/O register) and straight into a bank.
+        // At one cycle the timeline replays resets, buttons, then writes: the same order.
+        let writes = match frame % 97 {
+            10 => vec![(None, 0xC0F0, frame as u8), (None, 0xFF42, 3)],
+            50 => vec![(Some(1), 0xD008, 0x99)],
+            _ => vec![],
+        };
+        for (bank, addr, value) in writes {
+            match bank {
+                None => {
+                    timeline.poke(addr, value);
+                }
+                Some(bank) => timeline.poke_banked(bank, addr, value).unwrap(),
+            }
+            lines.push((When::Frame(frame), Input::Write { bank, addr, value }));
+        }
         timeline.run_frame();
         hashes.push(hasher.frame_hash(timeline.core().state()));
     }
@@ -298,4 +355,20 @@ fn frames_match_a_timeline_with_resets() {
         "the movie's frames drift from the timeline's"
     );
     assert_eq!(movie.final_cycle, timeline.cycle());
+    assert_eq!(
+        timeline.rewinder().write_log().count(),
+        0,
+        "rewind off keeps no writes"
+    );
+    let writes = movie
+        .events
+        .iter()
+        .filter(|e| matches!(e.input, Input::Write { .. }));
+    assert_eq!(writes.count(), 14);
+    let bytes = encode(&movie);
+    assert_eq!(decode(&bytes).unwrap(), movie);
+    assert!(matches!(
+        verify(&movie, rom("input_echo.asm"), &VerifyOptions::default()).unwrap(),
+        Outcome::Clean { .. }
+    ));
 }

@@ -29,6 +29,11 @@ def main():
     round_trips = 200
     save_load = best_of(3, lambda: [gb.load_state(gb.save_state()) for _ in range(round_trips)])
     save_only = best_of(3, lambda: [gb.save_state() for _ in range(round_trips)])
+    # With rewind off (the Gym env's setting): a load is then not kept in any history.
+    off = backspin.GameBoy(rom, model=args.model, rewind_mib=0)
+    off.run(frames=120)
+    off_save_load = best_of(
+        3, lambda: [off.load_state(off.save_state()) for _ in range(round_trips)])
     fresh = backspin.GameBoy(rom, model=args.model)
     fresh.run(frames=1200)
     back = best_of(5, lambda: (fresh.rewind.back(600), fresh.rewind.forward(600)))
@@ -41,6 +46,7 @@ def main():
         "state_bytes": len(state),
         "save_state_us": round(save_only / round_trips * 1e6, 1),
         "save_plus_load_us": round(save_load / round_trips * 1e6, 1),
+        "save_plus_load_rewind_off_us": round(off_save_load / round_trips * 1e6, 1),
         "rewind_back_600_ms": round(one_back * 1e3, 3),
         "rewind_back_forward_600_ms": round(back * 1e3, 3),
     }, indent=1))

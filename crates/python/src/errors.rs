@@ -29,11 +29,19 @@ create_exception!(
     "The frame asked for is not in the rewind history (or rewind is off)."
 );
 
+create_exception!(
+    _backspin,
+    SymbolError,
+    BackspinError,
+    "A symbol file has a malformed line, or a symbol name is unknown."
+);
+
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
     m.add("BackspinError", py.get_type::<BackspinError>())?;
     m.add("RomError", py.get_type::<RomError>())?;
     m.add("StateError", py.get_type::<StateError>())?;
     m.add("RewindError", py.get_type::<RewindError>())?;
+    m.add("SymbolError", py.get_type::<SymbolError>())?;
     Ok(())
 }

@@ -1,15 +1,16 @@
 //! `GameBoy`: one emulated Game Boy on Backspin's timeline (so rewind and branching work
 //! from code), with its screen as a numpy array.
 
-use crate::errors::{RewindError, RomError, StateError};
+use crate::errors::{RewindError, RomError, StateError, SymbolError};
 use crate::memory::Memory;
 use crate::rewind::Rewind;
+use crate::symbols::Symbols;
 use crate::{SCREEN_HEIGHT, SCREEN_WIDTH};
 use backspin_core::state_file::{self, Metadata};
 use backspin_core::{BootRom, Core, Model, Options, Rom};
 use backspin_rewind::{RunUntil, Timeline};
 use numpy::{PyArray3, PyArrayMethods};
-use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::exceptions::{PyOSError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 
@@ -26,6 +27,8 @@ pub struct GameBoy {
     pub(crate) timeline: Timeline,
     /// `(144, 160, 3)` uint8: the last frame drawn with `draw="last"`.
     screen: Py<PyArray3<u8>>,
+    /// Names from a `.sym` file (`sym=` or `load_symbols`), for `run_until(pc="name")`.
+    symbols: Symbols,
 }
 
 /// When `run` converts a frame into `screen`.
@@ -115,16 +118,21 @@ impl GameBoy {
     ///
     /// `model` is "auto" (CGB for cartridges flagged for it, DMG otherwise), "dmg" or "cgb";
     /// `boot_rom` (bytes or a path) runs a real boot ROM first; `rewind_mib` bounds the
-    /// rewind history (0: off).
+    /// rewind history (0: off); `sym` is a symbol file to load (see `load_symbols`).
     #[new]
-    #[pyo3(signature = (rom, model = "auto", boot_rom = None, rewind_mib = DEFAULT_REWIND_MIB))]
+    #[pyo3(signature = (rom, model = "auto", boot_rom = None, rewind_mib = DEFAULT_REWIND_MIB, sym = None))]
     fn new(
         py: Python<'_>,
         rom: &Bound<'_, PyAny>,
         model: &str,
         boot_rom: Option<&Bound<'_, PyAny>>,
         rewind_mib: u32,
+        sym: Option<std::path::PathBuf>,
     ) -> PyResult<GameBoy> {
+        let symbols = match sym {
+            Some(path) => read_symbols(&path)?,
+            None => Symbols::default(),
+        };
         if rewind_mib > MAX_REWIND_MIB {
             return Err(PyValueError::new_err(format!(
                 "rewind_mib must be 0 to {MAX_REWIND_MIB}, not {rewind_mib}"
@@ -152,7 +160,11 @@ impl GameBoy {
         let budget = usize::try_from(rewind_mib).unwrap_or(0) * 1024 * 1024;
         let timeline = Timeline::new(core, budget);
         let screen = PyArray3::<u8>::zeros(py, [SCREEN_HEIGHT, SCREEN_WIDTH, 3], false).unbind();
-        let game_boy = GameBoy { timeline, screen };
+        let game_boy = GameBoy {
+            timeline,
+            screen,
+            symbols,
+        };
         game_boy.refresh_screen(py);
         Ok(game_boy)
     }
@@ -186,15 +198,64 @@ impl GameBoy {
         Ok(())
     }
 
-    /// Runs until the CPU is about to execute the instruction at `pc`, or `max_frames` frames
-    /// have ended. True when `pc` was reached. No ROM patching: the check is made before
-    /// every instruction.
+    /// Runs until the CPU is about to execute the instruction at `pc` (an address, or a
+    /// name from the loaded symbols), or `max_frames` frames have ended. True when `pc` was
+    /// reached. No ROM patching: the check is made before every instruction. A name's bank
+    /// is not checked: the run stops at its address whatever bank is mapped there.
     #[pyo3(signature = (pc, max_frames = 10))]
-    fn run_until(&mut self, py: Python<'_>, pc: u16, max_frames: u64) -> bool {
+    fn run_until(
+        &mut self,
+        py: Python<'_>,
+        pc: &Bound<'_, PyAny>,
+        max_frames: u64,
+    ) -> PyResult<bool> {
+        let pc = if let Ok(name) = pc.extract::<String>() {
+            self.symbol(&name)?.1
+        } else {
+            let number: i128 = pc.extract().map_err(|_| {
+                PyTypeError::new_err("pc is an address (an int in 0..=0xFFFF) or a symbol name")
+            })?;
+            u16::try_from(number)
+                .map_err(|_| PyValueError::new_err(format!("pc {number} is outside 0..=0xFFFF")))?
+        };
         let timeline = &mut self.timeline;
         let (why, _) = py.detach(|| timeline.run_until_pc(pc, max_frames));
         self.refresh_screen(py);
-        why == RunUntil::Reached
+        Ok(why == RunUntil::Reached)
+    }
+
+    /// Reads a symbol file (`.sym`, as RGBDS's `rgblink -n` and no$gmb write it: one
+    /// `BANK:ADDRESS name` a line in hex, `;` comments) and adds its names to `symbols`
+    /// (a name already known takes the new place). Raises `SymbolError` naming the first
+    /// malformed line; nothing is added then.
+    fn load_symbols(&mut self, path: std::path::PathBuf) -> PyResult<()> {
+        let loaded = read_symbols(&path)?;
+        self.symbols.by_name.extend(loaded.by_name);
+        Ok(())
+    }
+
+    /// The loaded symbols: a dict of name to `(bank, address)`.
+    #[getter]
+    fn symbols(&self) -> std::collections::HashMap<String, (u16, u16)> {
+        self.symbols
+            .by_name
+            .iter()
+            .map(|(name, place)| (name.clone(), (place.bank, place.addr)))
+            .collect()
+    }
+
+    /// The `(bank, address)` of symbol `name`; `SymbolError` if it is unknown.
+    fn symbol(&self, name: &str) -> PyResult<(u16, u16)> {
+        match self.symbols.by_name.get(name) {
+            Some(place) => Ok((place.bank, place.addr)),
+            None if self.symbols.by_name.is_empty() => Err(SymbolError::new_err(format!(
+                "no symbol named {name:?}: no symbols are loaded (pass sym= or call load_symbols)"
+            ))),
+            None => Err(SymbolError::new_err(format!(
+                "no symbol named {name:?} among the {} loaded",
+                self.symbols.by_name.len()
+            ))),
+        }
     }
 
     /// The last frame drawn, as a `(144, 160, 3)` uint8 numpy array. Always the same array,
@@ -323,6 +384,15 @@ impl GameBoy {
             self.timeline.frame()
         )
     }
+}
+
+/// Reads and parses the symbol file at `path`: `OSError` if it cannot be read,
+/// `SymbolError` with the line number if a line is malformed.
+fn read_symbols(path: &std::path::Path) -> PyResult<Symbols> {
+    let text = std::fs::read(path)
+        .map_err(|e| PyOSError::new_err(format!("cannot read {}: {e}", path.display())))?;
+    Symbols::parse(&String::from_utf8_lossy(&text))
+        .map_err(|e| SymbolError::new_err(format!("{}, {e}", path.display())))
 }
 
 pub(crate) fn rewind_error(error: backspin_rewind::RewindError) -> PyErr {

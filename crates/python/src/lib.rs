@@ -7,6 +7,7 @@ mod game_boy;
 mod memory;
 mod pool;
 mod rewind;
+mod symbols;
 mod vector;
 
 use pyo3::prelude::*;

@@ -303,6 +303,37 @@ impl VectorGameBoy {
         Ok(PyBytes::new(py, &bytes))
     }
 
+    /// Writes `values` from `addr` on in each env of `indices` (bytes or a sequence of
+    /// ints: the same bytes for every env), as `GameBoy.memory[addr:addr + len] = values`
+    /// does: through the memory map, each byte an input on that env's timeline. Every
+    /// argument is checked before any env changes.
+    fn write_memory(
+        &mut self,
+        py: Python<'_>,
+        indices: Vec<i64>,
+        addr: u32,
+        values: &Bound<'_, PyAny>,
+    ) -> PyResult<()> {
+        let indices = self.indices(Some(indices))?;
+        let values = match values.extract::<i64>() {
+            Ok(one) => vec![crate::memory::byte_of(one)?],
+            Err(_) => crate::memory::bytes(values)?,
+        };
+        if addr as usize + values.len() > 0x1_0000 {
+            return Err(PyIndexError::new_err(format!(
+                "memory range {addr:#x}..{:#x} is not within 0x0..0x10000",
+                addr as usize + values.len()
+            )));
+        }
+        for &i in &indices {
+            for (offset, &value) in values.iter().enumerate() {
+                self.envs[i].poke((addr as usize + offset) as u16, value);
+            }
+        }
+        self.refresh_rows(py, &indices, AfterLoad::No);
+        Ok(())
+    }
+
     /// Save states (bytes, the format of `GameBoy.save_state`) of the envs at `indices`
     /// (default: all), in that order.
     #[pyo3(signature = (indices = None))]

@@ -73,7 +73,7 @@ mod timeline;
 
 pub use input_log::{InputEvent, InputLog};
 pub use rewinder::{
-    Captured, Config, HistoryError, RewindError, Rewinder, SeekReport, Snapshot, Stats,
-    frames_to_seconds,
+    Captured, Config, HistoryError, MemoryWrite, RewindError, Rewinder, SeekReport, Snapshot,
+    Stats, frames_to_seconds,
 };
 pub use timeline::{RunUntil, Span, Timeline};

@@ -32,6 +32,47 @@ pub(crate) enum EventKind {
     Reset = 0,
     Rtc = 1,
     Buttons = 2,
+    Write = 3,
+}
+
+/// How many `EventKind`s there are (the length of per-kind arrays).
+pub(crate) const EVENT_KINDS: usize = 4;
+
+/// A write to memory from outside the program (a script or a cheat), logged like a button
+/// so re-simulation repeats it at its exact cycle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MemoryWrite {
+    /// The timeline cycle it was made at.
+    pub cycle: u64,
+    /// `None`: through the memory map, as the CPU's write would act (`Core::poke`: MBC and
+    /// I/O registers included). `Some(bank)`: straight into that bank's memory
+    /// (`Core::poke_banked`).
+    pub bank: Option<u16>,
+    pub addr: u16,
+    pub value: u8,
+}
+
+impl MemoryWrite {
+    /// Makes the write on `core`. A banked write that has no target does nothing (the
+    /// timeline checks it before logging it).
+    pub(crate) fn apply(&self, core: &mut Core) {
+        match self.bank {
+            None => {
+                core.poke(self.addr, self.value);
+            }
+            Some(bank) => {
+                let _ = core.poke_banked(bank, self.addr, self.value);
+            }
+        }
+    }
+}
+
+/// A logged write and the present frame when it was made (trimming drops the writes that
+/// only frames older than history needed).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct LoggedWrite {
+    pub(crate) write: MemoryWrite,
+    pub(crate) frame: u64,
 }
 
 /// A reset (power cycle) or a state load on the timeline. Both replace the machine's state
@@ -212,6 +253,11 @@ pub struct Rewinder {
     rtc_log: Vec<(u64, u64)>,
     /// Resets, oldest first (rare: a plain list).
     resets: Vec<ResetMark>,
+    /// Memory writes from outside the program, in the order made (so by cycle).
+    writes: Vec<LoggedWrite>,
+    /// (timeline cycle, count): the writes this run made at that cycle, which are the first
+    /// `count` logged there. A fork at that cycle keeps them.
+    writes_made: (u64, usize),
     /// Uncompressed copy of the newest stored state: a capture is one pass against it.
     newest: Box<State>,
     /// A scratch state that seeks rebuild into, and the stored frame it holds.
@@ -253,6 +299,8 @@ impl Rewinder {
             input: InputLog::new(),
             rtc_log: Vec::new(),
             resets: Vec::new(),
+            writes: Vec::new(),
+            writes_made: (0, 0),
             newest: bytemuck::zeroed_box(),
             cursor: bytemuck::zeroed_box(),
             cursor_frame: None,
@@ -279,6 +327,8 @@ impl Rewinder {
         self.input.clear();
         self.rtc_log.clear();
         self.resets.clear();
+        self.writes.clear();
+        self.writes_made = (0, 0);
         self.first_key_frame = None;
         self.decoder.forget_meta();
         self.cursor_frame = None;
@@ -381,6 +431,76 @@ impl Rewinder {
         self.resets.push(mark);
     }
 
+    /// Logs `write`, made after the writes this run already made at its cycle. While a
+    /// recorded future exists, the same write in the same place keeps it; any other forks
+    /// the timeline, as a differing button press does. Writes logged at that cycle beyond
+    /// it are dropped: they belong to a run this one replaced.
+    pub(crate) fn record_write(&mut self, write: MemoryWrite) {
+        let nth = self.writes_made_at(write.cycle);
+        self.writes_made = (write.cycle, nth + 1);
+        let first = self.writes.partition_point(|w| w.write.cycle < write.cycle);
+        if self.has_future() {
+            if self
+                .writes
+                .get(first + nth)
+                .is_some_and(|logged| logged.write == write)
+            {
+                return;
+            }
+            self.fork_logs_at(write.cycle, EventKind::Write);
+        }
+        self.writes.truncate(first + nth);
+        self.writes.push(LoggedWrite {
+            write,
+            frame: self.present.unwrap_or(0),
+        });
+    }
+
+    /// How many writes this run made at timeline cycle `cycle` (since the last seek).
+    pub(crate) fn writes_made_at(&self, cycle: u64) -> usize {
+        if self.writes_made.0 == cycle {
+            self.writes_made.1
+        } else {
+            0
+        }
+    }
+
+    /// Drops writes logged at `cycle` that this run did not make (it went on past them):
+    /// a fork when they are part of a recorded future.
+    pub(crate) fn drop_writes_not_made(&mut self, cycle: u64) {
+        let made = self.writes_made_at(cycle);
+        if self.writes_at(cycle).nth(made).is_none() {
+            return;
+        }
+        if self.has_future() {
+            self.fork_logs_at(cycle, EventKind::Write);
+        } else {
+            let first = self.writes.partition_point(|w| w.write.cycle < cycle);
+            self.writes.truncate(first + made);
+        }
+    }
+
+    /// The writes logged at exactly timeline cycle `cycle`, in the order made.
+    pub(crate) fn writes_at(&self, cycle: u64) -> impl Iterator<Item = MemoryWrite> + '_ {
+        let first = self.writes.partition_point(|w| w.write.cycle < cycle);
+        self.writes[first..]
+            .iter()
+            .map(|w| w.write)
+            .take_while(move |w| w.cycle == cycle)
+    }
+
+    /// Drops the logged writes made before `frame` (with history off nothing re-simulates,
+    /// so only the writes of the frame in progress matter).
+    pub(crate) fn forget_writes_before(&mut self, frame: u64) {
+        let old = self.writes.partition_point(|w| w.frame < frame);
+        self.writes.drain(..old);
+    }
+
+    /// The logged memory writes, oldest first.
+    pub fn write_log(&self) -> impl Iterator<Item = MemoryWrite> + '_ {
+        self.writes.iter().map(|w| w.write)
+    }
+
     /// Drops the states held by every logged load but the latest: with history off nothing
     /// can be re-simulated, and only the latest mark's `base` is still needed.
     pub(crate) fn forget_loaded_states(&mut self) {
@@ -411,23 +531,31 @@ impl Rewinder {
     /// it: snapshots after the present frame, every input after `cycle`, and at `cycle`
     /// itself the inputs of `kind` and of the kinds applied after it (events at one cycle
     /// apply in `EventKind` order, so the earlier kinds there were already matched).
+    /// Writes are the exception: the ones this run already made at `cycle` stay, whatever
+    /// the kind (they were matched, and the live machine holds them).
     pub(crate) fn fork_logs_at(&mut self, cycle: u64, kind: EventKind) {
         self.fork_after(self.present.unwrap_or(0));
         let from = |k: EventKind| if k >= kind { cycle } else { cycle + 1 };
         self.input.truncate_from(from(EventKind::Buttons));
         self.rtc_log.retain(|&(c, _)| c < from(EventKind::Rtc));
         self.resets.retain(|r| r.cycle < from(EventKind::Reset));
+        let before = self.writes.partition_point(|w| w.write.cycle < cycle);
+        let through = self.writes.partition_point(|w| w.write.cycle <= cycle);
+        self.writes
+            .truncate((before + self.writes_made_at(cycle)).min(through));
     }
 
     fn truncate_logs_from(&mut self, cycle: u64) {
         self.input.truncate_from(cycle);
         self.rtc_log.retain(|&(c, _)| c < cycle);
         self.resets.retain(|r| r.cycle < cycle);
+        self.writes.retain(|w| w.write.cycle < cycle);
     }
 
     /// Which kinds of input the logs hold at exactly timeline cycle `cycle`.
-    pub(crate) fn logged_at(&self, cycle: u64) -> [bool; 3] {
-        let mut logged = [false; 3];
+    pub(crate) fn logged_at(&self, cycle: u64) -> [bool; EVENT_KINDS] {
+        let mut logged = [false; EVENT_KINDS];
+        logged[EventKind::Write as usize] = self.writes_at(cycle).next().is_some();
         logged[EventKind::Reset as usize] = self.resets.iter().any(|r| r.cycle == cycle);
         logged[EventKind::Rtc as usize] = self.rtc_log.iter().any(|&(c, _)| c == cycle);
         logged[EventKind::Buttons as usize] = self
@@ -603,7 +731,7 @@ impl Rewinder {
         // Chunks kept for reuse go first (freeing does not allocate).
         self.input.release_spares();
         while self.log_bytes() > reserve
-            && (self.input.chunk_count() > 1 || self.loads_held() > 1)
+            && (self.input.chunk_count() > 1 || self.loads_held() > 1 || !self.writes.is_empty())
             && self.ring.len() > 1
         {
             // Never the newest keyframe: history must keep one to start from.
@@ -624,6 +752,7 @@ impl Rewinder {
             + self.rtc_log.capacity() * std::mem::size_of::<(u64, u64)>()
             + self.resets.capacity() * std::mem::size_of::<ResetMark>()
             + self.loads_held() * STATE_LEN
+            + self.writes.capacity() * std::mem::size_of::<LoggedWrite>()
     }
 
     /// Keeps derived positions consistent after the oldest records went.
@@ -639,6 +768,7 @@ impl Rewinder {
                 self.cursor_frame = None;
             }
             self.input.trim_before_frame(oldest);
+            self.forget_writes_before(oldest);
             // Keep the reset that governs the oldest frame and every later one.
             let governing = self.resets.partition_point(|r| r.frame <= oldest);
             if governing > 1 {
@@ -961,6 +1091,8 @@ impl Rewinder {
         let frames = frame - start;
         let events = self.resimulate(core, start, frames)?;
         self.present = Some(frame);
+        // The core stands before any write logged at this cycle: none is made yet.
+        self.writes_made = (0, 0);
         Ok(SeekReport {
             snapshot_frame: start,
             resimulated_frames: frames,
@@ -1002,6 +1134,8 @@ impl Rewinder {
         let mut rtc = self.rtc_log[first_rtc..].iter().peekable();
         let first_reset = self.resets.partition_point(|r| r.cycle < start_cycle);
         let mut resets = self.resets[first_reset..].iter().peekable();
+        let first_write = self.writes.partition_point(|w| w.write.cycle < start_cycle);
+        let mut writes = self.writes[first_write..].iter().peekable();
         let mut events = Events::empty();
         let mut done = 0;
         while done < frames {
@@ -1020,11 +1154,15 @@ impl Rewinder {
             while let Some(event) = inputs.next_if(|e| e.m_cycle <= now) {
                 core.set_buttons(Buttons(event.buttons));
             }
+            while let Some(logged) = writes.next_if(|w| w.write.cycle <= now) {
+                logged.write.apply(core);
+            }
             let next = inputs
                 .peek()
                 .map_or(u64::MAX, |e| e.m_cycle)
                 .min(rtc.peek().map_or(u64::MAX, |&&(c, _)| c))
-                .min(resets.peek().map_or(u64::MAX, |r| r.cycle));
+                .min(resets.peek().map_or(u64::MAX, |r| r.cycle))
+                .min(writes.peek().map_or(u64::MAX, |w| w.write.cycle));
             let frame_before = core.state().hw.frames;
             while core.state().hw.frames == frame_before
                 && base.wrapping_add(core.m_cycles()) < next

@@ -9,9 +9,10 @@ mod scripting;
 pub use scripting::RunUntil;
 
 use crate::rewinder::{
-    Captured, Config, EventKind, HistoryError, ResetMark, RewindError, Rewinder, SeekReport, Stats,
+    Captured, Config, EVENT_KINDS, EventKind, HistoryError, MemoryWrite, ResetMark, RewindError,
+    Rewinder, SeekReport, Stats,
 };
-use backspin_core::{Buttons, Core, Events, M_CYCLES_PER_FRAME, Output, State};
+use backspin_core::{BankError, Buttons, Core, Events, M_CYCLES_PER_FRAME, Output, State};
 
 /// Where the timeline stands, for an overlay's progress bar and a window title.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -44,7 +45,7 @@ pub struct Timeline {
     last_capture: Option<Captured>,
     /// The kinds of input made since the last frame (indexed by `EventKind`): a kept
     /// future that holds an input the player did not make is forked before the next frame.
-    made: [bool; 3],
+    made: [bool; EVENT_KINDS],
 }
 
 impl Timeline {
@@ -69,7 +70,7 @@ impl Timeline {
             frame: 0,
             base: 0,
             last_capture: None,
-            made: [false; 3],
+            made: [false; EVENT_KINDS],
         }
     }
 
@@ -103,7 +104,7 @@ impl Timeline {
             frame,
             base: 0,
             last_capture: None,
-            made: [false; 3],
+            made: [false; EVENT_KINDS],
         };
         // Re-simulating to the present also draws its picture.
         timeline.seek(frame).map_err(|_| HistoryError::Mismatch)?;
@@ -194,6 +195,7 @@ impl Timeline {
         self.rewinder.record_reset(mark);
         // The buttons are still held across the power cycle.
         self.core.set_buttons(Buttons(held));
+        self.repeat_writes_made_now();
         self.made[EventKind::Reset as usize] = true;
     }
 
@@ -228,7 +230,53 @@ impl Timeline {
             self.rewinder.forget_loaded_states();
         }
         self.core.set_buttons(Buttons(held));
+        self.repeat_writes_made_now();
         self.made[EventKind::Reset as usize] = true;
+    }
+
+    /// Writes `value` to `addr` through the memory map (see `Core::poke`: MBC and I/O
+    /// registers act as for a CPU write, no cycle passes, no lock-out blocks it) as an
+    /// input on the timeline: rewinding re-simulates it at this exact cycle, and a rewind
+    /// that does not repeat it forks like a different button press. Returns the events
+    /// the write caused.
+    pub fn poke(&mut self, addr: u16, value: u8) -> Events {
+        self.log_write(None, addr, value);
+        self.core.poke(addr, value)
+    }
+
+    /// Stores `value` at `addr` in `bank` (see `Core::poke_banked`) as an input on the
+    /// timeline, as [`Timeline::poke`] does. On error nothing is logged or changed.
+    pub fn poke_banked(&mut self, bank: u16, addr: u16, value: u8) -> Result<(), BankError> {
+        self.core.poke_banked(bank, addr, value)?;
+        self.log_write(Some(bank), addr, value);
+        Ok(())
+    }
+
+    fn log_write(&mut self, bank: Option<u16>, addr: u16, value: u8) {
+        let write = MemoryWrite {
+            cycle: self.cycle(),
+            bank,
+            addr,
+            value,
+        };
+        self.rewinder.record_write(write);
+        self.made[EventKind::Write as usize] = true;
+    }
+
+    /// After a reset or load at the current cycle: the writes made at this cycle before it
+    /// are made again. Re-simulation applies a cycle's writes after its resets and loads,
+    /// so the live machine must end the same way (a script writing and then resetting in
+    /// the same instant sees its writes survive the reset).
+    fn repeat_writes_made_now(&mut self) {
+        let cycle = self.cycle();
+        let made = self.rewinder.writes_made_at(cycle);
+        if made == 0 {
+            return;
+        }
+        let writes: Vec<MemoryWrite> = self.rewinder.writes_at(cycle).take(made).collect();
+        for write in writes {
+            write.apply(&mut self.core);
+        }
     }
 
     /// Adds `seconds` of host time to the cartridge clock (MBC3; nothing otherwise) as an
@@ -272,10 +320,11 @@ impl Timeline {
     /// replayed, so rewinding to the first frame and playing on keeps it.
     fn drop_inputs_not_made(&mut self) {
         let made = std::mem::take(&mut self.made);
+        let cycle = self.cycle();
         if !self.rewinder.has_future() {
+            self.rewinder.drop_writes_not_made(cycle);
             return;
         }
-        let cycle = self.cycle();
         let logged = self.rewinder.logged_at(cycle);
         let not_made = |kind: EventKind| logged[kind as usize] && !made[kind as usize];
         if not_made(EventKind::Reset) {
@@ -294,6 +343,7 @@ impl Timeline {
         if not_made(EventKind::Buttons) {
             self.fork_at(cycle, EventKind::Buttons);
         }
+        self.rewinder.drop_writes_not_made(cycle);
     }
 
     /// Drops the logged `kind` (and later kinds) at `cycle` and everything after it, then
@@ -314,6 +364,8 @@ impl Timeline {
             ));
         } else {
             self.rewinder.set_present(self.frame);
+            // Nothing re-simulates without history: the writes of past frames are done with.
+            self.rewinder.forget_writes_before(self.frame);
         }
     }
 
@@ -330,7 +382,7 @@ impl Timeline {
             return Err(RewindError::Off);
         }
         let report = self.rewinder.seek_core(&mut self.core, frame)?;
-        self.made = [false; 3];
+        self.made = [false; EVENT_KINDS];
         self.frame = frame;
         self.base = self.rewinder.cycle_base(frame);
         Ok(report)

@@ -9,20 +9,46 @@ use crate::State;
 use crate::state_fields::{FieldInfo, Scalar, StateFields, Visitor};
 
 /// Appends the sections of `state` as format minor `minor` writes them (fields introduced
-/// after `minor` are left out; only tests and fixtures write older minors).
+/// after `minor` are left out; only tests and fixtures write older minors), with the first
+/// `cart_ram_bytes` of `hw.cart_ram` (the rest is zero: see [`CART_RAM`]).
 /// Returns where the memories of `hw` (`wram`, `vram`, `cart_ram`, `oam`, `hram`) start
 /// in `out`: they are stored as the chip holds them, so a BESS footer can point at them.
 pub(crate) fn write_sections(
     state: &State,
     minor: u16,
+    cart_ram_bytes: usize,
     out: &mut Vec<u8>,
 ) -> Vec<(&'static str, usize)> {
-    // The walk needs `&mut` (one visitor trait serves reading and writing): walk a copy.
-    let mut copy: Box<State> = bytemuck::zeroed_box();
-    bytemuck::bytes_of_mut(&mut *copy).copy_from_slice(bytemuck::bytes_of(state));
+    // The walk needs `&mut` (one visitor trait serves reading and writing): walk a copy,
+    // in a box kept per thread (a fresh 183 KB box per save costs more in page faults
+    // than the whole save).
+    WALK_COPY.with(|cell| {
+        let mut kept = cell.try_borrow_mut();
+        let mut fresh: Option<Box<State>> = None;
+        let copy: &mut State = match kept.as_deref_mut() {
+            Ok(slot) => slot.get_or_insert_with(bytemuck::zeroed_box),
+            Err(_) => fresh.insert(bytemuck::zeroed_box()),
+        };
+        *copy = *state;
+        walk_for_writing(copy, minor, cart_ram_bytes, out)
+    })
+}
+
+thread_local! {
+    /// The copy `write_sections` walks, reused by the next save on this thread.
+    static WALK_COPY: std::cell::RefCell<Option<Box<State>>> = const { std::cell::RefCell::new(None) };
+}
+
+fn walk_for_writing(
+    copy: &mut State,
+    minor: u16,
+    cart_ram_bytes: usize,
+    out: &mut Vec<u8>,
+) -> Vec<(&'static str, usize)> {
     let mut writer = Writer {
         out,
         minor,
+        cart_ram_bytes,
         open: Vec::new(),
         skip_depth: 0,
         memories: Vec::new(),
@@ -32,12 +58,19 @@ pub(crate) fn write_sections(
 }
 
 /// Reads sections written by format minor `minor` into `state` (fields the minor lacks are
-/// left as they are). `data` is exactly the sections' bytes.
-pub(crate) fn read_sections(data: &[u8], minor: u16, state: &mut State) -> Result<(), StateError> {
+/// left as they are), `hw.cart_ram` holding `cart_ram_bytes` (zero after them). `data` is
+/// exactly the sections' bytes.
+pub(crate) fn read_sections(
+    data: &[u8],
+    minor: u16,
+    cart_ram_bytes: usize,
+    state: &mut State,
+) -> Result<(), StateError> {
     let mut reader = Reader {
         data,
         pos: 0,
         minor,
+        cart_ram_bytes,
         ends: vec![data.len()],
         path: Vec::new(),
         skip_depth: 0,
@@ -73,9 +106,24 @@ pub fn field_name_at(offset: usize) -> Option<String> {
     locator.found
 }
 
+/// The one field stored at the cartridge's size rather than its own: `hw.cart_ram` is
+/// sized for the largest cartridge (128 KiB), most have 8 KiB or none, and the file's
+/// header says how much it holds.
+const CART_RAM: &str = "cart_ram";
+
+/// How many of `values` (a field directly inside `hw` when `in_hw`) the file holds.
+fn stored_len(field: &FieldInfo, in_hw: bool, len: usize, cart_ram_bytes: usize) -> usize {
+    if in_hw && field.name == CART_RAM {
+        cart_ram_bytes.min(len)
+    } else {
+        len
+    }
+}
+
 struct Writer<'a> {
     out: &'a mut Vec<u8>,
     minor: u16,
+    cart_ram_bytes: usize,
     /// Where each open section's length goes.
     open: Vec<usize>,
     /// Above 0 inside a section the target minor lacks.
@@ -125,6 +173,19 @@ impl Visitor for Writer<'_> {
             self.out.resize(start + len * T::SIZE, 0);
             return;
         }
+        let len = stored_len(
+            field,
+            self.open.len() == 1,
+            values.len(),
+            self.cart_ram_bytes,
+        );
+        let values = &values[..len];
+        if T::SIZE == 1 {
+            // Bytes are their own little-endian form: one copy (the memories are most of a
+            // state, and a save must stay in microseconds).
+            self.out.extend_from_slice(bytemuck::cast_slice(values));
+            return;
+        }
         self.out.resize(start + values.len() * T::SIZE, 0);
         for (bytes, &value) in self.out[start..]
             .chunks_exact_mut(T::SIZE)
@@ -139,6 +200,7 @@ struct Reader<'a> {
     data: &'a [u8],
     pos: usize,
     minor: u16,
+    cart_ram_bytes: usize,
     /// End of each open section (the first entry: the end of `data`).
     ends: Vec<usize>,
     path: Vec<&'static str>,
@@ -265,12 +327,21 @@ impl Visitor for Reader<'_> {
             }
             return;
         }
-        let Some(bytes) = self.take(values.len() * T::SIZE, field.name) else {
+        let in_hw = self.path.len() == 1;
+        let len = stored_len(field, in_hw, values.len(), self.cart_ram_bytes);
+        let (stored, rest) = values.split_at_mut(len);
+        rest.fill(T::read_le(&[0; 8][..T::SIZE]));
+        let Some(bytes) = self.take(stored.len() * T::SIZE, field.name) else {
             return;
         };
-        for (value, bytes) in values.iter_mut().zip(bytes.chunks_exact(T::SIZE)) {
-            *value = T::read_le(bytes);
+        if T::SIZE == 1 {
+            bytemuck::cast_slice_mut(stored).copy_from_slice(bytes);
+        } else {
+            for (value, bytes) in stored.iter_mut().zip(bytes.chunks_exact(T::SIZE)) {
+                *value = T::read_le(bytes);
+            }
         }
+        let values = &*values;
         if !field.check.is_any()
             && let Some(index) = values.iter().position(|v| !field.check.allows(v.as_u64()))
         {

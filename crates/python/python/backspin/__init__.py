@@ -6,9 +6,11 @@ research, with save states and rewind from code.
     gb.run(frames=24, buttons=backspin.A | backspin.RIGHT)   # releases the GIL
     gb.screen                                     # (144, 160, 3) uint8, updated in place
     gb.memory[0xC000], gb.memory[0xC000:0xC100], gb.memory[1, 0x4000]
+    gb.memory[0xC000] = 1; gb.memory[1, 0xD000] = 2   # writes: inputs on the timeline
     s = gb.save_state(); gb.load_state(s)         # bytes in Backspin's save-state format
     gb.rewind.back(600); gb.rewind.forward(60); gb.rewind.span
     gb.run_until(pc=0x0150, max_frames=10)
+    gb.load_symbols("game.sym"); gb.run_until(pc="Main")   # or GameBoy(..., sym="game.sym")
 
     vgb = backspin.VectorGameBoy("game.gb", num_envs=8)   # N machines on Rust threads
     vgb.step([backspin.A] * 8, frames=4)          # releases the GIL
@@ -16,7 +18,7 @@ research, with save states and rewind from code.
     vgb.load_states([1, 2], vgb.save_states([0])[0])   # "swarming"
 
 Every error from bad input is a ``backspin.BackspinError`` subclass (``RomError``,
-``StateError``, ``RewindError``) or a ``TypeError``/``ValueError``/``IndexError``.
+``StateError``, ``RewindError``, ``SymbolError``) or a ``TypeError``/``ValueError``/``IndexError``.
 """
 
 from backspin._backspin import (
@@ -36,6 +38,7 @@ from backspin._backspin import (
     RewindError,
     RomError,
     StateError,
+    SymbolError,
     VectorGameBoy,
     demo_rom,
 )
@@ -57,6 +60,7 @@ __all__ = [
     "RewindError",
     "RomError",
     "StateError",
+    "SymbolError",
     "VectorGameBoy",
     "demo_rom",
 ]

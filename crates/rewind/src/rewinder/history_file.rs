@@ -10,17 +10,21 @@
 //!
 //! Payload: the present frame; the ring's records (frame, length, bytes) oldest first; the
 //! input log by chunk (first frame, events); the clock log; the reset and load marks (a
-//! load with its state's bytes). Everything derived (the newest state, the encoder's
+//! load with its state's bytes); the memory writes (cycle u64, frame u64, bank u16 with
+//! 0xFFFF for "through the memory map", address u16, value u8). Everything derived (the newest state, the encoder's
 //! current code, the keyframe chain) is rebuilt on reading, as after a fork.
 
-use super::{ResetMark, Rewinder, STATE_LEN};
+use super::{LoggedWrite, MemoryWrite, ResetMark, Rewinder, STATE_LEN};
 use crate::codec;
 use crate::rewinder::Config;
 use backspin_core::State;
 use backspin_core::state_file::{FORMAT_MAJOR, FORMAT_MINOR, checksum::crc32};
 
 const MAGIC: [u8; 8] = *b"BSPNHIST";
-const VERSION: u16 = 1;
+/// 2: the memory-write log after the marks.
+const VERSION: u16 = 2;
+/// The bank field of a write through the memory map (no bank).
+const MAPPED: u16 = 0xFFFF;
 /// Bytes before the payload: magic, version, fingerprint, SHA-1, payload length.
 const HEADER_LEN: usize = 8 + 2 + 4 + 1 + 2 + 2 + 20 + 8;
 
@@ -87,6 +91,15 @@ impl Rewinder {
                 }
                 None => payload.push(0),
             }
+        }
+        put_u32(&mut payload, self.writes.len() as u32);
+        for logged in &self.writes {
+            put_u64(&mut payload, logged.write.cycle);
+            put_u64(&mut payload, logged.frame);
+            let bank = logged.write.bank.unwrap_or(MAPPED);
+            payload.extend_from_slice(&bank.to_le_bytes());
+            payload.extend_from_slice(&logged.write.addr.to_le_bytes());
+            payload.push(logged.write.value);
         }
         let mut out = Vec::with_capacity(HEADER_LEN + payload.len() + 4);
         out.extend_from_slice(&MAGIC);
@@ -177,6 +190,25 @@ impl Rewinder {
                 base,
                 loaded,
             });
+        }
+        let writes = input.u32()?;
+        for _ in 0..writes {
+            let (cycle, frame) = (input.u64()?, input.u64()?);
+            let (bank, addr, value) = (input.u16()?, input.u16()?, input.bytes(1)?[0]);
+            let write = MemoryWrite {
+                cycle,
+                bank: (bank != MAPPED).then_some(bank),
+                addr,
+                value,
+            };
+            if rewinder
+                .writes
+                .last()
+                .is_some_and(|last| last.write.cycle > cycle)
+            {
+                return Err(HistoryError::Corrupt("the write log is out of order"));
+            }
+            rewinder.writes.push(LoggedWrite { write, frame });
         }
         if !input.0.is_empty() {
             return Err(HistoryError::Corrupt("bytes after the last section"));
