@@ -3,7 +3,7 @@
 //! headers, literals and LZ4 savings. `cargo run --release -p backspin-rewind --example
 //! delta_anatomy -- ROM [SECONDS]`
 
-use backspin_core::apu::{ApuState, SynthState};
+use backspin_core::state::{ApuState, SynthState};
 use backspin_core::{Core, Options, Rom, State};
 use backspin_rewind::bench::{frames_in, run_one_frame};
 use backspin_rewind::codec::{self, Encoder};

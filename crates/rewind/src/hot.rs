@@ -270,9 +270,9 @@ pub struct CounterField {
 /// frame. Measured on the homebrew ROMs (see `Counters`); offsets come from the layout.
 pub const STATE_COUNTERS: [CounterField; 6] = {
     use backspin_core::State;
-    use backspin_core::apu::{ApuState, SynthState};
+    use backspin_core::state::{ApuState, SynthState};
     use backspin_core::state::HwState;
-    use backspin_core::timer::TimerState;
+    use backspin_core::state::TimerState;
     use std::mem::offset_of;
     let hw = offset_of!(State, hw);
     let apu = hw + offset_of!(HwState, apu);
