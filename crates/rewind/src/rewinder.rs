@@ -227,7 +227,7 @@ pub struct Stats {
 ///
 /// Frames are numbered by the caller, one per emulated frame (use `state.hw.frames`).
 /// Snapshots are taken after `Core::run_frame` returns; inputs are recorded with the
-/// M-cycle at which they are applied (see [`Rewinder::apply_input`]). Re-simulation applies
+/// M-cycle at which they are applied (see [`Rewinder::record_input`]). Re-simulation applies
 /// each logged input when the core's clock reaches its M-cycle, at an instruction boundary,
 /// exactly as the live run did, and a snapshot holds the state *before* any input stamped
 /// with its own M-cycle.
