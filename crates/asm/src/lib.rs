@@ -17,7 +17,7 @@
 //!   `@` for the address of the current instruction.
 //!
 //! Mnemonics, registers and directives are case-insensitive; symbols are not. Operands
-//! are what the CPU disassembler prints (`backspin_core::cpu::disasm`): `ld a, [hl+]`,
+//! are what the CPU disassembler prints (`backspin_core::disassemble`): `ld a, [hl+]`,
 //! `ldh [$XX], a`, `ldh [c], a`, `ld hl, sp+$XX`, `add sp, -$XX`, `jr $XXXX` (absolute
 //! target), `rst $38`, `db $D3`; also `[hli]`/`[hld]`, `ldi`/`ldd`, `[$FF00+c]`, `jp [hl]`,
 //! ALU forms without `a, `. `stop` assembles to `10 00`.

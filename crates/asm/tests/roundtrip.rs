@@ -3,7 +3,7 @@
 //! operand syntax (signed `sp` offsets, absolute `jr` targets, `ldh` low bytes, `db`).
 
 use backspin_asm::assemble_snippet;
-use backspin_core::cpu::disasm::disassemble;
+use backspin_core::disassemble;
 
 /// Operand bytes tried for every opcode: the edges of signed and unsigned ranges.
 const OPERANDS: [[u8; 2]; 6] = [

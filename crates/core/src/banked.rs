@@ -9,15 +9,29 @@ use crate::core::Core;
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 pub enum BankError {
     #[error("bank {bank} does not exist at {addr:#06x} on this cartridge and model")]
-    NoSuchBank { bank: u16, addr: u16 },
+    /// The bank is past the cartridge's (or the model's) last one.
+    NoSuchBank {
+        /// The bank asked for.
+        bank: u16,
+        /// The address asked for.
+        addr: u16,
+    },
     #[error(
         "{addr:#06x} is not banked memory (banks exist for ROM, VRAM, cartridge RAM and WRAM D000-DFFF)"
     )]
-    NotBanked { addr: u16 },
+    /// The address is in unbanked memory (I/O, HRAM, OAM, WRAM bank 0).
+    NotBanked {
+        /// The address asked for.
+        addr: u16,
+    },
+    /// A banked write to cartridge ROM, which cannot change.
     #[error(
         "{addr:#06x} is cartridge ROM, which cannot be changed; write it without a bank to reach the MBC's registers"
     )]
-    ReadOnly { addr: u16 },
+    ReadOnly {
+        /// The address asked for.
+        addr: u16,
+    },
 }
 
 /// Where a banked address lives (an offset into that storage).

@@ -23,35 +23,63 @@ const RTC_BLOCK_BYTES: usize = 0x30;
 /// Why a BESS state cannot be imported. The running game is unchanged.
 #[derive(Debug, thiserror::Error)]
 pub enum BessError {
+    /// The file does not end in a BESS footer.
     #[error("no BESS footer: not a save state another emulator can share")]
     NoFooter,
     #[error("BESS block {block:?} at byte {offset} runs past the end of the file")]
-    BlockPastEnd { block: String, offset: usize },
+    /// A block's length points past the end of the file.
+    BlockPastEnd {
+        /// The block's four-letter tag.
+        block: String,
+        /// Where the block starts in the file.
+        offset: usize,
+    },
+    /// The block list is not terminated.
     #[error("the BESS blocks have no END block")]
     NoEnd,
+    /// The mandatory CORE block (registers, memory locations) is missing.
     #[error("the BESS state has no CORE block")]
     NoCore,
     #[error("BESS block {block} is {len} bytes, shorter than the {needed} it must have")]
+    /// A block is shorter than its fixed fields.
     BlockTooShort {
+        /// The block's tag.
         block: &'static str,
+        /// Its length in the file.
         len: usize,
+        /// The length it must have at least.
         needed: usize,
     },
     #[error("BESS version {major}.{minor} is not supported (major version 1 is)")]
-    Version { major: u16, minor: u16 },
+    /// A BESS major version other than 1.
+    Version {
+        /// The file's major version.
+        major: u16,
+        /// The file's minor version.
+        minor: u16,
+    },
     #[error("this BESS state is for a model Backspin does not know ({tag:?})")]
-    Model { tag: String },
+    /// The CORE block names a model family Backspin does not emulate.
+    Model {
+        /// The model tag as stored ("GD  ", "CC  ", ...).
+        tag: String,
+    },
     #[error(
         "this BESS state is for a {state_model} and the running model is a {running}; run with --model {flag}"
     )]
+    /// The state is for a DMG and the core runs a CGB, or the other way round.
     WrongModel {
+        /// The model the state was saved on.
         state_model: &'static str,
+        /// The model the core runs.
         running: &'static str,
+        /// The `--model` value that would load it.
         flag: &'static str,
     },
     #[error(
         "the BESS state was saved while the boot ROM was running, which Backspin cannot resume without one"
     )]
+    /// The state was saved inside the boot ROM, which Backspin has no copy of.
     BootRomRunning,
 }
 

@@ -21,8 +21,11 @@
 /// four RGB555 colours each (red in bits 0..=4), lightest first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CompatibilityPalettes {
+    /// Background palette 0.
     pub bg: [u16; 4],
+    /// Object palette 0.
     pub obj0: [u16; 4],
+    /// Object palette 1.
     pub obj1: [u16; 4],
 }
 

@@ -51,13 +51,19 @@ pub const CGB_BOOT_ROM_BYTES: usize = 2304;
 #[derive(Clone, Debug)]
 pub struct BootRom(Box<[u8]>);
 
+/// Why bytes are not a boot ROM.
 #[derive(Debug, thiserror::Error)]
 pub enum BootRomError {
+    /// Neither 256 nor 2304 bytes.
     #[error("boot ROM is {len} bytes; a DMG boot ROM is exactly 256 bytes, a CGB one 2304 bytes")]
-    WrongSize { len: usize },
+    WrongSize {
+        /// The length given.
+        len: usize,
+    },
 }
 
 impl BootRom {
+    /// Checks the size; the model follows from it.
     pub fn from_bytes(bytes: &[u8]) -> Result<BootRom, BootRomError> {
         if bytes.len() != DMG_BOOT_ROM_BYTES && bytes.len() != CGB_BOOT_ROM_BYTES {
             return Err(BootRomError::WrongSize { len: bytes.len() });
@@ -88,6 +94,7 @@ impl BootRom {
 /// How to power on.
 #[derive(Clone, Debug, Default)]
 pub struct Options {
+    /// Which Game Boy to emulate ([`Model::auto_for`] picks from the cartridge header).
     pub model: Model,
     /// Run this boot ROM from 0x0000; without one, start at 0x0100 with the registers and
     /// I/O state the DMG boot ROM leaves behind.
@@ -175,6 +182,7 @@ impl Core {
         *self.state = *state;
     }
 
+    /// The cartridge.
     pub fn rom(&self) -> &Rom {
         &self.rom
     }
@@ -196,7 +204,7 @@ impl Core {
     }
 
     /// On a CGB, the most recently completed frame as RGB555 (red in bits 0..=4); expand
-    /// with [`crate::cgb::rgb555_to_rgb888`].
+    /// with [`crate::rgb555_to_rgb888`].
     pub fn frame_rgb(&self) -> &[u16; SCREEN_WIDTH * SCREEN_HEIGHT] {
         &self.out.frame_rgb
     }
@@ -227,6 +235,7 @@ impl Core {
         &mut self.state
     }
 
+    /// M-cycles since power-on (or the last reset): the clock inputs are stamped with.
     pub fn m_cycles(&self) -> u64 {
         self.state.hw.m_cycles
     }

@@ -18,15 +18,19 @@ impl Events {
     /// The requested M-cycle was reached.
     pub const TARGET_REACHED: Events = Events(1 << 5);
 
+    /// Nothing happened.
     pub const fn empty() -> Events {
         Events(0)
     }
+    /// Whether every event of `other` happened.
     pub const fn contains(self, other: Events) -> bool {
         self.0 & other.0 == other.0
     }
+    /// Whether any event of `other` happened.
     pub const fn intersects(self, other: Events) -> bool {
         self.0 & other.0 != 0
     }
+    /// Adds the events of `other`.
     pub fn insert(&mut self, other: Events) {
         self.0 |= other.0;
     }

@@ -1,20 +1,26 @@
 //! [`State`]: every mutable byte of the emulated Game Boy. Copying it is a save state.
 //!
+//! The structs it is made of are re-exported here so that tools can read the machine
+//! (`core.state().hw.ppu.ly`, `offset_of!(HwState, wram)` for rewind's delta models). Their
+//! layout changes with the save-state format's minor version; their methods are the
+//! emulator's own and not meant to be called from outside the core.
+//!
 //! Rules (see `shared/docs/style.md`): `#[repr(C)]`, Pod, only unsigned integers and fixed
 //! arrays, every field at a multiple of its own size, explicit zeroed `_pad`. Any bit pattern
 //! is a valid `State`; code masks every index it takes from it. Frequently changing parts come
 //! first and the large, rarely written regions last, which keeps rewind deltas compact.
 
-use crate::apu::ApuState;
-use crate::cart::{CART_RAM_MAX, MbcState};
-use crate::cgb::CgbState;
-use crate::cpu::CpuState;
-use crate::dma::DmaState;
-use crate::joypad::JoypadState;
-use crate::ppu::PpuState;
-use crate::serial::SerialState;
+pub use crate::apu::{ApuState, SynthState, ToneState, WaveState};
+pub use crate::cart::{CART_RAM_MAX, MbcState};
+pub use crate::cgb::CgbState;
+pub use crate::cpu::{CpuMode, CpuState};
+pub use crate::dma::DmaState;
+pub use crate::joypad::JoypadState;
+pub use crate::ppu::PpuState;
+pub use crate::serial::SerialState;
+pub use crate::timer::TimerState;
+
 use crate::state_fields::StateFields;
-use crate::timer::TimerState;
 use bytemuck::{Pod, Zeroable};
 
 /// Every mutable byte of the emulated Game Boy. Copying it is a save state.
@@ -50,12 +56,19 @@ pub struct HwState {
     /// (0: no speed switch pause under way).
     #[state(since = 3)]
     pub speed_switch_wake_m_cycle: u64,
+    /// DIV, TIMA, TMA, TAC and the system counter behind them.
     pub timer: TimerState,
+    /// SB, SC and the transfer in progress.
     pub serial: SerialState,
+    /// P1 and the buttons held.
     pub joypad: JoypadState,
+    /// OAM DMA in progress.
     pub dma: DmaState,
+    /// The LCD registers and the pixel pipeline's position.
     pub ppu: PpuState,
+    /// The sound registers, channels and band-limited synthesis.
     pub apu: ApuState,
+    /// The cartridge mapper's registers and the MBC3 clock.
     pub mbc: MbcState,
     /// The Game Boy Color's registers and palette RAM (on a DMG as `CgbState::zeroed_dmg`).
     #[state(since = 2)]
@@ -69,6 +82,7 @@ pub struct HwState {
     pub boot_rom_mapped: u8,
     /// A `Model`, stored raw.
     pub model_raw: u8,
+    /// Alignment padding, kept zero.
     pub _pad: [u8; 4],
     /// FF80..=FFFE (index 127 unused).
     pub hram: [u8; 128],

@@ -40,9 +40,11 @@ impl Check {
 /// A field as the derive describes it.
 #[derive(Clone, Copy, Debug)]
 pub struct FieldInfo {
+    /// The field's name in its struct.
     pub name: &'static str,
     /// The format minor version that introduced the field (0: present since 1.0).
     pub since: u16,
+    /// What a file may hold in it.
     pub check: Check,
     /// For a `_pad` whose length changed: its length in elements in files of minors before
     /// [`PADS_DROPPED_MINOR`] (0: the current length).
@@ -78,6 +80,7 @@ impl FieldInfo {
 
 /// A struct whose fields can be walked by a [`Visitor`] (derived, never written by hand).
 pub trait StateFields {
+    /// Walks every field, depth first, in declaration order.
     fn visit_fields<V: Visitor>(&mut self, visitor: &mut V);
 }
 
@@ -87,6 +90,7 @@ pub trait StateFields {
 pub trait Visitor {
     /// A nested struct begins; its fields follow until the matching `leave`.
     fn enter(&mut self, field: &FieldInfo);
+    /// The nested struct `field` ends.
     fn leave(&mut self, field: &FieldInfo);
     /// One integer, or an array of them (element by element in the file).
     fn scalars<T: Scalar>(&mut self, field: &FieldInfo, values: &mut [T]);
@@ -94,11 +98,13 @@ pub trait Visitor {
 
 /// A field type the derive can visit: a scalar, an array of scalars, or a derived struct.
 pub trait StateField {
+    /// Hands this field (with its description `field`) to `visitor`.
     fn visit_field<V: Visitor>(&mut self, field: &FieldInfo, visitor: &mut V);
 }
 
 /// A fixed-size integer, stored little-endian in files.
 pub trait Scalar: bytemuck::Pod {
+    /// Bytes in the file.
     const SIZE: usize;
     /// Writes the little-endian bytes into `out` (exactly `SIZE` bytes).
     fn write_le(self, out: &mut [u8]);

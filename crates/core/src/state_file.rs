@@ -67,32 +67,68 @@ const SIZED_CART_RAM_MINOR: u16 = 4;
 /// Why a file cannot be loaded. On every error the running game is unchanged.
 #[derive(Debug, thiserror::Error)]
 pub enum StateError {
+    /// The file does not start with [`MAGIC`].
     #[error("not a Backspin save state")]
     NotASaveState,
     #[error(
         "this save state is format {file_major}.{file_minor}, written by a newer Backspin; \
          this one reads {FORMAT_MAJOR}.0 to {FORMAT_MAJOR}.{FORMAT_MINOR}"
     )]
-    TooNew { file_major: u16, file_minor: u16 },
+    /// A newer minor of this major, or a newer major.
+    TooNew {
+        /// The file's major version.
+        file_major: u16,
+        /// The file's minor version.
+        file_minor: u16,
+    },
     #[error(
         "this save state is format {file_major}.{file_minor}, which this Backspin \
          (format {FORMAT_MAJOR}.{FORMAT_MINOR}) no longer reads"
     )]
-    TooOld { file_major: u16, file_minor: u16 },
+    /// An older major, which this version no longer reads.
+    TooOld {
+        /// The file's major version.
+        file_major: u16,
+        /// The file's minor version.
+        file_minor: u16,
+    },
     #[error("the save state file is truncated: it ends inside {at}")]
-    Truncated { at: String },
+    /// The file ends early.
+    Truncated {
+        /// The section or field the file ends in.
+        at: String,
+    },
     #[error("the save state is corrupt (checksum {stored:08X}, contents {computed:08X})")]
-    BadChecksum { stored: u32, computed: u32 },
+    /// The CRC-32 over the checked part does not match.
+    BadChecksum {
+        /// The CRC-32 the file stores.
+        stored: u32,
+        /// The CRC-32 of its contents.
+        computed: u32,
+    },
     #[error("the save state is corrupt: {what}")]
-    Corrupt { what: String },
+    /// A structural error (section lengths, names).
+    Corrupt {
+        /// What is wrong, for the message.
+        what: String,
+    },
     #[error("save state field {field} has impossible value {value}; the file is corrupt")]
-    OutOfRange { field: String, value: u64 },
+    /// A field holds a value the machine can never have (an unknown enum, a flag above 1).
+    OutOfRange {
+        /// The field's path, e.g. `hw.ppu.mode_raw`.
+        field: String,
+        /// The value found.
+        value: u64,
+    },
     #[error(
         "this save state is for another game ({state_title:?}); the loaded ROM is \
          {rom_title:?}: load it with that ROM"
     )]
+    /// The state belongs to another ROM (by SHA-1).
     WrongRom {
+        /// The title of the ROM the state was saved with.
         state_title: String,
+        /// The title of the loaded ROM.
         rom_title: String,
     },
     #[error(
@@ -100,7 +136,13 @@ pub enum StateError {
         model_name(*.state_model),
         model_name(*.running_model)
     )]
-    WrongModel { state_model: u8, running_model: u8 },
+    /// The state is for another model than the one the core runs.
+    WrongModel {
+        /// The saved `Model`, raw.
+        state_model: u8,
+        /// The running `Model`, raw.
+        running_model: u8,
+    },
 }
 
 /// A stored `Model` for messages.
@@ -121,6 +163,7 @@ pub struct RomIdentity {
     pub header_checksum: u8,
     /// Header bytes 0x014E-0x014F as the big-endian number the header stores.
     pub global_checksum: u16,
+    /// SHA-1 of the whole ROM file.
     pub sha1: [u8; 20],
     /// Bytes of cartridge RAM (the header's size, at most 128 KiB): how much of
     /// `hw.cart_ram` a file stores. Files before 1.4 store all of it (128 KiB).
@@ -128,6 +171,7 @@ pub struct RomIdentity {
 }
 
 impl RomIdentity {
+    /// The identity of `rom`.
     pub fn of(rom: &Rom) -> RomIdentity {
         let header = rom.header();
         RomIdentity {
@@ -161,10 +205,13 @@ pub struct Metadata {
 /// What a file says about itself.
 #[derive(Clone, Debug)]
 pub struct FileInfo {
+    /// Format major version.
     pub major: u16,
+    /// Format minor version.
     pub minor: u16,
     /// A `Model` discriminant.
     pub model: u8,
+    /// The ROM the state belongs to.
     pub rom: RomIdentity,
     /// Bytes of the encoded state (the sections).
     pub state_bytes: usize,
@@ -403,12 +450,23 @@ pub fn first_difference(a: &State, b: &State) -> Option<String> {
 /// Why the round-trip self-check failed.
 #[derive(Debug, thiserror::Error)]
 pub enum SelfCheckError {
+    /// The saved bytes do not load.
     #[error("the state does not load back: {0}")]
     Load(#[from] StateError),
     #[error("saving the loaded state gives different bytes (first differing field: {field})")]
-    NotReproduced { field: String },
+    /// Saving the loaded state gives other bytes.
+    NotReproduced {
+        /// The first field that differs.
+        field: String,
+    },
     #[error("after loading, frame {frame} of 60 differs from the straight run at field {field}")]
-    Diverged { frame: u32, field: String },
+    /// The loaded machine runs differently from the original.
+    Diverged {
+        /// The frame after the load at which the two differ.
+        frame: u32,
+        /// The first field that differs.
+        field: String,
+    },
 }
 
 /// Frames the self-check runs after loading.

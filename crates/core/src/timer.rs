@@ -21,7 +21,7 @@ pub struct TimerState {
     pub tma: u8,
     /// FF07 TAC (low three bits).
     pub tac: u8,
-    /// A [`ReloadPhase`], stored raw.
+    /// A `ReloadPhase` (where TIMA is in its overflow sequence), stored raw.
     #[state(below = 3)]
     pub reload_phase: u8,
     /// 1: the counter resets at the end of the next M-cycle (a CGB speed switch taken with

@@ -1,7 +1,8 @@
 //! The APU through its machine-facing interface, without a CPU: register behaviour, the
 //! frame sequencer, lazy catch-up against eager catch-up, and output that settles to zero.
 
-use backspin_core::apu::{ApuState, AudioOut};
+use backspin_core::AudioOut;
+use backspin_core::state::ApuState;
 use backspin_test_support::SplitMix64;
 use bytemuck::Zeroable;
 

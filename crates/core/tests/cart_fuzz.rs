@@ -5,7 +5,7 @@
 //! The seed is printed; rerun a failure with `CART_FUZZ_SEED=<seed>`.
 
 use backspin_core::Rom;
-use backspin_core::cart::{CART_RAM_MAX, MbcState};
+use backspin_core::state::{CART_RAM_MAX, MbcState};
 use backspin_test_support::SplitMix64;
 
 /// Random bytes and mapper states from the shared generator.

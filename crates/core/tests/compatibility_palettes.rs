@@ -1,7 +1,7 @@
 //! The CGB post-boot state colours a DMG cartridge as the CGB boot ROM would (by its header,
-//! `backspin_core::compatibility_palettes`); CGB cartridges and the DMG are untouched.
+//! `backspin_core::testing`); CGB cartridges and the DMG are untouched.
 
-use backspin_core::compatibility_palettes::{CompatibilityPalettes, for_cartridge};
+use backspin_core::testing::{CompatibilityPalettes, for_cartridge};
 use backspin_core::{Core, Model, Options, Rom};
 
 /// A 32 KiB ROM-only cartridge with `title`, Nintendo's new licensee code and `cgb_flag`.

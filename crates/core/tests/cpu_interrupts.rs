@@ -2,7 +2,8 @@
 //! the `ie_push` cancel, EI delay, HALT and the HALT bug. Instruction semantics and timing
 //! are covered by the 500,000 SM83 cases in `tests/single_step.rs`.
 
-use backspin_core::cpu::{CpuMode, CpuState, step};
+use backspin_core::state::{CpuMode, CpuState};
+use backspin_core::testing::step;
 use backspin_test_support::{Cycle, FlatBus};
 
 fn cpu_at(pc: u16, sp: u16) -> CpuState {
@@ -302,7 +303,7 @@ fn disassembler_lengths_match_the_executor() {
             )
     };
     for op in 0..=0xFFu8 {
-        let (text, length) = backspin_core::cpu::disassemble(&[op, 0x00, 0x00], 0x0100);
+        let (text, length) = backspin_core::disassemble(&[op, 0x00, 0x00], 0x0100);
         if text.starts_with("db ") || op == 0x10 || jumps(op) {
             continue;
         }

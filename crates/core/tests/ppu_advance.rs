@@ -4,8 +4,9 @@
 //! background, window, objects and STAT sources, with register writes (some in mode 3)
 //! sprinkled in. The seed is printed.
 
-use backspin_core::io;
-use backspin_core::ppu::{PpuState, VideoMemory};
+use backspin_core::state::PpuState;
+use backspin_core::testing::VideoMemory;
+use backspin_core::testing::io;
 use backspin_test_support::SplitMix64;
 
 fn scene(rng: &mut SplitMix64) -> (Box<[u8; 0x2000]>, Box<[u8; 160]>) {

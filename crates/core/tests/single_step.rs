@@ -6,7 +6,8 @@
 //! why and passes, so a fresh clone stays green. It is unpacked once, with the `tar`
 //! command, into `<workspace>/target/sm83-v1/`.
 
-use backspin_core::cpu::{CpuMode, CpuState, step};
+use backspin_core::state::{CpuMode, CpuState};
+use backspin_core::testing::step;
 use backspin_test_support::{Cycle, FlatBus};
 use serde::Deserialize;
 use std::path::{Path, PathBuf};

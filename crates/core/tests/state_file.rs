@@ -88,7 +88,7 @@ fn random_state(seed: u64) -> Box<State> {
 /// states keep every byte of `hw.cart_ram` (a file stores only the cartridge's RAM).
 fn identity() -> RomIdentity {
     RomIdentity {
-        cart_ram_bytes: backspin_core::cart::CART_RAM_MAX,
+        cart_ram_bytes: backspin_core::state::CART_RAM_MAX,
         ..RomIdentity::of(&test_rom("STATETEST"))
     }
 }

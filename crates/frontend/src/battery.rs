@@ -1,7 +1,7 @@
 //! Battery saves beside the ROM: `game.gb` keeps its cartridge RAM (and clock) in `game.sav`.
 //!
 //! The file is the de-facto layout BGB and VBA-M write (and SameBoy, mGBA read): the RAM as
-//! is, then on MBC3 clock carts the 48-byte RTC footer (`backspin_core::cart::battery`).
+//! is, then on MBC3 clock carts the 48-byte RTC footer (`backspin_core::Core::battery_save`).
 //! Both `backspin run` and the player load through [`load_save`], so they apply the same
 //! checks, messages and clock catch-up; the player keeps the file current with a
 //! [`BatteryKeeper`].

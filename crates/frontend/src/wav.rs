@@ -1,7 +1,7 @@
 //! WAV output for `backspin run ROM --wav out.wav --seconds S`: the core's 48 kHz stereo
 //! audio, rendered headless, as a 16-bit PCM RIFF file (the 44-byte canonical header).
 
-use backspin_core::apu::SAMPLE_RATE;
+use backspin_core::SAMPLE_RATE;
 use std::io::{self, Write};
 use std::path::Path;
 

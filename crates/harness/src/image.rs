@@ -104,7 +104,7 @@ pub fn write_screen_rgb(core: &Core, rgb: &mut [u8]) {
     );
     if core.frame_is_rgb() {
         for (pixel, &colour) in rgb.chunks_exact_mut(3).zip(core.frame_rgb().iter()) {
-            pixel.copy_from_slice(&backspin_core::cgb::rgb555_to_rgb888(colour));
+            pixel.copy_from_slice(&backspin_core::rgb555_to_rgb888(colour));
         }
     } else {
         for (pixel, &shade) in rgb.chunks_exact_mut(3).zip(core.frame().iter()) {

@@ -3,10 +3,10 @@
 //! headers, literals and LZ4 savings. `cargo run --release -p backspin-rewind --example
 //! delta_anatomy -- ROM [SECONDS]`
 
-use backspin_core::apu::{ApuState, SynthState};
+use backspin_core::state::{ApuState, SynthState};
 use backspin_core::{Core, Options, Rom, State};
 use backspin_rewind::bench::{frames_in, run_one_frame};
-use backspin_rewind::codec::{self, Encoder};
+use backspin_rewind::testing::{Encoder, get_varint, tokenize_diff};
 use backspin_test_support::InputScript;
 use std::mem::offset_of;
 
@@ -78,12 +78,12 @@ fn main() {
             }
         }
         let mut t = Vec::new();
-        codec::tokenize_diff(&mut prev.clone(), cur, &mut t, false);
+        tokenize_diff(&mut prev.clone(), cur, &mut t, false);
         token_bytes += t.len() as u64;
         let mut rest = &t[..];
         while !rest.is_empty() {
-            let _gap = codec::get_varint(&mut rest).unwrap();
-            let l = codec::get_varint(&mut rest).unwrap() as usize;
+            let _gap = get_varint(&mut rest).unwrap();
+            let l = get_varint(&mut rest).unwrap() as usize;
             literal_bytes += l as u64;
             tokens += 1;
             rest = &rest[l..];

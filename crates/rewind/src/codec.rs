@@ -68,10 +68,18 @@ pub const HEADER_LEN: usize = 3;
 /// A record could not be decoded: a bug or memory corruption, never user data.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 pub enum DecodeError {
+    /// A record's checksum does not match its bytes.
     #[error("rewind record checksum mismatch (stored {stored:#06x}, computed {computed:#06x})")]
-    Checksum { stored: u16, computed: u16 },
+    Checksum {
+        /// The checksum stored with the record.
+        stored: u16,
+        /// The checksum of its bytes.
+        computed: u16,
+    },
+    /// A record ends early or holds an impossible token.
     #[error("rewind record is truncated or malformed")]
     Malformed,
+    /// A Huffman-coded record whose keyframe group's code was evicted.
     #[error("rewind record needs the code of a keyframe that is gone")]
     MissingCode,
 }
@@ -553,7 +561,7 @@ impl Decoder {
         // landing record's `ValuesOnly` rebuilds it).
         let mut kept = [0u8; MAX_MIRROR_LEN];
         let mirror = if models { self.mirror.range() } else { None };
-        let from_new = self.mirror.from_new();
+        let from_new = self.mirror.codes_from_new();
         if let Some((to, from, len)) = mirror {
             if target.len() < to.max(from) + len {
                 return Err(DecodeError::Malformed);
@@ -1079,7 +1087,7 @@ mod tests {
         let key = enc.encode_keyframe(&states[199]).to_vec();
         enc.commit_keyframe();
         assert_eq!(enc.mirror.range(), Some((spec.target, shadow, spec.len)));
-        assert_eq!(enc.mirror.from_new(), same_frame);
+        assert_eq!(enc.mirror.codes_from_new(), same_frame);
         let mut records = Vec::new();
         let mut plain = 0;
         for k in 200..220 {

@@ -61,10 +61,6 @@ impl HotSet {
         self.positions.len()
     }
 
-    pub fn is_empty(&self) -> bool {
-        self.positions.is_empty()
-    }
-
     /// Cumulative class ends (the last is `len()`).
     pub fn ends(&self) -> &[usize; CLASSES] {
         &self.ends
@@ -270,9 +266,9 @@ pub struct CounterField {
 /// frame. Measured on the homebrew ROMs (see `Counters`); offsets come from the layout.
 pub const STATE_COUNTERS: [CounterField; 6] = {
     use backspin_core::State;
-    use backspin_core::apu::{ApuState, SynthState};
     use backspin_core::state::HwState;
-    use backspin_core::timer::TimerState;
+    use backspin_core::state::TimerState;
+    use backspin_core::state::{ApuState, SynthState};
     use std::mem::offset_of;
     let hw = offset_of!(State, hw);
     let apu = hw + offset_of!(HwState, apu);
@@ -568,7 +564,7 @@ impl Mirror {
 
     /// Whether the region is coded against the source's new value (else its old value).
     #[inline]
-    pub fn from_new(&self) -> bool {
+    pub fn codes_from_new(&self) -> bool {
         self.from_new
     }
 

@@ -103,6 +103,7 @@ impl Code {
         Code::from_lengths(&lengths)
     }
 
+    #[cfg(test)] // the whole-buffer form, a reference for the class-coded one
     /// Bytes `data` would take once encoded.
     pub fn encoded_len(&self, data: &[u8]) -> usize {
         let bits: usize = data
@@ -112,6 +113,7 @@ impl Code {
         bits.div_ceil(8)
     }
 
+    #[cfg(test)]
     pub fn encode(&self, data: &[u8], out: &mut Vec<u8>) {
         let mut acc = 0u64;
         let mut n = 0u32;
@@ -200,6 +202,7 @@ impl DecodeTable {
         }
     }
 
+    #[cfg(test)]
     /// Decodes exactly `out.len()` symbols from `input`. None if the input runs out or
     /// hits a bit pattern no code uses.
     pub fn decode(&self, input: &[u8], out: &mut [u8]) -> Option<()> {

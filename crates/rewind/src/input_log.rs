@@ -15,7 +15,9 @@ const SPARE_CHUNKS: usize = 16;
 /// One joypad change: from `m_cycle` on, `buttons` (a `Buttons` mask) are held.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct InputEvent {
+    /// The M-cycle (on the timeline's clock) the change applies at.
     pub m_cycle: u64,
+    /// The buttons held from then on.
     pub buttons: u8,
 }
 
@@ -49,6 +51,8 @@ impl Chunk {
     }
 }
 
+/// Every joypad change, in M-cycle order, in fixed-size chunks reused as old history is
+/// trimmed (no allocation per frame).
 pub struct InputLog {
     chunks: VecDeque<Chunk>,
     spare: Vec<Box<[u64; CHUNK]>>,
@@ -62,6 +66,7 @@ impl Default for InputLog {
 }
 
 impl InputLog {
+    /// An empty log.
     pub fn new() -> InputLog {
         InputLog {
             chunks: VecDeque::with_capacity(SPARE_CHUNKS),
@@ -78,14 +83,17 @@ impl InputLog {
         }
     }
 
+    /// Events held.
     pub fn len(&self) -> usize {
         self.len
     }
 
+    /// Whether no event is held.
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }
 
+    /// Drops every event.
     pub fn clear(&mut self) {
         while let Some(chunk) = self.chunks.pop_front() {
             self.recycle(chunk.events);
@@ -108,6 +116,7 @@ impl InputLog {
         (self.chunks.len() + self.spare.len()) * CHUNK * 8
     }
 
+    /// The newest event.
     pub fn last(&self) -> Option<InputEvent> {
         self.chunks.back().map(Chunk::last)
     }
@@ -236,6 +245,7 @@ impl InputLog {
             .map(InputEvent::unpack)
     }
 
+    /// Every event, oldest first.
     pub fn iter(&self) -> impl Iterator<Item = InputEvent> + '_ {
         self.events_from(0)
     }

@@ -48,7 +48,9 @@ pub struct MemoryWrite {
     /// I/O registers included). `Some(bank)`: straight into that bank's memory
     /// (`Core::poke_banked`).
     pub bank: Option<u16>,
+    /// The address written.
     pub addr: u16,
+    /// The byte written.
     pub value: u8,
 }
 
@@ -139,6 +141,7 @@ pub struct Config {
 }
 
 impl Config {
+    /// The default settings with a history of at most `budget_bytes`.
     pub fn new(budget_bytes: usize) -> Config {
         Config {
             budget_bytes,
@@ -154,18 +157,26 @@ impl Config {
 /// only touched once a state has been fully and successfully rebuilt.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 pub enum RewindError {
+    /// Nothing has been captured yet.
     #[error("the rewind buffer is empty")]
     Empty,
+    /// The frame asked for is older than the oldest held or newer than the newest.
     #[error("frame {frame} is not in the rewind buffer (it holds frames {oldest}..={newest})")]
     OutOfRange {
+        /// The frame asked for.
         frame: u64,
+        /// The oldest frame held.
         oldest: u64,
+        /// The newest frame held.
         newest: u64,
     },
+    /// A stored record does not decode (a bug or memory corruption).
     #[error("rewind history is corrupt: {0}")]
     Corrupt(#[from] DecodeError),
+    /// Re-simulating towards the target produced no frames.
     #[error("re-simulation did not reach the target frame (the core stopped producing frames)")]
     Stalled,
+    /// The timeline keeps no history.
     #[error("rewind is off (a history budget of 0)")]
     Off,
 }
@@ -174,13 +185,21 @@ pub enum RewindError {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Captured {
     /// Stored as a delta (plus a keyframe when `keyframe`); `bytes` includes index entries.
-    Stored { bytes: usize, keyframe: bool },
+    Stored {
+        /// Bytes written.
+        bytes: usize,
+        /// Whether a keyframe was written too.
+        keyframe: bool,
+    },
     /// Not a capture point under thinning.
     Skipped,
     /// Replaying an already-recorded future: the state matched, nothing was written.
     Replayed,
     /// Replaying, but the state differed: the newer history was dropped and this stored.
-    Forked { bytes: usize },
+    Forked {
+        /// Bytes written.
+        bytes: usize,
+    },
     /// The record did not fit the budget at all (budget far too small).
     TooLarge,
 }
@@ -204,29 +223,42 @@ pub struct SeekReport {
 
 /// A state rebuilt from history.
 pub struct Snapshot<'a> {
+    /// The frame it is the state after.
     pub frame: u64,
+    /// The state.
     pub state: &'a State,
 }
 
 /// Numbers for a user-facing gauge and for benchmarks (all sizes in bytes).
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct Stats {
+    /// The oldest frame that can be returned to.
     pub oldest_frame: Option<u64>,
+    /// The newest frame held.
     pub newest_frame: Option<u64>,
     /// Emulated seconds between the oldest and newest frame held.
     pub seconds_held: f64,
     /// Stored snapshots (frames) and keyframes currently held, counted by records.
     pub records_held: usize,
+    /// Bytes of the budget in use (records and index entries).
     pub used_bytes: usize,
+    /// The budget.
     pub capacity_bytes: usize,
     /// Bytes ever written into the ring (records + 8-byte index entries).
     pub bytes_written: u64,
+    /// Snapshots ever stored.
     pub snapshots_written: u64,
+    /// Keyframes ever stored.
     pub keyframes_written: u64,
+    /// Records dropped, oldest first, to make room.
     pub evicted_records: u64,
+    /// Times the ring's write position wrapped around.
     pub ring_wraps: u64,
+    /// Times a replay diverged and the newer history was dropped.
     pub forks: u64,
+    /// Joypad changes held in the input log.
     pub input_events: usize,
+    /// Bytes the input log holds.
     pub input_log_bytes: usize,
     /// Size of the most recent keyframe record.
     pub last_keyframe_bytes: usize,
@@ -238,7 +270,7 @@ pub struct Stats {
 ///
 /// Frames are numbered by the caller, one per emulated frame (use `state.hw.frames`).
 /// Snapshots are taken after `Core::run_frame` returns; inputs are recorded with the
-/// M-cycle at which they are applied (see [`Rewinder::apply_input`]). Re-simulation applies
+/// M-cycle at which they are applied (see [`Rewinder::record_input`]). Re-simulation applies
 /// each logged input when the core's clock reaches its M-cycle, at an instruction boundary,
 /// exactly as the live run did, and a snapshot holds the state *before* any input stamped
 /// with its own M-cycle.
@@ -278,10 +310,12 @@ pub struct Rewinder {
 }
 
 impl Rewinder {
+    /// A history of at most `budget_bytes`, default settings.
     pub fn new(budget_bytes: usize) -> Rewinder {
         Rewinder::with_config(Config::new(budget_bytes))
     }
 
+    /// A history with explicit settings.
     pub fn with_config(config: Config) -> Rewinder {
         let config = Config {
             capture_every: config.capture_every.max(1),
@@ -317,6 +351,7 @@ impl Rewinder {
         }
     }
 
+    /// The settings.
     pub fn config(&self) -> &Config {
         &self.config
     }
@@ -337,6 +372,7 @@ impl Rewinder {
         self.chain_bytes_since_key = 0;
     }
 
+    /// The oldest frame that can be returned to (`None` before the first capture).
     pub fn oldest_frame(&self) -> Option<u64> {
         if self.ring.is_empty() {
             None
@@ -345,6 +381,7 @@ impl Rewinder {
         }
     }
 
+    /// The newest frame held.
     pub fn newest_frame(&self) -> Option<u64> {
         (!self.ring.is_empty()).then(|| self.ring.frame(self.ring.len() - 1))
     }
@@ -354,10 +391,12 @@ impl Rewinder {
         self.present
     }
 
+    /// The joypad changes logged with the history.
     pub fn input_log(&self) -> &InputLog {
         &self.input
     }
 
+    /// Sizes and counts, for a gauge and benchmarks.
     pub fn stats(&self) -> Stats {
         let mut stats = self.stats;
         stats.oldest_frame = self.oldest_frame();

@@ -55,6 +55,7 @@ impl Timeline {
         Timeline::with_config(core, Config::new(budget_bytes))
     }
 
+    /// A timeline with explicit history settings (`Config::new(0)`: rewind off).
     pub fn with_config(core: Core, config: Config) -> Timeline {
         let history = config.budget_bytes > 0;
         let mut rewinder = Rewinder::with_config(config);
@@ -114,6 +115,7 @@ impl Timeline {
         Ok(timeline)
     }
 
+    /// The core, at the timeline's present.
     pub fn core(&self) -> &Core {
         &self.core
     }
@@ -144,6 +146,7 @@ impl Timeline {
         self.history
     }
 
+    /// Which frames are held and where the core is among them.
     pub fn span(&self) -> Span {
         if !self.history {
             return Span {

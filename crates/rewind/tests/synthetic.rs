@@ -2,7 +2,7 @@
 //! Randomised cases print their seed or are proptest cases (which print minimal failures).
 
 use backspin_core::State;
-use backspin_rewind::ring::Ring;
+use backspin_rewind::testing::Ring;
 use backspin_rewind::{Captured, Config, Rewinder};
 use backspin_test_support::SplitMix64;
 use bytemuck::Zeroable;

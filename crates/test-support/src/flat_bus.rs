@@ -1,7 +1,7 @@
 //! 64 KiB of RAM as the CPU's whole world, logging every M-cycle: the CPU unit tests and the
 //! SM83 single-step cases check instruction timing against this log.
 
-use backspin_core::Bus;
+use backspin_core::testing::Bus;
 
 /// One M-cycle as the bus saw it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

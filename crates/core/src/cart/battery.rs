@@ -30,6 +30,8 @@ pub enum BatteryError {
 }
 
 impl Rom {
+    // Hidden from the docs: hosts use `Core::battery_save` and `Core::load_battery`.
+    #[doc(hidden)]
     /// The size `battery_bytes` returns: RAM plus the 48-byte clock footer on clock carts;
     /// 0 without a battery.
     pub fn battery_len(&self) -> usize {
@@ -39,6 +41,7 @@ impl Rom {
         self.header.ram_bytes + if self.header.has_rtc { RTC_FOOTER } else { 0 }
     }
 
+    #[doc(hidden)]
     /// The battery-backed contents to store on the host: RAM, then on clock carts the clock
     /// footer stamped with `unix_time_now`. Empty for carts without a battery.
     ///
@@ -68,6 +71,7 @@ impl Rom {
         out
     }
 
+    #[doc(hidden)]
     /// Restores a battery save. Accepts exactly the RAM size, or on clock carts the RAM size
     /// plus a 44- or 48-byte clock footer; returns the footer's Unix time, if any, so the host
     /// can `rtc_advance_seconds` by the time that passed. On error nothing is modified.

@@ -20,7 +20,9 @@ mod mbc5;
 mod tests;
 
 pub use battery::BatteryError;
-pub use header::{Header, MAX_ROM_BYTES, MIN_ROM_BYTES, MbcKind, NINTENDO_LOGO};
+#[cfg(test)]
+use header::NINTENDO_LOGO;
+pub use header::{Header, MAX_ROM_BYTES, MbcKind};
 
 use crate::state_fields::StateFields;
 use bytemuck::{Pod, Zeroable};
@@ -194,11 +196,15 @@ impl Rom {
         self.header.has_battery
     }
 
+    // Hidden from the docs: the mapper as the memory map drives it (and tests/cart_fuzz.rs);
+    // hosts use `Core` (`Core::rumble`, `Core::rtc_advance_seconds`, ...).
+    #[doc(hidden)]
     /// Rumble carts (MBC5 $1C-$1E): whether the motor is on now. The host polls this.
     pub fn rumble(&self, mbc: &MbcState) -> bool {
         self.header.has_rumble && mbc.ramb & mbc5::RUMBLE_MOTOR != 0
     }
 
+    #[doc(hidden)]
     /// Mapper state right after power-on.
     pub fn power_on_mbc(&self) -> MbcState {
         let mut mbc = MbcState::zeroed();
@@ -211,6 +217,7 @@ impl Rom {
         mbc
     }
 
+    #[doc(hidden)]
     /// Recomputes the offsets in `mbc` from its registers. Called after every register write;
     /// also usable to repair a state whose offsets were edited by hand.
     pub fn update_offsets(&self, mbc: &mut MbcState) {
@@ -229,6 +236,7 @@ impl Rom {
 
     /// CPU read of 0x0000..=0x7FFF.
     #[inline(always)]
+    #[doc(hidden)]
     pub fn read(&self, mbc: &MbcState, addr: u16) -> u8 {
         let offset = if addr < 0x4000 {
             mbc.rom_offset_low
@@ -241,6 +249,7 @@ impl Rom {
 
     /// CPU write to 0x0000..=0x7FFF (mapper registers). `now` is the machine's M-cycle count.
     #[inline]
+    #[doc(hidden)]
     pub fn write(&self, mbc: &mut MbcState, addr: u16, value: u8, now: u64) {
         match self.header.mbc_kind {
             MbcKind::RomOnly => {}
@@ -254,6 +263,7 @@ impl Rom {
     /// CPU read of 0xA000..=0xBFFF. Disabled or absent RAM reads $FF (open bus, pulled up).
     /// `now` is unused: the CPU reads the latched clock registers, which do not run.
     #[inline]
+    #[doc(hidden)]
     pub fn read_ram(&self, mbc: &MbcState, ram: &[u8; CART_RAM_MAX], addr: u16, _now: u64) -> u8 {
         match self.header.mbc_kind {
             MbcKind::RomOnly => self.read_banked_ram(mbc, ram, addr, true),
@@ -265,6 +275,7 @@ impl Rom {
 
     /// CPU write to 0xA000..=0xBFFF. Returns true when battery-backed data changed.
     #[inline]
+    #[doc(hidden)]
     pub fn write_ram(
         &self,
         mbc: &mut MbcState,
@@ -284,6 +295,7 @@ impl Rom {
         written && self.header.has_battery
     }
 
+    #[doc(hidden)]
     /// MBC3 clocks: adds `seconds` of host time (time the emulator was not running, e.g. from
     /// a battery save's timestamp) to the clock at M-cycle `now`. This is the only way host
     /// time enters the RTC; call it at a recorded input point. A halted clock ignores it.
@@ -309,6 +321,7 @@ impl Rom {
         Some(copy.rtc_live)
     }
 
+    #[doc(hidden)]
     /// MBC3 clocks: brings the lazily updated clock up to M-cycle `now`. Observable behaviour
     /// is unchanged (the clock reads the same either way); only the stored bytes change, so
     /// prefer calling it on a copy (e.g. before `battery_bytes`) rather than on live state.

@@ -22,8 +22,7 @@ pub const FRAME_DURATION: Duration = Duration::from_nanos(
 
 /// Stereo samples of one emulated frame at the core's output rate, rounded up: how much of
 /// a seek's audio is the frame shown (the rest is re-simulation before it).
-const SAMPLES_PER_FRAME: usize =
-    2 * (backspin_core::apu::SAMPLE_RATE as usize * 1_000 / 59_727 + 1);
+const SAMPLES_PER_FRAME: usize = 2 * (backspin_core::SAMPLE_RATE as usize * 1_000 / 59_727 + 1);
 
 /// What the UI asks of the emulation thread.
 pub enum Command {

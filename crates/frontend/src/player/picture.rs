@@ -92,7 +92,7 @@ impl Colours {
         let table = (0..=0x7FFFu16)
             .map(|colour| {
                 let [r, g, b] = match correction {
-                    ColourCorrection::Off => backspin_core::cgb::rgb555_to_rgb888(colour),
+                    ColourCorrection::Off => backspin_core::rgb555_to_rgb888(colour),
                     ColourCorrection::Lcd => lcd_colour(colour),
                 };
                 [r, g, b, 0xFF]
@@ -158,7 +158,7 @@ mod tests {
     fn plain_expansion_matches_the_core() {
         let colours = Colours::new(ColourCorrection::Off);
         for colour in [0x0000, 0x7FFF, 0x001F, 0x03E0, 0x7C00, 0x1BEF] {
-            let [r, g, b] = backspin_core::cgb::rgb555_to_rgb888(colour);
+            let [r, g, b] = backspin_core::rgb555_to_rgb888(colour);
             assert_eq!(
                 first_pixel(&colours, &picture_of(true, colour)),
                 [r, g, b, 0xFF]

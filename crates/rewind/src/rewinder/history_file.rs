@@ -31,20 +31,39 @@ const HEADER_LEN: usize = 8 + 2 + 4 + 1 + 2 + 2 + 20 + 8;
 /// Why a history file cannot be used. None of these touch a running game.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum HistoryError {
+    /// The bytes do not start like a history file.
     #[error("not a Backspin rewind history")]
     NotAHistory,
+    /// Another version of the history format.
     #[error("rewind history format {found} is not this Backspin's ({VERSION})")]
-    Version { found: u16 },
+    Version {
+        /// The file's version.
+        found: u16,
+    },
+    /// Written by a build whose `State` layout differs (histories store raw state bytes).
     #[error("the rewind history was written by a build with another state layout ({what})")]
-    OtherLayout { what: String },
+    OtherLayout {
+        /// What differs.
+        what: String,
+    },
+    /// Saved with another ROM.
     #[error("the rewind history belongs to another ROM")]
     OtherRom,
+    /// The file ends early.
     #[error("the rewind history is truncated")]
     Truncated,
+    /// The CRC-32 does not match.
     #[error("the rewind history is corrupt (checksum {stored:08X}, contents {computed:08X})")]
-    BadChecksum { stored: u32, computed: u32 },
+    BadChecksum {
+        /// The CRC-32 the file stores.
+        stored: u32,
+        /// The CRC-32 of its contents.
+        computed: u32,
+    },
+    /// A structural error.
     #[error("the rewind history is corrupt: {0}")]
     Corrupt(&'static str),
+    /// The history's newest frame is not the state the core holds.
     #[error("the rewind history does not lead to the saved state")]
     Mismatch,
 }

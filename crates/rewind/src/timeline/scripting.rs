@@ -3,7 +3,7 @@
 //! `run_frame` completes the frame it is in, and history is captured at frame ends.
 
 use super::Timeline;
-use backspin_core::cpu::CpuMode;
+use backspin_core::state::CpuMode;
 use backspin_core::{Events, M_CYCLES_PER_FRAME, State};
 
 /// Why [`Timeline::run_until_pc`] returned.
