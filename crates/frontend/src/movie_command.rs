@@ -118,6 +118,7 @@ pub fn run(args: &MovieArgs) -> CliResult {
             rtc_start,
             author,
             description,
+            keyframes,
         } => {
             let mut script = match (inputs, random_seed) {
                 (Some(path), _) => {

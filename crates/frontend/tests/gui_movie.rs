@@ -1,6 +1,7 @@
 //! Movies recorded in the real window, under Xvfb (helpers in `gui_support`): a session
 //! played with `--record` (key presses, a rewind and a different future) verifies with
-//! `backspin movie verify`; a `--speedrun` session prints its final emulated time, and
+//! `backspin movie verify`; a `--speedrun` session, ended by SIGTERM, prints its final
+//! emulated time, and
 //! `movie verify` of its movie prints the identical time. Skips with a printed reason when
 //! Xvfb, xdotool or import is missing.
 
@@ -132,7 +133,8 @@ fn gui_movie_record_and_speedrun_verify() {
     hold(&display, "Tab", 300); // locked
     hold(&display, "Right", 300);
     let before_close = display.title_frame(&window).0;
-    display.close_window(&window);
+    // Ended by SIGTERM: the movie is written as on a window close (part 1 closes).
+    display.signal_app("TERM");
     let text = display.wait_for_success(&log);
     let played = final_time(&text);
     let verified = backspin(&["movie", "verify", rom_arg, run.to_str().unwrap()]);
@@ -146,10 +148,17 @@ fn gui_movie_record_and_speedrun_verify() {
     ]))
     .expect("JSON");
     assert_eq!(json["emulated_time"], played.as_str(), "{json}");
-    let info: serde_json::Value =
-        serde_json::from_str(&backspin(&["movie", "info", "--json", run.to_str().unwrap()]))
-            .expect("JSON");
-    assert_eq!(info["rerecords"], 0, "rewind is locked in a speedrun: {info}");
+    let info: serde_json::Value = serde_json::from_str(&backspin(&[
+        "movie",
+        "info",
+        "--json",
+        run.to_str().unwrap(),
+    ]))
+    .expect("JSON");
+    assert_eq!(
+        info["rerecords"], 0,
+        "rewind is locked in a speedrun: {info}"
+    );
     assert!(
         info["frames"].as_u64().unwrap() >= before_close,
         "the rewind key went back in time: {info}"

@@ -29,14 +29,13 @@
 pub mod engine;
 pub mod format;
 pub mod hash;
-pub mod regions;
 pub mod recording;
+pub mod regions;
 pub mod script;
 
 pub use engine::Fault;
 pub use format::{
-    CHECKPOINT_FRAMES, Checkpoint, Event, Input, Keyframe, Movie, MovieError, Start, decode,
-    encode,
+    CHECKPOINT_FRAMES, Checkpoint, Event, Input, Keyframe, Movie, MovieError, Start, decode, encode,
 };
 pub use recording::Recorder;
 pub use regions::FieldDifference;
@@ -315,7 +314,9 @@ pub fn verify(movie: &Movie, rom: Rom, options: &VerifyOptions) -> Result<Outcom
         if regions != checkpoint.regions {
             if checkpoint.frame == from_frame && from_frame > 0 {
                 return Err(MovieError::Corrupt {
-                    what: format!("the keyframe at frame {from_frame} does not match its checkpoint"),
+                    what: format!(
+                        "the keyframe at frame {from_frame} does not match its checkpoint"
+                    ),
                 });
             }
             let mut desync = bisect(

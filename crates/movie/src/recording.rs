@@ -76,10 +76,10 @@ impl Recorder {
             cycle,
             regions,
         };
-        if frame % CHECKPOINT_FRAMES == 0 {
+        if frame.is_multiple_of(CHECKPOINT_FRAMES) {
             self.checkpoints.push(self.newest);
             let every = u64::from(self.options.keyframe_checkpoints) * CHECKPOINT_FRAMES;
-            if every > 0 && frame % every == 0 {
+            if every > 0 && frame.is_multiple_of(every) {
                 self.keyframes.push(Keyframe {
                     frame,
                     cycle,

@@ -15,7 +15,10 @@ use backspin_test_support::SplitMix64;
 use support::draw_field_fault;
 
 fn rom() -> Rom {
-    let path = format!("{}/../../roms-test/input_echo.asm", env!("CARGO_MANIFEST_DIR"));
+    let path = format!(
+        "{}/../../roms-test/input_echo.asm",
+        env!("CARGO_MANIFEST_DIR")
+    );
     Rom::from_bytes(backspin_asm::assemble_file(&path).expect("assembles")).expect("a ROM")
 }
 
@@ -119,7 +122,11 @@ fn a_real_desync_is_named_field_by_field_at_a_keyframe() {
         assert_eq!(desync.cycle, None, "no reference run");
         let at = desync.fields_at_frame.expect("a keyframe follows");
         let every = u64::from(keyframe_checkpoints) * 60;
-        assert_eq!(at, desync.checkpoint_frame.div_ceil(every) * every, "{desync:?}");
+        assert_eq!(
+            at,
+            desync.checkpoint_frame.div_ceil(every) * every,
+            "{desync:?}"
+        );
         assert!(desync.total_differences > 0, "{desync:?}");
         if at == desync.checkpoint_frame {
             // The fields named are those of the regions whose hashes failed there.

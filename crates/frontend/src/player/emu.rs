@@ -1002,7 +1002,12 @@ mod tests {
         assert_eq!(movie.start, backspin_movie::Start::PowerOn);
         assert_eq!(movie.frames, end);
         assert!(movie.rerecords >= 1, "the fork is a rerecord");
-        assert!(movie.events.iter().any(|e| e.input == backspin_movie::Input::Reset));
+        assert!(
+            movie
+                .events
+                .iter()
+                .any(|e| e.input == backspin_movie::Input::Reset)
+        );
 
         // Mid-game, with a budget too small to keep the logs without the pin.
         let (mut emu, _frames) = demo_emu(1 << 20);
@@ -1017,7 +1022,10 @@ mod tests {
             emu.step_back(); // stops at the recording's first frame
         }
         let rewound_to = emu.timeline.frame();
-        assert!(rewound_to >= 100, "rewound to {rewound_to}, before the recording");
+        assert!(
+            rewound_to >= 100,
+            "rewound to {rewound_to}, before the recording"
+        );
         emu.buttons = Buttons::DOWN;
         emu.play_frame(false);
         emu.stop_recording();

@@ -143,7 +143,10 @@ pub fn run(rom_path: Option<PathBuf>, args: &PlayerArgs) -> Result<(), String> {
         )),
     };
     if let (Some(crc), Some(path)) = (speedrun_crc, &record) {
-        println!("speedrun: ROM CRC-32 {crc:08X}, recording to {}", path.display());
+        println!(
+            "speedrun: ROM CRC-32 {crc:08X}, recording to {}",
+            path.display()
+        );
     }
     let config_path = args.config.clone().or_else(config::default_path);
     let bindings = config::load(config_path.as_deref());

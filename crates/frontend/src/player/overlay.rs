@@ -63,7 +63,12 @@ pub fn draw(rgba: &mut [u8], info: &FrameInfo, options: &OverlayOptions) {
         text_box(rgba, 2, SCREEN_HEIGHT - 9, &timer);
         if let Some(crc) = options.speedrun_crc {
             let crc = format!("CRC {crc:08X}");
-            text_box(rgba, SCREEN_WIDTH - 2 - text_width(&crc), SCREEN_HEIGHT - 9, &crc);
+            text_box(
+                rgba,
+                SCREEN_WIDTH - 2 - text_width(&crc),
+                SCREEN_HEIGHT - 9,
+                &crc,
+            );
         }
     }
     if let Some(strip) = options.slot_strip {
