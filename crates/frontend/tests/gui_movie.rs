@@ -65,7 +65,7 @@ fn gui_movie_record_and_speedrun_verify() {
     let data = dir.join("data");
     let env = [("BACKSPIN_DATA_DIR", data.as_path())];
 
-    // 1. --record: keys, a rewind, a different future; closed by the window manager.
+    // 1. --record: keys, a rewind, a different future; ended by SIGTERM.
     let movie = dir.join("session.bsm");
     let log = dir.join("record.log");
     let mut display = Display::start();
@@ -92,7 +92,8 @@ fn gui_movie_record_and_speedrun_verify() {
     hold(&display, "BackSpace", 400); // rewind ...
     hold(&display, "z", 300); // ... and a different future: a rerecord
     hold(&display, "Left", 300);
-    display.close_window(&window);
+    // SIGTERM closes the window the normal way; the movie is written before exit.
+    display.signal_app("TERM");
     display.wait_for_success(&log);
     let verified = backspin(&["movie", "verify", rom_arg, movie.to_str().unwrap()]);
     assert!(verified.contains("movie verified"), "{verified}");
@@ -133,7 +134,6 @@ fn gui_movie_record_and_speedrun_verify() {
     hold(&display, "Tab", 300); // locked
     hold(&display, "Right", 300);
     let before_close = display.title_frame(&window).0;
-    // Ended by SIGTERM: the movie is written as on a window close (part 1 closes).
     display.signal_app("TERM");
     let text = display.wait_for_success(&log);
     let played = final_time(&text);
