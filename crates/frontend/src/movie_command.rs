@@ -59,6 +59,11 @@ pub enum MovieCommand {
         author: String,
         #[arg(long, default_value = "")]
         description: String,
+        /// Store the whole state every N checkpoints (N x 60 frames; 0: none). Verification
+        /// of a fault or `--from-frame` starts at the keyframe before it, and a desync is
+        /// named field by field at the first keyframe from there.
+        #[arg(long, value_name = "N", default_value_t = backspin_movie::DEFAULT_KEYFRAME_CHECKPOINTS)]
+        keyframes: u32,
     },
     /// Play a movie headless, optionally writing screenshots.
     Play {
@@ -92,6 +97,9 @@ pub enum MovieCommand {
         /// (CYCLE:OFFSET:BIT).
         #[arg(long, hide = true, value_name = "CYCLE:OFFSET:BIT")]
         inject_fault: Option<String>,
+        /// Verify only from the movie's last keyframe at or before FRAME to the end.
+        #[arg(long, value_name = "FRAME")]
+        from_frame: Option<u64>,
     },
 }
 
@@ -110,6 +118,7 @@ pub fn run(args: &MovieArgs) -> CliResult {
             rtc_start,
             author,
             description,
+            keyframes,
         } => {
             let mut script = match (inputs, random_seed) {
                 (Some(path), _) => {
@@ -156,6 +165,7 @@ pub fn run(args: &MovieArgs) -> CliResult {
                 guid: new_guid(),
                 author: author.clone(),
                 description: description.clone(),
+                keyframe_checkpoints: *keyframes,
             };
             let movie = backspin_movie::record(loaded, &script, options)
                 .map_err(|e| CliError::new(e.to_string(), rom))?;
@@ -165,7 +175,7 @@ pub fn run(args: &MovieArgs) -> CliResult {
             println!(
                 "recorded {} frames ({} emulated), {} inputs, {} checkpoints, {} bytes: {}",
                 movie.frames,
-                emulated_time(movie.final_cycle),
+                emulated_time(backspin_movie::run_m_cycles(&movie)),
                 movie.events.len(),
                 movie.checkpoints.len(),
                 bytes.len(),
@@ -193,10 +203,12 @@ pub fn run(args: &MovieArgs) -> CliResult {
             json,
             boot_rom,
             inject_fault,
+            from_frame,
         } => verify(
             rom,
             movie,
             *json,
+            *from_frame,
             boot_rom.as_deref(),
             inject_fault.as_deref(),
         ),
@@ -210,7 +222,7 @@ fn read_boot_rom(path: &Path) -> Result<Vec<u8>, CliError> {
 
 /// A random GUID for a new recording: metadata only (never hashed, never replayed), so host
 /// randomness is fine here.
-fn new_guid() -> [u8; 16] {
+pub(crate) fn new_guid() -> [u8; 16] {
     use std::hash::{BuildHasher, Hasher};
     let mut guid = [0u8; 16];
     for half in guid.chunks_exact_mut(8) {
@@ -311,13 +323,14 @@ fn info(path: &Path, json: bool) -> CliResult {
         "description": movie.description,
         "frames": movie.frames,
         "final_m_cycle": movie.final_cycle,
-        "emulated_time": emulated_time(movie.final_cycle),
+        "emulated_time": emulated_time(backspin_movie::run_m_cycles(&movie)),
         "inputs": movie.events.len(),
         "button_changes": count(|i| matches!(i, Input::Buttons(_))),
         "resets": count(|i| matches!(i, Input::Reset)),
         "rtc_advances": count(|i| matches!(i, Input::RtcAdvance(_))),
         "memory_writes": count(|i| matches!(i, Input::Write { .. })),
         "checkpoints": movie.checkpoints.len(),
+        "keyframes": movie.keyframes.len(),
         "bytes": bytes.len(),
     });
     if json {
@@ -345,7 +358,7 @@ fn info(path: &Path, json: bool) -> CliResult {
         println!(
             "length:      {} frames, {} emulated",
             movie.frames,
-            emulated_time(movie.final_cycle)
+            emulated_time(backspin_movie::run_m_cycles(&movie))
         );
         println!(
             "inputs:      {} ({} button changes, {} resets, {} clock advances)",
@@ -355,9 +368,10 @@ fn info(path: &Path, json: bool) -> CliResult {
             report["rtc_advances"]
         );
         println!(
-            "checkpoints: {} (state format 1.{})",
+            "checkpoints: {} (state format 1.{}), {} keyframes",
             movie.checkpoints.len(),
-            movie.state_minor
+            movie.state_minor,
+            movie.keyframes.len()
         );
         println!("author:      {}", movie.author);
         println!("description: {}", movie.description);
@@ -395,6 +409,7 @@ fn verify(
     rom: &Path,
     movie_path: &Path,
     json: bool,
+    from_frame: Option<u64>,
     boot_rom: Option<&Path>,
     fault: Option<&str>,
 ) -> CliResult {
@@ -402,6 +417,7 @@ fn verify(
     let options = VerifyOptions {
         boot_rom: boot_rom.map(read_boot_rom).transpose()?,
         fault: fault.map(parse_fault).transpose()?,
+        from_frame,
     };
     let outcome = backspin_movie::verify(&movie, load_rom(rom)?, &options)
         .map_err(|e| CliError::new(e.to_string(), movie_path))?;
@@ -411,24 +427,33 @@ fn verify(
             checkpoints,
             final_cycle,
             fault_applied_at,
+            from_frame,
         } => {
+            // The run's time counts from the movie's start (a state start has its own clock).
+            let start = movie.checkpoints.first().map_or(0, |c| c.cycle);
+            let run_time = emulated_time(final_cycle.saturating_sub(start));
             if json {
                 let report = serde_json::json!({
                     "result": "clean",
                     "frames": frames,
                     "checkpoints": checkpoints,
                     "final_m_cycle": final_cycle,
-                    "emulated_time": emulated_time(final_cycle),
+                    "emulated_time": run_time,
                     "fault_applied_at": fault_applied_at,
+                    "from_frame": from_frame,
                 });
                 println!("{report}");
             } else {
                 println!(
-                    "movie verified: {frames} frames, {checkpoints} checkpoints match; final time {} (M-cycle {final_cycle})",
-                    emulated_time(final_cycle)
+                    "movie verified: {frames} frames, {checkpoints} checkpoints match; final time {run_time} (M-cycle {final_cycle})"
                 );
+                if from_frame > 0 {
+                    println!("(verified from the keyframe at frame {from_frame})");
+                }
                 if let Some(cycle) = fault_applied_at {
-                    println!("the fault injected at M-cycle {cycle} left no trace in the state");
+                    println!(
+                        "the fault injected at M-cycle {cycle} left no trace in the state (identical to the recording at frame {frames})"
+                    );
                 }
             }
             Ok(ExitCode::SUCCESS)
@@ -490,9 +515,25 @@ fn print_desync(d: &Desync) {
                 );
             }
         }
-        None => println!(
-            "the movie holds hashes only: no known-good state inside the frame to name the M-cycle and fields"
-        ),
+        None => match d.fields_at_frame {
+            Some(frame) => {
+                println!(
+                    "no reference run to name the M-cycle; against the movie's keyframe at frame {frame}, {} field element(s) differ (recorded -> replayed):",
+                    d.total_differences
+                );
+                for diff in &d.differences {
+                    println!(
+                        "  {}: {} -> {}",
+                        diff.field,
+                        value(diff.size, diff.expected),
+                        value(diff.size, diff.actual)
+                    );
+                }
+            }
+            None => println!(
+                "the movie holds no keyframe from there: no known-good state to name the M-cycle and fields"
+            ),
+        },
     }
     for event in &d.inputs {
         println!(
@@ -527,5 +568,6 @@ fn desync_json(d: &Desync) -> serde_json::Value {
             "input": input_text(&e.input),
         })).collect::<Vec<_>>(),
         "fault_applied_at": d.fault_applied_at,
+        "fields_at_frame": d.fields_at_frame,
     })
 }

@@ -211,6 +211,18 @@ impl<S: InputSource> Engine<S> {
     }
 }
 
+impl Engine<Recorded<'_>> {
+    /// Continues from a keyframe: `state` at the end of frame `frame`, timeline cycle
+    /// `cycle`. The inputs logged at `cycle` itself are still to come (a frame's state is
+    /// taken before the inputs due at its last cycle).
+    pub fn jump_to(&mut self, state: &State, frame: u64, cycle: u64) {
+        self.core.load_state(state);
+        self.base = cycle.wrapping_sub(self.core.m_cycles());
+        self.frame = frame;
+        self.source.next = self.source.events.partition_point(|e| e.cycle < cycle);
+    }
+}
+
 /// The bounds of the frame being emulated.
 #[derive(Clone, Copy)]
 pub(crate) struct FrameProgress {

@@ -19,6 +19,9 @@
 //!   FRAM  one u32 per frame: the frame hash of `State` at the end of each frame
 //!   CHKP  region count u8 · names (u8 length + ASCII) · count u32 ·
 //!         per checkpoint: frame u64 · timeline M-cycle u64 · one XXH64 per region
+//!   KEYS  (1.2, optional) count u32 · per keyframe: frame u64 · timeline M-cycle u64 ·
+//!         state-file length u32 · LZ4 block length u32 · LZ4 block (raw, no frame) of a
+//!         save-state file (`backspin_core::state_file`) of `State` at that checkpoint
 //! CRC-32 (IEEE) of everything before it, u32
 //! ```
 //! `str` is a u16 byte length and UTF-8. A reader refuses another major (naming both
@@ -31,8 +34,9 @@ use backspin_core::state_file::checksum::crc32;
 
 pub const MAGIC: [u8; 8] = *b"BSPNMOVI";
 pub const FORMAT_MAJOR: u16 = 1;
-/// 1.1: memory writes (event kind 3).
-pub const FORMAT_MINOR: u16 = 1;
+/// 1.1 added memory writes (event kind 3); 1.2 added keyframes (the KEYS section). Older
+/// files are read as movies without either.
+pub const FORMAT_MINOR: u16 = 2;
 /// Frames between two checkpoints (and a checkpoint at frame 0 and at the last frame).
 pub const CHECKPOINT_FRAMES: u64 = 60;
 
@@ -158,7 +162,24 @@ pub struct Movie {
     /// `n + 1` frames are complete then).
     pub frame_hashes: Vec<u32>,
     pub checkpoints: Vec<Checkpoint>,
+    /// Whole states at some checkpoints (oldest first; none in 1.0 files).
+    pub keyframes: Vec<Keyframe>,
 }
+
+/// The whole state at a checkpoint, so verification can start there and a desync can be
+/// named field by field without a reference run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Keyframe {
+    /// Frames completed (a checkpoint's frame).
+    pub frame: u64,
+    pub cycle: u64,
+    /// A save-state file of the state then (portable, checked on load).
+    pub state_file: Vec<u8>,
+}
+
+/// No save-state file comes near this; a keyframe claiming more is corrupt (the limit keeps
+/// a fuzzed length from allocating gigabytes).
+const MAX_KEYFRAME_BYTES: usize = 16 << 20;
 
 /// Hex digits of a SHA-1 (or any bytes).
 pub fn hex(bytes: &[u8]) -> String {
@@ -283,9 +304,58 @@ pub fn encode(movie: &Movie) -> Vec<u8> {
             }
         }
     });
+    if !movie.keyframes.is_empty() {
+        w.section(b"KEYS", |w| {
+            w.u32(u32::try_from(movie.keyframes.len()).expect("under 4 billion keyframes"));
+            for keyframe in &movie.keyframes {
+                let packed = lz4_flex::block::compress(&keyframe.state_file);
+                w.u64(keyframe.frame);
+                w.u64(keyframe.cycle);
+                w.u32(u32::try_from(keyframe.state_file.len()).expect("a state is below 4 GiB"));
+                w.u32(u32::try_from(packed.len()).expect("a state is below 4 GiB"));
+                w.bytes(&packed);
+            }
+        });
+    }
     let crc = crc32(&w.0);
     w.u32(crc);
     w.0
+}
+
+fn decode_keyframes(payload: Option<&[u8]>, frames: u64) -> Result<Vec<Keyframe>, MovieError> {
+    let Some(data) = payload else {
+        return Ok(Vec::new());
+    };
+    let mut r = Reader {
+        data,
+        pos: 0,
+        at: "the KEYS section",
+    };
+    let count = r.count(24)?;
+    let mut keyframes: Vec<Keyframe> = Vec::with_capacity(count);
+    for index in 0..count {
+        let frame = r.u64()?;
+        let cycle = r.u64()?;
+        let len = r.u32()? as usize;
+        let packed_len = r.u32()? as usize;
+        let packed = r.take(packed_len)?;
+        if len > MAX_KEYFRAME_BYTES {
+            return Err(corrupt(format!("keyframe {index} claims {len} bytes")));
+        }
+        if frame > frames || keyframes.last().is_some_and(|k| k.frame >= frame) {
+            return Err(corrupt(format!("keyframe {index} is at frame {frame}")));
+        }
+        let state_file = lz4_flex::block::decompress(packed, len)
+            .ok()
+            .filter(|bytes| bytes.len() == len)
+            .ok_or_else(|| corrupt(format!("keyframe {index} does not decompress")))?;
+        keyframes.push(Keyframe {
+            frame,
+            cycle,
+            state_file,
+        });
+    }
+    Ok(keyframes)
 }
 
 /// Reads fields of one section; every read is bounds-checked.
@@ -391,8 +461,8 @@ pub fn decode(bytes: &[u8]) -> Result<Movie, MovieError> {
         pos: 0,
         at: "a section header",
     };
-    let (mut info, mut start, mut events, mut frames, mut checkpoints) =
-        (None, None, None, None, None);
+    let (mut info, mut start, mut events, mut frames, mut checkpoints, mut keys) =
+        (None, None, None, None, None, None);
     while sections.remaining() > 0 {
         let tag: [u8; 4] = sections.array()?;
         let len = sections.u32()? as usize;
@@ -403,6 +473,7 @@ pub fn decode(bytes: &[u8]) -> Result<Movie, MovieError> {
             b"EVNT" => events = Some(payload),
             b"FRAM" => frames = Some(payload),
             b"CHKP" => checkpoints = Some(payload),
+            b"KEYS" => keys = Some(payload),
             _ => {} // a later minor's section
         }
     }
@@ -539,6 +610,8 @@ pub fn decode(bytes: &[u8]) -> Result<Movie, MovieError> {
         });
     }
 
+    let keyframes = decode_keyframes(keys, frame_count)?;
+
     Ok(Movie {
         emulator_version,
         rom_sha1,
@@ -557,5 +630,6 @@ pub fn decode(bytes: &[u8]) -> Result<Movie, MovieError> {
         events,
         frame_hashes,
         checkpoints,
+        keyframes,
     })
 }

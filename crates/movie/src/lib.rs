@@ -29,13 +29,15 @@
 pub mod engine;
 pub mod format;
 pub mod hash;
+pub mod recording;
 pub mod regions;
 pub mod script;
 
 pub use engine::Fault;
 pub use format::{
-    CHECKPOINT_FRAMES, Checkpoint, Event, Input, Movie, MovieError, Start, decode, encode,
+    CHECKPOINT_FRAMES, Checkpoint, Event, Input, Keyframe, Movie, MovieError, Start, decode, encode,
 };
+pub use recording::Recorder;
 pub use regions::FieldDifference;
 pub use script::Script;
 
@@ -57,7 +59,15 @@ pub struct RecordOptions {
     pub guid: [u8; 16],
     pub author: String,
     pub description: String,
+    /// A keyframe (the whole state) every this many checkpoints (0: none). Verification of
+    /// an injected fault or from a chosen frame starts at the keyframe before it, and a
+    /// desync is named field by field at the first keyframe at or after it.
+    pub keyframe_checkpoints: u32,
 }
+
+/// Checkpoints between keyframes by default: one every 600 frames (about 10 s), about 2 KB
+/// each for a small game (the state file, LZ4-compressed).
+pub const DEFAULT_KEYFRAME_CHECKPOINTS: u32 = 10;
 
 impl Default for RecordOptions {
     fn default() -> RecordOptions {
@@ -69,6 +79,7 @@ impl Default for RecordOptions {
             guid: [0; 16],
             author: String::new(),
             description: String::new(),
+            keyframe_checkpoints: DEFAULT_KEYFRAME_CHECKPOINTS,
         }
     }
 }
@@ -110,8 +121,6 @@ fn start_core(
 
 /// Records `script` on `rom`.
 pub fn record(rom: Rom, script: &Script, options: RecordOptions) -> Result<Movie, MovieError> {
-    let rom_sha1 = rom.sha1();
-    let rom_title = rom.header().title.clone();
     let core = start_core(
         rom,
         options.model,
@@ -125,44 +134,12 @@ pub fn record(rom: Rom, script: &Script, options: RecordOptions) -> Result<Movie
     };
     let mut engine = Engine::new(core, source);
     engine.log = Some(Vec::new());
-    let hasher = StateHasher::new(state_file::FORMAT_MINOR);
-    let mut checkpoints = vec![Checkpoint {
-        frame: 0,
-        cycle: engine.cycle(),
-        regions: hasher.regions(engine.state()),
-    }];
-    let mut frame_hashes = Vec::with_capacity(usize::try_from(script.frames).unwrap_or(0));
+    let mut recorder = Recorder::new(engine.core.rom(), options, engine.state(), engine.cycle());
     for done in 1..=script.frames {
         engine.run_frame();
-        let regions = hasher.regions(engine.state());
-        frame_hashes.push(regions::combine(&regions));
-        if done % CHECKPOINT_FRAMES == 0 || done == script.frames {
-            checkpoints.push(Checkpoint {
-                frame: done,
-                cycle: engine.cycle(),
-                regions,
-            });
-        }
+        recorder.frame_done(done, engine.cycle(), engine.state());
     }
-    Ok(Movie {
-        emulator_version: EMULATOR_VERSION.to_string(),
-        rom_sha1,
-        rom_title,
-        model: options.model as u8,
-        boot_rom_sha1: options.boot_rom.as_deref().map(sha1),
-        state_minor: state_file::FORMAT_MINOR,
-        guid: options.guid,
-        rerecords: 0,
-        author: options.author,
-        description: options.description,
-        start: options.start,
-        rtc_start_seconds: options.rtc_start_seconds,
-        frames: script.frames,
-        final_cycle: engine.cycle(),
-        events: engine.log.take().unwrap_or_default(),
-        frame_hashes,
-        checkpoints,
-    })
+    Ok(recorder.finish(engine.log.take().unwrap_or_default(), 0))
 }
 
 /// Plays a movie's inputs frame by frame (`backspin movie play`, and verification).
@@ -248,11 +225,16 @@ impl<'a> Player<'a> {
 pub enum Outcome {
     /// Every checkpoint matched.
     Clean {
+        /// The frame verification ended at (the movie's last, or with an injected fault the
+        /// keyframe where the replay was found identical to the recording).
         frames: u64,
+        /// Checkpoints checked.
         checkpoints: usize,
         final_cycle: u64,
         /// With fault injection: where the fault went in (it had no lasting effect).
         fault_applied_at: Option<u64>,
+        /// The frame verification started at (a keyframe's, or 0).
+        from_frame: u64,
     },
     Desync(Box<Desync>),
 }
@@ -277,6 +259,10 @@ pub struct Desync {
     pub total_differences: usize,
     /// The inputs applied during the frame.
     pub inputs: Vec<Event>,
+    /// Without a reference run, the fields come from comparing the replay with the movie's
+    /// first keyframe at or after the failed checkpoint: the frame of that keyframe (the
+    /// failed checkpoint's own when it has one; later, the difference may have spread).
+    pub fields_at_frame: Option<u64>,
     pub fault_applied_at: Option<u64>,
 }
 
@@ -287,12 +273,17 @@ pub const MAX_REPORTED_FIELDS: usize = 64;
 #[derive(Clone, Debug, Default)]
 pub struct VerifyOptions {
     pub boot_rom: Option<Vec<u8>>,
-    /// Flip one bit during the replay (testing the detector).
+    /// Flip one bit during the replay (testing the detector). The replay starts at the
+    /// last keyframe before the fault: until the fault goes in it is the clean replay, which
+    /// a verification without a fault checks.
     pub fault: Option<Fault>,
+    /// Verify from the last keyframe at or before this frame to the end (`None`: all).
+    pub from_frame: Option<u64>,
 }
 
 /// Replays `movie` on `rom` and checks every checkpoint; on a mismatch, bisects to the first
-/// differing frame (and, with a reference run, M-cycle and fields).
+/// differing frame (and, with a reference run, M-cycle and fields; without one, the fields
+/// at the first keyframe from there).
 pub fn verify(movie: &Movie, rom: Rom, options: &VerifyOptions) -> Result<Outcome, MovieError> {
     if movie.state_minor > state_file::FORMAT_MINOR {
         return Err(MovieError::HashesTooNew {
@@ -303,29 +294,97 @@ pub fn verify(movie: &Movie, rom: Rom, options: &VerifyOptions) -> Result<Outcom
     let mut player = Player::new(movie, rom, options.boot_rom.as_deref())?;
     player.engine.fault = options.fault;
     let hasher = StateHasher::new(movie.state_minor);
-    let mut good: Option<Engine<Recorded>> = None;
-    for checkpoint in &movie.checkpoints {
+    let start = movie.keyframes.iter().rev().find(|key| {
+        options.fault.is_some_and(|fault| key.cycle <= fault.cycle)
+            || options.from_frame.is_some_and(|frame| key.frame <= frame)
+    });
+    if let Some(key) = start {
+        let state = keyframe_state(&player.engine.core, key)?;
+        player.engine.jump_to(&state, key.frame, key.cycle);
+    }
+    let from_frame = player.engine.frame;
+    // A keyframe is a recorded state: the bisection may start there.
+    let mut good: Option<Engine<Recorded>> = start.map(|_| player.engine.clone());
+    let mut checked = 0;
+    for checkpoint in movie.checkpoints.iter().filter(|c| c.frame >= from_frame) {
         while player.engine.frame < checkpoint.frame {
             player.engine.run_frame();
         }
         let regions = hasher.regions(player.engine.state());
         if regions != checkpoint.regions {
-            return Ok(Outcome::Desync(Box::new(bisect(
+            if checkpoint.frame == from_frame && from_frame > 0 {
+                return Err(MovieError::Corrupt {
+                    what: format!(
+                        "the keyframe at frame {from_frame} does not match its checkpoint"
+                    ),
+                });
+            }
+            let mut desync = bisect(
                 movie,
                 &hasher,
                 good.unwrap_or_else(|| player.engine.clone()),
                 checkpoint,
                 &regions,
-            ))));
+            );
+            if desync.cycle.is_none() {
+                name_fields_at_keyframe(movie, &mut desync, player.engine)?;
+            }
+            return Ok(Outcome::Desync(Box::new(desync)));
+        }
+        checked += 1;
+        // After an injected fault, a replay identical to a stored keyframe is the recording
+        // from there on (same state, same inputs): the fault left no trace, nothing can
+        // differ later, and the rest of the replay would only repeat the clean one.
+        if player.engine.fault_applied_at.is_some()
+            && let Some(key) = movie.keyframes.iter().find(|k| k.frame == checkpoint.frame)
+            && keyframe_state(&player.engine.core, key)?.as_bytes()
+                == player.engine.state().as_bytes()
+        {
+            break;
         }
         good = Some(player.engine.clone());
     }
     Ok(Outcome::Clean {
         frames: player.engine.frame,
-        checkpoints: movie.checkpoints.len(),
+        checkpoints: checked,
         final_cycle: player.engine.cycle(),
         fault_applied_at: player.engine.fault_applied_at,
+        from_frame,
     })
+}
+
+/// The state a keyframe holds, checked against the movie's ROM (`core` plays it).
+fn keyframe_state(core: &Core, key: &format::Keyframe) -> Result<Box<State>, MovieError> {
+    state_file::decode_for(core, &key.state_file)
+        .map(|(_, state)| state)
+        .map_err(|error| MovieError::Corrupt {
+            what: format!("the keyframe at frame {}: {error}", key.frame),
+        })
+}
+
+/// Without a reference run: replays `engine` (at the failed checkpoint) on to the first
+/// keyframe at or after it and lists every field that differs from the recorded state.
+fn name_fields_at_keyframe(
+    movie: &Movie,
+    desync: &mut Desync,
+    mut engine: Engine<Recorded>,
+) -> Result<(), MovieError> {
+    let Some(key) = movie
+        .keyframes
+        .iter()
+        .find(|k| k.frame >= desync.checkpoint_frame)
+    else {
+        return Ok(());
+    };
+    let recorded = keyframe_state(&engine.core, key)?;
+    while engine.frame < key.frame {
+        engine.run_frame();
+    }
+    let (found, total) = regions::differences(&recorded, engine.state(), MAX_REPORTED_FIELDS);
+    desync.differences = found;
+    desync.total_differences = total;
+    desync.fields_at_frame = Some(key.frame);
+    Ok(())
 }
 
 fn bisect(
@@ -375,6 +434,7 @@ fn bisect(
         total_differences: 0,
         inputs,
         fault_applied_at: suspect.fault_applied_at,
+        fields_at_frame: None,
     };
     if before.fault.is_some() && checkpoint.frame > 0 {
         // Instruction by instruction inside the frame, against the clean replay.
@@ -410,7 +470,15 @@ pub fn state_differences(expected: &State, actual: &State) -> (Vec<FieldDifferen
     regions::differences(expected, actual, MAX_REPORTED_FIELDS)
 }
 
-/// Emulated time of `m_cycles` as `h:mm:ss.mmm`.
+/// Emulated M-cycles from the movie's start to its end: the run's time (a movie that starts
+/// from a save state counts from that state's clock, not from its power-on).
+pub fn run_m_cycles(movie: &Movie) -> u64 {
+    let start = movie.checkpoints.first().map_or(0, |c| c.cycle);
+    movie.final_cycle.saturating_sub(start)
+}
+
+/// Emulated time of `m_cycles` as `h:mm:ss.mmm` (exact: integer M-cycles to milliseconds,
+/// rounded down).
 pub fn emulated_time(m_cycles: u64) -> String {
     let millis = u128::from(m_cycles) * 1000 / u128::from(backspin_core::M_CYCLES_PER_SECOND);
     let (h, rest) = (millis / 3_600_000, millis % 3_600_000);

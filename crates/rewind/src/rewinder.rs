@@ -306,6 +306,9 @@ pub struct Rewinder {
     /// trimming history for the budget can drop everything before a load (and the boxed
     /// state the log holds for it).
     keyframe_due: bool,
+    /// While set (a movie is being recorded from this frame), the logs keep every input from
+    /// it on, whatever history is evicted: the movie is written from them.
+    logs_pinned_from: Option<u64>,
     stats: Stats,
 }
 
@@ -343,6 +346,7 @@ impl Rewinder {
             deltas_since_key: 0,
             chain_bytes_since_key: 0,
             keyframe_due: false,
+            logs_pinned_from: None,
             stats: Stats {
                 capacity_bytes: config.budget_bytes,
                 ..Stats::default()
@@ -541,10 +545,23 @@ impl Rewinder {
     }
 
     /// Drops the states held by every logged load but the latest: with history off nothing
-    /// can be re-simulated, and only the latest mark's `base` is still needed.
+    /// can be re-simulated, and only the latest mark's `base` is still needed. Marks a
+    /// pinned log still needs stay.
     pub(crate) fn forget_loaded_states(&mut self) {
-        let keep = self.resets.len().saturating_sub(1);
+        let mut keep = self.resets.len().saturating_sub(1);
+        if let Some(pin) = self.logs_pinned_from {
+            keep = keep.min(self.resets.partition_point(|r| r.frame < pin));
+        }
         self.resets.drain(..keep);
+    }
+
+    /// Keeps every logged input (buttons, clock, resets) from timeline frame `frame` on,
+    /// whatever history the budget evicts, until called with `None`: a movie recorded from
+    /// that frame is written from these logs. The logs of a long recording are small (8
+    /// bytes a button change); history is still evicted as usual. The reset and clock logs
+    /// keep their caps of 4,096 entries each.
+    pub fn pin_logs_from(&mut self, frame: Option<u64>) {
+        self.logs_pinned_from = frame;
     }
 
     /// States held by logged loads.
@@ -764,7 +781,8 @@ impl Rewinder {
     /// the logs with it. Allocation-free, like the rest of a capture.
     fn keep_logs_within_reserve(&mut self) {
         let reserve = log_reserve(self.config.budget_bytes);
-        if self.log_bytes() <= reserve {
+        // Pinned logs do not shrink with history: evicting it would buy nothing.
+        if self.log_bytes() <= reserve || self.logs_pinned_from.is_some() {
             return;
         }
         // Chunks kept for reuse go first (freeing does not allocate).
@@ -806,10 +824,12 @@ impl Rewinder {
             if self.cursor_frame.is_some_and(|c| c < oldest) {
                 self.cursor_frame = None;
             }
-            self.input.trim_before_frame(oldest);
-            self.forget_writes_before(oldest);
+            // A pinned log keeps its inputs from the pin on.
+            let kept_from = self.logs_pinned_from.map_or(oldest, |pin| pin.min(oldest));
+            self.input.trim_before_frame(kept_from);
+            self.forget_writes_before(kept_from);
             // Keep the reset that governs the oldest frame and every later one.
-            let governing = self.resets.partition_point(|r| r.frame <= oldest);
+            let governing = self.resets.partition_point(|r| r.frame <= kept_from);
             if governing > 1 {
                 self.resets.drain(..governing - 1);
             }

@@ -421,6 +421,12 @@ impl Timeline {
         self.rewinder.stats()
     }
 
+    /// Keeps the logs from `frame` on while a movie is recorded from there (see
+    /// `Rewinder::pin_logs_from`); `None` lets them be trimmed with history again.
+    pub fn pin_logs_from(&mut self, frame: Option<u64>) {
+        self.rewinder.pin_logs_from(frame);
+    }
+
     /// The history and its logs, read-only.
     pub fn rewinder(&self) -> &Rewinder {
         &self.rewinder

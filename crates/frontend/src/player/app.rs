@@ -35,6 +35,8 @@ pub struct ViewOptions {
     pub software: bool,
     pub model: ModelArg,
     pub colour_correction: ColourCorrection,
+    /// Speedrun mode, with the ROM's CRC-32 shown beside the timer.
+    pub speedrun_crc: Option<u32>,
 }
 
 /// Test and automation hooks.
@@ -52,6 +54,8 @@ pub struct App {
     software: bool,
     /// The model option, applied to dropped ROMs as to the first one.
     model: ModelArg,
+    /// Speedrun mode (the ROM's CRC-32): locked keys only toast.
+    speedrun_crc: Option<u32>,
     frames: FrameReceiver,
     /// One-line messages from the emulation thread, shown as toasts.
     notices: Receiver<String>,
@@ -126,6 +130,7 @@ impl App {
             presenter: None,
             software: view.software,
             model: view.model,
+            speedrun_crc: view.speedrun_crc,
             frames,
             notices,
             slots,
@@ -172,6 +177,12 @@ impl App {
 
     /// A binding of `source` went down or up.
     fn action(&mut self, source: Source, action: Action, pressed: bool) {
+        if self.speedrun_crc.is_some() && locked_in_speedrun(action) {
+            if pressed {
+                self.toast("LOCKED IN SPEEDRUN MODE");
+            }
+            return;
+        }
         self.input
             .action(source, action, pressed, &mut self.effects);
         self.apply_effects();
@@ -221,6 +232,7 @@ impl App {
             Action::SaveSlot(slot) => self.send(Command::SaveSlot(slot)),
             Action::UndoLoad => self.send(Command::UndoLoad),
             Action::UndoSave => self.send(Command::UndoSave),
+            Action::RecordMovie => self.send(Command::ToggleRecording),
             Action::Joypad(_) | Action::Rewind | Action::Forward | Action::FastForward => {}
         }
     }
@@ -317,6 +329,7 @@ impl App {
             show_info: self.show_info,
             toast: self.toast.as_ref().map(|(text, _)| text.as_str()),
             slot_strip: self.strip.as_deref(),
+            speedrun_crc: self.speedrun_crc,
         };
         overlay::draw(&mut self.rgba, &self.info, &options);
         let (Some(window), Some(presenter)) = (&self.window, &mut self.presenter) else {
@@ -345,6 +358,10 @@ impl App {
     }
 
     fn load_rom(&mut self, path: PathBuf) {
+        if self.speedrun_crc.is_some() {
+            self.toast("LOCKED IN SPEEDRUN MODE");
+            return;
+        }
         let loaded = std::fs::read(&path)
             .map_err(|e| e.to_string())
             .and_then(|bytes| Rom::from_bytes(bytes).map_err(|e| e.to_string()));
@@ -542,6 +559,25 @@ impl ApplicationHandler<FrameReady> for App {
     fn exiting(&mut self, _: &ActiveEventLoop) {
         self.send(Command::Quit);
     }
+}
+
+/// The keys speedrun mode refuses: going back in time, changing speed, pausing (which
+/// would allow slow motion by another name), states, and stopping the run's recording.
+fn locked_in_speedrun(action: Action) -> bool {
+    matches!(
+        action,
+        Action::Rewind
+            | Action::Forward
+            | Action::Pause
+            | Action::FrameAdvance
+            | Action::FrameBack
+            | Action::FastForward
+            | Action::LoadSlot(_)
+            | Action::SaveSlot(_)
+            | Action::UndoLoad
+            | Action::UndoSave
+            | Action::RecordMovie
+    )
 }
 
 /// The title shown for a ROM: its header title, else the file name.

@@ -35,6 +35,8 @@ pub enum Action {
     UndoLoad,
     /// Put back the slot file that the last slot save replaced.
     UndoSave,
+    /// Start or stop recording a movie.
+    RecordMovie,
 }
 
 /// Save-state slots per ROM.
@@ -110,6 +112,11 @@ pub const ACTIONS: &[(&str, Action, &str)] = &[
         Action::UndoSave,
         "undo the last slot save (the slot's old file back)",
     ),
+    (
+        "record_movie",
+        Action::RecordMovie,
+        "start / stop recording a movie (into the data directory)",
+    ),
 ];
 
 /// Slot actions (`load_slot_N`, `save_slot_N`) are named by number, not listed in
@@ -165,6 +172,7 @@ const DEFAULT_KEYS: &[(&str, &[&str])] = &[
     ("save_slot_10", &["Shift+F10"]),
     ("undo_load", &["KeyU"]),
     ("undo_save", &["Shift+KeyU"]),
+    ("record_movie", &["KeyM"]),
 ];
 
 const DEFAULT_PAD: &[(&str, &[&str])] = &[

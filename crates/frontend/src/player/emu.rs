@@ -8,6 +8,7 @@
 use super::audio::AudioSink;
 use super::game::Game;
 use super::picture::Picture;
+use super::recording::{self, MovieRecording};
 use super::slots::{self, Slots};
 use crate::battery::{BatteryKeeper, ClockCatchUp};
 use backspin_core::{Events, State};
@@ -49,6 +50,8 @@ pub enum Command {
     UndoLoad,
     /// Put back the slot file the last save replaced.
     UndoSave,
+    /// Start recording a movie (into the data directory), or stop and write it.
+    ToggleRecording,
     Quit,
 }
 
@@ -71,6 +74,10 @@ pub struct FrameInfo {
     pub buttons: u8,
     /// Emulated frames per second divided by 59.7275, over the last second.
     pub speed: f32,
+    /// A movie is being recorded.
+    pub recording: bool,
+    /// Speedrun mode: emulated M-cycles since the run's start (the on-screen timer).
+    pub run_m_cycles: Option<u64>,
 }
 
 pub struct Frame {
@@ -117,6 +124,11 @@ pub struct EmuSettings {
     pub fresh: bool,
     /// One-line messages for the player (slot saved, load refused, ...), shown as toasts.
     pub notices: Option<Sender<String>>,
+    /// Record the session as a movie to this file from the start (`--record`).
+    pub record: Option<std::path::PathBuf>,
+    /// Speedrun mode: rewind, slots, speed changes, pause and the record toggle do nothing;
+    /// pacing follows the emulated clock exactly; the final time is printed on stdout.
+    pub speedrun: bool,
 }
 
 /// Starts the thread. `notify` wakes the UI after a frame was sent.
@@ -133,8 +145,9 @@ pub fn spawn(
         .spawn(move || {
             let mut emu = Emu::new(game, &settings, frames, audio, Box::new(notify));
             emu.run(&commands);
-            // Closed, quit by a signal, or the UI went away: the game's save comes first,
-            // then the resume point.
+            // Closed, quit by a signal, or the UI went away: the movie and the game's save
+            // come first, then the resume point.
+            emu.stop_recording();
             emu.flush_battery();
             emu.save_resume();
         })
@@ -152,6 +165,10 @@ struct Emu {
     undo_load: Option<(u64, Box<State>)>,
     /// One level of undo for a slot save: the slot and the file it replaced (`None`: none).
     undo_save: Option<(u8, Option<Vec<u8>>)>,
+    /// The movie being recorded, if any.
+    recording: Option<MovieRecording>,
+    /// Speedrun mode's exact pacing (`None`: not a speedrun).
+    pacer: Option<Pacer>,
     notices: Option<Sender<String>>,
     budget_bytes: usize,
     frames: FrameSender,
@@ -201,12 +218,19 @@ impl Emu {
                 let _ = notices.send(notice.clone());
             }
         }
+        let mut timeline = session.timeline;
+        let recording = settings
+            .record
+            .clone()
+            .map(|path| MovieRecording::start(&mut timeline, path));
         Emu {
-            timeline: session.timeline,
+            timeline,
             battery: session.battery,
             slots: session.slots,
             undo_load: None,
             undo_save: None,
+            recording,
+            pacer: settings.speedrun.then(Pacer::new),
             notices: settings.notices.clone(),
             budget_bytes: settings.rewind_budget_bytes,
             frames,
@@ -215,7 +239,7 @@ impl Emu {
             audio,
             samples: Vec::with_capacity(4096),
             buttons: 0,
-            paused: settings.start_paused,
+            paused: settings.start_paused && !settings.speedrun,
             rewind_held: false,
             forward_held: false,
             fast_forward_held: false,
@@ -258,6 +282,9 @@ impl Emu {
     }
 
     fn handle(&mut self, command: Command) -> bool {
+        if self.pacer.is_some() && locked_in_speedrun(&command) {
+            return true;
+        }
         match command {
             Command::Buttons(buttons) => self.buttons = buttons,
             Command::Rewind(held) => {
@@ -280,6 +307,7 @@ impl Emu {
             Command::FrameAdvance | Command::FrameBack => {}
             Command::Reset => self.pending_reset = true,
             Command::LoadGame(game) => {
+                self.stop_recording();
                 self.flush_battery();
                 self.save_resume();
                 let session = new_session(*game, self.budget_bytes, true);
@@ -297,6 +325,7 @@ impl Emu {
             Command::LoadSlot(slot) => self.load_slot(slot),
             Command::UndoLoad => self.undo_load(),
             Command::UndoSave => self.undo_save(),
+            Command::ToggleRecording => self.toggle_recording(),
             Command::Quit => return false,
         }
         true
@@ -310,6 +339,57 @@ impl Emu {
         }
         // While paused no frame would follow to wake the UI.
         self.refresh_when_paused();
+    }
+
+    /// The record hotkey: starts a movie in the data directory, or writes the one going.
+    fn toggle_recording(&mut self) {
+        if self.recording.is_some() {
+            self.stop_recording();
+            return;
+        }
+        let Some(data_dir) = slots::data_dir() else {
+            return self.notice("no data directory for movies".into());
+        };
+        let title = self.timeline.core().rom().title();
+        let path = recording::default_path(&data_dir, &title);
+        self.recording = Some(MovieRecording::start(&mut self.timeline, path));
+        self.notice("Recording a movie".into());
+        self.send_frame(true);
+    }
+
+    /// Writes the movie being recorded, if any, and stops recording.
+    fn stop_recording(&mut self) {
+        let Some(mut recording) = self.recording.take() else {
+            return;
+        };
+        self.timeline.pin_logs_from(None);
+        match recording.write(&self.timeline) {
+            Ok(movie) if self.pacer.is_some() => {
+                // The run's result, as `backspin movie verify` prints it for the file.
+                println!(
+                    "final time {}",
+                    backspin_movie::emulated_time(backspin_movie::run_m_cycles(&movie))
+                );
+                println!("movie {}", recording.path().display());
+            }
+            Ok(movie) => self.notice(format!(
+                "Movie saved: {} ({} frames, {} rerecords)",
+                recording.path().display(),
+                movie.frames,
+                movie.rerecords
+            )),
+            Err(error) => self.notice(format!("Movie not saved: {error}")),
+        }
+        self.send_frame(true);
+    }
+
+    /// Whether a slot load may go ahead (not while a movie is recorded).
+    fn loads_allowed(&mut self) -> bool {
+        if self.recording.is_some() {
+            self.notice("Loading a state is locked while recording a movie".into());
+            return false;
+        }
+        true
     }
 
     fn save_slot(&mut self, slot: u8) {
@@ -330,6 +410,9 @@ impl Emu {
     /// itself never marks it dirty: the `.sav` changes again only once the game writes
     /// cartridge RAM (see `battery/keeper.rs`), so an old state never clobbers a newer save.
     fn load_slot(&mut self, slot: u8) {
+        if !self.loads_allowed() {
+            return;
+        }
         let Some(slots) = &self.slots else {
             return self.notice("no data directory for save states".into());
         };
@@ -352,6 +435,9 @@ impl Emu {
     /// the history (or rewind is off), the state from before the load is loaded instead, as
     /// a new event.
     fn undo_load(&mut self) {
+        if !self.loads_allowed() {
+            return;
+        }
         let Some((frame, before)) = self.undo_load.take() else {
             return self.notice("No load to undo".into());
         };
@@ -456,6 +542,10 @@ impl Emu {
                 deadline = Instant::now();
                 continue;
             }
+            if let Some(pacer) = &mut self.pacer {
+                pacer.wait_for(self.timeline.cycle());
+                continue;
+            }
             // Pace by the emulated clock; after a long stall start afresh rather than race.
             deadline += FRAME_DURATION;
             let now = Instant::now();
@@ -477,6 +567,9 @@ impl Emu {
             self.timeline.set_buttons(self.buttons);
         }
         let events = self.timeline.run_frame();
+        if let Some(recording) = &mut self.recording {
+            recording.frame_shown(&self.timeline);
+        }
         if self.timeline.last_capture() == Some(Captured::TooLarge) && !self.warned_budget {
             self.warned_budget = true;
             log::warn!("the rewind budget cannot hold one frame of history: raise --rewind-mib");
@@ -489,6 +582,13 @@ impl Emu {
     /// One frame back: the timeline re-simulates up to the frame before, so its picture and
     /// sound (played reversed) are exact.
     fn step_back(&mut self) -> bool {
+        if self
+            .recording
+            .as_ref()
+            .is_some_and(|r| self.timeline.frame() <= r.start_frame())
+        {
+            return false;
+        }
         self.discard_audio();
         self.save_before_seek();
         match self.timeline.step_back() {
@@ -507,6 +607,9 @@ impl Emu {
         self.save_before_seek();
         match self.timeline.step_forward() {
             Ok(report) => {
+                if let Some(recording) = &mut self.recording {
+                    recording.frame_shown(&self.timeline);
+                }
                 self.after_frame(without_battery_writes(report.events));
                 self.feed_audio(true, false, true);
                 true
@@ -593,6 +696,12 @@ impl Emu {
                 span: self.timeline.span(),
                 buttons: self.timeline.core().buttons().0,
                 speed: self.stats.speed,
+                recording: self.recording.is_some(),
+                run_m_cycles: self
+                    .pacer
+                    .as_ref()
+                    .zip(self.recording.as_ref())
+                    .map(|(_, recording)| recording.elapsed_m_cycles(&self.timeline)),
             },
         };
         match self.frames.frames.try_send(frame) {
@@ -629,6 +738,62 @@ impl Emu {
                 work_max: Duration::ZERO,
                 speed: stats.speed,
             };
+        }
+    }
+}
+
+/// What speedrun mode ignores: everything that would change the speed of play, go back in
+/// time or load a game state (the UI also refuses these keys, with a toast).
+fn locked_in_speedrun(command: &Command) -> bool {
+    matches!(
+        command,
+        Command::Rewind(_)
+            | Command::Forward(_)
+            | Command::FastForward(_)
+            | Command::TogglePause
+            | Command::FrameAdvance
+            | Command::FrameBack
+            | Command::LoadGame(_)
+            | Command::SaveSlot(_)
+            | Command::LoadSlot(_)
+            | Command::UndoLoad
+            | Command::UndoSave
+            | Command::ToggleRecording
+    )
+}
+
+/// Speedrun pacing: each frame is shown when the wall clock reaches its emulated time,
+/// computed from the emulated M-cycles since an anchor in integer nanoseconds, so the rate
+/// is exactly 1,048,576 M-cycles a second (59.7275 frames/s) with no rounding that adds up
+/// (the per-frame `FRAME_DURATION` drops 0.3 ns a frame). After a stall of more than four
+/// frames the anchor moves, rather than racing to catch up.
+struct Pacer {
+    anchor: Instant,
+    anchor_cycle: Option<u64>,
+}
+
+impl Pacer {
+    fn new() -> Pacer {
+        Pacer {
+            anchor: Instant::now(),
+            anchor_cycle: None,
+        }
+    }
+
+    /// Sleeps until the emulated time of timeline cycle `cycle` has passed on the wall clock.
+    fn wait_for(&mut self, cycle: u64) {
+        let now = Instant::now();
+        let Some(anchor_cycle) = self.anchor_cycle.filter(|&c| c <= cycle) else {
+            (self.anchor, self.anchor_cycle) = (now, Some(cycle));
+            return;
+        };
+        let nanos = u128::from(cycle - anchor_cycle) * 1_000_000_000
+            / u128::from(backspin_core::M_CYCLES_PER_SECOND);
+        let due = self.anchor + Duration::from_nanos(u64::try_from(nanos).unwrap_or(u64::MAX));
+        if due > now {
+            std::thread::sleep(due - now);
+        } else if now - due > 4 * FRAME_DURATION {
+            (self.anchor, self.anchor_cycle) = (now, Some(cycle));
         }
     }
 }
@@ -712,6 +877,8 @@ mod tests {
             start_paused: false,
             fresh: true,
             notices: None,
+            record: None,
+            speedrun: false,
         };
         let emu = Emu::new(
             game,
@@ -776,6 +943,94 @@ mod tests {
         emu.play_frame(false);
         assert_eq!(emu.timeline.span().newest, 112);
         assert_eq!(emu.timeline.span().position, 112);
+    }
+
+    /// Plays `emu` through a scripted session: walking, a reset, a rewind after which the
+    /// input differs (a fork: a rerecord), and redo over a kept future.
+    fn play_session_with_rewinds(emu: &mut Emu) {
+        for frame in 1..=300u64 {
+            emu.buttons = match frame {
+                60..=119 => Buttons::RIGHT,
+                150..=155 => Buttons::A,
+                _ => 0,
+            };
+            if frame == 200 {
+                emu.pending_reset = true;
+            }
+            emu.play_frame(false);
+        }
+        for _ in 0..40 {
+            emu.step_back();
+        }
+        for _ in 0..10 {
+            emu.step_forward();
+        }
+        for _ in 0..90 {
+            emu.buttons = Buttons::LEFT | Buttons::B;
+            emu.play_frame(false);
+        }
+    }
+
+    fn verify_demo(movie_path: &std::path::Path) -> backspin_movie::Movie {
+        let bytes = std::fs::read(movie_path).expect("the movie was written");
+        let movie = backspin_movie::decode(&bytes).expect("a movie");
+        let rom = backspin_core::Rom::from_bytes(super::super::DEMO_ROM.to_vec()).unwrap();
+        let outcome =
+            backspin_movie::verify(&movie, rom, &backspin_movie::VerifyOptions::default())
+                .expect("verifies");
+        assert!(
+            matches!(outcome, backspin_movie::Outcome::Clean { .. }),
+            "{outcome:?}"
+        );
+        movie
+    }
+
+    /// `--record` from power-on through rewinds, forks and a reset: the movie verifies,
+    /// holds the path played last, and counts the fork as a rerecord. Recording started
+    /// mid-game (the hotkey) embeds the state and verifies too.
+    #[test]
+    fn recorded_sessions_verify_with_rerecords() {
+        let dir = tempfile::tempdir().unwrap();
+        let (mut emu, _frames) = demo_emu(16 << 20);
+        let path = dir.path().join("run.bsm");
+        emu.recording = Some(MovieRecording::start(&mut emu.timeline, path.clone()));
+        play_session_with_rewinds(&mut emu);
+        let end = emu.timeline.frame();
+        emu.stop_recording();
+        let movie = verify_demo(&path);
+        assert_eq!(movie.start, backspin_movie::Start::PowerOn);
+        assert_eq!(movie.frames, end);
+        assert!(movie.rerecords >= 1, "the fork is a rerecord");
+        assert!(
+            movie
+                .events
+                .iter()
+                .any(|e| e.input == backspin_movie::Input::Reset)
+        );
+
+        // Mid-game, with a budget too small to keep the logs without the pin.
+        let (mut emu, _frames) = demo_emu(1 << 20);
+        for _ in 0..100 {
+            emu.buttons = Buttons::RIGHT;
+            emu.play_frame(false);
+        }
+        let path = dir.path().join("mid.bsm");
+        emu.recording = Some(MovieRecording::start(&mut emu.timeline, path.clone()));
+        play_session_with_rewinds(&mut emu);
+        for _ in 0..200 {
+            emu.step_back(); // stops at the recording's first frame
+        }
+        let rewound_to = emu.timeline.frame();
+        assert!(
+            rewound_to >= 100,
+            "rewound to {rewound_to}, before the recording"
+        );
+        emu.buttons = Buttons::DOWN;
+        emu.play_frame(false);
+        emu.stop_recording();
+        let movie = verify_demo(&path);
+        assert!(matches!(movie.start, backspin_movie::Start::SaveState(_)));
+        assert_eq!(movie.frames, rewound_to + 1 - 100);
     }
 
     /// With a zero budget the player plays on, cannot rewind, and says so once.

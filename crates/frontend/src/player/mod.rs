@@ -15,6 +15,7 @@ mod input;
 mod overlay;
 mod picture;
 mod present;
+mod recording;
 pub mod slots;
 
 use crate::ModelArg;
@@ -66,6 +67,17 @@ pub struct PlayerArgs {
     /// the CGB's screen (softer, less saturated). Display only: screenshots stay plain.
     #[arg(long, value_enum, default_value_t = picture::ColourCorrection::Off)]
     pub colour_correction: picture::ColourCorrection,
+    /// Record the session as a movie to FILE (written on exit; `backspin movie verify ROM
+    /// FILE` checks it). The record hotkey (M) starts and stops one in the data directory.
+    #[arg(long, value_name = "FILE")]
+    pub record: Option<PathBuf>,
+    /// Speedrun mode: starts from power-on, records the run as a movie (into the data
+    /// directory's `movies/`, or FILE of --record; the path is printed), shows a timer of
+    /// emulated time and the ROM's CRC-32, paces at exactly 59.7275 frames/s, locks rewind,
+    /// save states, fast-forward, pause and frame stepping, and prints the final time on exit
+    /// (`backspin movie verify` prints the same for the file).
+    #[arg(long)]
+    pub speedrun: bool,
     /// Test hook: save the game picture as PNG once this many frames have been emulated,
     /// then quit. Takes FRAMES and FILE.
     #[arg(
@@ -119,6 +131,23 @@ pub fn run(rom_path: Option<PathBuf>, args: &PlayerArgs) -> Result<(), String> {
             .filter(|s| s.is_finite() && *s >= 0.0)
             .map(Duration::from_secs_f64),
     };
+    let speedrun_crc = args
+        .speedrun
+        .then(|| backspin_core::state_file::checksum::crc32(game.core.rom().bytes()));
+    let record = match (args.speedrun, &args.record) {
+        (false, record) => record.clone(),
+        (true, Some(path)) => Some(path.clone()),
+        (true, None) => Some(recording::default_path(
+            &slots::data_dir().unwrap_or_else(|| PathBuf::from(".")),
+            &game.core.rom().title(),
+        )),
+    };
+    if let (Some(crc), Some(path)) = (speedrun_crc, &record) {
+        println!(
+            "speedrun: ROM CRC-32 {crc:08X}, recording to {}",
+            path.display()
+        );
+    }
     let config_path = args.config.clone().or_else(config::default_path);
     let bindings = config::load(config_path.as_deref());
 
@@ -136,10 +165,17 @@ pub fn run(rom_path: Option<PathBuf>, args: &PlayerArgs) -> Result<(), String> {
     let emulation = emu::spawn(
         game,
         emu::EmuSettings {
-            rewind_budget_bytes: usize::from(args.rewind_mib) << 20,
+            // A speedrun keeps no history (rewind is locked) and starts from power-on.
+            rewind_budget_bytes: if args.speedrun {
+                0
+            } else {
+                usize::from(args.rewind_mib) << 20
+            },
             start_paused: args.paused,
-            fresh: args.fresh,
+            fresh: args.fresh || args.speedrun,
             notices: Some(notice_tx),
+            record,
+            speedrun: args.speedrun,
         },
         command_rx,
         frame_tx,
@@ -161,6 +197,7 @@ pub fn run(rom_path: Option<PathBuf>, args: &PlayerArgs) -> Result<(), String> {
                 || std::env::var("BACKSPIN_PRESENTER").is_ok_and(|v| v == "software"),
             model: args.model,
             colour_correction: args.colour_correction,
+            speedrun_crc,
         },
         automation,
     );

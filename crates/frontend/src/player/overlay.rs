@@ -22,6 +22,8 @@ pub struct OverlayOptions<'a> {
     /// The save-state slots' thumbnails (RGBA, `slots::THUMB_WIDTH` x `THUMB_HEIGHT`; `None`:
     /// an empty slot), shown as a strip while the save modifier is held.
     pub slot_strip: Option<&'a [Option<Vec<u8>>]>,
+    /// Speedrun mode: the ROM's CRC-32, shown with the run's timer.
+    pub speedrun_crc: Option<u32>,
 }
 
 /// Characters per toast line (4 pixels each, a margin on both sides).
@@ -34,12 +36,17 @@ pub fn draw(rgba: &mut [u8], info: &FrameInfo, options: &OverlayOptions) {
     if options.show_info || scrubbing {
         text_box(rgba, 2, 2, &format!("{}", info.span.position));
     }
-    let status = match info.mode {
+    let mode = match info.mode {
         Mode::Playing => None,
         Mode::Paused => Some("PAUSED".to_string()),
         Mode::Rewinding => Some("REWIND".to_string()),
         Mode::Forwarding => Some("REDO".to_string()),
         Mode::FastForward => Some(format!("FF X{:.1}", info.speed)),
+    };
+    let status = match (info.recording, mode) {
+        (true, Some(mode)) => Some(format!("REC {mode}")),
+        (true, None) => Some("REC".to_string()),
+        (false, mode) => mode,
     };
     if let Some(status) = status {
         let width = text_width(&status);
@@ -50,6 +57,19 @@ pub fn draw(rgba: &mut [u8], info: &FrameInfo, options: &OverlayOptions) {
     }
     if options.show_info {
         input_display(rgba, info.buttons);
+    }
+    if let Some(m_cycles) = info.run_m_cycles {
+        let timer = backspin_movie::emulated_time(m_cycles);
+        text_box(rgba, 2, SCREEN_HEIGHT - 9, &timer);
+        if let Some(crc) = options.speedrun_crc {
+            let crc = format!("CRC {crc:08X}");
+            text_box(
+                rgba,
+                SCREEN_WIDTH - 2 - text_width(&crc),
+                SCREEN_HEIGHT - 9,
+                &crc,
+            );
+        }
     }
     if let Some(strip) = options.slot_strip {
         slot_strip(rgba, strip);
@@ -302,6 +322,7 @@ mod tests {
             &mut rgba,
             &info,
             &OverlayOptions {
+                speedrun_crc: None,
                 show_info: true,
                 toast: Some("STATE 3 SAVED"),
                 slot_strip: None,
@@ -338,6 +359,7 @@ mod tests {
             &mut rgba,
             &FrameInfo::default(),
             &OverlayOptions {
+                speedrun_crc: None,
                 show_info: false,
                 toast: None,
                 slot_strip: Some(&thumbnails),
