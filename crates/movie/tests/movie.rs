@@ -183,7 +183,7 @@ fn foreign_newer_and_damaged_movies_are_refused() {
     let error = decode(&bytes).unwrap_err();
     assert_eq!(
         error.to_string(),
-        "this movie is format 2.1, written by a newer Backspin; this one reads 1.x (up to 1.2)"
+        "this movie is format 2.2, written by a newer Backspin; this one reads 1.x (up to 1.2)"
     );
 
     // A later minor's kind of event: refused as too new, not as corrupt.
