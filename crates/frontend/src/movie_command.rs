@@ -469,6 +469,18 @@ fn verify(
     }
 }
 
+/// One line per differing field element: `name: expected -> replayed`.
+fn print_differences(d: &Desync) {
+    for diff in &d.differences {
+        println!(
+            "  {}: {} -> {}",
+            diff.field,
+            value(diff.size, diff.expected),
+            value(diff.size, diff.actual)
+        );
+    }
+}
+
 fn value(size: usize, value: u64) -> String {
     format!("0x{value:0width$X}", width = size * 2)
 }
@@ -506,14 +518,7 @@ fn print_desync(d: &Desync) {
                 "first differing M-cycle: {cycle}; {} field element(s) differ (expected -> replayed):",
                 d.total_differences
             );
-            for diff in &d.differences {
-                println!(
-                    "  {}: {} -> {}",
-                    diff.field,
-                    value(diff.size, diff.expected),
-                    value(diff.size, diff.actual)
-                );
-            }
+            print_differences(d);
         }
         None => match d.fields_at_frame {
             Some(frame) => {
@@ -521,14 +526,7 @@ fn print_desync(d: &Desync) {
                     "no reference run to name the M-cycle; against the movie's keyframe at frame {frame}, {} field element(s) differ (recorded -> replayed):",
                     d.total_differences
                 );
-                for diff in &d.differences {
-                    println!(
-                        "  {}: {} -> {}",
-                        diff.field,
-                        value(diff.size, diff.expected),
-                        value(diff.size, diff.actual)
-                    );
-                }
+                print_differences(d);
             }
             None => println!(
                 "the movie holds no keyframe from there: no known-good state to name the M-cycle and fields"

@@ -7,8 +7,8 @@
 mod gui_support;
 
 use backspin_test_support::SplitMix64;
-use gui_support::{Display, SERIAL, missing_tools, out_dir, wait_for_frame};
-use std::path::{Path, PathBuf};
+use gui_support::{Display, SERIAL, counter_rom, missing_tools, wait_for_frame};
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 const RAM_BYTES: usize = 8192;
@@ -44,18 +44,6 @@ fn read_counter(path: &Path) -> Result<Counter, String> {
         frames: u64::from(u32::from_le_bytes(bytes[4..8].try_into().unwrap())),
         boots: u64::from(u16::from_le_bytes(bytes[8..10].try_into().unwrap())),
     })
-}
-
-/// A fresh folder under `target/gui-test/` holding the counter ROM (no save yet).
-fn counter_rom(name: &str) -> PathBuf {
-    let dir = out_dir().join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("target/ is writable");
-    let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../roms-test/battery_counter.asm");
-    let rom = backspin_asm::assemble_file(&source).expect("battery_counter.asm assembles");
-    let path = dir.join("counter.gb");
-    std::fs::write(&path, rom).expect("ROM written");
-    path
 }
 
 fn player_args<'a>(rom: &'a Path, config: &'a Path) -> Vec<&'a str> {

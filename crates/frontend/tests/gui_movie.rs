@@ -7,8 +7,7 @@
 
 mod gui_support;
 
-use gui_support::{Display, SERIAL, missing_tools, out_dir, wait_for_frame};
-use std::path::Path;
+use gui_support::{Display, SERIAL, counter_rom, missing_tools, wait_for_frame};
 use std::time::Duration;
 
 /// Holds `key` for `millis`.
@@ -50,16 +49,8 @@ fn gui_movie_record_and_speedrun_verify() {
         return;
     }
     let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
-    let dir = out_dir().join("movie");
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../roms-test/battery_counter.asm");
-    let rom = dir.join("counter.gb");
-    std::fs::write(
-        &rom,
-        backspin_asm::assemble_file(&source).expect("assembles"),
-    )
-    .unwrap();
+    let rom = counter_rom("movie");
+    let dir = rom.parent().expect("a folder").to_path_buf();
     let rom_arg = rom.to_str().unwrap();
     let config = dir.join("config.toml");
     let data = dir.join("data");

@@ -5,7 +5,7 @@
 
 mod gui_support;
 
-use gui_support::{Display, SERIAL, missing_tools, out_dir, wait_for_frame, wait_for_log};
+use gui_support::{Display, SERIAL, counter_rom, missing_tools, wait_for_frame, wait_for_log};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -46,16 +46,8 @@ fn gui_slots_save_load_undo_rewind_and_resume() {
         return;
     }
     let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
-    let dir = out_dir().join("slots");
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../roms-test/battery_counter.asm");
-    let rom = dir.join("counter.gb");
-    std::fs::write(
-        &rom,
-        backspin_asm::assemble_file(&source).expect("assembles"),
-    )
-    .unwrap();
+    let rom = counter_rom("slots");
+    let dir = rom.parent().expect("a folder").to_path_buf();
     let config = dir.join("config.toml");
     let data = dir.join("data");
     let env = [("BACKSPIN_DATA_DIR", data.as_path())];

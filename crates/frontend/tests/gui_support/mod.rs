@@ -39,6 +39,18 @@ pub fn out_dir() -> PathBuf {
     dir
 }
 
+/// A fresh folder under `target/gui-test/` holding the counter ROM (no save yet).
+pub fn counter_rom(name: &str) -> PathBuf {
+    let dir = out_dir().join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("target/ is writable");
+    let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../roms-test/battery_counter.asm");
+    let rom = backspin_asm::assemble_file(&source).expect("battery_counter.asm assembles");
+    let path = dir.join("counter.gb");
+    std::fs::write(&path, rom).expect("ROM written");
+    path
+}
+
 /// An Xvfb server and the processes started on it; everything is killed on drop.
 pub struct Display {
     number: u32,
