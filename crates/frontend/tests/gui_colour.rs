@@ -149,18 +149,7 @@ fn gui_cgb_game_shows_colour() {
             expected,
             &format!("window, correction {correction}"),
         );
-        // A close request sent while the window is still settling can go unanswered on
-        // Xvfb (no window manager); repeat it as `gui_battery` does.
-        for _ in 0..5 {
-            display.close_window(&window);
-            let sent = Instant::now();
-            while sent.elapsed() < Duration::from_secs(3) && !display.app_exited() {
-                std::thread::sleep(Duration::from_millis(50));
-            }
-            if display.app_exited() {
-                break;
-            }
-        }
+        display.close_until_exited(&window);
         let log_text = display.wait_for_success(&log);
         assert!(log_text.contains("emulating a Cgb"), "{log_text}");
     }

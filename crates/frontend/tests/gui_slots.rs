@@ -109,14 +109,7 @@ fn gui_slots_save_load_undo_rewind_and_resume() {
     );
 
     // Quit (paused, so the frame is known) and relaunch: the same frame, history held.
-    display.close_window(&window);
-    let started = Instant::now();
-    while !display.app_exited() && started.elapsed() < Duration::from_secs(15) {
-        std::thread::sleep(Duration::from_millis(100));
-        if !display.app_exited() && started.elapsed() > Duration::from_secs(3) {
-            display.close_window(&window);
-        }
-    }
+    display.close_until_exited(&window);
     display.wait_for_success(&log);
     assert!(states.join("resume.state").exists() && states.join("resume.history").exists());
     let log = dir.join("second.log");
@@ -141,14 +134,7 @@ fn gui_slots_save_load_undo_rewind_and_resume() {
         std::thread::sleep(Duration::from_millis(50));
     }
     // --fresh starts from power-on.
-    display.close_window(&window);
-    let started = Instant::now();
-    while !display.app_exited() && started.elapsed() < Duration::from_secs(15) {
-        std::thread::sleep(Duration::from_millis(100));
-        if !display.app_exited() && started.elapsed() > Duration::from_secs(3) {
-            display.close_window(&window);
-        }
-    }
+    display.close_until_exited(&window);
     display.wait_for_success(&log);
     let log = dir.join("third.log");
     relaunch.push("--fresh");
