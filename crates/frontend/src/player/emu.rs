@@ -896,6 +896,20 @@ mod tests {
         picture
     }
 
+    /// Plays frame `frame` of the tests' scripted walk: RIGHT for frames 60-119, A for
+    /// 150-155, a reset at frame 200.
+    fn play_scripted_frame(emu: &mut Emu, frame: u64) {
+        emu.buttons = match frame {
+            60..=119 => Buttons::RIGHT,
+            150..=155 => Buttons::A,
+            _ => 0,
+        };
+        if frame == 200 {
+            emu.pending_reset = true;
+        }
+        emu.play_frame(false);
+    }
+
     /// Rewinding shows exactly the pictures that were shown while playing, across a reset,
     /// and redo replays them; different input drops the future.
     #[test]
@@ -903,15 +917,7 @@ mod tests {
         let (mut emu, _frames) = demo_emu(16 << 20);
         let mut shown: HashMap<u64, Box<Picture>> = HashMap::new();
         for frame in 1..=240u64 {
-            emu.buttons = match frame {
-                60..=119 => Buttons::RIGHT,
-                150..=155 => Buttons::A,
-                _ => 0,
-            };
-            if frame == 200 {
-                emu.pending_reset = true;
-            }
-            emu.play_frame(false);
+            play_scripted_frame(&mut emu, frame);
             assert_eq!(emu.timeline.span().position, frame);
             shown.insert(frame, picture(&emu));
         }
@@ -949,15 +955,7 @@ mod tests {
     /// input differs (a fork: a rerecord), and redo over a kept future.
     fn play_session_with_rewinds(emu: &mut Emu) {
         for frame in 1..=300u64 {
-            emu.buttons = match frame {
-                60..=119 => Buttons::RIGHT,
-                150..=155 => Buttons::A,
-                _ => 0,
-            };
-            if frame == 200 {
-                emu.pending_reset = true;
-            }
-            emu.play_frame(false);
+            play_scripted_frame(emu, frame);
         }
         for _ in 0..40 {
             emu.step_back();
