@@ -2,11 +2,19 @@
 (all envs together) for 1, 2, 8 and 64 envs on 1 and 2 threads, the 1 -> 2 thread scaling
 per env count, and how loaded the machine was by other processes meanwhile (load
 averages and the share of all cores they kept busy).
-Usage: python benches/vector_speed.py [ROM] [--frames-per-env 300] [--repeats 7]"""
+
+`--machine-baseline` also times two separate processes of one env each, alone and side by
+side: what the machine itself gives from a second core under the current load (no shared
+memory, no step barrier), the ceiling the threads' scaling is to be read against.
+Usage: python benches/vector_speed.py [ROM] [--frames-per-env 300] [--repeats 7]
+       [--machine-baseline]"""
 
 import argparse
 import json
 import os
+import subprocess
+import sys
+import tempfile
 import time
 
 import backspin
@@ -24,7 +32,27 @@ def busy_seconds():
     return (sum(fields[:8]) - idle) / os.sysconf("SC_CLK_TCK")
 
 
+def one_env_seconds(rom, steps, frameskip):
+    """Seconds one env on one thread takes for `steps` steps (after power-on)."""
+    vgb = backspin.VectorGameBoy(rom, 1, threads=1)
+    vgb.step([backspin.RIGHT], frames=60)
+    start = time.perf_counter()
+    for _ in range(steps):
+        vgb.step([backspin.RIGHT], frames=frameskip)
+    return time.perf_counter() - start
+
+
+def processes_seconds(rom, steps, frameskip, count):
+    """Mean seconds of `count` processes running `one_env_seconds` at the same time."""
+    command = [sys.executable, __file__, "--child", rom, str(steps), str(frameskip)]
+    children = [subprocess.Popen(command, stdout=subprocess.PIPE, text=True) for _ in range(count)]
+    return sum(float(child.communicate()[0]) for child in children) / count
+
+
 def main():
+    if len(sys.argv) == 5 and sys.argv[1] == "--child":
+        print(one_env_seconds(sys.argv[2], int(sys.argv[3]), int(sys.argv[4])))
+        return
     parser = argparse.ArgumentParser()
     parser.add_argument("rom", nargs="?")
     parser.add_argument("--frames-per-env", type=int, default=300)
@@ -32,8 +60,13 @@ def main():
     parser.add_argument("--repeats", type=int, default=7)
     parser.add_argument("--envs", type=int, nargs="+", default=[1, 2, 8, 64])
     parser.add_argument("--threads", type=int, nargs="+", default=[1, 2])
+    parser.add_argument("--machine-baseline", action="store_true")
     args = parser.parse_args()
     rom = args.rom or backspin.demo_rom()
+    if args.machine_baseline and args.rom is None:
+        rom = os.path.join(tempfile.gettempdir(), "backspin-vector-speed-demo.gb")
+        with open(rom, "wb") as out:
+            out.write(backspin.demo_rom())
     steps = max(1, args.frames_per_env // args.frameskip)
     load_before = os.getloadavg()
     busy_before, own_before, wall_before = busy_seconds(), os.times(), time.perf_counter()
@@ -64,6 +97,17 @@ def main():
         if n > 1 and "threads_1_fps" in row and "threads_2_fps" in row:
             row["scaling_1_to_2"] = round(row["threads_2_fps"] / row["threads_1_fps"] / 2, 3)
         results[f"envs_{n}"] = row
+    if args.machine_baseline:
+        # Alone and side by side take turns, as the thread counts do; the best repeat counts.
+        alone = together = float("inf")
+        for _ in range(args.repeats):
+            alone = min(alone, processes_seconds(rom, steps, args.frameskip, 1))
+            together = min(together, processes_seconds(rom, steps, args.frameskip, 2))
+        results["two_processes"] = {
+            "alone_fps": round(steps * args.frameskip / alone),
+            "side_by_side_fps_each": round(steps * args.frameskip / together),
+            "scaling_1_to_2": round(alone / together, 3),
+        }
     # How loaded the machine was by everything else while this ran: the share of all
     # cores busy outside this process.
     own = sum(os.times()[:4]) - sum(own_before[:4])
