@@ -1,7 +1,8 @@
 """Times VectorGameBoy.step on a ROM (default: the demo) and prints JSON: frames per second
 (all envs together) for 1, 2, 8 and 64 envs on 1 and 2 threads, the 1 -> 2 thread scaling
-per env count, and how loaded the machine was by other processes meanwhile (load
-averages and the share of all cores they kept busy).
+per env count (from the best runs, and the median over back-to-back pairs of runs), and
+how loaded the machine was by other processes meanwhile (load averages and the share of
+all cores they kept busy).
 
 `--machine-baseline` also times two separate processes of one env each, alone and side by
 side: what the machine itself gives from a second core under the current load (no shared
@@ -12,6 +13,7 @@ Usage: python benches/vector_speed.py [ROM] [--frames-per-env 300] [--repeats 7]
 import argparse
 import json
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -86,9 +88,15 @@ def main():
         # The thread counts take turns, so a burst of load from elsewhere hits one repeat
         # of each rather than all repeats of one; the best repeat counts.
         best = dict.fromkeys(runs, float("inf"))
-        for _ in range(args.repeats):
-            for threads, run in runs.items():
-                best[threads] = min(best[threads], best_of(1, run))
+        pairs = []  # per repeat: (seconds on 1 thread, seconds on 2 threads)
+        for repeat in range(args.repeats):
+            # Which goes first alternates, so a slow spell is shared out evenly.
+            order = list(runs.items()) if repeat % 2 == 0 else list(runs.items())[::-1]
+            seconds = {threads: best_of(1, run) for threads, run in order}
+            for threads, taken in seconds.items():
+                best[threads] = min(best[threads], taken)
+            if 1 in seconds and 2 in seconds:
+                pairs.append(seconds[1] / seconds[2] / 2)
         row = {
             f"threads_{threads}_fps": round(n * steps * args.frameskip / seconds)
             for threads, seconds in best.items()
@@ -96,17 +104,24 @@ def main():
         # One env runs on one thread whatever is asked (threads are capped at the env count).
         if n > 1 and "threads_1_fps" in row and "threads_2_fps" in row:
             row["scaling_1_to_2"] = round(row["threads_2_fps"] / row["threads_1_fps"] / 2, 3)
+            # The median of back-to-back pairs: on a host whose speed drifts (a shared
+            # virtual machine), each pair sees nearly the same machine.
+            row["scaling_1_to_2_paired_median"] = round(statistics.median(pairs), 3)
         results[f"envs_{n}"] = row
     if args.machine_baseline:
         # Alone and side by side take turns, as the thread counts do; the best repeat counts.
         alone = together = float("inf")
+        pairs = []
         for _ in range(args.repeats):
-            alone = min(alone, processes_seconds(rom, steps, args.frameskip, 1))
-            together = min(together, processes_seconds(rom, steps, args.frameskip, 2))
+            one = processes_seconds(rom, steps, args.frameskip, 1)
+            two = processes_seconds(rom, steps, args.frameskip, 2)
+            alone, together = min(alone, one), min(together, two)
+            pairs.append(one / two)
         results["two_processes"] = {
             "alone_fps": round(steps * args.frameskip / alone),
             "side_by_side_fps_each": round(steps * args.frameskip / together),
             "scaling_1_to_2": round(alone / together, 3),
+            "scaling_1_to_2_paired_median": round(statistics.median(pairs), 3),
         }
     # How loaded the machine was by everything else while this ran: the share of all
     # cores busy outside this process.
