@@ -379,6 +379,14 @@ impl Core {
             &mut self.out,
         )
     }
+
+    /// The cartridge ROM bank mapped at `addr` now (16 KiB banks numbered from the start
+    /// of the file, as `.sym` files and debuggers number them), or None for an address
+    /// outside ROM (0x8000 and up). Reading it costs no cycle. While a boot ROM overlays
+    /// 0x0000-0x00FF it still names the cartridge bank beneath.
+    pub fn rom_bank_at(&self, addr: u16) -> Option<u16> {
+        (addr < 0x8000).then(|| self.rom.bank_at(&self.state.hw.mbc, addr))
+    }
 }
 
 impl Clone for Core {

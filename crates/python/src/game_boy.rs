@@ -200,8 +200,9 @@ impl GameBoy {
 
     /// Runs until the CPU is about to execute the instruction at `pc` (an address, or a
     /// name from the loaded symbols), or `max_frames` frames have ended. True when `pc` was
-    /// reached. No ROM patching: the check is made before every instruction. A name's bank
-    /// is not checked: the run stops at its address whatever bank is mapped there.
+    /// reached. No ROM patching: the check is made before every instruction. A name in ROM
+    /// (address below 0x8000) is reached only while its bank is mapped there; for other
+    /// names only the address counts.
     #[pyo3(signature = (pc, max_frames = 10))]
     fn run_until(
         &mut self,
@@ -209,17 +210,19 @@ impl GameBoy {
         pc: &Bound<'_, PyAny>,
         max_frames: u64,
     ) -> PyResult<bool> {
-        let pc = if let Ok(name) = pc.extract::<String>() {
-            self.symbol(&name)?.1
+        let (rom_bank, pc) = if let Ok(name) = pc.extract::<String>() {
+            let (bank, addr) = self.symbol(&name)?;
+            (Some(bank), addr)
         } else {
             let number: i128 = pc.extract().map_err(|_| {
                 PyTypeError::new_err("pc is an address (an int in 0..=0xFFFF) or a symbol name")
             })?;
-            u16::try_from(number)
-                .map_err(|_| PyValueError::new_err(format!("pc {number} is outside 0..=0xFFFF")))?
+            let addr = u16::try_from(number)
+                .map_err(|_| PyValueError::new_err(format!("pc {number} is outside 0..=0xFFFF")))?;
+            (None, addr)
         };
         let timeline = &mut self.timeline;
-        let (why, _) = py.detach(|| timeline.run_until_pc(pc, max_frames));
+        let (why, _) = py.detach(|| timeline.run_until_pc_in_bank(pc, rom_bank, max_frames));
         self.refresh_screen(py);
         Ok(why == RunUntil::Reached)
     }

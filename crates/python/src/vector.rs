@@ -9,7 +9,7 @@
 
 use crate::errors::StateError;
 use crate::game_boy::{parse_model, rom_bytes};
-use crate::pool::Pool;
+use crate::pool::{CachePadded, Pool};
 use crate::{SCREEN_HEIGHT, SCREEN_WIDTH};
 use backspin_core::state_file::{self, Metadata};
 use backspin_core::{Core, Model, Options, Rom, State};
@@ -67,6 +67,10 @@ impl Observation {
     }
 }
 
+/// One env: a timeline on cache lines of its own, so that two threads stepping neighbouring
+/// envs never write to one line (the timeline's own fields change every frame).
+pub(crate) type Env = CachePadded<Timeline>;
+
 /// Whether observation rows are refreshed after a state load.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum AfterLoad {
@@ -77,7 +81,7 @@ enum AfterLoad {
 /// N Game Boys running the same cartridge, stepped together. See the package docstring.
 #[pyclass(module = "backspin._backspin")]
 pub struct VectorGameBoy {
-    envs: Vec<Timeline>,
+    envs: Vec<Env>,
     rom: Rom,
     model: Model,
     threads: usize,
@@ -89,7 +93,7 @@ pub struct VectorGameBoy {
     observations: Py<PyArrayDyn<u8>>,
 }
 
-fn power_on(rom: &Rom, model: Model) -> Timeline {
+fn power_on(rom: &Rom, model: Model) -> Env {
     let core = Core::new(
         rom.clone(),
         Options {
@@ -97,7 +101,7 @@ fn power_on(rom: &Rom, model: Model) -> Timeline {
             boot_rom: None,
         },
     );
-    Timeline::new(core, 0)
+    CachePadded(Timeline::new(core, 0))
 }
 
 /// Steps one env `frames` frames holding `pressed`, then writes its observation row.
@@ -112,10 +116,20 @@ pub(crate) fn step_env(
     if pressed != timeline.buttons() {
         timeline.set_buttons(pressed);
     }
+    run_frames(timeline, frames, observation);
+    observation.write(timeline, row);
+    // Nothing here plays sound: keep the core's sample buffer at its start, hot in cache,
+    // rather than let it grow to ten seconds per env and stream through the cache.
+    timeline.output().audio.clear();
+}
+
+/// Runs `frames` frames of one env. Only the last frame's picture is observed (and none
+/// with `observation="ram"`): this is where the core's no-draw mode goes once it lands
+/// (issue 15), drawing the last frame for `Observation::Screen` and no frame for `Ram`.
+fn run_frames(timeline: &mut Timeline, frames: u64, _observation: Observation) {
     for _ in 0..frames {
         timeline.run_frame();
     }
-    observation.write(timeline, row);
 }
 
 impl VectorGameBoy {
@@ -215,8 +229,8 @@ impl VectorGameBoy {
 
     /// Runs every env `frames` frames, env i holding `buttons[i]` (a sequence or array of
     /// N button masks), then writes every observation row. Releases the GIL; the envs are
-    /// split into `threads` contiguous chunks, one per thread (the caller's
-    /// and `threads - 1` pool workers).
+    /// split into `threads` contiguous chunks, one per thread (the caller's and `threads -
+    /// 1` pool workers), and a thread done with its chunk takes over what is left of others.
     #[pyo3(signature = (buttons, frames = 1))]
     fn step(&mut self, py: Python<'_>, buttons: Vec<u8>, frames: u64) -> PyResult<()> {
         let n = self.envs.len();

@@ -13,11 +13,15 @@ VALUES = [
 ]
 
 
-def test_ten_thousand_random_calls():
+def test_ten_thousand_random_calls(tmp_path):
     seed = 20261125
     print(f"seed {seed}")
     rng = random.Random(seed)
     gb = backspin.GameBoy(backspin.demo_rom(), rewind_mib=4)
+    # Labels in banks the demo does not have, and outside ROM, for run_until by name.
+    symbols = tmp_path / "odd.sym"
+    symbols.write_text("FFFF:4000 HighBank\n00:FFFF Top\n05:0000 Zero\n01:0150 Main1\n")
+    gb.load_symbols(symbols)
     saved = gb.save_state()
     calls = 0
     raised = 0
@@ -39,6 +43,7 @@ def test_ten_thousand_random_calls():
         lambda: gb.run(frames=count(), buttons=pick(), draw=pick()),
         lambda: gb.run(rng.randrange(3)),
         lambda: gb.run_until(pick(), count()),
+        lambda: gb.run_until(rng.choice(["HighBank", "Top", "Zero", "Main1", "None"]), count()),
         lambda: gb.memory[pick()],
         lambda: gb.memory.__setitem__(pick(), pick()),
         lambda: gb.memory.__setitem__(rng.randrange(0x10000), rng.randrange(256)),

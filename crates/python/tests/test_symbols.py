@@ -29,6 +29,40 @@ def test_names_resolve_and_run_until_a_label(tmp_path):
     assert other.symbols == gb.symbols
 
 
+def banked_rom():
+    """MBC1, 4 banks: the main code calls $4000 in bank 1, then in bank 2, then loops.
+    Each bank's routine loads its number into B."""
+    rom = bytearray(4 * 0x4000)
+    rom[0x100:0x103] = bytes([0xC3, 0x50, 0x01])  # JP $0150
+    rom[0x147] = 0x01  # MBC1
+    rom[0x148] = 0x01  # 64 KiB
+    rom[0x150:0x162] = bytes(
+        [0x3E, 0x01, 0xEA, 0x00, 0x20, 0xCD, 0x00, 0x40]  # LD A,1; LD ($2000),A; CALL $4000
+        + [0x3E, 0x02, 0xEA, 0x00, 0x20, 0xCD, 0x00, 0x40]  # LD A,2; LD ($2000),A; CALL $4000
+        + [0x18, 0xFE]  # JR -2
+    )
+    for bank in (1, 2):
+        rom[bank * 0x4000 : bank * 0x4000 + 3] = bytes([0x06, bank, 0xC9])  # LD B,bank; RET
+    return bytes(rom)
+
+
+def test_a_label_in_rom_is_reached_only_in_its_bank(tmp_path):
+    path = tmp_path / "banked.sym"
+    path.write_text("02:4000 InBank2\n01:4000 InBank1\n01:0150 NotMain\n")
+    gb = backspin.GameBoy(banked_rom(), sym=path)
+    # Bank 1's routine at $4000 runs first: a name for bank 2 must not stop there.
+    assert gb.run_until(pc="InBank2", max_frames=1)
+    assert gb.registers["pc"] == 0x4000
+    assert gb.registers["b"] == 1, "bank 1's routine has already run"
+    # A bare address ignores banks (and the CPU is there already).
+    assert gb.run_until(pc=0x4000, max_frames=1)
+    fresh = backspin.GameBoy(banked_rom(), sym=path)
+    assert fresh.run_until(pc="InBank1", max_frames=1)
+    assert fresh.registers["b"] != 1, "the first call, to bank 1"
+    # $0150 is bank 0: a label claiming bank 1 there is never reached.
+    assert not backspin.GameBoy(banked_rom(), sym=path).run_until(pc="NotMain", max_frames=2)
+
+
 def test_unknown_names_and_bad_files_raise(tmp_path):
     gb = backspin.GameBoy(backspin.demo_rom())
     with pytest.raises(backspin.SymbolError, match="no symbols are loaded"):

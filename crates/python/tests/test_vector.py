@@ -13,7 +13,7 @@ def per_env_buttons(step, n):
     return [BUTTONS[(step * 3 + i * 7) % len(BUTTONS)] for i in range(n)]
 
 
-@pytest.mark.parametrize("threads", [1, 2, 3])
+@pytest.mark.parametrize("threads", [1, 2, 3, 5])
 def test_vector_equals_single_game_boys(threads):
     n, frames = 5, 3
     rom = backspin.demo_rom()
@@ -38,6 +38,27 @@ def test_vector_equals_single_game_boys(threads):
                 assert np.array_equal(vgb.observations[i], gb.screen), ("load", i)
     assert vgb.save_states() == [gb.save_state() for gb in singles]
     assert [vgb.frame(i) for i in range(n)] == [gb.frame for gb in singles]
+
+
+def test_steps_from_other_python_threads():
+    """The pool waits for its workers on whichever thread calls `step`, not only on the
+    thread that made it."""
+    import threading
+
+    rom = backspin.demo_rom()
+    vgb = backspin.VectorGameBoy(rom, 3, threads=2)
+    single = backspin.GameBoy(rom, rewind_mib=0)
+    for step in range(6):
+        buttons = per_env_buttons(step, 3)
+        if step % 2:
+            worker = threading.Thread(target=vgb.step, args=(buttons,), kwargs={"frames": 4})
+            worker.start()
+            worker.join(timeout=60)
+            assert not worker.is_alive(), "a step from another thread never returned"
+        else:
+            vgb.step(buttons, frames=4)
+        single.run(frames=4, buttons=buttons[0])
+        assert np.array_equal(vgb.observations[0], single.screen), step
 
 
 def test_ram_observation_is_work_ram():

@@ -247,6 +247,19 @@ impl Rom {
         self.mapped[index]
     }
 
+    /// The bank of this ROM (16 KiB each, counted from the start of the file as mapped)
+    /// that a CPU read of `addr` (0x0000..=0x7FFF) reaches, as `read` computes it.
+    pub(crate) fn bank_at(&self, mbc: &MbcState, addr: u16) -> u16 {
+        let offset = if addr < 0x4000 {
+            mbc.rom_offset_low
+        } else {
+            mbc.rom_offset_high
+        };
+        let index = (offset as usize).wrapping_add(usize::from(addr & 0x3FFF)) & self.rom_mask;
+        // At most MAX_ROM_BYTES / 16 KiB banks, which fits a u16.
+        (index >> 14) as u16
+    }
+
     /// CPU write to 0x0000..=0x7FFF (mapper registers). `now` is the machine's M-cycle count.
     #[inline]
     #[doc(hidden)]

@@ -4,7 +4,7 @@
 
 use super::Timeline;
 use backspin_core::state::CpuMode;
-use backspin_core::{Events, M_CYCLES_PER_FRAME, State};
+use backspin_core::{Core, Events, M_CYCLES_PER_FRAME, State};
 
 /// Why [`Timeline::run_until_pc`] returned.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -20,6 +20,25 @@ impl Timeline {
     /// before every instruction, the current one included) or `max_frames` frame ends have
     /// passed. Frames that end on the way are recorded as by `run_frame`.
     pub fn run_until_pc(&mut self, pc: u16, max_frames: u64) -> (RunUntil, Events) {
+        self.run_until_pc_in_bank(pc, None, max_frames)
+    }
+
+    /// As [`Timeline::run_until_pc`], but with `rom_bank` given a ROM address (below
+    /// 0x8000) is reached only while that ROM bank is mapped there (see
+    /// [`Core::rom_bank_at`]): a `.sym` label names a bank as well as an address, and code
+    /// at the same address in another bank is not the label. The bank is ignored for
+    /// addresses outside ROM.
+    pub fn run_until_pc_in_bank(
+        &mut self,
+        pc: u16,
+        rom_bank: Option<u16>,
+        max_frames: u64,
+    ) -> (RunUntil, Events) {
+        let at_target = |core: &Core| {
+            core.state().cpu.pc == pc
+                && core.state().cpu.mode() == CpuMode::Running
+                && rom_bank.is_none_or(|bank| core.rom_bank_at(pc).is_none_or(|at| at == bank))
+        };
         let mut events = Events::empty();
         let mut frames_run = 0;
         while frames_run < max_frames {
@@ -27,9 +46,7 @@ impl Timeline {
             let start = self.core.state().hw.frames;
             let limit = self.core.m_cycles() + 4 * M_CYCLES_PER_FRAME;
             while self.core.state().hw.frames == start && self.core.m_cycles() < limit {
-                if self.core.state().cpu.pc == pc
-                    && self.core.state().cpu.mode() == CpuMode::Running
-                {
+                if at_target(&self.core) {
                     return (RunUntil::Reached, events);
                 }
                 events |= self.core.step();
