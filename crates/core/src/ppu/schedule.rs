@@ -57,24 +57,47 @@ impl PpuState {
                 self.set_mode(3);
                 self.stat_mode_for_interrupt = 3;
                 self.update_stat(bus.interrupt_flag);
-                self.goto(Step::Mode3Start, 5);
+                if self.is_cgb_hardware() && !bus.double_speed {
+                    // On the line the LCD starts with, a CGB at single speed keeps VRAM
+                    // open 4 more dots (AGE vram-read-*, verified on CGB B/C/E; SameBoy
+                    // keeps it open as long, from a CGB LCD-on line one dot ahead of ours).
+                    self.vram_read_blocked = 0;
+                    self.vram_write_blocked = 0;
+                    self.goto(Step::LcdOnVramBlock, 4);
+                } else {
+                    self.goto(Step::Mode3Start, 5);
+                }
+            }
+            Step::LcdOnVramBlock => {
+                self.vram_read_blocked = 1;
+                self.vram_write_blocked = 1;
+                self.goto(Step::Mode3Start, 1);
             }
             Step::LineStart => {
                 self.line_dot = 0;
                 self.screen_x = 0;
-                if bus.double_speed && self.ly != 0 {
+                // A CGB blocks OAM writes from the line's first dot at single speed, from
+                // dot 2 at double speed (AGE oam-write-*, verified on CGB B/C/E; SameBoy).
+                if self.is_cgb_hardware() && !bus.double_speed {
+                    self.oam_write_blocked = 1;
+                }
+                if bus.double_speed {
                     self.goto(Step::LineOamInterruptEarly, 2);
                 } else {
                     self.goto(Step::LineOamInterrupt, 3);
                 }
             }
             Step::LineOamInterruptEarly => {
-                // At double speed the OAM source of lines 1..=143 rises a dot early; the
-                // mode, the locks and the LY=LYC comparator change at dot 3 as usual (AGE's
-                // mode-2 interrupt lead, not taken on line 0; AGE `stat-mode-sprites-ds`,
+                // Dot 2 at double speed (so CGB hardware): OAM writes are blocked from here.
+                self.oam_write_blocked = 1;
+                // The OAM source of lines 1..=143 rises a dot early; the mode, the other
+                // locks and the LY=LYC comparator change at dot 3 as usual (AGE's mode-2
+                // interrupt lead, not taken on line 0; AGE `stat-mode-sprites-ds`,
                 // `stat-mode-window-ds`, with `stat-mode-ds` pinning the mode's dot).
-                self.stat_mode_for_interrupt = 2;
-                self.update_stat(bus.interrupt_flag);
+                if self.ly != 0 {
+                    self.stat_mode_for_interrupt = 2;
+                    self.update_stat(bus.interrupt_flag);
+                }
                 self.goto(Step::LineOamInterrupt, 1);
             }
             Step::LineOamInterrupt => {
