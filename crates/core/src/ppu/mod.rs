@@ -112,8 +112,8 @@ enum Step {
     LcdOnVramBlock = 45,
     /// Dot 0 of lines 0..=143.
     LineStart = 6,
-    /// Dot 2 at CGB double speed: OAM writes blocked; the OAM STAT source of lines 1..=143
-    /// rises a dot early.
+    /// Dot 2 at CGB double speed: OAM writes and reads blocked; the OAM STAT source of
+    /// lines 1..=143 rises a dot early.
     LineOamInterruptEarly = 43,
     /// Dot 3: LY=LYC comparison suspended; OAM STAT source raised (a dot later on line 0).
     LineOamInterrupt = 7,

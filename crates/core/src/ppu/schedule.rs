@@ -88,8 +88,11 @@ impl PpuState {
                 }
             }
             Step::LineOamInterruptEarly => {
-                // Dot 2 at double speed (so CGB hardware): OAM writes are blocked from here.
+                // Dot 2 at double speed (so CGB hardware): OAM writes and reads are blocked
+                // from here, a dot before single speed blocks reads (AGE oam-write-cgbBCE,
+                // oam-read-cgbE, verified on CGB E; SameBoy for the writes).
                 self.oam_write_blocked = 1;
+                self.oam_read_blocked = 1;
                 // The OAM source of lines 1..=143 rises a dot early; the mode, the other
                 // locks and the LY=LYC comparator change at dot 3 as usual (AGE's mode-2
                 // interrupt lead, not taken on line 0; AGE `stat-mode-sprites-ds`,
@@ -349,13 +352,13 @@ impl PpuState {
 
     /// The 160th pixel is out: STAT reads mode 0 from this dot; the HBlank STAT source
     /// rises a dot later (`Step::Mode0Interrupt`).
-    pub(super) fn exit_mode3(&mut self, _bus: &mut Ctx) {
+    pub(super) fn exit_mode3(&mut self, bus: &mut Ctx) {
         self.oam_write_blocked = 0;
         self.vram_read_blocked = 0;
         self.vram_write_blocked = 0;
-        // A CGB (revision D and later) keeps OAM reads blocked one dot longer (AGE
-        // oam-read-*E; SameBoy).
-        self.oam_read_blocked = u8::from(self.is_cgb_hardware());
+        // A CGB (revision D and later) keeps OAM reads blocked one dot longer at single
+        // speed; at double speed they open with mode 0 (AGE oam-read-*E; SameBoy).
+        self.oam_read_blocked = u8::from(self.is_cgb_hardware() && !bus.double_speed);
         self.set_mode(0);
         self.goto(Step::Mode0Interrupt, 1);
     }
