@@ -351,15 +351,22 @@ impl PpuState {
     }
 
     /// The 160th pixel is out: STAT reads mode 0 from this dot; the HBlank STAT source
-    /// rises a dot later (`Step::Mode0Interrupt`).
+    /// rises a dot later (`Step::Mode0Interrupt`), at CGB double speed at once.
     pub(super) fn exit_mode3(&mut self, bus: &mut Ctx) {
         self.oam_write_blocked = 0;
         self.vram_read_blocked = 0;
         self.vram_write_blocked = 0;
-        // A CGB (revision D and later) keeps OAM reads blocked one dot longer at single
-        // speed; at double speed they open with mode 0 (AGE oam-read-*E; SameBoy).
-        self.oam_read_blocked = u8::from(self.is_cgb_hardware() && !bus.double_speed);
+        // A CGB (revision D and later) keeps OAM reads blocked one dot longer (AGE
+        // oam-read-*E; SameBoy).
+        self.oam_read_blocked = u8::from(self.is_cgb_hardware());
         self.set_mode(0);
-        self.goto(Step::Mode0Interrupt, 1);
+        if bus.double_speed {
+            // At double speed the HBlank source and the OAM reads do not lag mode 0 (AGE
+            // stat-int-dmgC-cgbBCE and oam-read-cgbE, double-speed rows; SameBoy).
+            self.goto(Step::Mode0Interrupt, 0);
+            self.step(bus);
+        } else {
+            self.goto(Step::Mode0Interrupt, 1);
+        }
     }
 }
