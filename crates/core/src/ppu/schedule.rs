@@ -360,13 +360,19 @@ impl PpuState {
         // oam-read-*E; SameBoy).
         self.oam_read_blocked = u8::from(self.is_cgb_hardware());
         self.set_mode(0);
+        self.goto(Step::Mode0Interrupt, 1);
         if bus.double_speed {
-            // At double speed the HBlank source and the OAM reads do not lag mode 0 (AGE
-            // stat-int-dmgC-cgbBCE and oam-read-cgbE, double-speed rows; SameBoy).
-            self.goto(Step::Mode0Interrupt, 0);
-            self.step(bus);
-        } else {
-            self.goto(Step::Mode0Interrupt, 1);
+            self.mode0_interrupt_now(bus);
         }
+    }
+
+    /// At CGB double speed the HBlank source and the OAM reads do not lag mode 0 (AGE
+    /// stat-int-dmgC-cgbBCE and oam-read-cgbE, double-speed rows; SameBoy). Kept out of
+    /// `exit_mode3`, which the DMG's mode-3 fast path inlines.
+    #[cold]
+    #[inline(never)]
+    fn mode0_interrupt_now(&mut self, bus: &mut Ctx) {
+        self.wait_dots = 0;
+        self.step(bus);
     }
 }
