@@ -42,6 +42,8 @@
 //! 1.4 stores only the cartridge's RAM (its size in the header; the rest of `hw.cart_ram`
 //! is zero, as the core never writes past the cartridge's RAM): a DMG state without
 //! cartridge RAM shrinks from 183 KB to about 55 KB. No field changes, so no fixup.
+//! 1.5 adds a value of `hw.ppu.step` (the CGB's VRAM lock 4 dots into the LCD-on line's
+//! mode 3), which a 1.4 reader refuses as corrupt. No field changes, so no fixup.
 //!
 //! The thumbnail is stored as given: PNG encoding lives in the frontend, which already
 //! depends on a PNG encoder.
@@ -60,7 +62,7 @@ pub const MAGIC: [u8; 8] = *b"BSPNSTAT";
 /// Incompatible layout changes bump the major version: other majors are refused.
 pub const FORMAT_MAJOR: u16 = 1;
 /// Appended fields bump the minor version: older minors load through [`upgrade`].
-pub const FORMAT_MINOR: u16 = 4;
+pub const FORMAT_MINOR: u16 = 5;
 /// The first minor that stores only the cartridge's RAM (sized in the header).
 const SIZED_CART_RAM_MINOR: u16 = 4;
 

@@ -108,9 +108,12 @@ enum Step {
     LcdOnLine = 1,
     LcdOnOamWriteBlock = 2,
     LcdOnMode3 = 3,
+    /// CGB at single speed, 4 dots into the LCD-on line's mode 3: VRAM is blocked.
+    LcdOnVramBlock = 45,
     /// Dot 0 of lines 0..=143.
     LineStart = 6,
-    /// Dot 2 of lines 1..=143 at CGB double speed: the OAM STAT source rises a dot early.
+    /// Dot 2 at CGB double speed: OAM writes and reads blocked; the OAM STAT source of
+    /// lines 1..=143 rises a dot early.
     LineOamInterruptEarly = 43,
     /// Dot 3: LY=LYC comparison suspended; OAM STAT source raised (a dot later on line 0).
     LineOamInterrupt = 7,
@@ -177,6 +180,7 @@ impl Step {
             1 => Step::LcdOnLine,
             2 => Step::LcdOnOamWriteBlock,
             3 => Step::LcdOnMode3,
+            45 => Step::LcdOnVramBlock,
             6 => Step::LineStart,
             43 => Step::LineOamInterruptEarly,
             7 => Step::LineOamInterrupt,

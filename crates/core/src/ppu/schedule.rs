@@ -57,24 +57,50 @@ impl PpuState {
                 self.set_mode(3);
                 self.stat_mode_for_interrupt = 3;
                 self.update_stat(bus.interrupt_flag);
-                self.goto(Step::Mode3Start, 5);
+                if self.is_cgb_hardware() && !bus.double_speed {
+                    // On the line the LCD starts with, a CGB at single speed keeps VRAM
+                    // open 4 more dots (AGE vram-read-*, verified on CGB B/C/E; SameBoy
+                    // keeps it open as long, from a CGB LCD-on line one dot ahead of ours).
+                    self.vram_read_blocked = 0;
+                    self.vram_write_blocked = 0;
+                    self.goto(Step::LcdOnVramBlock, 4);
+                } else {
+                    self.goto(Step::Mode3Start, 5);
+                }
+            }
+            Step::LcdOnVramBlock => {
+                self.vram_read_blocked = 1;
+                self.vram_write_blocked = 1;
+                self.goto(Step::Mode3Start, 1);
             }
             Step::LineStart => {
                 self.line_dot = 0;
                 self.screen_x = 0;
-                if bus.double_speed && self.ly != 0 {
+                // A CGB blocks OAM writes from the line's first dot at single speed, from
+                // dot 2 at double speed (AGE oam-write-*, verified on CGB B/C/E; SameBoy).
+                if self.is_cgb_hardware() && !bus.double_speed {
+                    self.oam_write_blocked = 1;
+                }
+                if bus.double_speed {
                     self.goto(Step::LineOamInterruptEarly, 2);
                 } else {
                     self.goto(Step::LineOamInterrupt, 3);
                 }
             }
             Step::LineOamInterruptEarly => {
-                // At double speed the OAM source of lines 1..=143 rises a dot early; the
-                // mode, the locks and the LY=LYC comparator change at dot 3 as usual (AGE's
-                // mode-2 interrupt lead, not taken on line 0; AGE `stat-mode-sprites-ds`,
+                // Dot 2 at double speed (so CGB hardware): OAM writes and reads are blocked
+                // from here, a dot before single speed blocks reads (AGE oam-write-cgbBCE,
+                // oam-read-cgbE, verified on CGB E; SameBoy for the writes).
+                self.oam_write_blocked = 1;
+                self.oam_read_blocked = 1;
+                // The OAM source of lines 1..=143 rises a dot early; the mode, the other
+                // locks and the LY=LYC comparator change at dot 3 as usual (AGE's mode-2
+                // interrupt lead, not taken on line 0; AGE `stat-mode-sprites-ds`,
                 // `stat-mode-window-ds`, with `stat-mode-ds` pinning the mode's dot).
-                self.stat_mode_for_interrupt = 2;
-                self.update_stat(bus.interrupt_flag);
+                if self.ly != 0 {
+                    self.stat_mode_for_interrupt = 2;
+                    self.update_stat(bus.interrupt_flag);
+                }
                 self.goto(Step::LineOamInterrupt, 1);
             }
             Step::LineOamInterrupt => {
@@ -325,8 +351,8 @@ impl PpuState {
     }
 
     /// The 160th pixel is out: STAT reads mode 0 from this dot; the HBlank STAT source
-    /// rises a dot later (`Step::Mode0Interrupt`).
-    pub(super) fn exit_mode3(&mut self, _bus: &mut Ctx) {
+    /// rises a dot later (`Step::Mode0Interrupt`), at CGB double speed at once.
+    pub(super) fn exit_mode3(&mut self, bus: &mut Ctx) {
         self.oam_write_blocked = 0;
         self.vram_read_blocked = 0;
         self.vram_write_blocked = 0;
@@ -335,5 +361,18 @@ impl PpuState {
         self.oam_read_blocked = u8::from(self.is_cgb_hardware());
         self.set_mode(0);
         self.goto(Step::Mode0Interrupt, 1);
+        if bus.double_speed {
+            self.mode0_interrupt_now(bus);
+        }
+    }
+
+    /// At CGB double speed the HBlank source and the OAM reads do not lag mode 0 (AGE
+    /// stat-int-dmgC-cgbBCE and oam-read-cgbE, double-speed rows; SameBoy). Kept out of
+    /// `exit_mode3`, which the DMG's mode-3 fast path inlines.
+    #[cold]
+    #[inline(never)]
+    fn mode0_interrupt_now(&mut self, bus: &mut Ctx) {
+        self.wait_dots = 0;
+        self.step(bus);
     }
 }
