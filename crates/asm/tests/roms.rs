@@ -4,7 +4,7 @@
 //! cannot express: the input-echo log under scripted input, the battery boot counter.
 
 use backspin_asm::{Assembled, assemble_file_with_symbols};
-use backspin_core::{Buttons, Core, Events, M_CYCLES_PER_SECOND, Options, Rom};
+use backspin_core::{Buttons, Core, Events, M_CYCLES_PER_SECOND, Model, Options, Rom};
 use backspin_test_support::SplitMix64;
 use std::path::PathBuf;
 
@@ -17,10 +17,16 @@ fn assemble(name: &str) -> Assembled {
     assemble_file_with_symbols(&path).unwrap_or_else(|e| panic!("{e}"))
 }
 
+/// Powers on the model `--model auto` picks: a CGB for CGB-flagged cartridges.
 fn power_on(rom: &[u8]) -> Core {
+    let rom = Rom::from_bytes(rom.to_vec()).expect("our ROMs are valid");
+    let model = Model::auto_for(&rom);
     Core::new(
-        Rom::from_bytes(rom.to_vec()).expect("our ROMs are valid"),
-        Options::default(),
+        rom,
+        Options {
+            model,
+            ..Options::default()
+        },
     )
 }
 
@@ -60,6 +66,12 @@ fn check_mooneye(name: &str) -> Core {
 #[test]
 fn timer_irq_passes() {
     check_mooneye("timer_irq.asm");
+}
+
+/// A CGB-only cartridge, so it runs on a CGB.
+#[test]
+fn cgb_hdma_passes() {
+    check_mooneye("cgb_hdma.asm");
 }
 
 #[test]

@@ -12,6 +12,11 @@ pub trait Bus {
     fn write(&mut self, addr: u16, value: u8);
     /// One M-cycle without a memory access.
     fn idle(&mut self);
+    /// One M-cycle in which the CPU is halted or stopped: like `idle`, but an HBlank VRAM
+    /// DMA does not run during it (the CGB pauses HDMA while the CPU sleeps).
+    fn idle_halted(&mut self) {
+        self.idle();
+    }
     /// One M-cycle without a memory access while the IDU puts `addr` on the address bus
     /// (INC/DEC rr, the SP decrement before a push): may trigger the OAM corruption bug.
     fn idle_with_address(&mut self, addr: u16) {

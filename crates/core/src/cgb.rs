@@ -41,6 +41,7 @@ pub struct CgbState {
     pub bcps: u8,
     pub ocps: u8,
     /// FF6C OPRI: bit 0 set = objects overlap by X (DMG style), clear = by OAM index.
+    /// Writable only while the boot ROM is mapped.
     pub opri: u8,
     /// FF51..=FF54 HDMA1-4: source (low 4 bits ignored) and destination (in VRAM).
     pub hdma_source_high: u8,
@@ -227,7 +228,12 @@ impl CgbState {
                 }
                 self.ocps = auto_increment(self.ocps);
             }
-            io::OPRI if cgb || boot_rom_mapped => self.opri = value & 1,
+            // The boot ROM sets the priority mode and locks it: once it is unmapped, writes
+            // have no effect (Pan Docs "OPRI"; Matt Currie found the register's purpose by
+            // writing it before the boot ROM locked it, cgb-acid2 issue 1). UNVERIFIED: what
+            // a post-boot write reads back; here the locked mode.
+            io::OPRI if boot_rom_mapped => self.opri = value & 1,
+            io::OPRI if cgb => {}
             io::SVBK if cgb => self.svbk = value & 7,
             0x72 => self.ff72 = value,
             0x73 => self.ff73 = value,
@@ -323,5 +329,34 @@ mod tests {
         cgb.write(io::BCPD, 0x34, false, true);
         assert_eq!(cgb.bg_palettes[0], 0);
         assert_eq!(cgb.read(io::BCPS, false), Some(0xC1));
+    }
+
+    #[test]
+    fn palette_data_reads_ff_while_locked() {
+        let mut cgb = CgbState::power_on(MODE_CGB);
+        cgb.write(io::OCPS, 0x05, false, false);
+        cgb.write(io::OCPD, 0x77, false, false);
+        assert_eq!(cgb.read(io::OCPD, true), Some(0xFF));
+        assert_eq!(cgb.read(io::OCPD, false), Some(0x77));
+        // Without auto-increment a locked write changes nothing at all.
+        cgb.write(io::OCPD, 0x11, false, true);
+        assert_eq!(cgb.read(io::OCPD, false), Some(0x77));
+        assert_eq!(cgb.read(io::OCPS, false), Some(0x45));
+    }
+
+    #[test]
+    fn object_priority_mode_is_locked_after_boot() {
+        let mut cgb = CgbState::power_on(MODE_CGB);
+        assert!(cgb.write(io::OPRI, 1, true, false));
+        assert_eq!(cgb.read(io::OPRI, false), Some(0xFF));
+        // Boot ROM unmapped: the write is taken (no other register answers) and ignored.
+        assert!(cgb.write(io::OPRI, 0, false, false));
+        assert_eq!(cgb.opri, 1);
+        assert_eq!(cgb.read(io::OPRI, false), Some(0xFF));
+        // Compatibility mode: the register reads FF and ignores writes as well.
+        let mut compatible = CgbState::power_on(MODE_COMPATIBILITY);
+        compatible.write(io::OPRI, 1, false, false);
+        assert_eq!(compatible.opri, 0);
+        assert_eq!(compatible.read(io::OPRI, false), None);
     }
 }

@@ -72,6 +72,9 @@ pub(crate) struct Machine<'a> {
     full_tick_m_cycle: u64,
     /// false: every tick runs in full (the reference the deferral is checked against).
     defer_quiet_ticks: bool,
+    /// true during the tick of an M-cycle the CPU spends halted or stopped, when an
+    /// HBlank VRAM DMA waits (`Bus::idle_halted`). Only for that tick, so never in `State`.
+    cpu_halted: bool,
 }
 
 impl Drop for Machine<'_> {
@@ -174,6 +177,7 @@ impl<'a> Machine<'a> {
             synced_m_cycles: now,
             full_tick_m_cycle: now.wrapping_add(1),
             defer_quiet_ticks: true,
+            cpu_halted: false,
         }
     }
 
@@ -226,7 +230,7 @@ impl<'a> Machine<'a> {
         self.catch_up_to(self.hw.m_cycles - 1);
         self.tick_now();
         self.synced_m_cycles = self.hw.m_cycles;
-        if self.hw.cgb.hdma_remaining & 0x80 == 0 {
+        if self.hw.cgb.hdma_remaining & 0x80 == 0 && !self.cpu_halted {
             self.hblank_dma();
         }
         let quiet = if self.defer_quiet_ticks {
@@ -718,7 +722,13 @@ impl<'a> Machine<'a> {
         }
     }
 
-    /// HBlank VRAM DMA: one block at the start of each HBlank of lines 0..=143. With the LCD
+    /// HBlank VRAM DMA: one block at the start of each HBlank of lines 0..=143, unless the
+    /// CPU is halted or stopped then (`tick_full` does not call this; SameBoy and Gambatte
+    /// keep the transfer inactive during HALT and STOP). The block of an HBlank the CPU
+    /// slept into runs when it wakes, if it halted outside that HBlank: the flag that
+    /// says this HBlank's block is done is neither set nor cleared while the CPU sleeps
+    /// (SameBoy: a block starts at wake-up in mode 0 only if HALT began in another mode).
+    /// With the LCD
     /// off (STAT reads mode 0) the transfer counts as in one long HBlank: a transfer started
     /// then copies one block at once and the rest once the LCD runs (SameBoy starts a block
     /// whenever HDMA5 is written while STAT reads mode 0, as it does with the LCD off).
@@ -854,6 +864,12 @@ impl Bus for Machine<'_> {
     #[inline(always)]
     fn idle(&mut self) {
         self.tick();
+    }
+    #[inline(always)]
+    fn idle_halted(&mut self) {
+        self.cpu_halted = true;
+        self.tick();
+        self.cpu_halted = false;
     }
     #[inline(always)]
     fn pending_interrupts(&self) -> u8 {

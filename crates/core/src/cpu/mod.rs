@@ -127,7 +127,7 @@ pub fn step(cpu: &mut CpuState, bus: &mut impl Bus) {
         CpuMode::Running => {}
         CpuMode::Halted => {
             if bus.halt_wake_interrupts() == 0 {
-                bus.idle();
+                bus.idle_halted();
                 return;
             }
             // A request seen after an idle cycle wakes the CPU, which then fetches and
@@ -138,7 +138,11 @@ pub fn step(cpu: &mut CpuState, bus: &mut impl Bus) {
             // (`hblank_ly_scx_timing-GS`, `intr_1_2_timing-GS`, `vblank_stat_intr-GS`).
             cpu.set_mode(CpuMode::Running);
         }
-        CpuMode::Stopped | CpuMode::Locked => {
+        CpuMode::Stopped => {
+            bus.idle_halted();
+            return;
+        }
+        CpuMode::Locked => {
             bus.idle();
             return;
         }
