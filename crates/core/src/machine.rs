@@ -728,10 +728,11 @@ impl<'a> Machine<'a> {
     /// slept into runs when it wakes, if it halted outside that HBlank: the flag that
     /// says this HBlank's block is done is neither set nor cleared while the CPU sleeps
     /// (SameBoy: a block starts at wake-up in mode 0 only if HALT began in another mode).
-    /// With the LCD
-    /// off (STAT reads mode 0) the transfer counts as in one long HBlank: a transfer started
-    /// then copies one block at once and the rest once the LCD runs (SameBoy starts a block
-    /// whenever HDMA5 is written while STAT reads mode 0, as it does with the LCD off).
+    ///
+    /// With the LCD off (STAT reads mode 0) the transfer counts as in one long HBlank: a
+    /// transfer started then copies one block at once and the rest once the LCD runs
+    /// (SameBoy starts a block whenever HDMA5 is written while STAT reads mode 0, as it does
+    /// with the LCD off).
     /// UNVERIFIED: no test ROM here decides it.
     #[cold]
     #[inline(never)]
