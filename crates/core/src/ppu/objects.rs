@@ -71,6 +71,12 @@ impl PpuState {
         ]
     }
 
+    /// An object is due: the background fetcher first reaches its high data byte, then
+    /// the object is fetched; a CGB is no different here. Cross-checked for issue 14
+    /// against SameBoy's display code, where an object at X=0 is matched from the first
+    /// dot of mode 3 and holds the pixel output (fine-scroll discards included): both
+    /// give 11 dots for an object at X=0 with SCX mod 8 = 0, 4 or 7, and 6 for X=1 with
+    /// SCX mod 8 = 4 (also Gambatte's cost, 11 minus the offset into the tile, at least 6).
     pub(super) fn sprite_wait_fetcher(&mut self, bus: &mut Ctx) {
         if self.bg_fifo_len == 0 || self.fetcher_step < 5 {
             self.tick_fetcher_in(bus, true);
