@@ -9,7 +9,7 @@ use crate::dma::DmaState;
 use crate::events::Events;
 use crate::io;
 use crate::joypad::JoypadState;
-use crate::ppu::{PpuState, VideoMemory};
+use crate::ppu::{PpuState, Render, VideoMemory};
 use crate::serial::{SERIAL_CLOCK_BIT, SerialState, SerialWrite};
 use crate::state::{HwState, State};
 use crate::timer::TimerState;
@@ -72,6 +72,8 @@ pub(crate) struct Machine<'a> {
     full_tick_m_cycle: u64,
     /// false: every tick runs in full (the reference the deferral is checked against).
     defer_quiet_ticks: bool,
+    /// Whether the PPU draws and runs mode 3 lazily (host options, see `Core`).
+    render: Render,
 }
 
 impl Drop for Machine<'_> {
@@ -174,7 +176,13 @@ impl<'a> Machine<'a> {
             synced_m_cycles: now,
             full_tick_m_cycle: now.wrapping_add(1),
             defer_quiet_ticks: true,
+            render: Render::DEFAULT,
         }
+    }
+
+    /// How the PPU runs from now on (drawing, lazy mode 3; both on by default).
+    pub(crate) fn set_render(&mut self, render: Render) {
+        self.render = render;
     }
 
     /// Whether quiet M-cycles are deferred (on by default).
@@ -274,12 +282,13 @@ impl<'a> Machine<'a> {
             self.advance_double_speed(n);
             return;
         }
-        hw.ppu.advance(
+        hw.ppu.advance_of::<4>(
             n,
             video_memory!(hw),
             &mut hw.interrupt_flag,
             &mut self.out.frame,
             &mut self.out.frame_rgb,
+            self.render,
         );
         hw.apu.advance(n, &mut self.out.audio);
     }
@@ -296,6 +305,7 @@ impl<'a> Machine<'a> {
             &mut hw.interrupt_flag,
             &mut self.out.frame,
             &mut self.out.frame_rgb,
+            self.render,
         );
         let end = self.synced_m_cycles + u64::from(n);
         let even = (end / 2 - self.synced_m_cycles / 2) as u32;
@@ -329,7 +339,7 @@ impl<'a> Machine<'a> {
         }
         hw.timer
             .quiet_m_cycles(watched)
-            .min(hw.ppu.quiet_m_cycles())
+            .min(hw.ppu.quiet_m_cycles_of::<4>(self.render.lazy_mode3))
             .min(budget)
     }
 
@@ -346,9 +356,9 @@ impl<'a> Machine<'a> {
             watched |= hw.serial.clock_bit();
         }
         let ppu_quiet = if hw.cgb.double_speed() {
-            hw.ppu.quiet_m_cycles_of::<2>()
+            hw.ppu.quiet_m_cycles_of::<2>(self.render.lazy_mode3)
         } else {
-            hw.ppu.quiet_m_cycles()
+            hw.ppu.quiet_m_cycles_of::<4>(self.render.lazy_mode3)
         };
         hw.timer.quiet_m_cycles(watched).min(ppu_quiet).min(budget)
     }
@@ -373,11 +383,12 @@ impl<'a> Machine<'a> {
             self.tick_double_speed();
             return;
         }
-        if hw.ppu.tick(
+        if hw.ppu.tick_dots::<4>(
             video_memory!(hw),
             &mut hw.interrupt_flag,
             &mut self.out.frame,
             &mut self.out.frame_rgb,
+            self.render,
         ) {
             self.frame_done();
         }
@@ -399,6 +410,7 @@ impl<'a> Machine<'a> {
             &mut hw.interrupt_flag,
             &mut self.out.frame,
             &mut self.out.frame_rgb,
+            self.render,
         ) {
             self.frame_done();
         }
@@ -757,6 +769,7 @@ impl<'a> Machine<'a> {
                 &mut hw.interrupt_flag,
                 &mut self.out.frame,
                 &mut self.out.frame_rgb,
+                self.render,
             ) {
                 self.frame_done();
             }
@@ -774,6 +787,7 @@ impl<'a> Machine<'a> {
             &mut hw.interrupt_flag,
             &mut self.out.frame,
             &mut self.out.frame_rgb,
+            self.render,
         );
     }
 
@@ -844,7 +858,7 @@ impl Bus for Machine<'_> {
         let dots = if double_speed { 1 } else { 2 };
         let soon = hw
             .ppu
-            .interrupts_in_next_dots(video_memory!(hw), dots, double_speed);
+            .interrupts_in_next_dots(video_memory!(hw), dots, double_speed, self.render.lazy_mode3);
         let wake = hw.interrupt_enable & (hw.interrupt_flag | soon) & 0x1F;
         if hw.speed_switch_wake_m_cycle != 0 {
             return self.speed_switch_wake(wake);
@@ -866,7 +880,7 @@ impl Bus for Machine<'_> {
         let dots = if double_speed { 1 } else { 4 };
         let soon = hw
             .ppu
-            .interrupts_in_next_dots(video_memory!(hw), dots, double_speed);
+            .interrupts_in_next_dots(video_memory!(hw), dots, double_speed, self.render.lazy_mode3);
         hw.interrupt_enable & (hw.interrupt_flag | soon) & 0x1F
     }
     fn acknowledge_interrupt(&mut self, bit: u8) {
