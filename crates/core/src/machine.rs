@@ -856,9 +856,12 @@ impl Bus for Machine<'_> {
         // `stat-int-*`, Mealybug). SameBoy's halted DMG samples mid-M-cycle alike.
         let double_speed = hw.cgb.double_speed();
         let dots = if double_speed { 1 } else { 2 };
-        let soon = hw
-            .ppu
-            .interrupts_in_next_dots(video_memory!(hw), dots, double_speed, self.render.lazy_mode3);
+        let soon = hw.ppu.interrupts_in_next_dots(
+            video_memory!(hw),
+            dots,
+            double_speed,
+            self.render.lazy_mode3,
+        );
         let wake = hw.interrupt_enable & (hw.interrupt_flag | soon) & 0x1F;
         if hw.speed_switch_wake_m_cycle != 0 {
             return self.speed_switch_wake(wake);
@@ -878,9 +881,12 @@ impl Bus for Machine<'_> {
         let hw = &*self.hw;
         let double_speed = hw.cgb.double_speed();
         let dots = if double_speed { 1 } else { 4 };
-        let soon = hw
-            .ppu
-            .interrupts_in_next_dots(video_memory!(hw), dots, double_speed, self.render.lazy_mode3);
+        let soon = hw.ppu.interrupts_in_next_dots(
+            video_memory!(hw),
+            dots,
+            double_speed,
+            self.render.lazy_mode3,
+        );
         hw.interrupt_enable & (hw.interrupt_flag | soon) & 0x1F
     }
     fn acknowledge_interrupt(&mut self, bit: u8) {

@@ -44,7 +44,7 @@ pub fn run(args: &BenchArgs) -> CliResult {
     core.set_halt_skipping(!args.no_halt_skip);
     core.set_ppu_fast_path(!args.no_ppu_fast_path);
     // Frame k (counting from 1) is drawn when k is a multiple of `draw_every`.
-    let draws = |frames_done: u64| (frames_done + 1) % args.draw_every == 0;
+    let draws = |frames_done: u64| (frames_done + 1).is_multiple_of(args.draw_every);
     let start_frames = core.state().hw.frames;
     let mut drawn = 0u64;
     core.set_drawing(draws(0));

@@ -104,7 +104,11 @@ fn shared_workloads() -> Vec<Workload> {
             println!("skipped: {} not readable", path.display());
             continue;
         };
-        let name = path.strip_prefix(&root).unwrap_or(&path).display().to_string();
+        let name = path
+            .strip_prefix(&root)
+            .unwrap_or(&path)
+            .display()
+            .to_string();
         // opus5 also stands for a DMG cartridge in a CGB's compatibility mode.
         let cgb_too = name.ends_with("opus5.gb");
         push_models(&mut workloads, name, rom, cgb_too);
