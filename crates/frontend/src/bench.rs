@@ -50,9 +50,15 @@ pub fn run(args: &BenchArgs) -> CliResult {
     core.set_drawing(draws(0));
     let wall = Instant::now();
     let cpu = cpu_time::ProcessTime::now();
+    let mut frames_done = 0;
     run_for_each_frame(&mut core, Length::Frames(args.frames), |core| {
-        drawn += u64::from(core.drawing());
-        core.set_drawing(draws(core.state().hw.frames - start_frames));
+        // `run_frame` may also return at a breakpoint, before the frame is complete.
+        let now_done = core.state().hw.frames - start_frames;
+        if now_done != frames_done {
+            drawn += u64::from(core.drawing());
+            frames_done = now_done;
+            core.set_drawing(draws(frames_done));
+        }
     });
     let cpu_seconds = cpu.elapsed().as_secs_f64();
     let wall_seconds = wall.elapsed().as_secs_f64();
