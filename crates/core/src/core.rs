@@ -6,6 +6,7 @@ use crate::cpu::{self, CpuMode};
 use crate::events::Events;
 use crate::joypad::Buttons;
 use crate::machine::Machine;
+use crate::ppu::Render;
 use crate::state::State;
 use crate::{SCREEN_HEIGHT, SCREEN_WIDTH};
 
@@ -135,6 +136,8 @@ pub struct Core {
     boot_rom: Option<BootRom>,
     out: Output,
     halt_skipping: bool,
+    /// Host options of the PPU (drawing, lazy mode 3): never part of `State`.
+    render: Render,
 }
 
 impl Core {
@@ -149,6 +152,7 @@ impl Core {
             boot_rom: options.boot_rom,
             out: Output::new(),
             halt_skipping: true,
+            render: Render::DEFAULT,
         }
     }
 
@@ -342,12 +346,37 @@ impl Core {
         self.halt_skipping = enabled;
     }
 
+    /// Whether the PPU produces pixels (on by default). Off, emulation is unchanged (mode-3
+    /// lengths, STAT, interrupts and every byte of [`State`] are as with drawing on:
+    /// `tests/ppu_oracle.rs`) but no pixel is coloured or stored, so [`Core::frame`] and
+    /// [`Core::frame_rgb`] keep the last pixels drawn: for bots, tests and re-simulation that
+    /// need the picture rarely. Switch it on before the frame to show: a frame run entirely
+    /// with drawing on is the frame a drawing run would show (unless the LCD is off for part
+    /// of it, where no run writes pixels).
+    pub fn set_drawing(&mut self, enabled: bool) {
+        self.render.draw = enabled;
+    }
+
+    /// Whether the PPU produces pixels ([`Core::set_drawing`]).
+    pub fn drawing(&self) -> bool {
+        self.render.draw
+    }
+
+    /// Whether mode 3 runs lazily, catching up in long runs with plain dots outside the
+    /// step dispatch and a FIFO's pixels drawn at once (on by default). The result is
+    /// identical either way (`tests/ppu_oracle.rs` compares the two every frame); off is the
+    /// plain reference the fast path is checked against.
+    pub fn set_ppu_fast_path(&mut self, enabled: bool) {
+        self.render.lazy_mode3 = enabled;
+    }
+
     /// Steps the CPU until `limit` M-cycles, a breakpoint, or (with `stop_at_frame`) a
     /// completed frame. Idle stretches of a halted CPU are skipped, but never past `limit`.
     fn run(&mut self, limit: u64, stop_at_frame: bool) -> Events {
         let (cpu, hw) = (&mut self.state.cpu, &mut self.state.hw);
         let mut machine = Machine::new(hw, &self.rom, self.boot_rom.as_ref(), &mut self.out);
         machine.set_deferral(self.halt_skipping);
+        machine.set_render(self.render);
         let stop_events = if stop_at_frame {
             Events::BREAKPOINT | Events::FRAME_READY
         } else {
@@ -403,6 +432,7 @@ impl Clone for Core {
                 audio: self.out.audio.clone(),
             },
             halt_skipping: self.halt_skipping,
+            render: self.render,
         }
     }
 }

@@ -9,7 +9,7 @@ use crate::dma::DmaState;
 use crate::events::Events;
 use crate::io;
 use crate::joypad::JoypadState;
-use crate::ppu::{PpuState, VideoMemory};
+use crate::ppu::{PpuState, Render, VideoMemory};
 use crate::serial::{SERIAL_CLOCK_BIT, SerialState, SerialWrite};
 use crate::state::{HwState, State};
 use crate::timer::TimerState;
@@ -75,6 +75,8 @@ pub(crate) struct Machine<'a> {
     /// true during the tick of an M-cycle the CPU spends halted or stopped, when an
     /// HBlank VRAM DMA waits (`Bus::idle_halted`). Only for that tick, so never in `State`.
     cpu_halted: bool,
+    /// Whether the PPU draws and runs mode 3 lazily (host options, see `Core`).
+    render: Render,
 }
 
 impl Drop for Machine<'_> {
@@ -178,7 +180,13 @@ impl<'a> Machine<'a> {
             full_tick_m_cycle: now.wrapping_add(1),
             defer_quiet_ticks: true,
             cpu_halted: false,
+            render: Render::DEFAULT,
         }
+    }
+
+    /// How the PPU runs from now on (drawing, lazy mode 3; both on by default).
+    pub(crate) fn set_render(&mut self, render: Render) {
+        self.render = render;
     }
 
     /// Whether quiet M-cycles are deferred (on by default).
@@ -278,12 +286,13 @@ impl<'a> Machine<'a> {
             self.advance_double_speed(n);
             return;
         }
-        hw.ppu.advance(
+        hw.ppu.advance_of::<4>(
             n,
             video_memory!(hw),
             &mut hw.interrupt_flag,
             &mut self.out.frame,
             &mut self.out.frame_rgb,
+            self.render,
         );
         hw.apu.advance(n, &mut self.out.audio);
     }
@@ -300,6 +309,7 @@ impl<'a> Machine<'a> {
             &mut hw.interrupt_flag,
             &mut self.out.frame,
             &mut self.out.frame_rgb,
+            self.render,
         );
         let end = self.synced_m_cycles + u64::from(n);
         let even = (end / 2 - self.synced_m_cycles / 2) as u32;
@@ -333,7 +343,7 @@ impl<'a> Machine<'a> {
         }
         hw.timer
             .quiet_m_cycles(watched)
-            .min(hw.ppu.quiet_m_cycles())
+            .min(hw.ppu.quiet_m_cycles_of::<4>(self.render.lazy_mode3))
             .min(budget)
     }
 
@@ -350,9 +360,9 @@ impl<'a> Machine<'a> {
             watched |= hw.serial.clock_bit();
         }
         let ppu_quiet = if hw.cgb.double_speed() {
-            hw.ppu.quiet_m_cycles_of::<2>()
+            hw.ppu.quiet_m_cycles_of::<2>(self.render.lazy_mode3)
         } else {
-            hw.ppu.quiet_m_cycles()
+            hw.ppu.quiet_m_cycles_of::<4>(self.render.lazy_mode3)
         };
         hw.timer.quiet_m_cycles(watched).min(ppu_quiet).min(budget)
     }
@@ -377,11 +387,12 @@ impl<'a> Machine<'a> {
             self.tick_double_speed();
             return;
         }
-        if hw.ppu.tick(
+        if hw.ppu.tick_dots::<4>(
             video_memory!(hw),
             &mut hw.interrupt_flag,
             &mut self.out.frame,
             &mut self.out.frame_rgb,
+            self.render,
         ) {
             self.frame_done();
         }
@@ -403,6 +414,7 @@ impl<'a> Machine<'a> {
             &mut hw.interrupt_flag,
             &mut self.out.frame,
             &mut self.out.frame_rgb,
+            self.render,
         ) {
             self.frame_done();
         }
@@ -768,6 +780,7 @@ impl<'a> Machine<'a> {
                 &mut hw.interrupt_flag,
                 &mut self.out.frame,
                 &mut self.out.frame_rgb,
+                self.render,
             ) {
                 self.frame_done();
             }
@@ -785,6 +798,7 @@ impl<'a> Machine<'a> {
             &mut hw.interrupt_flag,
             &mut self.out.frame,
             &mut self.out.frame_rgb,
+            self.render,
         );
     }
 
@@ -853,9 +867,12 @@ impl Bus for Machine<'_> {
         // `stat-int-*`, Mealybug). SameBoy's halted DMG samples mid-M-cycle alike.
         let double_speed = hw.cgb.double_speed();
         let dots = if double_speed { 1 } else { 2 };
-        let soon = hw
-            .ppu
-            .interrupts_in_next_dots(video_memory!(hw), dots, double_speed);
+        let soon = hw.ppu.interrupts_in_next_dots(
+            video_memory!(hw),
+            dots,
+            double_speed,
+            self.render.lazy_mode3,
+        );
         let wake = hw.interrupt_enable & (hw.interrupt_flag | soon) & 0x1F;
         if hw.speed_switch_wake_m_cycle != 0 {
             return self.speed_switch_wake(wake);
@@ -881,9 +898,12 @@ impl Bus for Machine<'_> {
         let hw = &*self.hw;
         let double_speed = hw.cgb.double_speed();
         let dots = if double_speed { 1 } else { 4 };
-        let soon = hw
-            .ppu
-            .interrupts_in_next_dots(video_memory!(hw), dots, double_speed);
+        let soon = hw.ppu.interrupts_in_next_dots(
+            video_memory!(hw),
+            dots,
+            double_speed,
+            self.render.lazy_mode3,
+        );
         hw.interrupt_enable & (hw.interrupt_flag | soon) & 0x1F
     }
     fn acknowledge_interrupt(&mut self, bit: u8) {

@@ -59,8 +59,9 @@ fn frames_per_second() {
     }
 }
 
-/// Prints a hash of the state and frame after 600 frames of each workload, so a build
-/// with the PPU fast paths off (`FAST = false` in ppu.rs) can be compared by hand.
+/// Prints a hash of the state and frame after 600 frames of each workload, so two builds
+/// can be compared by hand (the fast path on and off is compared automatically, every
+/// frame, by `crates/harness/tests/render_oracle.rs`).
 #[test]
 #[ignore = "manual comparison of fast paths on/off"]
 fn state_hashes() {

@@ -1,6 +1,6 @@
 //! `backspin bench`: headless speed in frames per second, wall clock and process CPU time.
 
-use crate::headless::{Length, load_rom, model_of, run_for};
+use crate::headless::{Length, load_rom, model_of, run_for_each_frame};
 use crate::{CliResult, ModelArg};
 use backspin_core::{Core, Options};
 use std::path::PathBuf;
@@ -21,10 +21,14 @@ pub struct BenchArgs {
     /// result, slower; shows what HALT skipping saves).
     #[arg(long)]
     pub no_halt_skip: bool,
-    /// The frames a player would show: every Nth (1 = all). Reported in the JSON; the core
-    /// has no no-draw mode yet, so every frame is still drawn ("drawing": "every frame").
+    /// Draw only every Nth frame (1 = all), as a bot that looks at every Nth: the others
+    /// run with the PPU's pixel output off (`Core::set_drawing`), emulation unchanged.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..))]
     pub draw_every: u64,
+    /// Run mode 3 dot by dot through the PPU's step dispatch instead of its lazy fast path
+    /// (same result, slower; shows what the fast path saves).
+    #[arg(long)]
+    pub no_ppu_fast_path: bool,
 }
 
 pub fn run(args: &BenchArgs) -> CliResult {
@@ -38,9 +42,24 @@ pub fn run(args: &BenchArgs) -> CliResult {
         },
     );
     core.set_halt_skipping(!args.no_halt_skip);
+    core.set_ppu_fast_path(!args.no_ppu_fast_path);
+    // Frame k (counting from 1) is drawn when k is a multiple of `draw_every`.
+    let draws = |frames_done: u64| (frames_done + 1).is_multiple_of(args.draw_every);
+    let start_frames = core.state().hw.frames;
+    let mut drawn = 0u64;
+    core.set_drawing(draws(0));
     let wall = Instant::now();
     let cpu = cpu_time::ProcessTime::now();
-    run_for(&mut core, Length::Frames(args.frames));
+    let mut frames_done = 0;
+    run_for_each_frame(&mut core, Length::Frames(args.frames), |core| {
+        // `run_frame` may also return at a breakpoint, before the frame is complete.
+        let now_done = core.state().hw.frames - start_frames;
+        if now_done != frames_done {
+            drawn += u64::from(core.drawing());
+            frames_done = now_done;
+            core.set_drawing(draws(frames_done));
+        }
+    });
     let cpu_seconds = cpu.elapsed().as_secs_f64();
     let wall_seconds = wall.elapsed().as_secs_f64();
     let per_second = |seconds: f64| {
@@ -58,12 +77,21 @@ pub fn run(args: &BenchArgs) -> CliResult {
         "m_cycles": core.m_cycles(),
         "model": format!("{model:?}"),
         "halt_skipping": !args.no_halt_skip,
+        "ppu_fast_path": !args.no_ppu_fast_path,
         "draw_every": args.draw_every,
-        // Until the PPU can skip pixels, `--draw-every` changes nothing measured.
-        "drawing": "every frame",
+        "drawing": drawing_label(args.draw_every),
+        "frames_drawn": drawn,
     });
     println!("{report}");
     Ok(ExitCode::SUCCESS)
+}
+
+/// What the JSON's "drawing" says: the truth of how often the PPU produced pixels.
+fn drawing_label(draw_every: u64) -> String {
+    match draw_every {
+        1 => "every frame".to_string(),
+        n => format!("every {n}th frame, pixel output off for the others"),
+    }
 }
 
 fn round1(value: f64) -> f64 {

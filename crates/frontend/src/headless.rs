@@ -93,14 +93,10 @@ impl Length {
     }
 }
 
-/// Runs whole frames until `length` has passed, returning every event seen. A run of N
-/// frames ends right after the Nth completed frame, so a screenshot shows a whole frame;
-/// with the LCD off a frame is one LCD period of M-cycles.
-pub fn run_for(core: &mut Core, length: Length) -> Events {
-    run_for_each_frame(core, length, |_| {})
-}
-
-/// [`run_for`], calling `each_frame` after every frame (to drain audio, say).
+/// Runs whole frames until `length` has passed, calling `each_frame` after every frame (to
+/// drain audio, say), and returns every event seen. A run of N frames ends right after the
+/// Nth completed frame, so a screenshot shows a whole frame; with the LCD off a frame is one
+/// LCD period of M-cycles.
 pub fn run_for_each_frame(
     core: &mut Core,
     length: Length,

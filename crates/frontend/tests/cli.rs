@@ -210,6 +210,8 @@ fn bench_prints_one_json_object() {
         assert!(json[key].as_f64().unwrap() > 0.0, "{key}: {json}");
     }
     assert_eq!(json["draw_every"], 1);
+    assert_eq!(json["drawing"], "every frame");
+    assert_eq!(json["frames_drawn"], 30);
 }
 
 #[test]
@@ -221,7 +223,7 @@ fn bench_reports_model_and_draw_every() {
         "bench",
         rom,
         "--frames",
-        "10",
+        "50",
         "--model",
         "cgb",
         "--draw-every",
@@ -232,6 +234,9 @@ fn bench_reports_model_and_draw_every() {
     let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
     assert_eq!(json["model"], "Cgb");
     assert_eq!(json["draw_every"], 24);
+    // Frames 24 and 48 of 50 are drawn; the others run with pixel output off.
+    assert_eq!(json["frames_drawn"], 2);
+    assert!(json["drawing"].as_str().unwrap().starts_with("every 24th"));
     let zero = ["bench", rom, "--draw-every", "0"];
     backspin().args(zero).assert().failure();
 }

@@ -31,10 +31,15 @@ pub struct GameBoy {
     symbols: Symbols,
 }
 
-/// When `run` converts a frame into `screen`.
+/// Which frames of a `run` the PPU draws (the others run with its pixel output off, which
+/// changes no byte of the state) and whether `screen` shows the last one.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Draw {
+    /// Only the last frame, shown in `screen`.
     Last,
+    /// Every frame; the last is shown in `screen`.
+    All,
+    /// None; `screen` keeps its picture.
     Never,
 }
 
@@ -42,10 +47,20 @@ impl Draw {
     fn parse(text: &str) -> PyResult<Draw> {
         match text {
             "last" => Ok(Draw::Last),
+            "all" => Ok(Draw::All),
             "none" => Ok(Draw::Never),
             other => Err(PyValueError::new_err(format!(
-                "draw must be \"last\" or \"none\", not {other:?}"
+                "draw must be \"last\", \"all\" or \"none\", not {other:?}"
             ))),
+        }
+    }
+
+    /// Whether frame `index` (from 0) of a run of `frames` is drawn.
+    fn draws(self, index: u64, frames: u64) -> bool {
+        match self {
+            Draw::Last => index + 1 == frames,
+            Draw::All => true,
+            Draw::Never => false,
         }
     }
 }
@@ -170,8 +185,10 @@ impl GameBoy {
     }
 
     /// Emulates `frames` whole frames holding `buttons` (an int of A | B | ... flags; None
-    /// keeps what is held). `draw="last"` updates `screen` with the last frame, `"none"`
-    /// leaves it. Releases the GIL while emulating.
+    /// keeps what is held). `draw="last"` draws only the last frame and shows it in
+    /// `screen`; `"all"` draws every frame and shows the last; `"none"` draws nothing and
+    /// leaves `screen`. Frames not drawn skip the pixel output only: the emulation, and so
+    /// every later frame, is the same whichever is chosen. Releases the GIL while emulating.
     #[pyo3(signature = (frames = 1, buttons = None, draw = "last"))]
     fn run(
         &mut self,
@@ -188,11 +205,14 @@ impl GameBoy {
         }
         let timeline = &mut self.timeline;
         py.detach(|| {
-            for _ in 0..frames {
+            for index in 0..frames {
+                timeline.set_drawing(draw.draws(index, frames));
                 timeline.run_frame();
             }
+            // Everything else (run_until, rewind) shows the frame it ends on.
+            timeline.set_drawing(true);
         });
-        if draw == Draw::Last && frames > 0 {
+        if draw != Draw::Never && frames > 0 {
             self.refresh_screen(py);
         }
         Ok(())

@@ -33,6 +33,19 @@ def test_screen_is_one_array_updated_in_place(gb):
     assert len(np.unique(screen.reshape(-1, 3), axis=0)) > 1, "the demo draws something"
 
 
+def test_draw_modes_change_only_the_pixels():
+    # Seeded button changes, so the demo's picture moves; every 24th frame drawn.
+    runs = {draw: backspin.GameBoy(backspin.demo_rom()) for draw in ("last", "all", "none")}
+    for step in range(10):
+        buttons = [backspin.RIGHT, backspin.A | backspin.DOWN, 0, backspin.LEFT][step % 4]
+        for draw, gb in runs.items():
+            gb.run(frames=24, buttons=buttons, draw=draw)
+        states = {draw: gb.save_state() for draw, gb in runs.items()}
+        assert states["last"] == states["all"] == states["none"], f"state differs at step {step}"
+        assert np.array_equal(runs["last"].screen, runs["all"].screen), f"picture, step {step}"
+    assert runs["none"].frame == 240
+
+
 def test_rom_from_a_path(tmp_path):
     path = tmp_path / "demo.gb"
     path.write_bytes(backspin.demo_rom())

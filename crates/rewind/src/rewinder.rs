@@ -1183,7 +1183,24 @@ impl Rewinder {
     /// boundary, as in the live run), and stops at the instruction boundary where the last
     /// frame completes, before any input stamped with that cycle. Frames are counted by the
     /// core's frame counter advancing, so a reset (which restarts it) counts no frame.
+    ///
+    /// Only the last frame is drawn (if the core draws at all): the others run with the
+    /// PPU's pixel output off, which changes no byte of the state, and the last one, run
+    /// whole, is the picture of the straight run.
     fn resimulate(&self, core: &mut Core, from: u64, frames: u64) -> Result<Events, RewindError> {
+        let drawing = core.drawing();
+        let result = self.resimulate_drawing_last(core, from, frames, drawing);
+        core.set_drawing(drawing);
+        result
+    }
+
+    fn resimulate_drawing_last(
+        &self,
+        core: &mut Core,
+        from: u64,
+        frames: u64,
+        drawing: bool,
+    ) -> Result<Events, RewindError> {
         let mut base = self.cycle_base(from);
         let start_cycle = base.wrapping_add(core.m_cycles());
         // A frame is at most one LCD period; twice that per frame bounds a broken run.
@@ -1198,6 +1215,7 @@ impl Rewinder {
         let mut events = Events::empty();
         let mut done = 0;
         while done < frames {
+            core.set_drawing(drawing && done + 1 == frames);
             let now = base.wrapping_add(core.m_cycles());
             // A reset or load first (the live run makes it, then applies the frame's input).
             while let Some(reset) = resets.next_if(|r| r.cycle <= now) {

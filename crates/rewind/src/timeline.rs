@@ -120,6 +120,12 @@ impl Timeline {
         &self.core
     }
 
+    /// Whether the core produces pixels from now on (`Core::set_drawing`; the state is the
+    /// same either way). Seeks draw only the frame they land on.
+    pub fn set_drawing(&mut self, enabled: bool) {
+        self.core.set_drawing(enabled);
+    }
+
     /// Host-side outputs (audio to drain, serial bytes): never read back by emulation.
     pub fn output(&mut self) -> &mut Output {
         self.core.output()

@@ -219,6 +219,10 @@ impl PpuState {
     /// 4 palette bit 0 (OBP1 in compatibility mode), 5 object behind background;
     /// `obj_palette_high`: the object's palette bits 1..=2 (CGB mode).
     fn output_colour(&self, bus: &mut Ctx, x: u8, pixel: u8, obj_palette_high: u8) {
+        if bus.frame.is_none() && bus.frame_rgb.is_none() {
+            // Not drawing: the palette lookups below are for the picture only.
+            return;
+        }
         let bg_colour = pixel & 3;
         let obj_colour = (pixel >> 2) & 3;
         let behind_bg = pixel & 0x20 != 0;

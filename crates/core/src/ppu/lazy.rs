@@ -35,14 +35,15 @@ impl PpuState {
 
     /// Runs owed mode-3 dots until mode 3 cannot have ended unnoticed: each dot outputs at
     /// most one pixel, so while `screen_x + lag < 160` the 160th pixel is still ahead.
-    /// Two dots stay owed when possible, for writes that land two dots early.
+    /// Two dots stay owed when possible, for writes that land two dots early. Not lazy
+    /// (`Render::lazy_mode3` off), at most those two stay owed.
     pub(super) fn settle(&mut self, bus: &mut Ctx) {
         if self.oam_dma_active != 0 {
             // Object fetches read the byte OAM DMA drives now: no lag.
             self.pay(self.fifo_lag, bus);
             return;
         }
-        if u32::from(self.screen_x) + u32::from(self.fifo_lag) < 160 {
+        if bus.lazy && u32::from(self.screen_x) + u32::from(self.fifo_lag) < 160 {
             return;
         }
         if self.fifo_lag > 2 {
@@ -56,6 +57,7 @@ impl PpuState {
         let mut ignored = 0;
         let mut probe = Ctx::look_ahead(bus.memory(), &mut ignored);
         probe.double_speed = bus.double_speed;
+        probe.lazy = bus.lazy;
         copy.pay(copy.fifo_lag, &mut probe);
         if copy.step_is_mode3() {
             return;
@@ -84,7 +86,7 @@ impl PpuState {
                 if stop_at_mode3 {
                     return dots;
                 }
-                if FAST && self.wait_dots == 1 && self.step == Step::Mode3Dot as u8 {
+                if bus.lazy && self.wait_dots == 1 && self.step == Step::Mode3Dot as u8 {
                     // Fast path: plain mode-3 dots (no window trigger, no object, no
                     // glitch) run here without the step dispatch; the result is identical.
                     while dots > 1 {

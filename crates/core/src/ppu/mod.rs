@@ -23,8 +23,11 @@
 //! A write to a rendering register during mode 3 is deferred to the next tick, which brings
 //! the FIFO to the dot the write really lands on and applies it there: palettes two dots
 //! before the access (ORed with the old value for the first dot), LCDC one dot before (its
-//! object-size bit two), SCX/SCY one dot before (`apply_deferred`). The fast paths are checked
-//! against plain stepping by `state_hashes` in `tests/ppu_speed.rs` (set `FAST = false`).
+//! object-size bit two), SCX/SCY one dot before (`apply_deferred`).
+//!
+//! The laziness is a host option ([`Render::lazy_mode3`]), on by default: off, mode 3 owes
+//! at most the two dots a deferred write may need, and every dot takes the step dispatch.
+//! `tests/ppu_oracle.rs` checks that both give the same `State` and picture every frame.
 //!
 //! # Frame buffer
 //! One shade 0..=3 per pixel after palette mapping, written directly, never allocated.
@@ -91,8 +94,33 @@ const MODE3_STEPS: u64 = (1 << 10)
     | (1 << 35)
     | (1 << 44);
 
-/// The mode-3 fast path in `run` (off only to check it changes nothing).
-const FAST: bool = true;
+/// How the host wants the PPU run: options outside `State` (never saved) that change
+/// only the speed and whether pixels are produced, never the emulated result
+/// (`tests/ppu_oracle.rs` compares `State` with each option on and off, every frame).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Render {
+    /// Write pixels into the frame buffers. Off, the FIFO still runs every dot (mode-3
+    /// lengths, STAT and interrupts are unchanged) but no pixel is coloured or stored, so
+    /// the frame buffers keep what they held.
+    pub draw: bool,
+    /// Run mode 3 lazily: owe dots while its end is ahead, run plain dots without the step
+    /// dispatch, drain the FIFO at once (see "Mode 3 runs lazily"). Off only to check it.
+    pub lazy_mode3: bool,
+}
+
+impl Render {
+    /// Drawing, lazy mode 3: what a `Core` does unless told otherwise.
+    pub const DEFAULT: Render = Render {
+        draw: true,
+        lazy_mode3: true,
+    };
+}
+
+impl Default for Render {
+    fn default() -> Render {
+        Render::DEFAULT
+    }
+}
 
 /// `ly_for_compare` / `stat_mode_for_interrupt` value meaning "none this dot".
 const NONE: u8 = 0xFF;
@@ -450,6 +478,8 @@ struct Ctx<'a> {
     /// CGB double speed (the CPU's M-cycle is 2 dots): the few events whose dot depends on
     /// the CPU's pace read it here.
     double_speed: bool,
+    /// `Render::lazy_mode3`.
+    lazy: bool,
 }
 
 impl<'a> Ctx<'a> {
@@ -465,7 +495,27 @@ impl<'a> Ctx<'a> {
             frame_rgb: None,
             frame_done: false,
             double_speed: false,
+            lazy: true,
         }
+    }
+
+    /// A context that runs real time: it draws into the frames if `render` says so.
+    fn drawing(
+        memory: VideoMemory<'a>,
+        interrupt_flag: &'a mut u8,
+        frame: &'a mut [u8; 160 * 144],
+        frame_rgb: &'a mut [u16; 160 * 144],
+        render: Render,
+        double_speed: bool,
+    ) -> Ctx<'a> {
+        let mut ctx = Ctx::look_ahead(memory, interrupt_flag);
+        if render.draw {
+            ctx.frame = Some(frame);
+            ctx.frame_rgb = Some(frame_rgb);
+        }
+        ctx.double_speed = double_speed;
+        ctx.lazy = render.lazy_mode3;
+        ctx
     }
 
     fn memory(&self) -> VideoMemory<'a> {
@@ -490,11 +540,11 @@ impl PpuState {
         frame: &mut [u8; 160 * 144],
         frame_rgb: &mut [u16; 160 * 144],
     ) -> bool {
-        self.tick_dots::<4>(memory, interrupt_flag, frame, frame_rgb)
+        self.tick_dots::<4>(memory, interrupt_flag, frame, frame_rgb, Render::DEFAULT)
     }
 
     /// `tick` for a CPU M-cycle of `DOTS` dots: 4 at normal speed, 2 at CGB double speed
-    /// (the PPU keeps its pace while the CPU's doubles).
+    /// (the PPU keeps its pace while the CPU's doubles), run as `render` asks.
     #[inline(always)]
     pub fn tick_dots<const DOTS: u16>(
         &mut self,
@@ -502,6 +552,7 @@ impl PpuState {
         interrupt_flag: &mut u8,
         frame: &mut [u8; 160 * 144],
         frame_rgb: &mut [u16; 160 * 144],
+        render: Render,
     ) -> bool {
         // Fast paths, inlined into the machine's M-cycle: nothing due in this M-cycle (most
         // of modes 0, 1 and 2), or mode 3 can owe four more dots (see `settle`).
@@ -514,12 +565,13 @@ impl PpuState {
                 }
             } else if u32::from(self.screen_x) + u32::from(self.fifo_lag) + u32::from(DOTS) < 160
                 && self.oam_dma_active == 0
+                && render.lazy_mode3
             {
                 self.fifo_lag += DOTS;
                 return false;
             }
         }
-        self.tick_slow::<DOTS>(memory, interrupt_flag, frame, frame_rgb)
+        self.tick_slow::<DOTS>(memory, interrupt_flag, frame, frame_rgb, render)
     }
 
     #[inline(never)]
@@ -529,14 +581,12 @@ impl PpuState {
         interrupt_flag: &mut u8,
         frame: &mut [u8; 160 * 144],
         frame_rgb: &mut [u16; 160 * 144],
+        render: Render,
     ) -> bool {
         if self.lcdc & LCDC_LCD_ENABLE == 0 && self.deferred_valid == 0 {
             return self.tick_lcd_off::<DOTS>();
         }
-        let mut ctx = Ctx::look_ahead(memory, interrupt_flag);
-        ctx.frame = Some(frame);
-        ctx.frame_rgb = Some(frame_rgb);
-        ctx.double_speed = DOTS < 4;
+        let mut ctx = Ctx::drawing(memory, interrupt_flag, frame, frame_rgb, render, DOTS < 4);
         if self.deferred_valid != 0 {
             self.apply_deferred(&mut ctx, DOTS == 2);
             if self.lcdc & LCDC_LCD_ENABLE == 0 {
@@ -568,14 +618,12 @@ impl PpuState {
         interrupt_flag: &mut u8,
         frame: &mut [u8; 160 * 144],
         frame_rgb: &mut [u16; 160 * 144],
+        render: Render,
     ) {
         if self.lcdc & LCDC_LCD_ENABLE == 0 {
             return;
         }
-        let mut ctx = Ctx::look_ahead(memory, interrupt_flag);
-        ctx.frame = Some(frame);
-        ctx.frame_rgb = Some(frame_rgb);
-        ctx.double_speed = true;
+        let mut ctx = Ctx::drawing(memory, interrupt_flag, frame, frame_rgb, render, true);
         if self.deferred_valid != 0 {
             self.apply_deferred(&mut ctx, true);
         }
@@ -601,18 +649,20 @@ impl PpuState {
     /// The interrupt bits (VBlank, STAT) the PPU will request during the first dot of the
     /// next M-cycle (`interrupts_in_next_dots` for one dot). Runs a copy; draws nothing.
     pub fn interrupts_in_next_dot(&self, memory: VideoMemory) -> u8 {
-        self.interrupts_in_next_dots(memory, 1, false)
+        self.interrupts_in_next_dots(memory, 1, false, true)
     }
 
     /// The interrupt bits the PPU will request during the next `dots` dots: what a halted
     /// CPU, which samples IF later within the M-cycle than a running one, and the HALT
     /// instruction's decision already see (`Machine::halt_wake_interrupts`,
-    /// `halt_bug_interrupts`). Runs a copy; draws nothing.
+    /// `halt_bug_interrupts`). Runs a copy (lazily in mode 3 with `lazy_mode3`, as
+    /// `Render`); draws nothing.
     pub fn interrupts_in_next_dots(
         &self,
         memory: VideoMemory,
         dots: u16,
         double_speed: bool,
+        lazy_mode3: bool,
     ) -> u8 {
         if self.lcdc & LCDC_LCD_ENABLE == 0 {
             return 0;
@@ -631,6 +681,7 @@ impl PpuState {
         let mut raised = 0;
         let mut ctx = Ctx::look_ahead(memory, &mut raised);
         ctx.double_speed = double_speed;
+        ctx.lazy = lazy_mode3;
         // The dots owed in mode 3 lie in the past and raise nothing (see `settle`).
         copy.pay(copy.fifo_lag, &mut ctx);
         *ctx.interrupt_flag = 0;
@@ -687,11 +738,12 @@ impl PpuState {
     /// frame, if no register is written. 0 when the very next tick may do either (the
     /// machine then ticks normally).
     pub fn quiet_m_cycles(&self) -> u32 {
-        self.quiet_m_cycles_of::<4>()
+        self.quiet_m_cycles_of::<4>(true)
     }
 
-    /// `quiet_m_cycles` for M-cycles of `DOTS` dots (see `tick_dots`).
-    pub fn quiet_m_cycles_of<const DOTS: u16>(&self) -> u32 {
+    /// `quiet_m_cycles` for M-cycles of `DOTS` dots (see `tick_dots`), with or without
+    /// `Render::lazy_mode3` (without it, mode 3 is never quiet).
+    pub fn quiet_m_cycles_of<const DOTS: u16>(&self, lazy_mode3: bool) -> u32 {
         if self.lcdc & LCDC_LCD_ENABLE == 0 {
             let left = u32::from(lcd_off_frame::<DOTS>().saturating_sub(self.lcd_off_m_cycles));
             return left.saturating_sub(1);
@@ -700,7 +752,7 @@ impl PpuState {
             return 0;
         }
         if self.fifo_lag != 0 {
-            if self.oam_dma_active != 0 {
+            if self.oam_dma_active != 0 || !lazy_mode3 {
                 return 0;
             }
             // Mode 3 owes dots: ticks only add more while `tick`'s fast path holds.
@@ -723,11 +775,11 @@ impl PpuState {
         frame: &mut [u8; 160 * 144],
         frame_rgb: &mut [u16; 160 * 144],
     ) {
-        self.advance_of::<4>(n, memory, interrupt_flag, frame, frame_rgb);
+        self.advance_of::<4>(n, memory, interrupt_flag, frame, frame_rgb, Render::DEFAULT);
     }
 
     /// `advance` for M-cycles of `DOTS` dots: exactly `n` calls of `tick_dots::<DOTS>` when
-    /// `n <= quiet_m_cycles_of::<DOTS>()`.
+    /// `n <= quiet_m_cycles_of::<DOTS>()`, run as `render` asks.
     pub fn advance_of<const DOTS: u16>(
         &mut self,
         n: u32,
@@ -735,6 +787,7 @@ impl PpuState {
         interrupt_flag: &mut u8,
         frame: &mut [u8; 160 * 144],
         frame_rgb: &mut [u16; 160 * 144],
+        render: Render,
     ) {
         let dots = u32::from(DOTS);
         // The common case: `tick`'s first fast path n times over.
@@ -747,9 +800,9 @@ impl PpuState {
             self.line_dot = self.line_dot.wrapping_add((dots * n) as u16);
             return;
         }
-        if n <= 1 || self.quiet_m_cycles_of::<DOTS>() < n {
+        if n <= 1 || self.quiet_m_cycles_of::<DOTS>(render.lazy_mode3) < n {
             for _ in 0..n {
-                self.tick_dots::<DOTS>(memory, interrupt_flag, frame, frame_rgb);
+                self.tick_dots::<DOTS>(memory, interrupt_flag, frame, frame_rgb, render);
             }
             return;
         }
@@ -763,10 +816,7 @@ impl PpuState {
             self.fifo_lag += (dots * n) as u16;
             return;
         }
-        let mut bus = Ctx::look_ahead(memory, interrupt_flag);
-        bus.frame = Some(frame);
-        bus.frame_rgb = Some(frame_rgb);
-        bus.double_speed = DOTS < 4;
+        let mut bus = Ctx::drawing(memory, interrupt_flag, frame, frame_rgb, render, DOTS < 4);
         // Within the quiet span no mode-3 step runs, so the split into ticks is
         // unobservable.
         self.run(dots * n, false, &mut bus);

@@ -2,7 +2,7 @@
 
 import os
 from collections.abc import Sequence
-from typing import overload
+from typing import Literal, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -56,7 +56,12 @@ class GameBoy:
         rewind_mib: int = 64,
         sym: str | os.PathLike[str] | None = None,
     ) -> None: ...
-    def run(self, frames: int = 1, buttons: int | None = None, draw: str = "last") -> None: ...
+    def run(
+        self,
+        frames: int = 1,
+        buttons: int | None = None,
+        draw: Literal["last", "all", "none"] = "last",
+    ) -> None: ...
     def run_until(self, pc: int | str, max_frames: int = 10) -> bool: ...
     def load_symbols(self, path: str | os.PathLike[str]) -> None: ...
     @property
