@@ -123,13 +123,16 @@ pub(crate) fn step_env(
     timeline.output().audio.clear();
 }
 
-/// Runs `frames` frames of one env. Only the last frame's picture is observed (and none
-/// with `observation="ram"`): this is where the core's no-draw mode goes once it lands
-/// (issue 15), drawing the last frame for `Observation::Screen` and no frame for `Ram`.
-fn run_frames(timeline: &mut Timeline, frames: u64, _observation: Observation) {
-    for _ in 0..frames {
+/// Runs `frames` frames of one env with the core's no-draw mode: only the last frame's
+/// picture is observed, so only it is drawn (none with `observation="ram"`). The state is
+/// the same either way; drawing is switched back on for loads and resets that follow.
+fn run_frames(timeline: &mut Timeline, frames: u64, observation: Observation) {
+    let draws_last = matches!(observation, Observation::Screen);
+    for index in 0..frames {
+        timeline.set_drawing(draws_last && index + 1 == frames);
         timeline.run_frame();
     }
+    timeline.set_drawing(true);
 }
 
 impl VectorGameBoy {
