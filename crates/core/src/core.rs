@@ -128,6 +128,9 @@ impl Output {
     }
 }
 
+/// White in RGB555: a blanked colour frame (`Core::set_drawing`).
+const BLANK_RGB555: u16 = 0x7FFF;
+
 /// The emulated Game Boy: state, ROM, and host-side outputs.
 pub struct Core {
     state: Box<State>,
@@ -348,12 +351,20 @@ impl Core {
 
     /// Whether the PPU produces pixels (on by default). Off, emulation is unchanged (mode-3
     /// lengths, STAT, interrupts and every byte of [`State`] are as with drawing on:
-    /// `tests/ppu_oracle.rs`) but no pixel is coloured or stored, so [`Core::frame`] and
-    /// [`Core::frame_rgb`] keep the last pixels drawn: for bots, tests and re-simulation that
-    /// need the picture rarely. Switch it on before the frame to show: a frame run entirely
-    /// with drawing on is the frame a drawing run would show (unless the LCD is off for part
-    /// of it, where no run writes pixels).
+    /// `crates/harness/tests/render_oracle.rs`) but no pixel is coloured or stored: for bots,
+    /// tests and re-simulation that need the picture rarely. Switching it back on blanks
+    /// [`Core::frame`] and [`Core::frame_rgb`] (white, as an LCD that is off), so a picture
+    /// never mixes in pixels from before the pause, whose content would depend on what ran
+    /// earlier: switch it on before the frame to show. A frame run entirely with drawing on is
+    /// the frame a drawing run would show, unless the LCD is off for part of it (a drawing run
+    /// keeps the previous frame's pixels there, this one shows them blank).
     pub fn set_drawing(&mut self, enabled: bool) {
+        if enabled && !self.render.draw {
+            self.out.frame.fill(0);
+            if self.frame_is_rgb() {
+                self.out.frame_rgb.fill(BLANK_RGB555);
+            }
+        }
         self.render.draw = enabled;
     }
 
@@ -364,8 +375,8 @@ impl Core {
 
     /// Whether mode 3 runs lazily, catching up in long runs with plain dots outside the
     /// step dispatch and a FIFO's pixels drawn at once (on by default). The result is
-    /// identical either way (`tests/ppu_oracle.rs` compares the two every frame); off is the
-    /// plain reference the fast path is checked against.
+    /// identical either way (`crates/harness/tests/render_oracle.rs` compares the two every
+    /// frame); off is the plain reference the fast path is checked against.
     pub fn set_ppu_fast_path(&mut self, enabled: bool) {
         self.render.lazy_mode3 = enabled;
     }

@@ -171,6 +171,15 @@ fn check(workload: &Workload, frames: u32) {
         let buttons = Buttons(script.next_frame());
         let draw = frame % DRAW_EVERY == DRAW_EVERY - 1;
         blind.set_drawing(draw);
+        if draw && DRAW_EVERY > 1 {
+            // Drawing switched back on blanks the picture, so stale pixels never show.
+            assert!(
+                blind.frame().iter().all(|&shade| shade == 0)
+                    && (!blind.frame_is_rgb()
+                        || blind.frame_rgb().iter().all(|&colour| colour == 0x7FFF)),
+                "{label}: frame {frame}: switching drawing on left old pixels"
+            );
+        }
         for core in [&mut fast, &mut plain, &mut blind] {
             core.set_buttons(buttons);
             run_whole_frame(core);
@@ -188,8 +197,7 @@ fn check(workload: &Workload, frames: u32) {
             "{label}: not drawing changed the state at frame {frame}"
         );
         // A frame that ends with the LCD on drew all 144 lines since the LCD was last
-        // switched on or the frame began; with the LCD off no run writes pixels, so both
-        // keep what they drew last (nothing, for a core that has not drawn since).
+        // switched on or the frame began; with the LCD off no run writes pixels.
         let lcd_on = fast.state().hw.ppu.lcdc & 0x80 != 0;
         assert!(
             !draw || !lcd_on || same_picture(&fast, &blind),

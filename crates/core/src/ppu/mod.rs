@@ -27,7 +27,8 @@
 //!
 //! The laziness is a host option ([`Render::lazy_mode3`]), on by default: off, mode 3 owes
 //! at most the two dots a deferred write may need, and every dot takes the step dispatch.
-//! `tests/ppu_oracle.rs` checks that both give the same `State` and picture every frame.
+//! `crates/harness/tests/render_oracle.rs` checks that both give the same `State` and picture
+//! every frame.
 //!
 //! # Frame buffer
 //! One shade 0..=3 per pixel after palette mapping, written directly, never allocated.
@@ -96,7 +97,8 @@ const MODE3_STEPS: u64 = (1 << 10)
 
 /// How the host wants the PPU run: options outside `State` (never saved) that change
 /// only the speed and whether pixels are produced, never the emulated result
-/// (`tests/ppu_oracle.rs` compares `State` with each option on and off, every frame).
+/// (`crates/harness/tests/render_oracle.rs` compares `State` with each option on and off, every
+/// frame).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Render {
     /// Write pixels into the frame buffers. Off, the FIFO still runs every dot (mode-3
