@@ -90,7 +90,7 @@ pub fn run(args: &BenchArgs) -> CliResult {
 fn drawing_label(draw_every: u64) -> String {
     match draw_every {
         1 => "every frame".to_string(),
-        n => format!("every {n}th frame, pixel output off for the others"),
+        n => format!("1 frame in {n}, pixel output off for the others"),
     }
 }
 
