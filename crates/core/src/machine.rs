@@ -382,20 +382,11 @@ impl<'a> Machine<'a> {
             let hw = &mut *self.hw;
             hw.ppu.set_oam_dma(hw.dma.active != 0, hw.dma.last_byte);
         }
-        let hw = &mut *self.hw;
-        if hw.cgb.double_speed() {
+        if self.hw.cgb.double_speed() {
             self.tick_double_speed();
             return;
         }
-        if hw.ppu.tick_dots::<4>(
-            video_memory!(hw),
-            &mut hw.interrupt_flag,
-            &mut self.out.frame,
-            &mut self.out.frame_rgb,
-            self.render,
-        ) {
-            self.frame_done();
-        }
+        self.tick_ppu::<4>();
         self.hw.apu.tick(&mut self.out.audio);
     }
 
@@ -405,11 +396,12 @@ impl<'a> Machine<'a> {
         self.hw.apu.flush_at_frame_end(&mut self.out.audio);
     }
 
-    /// The PPU and APU part of `tick_now` at double speed (see `advance_double_speed`).
-    #[cold]
-    fn tick_double_speed(&mut self) {
+    /// The PPU's part of one CPU M-cycle of `DOTS` dots (4, 2 at double speed, 1 for a
+    /// lone dot), run as the host's `render` options ask, counting a completed frame.
+    #[inline(always)]
+    fn tick_ppu<const DOTS: u16>(&mut self) {
         let hw = &mut *self.hw;
-        if hw.ppu.tick_dots::<2>(
+        if hw.ppu.tick_dots::<DOTS>(
             video_memory!(hw),
             &mut hw.interrupt_flag,
             &mut self.out.frame,
@@ -418,6 +410,12 @@ impl<'a> Machine<'a> {
         ) {
             self.frame_done();
         }
+    }
+
+    /// The PPU and APU part of `tick_now` at double speed (see `advance_double_speed`).
+    #[cold]
+    fn tick_double_speed(&mut self) {
+        self.tick_ppu::<2>();
         if self.hw.m_cycles & 1 == 0 {
             self.hw.apu.tick(&mut self.out.audio);
         }
@@ -774,16 +772,7 @@ impl<'a> Machine<'a> {
             return;
         }
         for _ in 0..dots {
-            let hw = &mut *self.hw;
-            if hw.ppu.tick_dots::<1>(
-                video_memory!(hw),
-                &mut hw.interrupt_flag,
-                &mut self.out.frame,
-                &mut self.out.frame_rgb,
-                self.render,
-            ) {
-                self.frame_done();
-            }
+            self.tick_ppu::<1>();
         }
     }
 

@@ -118,12 +118,6 @@ impl Render {
     };
 }
 
-impl Default for Render {
-    fn default() -> Render {
-        Render::DEFAULT
-    }
-}
-
 /// `ly_for_compare` / `stat_mode_for_interrupt` value meaning "none this dot".
 const NONE: u8 = 0xFF;
 
