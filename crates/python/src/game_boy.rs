@@ -34,7 +34,7 @@ pub struct GameBoy {
 /// Which frames of a `run` the PPU draws (the others run with its pixel output off, which
 /// changes no byte of the state) and whether `screen` shows the last one.
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Draw {
+pub(crate) enum Draw {
     /// Only the last frame, shown in `screen`.
     Last,
     /// Every frame; the last is shown in `screen`.
@@ -63,6 +63,17 @@ impl Draw {
             Draw::Never => false,
         }
     }
+}
+
+/// Runs `frames` whole frames, drawing those `draw` asks for (the others run with the
+/// PPU's pixel output off, which changes no byte of the state), then switches drawing back
+/// on: everything else (`run_until`, rewind, loads) shows the frame it ends on.
+pub(crate) fn run_frames(timeline: &mut Timeline, frames: u64, draw: Draw) {
+    for index in 0..frames {
+        timeline.set_drawing(draw.draws(index, frames));
+        timeline.run_frame();
+    }
+    timeline.set_drawing(true);
 }
 
 /// A ROM given as bytes, or a path (`str` or `os.PathLike`) to read.
@@ -205,12 +216,7 @@ impl GameBoy {
         }
         let timeline = &mut self.timeline;
         py.detach(|| {
-            for index in 0..frames {
-                timeline.set_drawing(draw.draws(index, frames));
-                timeline.run_frame();
-            }
-            // Everything else (run_until, rewind) shows the frame it ends on.
-            timeline.set_drawing(true);
+            run_frames(timeline, frames, draw);
         });
         if draw != Draw::Never && frames > 0 {
             self.refresh_screen(py);

@@ -8,7 +8,7 @@
 //! the timeline adds no per-frame work beyond that loop.
 
 use crate::errors::StateError;
-use crate::game_boy::{parse_model, rom_bytes};
+use crate::game_boy::{Draw, parse_model, rom_bytes, run_frames};
 use crate::pool::{CachePadded, Pool};
 use crate::{SCREEN_HEIGHT, SCREEN_WIDTH};
 use backspin_core::state_file::{self, Metadata};
@@ -116,23 +116,16 @@ pub(crate) fn step_env(
     if pressed != timeline.buttons() {
         timeline.set_buttons(pressed);
     }
-    run_frames(timeline, frames, observation);
+    // Only the last frame's picture is observed (none with `observation="ram"`).
+    let draw = match observation {
+        Observation::Screen => Draw::Last,
+        Observation::Ram => Draw::Never,
+    };
+    run_frames(timeline, frames, draw);
     observation.write(timeline, row);
     // Nothing here plays sound: keep the core's sample buffer at its start, hot in cache,
     // rather than let it grow to ten seconds per env and stream through the cache.
     timeline.output().audio.clear();
-}
-
-/// Runs `frames` frames of one env with the core's no-draw mode: only the last frame's
-/// picture is observed, so only it is drawn (none with `observation="ram"`). The state is
-/// the same either way; drawing is switched back on for loads and resets that follow.
-fn run_frames(timeline: &mut Timeline, frames: u64, observation: Observation) {
-    let draws_last = matches!(observation, Observation::Screen);
-    for index in 0..frames {
-        timeline.set_drawing(draws_last && index + 1 == frames);
-        timeline.run_frame();
-    }
-    timeline.set_drawing(true);
 }
 
 impl VectorGameBoy {
