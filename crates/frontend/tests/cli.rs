@@ -236,7 +236,12 @@ fn bench_reports_model_and_draw_every() {
     assert_eq!(json["draw_every"], 24);
     // Frames 24 and 48 of 50 are drawn; the others run with pixel output off.
     assert_eq!(json["frames_drawn"], 2);
-    assert!(json["drawing"].as_str().unwrap().starts_with("1 frame in 24"));
+    assert!(
+        json["drawing"]
+            .as_str()
+            .unwrap()
+            .starts_with("1 frame in 24")
+    );
     let zero = ["bench", rom, "--draw-every", "0"];
     backspin().args(zero).assert().failure();
 }
