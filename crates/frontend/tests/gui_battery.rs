@@ -46,17 +46,12 @@ fn read_counter(path: &Path) -> Result<Counter, String> {
     })
 }
 
+/// The player on `rom`; each launch powers on (no resume of the last session's state):
+/// what is tested here is the battery save alone.
 fn player_args<'a>(rom: &'a Path, config: &'a Path) -> Vec<&'a str> {
-    vec![
-        rom.to_str().expect("utf-8 path"),
-        "--no-audio",
-        "--software",
-        // Each launch powers on (no resume of the last session's state): what is tested
-        // here is the battery save alone.
-        "--fresh",
-        "--config",
-        config.to_str().expect("utf-8 path"),
-    ]
+    let mut args = gui_support::player_args(rom, config);
+    args.push("--fresh");
+    args
 }
 
 /// Maps the player's palette to DMG shade numbers (0 lightest), as the core draws them.

@@ -7,7 +7,7 @@
 
 mod gui_support;
 
-use gui_support::{Display, SERIAL, counter_rom, missing_tools, wait_for_frame};
+use gui_support::{Display, SERIAL, counter_rom, missing_tools, player_args, wait_for_frame};
 use std::time::Duration;
 
 /// Holds `key` for `millis`.
@@ -60,20 +60,9 @@ fn gui_movie_record_and_speedrun_verify() {
     let movie = dir.join("session.bsm");
     let log = dir.join("record.log");
     let mut display = Display::start();
-    display.launch_with_env(
-        &[
-            rom_arg,
-            "--no-audio",
-            "--software",
-            "--fresh",
-            "--config",
-            config.to_str().unwrap(),
-            "--record",
-            movie.to_str().unwrap(),
-        ],
-        &env,
-        &log,
-    );
+    let mut args = player_args(&rom, &config);
+    args.extend(["--fresh", "--record", movie.to_str().unwrap()]);
+    display.launch_with_env(&args, &env, &log);
     let window = display.wait_for_window(&log);
     display.xdotool(&["windowfocus", "--sync", &window]);
     wait_for_frame(&display, &window, 30);
@@ -103,20 +92,9 @@ fn gui_movie_record_and_speedrun_verify() {
     // `movie verify` computes from the movie.
     let run = dir.join("run.bsm");
     let log = dir.join("speedrun.log");
-    display.launch_with_env(
-        &[
-            rom_arg,
-            "--no-audio",
-            "--software",
-            "--config",
-            config.to_str().unwrap(),
-            "--speedrun",
-            "--record",
-            run.to_str().unwrap(),
-        ],
-        &env,
-        &log,
-    );
+    let mut args = player_args(&rom, &config);
+    args.extend(["--speedrun", "--record", run.to_str().unwrap()]);
+    display.launch_with_env(&args, &env, &log);
     let window = display.wait_for_window(&log);
     display.xdotool(&["windowfocus", "--sync", &window]);
     wait_for_frame(&display, &window, 20);

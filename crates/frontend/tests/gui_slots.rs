@@ -5,7 +5,9 @@
 
 mod gui_support;
 
-use gui_support::{Display, SERIAL, counter_rom, missing_tools, wait_for_frame, wait_for_log};
+use gui_support::{
+    Display, SERIAL, counter_rom, missing_tools, player_args, wait_for_frame, wait_for_log,
+};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -51,13 +53,7 @@ fn gui_slots_save_load_undo_rewind_and_resume() {
     let config = dir.join("config.toml");
     let data = dir.join("data");
     let env = [("BACKSPIN_DATA_DIR", data.as_path())];
-    let args = [
-        rom.to_str().unwrap(),
-        "--no-audio",
-        "--software",
-        "--config",
-        config.to_str().unwrap(),
-    ];
+    let args = player_args(&rom, &config);
     let mut display = Display::start();
 
     let log = dir.join("first.log");

@@ -39,6 +39,19 @@ pub fn out_dir() -> PathBuf {
     dir
 }
 
+/// The player's arguments every GUI session test starts from: the ROM, no sound card, the
+/// software renderer (no GPU under Xvfb), and a config file of the test's own. Tests append
+/// what they exercise (`--fresh`, `--record FILE`, ...).
+pub fn player_args<'a>(rom: &'a Path, config: &'a Path) -> Vec<&'a str> {
+    vec![
+        rom.to_str().expect("utf-8 path"),
+        "--no-audio",
+        "--software",
+        "--config",
+        config.to_str().expect("utf-8 path"),
+    ]
+}
+
 /// A fresh folder under `target/gui-test/` holding the counter ROM (no save yet).
 pub fn counter_rom(name: &str) -> PathBuf {
     let dir = out_dir().join(name);
