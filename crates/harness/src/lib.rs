@@ -3,7 +3,9 @@
 //! A run reads `manifest.tsv` (see `shared/test-roms/README.md`), powers a fresh [`Core`] on
 //! for each row, runs the row's emulated time and judges the outcome by the suite's own
 //! protocol: Mooneye's `LD B,B` with Fibonacci registers, Blargg's serial text or `$A000`
-//! status, or a screenshot compared with the expected PNG. The known-failure baseline turns a
+//! status, or a screenshot compared with the expected PNG (taken at the test's `LD B,B` for
+//! Mealybug Tearoom and AGE, whose authors define it as "the picture is final"; at the row's
+//! full time otherwise). The known-failure baseline turns a
 //! run into one yes/no answer: nothing new broke and nothing listed started passing.
 //!
 //! [`Core`]: backspin_core::Core

@@ -30,6 +30,11 @@ pub enum Judge {
     Blargg,
     /// The final screen against the expected PNG.
     Screenshot,
+    /// The screen against the expected PNG, taken when the test executes `LD B,B`: the
+    /// authors of Mealybug Tearoom and of AGE's screenshot tests define that breakpoint as
+    /// "the picture is final" (their pictures then stay the same every frame). A test that
+    /// never reaches it is judged on its final screen like [`Judge::Screenshot`].
+    ScreenshotAtBreakpoint,
 }
 
 impl ManifestRow {
@@ -37,6 +42,7 @@ impl ManifestRow {
         match self.suite.as_str() {
             "mooneye" => Judge::Mooneye,
             "blargg" => Judge::Blargg,
+            "mealybug" | "age" => Judge::ScreenshotAtBreakpoint,
             _ => Judge::Screenshot,
         }
     }

@@ -122,9 +122,11 @@ pub fn run_in_memory(
         verdict = match judge {
             Judge::Mooneye => mooneye_verdict(&core, events),
             Judge::Blargg => blargg_early_verdict(&mut core, &mut blargg_seen_running),
-            Judge::Screenshot => None,
+            Judge::Screenshot | Judge::ScreenshotAtBreakpoint => None,
         };
-        if verdict.is_some() {
+        if verdict.is_some()
+            || (judge == Judge::ScreenshotAtBreakpoint && events.contains(Events::BREAKPOINT))
+        {
             break;
         }
     }
@@ -256,7 +258,8 @@ fn truncate(text: &str, max_chars: usize) -> String {
     }
 }
 
-/// After the full run time: Mooneye timed out; Blargg falls back to `$A000` then the screen.
+/// After the full run time (or a screenshot test's `LD B,B`): Mooneye timed out; Blargg falls
+/// back to `$A000` then the screen.
 fn final_verdict(
     judge: Judge,
     core: &mut Core,
@@ -275,7 +278,9 @@ fn final_verdict(
             let (passed, reason) = blargg_status_verdict(core, status);
             (passed, reason, Vec::new())
         }
-        Judge::Blargg | Judge::Screenshot => screenshot_verdict(core, row, expected_png, config),
+        Judge::Blargg | Judge::Screenshot | Judge::ScreenshotAtBreakpoint => {
+            screenshot_verdict(core, row, expected_png, config)
+        }
     }
 }
 

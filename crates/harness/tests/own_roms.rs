@@ -1,6 +1,7 @@
 //! The runner on ROMs built in memory: each judging protocol, pass and fail.
 
-use backspin_harness::{ManifestRow, RunConfig, run_in_memory};
+use backspin_core::{SCREEN_HEIGHT, SCREEN_WIDTH};
+use backspin_harness::{ManifestRow, RunConfig, encode_frame_png, run_in_memory};
 
 /// A 32 KiB ROM-only image: the entry point jumps over the header to `code` at 0x0150.
 fn rom_with(code: &[u8]) -> Vec<u8> {
@@ -87,4 +88,45 @@ fn blargg_serial_passed_and_failed() {
     );
     assert!(!fail.passed);
     assert_eq!(fail.reason, "serial: Failed #2");
+}
+
+/// Shows a white screen (BGP = 0), waits about 26 frames, executes `LD B,B`, waits as long
+/// again and turns the screen black (BGP = $FF).
+fn white_then_breakpoint_then_black_rom() -> Vec<u8> {
+    let wait = [0x11, 0xFF, 0xFF, 0x1B, 0x7A, 0xB3, 0x20, 0xFB]; // LD DE,$FFFF; DEC DE; LD A,D; OR E; JR NZ
+    let mut code = vec![0x3E, 0x00, 0xE0, 0x47]; // LD A,0; LDH (BGP),A
+    code.extend_from_slice(&wait);
+    code.push(0x40); // LD B,B
+    code.extend_from_slice(&wait);
+    code.extend_from_slice(&[0x3E, 0xFF, 0xE0, 0x47, 0x18, 0xFE]); // LD A,$FF; LDH (BGP),A; JR -2
+    rom_with(&code)
+}
+
+#[test]
+fn mealybug_and_age_screens_are_taken_at_the_breakpoint() {
+    let (_dir, config) = config();
+    let white = encode_frame_png(&[0; SCREEN_WIDTH * SCREEN_HEIGHT]);
+    let mut long_row = |suite: &str| ManifestRow {
+        seconds: 3.0,
+        ..row(suite)
+    };
+    for suite in ["mealybug", "age"] {
+        let result = run_in_memory(
+            &long_row(suite),
+            white_then_breakpoint_then_black_rom(),
+            Some(&white),
+            &config,
+        );
+        assert!(result.passed, "{suite}: {}", result.reason);
+        assert!(result.frames < 60, "{suite}: {} frames", result.frames);
+    }
+    // Other screenshot suites judge the screen at the row's full time: black by then.
+    let result = run_in_memory(
+        &long_row("acid"),
+        white_then_breakpoint_then_black_rom(),
+        Some(&white),
+        &config,
+    );
+    assert!(!result.passed, "{}", result.reason);
+    assert!(result.frames > 150, "{} frames", result.frames);
 }
