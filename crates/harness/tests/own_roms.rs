@@ -106,7 +106,7 @@ fn white_then_breakpoint_then_black_rom() -> Vec<u8> {
 fn mealybug_and_age_screens_are_taken_at_the_breakpoint() {
     let (_dir, config) = config();
     let white = encode_frame_png(&[0; SCREEN_WIDTH * SCREEN_HEIGHT]);
-    let mut long_row = |suite: &str| ManifestRow {
+    let long_row = |suite: &str| ManifestRow {
         seconds: 3.0,
         ..row(suite)
     };
