@@ -4,22 +4,11 @@
 
 use backspin_core::{Core, M_CYCLES_PER_SECOND, Options, Rom};
 
+/// The shared test ROM's bytes, or `None` after printing why the test skips.
 fn shared_rom(relative: &str) -> Option<Vec<u8>> {
-    let root = match backspin_harness::locate_test_roms() {
-        Ok(root) => root,
-        Err(reason) => {
-            println!("skipped: {reason}");
-            return None;
-        }
-    };
-    let path = root.join(relative);
-    match std::fs::read(&path) {
-        Ok(bytes) => Some(bytes),
-        Err(error) => {
-            println!("skipped: {} not readable ({error})", path.display());
-            None
-        }
-    }
+    backspin_harness::read_test_rom(relative)
+        .map_err(|reason| println!("skipped: {reason}"))
+        .ok()
 }
 
 fn power_on(bytes: &[u8]) -> Core {

@@ -22,7 +22,7 @@ pub use image::{
     ScreenshotError, ScreenshotMismatch, compare_rgb_with_png, compare_with_png, decode_png_luma,
     encode_frame_png, encode_screen_png, screen_rgb, shade_to_gray, write_screen_rgb,
 };
-pub use locate::{locate_test_roms, workspace_root};
+pub use locate::{locate_test_roms, read_test_rom, workspace_root};
 pub use manifest::{Judge, ManifestError, ManifestRow, load_manifest, parse_manifest};
 pub use report::{to_json, to_junit_xml};
 pub use run::{

@@ -40,6 +40,13 @@ pub fn locate_test_roms() -> Result<PathBuf, String> {
     ))
 }
 
+/// The bytes of `relative` (e.g. `homebrew/opus5.gb`) under [`locate_test_roms`]. `Err` says
+/// why not (no folder, or the file unreadable), for a test to print as its reason to skip.
+pub fn read_test_rom(relative: &str) -> Result<Vec<u8>, String> {
+    let path = locate_test_roms()?.join(relative);
+    std::fs::read(&path).map_err(|error| format!("{} not readable ({error})", path.display()))
+}
+
 /// Canonical form when possible (shorter paths in messages), the path itself otherwise.
 fn normalize(path: &Path) -> PathBuf {
     path.canonicalize().unwrap_or_else(|_| path.to_path_buf())
