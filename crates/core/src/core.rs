@@ -385,9 +385,14 @@ impl Core {
     /// completed frame. Idle stretches of a halted CPU are skipped, but never past `limit`.
     fn run(&mut self, limit: u64, stop_at_frame: bool) -> Events {
         let (cpu, hw) = (&mut self.state.cpu, &mut self.state.hw);
-        let mut machine = Machine::new(hw, &self.rom, self.boot_rom.as_ref(), &mut self.out);
+        let mut machine = Machine::new(
+            hw,
+            &self.rom,
+            self.boot_rom.as_ref(),
+            &mut self.out,
+            self.render,
+        );
         machine.set_deferral(self.halt_skipping);
-        machine.set_render(self.render);
         let stop_events = if stop_at_frame {
             Events::BREAKPOINT | Events::FRAME_READY
         } else {
@@ -417,6 +422,7 @@ impl Core {
             &self.rom,
             self.boot_rom.as_ref(),
             &mut self.out,
+            self.render,
         )
     }
 

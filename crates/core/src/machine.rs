@@ -1,6 +1,6 @@
 //! `Machine`: the memory map, I/O dispatch and the per-M-cycle tick. It implements [`Bus`].
 
-use crate::apu::ApuState;
+use crate::apu::{ApuState, AudioOut};
 use crate::bus::Bus;
 use crate::cart::Rom;
 use crate::cgb::{self, CgbState};
@@ -9,7 +9,7 @@ use crate::dma::DmaState;
 use crate::events::Events;
 use crate::io;
 use crate::joypad::JoypadState;
-use crate::ppu::{PpuState, Render, VideoMemory};
+use crate::ppu::{self, PpuState, Render, VideoMemory};
 use crate::serial::{SERIAL_CLOCK_BIT, SerialState, SerialWrite};
 use crate::state::{HwState, State};
 use crate::timer::TimerState;
@@ -49,7 +49,8 @@ const SPEED_SWITCH_PPU_DOTS: u16 = 3;
 const SPEED_SWITCH_SETTLED: u8 = 0x80;
 
 /// The `Bus` the CPU runs on: borrows the hardware state, the ROM and the host outputs for
-/// the duration of one run call.
+/// the duration of one run call (the frame buffers with the host's render options as the
+/// PPU's `ppu::Host`, built once here rather than passed down on every tick).
 ///
 /// # Deferred ticks
 /// Most M-cycles change nothing anyone can see: no interrupt request, no frame, no clock
@@ -63,7 +64,10 @@ pub(crate) struct Machine<'a> {
     hw: &'a mut HwState,
     rom: &'a Rom,
     boot_rom: Option<&'a BootRom>,
-    out: &'a mut Output,
+    /// The PPU's frame buffers and how it runs (drawing, lazy mode 3; see `Core`).
+    screen: ppu::Host<'a>,
+    audio: &'a mut AudioOut,
+    serial: &'a mut Vec<u8>,
     events: Events,
     /// The M-cycle up to which the timer, PPU and APU have ticked (at most `hw.m_cycles`).
     synced_m_cycles: u64,
@@ -75,8 +79,6 @@ pub(crate) struct Machine<'a> {
     /// true during the tick of an M-cycle the CPU spends halted or stopped, when an
     /// HBlank VRAM DMA waits (`Bus::idle_halted`). Only for that tick, so never in `State`.
     cpu_halted: bool,
-    /// Whether the PPU draws and runs mode 3 lazily (host options, see `Core`).
-    render: Render,
 }
 
 impl Drop for Machine<'_> {
@@ -168,25 +170,28 @@ impl<'a> Machine<'a> {
         rom: &'a Rom,
         boot_rom: Option<&'a BootRom>,
         out: &'a mut Output,
+        render: Render,
     ) -> Machine<'a> {
         let now = hw.m_cycles;
+        let Output {
+            frame,
+            frame_rgb,
+            serial,
+            audio,
+        } = out;
         Machine {
             hw,
             rom,
             boot_rom,
-            out,
+            screen: ppu::Host::new(frame, frame_rgb, render),
+            audio,
+            serial,
             events: Events::empty(),
             synced_m_cycles: now,
             full_tick_m_cycle: now.wrapping_add(1),
             defer_quiet_ticks: true,
             cpu_halted: false,
-            render: Render::DEFAULT,
         }
-    }
-
-    /// How the PPU runs from now on (drawing, lazy mode 3; both on by default).
-    pub(crate) fn set_render(&mut self, render: Render) {
-        self.render = render;
     }
 
     /// Whether quiet M-cycles are deferred (on by default).
@@ -290,11 +295,9 @@ impl<'a> Machine<'a> {
             n,
             video_memory!(hw),
             &mut hw.interrupt_flag,
-            &mut self.out.frame,
-            &mut self.out.frame_rgb,
-            self.render,
+            &mut self.screen,
         );
-        hw.apu.advance(n, &mut self.out.audio);
+        hw.apu.advance(n, self.audio);
     }
 
     /// `advance_components` at double speed: the PPU moves 2 dots per CPU M-cycle, the
@@ -307,13 +310,11 @@ impl<'a> Machine<'a> {
             n,
             video_memory!(hw),
             &mut hw.interrupt_flag,
-            &mut self.out.frame,
-            &mut self.out.frame_rgb,
-            self.render,
+            &mut self.screen,
         );
         let end = self.synced_m_cycles + u64::from(n);
         let even = (end / 2 - self.synced_m_cycles / 2) as u32;
-        hw.apu.advance(even, &mut self.out.audio);
+        hw.apu.advance(even, self.audio);
     }
 
     /// The system-counter bit that clocks the APU frame sequencer at the current speed.
@@ -343,7 +344,7 @@ impl<'a> Machine<'a> {
         }
         hw.timer
             .quiet_m_cycles(watched)
-            .min(hw.ppu.quiet_m_cycles_of::<4>(self.render.lazy_mode3))
+            .min(hw.ppu.quiet_m_cycles_of::<4>(self.screen.lazy_mode3()))
             .min(budget)
     }
 
@@ -360,9 +361,9 @@ impl<'a> Machine<'a> {
             watched |= hw.serial.clock_bit();
         }
         let ppu_quiet = if hw.cgb.double_speed() {
-            hw.ppu.quiet_m_cycles_of::<2>(self.render.lazy_mode3)
+            hw.ppu.quiet_m_cycles_of::<2>(self.screen.lazy_mode3())
         } else {
-            hw.ppu.quiet_m_cycles_of::<4>(self.render.lazy_mode3)
+            hw.ppu.quiet_m_cycles_of::<4>(self.screen.lazy_mode3())
         };
         hw.timer.quiet_m_cycles(watched).min(ppu_quiet).min(budget)
     }
@@ -387,13 +388,13 @@ impl<'a> Machine<'a> {
             return;
         }
         self.tick_ppu::<4>();
-        self.hw.apu.tick(&mut self.out.audio);
+        self.hw.apu.tick(self.audio);
     }
 
     fn frame_done(&mut self) {
         self.hw.frames += 1;
         self.events |= Events::FRAME_READY;
-        self.hw.apu.flush_at_frame_end(&mut self.out.audio);
+        self.hw.apu.flush_at_frame_end(self.audio);
     }
 
     /// The PPU's part of one CPU M-cycle of `DOTS` dots (4, 2 at double speed, 1 for a
@@ -401,13 +402,10 @@ impl<'a> Machine<'a> {
     #[inline(always)]
     fn tick_ppu<const DOTS: u16>(&mut self) {
         let hw = &mut *self.hw;
-        if hw.ppu.tick_dots::<DOTS>(
-            video_memory!(hw),
-            &mut hw.interrupt_flag,
-            &mut self.out.frame,
-            &mut self.out.frame_rgb,
-            self.render,
-        ) {
+        if hw
+            .ppu
+            .tick_dots::<DOTS>(video_memory!(hw), &mut hw.interrupt_flag, &mut self.screen)
+        {
             self.frame_done();
         }
     }
@@ -417,7 +415,7 @@ impl<'a> Machine<'a> {
     fn tick_double_speed(&mut self) {
         self.tick_ppu::<2>();
         if self.hw.m_cycles & 1 == 0 {
-            self.hw.apu.tick(&mut self.out.audio);
+            self.hw.apu.tick(self.audio);
         }
     }
 
@@ -654,7 +652,7 @@ impl<'a> Machine<'a> {
             io::P1 => hw.joypad.write(value, &mut hw.interrupt_flag),
             io::SB | io::SC => {
                 if let SerialWrite::Started(byte) = hw.serial.write(reg, value, hw.cgb.cgb_mode()) {
-                    self.out.serial.push(byte);
+                    self.serial.push(byte);
                     self.events |= Events::SERIAL_BYTE;
                 }
             }
@@ -782,13 +780,8 @@ impl<'a> Machine<'a> {
     fn delay_ppu_one_dot(&mut self) {
         self.sync_and_recheck();
         let hw = &mut *self.hw;
-        hw.ppu.delay_one_dot(
-            video_memory!(hw),
-            &mut hw.interrupt_flag,
-            &mut self.out.frame,
-            &mut self.out.frame_rgb,
-            self.render,
-        );
+        hw.ppu
+            .delay_one_dot(video_memory!(hw), &mut hw.interrupt_flag, &mut self.screen);
     }
 
     /// `halt_wake_interrupts` during a speed switch's HALT: it also ends when its time is up
@@ -860,7 +853,7 @@ impl Bus for Machine<'_> {
             video_memory!(hw),
             dots,
             double_speed,
-            self.render.lazy_mode3,
+            self.screen.lazy_mode3(),
         );
         let wake = hw.interrupt_enable & (hw.interrupt_flag | soon) & 0x1F;
         if hw.speed_switch_wake_m_cycle != 0 {
@@ -891,7 +884,7 @@ impl Bus for Machine<'_> {
             video_memory!(hw),
             dots,
             double_speed,
-            self.render.lazy_mode3,
+            self.screen.lazy_mode3(),
         );
         hw.interrupt_enable & (hw.interrupt_flag | soon) & 0x1F
     }

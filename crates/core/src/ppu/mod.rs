@@ -118,6 +118,45 @@ impl Render {
     };
 }
 
+/// The host's side of the PPU for one run of the machine: the frame buffers it draws into
+/// and the `Render` options, never saved. The machine builds it once per run and lends it
+/// to every tick by one reference (passing the buffers and options on each tick cost the
+/// DMG path about 1 % of its instructions).
+pub struct Host<'a> {
+    /// The frame in shades (or CGB colour numbers); None while not drawing.
+    frame: Option<&'a mut [u8; 160 * 144]>,
+    /// On a CGB, the frame in RGB555; None while not drawing.
+    frame_rgb: Option<&'a mut [u16; 160 * 144]>,
+    /// `Render::lazy_mode3`.
+    lazy_mode3: bool,
+}
+
+impl<'a> Host<'a> {
+    /// Draws into `frame` and `frame_rgb` if `render.draw`, runs mode 3 as `render` says.
+    pub fn new(
+        frame: &'a mut [u8; 160 * 144],
+        frame_rgb: &'a mut [u16; 160 * 144],
+        render: Render,
+    ) -> Host<'a> {
+        let (frame, frame_rgb) = if render.draw {
+            (Some(frame), Some(frame_rgb))
+        } else {
+            (None, None)
+        };
+        Host {
+            frame,
+            frame_rgb,
+            lazy_mode3: render.lazy_mode3,
+        }
+    }
+
+    /// `Render::lazy_mode3`: whether mode 3 may run lazily.
+    #[inline(always)]
+    pub fn lazy_mode3(&self) -> bool {
+        self.lazy_mode3
+    }
+}
+
 /// `ly_for_compare` / `stat_mode_for_interrupt` value meaning "none this dot".
 const NONE: u8 = 0xFF;
 
@@ -495,23 +534,25 @@ impl<'a> Ctx<'a> {
         }
     }
 
-    /// A context that runs real time: it draws into the frames if `render` says so.
+    /// A context that runs real time: it draws into the host's frames if it draws.
     fn drawing(
         memory: VideoMemory<'a>,
         interrupt_flag: &'a mut u8,
-        frame: &'a mut [u8; 160 * 144],
-        frame_rgb: &'a mut [u16; 160 * 144],
-        render: Render,
+        host: &'a mut Host<'_>,
         double_speed: bool,
     ) -> Ctx<'a> {
-        let mut ctx = Ctx::look_ahead(memory, interrupt_flag);
-        if render.draw {
-            ctx.frame = Some(frame);
-            ctx.frame_rgb = Some(frame_rgb);
+        Ctx {
+            vram: memory.vram,
+            vram_bank1: memory.vram_bank1,
+            oam: memory.oam,
+            cgb: memory.cgb,
+            interrupt_flag,
+            frame: host.frame.as_deref_mut(),
+            frame_rgb: host.frame_rgb.as_deref_mut(),
+            frame_done: false,
+            double_speed,
+            lazy: host.lazy_mode3,
         }
-        ctx.double_speed = double_speed;
-        ctx.lazy = render.lazy_mode3;
-        ctx
     }
 
     fn memory(&self) -> VideoMemory<'a> {
@@ -536,19 +577,18 @@ impl PpuState {
         frame: &mut [u8; 160 * 144],
         frame_rgb: &mut [u16; 160 * 144],
     ) -> bool {
-        self.tick_dots::<4>(memory, interrupt_flag, frame, frame_rgb, Render::DEFAULT)
+        let mut host = Host::new(frame, frame_rgb, Render::DEFAULT);
+        self.tick_dots::<4>(memory, interrupt_flag, &mut host)
     }
 
     /// `tick` for a CPU M-cycle of `DOTS` dots: 4 at normal speed, 2 at CGB double speed
-    /// (the PPU keeps its pace while the CPU's doubles), run as `render` asks.
+    /// (the PPU keeps its pace while the CPU's doubles), drawing into and run as `host` says.
     #[inline(always)]
     pub fn tick_dots<const DOTS: u16>(
         &mut self,
         memory: VideoMemory,
         interrupt_flag: &mut u8,
-        frame: &mut [u8; 160 * 144],
-        frame_rgb: &mut [u16; 160 * 144],
-        render: Render,
+        host: &mut Host,
     ) -> bool {
         // Fast paths, inlined into the machine's M-cycle: nothing due in this M-cycle (most
         // of modes 0, 1 and 2), or mode 3 can owe four more dots (see `settle`).
@@ -561,13 +601,13 @@ impl PpuState {
                 }
             } else if u32::from(self.screen_x) + u32::from(self.fifo_lag) + u32::from(DOTS) < 160
                 && self.oam_dma_active == 0
-                && render.lazy_mode3
+                && host.lazy_mode3
             {
                 self.fifo_lag += DOTS;
                 return false;
             }
         }
-        self.tick_slow::<DOTS>(memory, interrupt_flag, frame, frame_rgb, render)
+        self.tick_slow::<DOTS>(memory, interrupt_flag, host)
     }
 
     #[inline(never)]
@@ -575,14 +615,12 @@ impl PpuState {
         &mut self,
         memory: VideoMemory,
         interrupt_flag: &mut u8,
-        frame: &mut [u8; 160 * 144],
-        frame_rgb: &mut [u16; 160 * 144],
-        render: Render,
+        host: &mut Host,
     ) -> bool {
         if self.lcdc & LCDC_LCD_ENABLE == 0 && self.deferred_valid == 0 {
             return self.tick_lcd_off::<DOTS>();
         }
-        let mut ctx = Ctx::drawing(memory, interrupt_flag, frame, frame_rgb, render, DOTS < 4);
+        let mut ctx = Ctx::drawing(memory, interrupt_flag, host, DOTS < 4);
         if self.deferred_valid != 0 {
             self.apply_deferred(&mut ctx, DOTS == 2);
             if self.lcdc & LCDC_LCD_ENABLE == 0 {
@@ -608,18 +646,11 @@ impl PpuState {
     /// M-cycle is two dots, so the PPU can stand at either dot of it; the machine calls this
     /// where the hardware sets that phase (the LCD switched on at double speed). With the
     /// LCD off there is no phase to keep.
-    pub fn delay_one_dot(
-        &mut self,
-        memory: VideoMemory,
-        interrupt_flag: &mut u8,
-        frame: &mut [u8; 160 * 144],
-        frame_rgb: &mut [u16; 160 * 144],
-        render: Render,
-    ) {
+    pub fn delay_one_dot(&mut self, memory: VideoMemory, interrupt_flag: &mut u8, host: &mut Host) {
         if self.lcdc & LCDC_LCD_ENABLE == 0 {
             return;
         }
-        let mut ctx = Ctx::drawing(memory, interrupt_flag, frame, frame_rgb, render, true);
+        let mut ctx = Ctx::drawing(memory, interrupt_flag, host, true);
         if self.deferred_valid != 0 {
             self.apply_deferred(&mut ctx, true);
         }
@@ -771,19 +802,18 @@ impl PpuState {
         frame: &mut [u8; 160 * 144],
         frame_rgb: &mut [u16; 160 * 144],
     ) {
-        self.advance_of::<4>(n, memory, interrupt_flag, frame, frame_rgb, Render::DEFAULT);
+        let mut host = Host::new(frame, frame_rgb, Render::DEFAULT);
+        self.advance_of::<4>(n, memory, interrupt_flag, &mut host);
     }
 
     /// `advance` for M-cycles of `DOTS` dots: exactly `n` calls of `tick_dots::<DOTS>` when
-    /// `n <= quiet_m_cycles_of::<DOTS>()`, run as `render` asks.
+    /// `n <= quiet_m_cycles_of::<DOTS>()`, drawing into and run as `host` says.
     pub fn advance_of<const DOTS: u16>(
         &mut self,
         n: u32,
         memory: VideoMemory,
         interrupt_flag: &mut u8,
-        frame: &mut [u8; 160 * 144],
-        frame_rgb: &mut [u16; 160 * 144],
-        render: Render,
+        host: &mut Host,
     ) {
         let dots = u32::from(DOTS);
         // The common case: `tick`'s first fast path n times over.
@@ -796,9 +826,9 @@ impl PpuState {
             self.line_dot = self.line_dot.wrapping_add((dots * n) as u16);
             return;
         }
-        if n <= 1 || self.quiet_m_cycles_of::<DOTS>(render.lazy_mode3) < n {
+        if n <= 1 || self.quiet_m_cycles_of::<DOTS>(host.lazy_mode3) < n {
             for _ in 0..n {
-                self.tick_dots::<DOTS>(memory, interrupt_flag, frame, frame_rgb, render);
+                self.tick_dots::<DOTS>(memory, interrupt_flag, host);
             }
             return;
         }
@@ -812,7 +842,7 @@ impl PpuState {
             self.fifo_lag += (dots * n) as u16;
             return;
         }
-        let mut bus = Ctx::drawing(memory, interrupt_flag, frame, frame_rgb, render, DOTS < 4);
+        let mut bus = Ctx::drawing(memory, interrupt_flag, host, DOTS < 4);
         // Within the quiet span no mode-3 step runs, so the split into ticks is
         // unobservable.
         self.run(dots * n, false, &mut bus);
