@@ -7,9 +7,10 @@
 //!   LCD on) is the same picture.
 //!
 //! On our own ROMs (`roms-test/*.asm`, the demo), on a DMG and on a CGB, and on every
-//! homebrew ROM under `../shared/test-roms/homebrew*` (skipped with a printed reason when
-//! absent): on a DMG, and on a CGB too when the header asks for one (µCity, gb8) or for the
-//! compatibility-mode check (opus5).
+//! homebrew ROM under `../shared/test-roms/homebrew*` and the acid tests (skipped with a
+//! printed reason when absent): on a DMG, and on a CGB too when the header asks for one
+//! (µCity, gb8, cgb-acid2, cgb-acid-hell) or for the compatibility-mode check (opus5,
+//! dmg-acid2).
 //!
 //! `cargo test` runs `DEFAULT_FRAMES` frames of each; the full check is 3,000 frames:
 //! `cargo test --release -p backspin-harness --test render_oracle -- --ignored`.
@@ -72,7 +73,9 @@ fn own_workloads() -> Vec<Workload> {
     workloads
 }
 
-/// Every ROM in the shared `homebrew*` folders (one level of subfolders).
+/// Every ROM in the shared `homebrew*` folders (one level of subfolders), and the acid
+/// tests (`acid/`: cgb-acid2 puts tile attributes, flips and every priority rule in
+/// one picture, the CGB span drain's hardest case).
 fn shared_workloads() -> Vec<Workload> {
     let root = match backspin_harness::locate_test_roms() {
         Ok(root) => root,
@@ -86,8 +89,10 @@ fn shared_workloads() -> Vec<Workload> {
         entries
             .filter_map(|entry| entry.ok().map(|entry| entry.path()))
             .filter(|path| {
-                path.file_name()
-                    .is_some_and(|name| name.to_string_lossy().starts_with("homebrew"))
+                path.file_name().is_some_and(|name| {
+                    let name = name.to_string_lossy();
+                    name.starts_with("homebrew") || name == "acid"
+                })
             })
             .collect::<Vec<_>>()
     });
@@ -109,8 +114,8 @@ fn shared_workloads() -> Vec<Workload> {
             .unwrap_or(&path)
             .display()
             .to_string();
-        // opus5 also stands for a DMG cartridge in a CGB's compatibility mode.
-        let cgb_too = name.ends_with("opus5.gb");
+        // opus5 and dmg-acid2 also stand for a DMG cartridge in a CGB's compatibility mode.
+        let cgb_too = name.ends_with("opus5.gb") || name.ends_with("dmg-acid2.gb");
         push_models(&mut workloads, name, rom, cgb_too);
     }
     workloads

@@ -1,7 +1,7 @@
 //! Colour on a CGB: tile attributes, the object FIFO's palette numbers and OAM-index
 //! priority, and the mapping of each pixel through palette RAM. The DMG path (shades, and
 //! the whole-tile drain in `lazy.rs`) stays apart and untouched; colour pixels go out one by
-//! one through `output_pixel`.
+//! one through `output_pixel`, or a FIFO's worth at once through `colour_span.rs`.
 //!
 //! Pan Docs "VRAM Background Maps" (BG map attributes), "OAM" (CGB attribute bits), "Tile
 //! priority" and "Object priority" (OPRI); cgb-acid2 checks every one of them.
@@ -9,11 +9,11 @@
 use super::*;
 
 /// BG map attribute bits (CGB mode, VRAM bank 1).
-const ATTRIBUTE_PALETTE: u8 = 0x07;
+pub(super) const ATTRIBUTE_PALETTE: u8 = 0x07;
 const ATTRIBUTE_BANK: u8 = 0x08;
 const ATTRIBUTE_X_FLIP: u8 = 0x20;
 const ATTRIBUTE_Y_FLIP: u8 = 0x40;
-const ATTRIBUTE_PRIORITY: u8 = 0x80;
+pub(super) const ATTRIBUTE_PRIORITY: u8 = 0x80;
 
 impl PpuState {
     /// `tick_fetcher` on a CGB (either colour mode). Each VRAM read takes two dots: the
@@ -24,15 +24,7 @@ impl PpuState {
     pub(super) fn tick_cgb_fetcher(&mut self, bus: &Ctx, during_object_fetch: bool) {
         match self.fetcher_step {
             0 => self.choose_map_entry(during_object_fetch),
-            1 => {
-                let address = super::fetcher::map_address(self.fetch_map_entry, self.fetcher_y);
-                self.fetch_tile_number = bus.vram[address];
-                self.fetch_tile_attributes = if self.colour_mode == MODE_CGB {
-                    bus.vram_bank1[address]
-                } else {
-                    0
-                };
-            }
+            1 => self.read_map_entry(bus),
             2 | 4 => self.fetch_tile_sel = u8::from(self.lcdc & LCDC_TILE_DATA != 0),
             3 => self.fetch_tile_low = self.read_cgb_tile_data(bus, 0),
             5 => {
@@ -55,11 +47,23 @@ impl PpuState {
 
     /// Fetcher step 0 on a CGB: chooses (and latches) the map entry and row of the next
     /// tile; step 1 reads it.
-    fn choose_map_entry(&mut self, during_object_fetch: bool) {
+    pub(super) fn choose_map_entry(&mut self, during_object_fetch: bool) {
         self.hand_back_disabled_window();
         let (entry, y) = self.map_entry(during_object_fetch);
         self.fetch_map_entry = entry;
         self.fetcher_y = y;
+    }
+
+    /// Fetcher step 1 on a CGB: reads the tile number at the entry chosen a dot earlier,
+    /// and in CGB mode its attributes (the same address in VRAM bank 1).
+    pub(super) fn read_map_entry(&mut self, bus: &Ctx) {
+        let address = super::fetcher::map_address(self.fetch_map_entry, self.fetcher_y);
+        self.fetch_tile_number = bus.vram[address];
+        self.fetch_tile_attributes = if self.colour_mode == MODE_CGB {
+            bus.vram_bank1[address]
+        } else {
+            0
+        };
     }
 
     /// The fetcher latches as of a file that did not save them (format 1.2 and older): on
@@ -78,7 +82,7 @@ impl PpuState {
     /// Fetcher step 3 (`plane` 0) or 5 (1): a data byte of the tile, at the address formed
     /// a dot earlier (`fetch_tile_sel`), from the row chosen with the map entry (revision D
     /// and later), flipped and banked by the attributes.
-    fn read_cgb_tile_data(&self, bus: &Ctx, plane: usize) -> u8 {
+    pub(super) fn read_cgb_tile_data(&self, bus: &Ctx, plane: usize) -> u8 {
         let tile = self.fetch_tile_number;
         if self.tile_sel_glitch != 0 && self.fetch_tile_sel != 0 && tile < 0x80 {
             // LCDC bit 4 went from 1 to 0 a dot ago: the read returns the tile number.
@@ -116,7 +120,7 @@ impl PpuState {
 
     /// A tile has just entered the background FIFO: apply its horizontal flip and keep its
     /// attributes for its pixels.
-    fn push_cgb_attributes(&mut self) {
+    pub(super) fn push_cgb_attributes(&mut self) {
         if self.fetch_tile_attributes & ATTRIBUTE_X_FLIP != 0 {
             self.bg_fifo_low = self.bg_fifo_low.reverse_bits();
             self.bg_fifo_high = self.bg_fifo_high.reverse_bits();

@@ -183,8 +183,8 @@ impl PpuState {
             || length + step < 6
             || self.insert_background_pixel != 0
             || self.screen_x > 160 - length
-            // Colour output goes pixel by pixel (`output_pixel`).
-            || self.colour_mode != 0
+            // CGB: the dot after LCDC bit 4 was cleared reads tile data differently.
+            || self.tile_sel_glitch != 0
             // A disabled window hands back at the next fetch (`hand_back_disabled_window`).
             || (self.in_window != 0 && self.lcdc & LCDC_WINDOW_ENABLE == 0)
         {
@@ -236,6 +236,11 @@ impl PpuState {
     /// pushes it at the last dot. Same effects, in the same order, as that many
     /// `Mode3Dot` steps.
     pub(super) fn mode3_drain(&mut self, length: u8, bus: &mut Ctx) {
+        if self.colour_mode != 0 {
+            // A CGB's fetcher and colours (`colour_span.rs`): once per span, never per pixel.
+            self.mode3_colour_drain(length, bus);
+            return;
+        }
         let start_step = self.fetcher_step.min(6);
         let start_x = self.scanline_x;
         // Dot j (1-based) runs fetcher step start_step + j - 1, after its pixel is out.

@@ -40,6 +40,7 @@ use bytemuck::{Pod, Zeroable};
 
 mod boot_logo;
 mod colour;
+mod colour_span;
 mod fetcher;
 mod lazy;
 mod oam_bug;

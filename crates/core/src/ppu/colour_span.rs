@@ -1,0 +1,175 @@
+//! The colour counterpart of the DMG drain (`lazy.rs`): the background FIFO's remaining
+//! pixels go out at once on a CGB (either colour mode), while the CGB fetcher finishes its
+//! tile and pushes it at the last dot.
+//!
+//! `mode3_drain_length` decides when this is exact; it holds for both pipelines because
+//! nothing that decides a pixel can change within a span:
+//! - registers are written between runs (`apply_deferred`), never within one;
+//! - VRAM, so tile numbers, attributes and data, is locked in mode 3;
+//! - palette RAM is locked in mode 3 (`CgbState::write`), so the span's background
+//!   colours are decoded once, from the one tile's attributes in the FIFO;
+//! - no object is fetched or dropped within it, so the object FIFO only shifts.
+//!
+//! `crates/harness/tests/render_oracle.rs` compares it with dot-by-dot stepping every frame
+//! (cgb-acid2 and cgb-acid-hell among the workloads: attributes, flips, priorities).
+
+use super::colour::{ATTRIBUTE_PALETTE, ATTRIBUTE_PRIORITY};
+use super::*;
+
+impl PpuState {
+    /// `length` plain dots on a CGB: the same effects, in the same order, as that many
+    /// `Mode3Dot` steps (`output_colour_pixel`, then `tick_cgb_fetcher`, each dot).
+    pub(super) fn mode3_colour_drain(&mut self, length: u8, bus: &mut Ctx) {
+        let start_x = self.scanline_x;
+        // Pixels left of column 0 are popped and dropped (fine scroll).
+        let discarded = if start_x >= 160 {
+            (256 - u16::from(start_x)).min(u16::from(length)) as u8
+        } else {
+            0
+        };
+        let shown = length - discarded;
+        if shown != 0 && (bus.frame.is_some() || bus.frame_rgb.is_some()) {
+            self.draw_colour_span(discarded, length, bus);
+        }
+        self.shift_object_fifo(length);
+        self.screen_x += shown;
+        if shown != 0 {
+            self.window_fetch_starting = 0;
+        }
+        self.finish_cgb_fetch(start_x, bus);
+        self.scanline_x = start_x.wrapping_add(length);
+        // Every pixel is out: the fetcher's push at the last dot finds the FIFO empty.
+        self.bg_fifo_len = 0;
+        self.try_push_background();
+        self.push_cgb_attributes();
+    }
+
+    /// The CGB fetcher's steps from `fetcher_step` up to its high data byte, as the span's
+    /// dots run them: dot j (1-based) runs step `fetcher_step + j - 1`, after its pixel is
+    /// out. The span ends when the FIFO is empty, the step-5 dot or later, so the push
+    /// follows.
+    fn finish_cgb_fetch(&mut self, start_x: u8, bus: &Ctx) {
+        let start_step = self.fetcher_step.min(6);
+        // The drain's conditions rule out a window handed back at step 0 and the tile-data
+        // glitch (`read_cgb_tile_data`).
+        if start_step == 0 {
+            // Step 0 runs at dot 1, one pixel on.
+            self.scanline_x = start_x.wrapping_add(1);
+            self.choose_map_entry(false);
+        }
+        if start_step <= 1 {
+            self.read_map_entry(bus);
+        }
+        // LCDC cannot change within the span, so steps 2 and 4 latch the same bit.
+        if start_step <= 4 {
+            let tile_sel = u8::from(self.lcdc & LCDC_TILE_DATA != 0);
+            if start_step <= 2 {
+                self.fetch_tile_sel = tile_sel;
+            }
+            if start_step <= 3 {
+                self.fetch_tile_low = self.read_cgb_tile_data(bus, 0);
+            }
+            self.fetch_tile_sel = tile_sel;
+        }
+        if start_step <= 5 {
+            self.fetch_tile_high = self.read_cgb_tile_data(bus, 1);
+            if self.in_window != 0 {
+                self.fetcher_window_x = self.fetcher_window_x.wrapping_add(1);
+            }
+        }
+    }
+
+    /// Writes the pixels `discarded..length` of the FIFO (bit 7 - i is pixel i) through
+    /// palette RAM, as `output_colour` does one at a time.
+    fn draw_colour_span(&self, discarded: u8, length: u8, bus: &mut Ctx) {
+        let cgb_mode = self.colour_mode == MODE_CGB;
+        let cgb = bus.cgb;
+        let attributes = self.bg_fifo_attributes;
+        // Background: what the frame gets (colour number, or DMG shade in compatibility
+        // mode) and its RGB555, per colour 0..=3. In compatibility mode a clear LCDC bit 0
+        // blanks the background to colour 0 (also for object priority); in CGB mode it
+        // only gives objects priority.
+        let (bg_numbers, bg_palette, bg_mask) = if cgb_mode {
+            ([0, 1, 2, 3], attributes & ATTRIBUTE_PALETTE, 3)
+        } else {
+            let shades = [0, 1, 2, 3].map(|colour| (self.bgp >> (colour * 2)) & 3);
+            (
+                shades,
+                0,
+                if self.lcdc & LCDC_BG_ENABLE != 0 {
+                    3
+                } else {
+                    0
+                },
+            )
+        };
+        let bg_rgb =
+            bg_numbers.map(|number| cgb.map_or(0, |cgb| cgb.bg_colour(bg_palette, number)));
+        let objects_shown = self.lcdc & LCDC_OBJ_ENABLE != 0;
+        let objects_win_always = self.lcdc & LCDC_BG_ENABLE == 0;
+        let bg_has_priority = attributes & ATTRIBUTE_PRIORITY != 0;
+        let mut numbers = [0u8; 8];
+        let mut colours = [0u16; 8];
+        for i in discarded..length {
+            let bit = 7 - i;
+            let plane = |byte: u8| (byte >> bit) & 1;
+            let bg_colour = ((plane(self.bg_fifo_high) << 1) | plane(self.bg_fifo_low)) & bg_mask;
+            let mut number = bg_numbers[usize::from(bg_colour)];
+            let mut rgb = bg_rgb[usize::from(bg_colour)];
+            let obj_colour = (plane(self.obj_fifo_high) << 1) | plane(self.obj_fifo_low);
+            if objects_shown && obj_colour != 0 {
+                let behind_bg = plane(self.obj_fifo_priority) != 0;
+                let palette = plane(self.obj_fifo_palette);
+                if cgb_mode {
+                    if objects_win_always || bg_colour == 0 || !(bg_has_priority || behind_bg) {
+                        let palette = palette
+                            | (plane(self.obj_fifo_palette_bit1) << 1)
+                            | (plane(self.obj_fifo_palette_bit2) << 2);
+                        number = obj_colour;
+                        rgb = cgb.map_or(0, |cgb| cgb.obj_colour(palette, obj_colour));
+                    }
+                } else if !(behind_bg && bg_colour != 0) {
+                    let obp = if palette != 0 { self.obp1 } else { self.obp0 };
+                    number = (obp >> (obj_colour * 2)) & 3;
+                    rgb = cgb.map_or(0, |cgb| cgb.obj_colour(palette, number));
+                }
+            }
+            numbers[usize::from(i)] = number;
+            colours[usize::from(i)] = rgb;
+        }
+        let pixels = usize::from(discarded)..usize::from(length);
+        let start = usize::from(self.ly) * SCREEN_WIDTH + usize::from(self.screen_x);
+        let row = start..start + pixels.len();
+        if let Some(out) = bus
+            .frame
+            .as_deref_mut()
+            .and_then(|frame| frame.get_mut(row.clone()))
+        {
+            out.copy_from_slice(&numbers[pixels.clone()]);
+        }
+        if let Some(out) = bus
+            .frame_rgb
+            .as_deref_mut()
+            .and_then(|frame| frame.get_mut(row))
+        {
+            out.copy_from_slice(&colours[pixels]);
+        }
+    }
+
+    /// Pops `length` pixels off every object FIFO plane (in CGB mode also the palette bits
+    /// 1..=2 and the OAM indices, which refill with 0xFF as `shift_cgb_object_fifo` does).
+    fn shift_object_fifo(&mut self, length: u8) {
+        let shift = |plane: u8| (u16::from(plane) << length) as u8;
+        self.obj_fifo_low = shift(self.obj_fifo_low);
+        self.obj_fifo_high = shift(self.obj_fifo_high);
+        self.obj_fifo_palette = shift(self.obj_fifo_palette);
+        self.obj_fifo_priority = shift(self.obj_fifo_priority);
+        if self.colour_mode == MODE_CGB {
+            self.obj_fifo_palette_bit1 = shift(self.obj_fifo_palette_bit1);
+            self.obj_fifo_palette_bit2 = shift(self.obj_fifo_palette_bit2);
+            let length = usize::from(length);
+            self.obj_fifo_oam_index.copy_within(length.., 0);
+            self.obj_fifo_oam_index[8 - length..].fill(0xFF);
+        }
+    }
+}
