@@ -23,9 +23,8 @@ pub trait Bus {
         let _ = addr;
         self.idle();
     }
-    /// Interrupts a halted CPU sees at the end of this M-cycle: `IE & IF`, plus requests
-    /// arriving within the next two dots at normal speed, one at double speed (no cycle
-    /// passes).
+    /// Interrupts a halted CPU sees at the end of this M-cycle: `IE & IF`, plus, on a DMG,
+    /// requests arriving within the next two dots (no cycle passes).
     fn halt_wake_interrupts(&mut self) -> u8 {
         self.pending_interrupts()
     }

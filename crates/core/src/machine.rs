@@ -842,20 +842,28 @@ impl Bus for Machine<'_> {
     fn halt_wake_interrupts(&mut self) -> u8 {
         self.sync();
         let hw = &*self.hw;
-        // A halted CPU samples IF two dots into the M-cycle at normal speed, so a request
+        // A halted DMG samples IF two dots into the M-cycle at normal speed, so a request
         // in those dots wakes it at the end of this one: the phase that makes the Mooneye
         // HALT-based PPU tests (`hblank_ly_scx_timing-GS`, `intr_1_2_timing-GS`,
         // `vblank_stat_intr-GS`) agree with the running-CPU ones (`intr_2_0_timing`, AGE
         // `stat-int-*`, Mealybug). SameBoy's halted DMG samples mid-M-cycle alike.
-        let double_speed = hw.cgb.double_speed();
-        let dots = if double_speed { 1 } else { 2 };
-        let soon = hw.ppu.interrupts_in_next_dots(
-            video_memory!(hw),
-            dots,
-            double_speed,
-            self.screen.lazy_mode3(),
-        );
-        let wake = hw.interrupt_enable & (hw.interrupt_flag | soon) & 0x1F;
+        // A halted CGB (either colour mode) samples at the start of the M-cycle instead, so
+        // such a request wakes it an M-cycle later: SameBoy's `GB_cpu_run` gives only the
+        // DMG its mid-cycle sample, and cgb-acid-hell's face (LCDC writes timed from a HALT
+        // woken by LY=LYC, landing between a tile-data byte's address and its read) needs
+        // that M-cycle. UNVERIFIED at double speed (no test tells; SameBoy's rule has no
+        // speed condition, so it is followed there too).
+        let wake = if hw.cgb.is_cgb() {
+            hw.interrupt_enable & hw.interrupt_flag & 0x1F
+        } else {
+            let soon = hw.ppu.interrupts_in_next_dots(
+                video_memory!(hw),
+                2,
+                false,
+                self.screen.lazy_mode3(),
+            );
+            hw.interrupt_enable & (hw.interrupt_flag | soon) & 0x1F
+        };
         if hw.speed_switch_wake_m_cycle != 0 {
             return self.speed_switch_wake(wake);
         }

@@ -133,9 +133,10 @@ pub fn step(cpu: &mut CpuState, bus: &mut impl Bus) {
             // A request seen after an idle cycle wakes the CPU, which then fetches and
             // samples interrupts like any other step: from HALT the dispatch starts one
             // M-cycle after the request (Mooneye `halt_ime1_timing2-GS`,
-            // `halt_ime0_nointr_timing`, `di_timing-GS`). A halted CPU samples slightly
+            // `halt_ime0_nointr_timing`, `di_timing-GS`). A halted DMG samples slightly
             // later in the M-cycle, so a PPU request due in the next dot also wakes it
-            // (`hblank_ly_scx_timing-GS`, `intr_1_2_timing-GS`, `vblank_stat_intr-GS`).
+            // (`hblank_ly_scx_timing-GS`, `intr_1_2_timing-GS`, `vblank_stat_intr-GS`);
+            // a halted CGB does not (`Machine::halt_wake_interrupts`).
             cpu.set_mode(CpuMode::Running);
         }
         CpuMode::Stopped => {
