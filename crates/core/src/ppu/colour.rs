@@ -82,12 +82,15 @@ impl PpuState {
     /// Fetcher step 3 (`plane` 0) or 5 (1): a data byte of the tile, at the address formed
     /// a dot earlier (`fetch_tile_sel`), from the row chosen with the map entry (revision D
     /// and later), flipped and banked by the attributes.
-    pub(super) fn read_cgb_tile_data(&self, bus: &Ctx, plane: usize) -> u8 {
+    pub(super) fn read_cgb_tile_data(&mut self, bus: &Ctx, plane: usize) -> u8 {
         let tile = self.fetch_tile_number;
         if self.tile_sel_glitch != 0 && self.fetch_tile_sel != 0 && tile < 0x80 {
             // LCDC bit 4 went from 1 to 0 a dot ago: the read returns the tile number.
             // UNVERIFIED beyond Mealybug's documentation of the glitch (non-D revisions).
             return tile;
+        }
+        if self.tile_sel_set_on_read(tile) {
+            return self.low_half_latch();
         }
         let index = if self.fetch_tile_sel == 0 && tile < 128 {
             u16::from(tile) + 256
@@ -99,7 +102,11 @@ impl PpuState {
             row ^= 7;
         }
         let address = usize::from(index * 16 + u16::from(row) * 2) + plane;
-        self.tile_data_bank(bus)[address & 0x1FFF]
+        let byte = self.tile_data_bank(bus)[address & 0x1FFF];
+        if index < 256 {
+            self.set_low_half_latch(byte);
+        }
+        byte
     }
 
     /// The VRAM bank of the tile being fetched (attribute bit 3).

@@ -47,6 +47,7 @@ mod oam_bug;
 mod objects;
 mod registers;
 mod schedule;
+mod tile_sel;
 
 pub use boot_logo::write_boot_logo;
 
@@ -467,8 +468,9 @@ pub struct PpuState {
     /// forms the address then, reads it the next dot).
     #[state(since = 3, flag)]
     pub fetch_tile_sel: u8,
-    /// CGB: 1 during the dot after a write cleared LCDC bit 4: a tile data read then returns
-    /// the tile number instead (Mealybug m3_lcdc_tile_sel_change CGB rows).
+    /// CGB: 1 during the dot after a write changed LCDC bit 4: a tile data read then returns
+    /// the tile number instead if the bit was cleared, or `low_half_latch` if it was set
+    /// (`tile_sel.rs`; Mealybug m3_lcdc_tile_sel_change CGB rows).
     #[state(since = 3, flag)]
     pub tile_sel_glitch: u8,
     #[state(old_pad_len = 1)]

@@ -208,9 +208,10 @@ impl PpuState {
             }
         }
         self.pay(self.fifo_lag, bus);
-        if cgb && !double_speed && reg == io::LCDC && self.lcdc & !value & LCDC_TILE_DATA != 0 {
-            // The dot after the write sees the tile-data glitch (`read_cgb_tile_data`);
-            // `tick_slow` runs that dot on its own and then clears the flag.
+        if cgb && !double_speed && reg == io::LCDC && (self.lcdc ^ value) & LCDC_TILE_DATA != 0 {
+            // The dot after the write sees the tile-data glitch (`read_cgb_tile_data`, and
+            // `tile_sel.rs` for a set); `tick_slow` runs that dot on its own and then
+            // clears the flag.
             self.tile_sel_glitch = 1;
         }
         self.write_register_now(reg, value, bus.interrupt_flag);
