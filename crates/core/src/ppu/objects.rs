@@ -124,6 +124,25 @@ impl PpuState {
         self.goto(Step::SpriteFetch2, 1);
     }
 
+    /// Dots by which a CGB reads each object data byte ahead of a DMG (0 or 1).
+    ///
+    /// A CGB forms each object data byte's address (the row, from LCDC bit 2 and the
+    /// object's Y) one dot before it reads the byte, as its background fetcher does
+    /// (SameBoy's display notes give the fetcher's address/read pairs; for objects SameBoy
+    /// leaves the sampling dot open). VRAM is closed to the CPU in mode 3, so the byte is the
+    /// same on either dot: we form the address and read at the earlier dot, keeping the
+    /// fetch's length. Evidence: Mealybug m3_lcdc_obj_size_change_scx on CGB C and D, where
+    /// with SCX mod 8 = 4 a write clearing LCDC bit 2 lands exactly on the low byte's read
+    /// dot of the second object and that byte still comes from the 8x16 row (its high byte,
+    /// two dots later, from the 8x8 row); m3_lcdc_obj_size_change keeps passing.
+    /// The DMG's object-size bit, landing two dots before the access, is the same
+    /// address-ahead-of-read with the DMG's LCDC landing a dot earlier than a CGB's.
+    /// UNVERIFIED at double speed.
+    #[inline(always)]
+    pub(super) fn object_read_lead(&self) -> u16 {
+        u16::from(self.is_cgb_hardware())
+    }
+
     /// VRAM offset of the next object's row on this line (low byte; +1 for the high).
     pub(super) fn sprite_row_address(&self) -> u16 {
         let tall = self.lcdc & LCDC_OBJ_TALL != 0;

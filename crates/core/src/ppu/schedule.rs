@@ -188,7 +188,7 @@ impl PpuState {
                 self.tick_fetcher_in(bus, true);
                 self.read_sprite_attributes(bus.oam);
                 self.sprite_tile_address = self.sprite_row_address();
-                self.goto(Step::SpriteFetchLow, 2);
+                self.goto(Step::SpriteFetchLow, 2 - self.object_read_lead());
             }
             Step::SpriteFetchLow => {
                 self.sprite_tile_address = self.sprite_row_address();
@@ -202,7 +202,7 @@ impl PpuState {
                 self.sprite_tile_address = self.sprite_row_address();
                 self.sprite_tile_high =
                     self.sprite_vram(bus)[usize::from((self.sprite_tile_address + 1) & 0x1FFF)];
-                self.goto(Step::SpritePush, 1);
+                self.goto(Step::SpritePush, 1 + self.object_read_lead());
             }
             Step::SpritePush => {
                 self.push_sprite(bus);
