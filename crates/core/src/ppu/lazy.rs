@@ -181,12 +181,9 @@ impl PpuState {
         if length == 0
             || length > 8
             || length + step < 6
-            || self.insert_background_pixel != 0
+            // Colour output goes pixel by pixel (`output_pixel`); one test for both.
+            || (self.insert_background_pixel | self.colour_mode) != 0
             || self.screen_x > 160 - length
-            // Colour output goes pixel by pixel (`output_pixel`).
-            || self.colour_mode != 0
-            // A disabled window hands back at the next fetch (`hand_back_disabled_window`).
-            || (self.in_window != 0 && self.lcdc & LCDC_WINDOW_ENABLE == 0)
         {
             return 0;
         }
@@ -226,7 +223,10 @@ impl PpuState {
             {
                 return 0;
             }
-        } else if self.wx.wrapping_sub(self.screen_x.wrapping_add(7)) <= last {
+        } else if self.lcdc & LCDC_WINDOW_ENABLE == 0
+            // A disabled window hands back at the next fetch (`hand_back_disabled_window`).
+            || self.wx.wrapping_sub(self.screen_x.wrapping_add(7)) <= last
+        {
             return 0;
         }
         length
