@@ -458,7 +458,9 @@ impl<'a> Machine<'a> {
         let hw = &*self.hw;
         if hw.dma.active == 0 {
             match addr {
-                0x0000..=0x7FFF if hw.boot_rom_mapped == 0 => return self.rom.read(&hw.mbc, addr),
+                // A boot ROM overlays at most 0x0000..=0x08FF (the CGB's; `read_mapped`).
+                0x0900..=0x7FFF => return self.rom.read(&hw.mbc, addr),
+                0x0000..=0x08FF if hw.boot_rom_mapped == 0 => return self.rom.read(&hw.mbc, addr),
                 // Banks 0 and 1 (SVBK selects bank 2..=7 only in CGB mode).
                 0xC000..=0xDFFF if addr < 0xD000 || hw.cgb.svbk & 6 == 0 => {
                     return hw.wram[usize::from(addr & 0x1FFF)];

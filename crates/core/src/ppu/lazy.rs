@@ -181,12 +181,10 @@ impl PpuState {
         if length == 0
             || length > 8
             || length + step < 6
-            || self.insert_background_pixel != 0
+            // An inserted pixel, or a CGB's dot after a write changed LCDC bit 4 (that dot
+            // reads tile data differently, `tile_sel.rs`): one test for both.
+            || (self.insert_background_pixel | self.tile_sel_glitch) != 0
             || self.screen_x > 160 - length
-            // CGB: the dot after LCDC bit 4 was cleared reads tile data differently.
-            || self.tile_sel_glitch != 0
-            // A disabled window hands back at the next fetch (`hand_back_disabled_window`).
-            || (self.in_window != 0 && self.lcdc & LCDC_WINDOW_ENABLE == 0)
         {
             return 0;
         }
@@ -226,7 +224,10 @@ impl PpuState {
             {
                 return 0;
             }
-        } else if self.wx.wrapping_sub(self.screen_x.wrapping_add(7)) <= last {
+        } else if self.lcdc & LCDC_WINDOW_ENABLE == 0
+            // A disabled window hands back at the next fetch (`hand_back_disabled_window`).
+            || self.wx.wrapping_sub(self.screen_x.wrapping_add(7)) <= last
+        {
             return 0;
         }
         length

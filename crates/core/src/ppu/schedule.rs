@@ -41,6 +41,7 @@ impl PpuState {
         self.stat_line = u8::from(line);
     }
 
+    #[inline(always)]
     pub(super) fn step(&mut self, bus: &mut Ctx) {
         match Step::from_raw(self.step) {
             Step::Off => self.goto(Step::Off, u16::MAX),
