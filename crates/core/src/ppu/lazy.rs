@@ -89,34 +89,12 @@ impl PpuState {
                 if bus.lazy && self.wait_dots == 1 && self.step == Step::Mode3Dot as u8 {
                     // Fast path: plain mode-3 dots (no window trigger, no object, no
                     // glitch) run here without the step dispatch; the result is identical.
-                    while dots > 1 {
-                        // A drain's conditions include the first dot's being plain.
-                        let length = self.mode3_drain_length();
-                        if length != 0 && dots > u32::from(length) {
-                            dots -= u32::from(length);
-                            self.line_dot = self.line_dot.wrapping_add(u16::from(length));
-                            self.mode3_drain(length, bus);
-                            if self.screen_x >= 160 {
-                                // The line's last pixel is out (as in the plain dot below).
-                                self.wait_dots = 0;
-                                self.exit_mode3(bus);
-                                break;
-                            }
-                            continue;
-                        }
-                        if !self.mode3_dot_is_plain() {
-                            break;
-                        }
-                        dots -= 1;
-                        self.line_dot = self.line_dot.wrapping_add(1);
-                        self.output_pixel(bus);
-                        self.tick_fetcher(bus);
-                        if self.screen_x >= 160 {
-                            self.wait_dots = 0;
-                            self.exit_mode3(bus);
-                            break;
-                        }
-                    }
+                    // The colour mode is chosen here, once per run, not per span.
+                    dots = if self.colour_mode == 0 {
+                        self.run_plain_dots::<false>(dots, bus)
+                    } else {
+                        self.run_plain_dots::<true>(dots, bus)
+                    };
                 }
             }
             let wait = u32::from(self.wait_dots);
@@ -130,6 +108,46 @@ impl PpuState {
             self.wait_dots = 0;
             self.step(bus);
         }
+    }
+
+    /// `run`'s fast path: plain `Mode3Dot` dots, whole spans at once where the FIFO drains
+    /// (`COLOUR`: a CGB's pipeline, in either colour mode), until a dot needs the step
+    /// dispatch, mode 3 ends or one dot is left. Returns the dots not run.
+    #[inline(always)]
+    fn run_plain_dots<const COLOUR: bool>(&mut self, mut dots: u32, bus: &mut Ctx) -> u32 {
+        while dots > 1 {
+            // A drain's conditions include the first dot's being plain.
+            let length = self.mode3_drain_length::<COLOUR>();
+            if length != 0 && dots > u32::from(length) {
+                dots -= u32::from(length);
+                self.line_dot = self.line_dot.wrapping_add(u16::from(length));
+                if COLOUR {
+                    self.mode3_colour_drain(length, bus);
+                } else {
+                    self.mode3_drain(length, bus);
+                }
+                if self.screen_x >= 160 {
+                    // The line's last pixel is out (as in the plain dot below).
+                    self.wait_dots = 0;
+                    self.exit_mode3(bus);
+                    break;
+                }
+                continue;
+            }
+            if !self.mode3_dot_is_plain() {
+                break;
+            }
+            dots -= 1;
+            self.line_dot = self.line_dot.wrapping_add(1);
+            self.output_pixel(bus);
+            self.tick_fetcher(bus);
+            if self.screen_x >= 160 {
+                self.wait_dots = 0;
+                self.exit_mode3(bus);
+                break;
+            }
+        }
+        dots
     }
 
     #[inline(always)]
@@ -175,7 +193,7 @@ impl PpuState {
     /// then does them at once; its last pixel may be the line's 160th); else 0. Registers cannot change within a `run` (writes are
     /// applied between runs), nor VRAM (locked in mode 3).
     #[inline(always)]
-    pub(super) fn mode3_drain_length(&self) -> u8 {
+    pub(super) fn mode3_drain_length<const COLOUR: bool>(&self) -> u8 {
         let length = self.bg_fifo_len;
         let step = self.fetcher_step.min(6);
         if length == 0
@@ -233,15 +251,10 @@ impl PpuState {
         length
     }
 
-    /// `length` plain dots: the FIFO's pixels go out, the fetcher finishes its tile and
-    /// pushes it at the last dot. Same effects, in the same order, as that many
-    /// `Mode3Dot` steps.
+    /// `length` plain dots on a DMG: the FIFO's pixels go out, the fetcher finishes its
+    /// tile and pushes it at the last dot. Same effects, in the same order, as that many
+    /// `Mode3Dot` steps. A CGB's counterpart is `mode3_colour_drain` (`colour_span.rs`).
     pub(super) fn mode3_drain(&mut self, length: u8, bus: &mut Ctx) {
-        if self.colour_mode != 0 {
-            // A CGB's fetcher and colours (`colour_span.rs`): once per span, never per pixel.
-            self.mode3_colour_drain(length, bus);
-            return;
-        }
         let start_step = self.fetcher_step.min(6);
         let start_x = self.scanline_x;
         // Dot j (1-based) runs fetcher step start_step + j - 1, after its pixel is out.
