@@ -934,7 +934,11 @@ impl Bus for Machine<'_> {
             self.run_ppu_dots(SPEED_SWITCH_PPU_DOTS);
         }
         if pause {
-            self.write_io(io::DIV, 0);
+            let hw = &mut *self.hw;
+            let fell = hw.timer.reset_at_speed_switch();
+            if fell & (COUNTER_EDGE_BITS | hw.serial.clock_bit()) != 0 {
+                self.counter_edges(fell);
+            }
             self.hw.speed_switch_wake_m_cycle =
                 self.hw.m_cycles + u64::from(SPEED_SWITCH_PAUSE_M_CYCLES);
         } else {

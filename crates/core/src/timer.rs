@@ -182,6 +182,26 @@ impl TimerState {
         0
     }
 
+    /// The counter reset of a CGB speed switch that pauses the CPU (CPU CGB E): a DIV
+    /// write, plus an increment of the 262 KHz clock when its bit (3) rises in the next
+    /// M-cycle. Returns the counter bits that fell.
+    ///
+    /// APPROX, after AGE's emulator (`gb_timer::after_div_reset`, its "speed change
+    /// glitch"): AGE resets one M-cycle after our instant (ours is pinned by AGE
+    /// `spsw-div-cgbBCE` and the TIMA edges after the switch, the wake by
+    /// `spsw-mode0-cgbBCE`), and on revision E a selected bit that rose in that very
+    /// M-cycle does not count as high, except at 262 KHz. Judged one M-cycle on, a bit
+    /// high now falls either by counting or by the reset (one increment, as a DIV write
+    /// gives now), and only the 262 KHz bit rising then adds one. AGE `spsw-tima-cgbE`:
+    /// without it the 262 KHz rows miss their immediate increment, while no single reset
+    /// instant fits the 262 and 65 KHz rows.
+    pub fn reset_at_speed_switch(&mut self) -> u16 {
+        if self.tima_clock_mask() == TAC_CLOCK_BITS[1] && self.system_counter & 0xF == 4 {
+            self.increment_tima();
+        }
+        self.write(io::DIV, 0)
+    }
+
     /// M-cycles from now on which nothing observable can happen: no TIMA overflow and no
     /// falling edge of any bit in `watched` (e.g. the serial and APU clocks). At least 0.
     pub fn quiet_m_cycles(&self, watched: u16) -> u32 {
