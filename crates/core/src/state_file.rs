@@ -44,6 +44,9 @@
 //! cartridge RAM shrinks from 183 KB to about 55 KB. No field changes, so no fixup.
 //! 1.5 adds a value of `hw.ppu.step` (the CGB's VRAM lock 4 dots into the LCD-on line's
 //! mode 3), which a 1.4 reader refuses as corrupt. No field changes, so no fixup.
+//! 1.6 adds `hw.ppu.disabled_window_glitch` (a DMG's disabled window inserting a blank
+//! pixel where WX matches), which its fixup sets idle; and `hw.ppu.window_y_reached` is
+//! set only with LCDC bit 5 (the window enabled) from 1.6 on.
 //!
 //! The thumbnail is stored as given: PNG encoding lives in the frontend, which already
 //! depends on a PNG encoder.
@@ -62,7 +65,7 @@ pub const MAGIC: [u8; 8] = *b"BSPNSTAT";
 /// Incompatible layout changes bump the major version: other majors are refused.
 pub const FORMAT_MAJOR: u16 = 1;
 /// Appended fields bump the minor version: older minors load through [`upgrade`].
-pub const FORMAT_MINOR: u16 = 5;
+pub const FORMAT_MINOR: u16 = 6;
 /// The first minor that stores only the cartridge's RAM (sized in the header).
 const SIZED_CART_RAM_MINOR: u16 = 4;
 
@@ -436,6 +439,12 @@ pub fn upgrade(state: &mut State, file_minor: u16) {
         // 1.3 added the CGB fetcher's latches: formed from the registers now, as its next
         // steps would (a DMG never reads them).
         state.hw.ppu.fill_fetch_latches();
+    }
+    if file_minor < 6 {
+        // 1.6 added the disabled window's pixel insertion. Idle (0): it arms at the next
+        // write clearing LCDC bit 5, so a file whose `window_y_reached` was set without the
+        // window ever enabled (a 1.5 core did that) never inserts a pixel.
+        state.hw.ppu.disabled_window_glitch = 0;
     }
 }
 

@@ -52,10 +52,12 @@ impl PpuState {
                     && self.wx_just_changed == 0
                     && !self.is_cgb_hardware()
                 {
+                    // One column late, and drawn there: a DMG-CPU B also moves the LCD one
+                    // pixel left here (SameBoy), the DMG-blob that Mealybug's DMG
+                    // expectations come from does not (the two photos of
+                    // m3_lcdc_win_en_change_multiple_wx differ on exactly the lines 16
+                    // and 44 where this trigger fires).
                     activate = true;
-                    if self.screen_x > 0 {
-                        self.screen_x -= 1;
-                    }
                 }
             }
             if activate {
@@ -180,6 +182,24 @@ impl PpuState {
     /// `tick_fetcher` while an object fetch holds the background fetcher back
     /// (`during_object_fetch`: a CGB then forms the tile-map column differently).
     pub(super) fn tick_fetcher_in(&mut self, bus: &Ctx, during_object_fetch: bool) {
+        self.tick_fetcher_checking::<true>(bus, during_object_fetch);
+    }
+
+    /// `tick_fetcher` for a plain dot (`mode3_dot_is_plain`), which never pushes where the
+    /// disabled window inserts a pixel: the fast path skips that check.
+    #[inline(always)]
+    pub(super) fn tick_fetcher_plain(&mut self, bus: &Ctx) {
+        self.tick_fetcher_checking::<false>(bus, false);
+    }
+
+    /// The fetcher dot; `WINDOW_GLITCH`: a DMG push checks for the disabled window's pixel
+    /// (`insert_disabled_window_pixel`).
+    #[inline(always)]
+    fn tick_fetcher_checking<const WINDOW_GLITCH: bool>(
+        &mut self,
+        bus: &Ctx,
+        during_object_fetch: bool,
+    ) {
         if self.is_cgb_hardware() {
             self.tick_cgb_fetcher(bus, during_object_fetch);
             return;
@@ -198,11 +218,11 @@ impl PpuState {
                     self.fetcher_window_x = self.fetcher_window_x.wrapping_add(1);
                 }
                 self.fetcher_step = 6;
-                self.try_push_background();
+                self.push_dmg_background::<WINDOW_GLITCH>();
                 return;
             }
             6 | 7 => {
-                self.try_push_background();
+                self.push_dmg_background::<WINDOW_GLITCH>();
                 return;
             }
             _ => {}
@@ -250,6 +270,16 @@ impl PpuState {
             )
         };
         ((column & 0x1F) | if high_map { 0x80 } else { 0 }, y)
+    }
+
+    /// The DMG fetcher's push step. The disabled window's pixel, when it comes, goes in
+    /// alone; the fetcher stays at this step and pushes the tile once it is out.
+    #[inline(always)]
+    fn push_dmg_background<const WINDOW_GLITCH: bool>(&mut self) {
+        if WINDOW_GLITCH && self.bg_fifo_len == 0 && self.insert_disabled_window_pixel() {
+            return;
+        }
+        self.try_push_background();
     }
 
     pub(super) fn try_push_background(&mut self) {

@@ -140,7 +140,7 @@ impl PpuState {
             dots -= 1;
             self.line_dot = self.line_dot.wrapping_add(1);
             self.output_pixel(bus);
-            self.tick_fetcher(bus);
+            self.tick_fetcher_plain(bus);
             if self.screen_x >= 160 {
                 self.wait_dots = 0;
                 self.exit_mode3(bus);
@@ -163,13 +163,17 @@ impl PpuState {
             return false;
         }
         if self.in_window == 0 {
-            if self.window_y_reached != 0
-                && self.lcdc & LCDC_WINDOW_ENABLE != 0
-                && (self.wx == 0
-                    || self.wx == self.scanline_x.wrapping_add(7)
-                    || (self.wx < 166 && self.wx == self.scanline_x.wrapping_add(6)))
-            {
-                return false;
+            if self.window_y_reached != 0 {
+                if self.lcdc & LCDC_WINDOW_ENABLE != 0 {
+                    if self.wx == 0
+                        || self.wx == self.scanline_x.wrapping_add(7)
+                        || (self.wx < 166 && self.wx == self.scanline_x.wrapping_add(6))
+                    {
+                        return false;
+                    }
+                } else if self.disabled_window_glitch_near(self.scanline_x, 1) {
+                    return false;
+                }
             }
         } else if self.wx == self.screen_x.wrapping_add(7) {
             return false;
@@ -234,13 +238,19 @@ impl PpuState {
             }
         }
         if self.in_window == 0 {
-            if self.window_y_reached != 0
-                && self.lcdc & LCDC_WINDOW_ENABLE != 0
-                && self.wx < 167
-                && (self.wx == 0
-                    || self.wx.wrapping_sub(self.scanline_x.wrapping_add(6)) <= last + 1)
-            {
-                return 0;
+            if self.window_y_reached != 0 {
+                if self.lcdc & LCDC_WINDOW_ENABLE != 0 {
+                    if self.wx < 167
+                        && (self.wx == 0
+                            || self.wx.wrapping_sub(self.scanline_x.wrapping_add(6)) <= last + 1)
+                    {
+                        return 0;
+                    }
+                } else if self.disabled_window_glitch_near(self.scanline_x, length) {
+                    // The push at the drain's end (column `scanline_x + length`) might
+                    // meet the disabled window's WX.
+                    return 0;
+                }
             }
         } else if self.lcdc & LCDC_WINDOW_ENABLE == 0
             // A disabled window hands back at the next fetch (`hand_back_disabled_window`).

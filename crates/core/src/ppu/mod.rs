@@ -48,6 +48,7 @@ mod objects;
 mod registers;
 mod schedule;
 mod tile_sel;
+mod window;
 
 pub use boot_logo::write_boot_logo;
 
@@ -368,7 +369,7 @@ pub struct PpuState {
 
     /// The window's own line counter (0xFF before its first line in a frame).
     pub window_line: u8,
-    /// 1 once WY matched LY in this frame.
+    /// 1 once WY matched LY with the window enabled in this frame (`window::check_window_y`).
     #[state(flag)]
     pub window_y_reached: u8,
     /// 1 while the pixels come from the window.
@@ -473,8 +474,12 @@ pub struct PpuState {
     /// (`tile_sel.rs`; Mealybug m3_lcdc_tile_sel_change CGB rows).
     #[state(since = 3, flag)]
     pub tile_sel_glitch: u8,
+    /// DMG: whether a disabled window inserts a blank pixel where WX matches
+    /// (`window::WINDOW_GLITCH_IDLE`, `_ARMED`, `_OFF_THIS_LINE`; see `ppu/window.rs`).
+    #[state(since = 6, below = 3)]
+    pub disabled_window_glitch: u8,
     #[state(old_pad_len = 1)]
-    pub _pad: [u8; 0],
+    pub _pad: [u8; 7],
 }
 
 /// The memories the PPU reads.

@@ -107,6 +107,9 @@ impl PpuState {
         let old = self.lcdc;
         self.lcdc = value;
         self.abort_object_fetch(old);
+        if (old ^ value) & LCDC_WINDOW_ENABLE != 0 {
+            self.window_enable_written(old);
+        }
         if (old ^ value) & LCDC_LCD_ENABLE == 0 {
             return;
         }
@@ -133,7 +136,7 @@ impl PpuState {
         self.stat &= !0x03;
         self.stat_mode_for_interrupt = 0;
         self.update_stat(interrupt_flag);
-        self.window_y_reached = 0;
+        self.reset_window_y();
         self.screen_x = 0;
         self.step = Step::LcdOnLine as u8;
         self.wait_dots = 0;

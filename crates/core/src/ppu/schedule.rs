@@ -133,6 +133,7 @@ impl PpuState {
                 self.stat_mode_for_interrupt = NONE;
                 self.update_stat(bus.interrupt_flag);
                 self.scan_oam(bus.oam);
+                self.check_window_y();
                 self.goto(Step::LineScanEnd, 76);
             }
             Step::LineScanEnd => {
@@ -166,9 +167,7 @@ impl PpuState {
                 self.obj_fifo_palette_bit2 = 0;
                 self.fetcher_step = 0;
                 self.fetcher_window_x = 0;
-                if self.wy == self.ly {
-                    self.window_y_reached = 1;
-                }
+                self.window_at_mode3_start();
                 self.in_window = 0;
                 self.insert_background_pixel = 0;
                 self.window_fetch_starting = 0;
@@ -216,9 +215,7 @@ impl PpuState {
                 self.exit_mode3(bus);
             }
             Step::LineWindowCheck => {
-                if self.lcdc & LCDC_WINDOW_ENABLE != 0 && self.wy == self.ly {
-                    self.window_y_reached = 1;
-                }
+                self.check_window_y();
                 self.goto(Step::LineEnd, 2);
             }
             Step::LineEnd => {
@@ -313,7 +310,7 @@ impl PpuState {
             Step::FrameEnd => {
                 self.ly = 0;
                 self.line_dot = 0;
-                self.window_y_reached = 0;
+                self.reset_window_y();
                 self.window_line = 0xFF;
                 self.goto(Step::LineStart, 0);
                 self.step(bus);
