@@ -8,9 +8,10 @@ figures to be trusted). `--json` prints the same as JSON.
 `--machine-baseline` also times two separate processes of one env each, alone and side by
 side: what the machine itself gives from a second core under the current load (no shared
 memory, no step barrier), the ceiling the threads' scaling is to be read against.
-`--async` steps with `step_async` + `step_wait` instead of `step`.
+`--policy-ms X` keeps the caller busy X ms after each step, as a policy would; `--async`
+steps with `step_async` + `step_wait` with that work in between (overlapped).
 Usage: python benches/vector_speed.py [ROM] [--frames-per-env 300] [--repeats 7]
-       [--machine-baseline] [--async] [--json]"""
+       [--machine-baseline] [--async] [--policy-ms X] [--json]"""
 
 import argparse
 import json
@@ -58,10 +59,18 @@ def percentile(values, fraction):
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
 
 
-def timed_steps(vgb, buttons, steps, frameskip, overlapped):
-    """Seconds `steps` steps take in all, and each step's seconds. `overlapped` starts each
-    step with `step_async` and ends it with `step_wait`, as a training loop overlapping its
-    policy would (here with nothing in between: the cost of the split itself)."""
+def busy(seconds):
+    """Keeps this thread busy for `seconds`, as a policy computing the next actions would."""
+    end = time.perf_counter() + seconds
+    while time.perf_counter() < end:
+        pass
+
+
+def timed_steps(vgb, buttons, steps, frameskip, overlapped, policy_seconds):
+    """Seconds `steps` steps take in all, and each step's seconds. After each step the
+    caller is busy for `policy_seconds` (a stand-in for a policy). `overlapped` starts each
+    step with `step_async` and ends it with `step_wait`, with the policy in between, as a
+    training loop overlapping its policy with emulation would."""
     durations = []
     clock = time.perf_counter
     start = clock()
@@ -69,9 +78,11 @@ def timed_steps(vgb, buttons, steps, frameskip, overlapped):
         before = clock()
         if overlapped:
             vgb.step_async(buttons, frames=frameskip)
+            busy(policy_seconds)
             vgb.step_wait()
         else:
             vgb.step(buttons, frames=frameskip)
+            busy(policy_seconds)
         durations.append(clock() - before)
     return clock() - start, durations
 
@@ -84,7 +95,8 @@ def print_table(report):
     print(
         f"rom {report['rom']}, frameskip {report['frameskip']}, "
         f"{report['frames_per_env']} frames per env per run, {report['repeats']} runs each "
-        f"(1 and 2 threads taking turns), {report['cpus']} CPUs"
+        f"(1 and 2 threads taking turns), {report['cpus']} CPUs; stepped with "
+        f"{report['step']}, caller busy {report['policy_ms']} ms per step"
     )
     print(
         f"load average {load[0]:.2f} before, {load[1]:.2f} after; other processes kept "
@@ -153,6 +165,10 @@ def main():
         "--async", dest="overlapped", action="store_true",
         help="step with step_async + step_wait instead of step",
     )
+    parser.add_argument(
+        "--policy-ms", type=float, default=0.0,
+        help="milliseconds the caller is busy after each step (in between with --async)",
+    )
     parser.add_argument("--json", action="store_true", help="print JSON instead of the table")
     args = parser.parse_args()
     rom = args.rom or backspin.demo_rom()
@@ -180,7 +196,9 @@ def main():
             order = list(vgbs.items()) if repeat % 2 == 0 else list(vgbs.items())[::-1]
             this_repeat = {}
             for threads, vgb in order:
-                total, each = timed_steps(vgb, buttons, steps, args.frameskip, args.overlapped)
+                total, each = timed_steps(
+                    vgb, buttons, steps, args.frameskip, args.overlapped, args.policy_ms / 1e3
+                )
                 this_repeat[threads] = total
                 seconds[threads].append(total)
                 durations[threads].extend(each)
@@ -229,6 +247,7 @@ def main():
         "frames_per_env": steps * args.frameskip,
         "repeats": args.repeats,
         "step": "step_async + step_wait" if args.overlapped else "step",
+        "policy_ms": args.policy_ms,
         "cpus": os.cpu_count(),
         "loadavg_before": [round(x, 2) for x in load_before],
         "loadavg_after": [round(x, 2) for x in os.getloadavg()],

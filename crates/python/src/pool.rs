@@ -33,11 +33,16 @@ use std::time::{Duration, Instant};
 /// How long a thread spins for the next step (a worker) or for the others to finish (the
 /// waiter) before it parks. Spinning saves the wake-up of a parked thread (tens of
 /// microseconds in a virtual machine) when two threads' equal shares end close together,
-/// which is the usual case. It is kept short because a spinning thread holds its CPU: when
-/// another process has taken the CPU of a thread still working, a waiter that parks frees
-/// its own, and the scheduler moves the descheduled thread there at once rather than after
-/// the other process's time slice (milliseconds).
-const SPIN: Duration = Duration::from_micros(300);
+/// which is the usual case. It is short because a spinning thread holds its CPU, and on a
+/// busy machine that CPU is what a descheduled thread of ours is waiting for.
+///
+/// Measured (issue 16, demo ROM, 2 envs on 2 threads, frameskip 4, steps of 1 to 2 ms,
+/// two-CPU virtual machine shared with compilers): the 1 -> 2 thread scaling was 0.33 to 0.36
+/// with 300 µs, 0.17 to 0.21 with 2 ms, and 0.43 to 0.52 with anything from 0 to 100 µs.
+/// With the threads safe from preemption (`chrt -f 1`), 100 µs kept the 99th percentile of
+/// the wake-up (step start to the worker starting) at 65 µs and of the notice (last thread
+/// done to the caller going on) at 60 µs, as 300 µs did; 50 µs let both pass 130 µs.
+const SPIN: Duration = Duration::from_micros(100);
 
 /// Keeps a value on cache lines of its own, so that two threads writing neighbouring
 /// values do not contend for one line (128 bytes: adjacent-line prefetch pairs lines).
