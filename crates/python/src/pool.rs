@@ -7,7 +7,8 @@
 //! - `run` (`VectorGameBoy.step`): the calling thread takes part, as thread 0.
 //! - `start` then `wait` (`step_async` / `step_wait`): the caller returns at once and a
 //!   stand-in thread, spawned on first use and woken only for these steps, takes thread 0's
-//!   share, so the caller's own work (a policy) overlaps the emulation.
+//!   share, so the caller's own work (a policy) overlaps the emulation. A caller that comes
+//!   to `wait` before the step ends steps the envs no thread has claimed yet.
 //!
 //! Work split: thread t owns the contiguous chunk `t * n / threads .. (t + 1) * n / threads`
 //! of the envs and steps it front to back, so an env runs on the same core step after step
@@ -348,12 +349,24 @@ impl Pool {
         if !self.in_flight {
             return Some(true);
         }
+        let shared = &*self.shared;
+        if timeout.is_none() {
+            // The caller has nothing else to do: it steps envs no thread has claimed yet, so
+            // a step whose threads fell behind (or were descheduled) ends sooner. Not with a
+            // timeout, which one env's step could overrun.
+            // Safety: published by `start`, and written again only after this step.
+            if let Some(job) = unsafe { *shared.job.get() }
+                && catch_unwind(AssertUnwindSafe(|| shared.work(job, 0))).is_err()
+            {
+                shared.panicked.store(true, Ordering::Relaxed);
+            }
+        }
         let deadline = timeout.map(|t| Instant::now() + t);
-        if !self.shared.wait_for_step(deadline) {
+        if !shared.wait_for_step(deadline) {
             return None;
         }
         self.in_flight = false;
-        Some(!self.shared.panicked.load(Ordering::Relaxed))
+        Some(!shared.panicked.load(Ordering::Relaxed))
     }
 }
 

@@ -110,7 +110,8 @@ class VectorGameBoy:
         every other call that reads or changes an env raises `RuntimeError`, and
         `observations` is being written."""
     def step_wait(self, timeout: float | None = None) -> None:
-        """Waits for the step `step_async` started (GIL released). `TimeoutError` if it is
+        """Waits for the step `step_async` started (GIL released; without a timeout the
+        waiting thread steps envs no pool thread has started yet). `TimeoutError` if it is
         still running after `timeout` seconds (it goes on: call again); `RuntimeError`
         without a started step."""
     @property
