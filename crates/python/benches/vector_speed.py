@@ -147,6 +147,14 @@ def print_table(report):
             "| - | - |"
         )
         print("(two processes: the machine's own scaling now, with no shared memory or barrier)")
+        relative = [
+            f"{name.removeprefix('envs_')} envs "
+            f"{row['scaling_1_to_2_paired_median'] / baseline['scaling_1_to_2_paired_median']:.2f}"
+            for name, row in report["results"].items()
+            if "scaling_1_to_2_paired_median" in row and name != "two_processes"
+        ]
+        if relative:
+            print("median scaling relative to the two processes': " + ", ".join(relative))
 
 
 def main():
