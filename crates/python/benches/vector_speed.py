@@ -9,7 +9,9 @@ figures to be trusted). `--json` prints the same as JSON.
 side: what the machine itself gives from a second core under the current load (no shared
 memory, no step barrier), the ceiling the threads' scaling is to be read against.
 `--policy-ms X` keeps the caller busy X ms after each step, as a policy would; `--async`
-steps with `step_async` + `step_wait` with that work in between (overlapped).
+steps with `step_async` + `step_wait` with that work in between (overlapped). With `--async`
+the caller, once in `step_wait`, steps envs no pool thread has started, so "1 thread" then
+means up to two busy threads: compare `--async` runs with `step` runs, not their scaling.
 Usage: python benches/vector_speed.py [ROM] [--frames-per-env 300] [--repeats 7]
        [--machine-baseline] [--async] [--policy-ms X] [--json]"""
 
