@@ -1,14 +1,19 @@
-"""Times VectorGameBoy.step on a ROM (default: the demo) and prints JSON: frames per second
-(all envs together) for 1, 2, 8 and 64 envs on 1 and 2 threads, the 1 -> 2 thread scaling
-per env count (from the best runs, and the median over back-to-back pairs of runs), and
-how loaded the machine was by other processes meanwhile (load averages and the share of
-all cores they kept busy).
+"""Times VectorGameBoy.step on a ROM (default: the demo) for 1, 2, 8 and 64 envs on 1 and 2
+threads and prints a table: frames per second (all envs together; best run and median run),
+the 1 -> 2 thread scaling, fps(2 threads) / (2 x fps(1 thread)), from the best runs and as
+the median over back-to-back pairs of runs, the median and 99th-percentile step time, and
+how loaded the machine was by other processes meanwhile (a warning when too loaded for the
+figures to be trusted). `--json` prints the same as JSON.
 
 `--machine-baseline` also times two separate processes of one env each, alone and side by
 side: what the machine itself gives from a second core under the current load (no shared
 memory, no step barrier), the ceiling the threads' scaling is to be read against.
+`--policy-ms X` keeps the caller busy X ms after each step, as a policy would; `--async`
+steps with `step_async` + `step_wait` with that work in between (overlapped). With `--async`
+the caller, once in `step_wait`, steps envs no pool thread has started, so "1 thread" then
+means up to two busy threads: compare `--async` runs with `step` runs, not their scaling.
 Usage: python benches/vector_speed.py [ROM] [--frames-per-env 300] [--repeats 7]
-       [--machine-baseline]"""
+       [--machine-baseline] [--async] [--policy-ms X] [--json]"""
 
 import argparse
 import json
@@ -20,7 +25,6 @@ import tempfile
 import time
 
 import backspin
-from timing import best_of
 
 
 def busy_seconds():
@@ -51,6 +55,110 @@ def processes_seconds(rom, steps, frameskip, count):
     return sum(float(child.communicate()[0]) for child in children) / count
 
 
+def percentile(values, fraction):
+    """The value below which `fraction` of `values` lie (nearest rank)."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
+
+
+def busy(seconds):
+    """Keeps this thread busy for `seconds`, as a policy computing the next actions would."""
+    end = time.perf_counter() + seconds
+    while time.perf_counter() < end:
+        pass
+
+
+def timed_steps(vgb, buttons, steps, frameskip, overlapped, policy_seconds):
+    """Seconds `steps` steps take in all, and each step's seconds. After each step the
+    caller is busy for `policy_seconds` (a stand-in for a policy). `overlapped` starts each
+    step with `step_async` and ends it with `step_wait`, with the policy in between, as a
+    training loop overlapping its policy with emulation would."""
+    durations = []
+    clock = time.perf_counter
+    start = clock()
+    for _ in range(steps):
+        before = clock()
+        if overlapped:
+            vgb.step_async(buttons, frames=frameskip)
+            busy(policy_seconds)
+            vgb.step_wait()
+        else:
+            vgb.step(buttons, frames=frameskip)
+            busy(policy_seconds)
+        durations.append(clock() - before)
+    return clock() - start, durations
+
+
+def print_table(report):
+    """The results as a table a person reads: frames per second (all envs together), the
+    1 -> 2 thread scaling, step times, and whether the machine was quiet enough to trust."""
+    others = report["other_processes_cpu_share"]
+    load = report["loadavg_before"][0], report["loadavg_after"][0]
+    print(
+        f"rom {report['rom']}, frameskip {report['frameskip']}, "
+        f"{report['frames_per_env']} frames per env per run, {report['repeats']} runs each "
+        f"(1 and 2 threads taking turns), {report['cpus']} CPUs; stepped with "
+        f"{report['step']}, caller busy {report['policy_ms']} ms per step"
+    )
+    print(
+        f"load average {load[0]:.2f} before, {load[1]:.2f} after; other processes kept "
+        f"{'?' if others is None else f'{others:.0%}'} of all CPUs busy"
+    )
+    if (others is not None and others > 0.05) or max(load) > 1.5:
+        print(
+            "WARNING: the machine was busy with other work: scaling figures are unreliable "
+            "(a quiet machine shows load average < 1.5 and other processes < 5 %)"
+        )
+    print()
+    print("scaling = fps(2 threads) / (2 x fps(1 thread)); best = best run of each,")
+    print("median = median over back-to-back (1 thread, 2 threads) pairs of runs")
+    print()
+    header = (
+        "| envs | 1 thread fps best / median | 2 threads fps best / median "
+        "| scaling best | scaling median | step p50 / p99 ms, 1 thread | 2 threads |"
+    )
+    print(header)
+    print("|---" * (header.count("|") - 1) + "|")
+    for name, row in report["results"].items():
+        if name == "two_processes":
+            continue
+
+        def fps(threads):
+            if f"threads_{threads}_fps" not in row:
+                return "-"
+            return f"{row[f'threads_{threads}_fps']:,} / {row[f'threads_{threads}_fps_median']:,}"
+
+        def steps(threads):
+            if f"threads_{threads}_step_ms_p50" not in row:
+                return "-"
+            p50 = row[f"threads_{threads}_step_ms_p50"]
+            p99 = row[f"threads_{threads}_step_ms_p99"]
+            return f"{p50:.2f} / {p99:.2f}"
+
+        print(
+            f"| {name.removeprefix('envs_')} | {fps(1)} | {fps(2)} "
+            f"| {row.get('scaling_1_to_2', '-')} | {row.get('scaling_1_to_2_paired_median', '-')} "
+            f"| {steps(1)} | {steps(2)} |"
+        )
+    baseline = report["results"].get("two_processes")
+    if baseline:
+        print(
+            f"| two processes of 1 env | {baseline['alone_fps']:,} alone "
+            f"| {baseline['side_by_side_fps_each']:,} each side by side "
+            f"| {baseline['scaling_1_to_2']} | {baseline['scaling_1_to_2_paired_median']} "
+            "| - | - |"
+        )
+        print("(two processes: the machine's own scaling now, with no shared memory or barrier)")
+        relative = [
+            f"{name.removeprefix('envs_')} envs "
+            f"{row['scaling_1_to_2_paired_median'] / baseline['scaling_1_to_2_paired_median']:.2f}"
+            for name, row in report["results"].items()
+            if "scaling_1_to_2_paired_median" in row and name != "two_processes"
+        ]
+        if relative:
+            print("median scaling relative to the two processes': " + ", ".join(relative))
+
+
 def main():
     if len(sys.argv) == 5 and sys.argv[1] == "--child":
         print(one_env_seconds(sys.argv[2], int(sys.argv[3]), int(sys.argv[4])))
@@ -63,6 +171,15 @@ def main():
     parser.add_argument("--envs", type=int, nargs="+", default=[1, 2, 8, 64])
     parser.add_argument("--threads", type=int, nargs="+", default=[1, 2])
     parser.add_argument("--machine-baseline", action="store_true")
+    parser.add_argument(
+        "--async", dest="overlapped", action="store_true",
+        help="step with step_async + step_wait instead of step",
+    )
+    parser.add_argument(
+        "--policy-ms", type=float, default=0.0,
+        help="milliseconds the caller is busy after each step (in between with --async)",
+    )
+    parser.add_argument("--json", action="store_true", help="print JSON instead of the table")
     args = parser.parse_args()
     rom = args.rom or backspin.demo_rom()
     if args.machine_baseline and args.rom is None:
@@ -75,32 +192,35 @@ def main():
     results = {}
     for n in args.envs:
         buttons = [backspin.RIGHT] * n
-        runs = {}
+        vgbs = {}
         for threads in args.threads:
-            vgb = backspin.VectorGameBoy(rom, n, threads=threads)
-            vgb.step(buttons, frames=60)  # past power-on
-
-            def run(vgb=vgb):
-                for _ in range(steps):
-                    vgb.step(buttons, frames=args.frameskip)
-
-            runs[threads] = run
+            vgbs[threads] = backspin.VectorGameBoy(rom, n, threads=threads)
+            vgbs[threads].step(buttons, frames=60)  # past power-on
         # The thread counts take turns, so a burst of load from elsewhere hits one repeat
-        # of each rather than all repeats of one; the best repeat counts.
-        best = dict.fromkeys(runs, float("inf"))
-        pairs = []  # per repeat: (seconds on 1 thread, seconds on 2 threads)
+        # of each rather than all repeats of one.
+        seconds = {threads: [] for threads in vgbs}
+        durations = {threads: [] for threads in vgbs}
+        pairs = []  # per repeat: fps on 2 threads / (2 x fps on 1 thread)
         for repeat in range(args.repeats):
             # Which goes first alternates, so a slow spell is shared out evenly.
-            order = list(runs.items()) if repeat % 2 == 0 else list(runs.items())[::-1]
-            seconds = {threads: best_of(1, run) for threads, run in order}
-            for threads, taken in seconds.items():
-                best[threads] = min(best[threads], taken)
-            if 1 in seconds and 2 in seconds:
-                pairs.append(seconds[1] / seconds[2] / 2)
-        row = {
-            f"threads_{threads}_fps": round(n * steps * args.frameskip / seconds)
-            for threads, seconds in best.items()
-        }
+            order = list(vgbs.items()) if repeat % 2 == 0 else list(vgbs.items())[::-1]
+            this_repeat = {}
+            for threads, vgb in order:
+                total, each = timed_steps(
+                    vgb, buttons, steps, args.frameskip, args.overlapped, args.policy_ms / 1e3
+                )
+                this_repeat[threads] = total
+                seconds[threads].append(total)
+                durations[threads].extend(each)
+            if 1 in this_repeat and 2 in this_repeat:
+                pairs.append(this_repeat[1] / this_repeat[2] / 2)
+        frames = n * steps * args.frameskip
+        row = {}
+        for threads in vgbs:
+            row[f"threads_{threads}_fps"] = round(frames / min(seconds[threads]))
+            row[f"threads_{threads}_fps_median"] = round(frames / statistics.median(seconds[threads]))
+            row[f"threads_{threads}_step_ms_p50"] = round(1e3 * percentile(durations[threads], 0.5), 3)
+            row[f"threads_{threads}_step_ms_p99"] = round(1e3 * percentile(durations[threads], 0.99), 3)
         # One env runs on one thread whatever is asked (threads are capped at the env count).
         if n > 1 and "threads_1_fps" in row and "threads_2_fps" in row:
             row["scaling_1_to_2"] = round(row["threads_2_fps"] / row["threads_1_fps"] / 2, 3)
@@ -131,21 +251,23 @@ def main():
     others = None
     if busy_before is not None and busy_after is not None:
         others = round(max(0.0, busy_after - busy_before - own) / (wall * os.cpu_count()), 3)
-    print(
-        json.dumps(
-            {
-                "rom": "demo" if args.rom is None else args.rom,
-                "frameskip": args.frameskip,
-                "frames_per_env": steps * args.frameskip,
-                "cpus": os.cpu_count(),
-                "loadavg_before": [round(x, 2) for x in load_before],
-                "loadavg_after": [round(x, 2) for x in os.getloadavg()],
-                "other_processes_cpu_share": others,
-                "results": results,
-            },
-            indent=2,
-        )
-    )
+    report = {
+        "rom": "demo" if args.rom is None else args.rom,
+        "frameskip": args.frameskip,
+        "frames_per_env": steps * args.frameskip,
+        "repeats": args.repeats,
+        "step": "step_async + step_wait" if args.overlapped else "step",
+        "policy_ms": args.policy_ms,
+        "cpus": os.cpu_count(),
+        "loadavg_before": [round(x, 2) for x in load_before],
+        "loadavg_after": [round(x, 2) for x in os.getloadavg()],
+        "other_processes_cpu_share": others,
+        "results": results,
+    }
+    if args.json:
+        print(json.dumps(report, indent=2))
+    else:
+        print_table(report)
 
 
 if __name__ == "__main__":

@@ -9,15 +9,16 @@
 
 use crate::errors::StateError;
 use crate::game_boy::{Draw, parse_model, rom_bytes, run_frames};
-use crate::pool::{CachePadded, Pool};
+use crate::pool::{CachePadded, Job, Pool};
 use crate::{SCREEN_HEIGHT, SCREEN_WIDTH};
 use backspin_core::state_file::{self, Metadata};
 use backspin_core::{Core, Model, Options, Rom, State};
 use backspin_rewind::Timeline;
 use numpy::{PyArrayDyn, PyArrayMethods};
-use pyo3::exceptions::{PyIndexError, PyRuntimeError, PyValueError};
+use pyo3::exceptions::{PyIndexError, PyRuntimeError, PyTimeoutError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
+use std::time::Duration;
 
 /// Most envs one vector holds (each is about 100 KiB of state plus its frame buffers).
 const MAX_ENVS: usize = 4096;
@@ -85,8 +86,10 @@ pub struct VectorGameBoy {
     rom: Rom,
     model: Model,
     threads: usize,
-    /// `threads - 1` workers kept between steps.
+    /// `threads - 1` workers kept between steps (and a stand-in for `step_async`).
     pool: Pool,
+    /// The buttons of the step `step_async` started, read by the pool until it ends.
+    pending_buttons: Vec<u8>,
     observation: Observation,
     /// `(N, 144, 160, 3)` or `(N, 8192)` uint8, updated in place by every call that changes
     /// an env.
@@ -128,7 +131,58 @@ pub(crate) fn step_env(
     timeline.output().audio.clear();
 }
 
+/// The outcome of a step as Python sees it: a thread that panicked is a bug of ours.
+fn step_result(ok: bool) -> PyResult<()> {
+    if ok {
+        Ok(())
+    } else {
+        Err(PyRuntimeError::new_err(
+            "an emulator thread panicked (a Backspin bug): the envs are in an unknown state",
+        ))
+    }
+}
+
+impl Drop for VectorGameBoy {
+    fn drop(&mut self) {
+        // A step started by `step_async` still uses the envs and buttons dropped next.
+        self.pool.wait(None);
+    }
+}
+
 impl VectorGameBoy {
+    /// Err while a step started by `step_async` may still be using the envs.
+    fn settled(&self) -> PyResult<()> {
+        if self.pool.in_flight() {
+            return Err(PyRuntimeError::new_err(
+                "a step started by step_async() is still running: call step_wait() first",
+            ));
+        }
+        Ok(())
+    }
+
+    /// `buttons` if it holds one mask per env.
+    fn check_buttons(&self, buttons: Vec<u8>) -> PyResult<Vec<u8>> {
+        let n = self.envs.len();
+        if buttons.len() != n {
+            return Err(PyValueError::new_err(format!(
+                "buttons must hold one mask per env ({n}), not {}",
+                buttons.len()
+            )));
+        }
+        Ok(buttons)
+    }
+
+    /// The job of one step: every env `frames` frames holding `buttons`, observations into
+    /// the array. The pointers it holds stay valid while `self` is neither moved out of
+    /// nor resized (`envs` and the array never are) and `buttons` lives.
+    fn job(&mut self, py: Python<'_>, buttons: &[u8], frames: u64) -> Job {
+        let array = self.observations.bind(py);
+        // Safety: as in `refresh_rows`; while a step runs the array may be read by Python
+        // code, which is the documented contract of an in-place buffer.
+        let rows = unsafe { array.as_slice_mut() }.expect("the observation array is contiguous");
+        Job::new(&mut self.envs, buttons, rows, frames, self.observation)
+    }
+
     fn check_index(&self, index: i64) -> PyResult<usize> {
         usize::try_from(index)
             .ok()
@@ -215,6 +269,7 @@ impl VectorGameBoy {
             model,
             threads,
             pool: Pool::new(threads),
+            pending_buttons: Vec::new(),
             observation,
             observations,
         };
@@ -229,26 +284,59 @@ impl VectorGameBoy {
     /// 1` pool workers), and a thread done with its chunk takes over what is left of others.
     #[pyo3(signature = (buttons, frames = 1))]
     fn step(&mut self, py: Python<'_>, buttons: Vec<u8>, frames: u64) -> PyResult<()> {
-        let n = self.envs.len();
-        if buttons.len() != n {
-            return Err(PyValueError::new_err(format!(
-                "buttons must hold one mask per env ({n}), not {}",
-                buttons.len()
-            )));
-        }
-        let array = self.observations.bind(py);
-        // Safety: as in `refresh_rows`; while the GIL is released the array may be read by
-        // other Python threads, which is the documented contract of an in-place buffer.
-        let rows = unsafe { array.as_slice_mut() }.expect("the observation array is contiguous");
-        let observation = self.observation;
-        let (envs, pool) = (&mut self.envs, &mut self.pool);
-        let ok = py.detach(|| pool.run(envs, &buttons, rows, frames, observation));
-        if !ok {
+        self.settled()?;
+        let buttons = self.check_buttons(buttons)?;
+        let job = self.job(py, &buttons, frames);
+        let pool = &mut self.pool;
+        let ok = py.detach(|| pool.run(job));
+        step_result(ok)
+    }
+
+    /// Starts what `step(buttons, frames)` does and returns at once: the envs run on pool
+    /// threads (a stand-in takes the caller's share) while the caller goes on, e.g. with its
+    /// policy. `step_wait()` ends it; until then the envs refuse every other call, and
+    /// `observations` is being written.
+    #[pyo3(signature = (buttons, frames = 1))]
+    fn step_async(&mut self, py: Python<'_>, buttons: Vec<u8>, frames: u64) -> PyResult<()> {
+        self.settled()?;
+        let buttons = self.check_buttons(buttons)?;
+        let job = self.job(py, &buttons, frames);
+        // Moving the Vec keeps its heap buffer, which the job points into.
+        self.pending_buttons = buttons;
+        // Safety: the job points into `envs`, the observation array and `pending_buttons`,
+        // none of which is touched until the pool reports the step ended: every method
+        // that would calls `settled` first, and dropping the pool waits.
+        unsafe { self.pool.start(job) };
+        Ok(())
+    }
+
+    /// Waits for the step `step_async` started (releasing the GIL); its observations are
+    /// then in `observations`. `timeout` in seconds (None: no limit): `TimeoutError` if the
+    /// step is still running then (call again to go on waiting). `RuntimeError` if no step
+    /// was started.
+    #[pyo3(signature = (timeout = None))]
+    fn step_wait(&mut self, py: Python<'_>, timeout: Option<f64>) -> PyResult<()> {
+        if !self.pool.in_flight() {
             return Err(PyRuntimeError::new_err(
-                "an emulator thread panicked (a Backspin bug): the envs are in an unknown state",
+                "step_wait() called without a step started by step_async()",
             ));
         }
-        Ok(())
+        let timeout = match timeout {
+            None => None,
+            Some(t) if t.is_finite() && t >= 0.0 => Some(Duration::from_secs_f64(t.min(1e9))),
+            Some(t) => {
+                return Err(PyValueError::new_err(format!(
+                    "timeout must be a number of seconds >= 0 or None, not {t}"
+                )));
+            }
+        };
+        let pool = &mut self.pool;
+        match py.detach(|| pool.wait(timeout)) {
+            Some(ok) => step_result(ok),
+            None => Err(PyTimeoutError::new_err(
+                "the step is still running: call step_wait() again",
+            )),
+        }
     }
 
     /// The observations of every env: one array, updated in place (copy it to keep it).
@@ -285,11 +373,13 @@ impl VectorGameBoy {
     /// Frames along env `index`'s timeline (a state load keeps counting, as in `GameBoy`;
     /// `reset` powers it on afresh at 0).
     fn frame(&self, index: i64) -> PyResult<u64> {
+        self.settled()?;
         Ok(self.envs[self.check_index(index)?].frame())
     }
 
     /// One byte of env `index`'s memory as its CPU sees it.
     fn peek(&mut self, index: i64, addr: u16) -> PyResult<u8> {
+        self.settled()?;
         let i = self.check_index(index)?;
         Ok(self.envs[i].peek(addr))
     }
@@ -302,6 +392,7 @@ impl VectorGameBoy {
         start: u32,
         end: u32,
     ) -> PyResult<Bound<'py, PyBytes>> {
+        self.settled()?;
         let i = self.check_index(index)?;
         if start > end || end > 0x1_0000 {
             return Err(PyIndexError::new_err(format!(
@@ -324,6 +415,7 @@ impl VectorGameBoy {
         addr: u32,
         values: &Bound<'_, PyAny>,
     ) -> PyResult<()> {
+        self.settled()?;
         let indices = self.indices(Some(indices))?;
         let values = match values.extract::<i64>() {
             Ok(one) => vec![crate::memory::byte_of(one)?],
@@ -352,6 +444,7 @@ impl VectorGameBoy {
         py: Python<'py>,
         indices: Option<Vec<i64>>,
     ) -> PyResult<Vec<Bound<'py, PyBytes>>> {
+        self.settled()?;
         let indices = self.indices(indices)?;
         let envs = &self.envs;
         let files: Vec<Vec<u8>> = py.detach(|| {
@@ -378,6 +471,7 @@ impl VectorGameBoy {
         indices: Vec<i64>,
         states: &Bound<'_, PyAny>,
     ) -> PyResult<()> {
+        self.settled()?;
         let indices = self.indices(Some(indices))?;
         let states: Vec<Vec<u8>> = if let Ok(one) = states.cast::<PyBytes>() {
             vec![one.as_bytes().to_vec(); indices.len()]
@@ -421,6 +515,7 @@ impl VectorGameBoy {
     /// Powers the envs at `indices` (default: all) on afresh.
     #[pyo3(signature = (indices = None))]
     fn reset(&mut self, py: Python<'_>, indices: Option<Vec<i64>>) -> PyResult<()> {
+        self.settled()?;
         let indices = self.indices(indices)?;
         for &i in &indices {
             self.envs[i] = power_on(&self.rom, self.model);

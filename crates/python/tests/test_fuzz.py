@@ -94,6 +94,8 @@ def test_ten_thousand_random_vector_calls():
 
     actions = [
         lambda: vgb.step(rng.choice([pick(), [0, 1, 2], [0] * 3, [1 << 70] * 3]), small()),
+        lambda: vgb.step_async(rng.choice([pick(), [0, 1, 2], [1 << 70] * 3]), small()),
+        lambda: vgb.step_wait(rng.choice([pick(), None, 0.0, 1e-6])),
         lambda: vgb.save_states(indices()),
         lambda: vgb.load_states(indices(), pick()),
         lambda: vgb.load_states(indices(), rng.choice(saved)[: rng.randrange(len(saved[0]))]),
@@ -109,9 +111,18 @@ def test_ten_thousand_random_vector_calls():
     for _ in range(10_000):
         try:
             rng.choice(actions)()
-        except (backspin.BackspinError, TypeError, ValueError, IndexError, OverflowError):
+        except (backspin.BackspinError, TypeError, ValueError, IndexError, OverflowError,
+                TimeoutError):
+            raised += 1
+        except RuntimeError as error:
+            # A step in flight refuses other calls; a panicked thread would be a bug.
+            assert "panicked" not in str(error), error
             raised += 1
     print(f"10000 calls, {raised} raised")
+    try:
+        vgb.step_wait()
+    except RuntimeError:
+        pass  # no step in flight
     vgb.load_states([0, 1, 2], saved)
     vgb.step([0, 0, 0], frames=3)
     assert vgb.observations.shape == (3, 144, 160, 3)

@@ -16,6 +16,7 @@ research, with save states and rewind from code.
     vgb.step([backspin.A] * 8, frames=4)          # releases the GIL
     vgb.observations                              # (8, 144, 160, 3) uint8, in place
     vgb.load_states([1, 2], vgb.save_states([0])[0])   # "swarming"
+    vgb.step_async(buttons, frames=4); ...; vgb.step_wait()   # overlap your own work
 
 Every error from bad input is a ``backspin.BackspinError`` subclass (``RomError``,
 ``StateError``, ``RewindError``, ``SymbolError``) or a ``TypeError``/``ValueError``/``IndexError``.

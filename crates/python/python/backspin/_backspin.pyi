@@ -100,7 +100,20 @@ class VectorGameBoy:
         threads: int | None = None,
         observation: str = "screen",
     ) -> None: ...
-    def step(self, buttons: Sequence[int] | npt.NDArray[np.integer], frames: int = 1) -> None: ...
+    def step(self, buttons: Sequence[int] | npt.NDArray[np.integer], frames: int = 1) -> None:
+        """Runs every env `frames` frames, env i holding `buttons[i]`; writes `observations`."""
+    def step_async(
+        self, buttons: Sequence[int] | npt.NDArray[np.integer], frames: int = 1
+    ) -> None:
+        """Starts what `step` does and returns at once: the envs run on pool threads while
+        the caller goes on (its policy overlaps the emulation). Until `step_wait` returns,
+        every other call that reads or changes an env raises `RuntimeError`, and
+        `observations` is being written."""
+    def step_wait(self, timeout: float | None = None) -> None:
+        """Waits for the step `step_async` started (GIL released; without a timeout the
+        waiting thread steps envs no pool thread has started yet). `TimeoutError` if it is
+        still running after `timeout` seconds (it goes on: call again); `RuntimeError`
+        without a started step."""
     @property
     def observations(self) -> npt.NDArray[np.uint8]: ...
     @property

@@ -14,6 +14,7 @@ frames, and the reward and termination are the caller's callables of the ``GameB
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -155,6 +156,15 @@ class GameBoyVectorEnv(gymnasium.vector.VectorEnv):
     ``load_states(indices, states)`` moves chosen envs to other states ("swarming").
     Observations are copies unless ``copy=False`` (then they are the native buffer, updated
     in place by the next step).
+
+    ``step_async(actions)`` starts a step and returns while the emulators run on their
+    threads; ``step_wait()`` waits for it and returns what ``step`` returns (``step`` is the
+    two in a row). Work done in between, such as computing the next actions of envs whose
+    observations are already known, overlaps the emulation. As in Gymnasium's
+    ``AsyncVectorEnv``: ``AlreadyPendingCallError`` for a second start or a reset while a
+    step is pending, ``NoAsyncCallError`` for a wait without a start, and
+    ``multiprocessing.TimeoutError`` from ``step_wait(timeout)`` (here the step goes on:
+    call ``step_wait`` again).
     """
 
     metadata = {"autoreset_mode": gymnasium.vector.AutoresetMode.NEXT_STEP, "render_modes": []}
@@ -194,6 +204,7 @@ class GameBoyVectorEnv(gymnasium.vector.VectorEnv):
         self._copy = copy
         self._steps = np.zeros(self.num_envs, dtype=np.int64)
         self._autoreset = np.zeros(self.num_envs, dtype=bool)
+        self._pending = False
         self.render_mode = None
         self.single_action_space = spaces.Discrete(len(self._buttons))
         shape = backspin.SCREEN_SHAPE if observation == "screen" else (RAM_END - RAM_START,)
@@ -212,6 +223,7 @@ class GameBoyVectorEnv(gymnasium.vector.VectorEnv):
     def reset(
         self, *, seed: int | list[int] | None = None, options: dict[str, Any] | None = None
     ) -> tuple[np.ndarray, dict[str, Any]]:
+        self._refuse_if_pending("reset")
         # The emulators are deterministic: the seed only seeds the spaces' sampling.
         if isinstance(seed, int):
             self._np_random, self._np_random_seed = gymnasium.utils.seeding.np_random(seed)
@@ -225,12 +237,36 @@ class GameBoyVectorEnv(gymnasium.vector.VectorEnv):
     def step(
         self, actions: np.ndarray
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        self.step_async(actions)
+        return self.step_wait()
+
+    def step_async(self, actions: np.ndarray) -> None:
+        """Starts a step with ``actions`` (one per env) and returns at once."""
+        self._refuse_if_pending("step_async")
         actions = np.asarray(actions)
         if actions.shape != (self.num_envs,) or not self.action_space.contains(
             actions.astype(np.int64)
         ):
             raise ValueError(f"actions {actions!r} are not in {self.action_space}")
-        self.game_boys.step(self._buttons[actions], frames=self._frameskip)
+        self.game_boys.step_async(self._buttons[actions], frames=self._frameskip)
+        self._pending = True
+
+    def step_wait(
+        self, timeout: float | None = None
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        """Waits for the step ``step_async`` started (at most ``timeout`` seconds) and
+        returns ``(observations, rewards, terminations, truncations, infos)``."""
+        if not self._pending:
+            raise gymnasium.error.NoAsyncCallError(
+                "Calling `step_wait` without any prior call to `step_async`.", "step"
+            )
+        try:
+            self.game_boys.step_wait(timeout)
+        except TimeoutError as error:
+            raise multiprocessing.TimeoutError(
+                f"the step is still running after {timeout} s: call step_wait again"
+            ) from error
+        self._pending = False
         self._steps += 1
         rewards = np.zeros(self.num_envs, dtype=np.float64)
         terminations = np.zeros(self.num_envs, dtype=bool)
@@ -255,11 +291,20 @@ class GameBoyVectorEnv(gymnasium.vector.VectorEnv):
         self._autoreset = terminations | truncations
         return self._observations(), rewards, terminations, truncations, {}
 
+    def _refuse_if_pending(self, call: str) -> None:
+        if self._pending:
+            raise gymnasium.error.AlreadyPendingCallError(
+                f"Calling `{call}` while waiting for a pending call to `step` to complete.",
+                "step",
+            )
+
     def load_states(self, indices: Sequence[int], states: bytes | Sequence[bytes]) -> None:
         """Moves the envs at ``indices`` to ``states`` (one each, or one for all); their
         episodes go on from there (step counts are kept)."""
+        self._refuse_if_pending("load_states")
         self.game_boys.load_states(list(indices), states)
 
     def save_states(self, indices: Sequence[int] | None = None) -> list[bytes]:
         """Save states of the envs at ``indices`` (default: all)."""
+        self._refuse_if_pending("save_states")
         return self.game_boys.save_states(None if indices is None else list(indices))
