@@ -291,12 +291,15 @@ impl<'a> Machine<'a> {
             self.advance_double_speed(n);
             return;
         }
-        hw.ppu.advance_of::<4>(
-            n,
-            video_memory!(hw),
-            &mut hw.interrupt_flag,
-            &mut self.screen,
-        );
+        // The common case first: the memory view is built only when the PPU reads it.
+        if !hw.ppu.advance_quiet::<4>(n) {
+            hw.ppu.advance_of::<4>(
+                n,
+                video_memory!(hw),
+                &mut hw.interrupt_flag,
+                &mut self.screen,
+            );
+        }
         hw.apu.advance(n, self.audio);
     }
 

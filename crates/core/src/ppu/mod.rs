@@ -823,17 +823,10 @@ impl PpuState {
         interrupt_flag: &mut u8,
         host: &mut Host,
     ) {
-        let dots = u32::from(DOTS);
-        // The common case: `tick`'s first fast path n times over.
-        if self.deferred_valid | self.wx_just_changed == 0
-            && self.lcdc & LCDC_LCD_ENABLE != 0
-            && self.fifo_lag == 0
-            && u64::from(self.wait_dots) >= u64::from(dots) * u64::from(n)
-        {
-            self.wait_dots -= (dots * n) as u16;
-            self.line_dot = self.line_dot.wrapping_add((dots * n) as u16);
+        if self.advance_quiet::<DOTS>(n) {
             return;
         }
+        let dots = u32::from(DOTS);
         if n <= 1 || self.quiet_m_cycles_of::<DOTS>(host.lazy_mode3) < n {
             for _ in 0..n {
                 self.tick_dots::<DOTS>(memory, interrupt_flag, host);
@@ -854,6 +847,24 @@ impl PpuState {
         // Within the quiet span no mode-3 step runs, so the split into ticks is
         // unobservable.
         self.run(dots * n, false, &mut bus);
+    }
+
+    /// `advance_of`'s common case alone, inlined into the machine: the first fast path of
+    /// `tick_dots` `n` times over. True when that was all; false, with nothing changed, when
+    /// `advance_of` must run the `n` M-cycles (the machine then builds the memory view).
+    #[inline(always)]
+    pub fn advance_quiet<const DOTS: u16>(&mut self, n: u32) -> bool {
+        let dots = u32::from(DOTS);
+        if self.deferred_valid | self.wx_just_changed == 0
+            && self.lcdc & LCDC_LCD_ENABLE != 0
+            && self.fifo_lag == 0
+            && u64::from(self.wait_dots) >= u64::from(dots) * u64::from(n)
+        {
+            self.wait_dots -= (dots * n) as u16;
+            self.line_dot = self.line_dot.wrapping_add((dots * n) as u16);
+            return true;
+        }
+        false
     }
 
     /// Whether the PPU is in mode 3 (CGB palette RAM is closed to the CPU then).
