@@ -224,7 +224,7 @@ impl<'a> Machine<'a> {
 
     /// One M-cycle of everything but the CPU. The order is hardware behaviour: the timer's
     /// counter also clocks serial and the APU frame sequencer. The PPU raises its requests at
-    /// their dot, seen by the fetch's sample in the same M-cycle; a halted CPU also sees
+    /// their dot, seen by the fetch's sample in the same M-cycle; a halted DMG also sees
     /// those due in the next dot (`Bus::halt_wake_interrupts`). With that every DMG Mooneye
     /// acceptance test passes, including `intr_2_0_timing`, `vblank_stat_intr-GS` and
     /// `hblank_ly_scx_timing-GS`, and Mealybug's mid-line writes land on their pixel.
