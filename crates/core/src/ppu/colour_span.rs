@@ -14,6 +14,7 @@
 //! (cgb-acid2 and cgb-acid-hell among the workloads: attributes, flips, priorities).
 
 use super::colour::{ATTRIBUTE_PALETTE, ATTRIBUTE_PRIORITY};
+use super::lazy::SPREAD;
 use super::*;
 
 impl PpuState {
@@ -80,7 +81,8 @@ impl PpuState {
     }
 
     /// Writes the pixels `discarded..length` of the FIFO (bit 7 - i is pixel i) through
-    /// palette RAM, as `output_colour` does one at a time.
+    /// palette RAM, as `output_colour` does one at a time: the background for the whole
+    /// tile at once, then the object pixels over it.
     fn draw_colour_span(&self, discarded: u8, length: u8, bus: &mut Ctx) {
         let cgb_mode = self.colour_mode == MODE_CGB;
         let cgb = bus.cgb;
@@ -89,70 +91,103 @@ impl PpuState {
         // mode) and its RGB555, per colour 0..=3. In compatibility mode a clear LCDC bit 0
         // blanks the background to colour 0 (also for object priority); in CGB mode it
         // only gives objects priority.
-        let (bg_numbers, bg_palette, bg_mask) = if cgb_mode {
-            ([0, 1, 2, 3], attributes & ATTRIBUTE_PALETTE, 3)
+        let (bg_numbers, bg_palette, bg_shown) = if cgb_mode {
+            ([0, 1, 2, 3], attributes & ATTRIBUTE_PALETTE, true)
         } else {
             let shades = [0, 1, 2, 3].map(|colour| (self.bgp >> (colour * 2)) & 3);
-            (
-                shades,
-                0,
-                if self.lcdc & LCDC_BG_ENABLE != 0 {
-                    3
-                } else {
-                    0
-                },
-            )
+            (shades, 0, self.lcdc & LCDC_BG_ENABLE != 0)
         };
         let bg_rgb =
             bg_numbers.map(|number| cgb.map_or(0, |cgb| cgb.bg_colour(bg_palette, number)));
-        let objects_shown = self.lcdc & LCDC_OBJ_ENABLE != 0;
-        let objects_win_always = self.lcdc & LCDC_BG_ENABLE == 0;
-        let bg_has_priority = attributes & ATTRIBUTE_PRIORITY != 0;
-        let mut numbers = [0u8; 8];
-        let mut colours = [0u16; 8];
-        for i in discarded..length {
-            let bit = 7 - i;
-            let plane = |byte: u8| (byte >> bit) & 1;
-            let bg_colour = ((plane(self.bg_fifo_high) << 1) | plane(self.bg_fifo_low)) & bg_mask;
-            let mut number = bg_numbers[usize::from(bg_colour)];
-            let mut rgb = bg_rgb[usize::from(bg_colour)];
-            let obj_colour = (plane(self.obj_fifo_high) << 1) | plane(self.obj_fifo_low);
-            if objects_shown && obj_colour != 0 {
-                let behind_bg = plane(self.obj_fifo_priority) != 0;
-                let palette = plane(self.obj_fifo_palette);
-                if cgb_mode {
-                    if objects_win_always || bg_colour == 0 || !(bg_has_priority || behind_bg) {
-                        let palette = palette
-                            | (plane(self.obj_fifo_palette_bit1) << 1)
-                            | (plane(self.obj_fifo_palette_bit2) << 2);
-                        number = obj_colour;
-                        rgb = cgb.map_or(0, |cgb| cgb.obj_colour(palette, obj_colour));
-                    }
-                } else if !(behind_bg && bg_colour != 0) {
-                    let obp = if palette != 0 { self.obp1 } else { self.obp0 };
-                    number = (obp >> (obj_colour * 2)) & 3;
-                    rgb = cgb.map_or(0, |cgb| cgb.obj_colour(palette, number));
-                }
-            }
-            numbers[usize::from(i)] = number;
-            colours[usize::from(i)] = rgb;
+        // The background colour of pixel i in byte i.
+        let bg_colours = if bg_shown {
+            SPREAD[usize::from(self.bg_fifo_low)] | (SPREAD[usize::from(self.bg_fifo_high)] << 1)
+        } else {
+            0
         }
-        let pixels = usize::from(discarded)..usize::from(length);
+        .to_le_bytes();
+        let mut numbers = bg_colours.map(|colour| bg_numbers[usize::from(colour & 3)]);
+        let mut colours = bg_colours.map(|colour| bg_rgb[usize::from(colour & 3)]);
+        if self.lcdc & LCDC_OBJ_ENABLE != 0 && self.obj_fifo_low | self.obj_fifo_high != 0 {
+            self.draw_objects_over(
+                discarded,
+                length,
+                &bg_colours,
+                &mut numbers,
+                &mut colours,
+                cgb,
+            );
+        }
+        let skip = usize::from(discarded);
+        let shown = usize::from(length - discarded);
         let start = usize::from(self.ly) * SCREEN_WIDTH + usize::from(self.screen_x);
-        let row = start..start + pixels.len();
+        let row = start..start + shown;
         if let Some(out) = bus
             .frame
             .as_deref_mut()
             .and_then(|frame| frame.get_mut(row.clone()))
         {
-            out.copy_from_slice(&numbers[pixels.clone()]);
+            match <&mut [u8; 8]>::try_from(&mut *out) {
+                Ok(whole_tile) => *whole_tile = numbers,
+                Err(_) => out.copy_from_slice(&numbers[skip..skip + shown]),
+            }
         }
         if let Some(out) = bus
             .frame_rgb
             .as_deref_mut()
             .and_then(|frame| frame.get_mut(row))
         {
-            out.copy_from_slice(&colours[pixels]);
+            match <&mut [u16; 8]>::try_from(&mut *out) {
+                Ok(whole_tile) => *whole_tile = colours,
+                Err(_) => out.copy_from_slice(&colours[skip..skip + shown]),
+            }
+        }
+    }
+
+    /// The object FIFO's opaque pixels among `discarded..length` that win over the
+    /// background (`bg_colours`, pixel i in byte i) replace it in `numbers` / `colours`:
+    /// `output_colour`'s priority rules.
+    fn draw_objects_over(
+        &self,
+        discarded: u8,
+        length: u8,
+        bg_colours: &[u8; 8],
+        numbers: &mut [u8; 8],
+        colours: &mut [u16; 8],
+        cgb: Option<&CgbState>,
+    ) {
+        let cgb_mode = self.colour_mode == MODE_CGB;
+        let objects_win_always = self.lcdc & LCDC_BG_ENABLE == 0;
+        let bg_has_priority = self.bg_fifo_attributes & ATTRIBUTE_PRIORITY != 0;
+        for i in discarded..length {
+            let bit = 7 - i;
+            let plane = |byte: u8| (byte >> bit) & 1;
+            let obj_colour = (plane(self.obj_fifo_high) << 1) | plane(self.obj_fifo_low);
+            if obj_colour == 0 {
+                continue;
+            }
+            let bg_colour = bg_colours[usize::from(i)];
+            let behind_bg = plane(self.obj_fifo_priority) != 0;
+            let palette = plane(self.obj_fifo_palette);
+            let (number, rgb) = if cgb_mode {
+                if !(objects_win_always || bg_colour == 0 || !(bg_has_priority || behind_bg)) {
+                    continue;
+                }
+                let palette = palette
+                    | (plane(self.obj_fifo_palette_bit1) << 1)
+                    | (plane(self.obj_fifo_palette_bit2) << 2);
+                let rgb = cgb.map_or(0, |cgb| cgb.obj_colour(palette, obj_colour));
+                (obj_colour, rgb)
+            } else {
+                if behind_bg && bg_colour != 0 {
+                    continue;
+                }
+                let obp = if palette != 0 { self.obp1 } else { self.obp0 };
+                let shade = (obp >> (obj_colour * 2)) & 3;
+                (shade, cgb.map_or(0, |cgb| cgb.obj_colour(palette, shade)))
+            };
+            numbers[usize::from(i)] = number;
+            colours[usize::from(i)] = rgb;
         }
     }
 
@@ -167,9 +202,12 @@ impl PpuState {
         if self.colour_mode == MODE_CGB {
             self.obj_fifo_palette_bit1 = shift(self.obj_fifo_palette_bit1);
             self.obj_fifo_palette_bit2 = shift(self.obj_fifo_palette_bit2);
-            let length = usize::from(length);
-            self.obj_fifo_oam_index.copy_within(length.., 0);
-            self.obj_fifo_oam_index[8 - length..].fill(0xFF);
+            // Slot 0 is the next pixel: popping `length` pixels shifts the bytes down.
+            let bits = 8 * u32::from(length);
+            let indices = u64::from_le_bytes(self.obj_fifo_oam_index);
+            let popped = indices.checked_shr(bits).unwrap_or(0)
+                | u64::MAX.checked_shl(64 - bits).unwrap_or(0);
+            self.obj_fifo_oam_index = popped.to_le_bytes();
         }
     }
 }

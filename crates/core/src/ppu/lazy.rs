@@ -4,7 +4,7 @@
 use super::*;
 
 /// `SPREAD[x]` has byte k (little-endian) = bit 7-k of x: a tile row's pixels, left first.
-const SPREAD: [u64; 256] = {
+pub(super) const SPREAD: [u64; 256] = {
     let mut table = [0u64; 256];
     let mut x = 0;
     while x < 256 {
