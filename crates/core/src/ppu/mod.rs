@@ -463,6 +463,10 @@ pub struct PpuState {
     pub fetch_map_entry: u8,
     /// CGB: the row source chosen with it (LY + SCY, or the window's line); revisions D and
     /// later keep it for the tile's data bytes too (Mealybug m3_scy_change CGB RevD).
+    /// Revision C instead takes each data byte's row from LY + SCY at that byte's address
+    /// dot: tried on our fetcher, that passes both RevC rows (m3_scy_change,
+    /// m3_scy_change2, whose only picture is RevC's and mixes rows within a tile, which a
+    /// latched row cannot) and fails RevD's, so those two rows stay failing for revision E.
     #[state(since = 3)]
     pub fetcher_y: u8,
     /// CGB: LCDC bit 4 as the fetcher saw it one dot before reading a tile data byte (it
