@@ -20,16 +20,6 @@ INCLUDE "hardware.inc"
     TITLE "BS CGB HDMA"
     CGB_FLAG $C0
 
-DEF rHDMA1 EQU $FF51 ; source, high byte
-DEF rHDMA2 EQU $FF52 ; source, low byte (bits 0-3 ignored)
-DEF rHDMA3 EQU $FF53 ; VRAM destination, high byte (bits 0-4 used)
-DEF rHDMA4 EQU $FF54 ; VRAM destination, low byte (bits 0-3 ignored)
-DEF rHDMA5 EQU $FF55 ; start (bit 7 set: HBlank mode) and length in blocks minus one
-DEF rBCPS  EQU $FF68 ; background palette index
-DEF rBCPD  EQU $FF69 ; background palette data
-DEF rOCPS  EQU $FF6A ; object palette index
-DEF rOCPD  EQU $FF6B ; object palette data
-
 SECTION "entry", ROM0[$100]
     nop
     jp Start

@@ -13,10 +13,6 @@ INCLUDE "hardware.inc"
     TITLE "BS CGB PALETTE"
     CGB_FLAG $C0
 
-DEF rVBK  EQU $FF4F ; VRAM bank select (CGB)
-DEF rBCPS EQU $FF68 ; background palette index; bit 7 auto-increments on each BCPD write
-DEF rBCPD EQU $FF69 ; background palette data, RGB555 little-endian (red in bits 0-4)
-
 SECTION "entry", ROM0[$100]
     nop
     jp Start
