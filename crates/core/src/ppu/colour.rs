@@ -13,7 +13,7 @@ pub(super) const ATTRIBUTE_PALETTE: u8 = 0x07;
 const ATTRIBUTE_BANK: u8 = 0x08;
 const ATTRIBUTE_X_FLIP: u8 = 0x20;
 const ATTRIBUTE_Y_FLIP: u8 = 0x40;
-pub(super) const ATTRIBUTE_PRIORITY: u8 = 0x80;
+const ATTRIBUTE_PRIORITY: u8 = 0x80;
 
 impl PpuState {
     /// `tick_fetcher` on a CGB (either colour mode). Each VRAM read takes two dots: the
@@ -245,35 +245,20 @@ impl PpuState {
             } else {
                 0
             };
-            if obj_colour != 0 && !(behind_bg && bg_colour != 0) {
-                let use_obp1 = pixel & 0x10 != 0;
-                let palette = if use_obp1 { self.obp1 } else { self.obp0 };
-                let shade = (palette >> (obj_colour * 2)) & 3;
-                let rgb = bus
-                    .cgb
-                    .map_or(0, |cgb| cgb.obj_colour(u8::from(use_obp1), shade));
-                (shade, rgb)
-            } else {
-                let shade = (self.bgp >> (bg_colour * 2)) & 3;
-                (shade, bus.cgb.map_or(0, |cgb| cgb.bg_colour(0, shade)))
-            }
+            let obj_palette = (pixel >> 4) & 1;
+            self.object_over_background(bus.cgb, bg_colour, obj_colour, behind_bg, obj_palette)
+                .unwrap_or_else(|| {
+                    let shade = (self.bgp >> (bg_colour * 2)) & 3;
+                    (shade, bus.cgb.map_or(0, |cgb| cgb.bg_colour(0, shade)))
+                })
         } else {
-            // CGB mode: LCDC bit 0 clear puts every object above the background; else the
-            // background wins with a non-zero colour when its tile or the object asks.
-            let attributes = self.bg_fifo_attributes;
-            let object_wins = obj_colour != 0
-                && (self.lcdc & LCDC_BG_ENABLE == 0
-                    || bg_colour == 0
-                    || (attributes & ATTRIBUTE_PRIORITY == 0 && !behind_bg));
-            if object_wins {
-                let palette = ((pixel >> 4) & 1) | obj_palette_high;
-                let rgb = bus.cgb.map_or(0, |cgb| cgb.obj_colour(palette, obj_colour));
-                (obj_colour, rgb)
-            } else {
-                let palette = attributes & ATTRIBUTE_PALETTE;
-                let rgb = bus.cgb.map_or(0, |cgb| cgb.bg_colour(palette, bg_colour));
-                (bg_colour, rgb)
-            }
+            let obj_palette = ((pixel >> 4) & 1) | obj_palette_high;
+            self.object_over_background(bus.cgb, bg_colour, obj_colour, behind_bg, obj_palette)
+                .unwrap_or_else(|| {
+                    let palette = self.bg_fifo_attributes & ATTRIBUTE_PALETTE;
+                    let rgb = bus.cgb.map_or(0, |cgb| cgb.bg_colour(palette, bg_colour));
+                    (bg_colour, rgb)
+                })
         };
         let index = usize::from(self.ly) * SCREEN_WIDTH + usize::from(x);
         if let Some(out) = bus
@@ -290,5 +275,43 @@ impl PpuState {
         {
             *out = rgb;
         }
+    }
+
+    /// The object pixel's frame value and RGB555 when it shows over the background pixel
+    /// `bg_colour` (in compatibility mode already blanked to 0 by a clear LCDC bit 0), else
+    /// `None`: both colour modes' priority rules, shared by `output_colour` and the colour
+    /// span. `palette` is OBP0/OBP1 (0 or 1) in compatibility mode, 0..=7 in CGB mode.
+    #[inline(always)]
+    pub(super) fn object_over_background(
+        &self,
+        cgb: Option<&CgbState>,
+        bg_colour: u8,
+        obj_colour: u8,
+        behind_bg: bool,
+        palette: u8,
+    ) -> Option<(u8, u16)> {
+        if obj_colour == 0 {
+            return None;
+        }
+        if self.colour_mode == MODE_COMPATIBILITY {
+            // The DMG pipeline picks a shade; palette RAM colours it.
+            if behind_bg && bg_colour != 0 {
+                return None;
+            }
+            let obp = if palette != 0 { self.obp1 } else { self.obp0 };
+            let shade = (obp >> (obj_colour * 2)) & 3;
+            return Some((shade, cgb.map_or(0, |cgb| cgb.obj_colour(palette, shade))));
+        }
+        // CGB mode: LCDC bit 0 clear puts every object above the background; else the
+        // background wins with a non-zero colour when its tile or the object asks.
+        let object_wins = self.lcdc & LCDC_BG_ENABLE == 0
+            || bg_colour == 0
+            || (self.bg_fifo_attributes & ATTRIBUTE_PRIORITY == 0 && !behind_bg);
+        object_wins.then(|| {
+            (
+                obj_colour,
+                cgb.map_or(0, |cgb| cgb.obj_colour(palette, obj_colour)),
+            )
+        })
     }
 }

@@ -13,7 +13,7 @@
 //! `crates/harness/tests/render_oracle.rs` compares it with dot-by-dot stepping every frame
 //! (cgb-acid2 and cgb-acid-hell among the workloads: attributes, flips, priorities).
 
-use super::colour::{ATTRIBUTE_PALETTE, ATTRIBUTE_PRIORITY};
+use super::colour::ATTRIBUTE_PALETTE;
 use super::lazy::SPREAD;
 use super::*;
 
@@ -146,7 +146,7 @@ impl PpuState {
 
     /// The object FIFO's opaque pixels among `discarded..length` that win over the
     /// background (`bg_colours`, pixel i in byte i) replace it in `numbers` / `colours`:
-    /// `output_colour`'s priority rules.
+    /// `object_over_background`'s priority rules, as `output_colour` applies them.
     fn draw_objects_over(
         &self,
         discarded: u8,
@@ -157,34 +157,21 @@ impl PpuState {
         cgb: Option<&CgbState>,
     ) {
         let cgb_mode = self.colour_mode == MODE_CGB;
-        let objects_win_always = self.lcdc & LCDC_BG_ENABLE == 0;
-        let bg_has_priority = self.bg_fifo_attributes & ATTRIBUTE_PRIORITY != 0;
         for i in discarded..length {
             let bit = 7 - i;
             let plane = |byte: u8| (byte >> bit) & 1;
             let obj_colour = (plane(self.obj_fifo_high) << 1) | plane(self.obj_fifo_low);
-            if obj_colour == 0 {
-                continue;
-            }
-            let bg_colour = bg_colours[usize::from(i)];
-            let behind_bg = plane(self.obj_fifo_priority) != 0;
-            let palette = plane(self.obj_fifo_palette);
-            let (number, rgb) = if cgb_mode {
-                if !(objects_win_always || bg_colour == 0 || !(bg_has_priority || behind_bg)) {
-                    continue;
-                }
-                let palette = palette
-                    | (plane(self.obj_fifo_palette_bit1) << 1)
+            let mut palette = plane(self.obj_fifo_palette);
+            if cgb_mode {
+                palette |= (plane(self.obj_fifo_palette_bit1) << 1)
                     | (plane(self.obj_fifo_palette_bit2) << 2);
-                let rgb = cgb.map_or(0, |cgb| cgb.obj_colour(palette, obj_colour));
-                (obj_colour, rgb)
-            } else {
-                if behind_bg && bg_colour != 0 {
-                    continue;
-                }
-                let obp = if palette != 0 { self.obp1 } else { self.obp0 };
-                let shade = (obp >> (obj_colour * 2)) & 3;
-                (shade, cgb.map_or(0, |cgb| cgb.obj_colour(palette, shade)))
+            }
+            let behind_bg = plane(self.obj_fifo_priority) != 0;
+            let bg_colour = bg_colours[usize::from(i)];
+            let Some((number, rgb)) =
+                self.object_over_background(cgb, bg_colour, obj_colour, behind_bg, palette)
+            else {
+                continue;
             };
             numbers[usize::from(i)] = number;
             colours[usize::from(i)] = rgb;
