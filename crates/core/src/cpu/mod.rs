@@ -123,12 +123,42 @@ impl CpuState {
 /// either dispatches the interrupt (IME on) or executes the next instruction (IME off).
 #[inline(always)]
 pub fn step(cpu: &mut CpuState, bus: &mut impl Bus) {
+    // One test covers every case but a running CPU with IME settled (0 or 1) and no HALT
+    // bug: those go through `begin_unusual_step`, which is the general form of the fetch
+    // below. Any other bit pattern of the three fields lands there too.
+    let (opcode, ei_was_pending) = if cpu.mode_raw | cpu.halt_bug | (cpu.ime & 2) == 0 {
+        let opcode = bus.read(cpu.pc);
+        // Interrupts are sampled during the opcode fetch (see `begin_unusual_step`).
+        if cpu.ime != 0 && bus.pending_interrupts() != 0 {
+            dispatch_interrupt(cpu, bus);
+            return;
+        }
+        cpu.pc = cpu.pc.wrapping_add(1);
+        (opcode, false)
+    } else {
+        match begin_unusual_step(cpu, bus) {
+            Some(fetched) => fetched,
+            None => return,
+        }
+    };
+    execute::execute(cpu, bus, opcode);
+    if ei_was_pending && cpu.ime == 2 {
+        cpu.ime = 1;
+    }
+}
+
+/// The start of a step of a CPU that is not plainly running: halted, stopped or locked
+/// (one idle M-cycle, or a wake-up), an EI waiting for its instruction, or the HALT bug.
+/// Returns the opcode to execute and whether EI's delay ends after it, or `None` when the
+/// step is already over (an idle M-cycle or an interrupt dispatch).
+#[inline(always)]
+fn begin_unusual_step(cpu: &mut CpuState, bus: &mut impl Bus) -> Option<(u8, bool)> {
     match cpu.mode() {
         CpuMode::Running => {}
         CpuMode::Halted => {
             if bus.halt_wake_interrupts() == 0 {
                 bus.idle_halted();
-                return;
+                return None;
             }
             // A request seen after an idle cycle wakes the CPU, which then fetches and
             // samples interrupts like any other step: from HALT the dispatch starts one
@@ -141,11 +171,11 @@ pub fn step(cpu: &mut CpuState, bus: &mut impl Bus) {
         }
         CpuMode::Stopped => {
             bus.idle_halted();
-            return;
+            return None;
         }
         CpuMode::Locked => {
             bus.idle();
-            return;
+            return None;
         }
     }
 
@@ -161,15 +191,12 @@ pub fn step(cpu: &mut CpuState, bus: &mut impl Bus) {
     // on, which keeps the common path short.
     if cpu.ime == 1 && bus.pending_interrupts() != 0 {
         dispatch_interrupt(cpu, bus);
-        return;
+        return None;
     }
     // The HALT bug: the fetch after a HALT that did not halt reads the same byte twice.
     cpu.pc = cpu.pc.wrapping_add(u16::from(cpu.halt_bug == 0));
     cpu.halt_bug = 0;
-    execute::execute(cpu, bus, opcode);
-    if ei_was_pending && cpu.ime == 2 {
-        cpu.ime = 1;
-    }
+    Some((opcode, ei_was_pending))
 }
 
 /// The interrupt dispatch: five M-cycles that push PC and jump to the vector, the first of
