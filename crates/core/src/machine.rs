@@ -79,6 +79,11 @@ pub(crate) struct Machine<'a> {
     /// true during the tick of an M-cycle the CPU spends halted or stopped, when an
     /// HBlank VRAM DMA waits (`Bus::idle_halted`). Only for that tick, so never in `State`.
     cpu_halted: bool,
+    /// The cartridge ROM as the CPU reads it at 0x0000..=0x3FFF and 0x4000..=0x7FFF
+    /// (`Rom::windows`), when no OAM DMA runs and no boot ROM is mapped; `None` sends ROM
+    /// reads down the slow path. A pure function of the MBC registers, the DMA and the boot
+    /// ROM flag, rebuilt whenever one of them changes (`refresh_rom_windows`).
+    rom_windows: Option<[&'a [u8; 0x4000]; 2]>,
 }
 
 impl Drop for Machine<'_> {
@@ -179,7 +184,7 @@ impl<'a> Machine<'a> {
             serial,
             audio,
         } = out;
-        Machine {
+        let mut machine = Machine {
             hw,
             rom,
             boot_rom,
@@ -191,7 +196,23 @@ impl<'a> Machine<'a> {
             full_tick_m_cycle: now.wrapping_add(1),
             defer_quiet_ticks: true,
             cpu_halted: false,
-        }
+            rom_windows: None,
+        };
+        machine.refresh_rom_windows();
+        machine
+    }
+
+    /// Rebuilds `rom_windows` after a change of the MBC registers, the OAM DMA's activity or
+    /// the boot ROM mapping.
+    #[inline]
+    fn refresh_rom_windows(&mut self) {
+        let hw = &*self.hw;
+        let rom: &'a Rom = self.rom;
+        self.rom_windows = if hw.dma.active != 0 || hw.boot_rom_mapped != 0 {
+            None
+        } else {
+            rom.windows(&hw.mbc)
+        };
     }
 
     /// Whether quiet M-cycles are deferred (on by default).
@@ -385,6 +406,7 @@ impl<'a> Machine<'a> {
             // Reported on every DMA cycle, including the one in which it finishes.
             let hw = &mut *self.hw;
             hw.ppu.set_oam_dma(hw.dma.active != 0, hw.dma.last_byte);
+            self.refresh_rom_windows();
         }
         if self.hw.cgb.double_speed() {
             self.tick_double_speed();
@@ -457,13 +479,16 @@ impl<'a> Machine<'a> {
     /// The CPU's view of `addr` this M-cycle, including DMA and PPU lock-outs.
     #[inline(always)]
     fn cpu_read(&mut self, addr: u16) -> u8 {
-        // Fast path for the common case: cartridge ROM, work RAM and HRAM with no DMA.
-        let hw = &*self.hw;
-        if hw.dma.active == 0 {
+        // Fast paths for the common case: cartridge ROM (its windows exist only with no DMA
+        // and no boot ROM), work RAM and HRAM with no DMA.
+        if addr < 0x8000 {
+            if let Some(windows) = self.rom_windows {
+                debug_assert!(self.hw.dma.active == 0 && self.hw.boot_rom_mapped == 0);
+                return windows[usize::from(addr >> 14) & 1][usize::from(addr & 0x3FFF)];
+            }
+        } else if self.hw.dma.active == 0 {
+            let hw = &*self.hw;
             match addr {
-                // A boot ROM overlays at most 0x0000..=0x08FF (the CGB's; `read_mapped`).
-                0x0900..=0x7FFF => return self.rom.read(&hw.mbc, addr),
-                0x0000..=0x08FF if hw.boot_rom_mapped == 0 => return self.rom.read(&hw.mbc, addr),
                 // Banks 0 and 1 (SVBK selects bank 2..=7 only in CGB mode).
                 0xC000..=0xDFFF if addr < 0xD000 || hw.cgb.svbk & 6 == 0 => {
                     return hw.wram[usize::from(addr & 0x1FFF)];
@@ -624,7 +649,10 @@ impl<'a> Machine<'a> {
     fn write_mapped(&mut self, addr: u16, value: u8, ppu_locks: bool) {
         let hw = &mut *self.hw;
         match addr {
-            0x0000..=0x7FFF => self.rom.write(&mut hw.mbc, addr, value, hw.m_cycles),
+            0x0000..=0x7FFF => {
+                self.rom.write(&mut hw.mbc, addr, value, hw.m_cycles);
+                self.refresh_rom_windows();
+            }
             0x8000..=0x9FFF => {
                 if !ppu_locks || hw.ppu.cpu_can_write_vram() {
                     *vram_slot(hw, addr) = value;
@@ -679,7 +707,10 @@ impl<'a> Machine<'a> {
                     self.delay_ppu_one_dot();
                 }
             }
-            io::BOOT if value != 0 => hw.boot_rom_mapped = 0,
+            io::BOOT if value != 0 => {
+                hw.boot_rom_mapped = 0;
+                self.refresh_rom_windows();
+            }
             io::HDMA5 if hw.cgb.cgb_mode() => self.write_hdma5(value),
             _ => {
                 let (mapped, in_mode3) = (hw.boot_rom_mapped != 0, hw.ppu.in_mode3());

@@ -247,6 +247,28 @@ impl Rom {
         self.mapped[index]
     }
 
+    /// The two 16 KiB windows a CPU read of 0x0000..=0x3FFF and 0x4000..=0x7FFF sees now,
+    /// as slices: indexing them gives what `read` gives, byte for byte. `None` when a bank
+    /// offset is not on a 16 KiB boundary (only an edited state has one); `read` covers it.
+    #[inline]
+    pub(crate) fn windows(&self, mbc: &MbcState) -> Option<[&[u8; 0x4000]; 2]> {
+        Some([
+            self.window(mbc.rom_offset_low)?,
+            self.window(mbc.rom_offset_high)?,
+        ])
+    }
+
+    /// The 16 KiB `read` maps at bank `offset`. The mapped image is a power of two of at
+    /// least 32 KiB, so an aligned offset masked to it starts a whole window.
+    #[inline]
+    fn window(&self, offset: u32) -> Option<&[u8; 0x4000]> {
+        if offset & 0x3FFF != 0 {
+            return None;
+        }
+        let start = offset as usize & self.rom_mask;
+        self.mapped.get(start..start + 0x4000)?.try_into().ok()
+    }
+
     /// The bank of this ROM (16 KiB each, counted from the start of the file as mapped)
     /// that a CPU read of `addr` (0x0000..=0x7FFF) reaches, as `read` computes it.
     pub(crate) fn bank_at(&self, mbc: &MbcState, addr: u16) -> u16 {
