@@ -58,8 +58,14 @@ const SPEED_SWITCH_SETTLED: u8 = 0x80;
 /// follow (as HALT skipping does) and only counts them, advancing the timer, PPU and APU
 /// in one go (`advance`, equivalent to that many ticks) when the window ends or before any
 /// access that could observe or change them: every access but ROM, cartridge RAM, work RAM
-/// and HRAM. `hw.m_cycles` is always current. The deferral lives only in this struct:
-/// dropping it brings the state up to date, so `State` never holds a deferred tick.
+/// and HRAM. The deferral lives only in this struct: dropping it brings the state up to
+/// date, so `State` never holds a deferred tick.
+///
+/// # The clock
+/// A quiet tick only counts down `ticks_left`, the M-cycles to the next full tick; the
+/// current M-cycle is `full_tick_m_cycle - ticks_left`. `hw.m_cycles` is brought up to it
+/// (`settle_clock`) by every full tick and before everything else that reads it: the slow
+/// access paths, `sync`, the HALT and STOP queries, and dropping the machine.
 pub(crate) struct Machine<'a> {
     hw: &'a mut HwState,
     rom: &'a Rom,
@@ -74,6 +80,9 @@ pub(crate) struct Machine<'a> {
     /// The first M-cycle whose tick must run in full; the ones before it (from
     /// `synced_m_cycles` on) are quiet.
     full_tick_m_cycle: u64,
+    /// `full_tick_m_cycle` minus the current M-cycle: at least 1 between ticks, and the
+    /// tick that brings it to 0 runs in full (see "The clock").
+    ticks_left: u64,
     /// false: every tick runs in full (the reference the deferral is checked against).
     defer_quiet_ticks: bool,
     /// true during the tick of an M-cycle the CPU spends halted or stopped, when an
@@ -194,6 +203,7 @@ impl<'a> Machine<'a> {
             events: Events::empty(),
             synced_m_cycles: now,
             full_tick_m_cycle: now.wrapping_add(1),
+            ticks_left: 1,
             defer_quiet_ticks: true,
             cpu_halted: false,
             rom_windows: None,
@@ -234,12 +244,29 @@ impl<'a> Machine<'a> {
             .set_pressed(buttons, &mut self.hw.interrupt_flag);
     }
 
+    /// The current M-cycle (`hw.m_cycles` may lag behind it inside a quiet window).
+    #[inline(always)]
     pub(crate) fn m_cycles(&self) -> u64 {
-        self.hw.m_cycles
+        self.full_tick_m_cycle.wrapping_sub(self.ticks_left)
+    }
+
+    /// Brings `hw.m_cycles` up to the current M-cycle (see "The clock").
+    #[inline(always)]
+    fn settle_clock(&mut self) {
+        self.hw.m_cycles = self.m_cycles();
+    }
+
+    /// The next tick to run in full is the one of M-cycle `m_cycle`, after the settled
+    /// `hw.m_cycles`.
+    #[inline(always)]
+    fn set_full_tick_m_cycle(&mut self, m_cycle: u64) {
+        self.full_tick_m_cycle = m_cycle;
+        self.ticks_left = m_cycle.wrapping_sub(self.hw.m_cycles);
     }
 
     /// Reads through the memory map with no side effects and no cycle.
     pub(crate) fn peek(&mut self, addr: u16) -> u8 {
+        self.settle_clock();
         self.read_mapped(addr)
     }
 
@@ -251,8 +278,8 @@ impl<'a> Machine<'a> {
     /// `hblank_ly_scx_timing-GS`, and Mealybug's mid-line writes land on their pixel.
     #[inline(always)]
     fn tick(&mut self) {
-        self.hw.m_cycles += 1;
-        if self.hw.m_cycles >= self.full_tick_m_cycle {
+        self.ticks_left -= 1;
+        if self.ticks_left == 0 {
             self.tick_full();
         }
     }
@@ -261,23 +288,27 @@ impl<'a> Machine<'a> {
     /// quiet window that follows.
     #[inline(never)]
     fn tick_full(&mut self) {
+        self.hw.m_cycles = self.full_tick_m_cycle;
         self.catch_up_to(self.hw.m_cycles - 1);
         self.tick_now();
         self.synced_m_cycles = self.hw.m_cycles;
         if self.hw.cgb.hdma_remaining & 0x80 == 0 && !self.cpu_halted {
             self.hblank_dma();
+            // Its stall ticked on.
+            self.settle_clock();
         }
         let quiet = if self.defer_quiet_ticks {
             self.quiet_m_cycles(u32::MAX)
         } else {
             0
         };
-        self.full_tick_m_cycle = self.hw.m_cycles + u64::from(quiet) + 1;
+        self.set_full_tick_m_cycle(self.hw.m_cycles + u64::from(quiet) + 1);
     }
 
     /// Brings the timer, PPU and APU up to the current M-cycle (its tick included).
     #[inline(always)]
     fn sync(&mut self) {
+        self.settle_clock();
         if self.synced_m_cycles != self.hw.m_cycles {
             self.catch_up_to(self.hw.m_cycles);
         }
@@ -287,7 +318,7 @@ impl<'a> Machine<'a> {
     #[inline(always)]
     fn sync_and_recheck(&mut self) {
         self.sync();
-        self.full_tick_m_cycle = self.hw.m_cycles + 1;
+        self.set_full_tick_m_cycle(self.hw.m_cycles + 1);
     }
 
     /// Runs the deferred quiet ticks up to and including M-cycle `target`.
@@ -482,7 +513,7 @@ impl<'a> Machine<'a> {
         // Fast paths for the common case: cartridge ROM (its windows exist only with no DMA
         // and no boot ROM), work RAM and HRAM with no DMA.
         if addr < 0x8000 {
-            if let Some(windows) = self.rom_windows {
+            if let Some(windows) = &self.rom_windows {
                 debug_assert!(self.hw.dma.active == 0 && self.hw.boot_rom_mapped == 0);
                 return windows[usize::from(addr >> 14) & 1][usize::from(addr & 0x3FFF)];
             }
@@ -502,6 +533,7 @@ impl<'a> Machine<'a> {
 
     #[inline(never)]
     fn cpu_read_slow(&mut self, addr: u16) -> u8 {
+        self.settle_clock();
         // Deferred ticks change only the timer's counters, the PPU's dot position (no PPU
         // step runs, so its registers and locks stand) and the APU's clock.
         match addr {
@@ -614,6 +646,7 @@ impl<'a> Machine<'a> {
 
     #[inline(never)]
     fn cpu_write_slow(&mut self, addr: u16, value: u8) {
+        self.settle_clock();
         match addr {
             0x0000..=0x7FFF | 0xA000..=0xFDFF | 0xFF80..=0xFFFE => {}
             0xFF00..=0xFF7F => self.sync_and_recheck(),
@@ -635,6 +668,7 @@ impl<'a> Machine<'a> {
     /// OAM during the PPU's modes 2-3, the OAM bug): a script's write always lands, whatever
     /// dot the PPU is at.
     pub(crate) fn poke(&mut self, addr: u16, value: u8) {
+        self.settle_clock();
         match addr {
             0x0000..=0x7FFF | 0xA000..=0xFDFF | 0xFF80..=0xFFFE => {}
             0xFF00..=0xFF7F => self.sync_and_recheck(),
@@ -749,6 +783,7 @@ impl<'a> Machine<'a> {
 
     /// Copies the next 16-byte VRAM DMA block; true if it was the last.
     fn copy_hdma_block(&mut self) -> bool {
+        self.settle_clock();
         let (source, dest, last) = self.hw.cgb.hdma_next_block();
         for offset in 0..16 {
             let byte = self.read_mapped(source.wrapping_add(offset));
@@ -851,7 +886,7 @@ impl<'a> Machine<'a> {
         self.hw.m_cycles += u64::from(quiet);
         self.advance_components(quiet);
         self.synced_m_cycles = self.hw.m_cycles;
-        self.full_tick_m_cycle = self.hw.m_cycles + 1;
+        self.set_full_tick_m_cycle(self.hw.m_cycles + 1);
     }
 }
 
