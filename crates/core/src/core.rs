@@ -384,7 +384,11 @@ impl Core {
     /// Steps the CPU until `limit` M-cycles, a breakpoint, or (with `stop_at_frame`) a
     /// completed frame. Idle stretches of a halted CPU are skipped, but never past `limit`.
     fn run(&mut self, limit: u64, stop_at_frame: bool) -> Events {
-        let (cpu, hw) = (&mut self.state.cpu, &mut self.state.hw);
+        let hw = &mut self.state.hw;
+        // The registers live in a local for the run (stored back below): the loop then
+        // addresses them on its own stack frame rather than through a reloaded pointer.
+        let mut registers = self.state.cpu;
+        let cpu = &mut registers;
         let mut machine = Machine::new(
             hw,
             &self.rom,
@@ -410,7 +414,9 @@ impl Core {
             cpu::step(cpu, &mut machine);
         }
         let mut events = machine.take_events();
-        if cpu.mode() == CpuMode::Locked {
+        drop(machine);
+        self.state.cpu = registers;
+        if self.state.cpu.mode() == CpuMode::Locked {
             events |= Events::CPU_LOCKED;
         }
         events

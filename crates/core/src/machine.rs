@@ -910,6 +910,8 @@ impl Bus for Machine<'_> {
             hw.ppu.oam_bug_write(&mut hw.oam);
         }
     }
+    // Inlined: a halted CPU asks this every step between skips.
+    #[inline(always)]
     fn halt_wake_interrupts(&mut self) -> u8 {
         self.sync();
         let hw = &*self.hw;
