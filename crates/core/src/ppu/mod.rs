@@ -801,6 +801,10 @@ impl PpuState {
         if self.step_is_mode3() {
             return 0;
         }
+        if DOTS == 4 {
+            // Across the steps that cannot interrupt, into mode 3's start (`quiet_dots`).
+            return self.quiet_dots(lazy_mode3) / 4;
+        }
         // The next step runs in tick number wait/DOTS (counting from 0).
         u32::from(self.wait_dots) / u32::from(DOTS)
     }
@@ -848,9 +852,10 @@ impl PpuState {
             return;
         }
         let mut bus = Ctx::drawing(memory, interrupt_flag, host, DOTS < 4);
-        // Within the quiet span no mode-3 step runs, so the split into ticks is
-        // unobservable.
-        self.run(dots * n, false, &mut bus);
+        // The quiet span's steps interrupt nothing, so the split into ticks is unobservable;
+        // if it reaches mode 3, the dots from its start are owed as the ticks would owe
+        // them (the span ends while they may be).
+        self.advance_dots(dots * n, &mut bus);
     }
 
     /// `advance_of`'s common case alone, inlined into the machine: the first fast path of
@@ -869,6 +874,17 @@ impl PpuState {
             return true;
         }
         false
+    }
+
+    /// Whether `m_cycles` deferred M-cycles (at any speed) may have run a step, which may
+    /// have changed a register or a lock the CPU reads: the machine must run them first.
+    /// Not while mode 3 owes dots: nothing it shows changes before its end, which a quiet
+    /// window never passes (`quiet_m_cycles_of`).
+    #[inline(always)]
+    pub fn steps_due_within(&self, m_cycles: u64) -> bool {
+        self.lcdc & LCDC_LCD_ENABLE != 0
+            && self.fifo_lag == 0
+            && u64::from(self.wait_dots) < 4 * m_cycles
     }
 
     /// Whether the PPU is in mode 3 (CGB palette RAM is closed to the CPU then).
