@@ -327,15 +327,18 @@ impl PpuState {
         }
     }
 
-    /// Dots of real time from now, at single speed and with nothing owed, during which the
-    /// steps can request no interrupt and complete no frame, as long as no register is
-    /// written: ticks over them may be deferred and run at once (`quiet_m_cycles_of`).
+    /// Dots of real time from now, at single speed, during which the steps can request no
+    /// interrupt and complete no frame, as long as no register is written: ticks over them
+    /// may be deferred and run at once (`quiet_m_cycles_of`). Not for mode 3 without owed
+    /// dots (not lazy: every tick pays).
     ///
     /// Walks a visible line's steps from the next one: the STAT line can only rise in a
     /// step that recomputes it, from a source that is enabled and, for LY=LYC, whose
     /// comparator may see LYC then. Any other step, and line 144's start, ends the walk
     /// where it runs. Reaching mode 3 adds the dots it may owe from its start (`settle`)
-    /// with `lazy_mode3`; without it mode 3's first step ends the walk.
+    /// with `lazy_mode3`; without it mode 3's first step ends the walk. From inside mode 3
+    /// (owing dots) the walk goes past its end, wherever that falls, when mode 0's steps
+    /// request nothing; else it ends where mode 3 might.
     pub(super) fn quiet_dots(&self, lazy_mode3: bool) -> u32 {
         let lyc_source = self.stat & STAT_LYC_SOURCE != 0;
         let oam_source = self.stat & STAT_OAM_SOURCE != 0;
@@ -343,6 +346,22 @@ impl PpuState {
         let mut line = self.ly;
         let mut screen_x = self.screen_x;
         let mut step = Step::from_raw(self.step);
+        if self.fifo_lag != 0 {
+            // Each owed dot outputs at most one pixel: mode 3 lasts while the 160th is ahead.
+            let ahead = u32::from(self.screen_x) + u32::from(self.fifo_lag);
+            let mode3_left = 159u32.saturating_sub(ahead);
+            // Mode 3 of a line ends long before dot `WINDOW_CHECK_DOT`, and its end and
+            // `Mode0Interrupt` request nothing without these sources.
+            let now = self.line_dot + self.fifo_lag;
+            if self.stat & STAT_HBLANK_SOURCE != 0
+                || (lyc_source && self.lyc == line)
+                || now >= WINDOW_CHECK_DOT
+            {
+                return mode3_left;
+            }
+            dots = u32::from(WINDOW_CHECK_DOT - now);
+            step = Step::LineWindowCheck;
+        }
         loop {
             // The next step, and its distance in dots from the current one.
             let (next, delta) = match step {
