@@ -267,7 +267,20 @@ impl<'a> Machine<'a> {
     /// Reads through the memory map with no side effects and no cycle.
     pub(crate) fn peek(&mut self, addr: u16) -> u8 {
         self.settle_clock();
+        self.sync_ppu_view();
         self.read_mapped(addr)
+    }
+
+    /// Brings the components up to date before a read of what PPU steps change (its
+    /// registers, the VRAM and OAM locks, a CGB's mode-3 palette lock) if the deferred
+    /// ticks may have run a step: a quiet window may cross steps that request nothing
+    /// (`PpuState::steps_due_within`).
+    #[inline(always)]
+    fn sync_ppu_view(&mut self) {
+        let deferred = self.hw.m_cycles - self.synced_m_cycles;
+        if deferred != 0 && self.hw.ppu.steps_due_within(deferred) {
+            self.sync();
+        }
     }
 
     /// One M-cycle of everything but the CPU. The order is hardware behaviour: the timer's
@@ -534,8 +547,8 @@ impl<'a> Machine<'a> {
     #[inline(never)]
     fn cpu_read_slow(&mut self, addr: u16) -> u8 {
         self.settle_clock();
-        // Deferred ticks change only the timer's counters, the PPU's dot position (no PPU
-        // step runs, so its registers and locks stand) and the APU's clock.
+        // Deferred ticks change the timer's counters, the PPU's dot position and the APU's
+        // clock, and may run PPU steps that request nothing (`sync_ppu_view`).
         match addr {
             // The OAM bug depends on the row the scan is reading.
             0xFE00..=0xFEFF | 0xFF10..=0xFF3F => self.sync(),
@@ -550,7 +563,12 @@ impl<'a> Machine<'a> {
                 self.sync();
                 return self.read_io(io::LY);
             }
-            0xFF00..=0xFF7F => return self.read_io(addr as u8),
+            0xFF40..=0xFF7F => {
+                self.sync_ppu_view();
+                return self.read_io(addr as u8);
+            }
+            0xFF00..=0xFF3F => return self.read_io(addr as u8),
+            0x8000..=0x9FFF => self.sync_ppu_view(),
             _ => {}
         }
         if addr & 0xFF00 == 0xFE00 && !self.dma_blocks(addr) {

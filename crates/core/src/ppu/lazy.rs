@@ -66,14 +66,23 @@ impl PpuState {
     }
 
     /// Runs `n` of the owed dots; if mode 3 ends meanwhile, the rest too (outside mode 3
-    /// nothing may lag).
+    /// nothing may lag), up to the next mode 3, which owes what is left from its start (a
+    /// quiet window may reach it, `quiet_dots`).
     pub(super) fn pay(&mut self, n: u16, bus: &mut Ctx) {
         let n = n.min(self.fifo_lag);
         self.fifo_lag -= n;
-        self.run(u32::from(n), false, bus);
-        if self.fifo_lag != 0 && !Step::from_raw(self.step).is_mode3() {
-            let rest = self.fifo_lag;
+        // Mode 3 cannot start again before its line ends: the dots beyond are run after.
+        let this_line = n.min(LINE_DOTS.saturating_sub(self.line_dot));
+        self.run(u32::from(this_line), false, bus);
+        let rest = n - this_line;
+        if !self.step_is_mode3() {
+            let rest = rest + self.fifo_lag;
             self.fifo_lag = 0;
+            if rest != 0 {
+                self.fifo_lag = self.run(u32::from(rest), true, bus) as u16;
+            }
+        } else if rest != 0 {
+            // Not reached: mode 3 ends long before its line does.
             self.run(u32::from(rest), false, bus);
         }
     }

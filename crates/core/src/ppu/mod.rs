@@ -794,12 +794,20 @@ impl PpuState {
             if self.oam_dma_active != 0 || !lazy_mode3 {
                 return 0;
             }
+            if DOTS == 4 {
+                // Through mode 3's end when nothing there interrupts (`quiet_dots`).
+                return self.quiet_dots(true) / 4;
+            }
             // Mode 3 owes dots: ticks only add more while `tick`'s fast path holds.
             let ahead = u32::from(self.screen_x) + u32::from(self.fifo_lag);
             return 159u32.saturating_sub(ahead) / u32::from(DOTS);
         }
         if self.step_is_mode3() {
             return 0;
+        }
+        if DOTS == 4 {
+            // Across the steps that cannot interrupt, into mode 3's start (`quiet_dots`).
+            return self.quiet_dots(lazy_mode3) / 4;
         }
         // The next step runs in tick number wait/DOTS (counting from 0).
         u32::from(self.wait_dots) / u32::from(DOTS)
@@ -831,7 +839,10 @@ impl PpuState {
             return;
         }
         let dots = u32::from(DOTS);
-        if n <= 1 || self.quiet_m_cycles_of::<DOTS>(host.lazy_mode3) < n {
+        // The caller's promise; checking it would cost a second walk (`quiet_dots`) per
+        // catch-up.
+        debug_assert!(n <= self.quiet_m_cycles_of::<DOTS>(host.lazy_mode3));
+        if n <= 1 {
             for _ in 0..n {
                 self.tick_dots::<DOTS>(memory, interrupt_flag, host);
             }
@@ -843,14 +854,17 @@ impl PpuState {
             self.lcd_off_m_cycles = (total % u32::from(lcd_off_frame::<DOTS>())) as u16;
             return;
         }
-        if self.fifo_lag != 0 {
+        if self.fifo_lag != 0
+            && u32::from(self.screen_x) + u32::from(self.fifo_lag) + dots * n < 160
+        {
             self.fifo_lag += (dots * n) as u16;
             return;
         }
         let mut bus = Ctx::drawing(memory, interrupt_flag, host, DOTS < 4);
-        // Within the quiet span no mode-3 step runs, so the split into ticks is
-        // unobservable.
-        self.run(dots * n, false, &mut bus);
+        // The quiet span's steps interrupt nothing, so the split into ticks is unobservable:
+        // mode 3 pays what it owes as a tick would, and the dots from the next mode 3's
+        // start are owed as the ticks would owe them (the span ends while they may be).
+        self.advance_dots(dots * n, &mut bus);
     }
 
     /// `advance_of`'s common case alone, inlined into the machine: the first fast path of
@@ -869,6 +883,20 @@ impl PpuState {
             return true;
         }
         false
+    }
+
+    /// Whether `m_cycles` deferred M-cycles (at any speed) may have run a step, which may
+    /// have changed a register or a lock the CPU reads: the machine must run them first.
+    /// While mode 3 owes dots, only its end changes what the CPU sees.
+    #[inline(always)]
+    pub fn steps_due_within(&self, m_cycles: u64) -> bool {
+        if self.lcdc & LCDC_LCD_ENABLE == 0 {
+            return false;
+        }
+        if self.fifo_lag != 0 {
+            return u64::from(self.screen_x) + u64::from(self.fifo_lag) + 4 * m_cycles >= 160;
+        }
+        u64::from(self.wait_dots) < 4 * m_cycles
     }
 
     /// Whether the PPU is in mode 3 (CGB palette RAM is closed to the CPU then).

@@ -2,6 +2,15 @@
 
 use super::*;
 
+/// Line dots of a visible line's steps at single speed: the STAT OAM source rises
+/// (`LineOamInterrupt`), mode 2 shows (`LineMode2`), the OAM scan ends (`LineScanEnd`), mode
+/// 3 shows (`LineMode3`), WY is checked for the next line (`LineWindowCheck`).
+const OAM_INTERRUPT_DOT: u16 = 3;
+const MODE2_DOT: u16 = 4;
+const SCAN_END_DOT: u16 = 80;
+const MODE3_DOT: u16 = 84;
+const WINDOW_CHECK_DOT: u16 = LINE_DOTS - 2;
+
 impl PpuState {
     pub(super) fn goto(&mut self, step: Step, wait: u16) {
         self.step = step as u8;
@@ -85,7 +94,7 @@ impl PpuState {
                 if bus.double_speed {
                     self.goto(Step::LineOamInterruptEarly, 2);
                 } else {
-                    self.goto(Step::LineOamInterrupt, 3);
+                    self.goto(Step::LineOamInterrupt, OAM_INTERRUPT_DOT);
                 }
             }
             Step::LineOamInterruptEarly => {
@@ -121,7 +130,7 @@ impl PpuState {
                     self.stat_mode_for_interrupt = NONE;
                 }
                 self.update_stat(bus.interrupt_flag);
-                self.goto(Step::LineMode2, 1);
+                self.goto(Step::LineMode2, MODE2_DOT - OAM_INTERRUPT_DOT);
             }
             Step::LineMode2 => {
                 self.oam_write_blocked = 1;
@@ -134,7 +143,7 @@ impl PpuState {
                 self.update_stat(bus.interrupt_flag);
                 self.scan_oam(bus.oam);
                 self.check_window_y();
-                self.goto(Step::LineScanEnd, 76);
+                self.goto(Step::LineScanEnd, SCAN_END_DOT - MODE2_DOT);
             }
             Step::LineScanEnd => {
                 // A DMG lets OAM writes through and blocks VRAM reads for these 4 dots; a
@@ -145,7 +154,7 @@ impl PpuState {
                 self.oam_write_blocked = cgb;
                 self.vram_read_blocked = cgb ^ 1;
                 self.vram_write_blocked = 0;
-                self.goto(Step::LineMode3, 4);
+                self.goto(Step::LineMode3, MODE3_DOT - SCAN_END_DOT);
             }
             Step::LineMode3 => {
                 self.set_mode(3);
@@ -216,7 +225,7 @@ impl PpuState {
             }
             Step::LineWindowCheck => {
                 self.check_window_y();
-                self.goto(Step::LineEnd, 2);
+                self.goto(Step::LineEnd, LINE_DOTS - WINDOW_CHECK_DOT);
             }
             Step::LineEnd => {
                 self.ly = self.ly.wrapping_add(1);
@@ -304,7 +313,7 @@ impl PpuState {
                 self.oam_read_blocked = 0;
                 self.stat_mode_for_interrupt = 0;
                 self.update_stat(bus.interrupt_flag);
-                let wait = (LINE_DOTS - 2).saturating_sub(self.line_dot);
+                let wait = WINDOW_CHECK_DOT.saturating_sub(self.line_dot);
                 self.goto(Step::LineWindowCheck, wait);
             }
             Step::FrameEnd => {
@@ -315,6 +324,99 @@ impl PpuState {
                 self.goto(Step::LineStart, 0);
                 self.step(bus);
             }
+        }
+    }
+
+    /// Dots of real time from now, at single speed, during which the steps can request no
+    /// interrupt and complete no frame, as long as no register is written: ticks over them
+    /// may be deferred and run at once (`quiet_m_cycles_of`). Not for mode 3 without owed
+    /// dots (not lazy: every tick pays).
+    ///
+    /// Walks a visible line's steps from the next one: the STAT line can only rise in a
+    /// step that recomputes it, from a source that is enabled and, for LY=LYC, whose
+    /// comparator may see LYC then. Any other step, and line 144's start, ends the walk
+    /// where it runs. Reaching mode 3 adds the dots it may owe from its start (`settle`)
+    /// with `lazy_mode3`; without it mode 3's first step ends the walk. From inside mode 3
+    /// (owing dots) the walk goes past its end, wherever that falls, when mode 0's steps
+    /// request nothing; else it ends where mode 3 might.
+    pub(super) fn quiet_dots(&self, lazy_mode3: bool) -> u32 {
+        let lyc_source = self.stat & STAT_LYC_SOURCE != 0;
+        let oam_source = self.stat & STAT_OAM_SOURCE != 0;
+        let mut dots = u32::from(self.wait_dots);
+        let mut line = self.ly;
+        let mut screen_x = self.screen_x;
+        let mut step = Step::from_raw(self.step);
+        if self.fifo_lag != 0 {
+            // Each owed dot outputs at most one pixel: mode 3 lasts while the 160th is ahead.
+            let ahead = u32::from(self.screen_x) + u32::from(self.fifo_lag);
+            let mode3_left = 159u32.saturating_sub(ahead);
+            // Mode 3 of a line ends long before dot `WINDOW_CHECK_DOT`, and its end and
+            // `Mode0Interrupt` request nothing without these sources.
+            let now = self.line_dot + self.fifo_lag;
+            if self.stat & STAT_HBLANK_SOURCE != 0
+                || (lyc_source && self.lyc == line)
+                || now >= WINDOW_CHECK_DOT
+            {
+                return mode3_left;
+            }
+            dots = u32::from(WINDOW_CHECK_DOT - now);
+            step = Step::LineWindowCheck;
+        }
+        loop {
+            // The next step, and its distance in dots from the current one.
+            let (next, delta) = match step {
+                Step::LineStart => {
+                    screen_x = 0;
+                    (Step::LineOamInterrupt, OAM_INTERRUPT_DOT)
+                }
+                Step::LineOamInterrupt => {
+                    // The comparator is suspended here (line 0: it sees 0) and holds its
+                    // last output, that of this line or the one before.
+                    let lyc_held = self.lyc_match != 0
+                        || line == 0
+                        || self.lyc == line
+                        || self.lyc == line.wrapping_sub(1);
+                    if oam_source || (lyc_source && lyc_held) {
+                        return dots;
+                    }
+                    (Step::LineMode2, MODE2_DOT - OAM_INTERRUPT_DOT)
+                }
+                Step::LineMode2 => {
+                    if oam_source || (lyc_source && self.lyc == line) {
+                        return dots;
+                    }
+                    (Step::LineScanEnd, SCAN_END_DOT - MODE2_DOT)
+                }
+                Step::LineScanEnd => (Step::LineMode3, MODE3_DOT - SCAN_END_DOT),
+                Step::LineMode3 => {
+                    if !lazy_mode3 || (lyc_source && self.lyc == line) {
+                        return dots;
+                    }
+                    // From here mode 3 owes dots while its 160th pixel is surely ahead:
+                    // the last tick that only adds to the lag ends below 160 owed.
+                    return dots + 159u32.saturating_sub(u32::from(screen_x));
+                }
+                Step::Mode0Interrupt => {
+                    if self.stat & STAT_HBLANK_SOURCE != 0 || (lyc_source && self.lyc == line) {
+                        return dots;
+                    }
+                    // Only ever the walk's first step: it runs at `line_dot + wait_dots`.
+                    let dot = self.line_dot.wrapping_add(self.wait_dots);
+                    (Step::LineWindowCheck, WINDOW_CHECK_DOT.saturating_sub(dot))
+                }
+                Step::LineWindowCheck => (Step::LineEnd, LINE_DOTS - WINDOW_CHECK_DOT),
+                Step::LineEnd => {
+                    line = line.wrapping_add(1);
+                    if line >= 144 {
+                        return dots;
+                    }
+                    // `LineEnd` runs `LineStart` at once.
+                    (Step::LineStart, 0)
+                }
+                _ => return dots,
+            };
+            step = next;
+            dots += u32::from(delta);
         }
     }
 
