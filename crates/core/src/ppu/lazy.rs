@@ -132,6 +132,19 @@ impl PpuState {
                     self.exit_mode3(bus);
                     break;
                 }
+                // The FIFO now holds a whole tile: as many more as can follow at once.
+                let tiles = self.whole_tiles(dots);
+                if tiles != 0 {
+                    let span = 8 * u32::from(tiles);
+                    dots -= span;
+                    self.line_dot = self.line_dot.wrapping_add(span as u16);
+                    self.drain_tiles::<COLOUR>(tiles, bus);
+                    if self.screen_x >= 160 {
+                        self.wait_dots = 0;
+                        self.exit_mode3(bus);
+                        break;
+                    }
+                }
                 continue;
             }
             if !self.mode3_dot_is_plain() {

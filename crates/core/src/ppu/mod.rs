@@ -47,6 +47,7 @@ mod oam_bug;
 mod objects;
 mod registers;
 mod schedule;
+mod span;
 mod tile_sel;
 mod window;
 
