@@ -14,6 +14,7 @@
 //! the number of tiles. Debug builds check each span against that many single drains;
 //! `crates/harness/tests/render_oracle.rs` compares fast and plain, drawing and not.
 
+use super::lazy::SPREAD;
 use super::window::WINDOW_GLITCH_ARMED;
 use super::*;
 
@@ -100,7 +101,9 @@ impl PpuState {
             }
             copy
         };
-        if bus.frame.is_some() || bus.frame_rgb.is_some() {
+        if !COLOUR && bus.frame.is_some() {
+            self.draw_dmg_tiles(tiles, bus);
+        } else if bus.frame.is_some() || bus.frame_rgb.is_some() {
             for _ in 0..tiles {
                 self.drain::<COLOUR>(8, bus);
             }
@@ -153,5 +156,53 @@ impl PpuState {
         }
         place(self, last);
         self.drain::<COLOUR>(8, bus);
+    }
+
+    /// A DMG span drawn: the first tile as `mode3_drain` does it (the object FIFO may still
+    /// hold pixels), then, the object FIFO empty, each tile's background shades out and the
+    /// next tile's three bytes in, with the fetcher and FIFO state set once at the end.
+    fn draw_dmg_tiles(&mut self, tiles: u8, bus: &mut Ctx) {
+        self.mode3_drain(8, bus);
+        let rest = tiles - 1;
+        let Some(frame) = bus.frame.as_deref_mut().filter(|_| rest != 0) else {
+            return;
+        };
+        // The DMG reads each tile number at the tile's second dot (`mode3_drain`); the map
+        // column then moves one entry per tile (wrapping in the row of 32), or for the
+        // window one per fetch.
+        let start = self.scanline_x;
+        self.scanline_x = start.wrapping_add(2);
+        let (entry, y) = self.map_entry(false);
+        self.scanline_x = start;
+        let map_row = super::fetcher::map_address(entry & 0x80, y);
+        let mut column = entry;
+        let palette = self.bgp;
+        let bg_enable = self.lcdc & LCDC_BG_ENABLE != 0;
+        let (mut low, mut high) = (self.bg_fifo_low, self.bg_fifo_high);
+        let mut tile = self.fetch_tile_number;
+        let mut at = usize::from(self.ly) * SCREEN_WIDTH + usize::from(self.screen_x);
+        for _ in 0..rest {
+            let (p0, p1) = if bg_enable {
+                (SPREAD[usize::from(low)], SPREAD[usize::from(high)])
+            } else {
+                (0, 0)
+            };
+            if let Some(row) = frame.get_mut(at..at + 8) {
+                row.copy_from_slice(&super::lazy::shaded(palette, p0, p1).to_le_bytes());
+            }
+            at += 8;
+            tile = bus.vram[map_row + usize::from(column & 0x1F)];
+            column = column.wrapping_add(1);
+            let address = self.tile_row_address(tile);
+            (low, high) = (bus.vram[address], bus.vram[address + 1]);
+        }
+        self.scanline_x = start.wrapping_add(8 * rest);
+        self.screen_x += 8 * rest;
+        if self.in_window != 0 {
+            self.fetcher_window_x = self.fetcher_window_x.wrapping_add(rest);
+        }
+        self.fetch_tile_number = tile;
+        (self.fetch_tile_low, self.fetch_tile_high) = (low, high);
+        (self.bg_fifo_low, self.bg_fifo_high) = (low, high);
     }
 }
