@@ -1,5 +1,5 @@
 //! Lazy mode 3: owed dots (`fifo_lag`), catching up in long runs, and the drain that
-//! outputs a FIFO's worth of plain pixels at once.
+//! outputs a FIFO's worth of plain pixels at once (whole tiles in a row: `span.rs`).
 
 use super::*;
 
