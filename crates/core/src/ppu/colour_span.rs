@@ -49,7 +49,7 @@ impl PpuState {
     /// dots run them: dot j (1-based) runs step `fetcher_step + j - 1`, after its pixel is
     /// out. The span ends when the FIFO is empty, the step-5 dot or later, so the push
     /// follows.
-    fn finish_cgb_fetch(&mut self, start_x: u8, bus: &Ctx) {
+    pub(super) fn finish_cgb_fetch(&mut self, start_x: u8, bus: &Ctx) {
         let start_step = self.fetcher_step.min(6);
         // The drain's conditions rule out a window handed back at step 0 and the tile-data
         // glitch (`read_cgb_tile_data`).

@@ -292,7 +292,13 @@ impl PpuState {
     }
 
     pub(super) fn tile_data_address(&self) -> usize {
-        let tile = u16::from(self.fetch_tile_number);
+        self.tile_row_address(self.fetch_tile_number)
+    }
+
+    /// VRAM offset of the low data byte of `tile`'s row now due (the high byte follows).
+    #[inline(always)]
+    pub(super) fn tile_row_address(&self, tile: u8) -> usize {
+        let tile = u16::from(tile);
         // LCDC bit 4 clear: tiles 0..127 at 0x9000, 128..255 at 0x8800.
         let tile = if self.lcdc & LCDC_TILE_DATA == 0 && tile < 128 {
             tile + 256

@@ -1,5 +1,5 @@
 //! Lazy mode 3: owed dots (`fifo_lag`), catching up in long runs, and the drain that
-//! outputs a FIFO's worth of plain pixels at once.
+//! outputs a FIFO's worth of plain pixels at once (whole tiles in a row: `span.rs`).
 
 use super::*;
 
@@ -17,6 +17,18 @@ pub(super) const SPREAD: [u64; 256] = {
     }
     table
 };
+
+/// A row of pixels one per byte (`SPREAD` colour planes `p0`, `p1`) through `palette`: each
+/// colour's shade (0..=3, so sums of masked bytes never carry) added where it occurs.
+#[inline(always)]
+pub(super) fn shaded(palette: u8, p0: u64, p1: u64) -> u64 {
+    let ones = 0x0101_0101_0101_0101u64;
+    let shade = |colour: u8| u64::from((palette >> (colour * 2)) & 3);
+    shade(0) * ((p0 | p1) ^ ones)
+        + shade(1) * (p0 & (p1 ^ ones))
+        + shade(2) * (p1 & (p0 ^ ones))
+        + shade(3) * (p0 & p1)
+}
 
 impl PpuState {
     /// Advances `n` dots of real time: eagerly outside mode 3, lazily inside it.
@@ -140,6 +152,19 @@ impl PpuState {
                     self.wait_dots = 0;
                     self.exit_mode3(bus);
                     break;
+                }
+                // The FIFO now holds a whole tile: as many more as can follow at once.
+                let tiles = self.whole_tiles(dots);
+                if tiles != 0 {
+                    let span = 8 * u32::from(tiles);
+                    dots -= span;
+                    self.line_dot = self.line_dot.wrapping_add(span as u16);
+                    self.drain_tiles::<COLOUR>(tiles, bus);
+                    if self.screen_x >= 160 {
+                        self.wait_dots = 0;
+                        self.exit_mode3(bus);
+                        break;
+                    }
                 }
                 continue;
             }
@@ -311,21 +336,11 @@ impl PpuState {
         if let Some(frame) = bus.frame.as_deref_mut().filter(|_| shown != 0) {
             let start = usize::from(self.ly) * SCREEN_WIDTH + usize::from(self.screen_x);
             if let Some(row) = frame.get_mut(start..start + usize::from(shown)) {
-                // The pixels one per byte (values 0..=3, so sums of masked bytes never
-                // carry): colour planes spread to bytes, each colour's shade added where
-                // it occurs.
                 let ones = 0x0101_0101_0101_0101u64;
                 let (bg0, bg1) = if self.lcdc & LCDC_BG_ENABLE != 0 {
                     (SPREAD[usize::from(low)], SPREAD[usize::from(high)])
                 } else {
                     (0, 0)
-                };
-                let shaded = |palette: u8, p0: u64, p1: u64| {
-                    let shade = |colour: u8| u64::from((palette >> (colour * 2)) & 3);
-                    shade(0) * ((p0 | p1) ^ ones)
-                        + shade(1) * (p0 & (p1 ^ ones))
-                        + shade(2) * (p1 & (p0 ^ ones))
-                        + shade(3) * (p0 & p1)
                 };
                 let mut packed = shaded(self.bgp, bg0, bg1);
                 if (self.obj_fifo_low | self.obj_fifo_high) != 0 && self.lcdc & LCDC_OBJ_ENABLE != 0

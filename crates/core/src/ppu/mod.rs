@@ -15,8 +15,9 @@
 //! # Mode 3 runs lazily
 //! In mode 3 the steps may run behind real time (`fifo_lag` dots owed), then catch up in one
 //! long run, where plain dots skip the step dispatch and the pixels left in the FIFO are drawn at
-//! once, up to a tile. The lag is bounded so that mode 3 can never have ended unnoticed: one dot outputs at
-//! most one pixel, so while `screen_x + fifo_lag < 160` the 160th pixel is still ahead.
+//! once, a tile or a span of whole tiles (`span.rs`). The lag is bounded so that mode 3 can
+//! never have ended unnoticed: one dot outputs at most one pixel, so while
+//! `screen_x + fifo_lag < 160` the 160th pixel is still ahead.
 //! Nothing else can observe the owed dots: VRAM and OAM are locked, LY and the mode do not
 //! change, and the only interrupt (HBlank) comes at the end.
 //!
@@ -47,6 +48,7 @@ mod oam_bug;
 mod objects;
 mod registers;
 mod schedule;
+mod span;
 mod tile_sel;
 mod window;
 
