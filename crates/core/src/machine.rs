@@ -302,6 +302,8 @@ impl<'a> Machine<'a> {
     #[inline(never)]
     fn tick_full(&mut self) {
         self.hw.m_cycles = self.full_tick_m_cycle;
+        // Ticks nested in this one (an HBlank VRAM DMA's stall) start with a full tick.
+        self.set_full_tick_m_cycle(self.hw.m_cycles + 1);
         self.catch_up_to(self.hw.m_cycles - 1);
         self.tick_now();
         self.synced_m_cycles = self.hw.m_cycles;
