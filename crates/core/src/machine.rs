@@ -264,7 +264,9 @@ impl<'a> Machine<'a> {
         } else {
             0
         };
-        self.full_tick_m_cycle = self.hw.m_cycles + u64::from(quiet) + 1;
+        // From the M-cycle the components stand at: an HBlank VRAM DMA block's stall ticks
+        // on inside this call and may leave them behind the clock, in its own quiet window.
+        self.full_tick_m_cycle = self.synced_m_cycles + u64::from(quiet) + 1;
     }
 
     /// Brings the timer, PPU and APU up to the current M-cycle (its tick included).

@@ -839,7 +839,10 @@ impl PpuState {
             return;
         }
         let dots = u32::from(DOTS);
-        if n <= 1 || self.quiet_m_cycles_of::<DOTS>(host.lazy_mode3) < n {
+        // The caller's promise; checking it would cost a second walk (`quiet_dots`) per
+        // catch-up.
+        debug_assert!(n <= self.quiet_m_cycles_of::<DOTS>(host.lazy_mode3));
+        if n <= 1 {
             for _ in 0..n {
                 self.tick_dots::<DOTS>(memory, interrupt_flag, host);
             }
