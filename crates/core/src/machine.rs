@@ -317,7 +317,11 @@ impl<'a> Machine<'a> {
         } else {
             0
         };
-        self.set_full_tick_m_cycle(self.hw.m_cycles + u64::from(quiet) + 1);
+        // From the M-cycle the components stand at: an HBlank VRAM DMA block's stall ticks
+        // on inside this call and may leave them behind the clock, in its own quiet window.
+        // The next full tick is never before the next M-cycle.
+        let next = self.synced_m_cycles + u64::from(quiet) + 1;
+        self.set_full_tick_m_cycle(next.max(self.hw.m_cycles + 1));
     }
 
     /// Brings the timer, PPU and APU up to the current M-cycle (its tick included).
