@@ -1,7 +1,10 @@
 //! `Pool`: worker threads kept alive across `VectorGameBoy` steps. A step wakes them through
-//! a shared generation counter (a worker spins on it briefly, then parks) and waits for them
-//! on one shared countdown, so its fixed cost is a few atomic operations rather than channel
-//! messages and syscalls.
+//! a shared generation counter (a worker spins on it briefly, then parks) and ends when a
+//! shared countdown of its envs reaches 0, so its fixed cost is a few atomic operations
+//! rather than channel messages and syscalls. The countdown is of envs, not threads: a
+//! step never waits for a thread that has nothing left to do, such as a worker the host
+//! woke so late that the others had already claimed all its envs (under load, the caller
+//! then steps every env itself, at one thread's speed, rather than idle until it wakes).
 //!
 //! Two ways to run a step:
 //! - `run` (`VectorGameBoy.step`): the calling thread takes part, as thread 0.
@@ -13,7 +16,7 @@
 //! Work split: thread t owns the contiguous chunk `t * n / threads .. (t + 1) * n / threads`
 //! of the envs and steps it front to back, so an env runs on the same core step after step
 //! and its state stays in that core's cache. A thread that finishes its chunk takes the
-//! remaining envs of the other chunks, one at a time, from the same per-chunk counters: a
+//! remaining envs of the other chunks, one at a time, from the same per-chunk claim words: a
 //! thread that the host deschedules mid-step holds up only the env it is in, and the others
 //! take over the rest of its chunk.
 //!
@@ -28,7 +31,6 @@
 //! shares whose own run grew by milliseconds.
 
 use crate::vector::{Env, Observation, step_env};
-use std::cell::UnsafeCell;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -69,8 +71,8 @@ impl<T> std::ops::DerefMut for CachePadded<T> {
 
 /// One step's work. Raw pointers because the workers outlive any borrow: the memory must
 /// stay valid, and untouched by anything but the pool, until the step has ended (`run`
-/// returns, or `wait` reports it done); each env index is claimed from its chunk's counter
-/// by exactly one thread, so no env or row is ever touched by two.
+/// returns, or `wait` reports it done); each env index is claimed by exactly one thread
+/// (see `Shared::claim`), so no env or row is ever touched by two.
 #[derive(Clone, Copy)]
 pub(crate) struct Job {
     envs: *mut Env,
@@ -117,51 +119,89 @@ enum Signal {
     StandIn = 1,
 }
 
+/// A claim word holds the step it belongs to above `INDEX_BITS` and the next env index to
+/// claim below. 40 bits of step number never wrap (a million steps a second for 12 days
+/// would be 2^40); `MAX_ENVS` is far below 2^24.
+const INDEX_BITS: u32 = 24;
+const INDEX_MASK: u64 = (1 << INDEX_BITS) - 1;
+
+/// The current step: its number and its work, read together by a thread that joins it.
+#[derive(Clone, Copy)]
+struct Step {
+    number: u64,
+    job: Job,
+}
+
 /// State the caller and the threads share.
 struct Shared {
     /// Per `Signal`: bumped to start a step for those threads (and once more to shut down).
     generations: [CachePadded<AtomicU64>; 2],
-    /// Threads still busy with the current step.
-    running: CachePadded<AtomicUsize>,
-    /// Per chunk: the next env index to claim.
-    next: Box<[CachePadded<AtomicUsize>]>,
-    /// The current step's work: written by the caller only while no thread is in a step,
-    /// read by the threads after they see their generation change.
-    job: UnsafeCell<Option<Job>>,
-    /// The thread waiting for the step to end (any Python thread may wait): the last thread
-    /// to finish unparks it. A lock, because the waiter may register after the step began.
+    /// Envs of the current step not yet done. The step ends when it reaches 0, whether or
+    /// not every thread has woken up for it: a thread the host was slow to wake (or that
+    /// found nothing left to claim) holds nothing up.
+    remaining: CachePadded<AtomicUsize>,
+    /// Per chunk: the step number and the next env index to claim (see `INDEX_BITS`).
+    claims: Box<[CachePadded<AtomicU64>]>,
+    /// The current step, `None` before the first and at shutdown. A lock, because a thread
+    /// that wakes late may read it while the next step is being published: it then gets a
+    /// consistent (number, job) pair of one step or the other, and `claim` refuses a stale
+    /// one. Uncontended, it costs two atomic operations per thread and step.
+    step: Mutex<Option<Step>>,
+    /// The thread waiting for the step to end (any Python thread may wait): the thread that
+    /// finishes the last env unparks it. A lock, because the waiter may register after the
+    /// step began.
     waiter: Mutex<Option<Thread>>,
     shutdown: AtomicBool,
     panicked: AtomicBool,
 }
 
-// Safety: `job` is written only between steps (no thread reads it then: each has counted
-// itself out of `running`, which the caller observed with Acquire before writing) and read
-// only after the Release bump of a generation that published it. The raw pointers in `Job`
-// follow the rules given there.
-unsafe impl Sync for Shared {}
-unsafe impl Send for Shared {}
-
 impl Shared {
     /// The envs of chunk `chunk`: `start..end`.
     fn chunk(&self, chunk: usize, len: usize) -> (usize, usize) {
-        let chunks = self.next.len();
+        let chunks = self.claims.len();
         (chunk * len / chunks, (chunk + 1) * len / chunks)
     }
 
-    /// Steps the envs of `own` chunk, then whatever the other chunks have left.
-    fn work(&self, job: Job, own: usize) {
-        let chunks = self.next.len();
+    /// The step to work on: a copy, so that the lock is held for a moment only.
+    fn current(&self) -> Option<Step> {
+        *self.step.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Claims the next env of `chunk` in step `step`, if that is still the current step and
+    /// the chunk has one left. A thread holding a stale step (it woke after that step ended)
+    /// gets `None`, so it never touches memory a finished step pointed into.
+    fn claim(&self, step: &Step, chunk: usize) -> Option<usize> {
+        let (_, end) = self.chunk(chunk, step.job.len);
+        let word = &self.claims[chunk];
+        let mut current = word.load(Ordering::Acquire);
+        loop {
+            let index = (current & INDEX_MASK) as usize;
+            if current >> INDEX_BITS != step.number || index >= end {
+                return None;
+            }
+            match word.compare_exchange_weak(
+                current,
+                current + 1,
+                Ordering::AcqRel,
+                Ordering::Acquire,
+            ) {
+                Ok(_) => return Some(index),
+                Err(seen) => current = seen,
+            }
+        }
+    }
+
+    /// Steps the envs of `own` chunk, then whatever the other chunks have left, counting
+    /// each env out of `remaining` (a panic is recorded, and the env still counted out).
+    fn work(&self, step: Step, own: usize) {
+        let chunks = self.claims.len();
+        let job = step.job;
         let row_bytes = job.observation.row_bytes();
         for k in 0..chunks {
             let chunk = (own + k) % chunks;
-            let (_, end) = self.chunk(chunk, job.len);
-            loop {
-                let i = self.next[chunk].fetch_add(1, Ordering::Relaxed);
-                if i >= end {
-                    break;
-                }
-                // Safety: `i < len`, and index `i` is this thread's alone (see `Job`).
+            while let Some(i) = self.claim(&step, chunk) {
+                // Safety: `i < len`, index `i` is this thread's alone, and the step cannot
+                // end (freeing what the job points into) before `i` is counted out below.
                 let (env, pressed, row) = unsafe {
                     (
                         &mut *job.envs.add(i),
@@ -169,17 +209,20 @@ impl Shared {
                         std::slice::from_raw_parts_mut(job.rows.add(i * row_bytes), row_bytes),
                     )
                 };
-                step_env(&mut env.0, pressed, row, job.frames, job.observation);
+                let stepped = catch_unwind(AssertUnwindSafe(|| {
+                    step_env(&mut env.0, pressed, row, job.frames, job.observation)
+                }));
+                if stepped.is_err() {
+                    self.panicked.store(true, Ordering::Relaxed);
+                }
+                self.count_out();
             }
         }
     }
 
-    /// `work` with a panic caught and recorded, then counted out of `running`.
-    fn work_and_count_out(&self, job: Job, own: usize) {
-        if catch_unwind(AssertUnwindSafe(|| self.work(job, own))).is_err() {
-            self.panicked.store(true, Ordering::Relaxed);
-        }
-        if self.running.fetch_sub(1, Ordering::AcqRel) == 1 {
+    /// One env of the current step is done; the last one wakes the waiter.
+    fn count_out(&self) {
+        if self.remaining.fetch_sub(1, Ordering::AcqRel) == 1 {
             let waiter = self.waiter.lock().unwrap_or_else(|e| e.into_inner()).take();
             if let Some(waiter) = waiter {
                 waiter.unpark();
@@ -187,12 +230,12 @@ impl Shared {
         }
     }
 
-    /// Waits until `running` is 0 or `deadline` passes; true if it reached 0.
+    /// Waits until every env of the step is done or `deadline` passes; true if done.
     fn wait_for_step(&self, deadline: Option<Instant>) -> bool {
-        // Registered before the first look at `running`: a thread that counts out after
-        // the look then finds this waiter under the lock (see `work_and_count_out`).
+        // Registered before the first look at `remaining`: a thread that counts the last
+        // env out after the look then finds this waiter under the lock (see `count_out`).
         *self.waiter.lock().unwrap_or_else(|e| e.into_inner()) = Some(std::thread::current());
-        wait_until(|| self.running.load(Ordering::Acquire) == 0, deadline)
+        wait_until(|| self.remaining.load(Ordering::Acquire) == 0, deadline)
     }
 }
 
@@ -220,8 +263,8 @@ fn wait_until(done: impl Fn() -> bool, deadline: Option<Instant>) -> bool {
     true
 }
 
-/// A thread's life: wait for a new generation of its signal, do its chunk and what is
-/// left, count out.
+/// A thread's life: wait for a new generation of its signal, then work on the current
+/// step (nothing, if the thread woke so late that it has ended).
 fn thread_main(shared: &Shared, own: usize, signal: Signal) {
     let generation = &shared.generations[signal as usize];
     let mut seen = 0;
@@ -231,9 +274,8 @@ fn thread_main(shared: &Shared, own: usize, signal: Signal) {
         if shared.shutdown.load(Ordering::Acquire) {
             return;
         }
-        // Safety: published by the generation bump just observed (see `Shared`).
-        match unsafe { *shared.job.get() } {
-            Some(job) => shared.work_and_count_out(job, own),
+        match shared.current() {
+            Some(step) => shared.work(step, own),
             None => return,
         }
     }
@@ -248,6 +290,8 @@ pub(crate) struct Pool {
     stand_in: Option<JoinHandle<()>>,
     /// A step started by `start` that `wait` has not seen end.
     in_flight: bool,
+    /// Steps published so far: the number of the latest.
+    steps: u64,
 }
 
 impl Pool {
@@ -258,11 +302,11 @@ impl Pool {
                 CachePadded(AtomicU64::new(0)),
                 CachePadded(AtomicU64::new(0)),
             ],
-            running: CachePadded(AtomicUsize::new(0)),
-            next: (0..threads)
-                .map(|_| CachePadded(AtomicUsize::new(0)))
+            remaining: CachePadded(AtomicUsize::new(0)),
+            claims: (0..threads)
+                .map(|_| CachePadded(AtomicU64::new(0)))
                 .collect(),
-            job: UnsafeCell::new(None),
+            step: Mutex::new(None),
             waiter: Mutex::new(None),
             shutdown: AtomicBool::new(false),
             panicked: AtomicBool::new(false),
@@ -278,6 +322,7 @@ impl Pool {
             workers,
             stand_in: None,
             in_flight: false,
+            steps: 0,
         }
     }
 
@@ -286,18 +331,26 @@ impl Pool {
         self.in_flight
     }
 
-    /// Publishes `job` and wakes the workers (and the stand-in if `with_stand_in`).
-    fn publish(&mut self, job: Job, with_stand_in: bool) {
+    /// Publishes `job` as a new step and wakes the workers (and the stand-in if
+    /// `with_stand_in`). The previous step has ended (every env counted out).
+    fn publish(&mut self, job: Job, with_stand_in: bool) -> Step {
         debug_assert!(!self.in_flight, "one step at a time");
+        self.steps += 1;
+        let step = Step {
+            number: self.steps,
+            job,
+        };
         let shared = &*self.shared;
-        for (chunk, next) in shared.next.iter().enumerate() {
-            next.store(shared.chunk(chunk, job.len).0, Ordering::Relaxed);
-        }
         shared.panicked.store(false, Ordering::Relaxed);
-        // Safety: no thread is in a step (the last one was waited for to its end).
-        unsafe { *shared.job.get() = Some(job) };
-        let threads = self.workers.len() + usize::from(with_stand_in);
-        shared.running.store(threads, Ordering::Relaxed);
+        shared.remaining.store(job.len, Ordering::Relaxed);
+        // The claim words before the step itself: a thread that reads this step (under the
+        // lock, which orders these stores before its loads) finds them ready, and a thread
+        // still holding the previous step finds them refusing it.
+        for (chunk, claim) in shared.claims.iter().enumerate() {
+            let start = shared.chunk(chunk, job.len).0 as u64;
+            claim.store(step.number << INDEX_BITS | start, Ordering::Release);
+        }
+        *shared.step.lock().unwrap_or_else(|e| e.into_inner()) = Some(step);
         shared.generations[Signal::Workers as usize].fetch_add(1, Ordering::Release);
         if with_stand_in {
             shared.generations[Signal::StandIn as usize].fetch_add(1, Ordering::Release);
@@ -309,18 +362,17 @@ impl Pool {
         if with_stand_in && let Some(stand_in) = &self.stand_in {
             stand_in.thread().unpark();
         }
+        step
     }
 
-    /// Runs `job` to its end on the calling thread and the workers. False if any thread
+    /// Runs `job` to its end on the calling thread and the workers. False if any env's step
     /// panicked (a bug; the envs are then in an unknown state).
     pub(crate) fn run(&mut self, job: Job) -> bool {
         assert!(!self.in_flight, "a started step must be waited for first");
-        self.publish(job, false);
+        let step = self.publish(job, false);
         let shared = &*self.shared;
-        if catch_unwind(AssertUnwindSafe(|| shared.work(job, 0))).is_err() {
-            shared.panicked.store(true, Ordering::Relaxed);
-        }
-        // Every worker must be done before the borrows the job points into end.
+        shared.work(step, 0);
+        // Every env must be done before the borrows the job points into end.
         shared.wait_for_step(None);
         !shared.panicked.load(Ordering::Relaxed)
     }
@@ -343,23 +395,20 @@ impl Pool {
     }
 
     /// Waits for the step `start` began, at most `timeout` (None: to its end). `Some(ok)`
-    /// once it has ended (`ok` false if any thread panicked), `None` if it is still running.
-    /// `Some(true)` when no step is in flight.
+    /// once it has ended (`ok` false if any env's step panicked), `None` if it is still
+    /// running. `Some(true)` when no step is in flight.
     pub(crate) fn wait(&mut self, timeout: Option<Duration>) -> Option<bool> {
         if !self.in_flight {
             return Some(true);
         }
         let shared = &*self.shared;
-        if timeout.is_none() {
+        if timeout.is_none()
+            && let Some(step) = shared.current()
+        {
             // The caller has nothing else to do: it steps envs no thread has claimed yet, so
             // a step whose threads fell behind (or were descheduled) ends sooner. Not with a
             // timeout, which one env's step could overrun.
-            // Safety: published by `start`, and written again only after this step.
-            if let Some(job) = unsafe { *shared.job.get() }
-                && catch_unwind(AssertUnwindSafe(|| shared.work(job, 0))).is_err()
-            {
-                shared.panicked.store(true, Ordering::Relaxed);
-            }
+            shared.work(step, 0);
         }
         let deadline = timeout.map(|t| Instant::now() + t);
         if !shared.wait_for_step(deadline) {
@@ -375,8 +424,7 @@ impl Drop for Pool {
         // A started step still uses memory its owner is about to free.
         self.wait(None);
         let shared = &*self.shared;
-        // Safety: between steps, as in `publish`.
-        unsafe { *shared.job.get() = None };
+        *shared.step.lock().unwrap_or_else(|e| e.into_inner()) = None;
         shared.shutdown.store(true, Ordering::Release);
         for generation in &shared.generations {
             generation.fetch_add(1, Ordering::Release);
