@@ -14,11 +14,14 @@
 //!   to `wait` before the step ends steps the envs no thread has claimed yet.
 //!
 //! Work split: thread t owns the contiguous chunk `t * n / threads .. (t + 1) * n / threads`
-//! of the envs and steps it front to back, so an env runs on the same core step after step
-//! and its state stays in that core's cache. A thread that finishes its chunk takes the
-//! remaining envs of the other chunks, one at a time, from the same per-chunk claim words: a
-//! thread that the host deschedules mid-step holds up only the env it is in, and the others
-//! take over the rest of its chunk.
+//! of the envs and starts them front to back, so an env runs on the same core step after
+//! step and its state stays in that core's cache. It keeps two of them in hand and runs
+//! one frame of each in turn, setting the other aside meanwhile. A thread with nothing of
+//! its own left to start takes the others' untaken envs (from the back), then the envs
+//! they have set aside, and runs their remaining frames: an env's frames are sequential,
+//! but with two in hand per thread the threads end a step within about a frame of each
+//! other instead of up to a whole env's part (frameskip frames) apart. A thread the host
+//! deschedules mid-step holds up only the env it is in.
 //!
 //! Measured (issue 16, `benches/vector_speed.py`, two-CPU virtual machine): with its threads
 //! safe from preemption (`chrt -f 1`) the pool scales 0.95 to 1.0 from one thread to two at
@@ -30,7 +33,8 @@
 //! end, at medians under 1 µs and 99th percentiles of 65 and 60 µs; the long steps were
 //! shares whose own run grew by milliseconds.
 
-use crate::vector::{Env, Observation, step_env};
+use crate::vector::{Env, Observation, env_step};
+use std::cell::UnsafeCell;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -119,11 +123,35 @@ enum Signal {
     StandIn = 1,
 }
 
-/// A claim word holds the step it belongs to above `INDEX_BITS` and the next env index to
-/// claim below. 40 bits of step number never wrap (a million steps a second for 12 days
-/// would be 2^40); `MAX_ENVS` is far below 2^24.
-const INDEX_BITS: u32 = 24;
-const INDEX_MASK: u64 = (1 << INDEX_BITS) - 1;
+/// Who may step an env in the current step: the low two bits of its `EnvSlot::word`.
+/// An env goes Untaken -> Busy, then between frames Busy -> Parked -> Busy (possibly on
+/// another thread) as often as it is set aside, and Busy -> Done after its last frame.
+mod hold {
+    /// No thread has started it in this step.
+    pub(super) const UNTAKEN: u64 = 0;
+    /// A thread is running it (or holds it between two of its frames).
+    pub(super) const BUSY: u64 = 1;
+    /// Set aside between two frames while its thread runs another env: any thread may
+    /// take it over.
+    pub(super) const PARKED: u64 = 2;
+    /// Its part of the step is over (observation written).
+    pub(super) const DONE: u64 = 3;
+    /// The step number sits above these bits.
+    pub(super) const BITS: u32 = 2;
+}
+
+/// One env's progress in the current step.
+struct EnvSlot {
+    /// The step number above `hold::BITS`, its `hold` below. A thread takes an env by
+    /// compare-and-swap of the whole word, so a thread holding a stale step (it woke after
+    /// that step ended) can never take one: it never touches memory a finished step pointed
+    /// into. 62 bits of step number never wrap.
+    word: AtomicU64,
+    /// Frames run so far in this step: read and written only by the thread holding the env
+    /// (`BUSY`); the Release store that parks or finishes the env and the Acquire
+    /// compare-and-swap that takes it hand it over.
+    frames_done: UnsafeCell<u64>,
+}
 
 /// The current step: its number and its work, read together by a thread that joins it.
 #[derive(Clone, Copy)]
@@ -132,20 +160,36 @@ struct Step {
     job: Job,
 }
 
+impl Step {
+    fn word(&self, hold: u64) -> u64 {
+        self.number << hold::BITS | hold
+    }
+}
+
+/// How many envs a thread keeps in hand at once, running one frame of each in turn (when
+/// there is more than one thread). Each waits between its frames, set aside (`PARKED`) for
+/// another thread to take over: when one thread runs out of envs to start, it takes those
+/// the others have set aside, so the threads end a step within about a frame of each other
+/// rather than an env's whole part (frameskip frames). Two keep both envs' memory in the
+/// core's own cache.
+const IN_HAND: usize = 2;
+
 /// State the caller and the threads share.
 struct Shared {
     /// Per `Signal`: bumped to start a step for those threads (and once more to shut down).
     generations: [CachePadded<AtomicU64>; 2],
     /// Envs of the current step not yet done. The step ends when it reaches 0, whether or
     /// not every thread has woken up for it: a thread the host was slow to wake (or that
-    /// found nothing left to claim) holds nothing up.
+    /// found nothing left to take) holds nothing up.
     remaining: CachePadded<AtomicUsize>,
-    /// Per chunk: the step number and the next env index to claim (see `INDEX_BITS`).
-    claims: Box<[CachePadded<AtomicU64>]>,
+    /// One per env, each on cache lines of its own (threads take neighbouring envs).
+    slots: Box<[CachePadded<EnvSlot>]>,
+    /// Threads taking part in a step: each owns a contiguous chunk of the envs.
+    chunks: usize,
     /// The current step, `None` before the first and at shutdown. A lock, because a thread
     /// that wakes late may read it while the next step is being published: it then gets a
-    /// consistent (number, job) pair of one step or the other, and `claim` refuses a stale
-    /// one. Uncontended, it costs two atomic operations per thread and step.
+    /// consistent (number, job) pair of one step or the other, and a stale one can take no
+    /// env. Uncontended, it costs two atomic operations per thread and step.
     step: Mutex<Option<Step>>,
     /// The thread waiting for the step to end (any Python thread may wait): the thread that
     /// finishes the last env unparks it. A lock, because the waiter may register after the
@@ -155,11 +199,15 @@ struct Shared {
     panicked: AtomicBool,
 }
 
+// Safety: `frames_done` is touched only by the thread holding its env (see `EnvSlot`);
+// everything else is atomics, locks and `Job`, whose rules are stated there.
+unsafe impl Sync for Shared {}
+
 impl Shared {
     /// The envs of chunk `chunk`: `start..end`.
-    fn chunk(&self, chunk: usize, len: usize) -> (usize, usize) {
-        let chunks = self.claims.len();
-        (chunk * len / chunks, (chunk + 1) * len / chunks)
+    fn chunk(&self, chunk: usize) -> std::ops::Range<usize> {
+        let len = self.slots.len();
+        chunk * len / self.chunks..(chunk + 1) * len / self.chunks
     }
 
     /// The step to work on: a copy, so that the lock is held for a moment only.
@@ -167,61 +215,100 @@ impl Shared {
         *self.step.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Claims the next env of `chunk` in step `step`, if that is still the current step and
-    /// the chunk has one left. A thread holding a stale step (it woke after that step ended)
-    /// gets `None`, so it never touches memory a finished step pointed into.
-    fn claim(&self, step: &Step, chunk: usize) -> Option<usize> {
-        let (_, end) = self.chunk(chunk, step.job.len);
-        let word = &self.claims[chunk];
-        let mut current = word.load(Ordering::Acquire);
-        loop {
-            let index = (current & INDEX_MASK) as usize;
-            if current >> INDEX_BITS != step.number || index >= end {
-                return None;
-            }
-            match word.compare_exchange_weak(
-                current,
-                current + 1,
+    /// Takes env `i` if it is in state `from` in step `step`.
+    fn take(&self, step: &Step, i: usize, from: u64) -> bool {
+        self.slots[i]
+            .word
+            .compare_exchange(
+                step.word(from),
+                step.word(hold::BUSY),
                 Ordering::AcqRel,
-                Ordering::Acquire,
-            ) {
-                Ok(_) => return Some(index),
-                Err(seen) => current = seen,
-            }
-        }
+                Ordering::Relaxed,
+            )
+            .is_ok()
     }
 
-    /// Steps the envs of `own` chunk, then whatever the other chunks have left, counting
-    /// each env out of `remaining` (a panic is recorded, and the env still counted out).
-    fn work(&self, step: Step, own: usize) {
-        let chunks = self.claims.len();
+    /// Whether env `i` is in state `hold` in step `step` (a hint: `take` decides).
+    fn is(&self, step: &Step, i: usize, hold: u64) -> bool {
+        self.slots[i].word.load(Ordering::Relaxed) == step.word(hold)
+    }
+
+    /// The next untaken env of chunk `own`, front to back (`cursor` is how far its thread
+    /// has looked).
+    fn take_own(&self, step: &Step, own: usize, cursor: &mut usize) -> Option<usize> {
+        let end = self.chunk(own).end;
+        while *cursor < end {
+            let i = *cursor;
+            *cursor += 1;
+            if self.take(step, i, hold::UNTAKEN) {
+                return Some(i);
+            }
+        }
+        None
+    }
+
+    /// An env for a thread whose own chunk has nothing left to start: other chunks'
+    /// untaken envs back to front (their owners start at the front), then envs other
+    /// threads have set aside. `None` when there is nothing left to take.
+    fn take_other(&self, step: &Step, own: usize) -> Option<usize> {
+        for k in 1..self.chunks {
+            for i in self.chunk((own + k) % self.chunks).rev() {
+                if self.is(step, i, hold::UNTAKEN) && self.take(step, i, hold::UNTAKEN) {
+                    return Some(i);
+                }
+            }
+        }
+        (0..self.slots.len())
+            .find(|&i| self.is(step, i, hold::PARKED) && self.take(step, i, hold::PARKED))
+    }
+
+    /// Runs the next frame of env `i`, which this thread holds, and its finish after the
+    /// last. True if the env has frames left.
+    fn advance(&self, step: &Step, i: usize) -> bool {
         let job = step.job;
         let row_bytes = job.observation.row_bytes();
-        for k in 0..chunks {
-            let chunk = (own + k) % chunks;
-            while let Some(i) = self.claim(&step, chunk) {
-                // Safety: `i < len`, index `i` is this thread's alone, and the step cannot
-                // end (freeing what the job points into) before `i` is counted out below.
-                let (env, pressed, row) = unsafe {
-                    (
-                        &mut *job.envs.add(i),
-                        *job.buttons.add(i),
-                        std::slice::from_raw_parts_mut(job.rows.add(i * row_bytes), row_bytes),
-                    )
-                };
-                let stepped = catch_unwind(AssertUnwindSafe(|| {
-                    step_env(&mut env.0, pressed, row, job.frames, job.observation)
-                }));
-                if stepped.is_err() {
-                    self.panicked.store(true, Ordering::Relaxed);
-                }
-                self.count_out();
+        // Safety: `i < len`; this thread holds env `i` (`BUSY`), so its env, button, row
+        // and `frames_done` are this thread's alone, and the step cannot end (freeing what
+        // the job points into) before the env is counted out.
+        let (env, frames_done) =
+            unsafe { (&mut *job.envs.add(i), &mut *self.slots[i].frames_done.get()) };
+        let ran = catch_unwind(AssertUnwindSafe(|| {
+            if *frames_done == 0 {
+                // Safety: as above.
+                env_step::begin(env, unsafe { *job.buttons.add(i) });
+            }
+            if *frames_done < job.frames {
+                env_step::frame(env, *frames_done, job.frames, job.observation);
+                *frames_done += 1;
+            }
+            if *frames_done < job.frames {
+                return true;
+            }
+            // Safety: as above.
+            let row =
+                unsafe { std::slice::from_raw_parts_mut(job.rows.add(i * row_bytes), row_bytes) };
+            env_step::finish(env, row, job.observation);
+            false
+        }));
+        match ran {
+            Ok(true) => true,
+            Ok(false) => {
+                self.finish(step, i);
+                false
+            }
+            Err(_) => {
+                self.panicked.store(true, Ordering::Relaxed);
+                self.finish(step, i);
+                false
             }
         }
     }
 
-    /// One env of the current step is done; the last one wakes the waiter.
-    fn count_out(&self) {
+    /// Env `i` is done with this step; the last one wakes the waiter.
+    fn finish(&self, step: &Step, i: usize) {
+        self.slots[i]
+            .word
+            .store(step.word(hold::DONE), Ordering::Release);
         if self.remaining.fetch_sub(1, Ordering::AcqRel) == 1 {
             let waiter = self.waiter.lock().unwrap_or_else(|e| e.into_inner()).take();
             if let Some(waiter) = waiter {
@@ -230,10 +317,61 @@ impl Shared {
         }
     }
 
+    /// A thread's part of a step: it keeps up to `IN_HAND` envs of its own chunk, runs one
+    /// frame of each in turn (setting each aside while it runs the other), and takes more as
+    /// they finish or are taken over; then one env at a time of the others' (see
+    /// `take_other`), until nothing is left to take.
+    fn work(&self, step: Step, own: usize) {
+        let in_hand = if self.chunks > 1 { IN_HAND } else { 1 };
+        let mut hand: [Option<usize>; IN_HAND] = [None; IN_HAND];
+        // Whether the env in a place is `BUSY` for this thread (not set aside).
+        let mut held = [false; IN_HAND];
+        let mut cursor = self.chunk(own).start;
+        loop {
+            for (place, held) in hand[..in_hand].iter_mut().zip(&mut held) {
+                if place.is_none() {
+                    *place = self.take_own(&step, own, &mut cursor);
+                    *held = place.is_some();
+                }
+            }
+            // Others' envs only when there is nothing of its own in hand: a thread that
+            // takes them sooner races their owner, which may just be waking up.
+            if hand.iter().all(Option::is_none) {
+                hand[0] = self.take_other(&step, own);
+                held[0] = hand[0].is_some();
+                if hand[0].is_none() {
+                    return;
+                }
+            }
+            for k in 0..in_hand {
+                let Some(i) = hand[k] else { continue };
+                if !held[k] && !self.take(&step, i, hold::PARKED) {
+                    // Another thread took it over.
+                    hand[k] = None;
+                    continue;
+                }
+                if !self.advance(&step, i) {
+                    hand[k] = None;
+                    continue;
+                }
+                // Set aside only while another env of the hand runs: an env alone in the
+                // hand runs on, so that a thread with nothing else to do cannot take it
+                // over and pay to move its memory for no gain (its frames are sequential).
+                let others_in_hand = (0..in_hand).any(|j| j != k && hand[j].is_some());
+                held[k] = !others_in_hand;
+                if others_in_hand {
+                    self.slots[i]
+                        .word
+                        .store(step.word(hold::PARKED), Ordering::Release);
+                }
+            }
+        }
+    }
+
     /// Waits until every env of the step is done or `deadline` passes; true if done.
     fn wait_for_step(&self, deadline: Option<Instant>) -> bool {
         // Registered before the first look at `remaining`: a thread that counts the last
-        // env out after the look then finds this waiter under the lock (see `count_out`).
+        // env out after the look then finds this waiter under the lock (see `finish`).
         *self.waiter.lock().unwrap_or_else(|e| e.into_inner()) = Some(std::thread::current());
         wait_until(|| self.remaining.load(Ordering::Acquire) == 0, deadline)
     }
@@ -295,7 +433,8 @@ pub(crate) struct Pool {
 }
 
 impl Pool {
-    pub(crate) fn new(threads: usize) -> Pool {
+    /// A pool of `threads` threads (the caller's included) for steps of `envs` envs.
+    pub(crate) fn new(threads: usize, envs: usize) -> Pool {
         let threads = threads.max(1);
         let shared = Arc::new(Shared {
             generations: [
@@ -303,9 +442,15 @@ impl Pool {
                 CachePadded(AtomicU64::new(0)),
             ],
             remaining: CachePadded(AtomicUsize::new(0)),
-            claims: (0..threads)
-                .map(|_| CachePadded(AtomicU64::new(0)))
+            slots: (0..envs)
+                .map(|_| {
+                    CachePadded(EnvSlot {
+                        word: AtomicU64::new(0),
+                        frames_done: UnsafeCell::new(0),
+                    })
+                })
                 .collect(),
+            chunks: threads,
             step: Mutex::new(None),
             waiter: Mutex::new(None),
             shutdown: AtomicBool::new(false),
@@ -335,6 +480,10 @@ impl Pool {
     /// `with_stand_in`). The previous step has ended (every env counted out).
     fn publish(&mut self, job: Job, with_stand_in: bool) -> Step {
         debug_assert!(!self.in_flight, "one step at a time");
+        assert!(
+            job.len == self.shared.slots.len(),
+            "a job for the pool's envs"
+        );
         self.steps += 1;
         let step = Step {
             number: self.steps,
@@ -343,12 +492,13 @@ impl Pool {
         let shared = &*self.shared;
         shared.panicked.store(false, Ordering::Relaxed);
         shared.remaining.store(job.len, Ordering::Relaxed);
-        // The claim words before the step itself: a thread that reads this step (under the
+        // The env slots before the step itself: a thread that reads this step (under the
         // lock, which orders these stores before its loads) finds them ready, and a thread
         // still holding the previous step finds them refusing it.
-        for (chunk, claim) in shared.claims.iter().enumerate() {
-            let start = shared.chunk(chunk, job.len).0 as u64;
-            claim.store(step.number << INDEX_BITS | start, Ordering::Release);
+        for slot in shared.slots.iter() {
+            // Safety: no thread holds an env between steps.
+            unsafe { *slot.frames_done.get() = 0 };
+            slot.word.store(step.word(hold::UNTAKEN), Ordering::Release);
         }
         *shared.step.lock().unwrap_or_else(|e| e.into_inner()) = Some(step);
         shared.generations[Signal::Workers as usize].fetch_add(1, Ordering::Release);

@@ -40,6 +40,29 @@ def test_vector_equals_single_game_boys(threads):
     assert [vgb.frame(i) for i in range(n)] == [gb.frame for gb in singles]
 
 
+@pytest.mark.parametrize("threads, n, frames", [(2, 9, 5), (3, 11, 4), (4, 6, 7)])
+def test_envs_handed_between_threads_mid_step(threads, n, frames):
+    """Threads set envs aside between frames and take over each other's at the end of a
+    step: an env's frames may run on several threads, and must make what one GameBoy
+    makes."""
+    rom = backspin.demo_rom()
+    for observation in ("screen", "ram"):
+        vgb = backspin.VectorGameBoy(rom, n, threads=threads, observation=observation)
+        singles = [backspin.GameBoy(rom, rewind_mib=0) for _ in range(n)]
+        for step in range(15):
+            buttons = per_env_buttons(step, n)
+            vgb.step(buttons, frames=frames)
+            for gb, b in zip(singles, buttons):
+                gb.run(frames=frames, buttons=b)
+            for i, gb in enumerate(singles):
+                if observation == "screen":
+                    expected = gb.screen
+                else:
+                    expected = np.frombuffer(bytes(gb.memory[0xC000:0xE000]), np.uint8)
+                assert np.array_equal(vgb.observations[i], expected), (observation, step, i)
+        assert vgb.save_states() == [gb.save_state() for gb in singles]
+
+
 def test_steps_from_other_python_threads():
     """The pool waits for its workers on whichever thread calls `step`, not only on the
     thread that made it."""
