@@ -304,6 +304,13 @@ impl Shared {
         }
     }
 
+    /// Sets env `i`, which this thread holds, aside for any thread to take over.
+    fn set_aside(&self, step: &Step, i: usize) {
+        self.slots[i]
+            .word
+            .store(step.word(hold::PARKED), Ordering::Release);
+    }
+
     /// Env `i` is done with this step; the last one wakes the waiter.
     fn finish(&self, step: &Step, i: usize) {
         self.slots[i]
@@ -334,6 +341,15 @@ impl Shared {
                     *held = place.is_some();
                 }
             }
+            // With two in hand, each waits for its turn set aside, from the start.
+            if hand.iter().filter(|place| place.is_some()).count() > 1 {
+                for (place, held) in hand.iter().zip(&mut held) {
+                    if let (Some(i), true) = (*place, *held) {
+                        self.set_aside(&step, i);
+                        *held = false;
+                    }
+                }
+            }
             // Others' envs only when there is nothing of its own in hand: a thread that
             // takes them sooner races their owner, which may just be waking up.
             if hand.iter().all(Option::is_none) {
@@ -360,9 +376,7 @@ impl Shared {
                 let others_in_hand = (0..in_hand).any(|j| j != k && hand[j].is_some());
                 held[k] = !others_in_hand;
                 if others_in_hand {
-                    self.slots[i]
-                        .word
-                        .store(step.word(hold::PARKED), Ordering::Release);
+                    self.set_aside(&step, i);
                 }
             }
         }
