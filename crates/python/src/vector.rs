@@ -297,7 +297,8 @@ impl VectorGameBoy {
     /// Runs every env `frames` frames, env i holding `buttons[i]` (a sequence or array of
     /// N button masks), then writes every observation row. Releases the GIL; the envs are
     /// split into `threads` contiguous chunks, one per thread (the caller's and `threads -
-    /// 1` pool workers), and a thread done with its chunk takes over what is left of others.
+    /// 1` pool workers), and a thread done with its chunk takes over what is left of others,
+    /// down to an env's remaining frames (see `pool`).
     #[pyo3(signature = (buttons, frames = 1))]
     fn step(&mut self, py: Python<'_>, buttons: Vec<u8>, frames: u64) -> PyResult<()> {
         self.settled()?;
