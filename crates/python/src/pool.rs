@@ -21,17 +21,22 @@
 //! they have set aside, and runs their remaining frames: an env's frames are sequential,
 //! but with two in hand per thread the threads end a step within about a frame of each
 //! other instead of up to a whole env's part (frameskip frames) apart. A thread the host
-//! deschedules mid-step holds up only the env it is in.
+//! deschedules mid-step holds up only the env it is in. A thread out of work lingers a
+//! moment while a slower one runs, and that one hands it the env it runs alone at a
+//! frame's end when the move pays (see `HANDOVER`).
 //!
-//! Measured (issue 16, `benches/vector_speed.py`, two-CPU virtual machine): with its threads
-//! safe from preemption (`chrt -f 1`) the pool scales 0.95 to 1.0 from one thread to two at
-//! 2, 8 and 64 envs, as two separate processes do. What costs scaling on a shared machine
-//! is the barrier: another process holding one thread's CPU mid-step leaves the other
-//! waiting, which stealing can shorten only when there are envs left to take. At 2 envs
-//! (one per thread) a timed trace of 3,000 steps of about 1.1 ms (threads safe from
-//! preemption) put the pool's own part, the worker's wake-up and the caller's notice of the
-//! end, at medians under 1 µs and 99th percentiles of 65 and 60 µs; the long steps were
-//! shares whose own run grew by milliseconds.
+//! Measured (issue 16, demo ROM, frameskip 4, two-CPU virtual machine; timed traces of
+//! 1,500 steps with the threads safe from preemption, `chrt -f 1`): at 2 envs on 2 threads
+//! the caller's Python side between steps took 5 to 10 µs, the worker's wake-up and the
+//! caller's notice of the end medians of 1 to 36 µs and 3 µs (99th percentiles about 80
+//! and 70 µs). What the step lost was its barrier on two CPUs running at different
+//! speeds: the thread that finished first had run faster frames in 99.5 % of steps, and
+//! waited a mean 120 to 230 µs of a 1.1 ms step for the other; handing over takes back
+//! part of that. Stepping an env frame by frame, two at a time, costs nothing measurable:
+//! one thread's CPU time per frame was 159, 166 and 165 µs at 1, 8 and 64 envs in one
+//! interleaved run. On a machine busy with other sessions a second thread gains nothing
+//! (the kernel's autogroups share the CPUs out per session, not per thread), so scaling
+//! figures mean something only on a quiet machine.
 
 use crate::vector::{Env, Observation, env_step};
 use std::cell::UnsafeCell;
@@ -479,7 +484,8 @@ impl Shared {
             let theirs = lingering.load(Ordering::Relaxed);
             t != own
                 && theirs != 0
-                && theirs.saturating_mul(HANDOVER.faster_by.1) < mine * HANDOVER.faster_by.0
+                && theirs.saturating_mul(HANDOVER.faster_by.1)
+                    < mine.saturating_mul(HANDOVER.faster_by.0)
                 && frames_left.saturating_mul(mine - theirs) > HANDOVER.cost_nanos
         })
     }
@@ -488,9 +494,9 @@ impl Shared {
     /// over at its next frame's end, or any other set aside. It lingers for about two of
     /// its own frames if a thread slower than it is running (else not at all: spinning
     /// would only burn CPU time, which on a busy machine is this process's share), and as
-    /// long as any env is set aside, so that an env handed to it never waits for nobody; `handed_over`, its own last handover, it takes back only
-    /// after `HANDOVER.grace` (the taker gave up meanwhile). `None` when the step has ended
-    /// or nothing came.
+    /// long as any env is set aside, so that an env handed to it never waits for nobody.
+    /// `handed_over`, its own last handover, it takes back only after `HANDOVER.grace`
+    /// (the taker gave up meanwhile). `None` when the step has ended or nothing came.
     fn linger(
         &self,
         step: &Step,
@@ -498,7 +504,9 @@ impl Shared {
         clock: &FrameClock,
         handed_over: Option<(usize, Instant)>,
     ) -> Option<usize> {
-        if self.chunks == 1 {
+        // A thread that has not run a frame yet has no speed to offer (and has handed
+        // nothing over).
+        if self.chunks == 1 || clock.nanos() == 0 {
             return None;
         }
         let start = Instant::now();
@@ -507,14 +515,17 @@ impl Shared {
         let slower_runs = self.frame_nanos.iter().enumerate().any(|(t, theirs)| {
             t != own
                 && mine.saturating_mul(HANDOVER.faster_by.1)
-                    < theirs.load(Ordering::Relaxed) * HANDOVER.faster_by.0
+                    < theirs
+                        .load(Ordering::Relaxed)
+                        .saturating_mul(HANDOVER.faster_by.0)
         });
         let budget = if slower_runs {
-            (2 * mine).clamp(SPIN.as_nanos() as u64, HANDOVER.linger_nanos)
+            mine.saturating_mul(2)
+                .clamp(SPIN.as_nanos() as u64, HANDOVER.linger_nanos)
         } else {
             0
         };
-        self.lingering[own].store(clock.nanos().max(1), Ordering::Relaxed);
+        self.lingering[own].store(mine, Ordering::Relaxed);
         self.lingerers.fetch_add(1, Ordering::AcqRel);
         let mut spins = 0u32;
         let taken = loop {
