@@ -107,7 +107,9 @@ def print_table(report):
     if (others is not None and others > 0.05) or max(load) > 1.5:
         print(
             "WARNING: the machine was busy with other work: scaling figures are unreliable "
-            "(a quiet machine shows load average < 1.5 and other processes < 5 %)"
+            "(a quiet machine shows load average < 1.5 and other processes < 5 %; with the "
+            "kernel's autogroups, CPU time is shared out per session, so while another "
+            "session keeps the CPUs busy a second thread gains this process nothing)"
         )
     print()
     print("scaling = fps(2 threads) / (2 x fps(1 thread)); best = best run of each,")

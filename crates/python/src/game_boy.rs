@@ -70,10 +70,16 @@ impl Draw {
 /// on: everything else (`run_until`, rewind, loads) shows the frame it ends on.
 pub(crate) fn run_frames(timeline: &mut Timeline, frames: u64, draw: Draw) {
     for index in 0..frames {
-        timeline.set_drawing(draw.draws(index, frames));
-        timeline.run_frame();
+        run_frame_of(timeline, index, frames, draw);
     }
     timeline.set_drawing(true);
+}
+
+/// Frame `index` (from 0) of a run of `frames` that `run_frames` would make, for a caller
+/// that runs them one at a time (then switches drawing back on itself, as `run_frames` does).
+pub(crate) fn run_frame_of(timeline: &mut Timeline, index: u64, frames: u64, draw: Draw) {
+    timeline.set_drawing(draw.draws(index, frames));
+    timeline.run_frame();
 }
 
 /// A ROM given as bytes, or a path (`str` or `os.PathLike`) to read.

@@ -8,7 +8,7 @@
 //! the timeline adds no per-frame work beyond that loop.
 
 use crate::errors::StateError;
-use crate::game_boy::{Draw, parse_model, rom_bytes, run_frames};
+use crate::game_boy::{Draw, parse_model, rom_bytes, run_frame_of};
 use crate::pool::{CachePadded, Job, Pool};
 use crate::{SCREEN_HEIGHT, SCREEN_WIDTH};
 use backspin_core::state_file::{self, Metadata};
@@ -107,28 +107,44 @@ fn power_on(rom: &Rom, model: Model) -> Env {
     CachePadded(Timeline::new(core, 0))
 }
 
-/// Steps one env `frames` frames holding `pressed`, then writes its observation row.
-pub(crate) fn step_env(
-    timeline: &mut Timeline,
-    pressed: u8,
-    row: &mut [u8],
-    frames: u64,
-    observation: Observation,
-) {
-    // As `GameBoy.run` does: an input only when the buttons change.
-    if pressed != timeline.buttons() {
-        timeline.set_buttons(pressed);
+/// One env's part of a step, `frames` frames holding `pressed`, in pieces that any thread
+/// may run (one thread at a time, in order): `begin`, then `frame` for each index from 0 to
+/// `frames - 1`, then `finish`. Together they make what `GameBoy.run(frames, buttons)`
+/// makes, plus the observation row. The pool interleaves and hands over envs between
+/// frames (see `pool`).
+pub(crate) mod env_step {
+    use super::*;
+
+    /// As `GameBoy.run` does: an input only when the buttons change.
+    pub(crate) fn begin(timeline: &mut Timeline, pressed: u8) {
+        if pressed != timeline.buttons() {
+            timeline.set_buttons(pressed);
+        }
     }
-    // Only the last frame's picture is observed (none with `observation="ram"`).
-    let draw = match observation {
-        Observation::Screen => Draw::Last,
-        Observation::Ram => Draw::Never,
-    };
-    run_frames(timeline, frames, draw);
-    observation.write(timeline, row);
-    // Nothing here plays sound: keep the core's sample buffer at its start, hot in cache,
-    // rather than let it grow to ten seconds per env and stream through the cache.
-    timeline.output().audio.clear();
+
+    /// Frame `index` of `frames`: only the last one's picture is observed (none with
+    /// `observation="ram"`).
+    pub(crate) fn frame(
+        timeline: &mut Timeline,
+        index: u64,
+        frames: u64,
+        observation: Observation,
+    ) {
+        let draw = match observation {
+            Observation::Screen => Draw::Last,
+            Observation::Ram => Draw::Never,
+        };
+        run_frame_of(timeline, index, frames, draw);
+    }
+
+    /// After the last frame: drawing back on, the observation into its row.
+    pub(crate) fn finish(timeline: &mut Timeline, row: &mut [u8], observation: Observation) {
+        timeline.set_drawing(true);
+        observation.write(timeline, row);
+        // Nothing here plays sound: keep the core's sample buffer at its start, hot in
+        // cache, rather than let it grow to ten seconds per env and stream through the cache.
+        timeline.output().audio.clear();
+    }
 }
 
 /// The outcome of a step as Python sees it: a thread that panicked is a bug of ours.
@@ -268,7 +284,7 @@ impl VectorGameBoy {
             rom,
             model,
             threads,
-            pool: Pool::new(threads),
+            pool: Pool::new(threads, num_envs),
             pending_buttons: Vec::new(),
             observation,
             observations,
@@ -281,7 +297,8 @@ impl VectorGameBoy {
     /// Runs every env `frames` frames, env i holding `buttons[i]` (a sequence or array of
     /// N button masks), then writes every observation row. Releases the GIL; the envs are
     /// split into `threads` contiguous chunks, one per thread (the caller's and `threads -
-    /// 1` pool workers), and a thread done with its chunk takes over what is left of others.
+    /// 1` pool workers), and a thread done with its chunk takes over what is left of others,
+    /// down to an env's remaining frames (see `pool`).
     #[pyo3(signature = (buttons, frames = 1))]
     fn step(&mut self, py: Python<'_>, buttons: Vec<u8>, frames: u64) -> PyResult<()> {
         self.settled()?;

@@ -1,6 +1,8 @@
 """backspin.VectorGameBoy and backspin.gym.GameBoyVectorEnv: N emulators stepped on Rust
 threads give exactly what N single GameBoys give with the same inputs."""
 
+import random
+
 import numpy as np
 import pytest
 
@@ -38,6 +40,60 @@ def test_vector_equals_single_game_boys(threads):
                 assert np.array_equal(vgb.observations[i], gb.screen), ("load", i)
     assert vgb.save_states() == [gb.save_state() for gb in singles]
     assert [vgb.frame(i) for i in range(n)] == [gb.frame for gb in singles]
+
+
+@pytest.mark.parametrize("threads, n, frames", [(2, 9, 5), (3, 11, 4), (4, 6, 7)])
+def test_envs_handed_between_threads_mid_step(threads, n, frames):
+    """Threads set envs aside between frames and take over each other's at the end of a
+    step: an env's frames may run on several threads, and must make what one GameBoy
+    makes."""
+    rom = backspin.demo_rom()
+    for observation in ("screen", "ram"):
+        vgb = backspin.VectorGameBoy(rom, n, threads=threads, observation=observation)
+        singles = [backspin.GameBoy(rom, rewind_mib=0) for _ in range(n)]
+        for step in range(15):
+            buttons = per_env_buttons(step, n)
+            vgb.step(buttons, frames=frames)
+            for gb, b in zip(singles, buttons):
+                gb.run(frames=frames, buttons=b)
+            for i, gb in enumerate(singles):
+                if observation == "screen":
+                    expected = gb.screen
+                else:
+                    expected = np.frombuffer(bytes(gb.memory[0xC000:0xE000]), np.uint8)
+                assert np.array_equal(vgb.observations[i], expected), (observation, step, i)
+        assert vgb.save_states() == [gb.save_state() for gb in singles]
+
+
+def test_random_shapes_match_one_thread():
+    """Random env and thread counts (threads may outnumber the CPUs, so threads run at very
+    different speeds and hand envs over), frame counts including 0, and steps through
+    `step` or `step_async` with waits that time out: always what one thread makes."""
+    seed = 20261126
+    print(f"seed {seed}")
+    rng = random.Random(seed)
+    rom = backspin.demo_rom()
+    for trial in range(12):
+        n, threads = rng.randint(1, 9), rng.randint(2, 5)
+        observation = rng.choice(["screen", "ram"])
+        pooled = backspin.VectorGameBoy(rom, n, threads=threads, observation=observation)
+        alone = backspin.VectorGameBoy(rom, n, threads=1, observation=observation)
+        for step in range(20):
+            buttons = [rng.choice(BUTTONS) for _ in range(n)]
+            frames = rng.choice([0, 1, 2, 3, 5])
+            if rng.random() < 0.3:
+                pooled.step_async(buttons, frames=frames)
+                while True:
+                    try:
+                        pooled.step_wait(timeout=rng.choice([0, 0.0001, None]))
+                        break
+                    except TimeoutError:
+                        pass
+            else:
+                pooled.step(buttons, frames=frames)
+            alone.step(buttons, frames=frames)
+            assert np.array_equal(pooled.observations, alone.observations), (trial, step)
+        assert pooled.save_states() == alone.save_states(), trial
 
 
 def test_steps_from_other_python_threads():
