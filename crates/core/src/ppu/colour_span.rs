@@ -103,25 +103,26 @@ impl PpuState {
         if start_step <= 1 {
             self.read_map_entry(bus);
         }
-        // LCDC cannot change within the span, so steps 2 and 4 latch the same bit; both
-        // data bytes come from one bank. The drain rules out the tile-data glitches.
+        // Steps 2 and 4 latch LCDC bit 4, which cannot change within the span; both data
+        // bytes come from one bank. The drain rules out the tile-data glitches.
         let tile_sel = u8::from(self.lcdc & LCDC_TILE_DATA != 0);
         let bank = self.tile_data_bank(bus);
         if start_step <= 2 {
             self.fetch_tile_sel = tile_sel;
         }
+        let (mut address, mut low_half) = self.cgb_tile_address();
         if start_step <= 3 {
-            let (address, low_half) = self.cgb_tile_address();
             self.fetch_tile_low = bank[address];
             if low_half {
                 self.set_low_half_latch(self.fetch_tile_low);
             }
         }
-        if start_step <= 4 {
+        if start_step <= 4 && self.fetch_tile_sel != tile_sel {
+            // A write between runs changed the bit after step 2 latched it.
             self.fetch_tile_sel = tile_sel;
+            (address, low_half) = self.cgb_tile_address();
         }
         if start_step <= 5 {
-            let (address, low_half) = self.cgb_tile_address();
             self.fetch_tile_high = bank[address | 1];
             if low_half {
                 self.set_low_half_latch(self.fetch_tile_high);
@@ -242,6 +243,10 @@ impl PpuState {
     /// Pops `length` pixels off every object FIFO plane (in CGB mode also the palette bits
     /// 1..=2 and the OAM indices, which refill with 0xFF as `shift_cgb_object_fifo` does).
     fn shift_object_fifo(&mut self, length: u8) {
+        if self.object_fifo_is_empty() {
+            // Nothing to pop: every plane stays 0 and every OAM index 0xFF.
+            return;
+        }
         let shift = |plane: u8| (u16::from(plane) << length) as u8;
         self.obj_fifo_low = shift(self.obj_fifo_low);
         self.obj_fifo_high = shift(self.obj_fifo_high);
@@ -256,6 +261,20 @@ impl PpuState {
             let popped = indices.checked_shr(bits).unwrap_or(0)
                 | u64::MAX.checked_shl(64 - bits).unwrap_or(0);
             self.obj_fifo_oam_index = popped.to_le_bytes();
+        }
+    }
+
+    /// Whether popping pixels off the object FIFO would change nothing: every plane it
+    /// shifts is 0 and, in CGB mode, every OAM index 0xFF (what a pop refills).
+    #[inline(always)]
+    fn object_fifo_is_empty(&self) -> bool {
+        let planes =
+            self.obj_fifo_low | self.obj_fifo_high | self.obj_fifo_palette | self.obj_fifo_priority;
+        if self.colour_mode == MODE_CGB {
+            planes | self.obj_fifo_palette_bit1 | self.obj_fifo_palette_bit2 == 0
+                && u64::from_le_bytes(self.obj_fifo_oam_index) == u64::MAX
+        } else {
+            planes == 0
         }
     }
 }
