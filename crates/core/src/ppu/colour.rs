@@ -92,25 +92,35 @@ impl PpuState {
         if self.tile_sel_set_on_read(tile) {
             return self.low_half_latch();
         }
-        let index = if self.fetch_tile_sel == 0 && tile < 128 {
-            u16::from(tile) + 256
-        } else {
-            u16::from(tile)
-        };
-        let mut row = self.fetcher_y & 7;
-        if self.fetch_tile_attributes & ATTRIBUTE_Y_FLIP != 0 {
-            row ^= 7;
-        }
-        let address = usize::from(index * 16 + u16::from(row) * 2) + plane;
-        let byte = self.tile_data_bank(bus)[address & 0x1FFF];
-        if index < 256 {
+        let (address, low_half) = self.cgb_tile_address();
+        let byte = self.tile_data_bank(bus)[address | plane];
+        if low_half {
             self.set_low_half_latch(byte);
         }
         byte
     }
 
+    /// The bank offset of the fetched tile's row's low data byte (the high byte is at
+    /// `| 1`), addressed with `fetch_tile_sel` and flipped by the attributes, and whether it
+    /// lies in the 0x8000-0x8FFF half (`low_half_latch`).
+    #[inline(always)]
+    pub(super) fn cgb_tile_address(&self) -> (usize, bool) {
+        let tile = self.fetch_tile_number;
+        let index = if self.fetch_tile_sel == 0 && tile < 128 {
+            usize::from(tile) + 256
+        } else {
+            usize::from(tile)
+        };
+        let mut row = self.fetcher_y & 7;
+        if self.fetch_tile_attributes & ATTRIBUTE_Y_FLIP != 0 {
+            row ^= 7;
+        }
+        // At most 383 * 16 + 14: within the bank.
+        ((index * 16 + usize::from(row) * 2) & 0x1FFE, index < 256)
+    }
+
     /// The VRAM bank of the tile being fetched (attribute bit 3).
-    fn tile_data_bank<'a>(&self, bus: &Ctx<'a>) -> &'a [u8; 0x2000] {
+    pub(super) fn tile_data_bank<'a>(&self, bus: &Ctx<'a>) -> &'a [u8; 0x2000] {
         if self.fetch_tile_attributes & ATTRIBUTE_BANK != 0 {
             bus.vram_bank1
         } else {
@@ -279,10 +289,10 @@ impl PpuState {
 
     /// The object pixel's frame value and RGB555 when it shows over the background pixel
     /// `bg_colour` (in compatibility mode already blanked to 0 by a clear LCDC bit 0), else
-    /// `None`: both colour modes' priority rules, shared by `output_colour` and the colour
-    /// span. `palette` is OBP0/OBP1 (0 or 1) in compatibility mode, 0..=7 in CGB mode.
+    /// `None`: `object_wins` and `object_colour` for one pixel, as `output_colour` needs.
+    /// `palette` is OBP0/OBP1 (0 or 1) in compatibility mode, 0..=7 in CGB mode.
     #[inline(always)]
-    pub(super) fn object_over_background(
+    fn object_over_background(
         &self,
         cgb: Option<&CgbState>,
         bg_colour: u8,
@@ -290,28 +300,49 @@ impl PpuState {
         behind_bg: bool,
         palette: u8,
     ) -> Option<(u8, u16)> {
-        if obj_colour == 0 {
-            return None;
-        }
+        let opaque = u8::from(obj_colour != 0);
+        let wins = self.object_wins(opaque, u8::from(behind_bg), u8::from(bg_colour != 0));
+        (wins != 0).then(|| self.object_colour(cgb, obj_colour, palette))
+    }
+
+    /// Both colour modes' priority rules, one bit per pixel (any bit order, the same in
+    /// every mask): of the `opaque` object pixels, those that show over the background,
+    /// given the objects' OAM priority bits (`behind_bg`) and the background's non-zero
+    /// colours (`bg_nonzero`; in compatibility mode already blanked by a clear LCDC bit 0).
+    /// The one source of these rules for `output_colour` and the colour span.
+    #[inline(always)]
+    pub(super) fn object_wins(&self, opaque: u8, behind_bg: u8, bg_nonzero: u8) -> u8 {
         if self.colour_mode == MODE_COMPATIBILITY {
-            // The DMG pipeline picks a shade; palette RAM colours it.
-            if behind_bg && bg_colour != 0 {
-                return None;
-            }
-            let obp = if palette != 0 { self.obp1 } else { self.obp0 };
-            let shade = (obp >> (obj_colour * 2)) & 3;
-            return Some((shade, cgb.map_or(0, |cgb| cgb.obj_colour(palette, shade))));
+            // The DMG rule: an object behind the background shows only over colour 0.
+            return opaque & !(behind_bg & bg_nonzero);
         }
         // CGB mode: LCDC bit 0 clear puts every object above the background; else the
         // background wins with a non-zero colour when its tile or the object asks.
-        let object_wins = self.lcdc & LCDC_BG_ENABLE == 0
-            || bg_colour == 0
-            || (self.bg_fifo_attributes & ATTRIBUTE_PRIORITY == 0 && !behind_bg);
-        object_wins.then(|| {
-            (
-                obj_colour,
-                cgb.map_or(0, |cgb| cgb.obj_colour(palette, obj_colour)),
-            )
-        })
+        if self.lcdc & LCDC_BG_ENABLE == 0 {
+            opaque
+        } else if self.bg_fifo_attributes & ATTRIBUTE_PRIORITY != 0 {
+            opaque & !bg_nonzero
+        } else {
+            opaque & !(behind_bg & bg_nonzero)
+        }
+    }
+
+    /// The frame value and RGB555 of a shown object pixel of colour `obj_colour` (1..=3)
+    /// in `palette`: in compatibility mode the DMG pipeline picks a shade through OBP0/OBP1
+    /// and palette RAM colours it; in CGB mode the colour indexes palette RAM directly.
+    #[inline(always)]
+    pub(super) fn object_colour(
+        &self,
+        cgb: Option<&CgbState>,
+        obj_colour: u8,
+        palette: u8,
+    ) -> (u8, u16) {
+        let number = if self.colour_mode == MODE_COMPATIBILITY {
+            let obp = if palette != 0 { self.obp1 } else { self.obp0 };
+            (obp >> (obj_colour * 2)) & 3
+        } else {
+            obj_colour
+        };
+        (number, cgb.map_or(0, |cgb| cgb.obj_colour(palette, number)))
     }
 }

@@ -17,6 +17,48 @@ use super::colour::ATTRIBUTE_PALETTE;
 use super::lazy::SPREAD;
 use super::*;
 
+/// `LANES[n]` has 16-bit lane k (little-endian) = 1 where bit 3 - k of n is set: four
+/// pixels' mask, left first, widened to one RGB555 lane each (multiplying by a colour puts
+/// it in the masked lanes).
+const LANES: [u64; 16] = {
+    let mut table = [0u64; 16];
+    let mut n = 0;
+    while n < 16 {
+        let mut k = 0;
+        while k < 4 {
+            table[n] |= (((n >> (3 - k)) & 1) as u64) << (16 * k);
+            k += 1;
+        }
+        n += 1;
+    }
+    table
+};
+
+/// Per lane (bytes from `SPREAD` or 16-bit lanes from `LANES`, `ones` having 1 in every
+/// lane), `values[c]` for the lane's colour c = 2 * high + low, given the bit planes `low`,
+/// `high` and `both` (their AND) spread to lanes of 0 or 1: `value0 + low * (value1 -
+/// value0) + high * (value2 - value0) + both * (value3 - value2 - value1 + value0)`. A term
+/// may be negative and borrow from the next lane, but the terms add up to every lane's
+/// value in place, and that fits: the wrapping sum is exact.
+#[inline(always)]
+fn select(ones: u64, low: u64, high: u64, both: u64, values: [u64; 4]) -> u64 {
+    let [v0, v1, v2, v3] = values;
+    let mixed = v3.wrapping_sub(v2).wrapping_sub(v1).wrapping_add(v0);
+    ones.wrapping_mul(v0)
+        .wrapping_add(low.wrapping_mul(v1.wrapping_sub(v0)))
+        .wrapping_add(high.wrapping_mul(v2.wrapping_sub(v0)))
+        .wrapping_add(both.wrapping_mul(mixed))
+}
+
+/// Palette `palette`'s (0..=7) four RGB555 colours, colour c in 16-bit lane c, read at once
+/// from palette RAM (`bg_palettes` or `obj_palettes`: little-endian colours, bit 15 unused).
+fn palette_lanes(ram: &[u8; 64], palette: u8) -> u64 {
+    let (palettes, _) = ram.as_chunks::<8>();
+    palettes.get(usize::from(palette & 7)).map_or(0, |&bytes| {
+        u64::from_le_bytes(bytes) & 0x7FFF_7FFF_7FFF_7FFF
+    })
+}
+
 impl PpuState {
     /// `length` plain dots on a CGB: the same effects, in the same order, as that many
     /// `Mode3Dot` steps (`output_colour_pixel`, then `tick_cgb_fetcher`, each dot).
@@ -61,19 +103,30 @@ impl PpuState {
         if start_step <= 1 {
             self.read_map_entry(bus);
         }
-        // LCDC cannot change within the span, so steps 2 and 4 latch the same bit.
-        if start_step <= 4 {
-            let tile_sel = u8::from(self.lcdc & LCDC_TILE_DATA != 0);
-            if start_step <= 2 {
-                self.fetch_tile_sel = tile_sel;
-            }
-            if start_step <= 3 {
-                self.fetch_tile_low = self.read_cgb_tile_data(bus, 0);
-            }
+        // Steps 2 and 4 latch LCDC bit 4, which cannot change within the span; both data
+        // bytes come from one bank. The drain rules out the tile-data glitches.
+        let tile_sel = u8::from(self.lcdc & LCDC_TILE_DATA != 0);
+        let bank = self.tile_data_bank(bus);
+        if start_step <= 2 {
             self.fetch_tile_sel = tile_sel;
         }
+        let (mut address, mut low_half) = self.cgb_tile_address();
+        if start_step <= 3 {
+            self.fetch_tile_low = bank[address];
+            if low_half {
+                self.set_low_half_latch(self.fetch_tile_low);
+            }
+        }
+        if start_step <= 4 && self.fetch_tile_sel != tile_sel {
+            // A write between runs changed the bit after step 2 latched it.
+            self.fetch_tile_sel = tile_sel;
+            (address, low_half) = self.cgb_tile_address();
+        }
         if start_step <= 5 {
-            self.fetch_tile_high = self.read_cgb_tile_data(bus, 1);
+            self.fetch_tile_high = bank[address | 1];
+            if low_half {
+                self.set_low_half_latch(self.fetch_tile_high);
+            }
             if self.in_window != 0 {
                 self.fetcher_window_x = self.fetcher_window_x.wrapping_add(1);
             }
@@ -81,42 +134,58 @@ impl PpuState {
     }
 
     /// Writes the pixels `discarded..length` of the FIFO (bit 7 - i is pixel i) through
-    /// palette RAM, as `output_colour` does one at a time: the background for the whole
-    /// tile at once, then the object pixels over it.
+    /// palette RAM, as `output_colour` does one at a time: the background of the whole tile
+    /// at once, as bit masks per colour (as the DMG drain does with its bit planes), then
+    /// the few object pixels that win over it.
     fn draw_colour_span(&self, discarded: u8, length: u8, bus: &mut Ctx) {
-        let cgb_mode = self.colour_mode == MODE_CGB;
         let cgb = bus.cgb;
-        let attributes = self.bg_fifo_attributes;
-        // Background: what the frame gets (colour number, or DMG shade in compatibility
-        // mode) and its RGB555, per colour 0..=3. In compatibility mode a clear LCDC bit 0
-        // blanks the background to colour 0 (also for object priority); in CGB mode it
-        // only gives objects priority.
-        let (bg_numbers, bg_palette, bg_shown) = if cgb_mode {
-            ([0, 1, 2, 3], attributes & ATTRIBUTE_PALETTE, true)
+        // In compatibility mode a clear LCDC bit 0 blanks the background to colour 0 (also
+        // for object priority); in CGB mode it only gives objects priority.
+        let (low, high) = if self.colour_mode == MODE_CGB || self.lcdc & LCDC_BG_ENABLE != 0 {
+            (self.bg_fifo_low, self.bg_fifo_high)
         } else {
-            let shades = [0, 1, 2, 3].map(|colour| (self.bgp >> (colour * 2)) & 3);
-            (shades, 0, self.lcdc & LCDC_BG_ENABLE != 0)
+            (0, 0)
         };
-        let bg_rgb =
-            bg_numbers.map(|number| cgb.map_or(0, |cgb| cgb.bg_colour(bg_palette, number)));
-        // The background colour of pixel i in byte i.
-        let bg_colours = if bg_shown {
-            SPREAD[usize::from(self.bg_fifo_low)] | (SPREAD[usize::from(self.bg_fifo_high)] << 1)
+        // The tile's palette in CGB mode; background palette 0 in compatibility mode.
+        let palette = if self.colour_mode == MODE_CGB {
+            self.bg_fifo_attributes & ATTRIBUTE_PALETTE
         } else {
             0
-        }
-        .to_le_bytes();
-        let mut numbers = bg_colours.map(|colour| bg_numbers[usize::from(colour & 3)]);
-        let mut colours = bg_colours.map(|colour| bg_rgb[usize::from(colour & 3)]);
-        if self.lcdc & LCDC_OBJ_ENABLE != 0 && self.obj_fifo_low | self.obj_fifo_high != 0 {
-            self.draw_objects_over(
-                discarded,
-                length,
-                &bg_colours,
-                &mut numbers,
-                &mut colours,
-                cgb,
-            );
+        };
+        let lanes = cgb.map_or(0, |cgb| palette_lanes(&cgb.bg_palettes, palette));
+        let both = low & high;
+        // What the frame gets (pixel i in byte i), and each colour's RGB555.
+        let (numbers, rgb) = if self.colour_mode == MODE_CGB {
+            // The colour number, through the tile's palette.
+            let numbers = SPREAD[usize::from(low)] | (SPREAD[usize::from(high)] << 1);
+            (
+                numbers,
+                [0, 16, 32, 48].map(|shift| (lanes >> shift) & 0x7FFF),
+            )
+        } else {
+            // The DMG shade (BGP).
+            let shades = [0, 2, 4, 6].map(|shift| u64::from((self.bgp >> shift) & 3));
+            let spread = |plane: u8| SPREAD[usize::from(plane)];
+            let numbers = select(SPREAD[255], spread(low), spread(high), spread(both), shades);
+            (
+                numbers,
+                shades.map(|shade| (lanes >> (16 * shade)) & 0x7FFF),
+            )
+        };
+        // Four pixels per word, one RGB555 lane each.
+        let half = |nibble: fn(u8) -> u8| {
+            let lanes = |plane: u8| LANES[usize::from(nibble(plane))];
+            select(LANES[15], lanes(low), lanes(high), lanes(both), rgb)
+        };
+        let (left, right) = (half(|plane| plane >> 4), half(|plane| plane & 15));
+        let mut numbers = numbers.to_le_bytes();
+        let mut colours: [u16; 8] =
+            core::array::from_fn(|i| ((if i < 4 { left } else { right }) >> (16 * (i % 4))) as u16);
+        let opaque = self.obj_fifo_low | self.obj_fifo_high;
+        if self.lcdc & LCDC_OBJ_ENABLE != 0 && opaque != 0 {
+            let shown = 0xFF >> discarded;
+            let winners = self.object_wins(opaque, self.obj_fifo_priority, low | high) & shown;
+            self.draw_objects_over(winners, &mut numbers, &mut colours, cgb);
         }
         let skip = usize::from(discarded);
         let shown = usize::from(length - discarded);
@@ -144,43 +213,40 @@ impl PpuState {
         }
     }
 
-    /// The object FIFO's opaque pixels among `discarded..length` that win over the
-    /// background (`bg_colours`, pixel i in byte i) replace it in `numbers` / `colours`:
-    /// `object_over_background`'s priority rules, as `output_colour` applies them.
+    /// Writes the object pixels in `winners` (bit 7 - i is pixel i; the FIFO's opaque
+    /// pixels that `object_wins` puts over the background) into `numbers` / `colours`.
     fn draw_objects_over(
         &self,
-        discarded: u8,
-        length: u8,
-        bg_colours: &[u8; 8],
+        mut winners: u8,
         numbers: &mut [u8; 8],
         colours: &mut [u16; 8],
         cgb: Option<&CgbState>,
     ) {
-        let cgb_mode = self.colour_mode == MODE_CGB;
-        for i in discarded..length {
+        while winners != 0 {
+            let i = winners.leading_zeros();
+            winners &= !(0x80 >> i);
             let bit = 7 - i;
             let plane = |byte: u8| (byte >> bit) & 1;
             let obj_colour = (plane(self.obj_fifo_high) << 1) | plane(self.obj_fifo_low);
             let mut palette = plane(self.obj_fifo_palette);
-            if cgb_mode {
+            if self.colour_mode == MODE_CGB {
                 palette |= (plane(self.obj_fifo_palette_bit1) << 1)
                     | (plane(self.obj_fifo_palette_bit2) << 2);
             }
-            let behind_bg = plane(self.obj_fifo_priority) != 0;
-            let bg_colour = bg_colours[usize::from(i)];
-            let Some((number, rgb)) =
-                self.object_over_background(cgb, bg_colour, obj_colour, behind_bg, palette)
-            else {
-                continue;
-            };
-            numbers[usize::from(i)] = number;
-            colours[usize::from(i)] = rgb;
+            let (number, rgb) = self.object_colour(cgb, obj_colour, palette);
+            let i = i as usize;
+            numbers[i] = number;
+            colours[i] = rgb;
         }
     }
 
     /// Pops `length` pixels off every object FIFO plane (in CGB mode also the palette bits
     /// 1..=2 and the OAM indices, which refill with 0xFF as `shift_cgb_object_fifo` does).
     fn shift_object_fifo(&mut self, length: u8) {
+        if self.object_fifo_is_empty() {
+            // Nothing to pop: every plane stays 0 and every OAM index 0xFF.
+            return;
+        }
         let shift = |plane: u8| (u16::from(plane) << length) as u8;
         self.obj_fifo_low = shift(self.obj_fifo_low);
         self.obj_fifo_high = shift(self.obj_fifo_high);
@@ -195,6 +261,20 @@ impl PpuState {
             let popped = indices.checked_shr(bits).unwrap_or(0)
                 | u64::MAX.checked_shl(64 - bits).unwrap_or(0);
             self.obj_fifo_oam_index = popped.to_le_bytes();
+        }
+    }
+
+    /// Whether popping pixels off the object FIFO would change nothing: every plane it
+    /// shifts is 0 and, in CGB mode, every OAM index 0xFF (what a pop refills).
+    #[inline(always)]
+    fn object_fifo_is_empty(&self) -> bool {
+        let planes =
+            self.obj_fifo_low | self.obj_fifo_high | self.obj_fifo_palette | self.obj_fifo_priority;
+        if self.colour_mode == MODE_CGB {
+            planes | self.obj_fifo_palette_bit1 | self.obj_fifo_palette_bit2 == 0
+                && u64::from_le_bytes(self.obj_fifo_oam_index) == u64::MAX
+        } else {
+            planes == 0
         }
     }
 }

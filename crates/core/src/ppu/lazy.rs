@@ -114,7 +114,7 @@ impl PpuState {
                     dots = if self.colour_mode == 0 {
                         self.run_plain_dots::<false>(dots, bus)
                     } else {
-                        self.run_plain_dots::<true>(dots, bus)
+                        self.run_plain_colour_dots(dots, bus)
                     };
                 }
             }
@@ -129,6 +129,13 @@ impl PpuState {
             self.wait_dots = 0;
             self.step(bus);
         }
+    }
+
+    /// `run_plain_dots` on a CGB, out of line: the colour drain then stays out of `run`,
+    /// whose code (and the DMG's instruction count) no longer moves with it.
+    #[inline(never)]
+    fn run_plain_colour_dots(&mut self, dots: u32, bus: &mut Ctx) -> u32 {
+        self.run_plain_dots::<true>(dots, bus)
     }
 
     /// `run`'s fast path: plain `Mode3Dot` dots, whole spans at once where the FIFO drains
