@@ -856,16 +856,27 @@ impl PpuState {
             self.lcd_off_m_cycles = (total % u32::from(lcd_off_frame::<DOTS>())) as u16;
             return;
         }
-        if self.fifo_lag != 0
-            && u32::from(self.screen_x) + u32::from(self.fifo_lag) + dots * n < 160
-        {
-            self.fifo_lag += (dots * n) as u16;
-            return;
+        let mut n = n;
+        if self.fifo_lag != 0 || self.step_is_mode3() {
+            // The ticks that only add to the lag (`tick_dots`' fast path), at once.
+            let ahead = u32::from(self.screen_x) + u32::from(self.fifo_lag);
+            let adding = n.min(159u32.saturating_sub(ahead) / dots);
+            self.fifo_lag += (adding * dots) as u16;
+            n -= adding;
+            // Mode 3 may end within the rest: tick by tick until it has, so the owed dots
+            // are paid in the same rounds and the same remain owed.
+            while n != 0 && (self.fifo_lag != 0 || self.step_is_mode3()) {
+                self.tick_dots::<DOTS>(memory, interrupt_flag, host);
+                n -= 1;
+            }
+            if n == 0 {
+                return;
+            }
         }
         let mut bus = Ctx::drawing(memory, interrupt_flag, host, DOTS < 4);
         // The quiet span's steps interrupt nothing, so the split into ticks is unobservable:
-        // mode 3 pays what it owes as a tick would, and the dots from the next mode 3's
-        // start are owed as the ticks would owe them (the span ends while they may be).
+        // the dots from the next mode 3's start are owed as the ticks would owe them (the
+        // span ends while they may be).
         self.advance_dots(dots * n, &mut bus);
     }
 
