@@ -137,7 +137,7 @@ impl PpuState {
     /// palette RAM, as `output_colour` does one at a time: the background of the whole tile
     /// at once, as bit masks per colour (as the DMG drain does with its bit planes), then
     /// the few object pixels that win over it.
-    fn draw_colour_span(&self, discarded: u8, length: u8, bus: &mut Ctx) {
+    pub(super) fn draw_colour_span(&self, discarded: u8, length: u8, bus: &mut Ctx) {
         let cgb = bus.cgb;
         // In compatibility mode a clear LCDC bit 0 blanks the background to colour 0 (also
         // for object priority); in CGB mode it only gives objects priority.

@@ -103,6 +103,8 @@ impl PpuState {
         };
         if !COLOUR && bus.frame.is_some() {
             self.draw_dmg_tiles(tiles, bus);
+        } else if COLOUR && (bus.frame.is_some() || bus.frame_rgb.is_some()) {
+            self.draw_colour_tiles(tiles, bus);
         } else if bus.frame.is_some() || bus.frame_rgb.is_some() {
             for _ in 0..tiles {
                 self.drain::<COLOUR>(8, bus);
@@ -204,5 +206,24 @@ impl PpuState {
         self.fetch_tile_number = tile;
         (self.fetch_tile_low, self.fetch_tile_high) = (low, high);
         (self.bg_fifo_low, self.bg_fifo_high) = (low, high);
+    }
+
+    /// A CGB span drawn: the first tile as `mode3_colour_drain` does it (the object FIFO
+    /// may still hold pixels); after it the object FIFO is empty and every tile is on
+    /// screen (`whole_tiles` keeps the span within columns 0..160), so each further tile
+    /// only draws its background and fetches the next, with no pop or object check.
+    fn draw_colour_tiles(&mut self, tiles: u8, bus: &mut Ctx) {
+        self.mode3_colour_drain(8, bus);
+        for _ in 1..tiles {
+            self.draw_colour_span(0, 8, bus);
+            self.screen_x += 8;
+            self.window_fetch_starting = 0;
+            let start_x = self.scanline_x;
+            self.finish_cgb_fetch(start_x, bus);
+            self.scanline_x = start_x.wrapping_add(8);
+            self.bg_fifo_len = 0;
+            self.try_push_background();
+            self.push_cgb_attributes();
+        }
     }
 }
