@@ -556,16 +556,11 @@ impl<'a> Ctx<'a> {
         double_speed: bool,
     ) -> Ctx<'a> {
         Ctx {
-            vram: memory.vram,
-            vram_bank1: memory.vram_bank1,
-            oam: memory.oam,
-            cgb: memory.cgb,
-            interrupt_flag,
             frame: host.frame.as_deref_mut(),
             frame_rgb: host.frame_rgb.as_deref_mut(),
-            frame_done: false,
             double_speed,
             lazy: host.lazy_mode3,
+            ..Ctx::look_ahead(memory, interrupt_flag)
         }
     }
 
