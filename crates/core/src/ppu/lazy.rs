@@ -107,15 +107,11 @@ impl PpuState {
                 if stop_at_mode3 {
                     return dots;
                 }
-                if bus.lazy && self.wait_dots == 1 && self.step == Step::Mode3Dot as u8 {
+                if bus.lazy && self.wait_dots <= 1 && self.step == Step::Mode3Dot as u8 {
                     // Fast path: plain mode-3 dots (no window trigger, no object, no
                     // glitch) run here without the step dispatch; the result is identical.
                     // The colour mode is chosen here, once per run, not per span.
-                    dots = if self.colour_mode == 0 {
-                        self.run_plain_dots::<false>(dots, bus)
-                    } else {
-                        self.run_plain_colour_dots(dots, bus)
-                    };
+                    dots = self.run_plain_or_due(dots, bus);
                 }
             }
             let wait = u32::from(self.wait_dots);
@@ -129,6 +125,35 @@ impl PpuState {
             self.wait_dots = 0;
             self.step(bus);
         }
+    }
+
+    /// `run_plain_dots` from a `Mode3Dot` step that waits one dot or is due now (`wait_dots`
+    /// 0, where the previous run stopped). A due step is the plain loop's first dot without
+    /// the dot: it counts as one more dot begun one dot earlier, which gives the same
+    /// effects and the same `line_dot` once it has run; if it is not plain, nothing runs.
+    #[inline(always)]
+    fn run_plain_or_due(&mut self, dots: u32, bus: &mut Ctx) -> u32 {
+        let due = self.wait_dots == 0;
+        if due {
+            if dots == 0 {
+                return 0;
+            }
+            self.wait_dots = 1;
+            self.line_dot = self.line_dot.wrapping_sub(1);
+        }
+        let dots = u32::from(due) + dots;
+        let left = if self.colour_mode == 0 {
+            self.run_plain_dots::<false>(dots, bus)
+        } else {
+            self.run_plain_colour_dots(dots, bus)
+        };
+        if due && left == dots {
+            // Not even the due step was plain: it takes the dispatch.
+            self.wait_dots = 0;
+            self.line_dot = self.line_dot.wrapping_add(1);
+            return left - 1;
+        }
+        left
     }
 
     /// `run_plain_dots` on a CGB, out of line: the colour drain then stays out of `run`,
@@ -174,6 +199,14 @@ impl PpuState {
                     }
                 }
                 continue;
+            }
+            if !COLOUR && length != 0 {
+                // The run ends within the FIFO's pixels: all but the last dot at once.
+                let part = (dots - 1) as u8;
+                dots = 1;
+                self.line_dot = self.line_dot.wrapping_add(u16::from(part));
+                self.mode3_part_drain(part, bus);
+                break;
             }
             if !self.mode3_dot_is_plain() {
                 break;
@@ -339,6 +372,26 @@ impl PpuState {
             0
         };
         let shown = length - discarded;
+        self.draw_fifo_pixels(discarded, shown, bus);
+        let shift = |plane: u8| (u16::from(plane) << length) as u8;
+        self.obj_fifo_low = shift(self.obj_fifo_low);
+        self.obj_fifo_high = shift(self.obj_fifo_high);
+        self.obj_fifo_palette = shift(self.obj_fifo_palette);
+        self.obj_fifo_priority = shift(self.obj_fifo_priority);
+        self.screen_x += shown;
+        if shown != 0 {
+            self.window_fetch_starting = 0;
+        }
+        self.bg_fifo_low = fetched_low;
+        self.bg_fifo_high = fetched_high;
+        self.bg_fifo_len = 8;
+        self.fetcher_step = 0;
+    }
+
+    /// Draws the FIFO's next `discarded + shown` pixels on a DMG (the first `discarded`
+    /// dropped by the fine scroll), if drawing: a drain's output, before its pops.
+    #[inline(always)]
+    fn draw_fifo_pixels(&mut self, discarded: u8, shown: u8, bus: &mut Ctx) {
         let (low, high) = (self.bg_fifo_low, self.bg_fifo_high);
         if let Some(frame) = bus.frame.as_deref_mut().filter(|_| shown != 0) {
             let start = usize::from(self.ly) * SCREEN_WIDTH + usize::from(self.screen_x);
@@ -369,7 +422,59 @@ impl PpuState {
                 }
             }
         }
-        let shift = |plane: u8| (u16::from(plane) << length) as u8;
+    }
+
+    /// `part` plain dots on a DMG that end before the FIFO empties (`mode3_drain_length`
+    /// allows more): pixels out, and the fetcher steps those dots reach, as that many
+    /// `Mode3Dot` steps; no push can come (the FIFO is not empty).
+    pub(super) fn mode3_part_drain(&mut self, part: u8, bus: &mut Ctx) {
+        #[cfg(debug_assertions)]
+        let expected = {
+            let mut copy = *self;
+            let mut ignored = 0;
+            let mut probe = Ctx::look_ahead(bus.memory(), &mut ignored);
+            for _ in 0..part {
+                debug_assert!(copy.mode3_dot_is_plain());
+                copy.output_pixel(&mut probe);
+                copy.tick_fetcher_plain(&probe);
+            }
+            copy
+        };
+        debug_assert!(part < self.bg_fifo_len);
+        let start_step = self.fetcher_step.min(6);
+        let start_x = self.scanline_x;
+        let end_step = start_step + part;
+        // Dot j (1-based) runs fetcher step start_step + j - 1, after its pixel is out.
+        if start_step <= 1 && end_step > 1 {
+            self.scanline_x = start_x.wrapping_add(2 - start_step);
+            let (entry, y) = self.map_entry(false);
+            self.fetch_tile_number = bus.vram[super::fetcher::map_address(entry, y)];
+        }
+        if start_step <= 3 && end_step > 3 {
+            self.fetch_tile_low = bus.vram[self.tile_data_address()];
+        }
+        if start_step <= 5 && end_step > 5 {
+            self.fetch_tile_high = bus.vram[self.tile_data_address() + 1];
+            if self.in_window != 0 {
+                self.fetcher_window_x = self.fetcher_window_x.wrapping_add(1);
+            }
+        }
+        if self.fetcher_step < 6 {
+            self.fetcher_step = end_step.min(6);
+        }
+        self.scanline_x = start_x.wrapping_add(part);
+        // Pixels left of column 0 are popped and dropped (fine scroll).
+        let discarded = if start_x >= 160 {
+            (256 - u16::from(start_x)).min(u16::from(part)) as u8
+        } else {
+            0
+        };
+        let shown = part - discarded;
+        self.draw_fifo_pixels(discarded, shown, bus);
+        let shift = |plane: u8| (u16::from(plane) << part) as u8;
+        self.bg_fifo_low = shift(self.bg_fifo_low);
+        self.bg_fifo_high = shift(self.bg_fifo_high);
+        self.bg_fifo_len -= part;
         self.obj_fifo_low = shift(self.obj_fifo_low);
         self.obj_fifo_high = shift(self.obj_fifo_high);
         self.obj_fifo_palette = shift(self.obj_fifo_palette);
@@ -378,9 +483,7 @@ impl PpuState {
         if shown != 0 {
             self.window_fetch_starting = 0;
         }
-        self.bg_fifo_low = fetched_low;
-        self.bg_fifo_high = fetched_high;
-        self.bg_fifo_len = 8;
-        self.fetcher_step = 0;
+        #[cfg(debug_assertions)]
+        debug_assert_eq!(*self, expected);
     }
 }
