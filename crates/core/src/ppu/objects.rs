@@ -2,31 +2,61 @@
 
 use super::*;
 
+/// Bit i set: OAM entry i is on scan line `line` (LY + 16) for objects `height` rows tall.
+/// Branch-free over all 40 entries. In bytes, `line - y` wraps for entries below the line
+/// to at least `line - 255 + 256 > 16` (the line is at least 16), so it stays exact.
+#[inline(always)]
+fn entries_on_line(oam: &[u8; 160], line: u8, height: u8) -> u64 {
+    let mut mask = 0u64;
+    for entry in oam.chunks_exact(4).rev() {
+        mask = (mask << 1) | u64::from(line.wrapping_sub(entry[0]) < height);
+    }
+    mask
+}
+
 impl PpuState {
     /// Selects up to ten objects on this line, in OAM order, then orders them for fetching.
     /// Every entry's Y and X pass the scan's latch, so the last entry's stay there.
     /// UNVERIFIED: done at once at dot 4 rather than over the 80 dots of mode 2; OAM is
     /// closed to the CPU meanwhile, so only OAM DMA during mode 2 could tell.
     pub(super) fn scan_oam(&mut self, oam: &[u8; 160]) {
-        let height: u16 = if self.lcdc & LCDC_OBJ_TALL != 0 {
+        let height: u8 = if self.lcdc & LCDC_OBJ_TALL != 0 {
             16
         } else {
             8
         };
         let line = u16::from(self.ly) + 16;
-        let mut count = 0usize;
         // (Y, X, OAM index) of the objects found.
         let mut found = [[0u8; 3]; 10];
-        let blocked = self.oam_dma_active != 0;
-        for (index, entry) in oam.chunks_exact(4).enumerate() {
-            if !blocked {
-                self.oam_latch_y = entry[0];
-                self.oam_latch_x = entry[1];
+        let mut count = 0usize;
+        match u8::try_from(line) {
+            Ok(line) if self.oam_dma_active == 0 => {
+                // All 40 entries at once, then the first ten in OAM order.
+                let mut on_line = entries_on_line(oam, line, height);
+                while on_line != 0 && count < 10 {
+                    let index = on_line.trailing_zeros() as usize;
+                    on_line &= on_line - 1;
+                    found[count] = [oam[index * 4], oam[index * 4 + 1], index as u8];
+                    count += 1;
+                }
+                self.oam_latch_y = oam[156];
+                self.oam_latch_x = oam[157];
             }
-            let y = u16::from(self.oam_latch_y);
-            if count < 10 && line >= y && line < y + height {
-                found[count] = [self.oam_latch_y, self.oam_latch_x, index as u8];
-                count += 1;
+            _ => {
+                // During OAM DMA every entry reads the latch (and LY past 239, only in a
+                // corrupt state, is beyond `entries_on_line`'s byte arithmetic).
+                let blocked = self.oam_dma_active != 0;
+                for (index, entry) in oam.chunks_exact(4).enumerate() {
+                    if !blocked {
+                        self.oam_latch_y = entry[0];
+                        self.oam_latch_x = entry[1];
+                    }
+                    let y = u16::from(self.oam_latch_y);
+                    if count < 10 && line >= y && line < y + u16::from(height) {
+                        found[count] = [self.oam_latch_y, self.oam_latch_x, index as u8];
+                        count += 1;
+                    }
+                }
             }
         }
         // Fetch order is X ascending, then OAM index ascending; the list is popped from its
