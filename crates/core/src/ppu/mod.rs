@@ -852,6 +852,7 @@ impl PpuState {
             return;
         }
         let mut n = n;
+        let mut bus = Ctx::drawing(memory, interrupt_flag, host, DOTS < 4);
         if self.fifo_lag != 0 || self.step_is_mode3() {
             // The ticks that only add to the lag (`tick_dots`' fast path), at once.
             let ahead = u32::from(self.screen_x) + u32::from(self.fifo_lag);
@@ -859,16 +860,32 @@ impl PpuState {
             self.fifo_lag += (adding * dots) as u16;
             n -= adding;
             // Mode 3 may end within the rest: tick by tick until it has, so the owed dots
-            // are paid in the same rounds and the same remain owed.
+            // are paid in the same rounds and the same remain owed. Each is `tick_dots`
+            // with this one context: in a quiet window no write is deferred, WX and LCDC
+            // bit 4 were not just written, and the LCD stays on.
             while n != 0 && (self.fifo_lag != 0 || self.step_is_mode3()) {
-                self.tick_dots::<DOTS>(memory, interrupt_flag, host);
+                debug_assert!(
+                    self.deferred_valid | self.wx_just_changed | self.tile_sel_glitch == 0
+                );
+                debug_assert!(self.lcdc & LCDC_LCD_ENABLE != 0);
+                if self.fifo_lag == 0 && self.wait_dots >= DOTS {
+                    self.wait_dots -= DOTS;
+                    self.line_dot = self.line_dot.wrapping_add(DOTS);
+                } else if self.fifo_lag != 0
+                    && u32::from(self.screen_x) + u32::from(self.fifo_lag) + dots < 160
+                    && self.oam_dma_active == 0
+                    && bus.lazy
+                {
+                    self.fifo_lag += DOTS;
+                } else {
+                    self.advance_dots(dots, &mut bus);
+                }
                 n -= 1;
             }
             if n == 0 {
                 return;
             }
         }
-        let mut bus = Ctx::drawing(memory, interrupt_flag, host, DOTS < 4);
         // The quiet span's steps interrupt nothing, so the split into ticks is unobservable:
         // the dots from the next mode 3's start are owed as the ticks would owe them (the
         // span ends while they may be).
