@@ -59,6 +59,12 @@ fn palette_lanes(ram: &[u8; 64], palette: u8) -> u64 {
     })
 }
 
+/// Eight RGB555 pixels from `background_row`'s two words of four 16-bit lanes.
+#[inline(always)]
+pub(super) fn rgb_pixels(words: [u64; 2]) -> [u16; 8] {
+    core::array::from_fn(|i| (words[i / 4] >> (16 * (i % 4))) as u16)
+}
+
 impl PpuState {
     /// `length` plain dots on a CGB: the same effects, in the same order, as that many
     /// `Mode3Dot` steps (`output_colour_pixel`, then `tick_cgb_fetcher`, each dot).
@@ -139,48 +145,10 @@ impl PpuState {
     /// the few object pixels that win over it.
     pub(super) fn draw_colour_span(&self, discarded: u8, length: u8, bus: &mut Ctx) {
         let cgb = bus.cgb;
-        // In compatibility mode a clear LCDC bit 0 blanks the background to colour 0 (also
-        // for object priority); in CGB mode it only gives objects priority.
-        let (low, high) = if self.colour_mode == MODE_CGB || self.lcdc & LCDC_BG_ENABLE != 0 {
-            (self.bg_fifo_low, self.bg_fifo_high)
-        } else {
-            (0, 0)
-        };
-        // The tile's palette in CGB mode; background palette 0 in compatibility mode.
-        let palette = if self.colour_mode == MODE_CGB {
-            self.bg_fifo_attributes & ATTRIBUTE_PALETTE
-        } else {
-            0
-        };
-        let lanes = cgb.map_or(0, |cgb| palette_lanes(&cgb.bg_palettes, palette));
-        let both = low & high;
-        // What the frame gets (pixel i in byte i), and each colour's RGB555.
-        let (numbers, rgb) = if self.colour_mode == MODE_CGB {
-            // The colour number, through the tile's palette.
-            let numbers = SPREAD[usize::from(low)] | (SPREAD[usize::from(high)] << 1);
-            (
-                numbers,
-                [0, 16, 32, 48].map(|shift| (lanes >> shift) & 0x7FFF),
-            )
-        } else {
-            // The DMG shade (BGP).
-            let shades = [0, 2, 4, 6].map(|shift| u64::from((self.bgp >> shift) & 3));
-            let spread = |plane: u8| SPREAD[usize::from(plane)];
-            let numbers = select(SPREAD[255], spread(low), spread(high), spread(both), shades);
-            (
-                numbers,
-                shades.map(|shade| (lanes >> (16 * shade)) & 0x7FFF),
-            )
-        };
-        // Four pixels per word, one RGB555 lane each.
-        let half = |nibble: fn(u8) -> u8| {
-            let lanes = |plane: u8| LANES[usize::from(nibble(plane))];
-            select(LANES[15], lanes(low), lanes(high), lanes(both), rgb)
-        };
-        let (left, right) = (half(|plane| plane >> 4), half(|plane| plane & 15));
+        let (low, high) = self.shown_background(self.bg_fifo_low, self.bg_fifo_high);
+        let (numbers, [left, right]) = self.background_row(low, high, self.bg_fifo_attributes, cgb);
         let mut numbers = numbers.to_le_bytes();
-        let mut colours: [u16; 8] =
-            core::array::from_fn(|i| ((if i < 4 { left } else { right }) >> (16 * (i % 4))) as u16);
+        let mut colours = rgb_pixels([left, right]);
         let opaque = self.obj_fifo_low | self.obj_fifo_high;
         if self.lcdc & LCDC_OBJ_ENABLE != 0 && opaque != 0 {
             let shown = 0xFF >> discarded;
@@ -211,6 +179,65 @@ impl PpuState {
                 Err(_) => out.copy_from_slice(&colours[skip..skip + shown]),
             }
         }
+    }
+
+    /// A background tile row's bit planes as they decide pixels: in compatibility mode a
+    /// clear LCDC bit 0 blanks the background to colour 0 (also for object priority); in
+    /// CGB mode it only gives objects priority.
+    #[inline(always)]
+    pub(super) fn shown_background(&self, low: u8, high: u8) -> (u8, u8) {
+        if self.colour_mode == MODE_CGB || self.lcdc & LCDC_BG_ENABLE != 0 {
+            (low, high)
+        } else {
+            (0, 0)
+        }
+    }
+
+    /// A background tile row (`shown_background` planes, bit 7 - i is pixel i) as the
+    /// frames get it: pixel i's frame value in byte i and its RGB555 in 16-bit lane i % 4 of
+    /// word i / 4. In CGB mode the value is the colour number, coloured through the palette
+    /// of the tile's `attributes`; in compatibility mode the shade BGP gives it, coloured
+    /// through background palette 0. The one source of background colours for the spans.
+    #[inline(always)]
+    pub(super) fn background_row(
+        &self,
+        low: u8,
+        high: u8,
+        attributes: u8,
+        cgb: Option<&CgbState>,
+    ) -> (u64, [u64; 2]) {
+        let both = low & high;
+        // The tile's palette in CGB mode; background palette 0 in compatibility mode.
+        let palette = if self.colour_mode == MODE_CGB {
+            attributes & ATTRIBUTE_PALETTE
+        } else {
+            0
+        };
+        let lanes = cgb.map_or(0, |cgb| palette_lanes(&cgb.bg_palettes, palette));
+        // What the frame gets (pixel i in byte i), and each colour's RGB555.
+        let (numbers, rgb) = if self.colour_mode == MODE_CGB {
+            // The colour number, through the tile's palette.
+            let numbers = SPREAD[usize::from(low)] | (SPREAD[usize::from(high)] << 1);
+            (
+                numbers,
+                [0, 16, 32, 48].map(|shift| (lanes >> shift) & 0x7FFF),
+            )
+        } else {
+            // The DMG shade (BGP).
+            let shades = [0, 2, 4, 6].map(|shift| u64::from((self.bgp >> shift) & 3));
+            let spread = |plane: u8| SPREAD[usize::from(plane)];
+            let numbers = select(SPREAD[255], spread(low), spread(high), spread(both), shades);
+            (
+                numbers,
+                shades.map(|shade| (lanes >> (16 * shade)) & 0x7FFF),
+            )
+        };
+        // Four pixels per word, one RGB555 lane each.
+        let half = |shift: u32| {
+            let lanes = |plane: u8| LANES[usize::from((plane >> shift) & 15)];
+            select(LANES[15], lanes(low), lanes(high), lanes(both), rgb)
+        };
+        (numbers, [half(4), half(0)])
     }
 
     /// Writes the object pixels in `winners` (bit 7 - i is pixel i; the FIFO's opaque
