@@ -15,7 +15,7 @@
 //! `crates/harness/tests/render_oracle.rs` compares fast and plain, drawing and not.
 
 use super::colour::{cgb_tile_address, tile_bank, x_flipped};
-use super::colour_span::rgb_pixels;
+use super::colour_span::{bg_palettes, rgb_pixels};
 use super::lazy::SPREAD;
 use super::window::WINDOW_GLITCH_ARMED;
 use super::*;
@@ -234,7 +234,7 @@ impl PpuState {
         let mut column = entry;
         let tile_sel = u8::from(self.lcdc & LCDC_TILE_DATA != 0);
         let cgb_mode = self.colour_mode == MODE_CGB;
-        let cgb = bus.cgb;
+        let palettes = bg_palettes(bus.cgb);
         let (vram, vram_bank1) = (bus.vram, bus.vram_bank1);
         let (mut low, mut high) = (self.bg_fifo_low, self.bg_fifo_high);
         let mut attributes = self.bg_fifo_attributes;
@@ -242,25 +242,35 @@ impl PpuState {
         let mut latch = self.low_half_latch();
         let at = usize::from(self.ly) * SCREEN_WIDTH + usize::from(self.screen_x);
         let row = at..at + 8 * usize::from(rest);
-        let mut frame = bus
+        let frame = bus
             .frame
             .as_deref_mut()
-            .and_then(|frame| frame.get_mut(row.clone()))
-            .map(|row| row.as_chunks_mut::<8>().0);
-        let mut frame_rgb = bus
+            .and_then(|frame| frame.get_mut(row.clone()));
+        let frame_rgb = bus
             .frame_rgb
             .as_deref_mut()
-            .and_then(|frame| frame.get_mut(row))
-            .map(|row| row.as_chunks_mut::<8>().0);
-        for k in 0..usize::from(rest) {
+            .and_then(|frame| frame.get_mut(row));
+        // The machine's contexts draw into both frames or neither; one alone draws into a
+        // spare row for the other.
+        let (mut spare, mut spare_rgb): ([u8; SCREEN_WIDTH], [u16; SCREEN_WIDTH]);
+        let (numbers_out, rgb_out) = match (frame, frame_rgb) {
+            (Some(frame), Some(frame_rgb)) => (frame, frame_rgb),
+            (frame, frame_rgb) => {
+                spare = [0; SCREEN_WIDTH];
+                spare_rgb = [0; SCREEN_WIDTH];
+                let len = 8 * usize::from(rest);
+                (
+                    frame.unwrap_or(&mut spare[..len]),
+                    frame_rgb.unwrap_or(&mut spare_rgb[..len]),
+                )
+            }
+        };
+        let rows = numbers_out.as_chunks_mut::<8>().0.iter_mut();
+        for (out, out_rgb) in rows.zip(rgb_out.as_chunks_mut::<8>().0) {
             let (shown_low, shown_high) = self.shown_background(low, high);
-            let (numbers, rgb) = self.background_row(shown_low, shown_high, attributes, cgb);
-            if let Some(out) = frame.as_deref_mut().and_then(|row| row.get_mut(k)) {
-                *out = numbers.to_le_bytes();
-            }
-            if let Some(out) = frame_rgb.as_deref_mut().and_then(|row| row.get_mut(k)) {
-                *out = rgb_pixels(rgb);
-            }
+            let (numbers, lanes) = self.background_row(shown_low, shown_high, attributes, palettes);
+            *out = numbers.to_le_bytes();
+            *out_rgb = rgb_pixels(numbers, lanes);
             let map = map_row + usize::from(column & 0x1F);
             column = column.wrapping_add(1);
             tile = vram[map];
