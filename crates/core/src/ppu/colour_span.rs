@@ -243,7 +243,7 @@ impl PpuState {
 
     /// Pops `length` pixels off every object FIFO plane (in CGB mode also the palette bits
     /// 1..=2 and the OAM indices, which refill with 0xFF as `shift_cgb_object_fifo` does).
-    fn shift_object_fifo(&mut self, length: u8) {
+    pub(super) fn shift_object_fifo(&mut self, length: u8) {
         if self.object_fifo_is_empty() {
             // Nothing to pop: every plane stays 0 and every OAM index 0xFF.
             return;

@@ -210,15 +210,23 @@ impl PpuState {
         (self.bg_fifo_low, self.bg_fifo_high) = (low, high);
     }
 
-    /// A CGB span drawn: the first tile as `mode3_colour_drain` does it (the object FIFO
-    /// may still hold pixels); after it the object FIFO is empty and every tile is on
-    /// screen (`whole_tiles` keeps the span within columns 0..160), so, as in
-    /// `draw_dmg_tiles`, each further tile's background goes out and the next tile's map
+    /// A CGB span drawn. Every tile is on screen (`whole_tiles` keeps the span within
+    /// columns 0..160) and only the first can show object pixels (the object FIFO is
+    /// empty after it): that one goes as `mode3_colour_drain` does it when it may, and, as
+    /// in `draw_dmg_tiles`, each other tile's background goes out and the next tile's map
     /// entry, attributes and data bytes come in, with the fetcher and FIFO state set once
     /// at the end (`finish_cgb_fetch` and the push, for fetcher step 0 and no glitch).
     fn draw_colour_tiles(&mut self, tiles: u8, bus: &mut Ctx) {
-        self.mode3_colour_drain(8, bus);
-        let rest = tiles - 1;
+        let objects_shown =
+            self.lcdc & LCDC_OBJ_ENABLE != 0 && (self.obj_fifo_low | self.obj_fifo_high) != 0;
+        let rest = if objects_shown {
+            self.mode3_colour_drain(8, bus);
+            tiles - 1
+        } else {
+            // The object pixels the first tile pops are all transparent or not shown.
+            self.shift_object_fifo(8);
+            tiles
+        };
         if rest == 0 {
             return;
         }
@@ -285,6 +293,7 @@ impl PpuState {
         }
         self.scanline_x = start.wrapping_add(8 * rest);
         self.screen_x += 8 * rest;
+        self.window_fetch_starting = 0;
         if self.in_window != 0 {
             self.fetcher_window_x = self.fetcher_window_x.wrapping_add(rest);
         }
