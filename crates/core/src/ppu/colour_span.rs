@@ -54,7 +54,7 @@ pub(super) fn rgb_pixels(numbers: u64, lanes: u64) -> [u16; 8] {
 
 /// Background palette RAM, or none (a DMG's context): every colour 0.
 #[inline(always)]
-pub(super) fn bg_palettes<'a>(cgb: Option<&'a CgbState>) -> &'a [u8; 64] {
+pub(super) fn bg_palettes(cgb: Option<&CgbState>) -> &[u8; 64] {
     cgb.map_or(&[0; 64], |cgb| &cgb.bg_palettes)
 }
 
