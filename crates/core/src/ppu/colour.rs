@@ -15,6 +15,61 @@ const ATTRIBUTE_X_FLIP: u8 = 0x20;
 const ATTRIBUTE_Y_FLIP: u8 = 0x40;
 const ATTRIBUTE_PRIORITY: u8 = 0x80;
 
+/// `REVERSED[x]` is `x` with its bit order reversed: a tile row flipped horizontally (a
+/// table is a load where `reverse_bits` on a byte is a dozen instructions).
+const REVERSED: [u8; 256] = {
+    let mut table = [0u8; 256];
+    let mut x = 0;
+    while x < 256 {
+        table[x] = (x as u8).reverse_bits();
+        x += 1;
+    }
+    table
+};
+
+/// A fetched tile row's bit planes as they enter the FIFO: reversed when `attributes` ask
+/// for a horizontal flip.
+#[inline(always)]
+pub(super) fn x_flipped(attributes: u8, low: u8, high: u8) -> (u8, u8) {
+    if attributes & ATTRIBUTE_X_FLIP != 0 {
+        (REVERSED[usize::from(low)], REVERSED[usize::from(high)])
+    } else {
+        (low, high)
+    }
+}
+
+/// The bank offset of the low data byte (the high byte is at `| 1`) of `tile`'s row for the
+/// row source `y`, addressed with `tile_sel` (LCDC bit 4 as latched) and flipped by
+/// `attributes`, and whether it lies in the 0x8000-0x8FFF half (`low_half_latch`).
+#[inline(always)]
+pub(super) fn cgb_tile_address(tile: u8, tile_sel: u8, y: u8, attributes: u8) -> (usize, bool) {
+    let index = if tile_sel == 0 && tile < 128 {
+        usize::from(tile) + 256
+    } else {
+        usize::from(tile)
+    };
+    let mut row = y & 7;
+    if attributes & ATTRIBUTE_Y_FLIP != 0 {
+        row ^= 7;
+    }
+    // At most 383 * 16 + 14: within the bank.
+    ((index * 16 + usize::from(row) * 2) & 0x1FFE, index < 256)
+}
+
+/// The VRAM bank (`bank0` or `bank1`) a tile with `attributes` is read from (bit 3).
+#[inline(always)]
+pub(super) fn tile_bank<'a>(
+    attributes: u8,
+    bank0: &'a [u8; 0x2000],
+    bank1: &'a [u8; 0x2000],
+) -> &'a [u8; 0x2000] {
+    if attributes & ATTRIBUTE_BANK != 0 {
+        bank1
+    } else {
+        bank0
+    }
+}
+
 impl PpuState {
     /// `tick_fetcher` on a CGB (either colour mode). Each VRAM read takes two dots: the
     /// address is formed at one step and read at the next (SameBoy's display notes), which
@@ -100,32 +155,20 @@ impl PpuState {
         byte
     }
 
-    /// The bank offset of the fetched tile's row's low data byte (the high byte is at
-    /// `| 1`), addressed with `fetch_tile_sel` and flipped by the attributes, and whether it
-    /// lies in the 0x8000-0x8FFF half (`low_half_latch`).
+    /// `cgb_tile_address` of the tile being fetched.
     #[inline(always)]
     pub(super) fn cgb_tile_address(&self) -> (usize, bool) {
-        let tile = self.fetch_tile_number;
-        let index = if self.fetch_tile_sel == 0 && tile < 128 {
-            usize::from(tile) + 256
-        } else {
-            usize::from(tile)
-        };
-        let mut row = self.fetcher_y & 7;
-        if self.fetch_tile_attributes & ATTRIBUTE_Y_FLIP != 0 {
-            row ^= 7;
-        }
-        // At most 383 * 16 + 14: within the bank.
-        ((index * 16 + usize::from(row) * 2) & 0x1FFE, index < 256)
+        cgb_tile_address(
+            self.fetch_tile_number,
+            self.fetch_tile_sel,
+            self.fetcher_y,
+            self.fetch_tile_attributes,
+        )
     }
 
-    /// The VRAM bank of the tile being fetched (attribute bit 3).
+    /// The VRAM bank of the tile being fetched (`tile_bank`).
     pub(super) fn tile_data_bank<'a>(&self, bus: &Ctx<'a>) -> &'a [u8; 0x2000] {
-        if self.fetch_tile_attributes & ATTRIBUTE_BANK != 0 {
-            bus.vram_bank1
-        } else {
-            bus.vram
-        }
+        tile_bank(self.fetch_tile_attributes, bus.vram, bus.vram_bank1)
     }
 
     fn try_push_cgb_background(&mut self) {
@@ -138,10 +181,11 @@ impl PpuState {
     /// A tile has just entered the background FIFO: apply its horizontal flip and keep its
     /// attributes for its pixels.
     pub(super) fn push_cgb_attributes(&mut self) {
-        if self.fetch_tile_attributes & ATTRIBUTE_X_FLIP != 0 {
-            self.bg_fifo_low = self.bg_fifo_low.reverse_bits();
-            self.bg_fifo_high = self.bg_fifo_high.reverse_bits();
-        }
+        (self.bg_fifo_low, self.bg_fifo_high) = x_flipped(
+            self.fetch_tile_attributes,
+            self.bg_fifo_low,
+            self.bg_fifo_high,
+        );
         self.bg_fifo_attributes = self.fetch_tile_attributes;
     }
 

@@ -17,25 +17,7 @@ use super::colour::ATTRIBUTE_PALETTE;
 use super::lazy::SPREAD;
 use super::*;
 
-/// `LANES[n]` has 16-bit lane k (little-endian) = 1 where bit 3 - k of n is set: four
-/// pixels' mask, left first, widened to one RGB555 lane each (multiplying by a colour puts
-/// it in the masked lanes).
-const LANES: [u64; 16] = {
-    let mut table = [0u64; 16];
-    let mut n = 0;
-    while n < 16 {
-        let mut k = 0;
-        while k < 4 {
-            table[n] |= (((n >> (3 - k)) & 1) as u64) << (16 * k);
-            k += 1;
-        }
-        n += 1;
-    }
-    table
-};
-
-/// Per lane (bytes from `SPREAD` or 16-bit lanes from `LANES`, `ones` having 1 in every
-/// lane), `values[c]` for the lane's colour c = 2 * high + low, given the bit planes `low`,
+/// Per byte lane (bit planes spread by `SPREAD`, `ones` having 1 in every lane), `values[c]` for the lane's colour c = 2 * high + low, given the bit planes `low`,
 /// `high` and `both` (their AND) spread to lanes of 0 or 1: `value0 + low * (value1 -
 /// value0) + high * (value2 - value0) + both * (value3 - value2 - value1 + value0)`. A term
 /// may be negative and borrow from the next lane, but the terms add up to every lane's
@@ -57,6 +39,23 @@ fn palette_lanes(ram: &[u8; 64], palette: u8) -> u64 {
     palettes.get(usize::from(palette & 7)).map_or(0, |&bytes| {
         u64::from_le_bytes(bytes) & 0x7FFF_7FFF_7FFF_7FFF
     })
+}
+
+/// Eight RGB555 pixels: pixel i is colour `numbers` byte i (0..=3) of the four in `lanes`
+/// (colour c in 16-bit lane c, as `palette_lanes` reads them).
+#[inline(always)]
+pub(super) fn rgb_pixels(numbers: u64, lanes: u64) -> [u16; 8] {
+    // Byte i becomes 16 * number (at most 48, so no byte carries into the next): the shift
+    // that brings the number's lane down. A wrapping shift uses only the count's low 6
+    // bits, so the bytes above byte i do not disturb it.
+    let counts = numbers << 4;
+    core::array::from_fn(|i| lanes.wrapping_shr((counts >> (8 * i)) as u32) as u16)
+}
+
+/// Background palette RAM, or none (a DMG's context): every colour 0.
+#[inline(always)]
+pub(super) fn bg_palettes(cgb: Option<&CgbState>) -> &[u8; 64] {
+    cgb.map_or(&[0; 64], |cgb| &cgb.bg_palettes)
 }
 
 impl PpuState {
@@ -139,48 +138,11 @@ impl PpuState {
     /// the few object pixels that win over it.
     pub(super) fn draw_colour_span(&self, discarded: u8, length: u8, bus: &mut Ctx) {
         let cgb = bus.cgb;
-        // In compatibility mode a clear LCDC bit 0 blanks the background to colour 0 (also
-        // for object priority); in CGB mode it only gives objects priority.
-        let (low, high) = if self.colour_mode == MODE_CGB || self.lcdc & LCDC_BG_ENABLE != 0 {
-            (self.bg_fifo_low, self.bg_fifo_high)
-        } else {
-            (0, 0)
-        };
-        // The tile's palette in CGB mode; background palette 0 in compatibility mode.
-        let palette = if self.colour_mode == MODE_CGB {
-            self.bg_fifo_attributes & ATTRIBUTE_PALETTE
-        } else {
-            0
-        };
-        let lanes = cgb.map_or(0, |cgb| palette_lanes(&cgb.bg_palettes, palette));
-        let both = low & high;
-        // What the frame gets (pixel i in byte i), and each colour's RGB555.
-        let (numbers, rgb) = if self.colour_mode == MODE_CGB {
-            // The colour number, through the tile's palette.
-            let numbers = SPREAD[usize::from(low)] | (SPREAD[usize::from(high)] << 1);
-            (
-                numbers,
-                [0, 16, 32, 48].map(|shift| (lanes >> shift) & 0x7FFF),
-            )
-        } else {
-            // The DMG shade (BGP).
-            let shades = [0, 2, 4, 6].map(|shift| u64::from((self.bgp >> shift) & 3));
-            let spread = |plane: u8| SPREAD[usize::from(plane)];
-            let numbers = select(SPREAD[255], spread(low), spread(high), spread(both), shades);
-            (
-                numbers,
-                shades.map(|shade| (lanes >> (16 * shade)) & 0x7FFF),
-            )
-        };
-        // Four pixels per word, one RGB555 lane each.
-        let half = |nibble: fn(u8) -> u8| {
-            let lanes = |plane: u8| LANES[usize::from(nibble(plane))];
-            select(LANES[15], lanes(low), lanes(high), lanes(both), rgb)
-        };
-        let (left, right) = (half(|plane| plane >> 4), half(|plane| plane & 15));
+        let (low, high) = self.shown_background(self.bg_fifo_low, self.bg_fifo_high);
+        let (numbers, lanes) =
+            self.background_row(low, high, self.bg_fifo_attributes, bg_palettes(cgb));
+        let mut colours = rgb_pixels(numbers, lanes);
         let mut numbers = numbers.to_le_bytes();
-        let mut colours: [u16; 8] =
-            core::array::from_fn(|i| ((if i < 4 { left } else { right }) >> (16 * (i % 4))) as u16);
         let opaque = self.obj_fifo_low | self.obj_fifo_high;
         if self.lcdc & LCDC_OBJ_ENABLE != 0 && opaque != 0 {
             let shown = 0xFF >> discarded;
@@ -213,6 +175,45 @@ impl PpuState {
         }
     }
 
+    /// A background tile row's bit planes as they decide pixels: in compatibility mode a
+    /// clear LCDC bit 0 blanks the background to colour 0 (also for object priority); in
+    /// CGB mode it only gives objects priority.
+    #[inline(always)]
+    pub(super) fn shown_background(&self, low: u8, high: u8) -> (u8, u8) {
+        if self.colour_mode == MODE_CGB || self.lcdc & LCDC_BG_ENABLE != 0 {
+            (low, high)
+        } else {
+            (0, 0)
+        }
+    }
+
+    /// A background tile row (`shown_background` planes, bit 7 - i is pixel i) as the
+    /// frames get it: pixel i's frame value in byte i, and the four RGB555 colours the
+    /// values 0..=3 stand for (`rgb_pixels` puts them together). In CGB mode the value is
+    /// the colour number, coloured through the palette of the tile's `attributes`; in
+    /// compatibility mode it is the shade BGP gives, coloured through background palette
+    /// 0. The one source of background colours for the spans.
+    #[inline(always)]
+    pub(super) fn background_row(
+        &self,
+        low: u8,
+        high: u8,
+        attributes: u8,
+        bg_palettes: &[u8; 64],
+    ) -> (u64, u64) {
+        if self.colour_mode == MODE_CGB {
+            let numbers = SPREAD[usize::from(low)] | (SPREAD[usize::from(high)] << 1);
+            let palette = attributes & ATTRIBUTE_PALETTE;
+            (numbers, palette_lanes(bg_palettes, palette))
+        } else {
+            let shades = [0, 2, 4, 6].map(|shift| u64::from((self.bgp >> shift) & 3));
+            let spread = |plane: u8| SPREAD[usize::from(plane)];
+            let both = spread(low & high);
+            let numbers = select(SPREAD[255], spread(low), spread(high), both, shades);
+            (numbers, palette_lanes(bg_palettes, 0))
+        }
+    }
+
     /// Writes the object pixels in `winners` (bit 7 - i is pixel i; the FIFO's opaque
     /// pixels that `object_wins` puts over the background) into `numbers` / `colours`.
     fn draw_objects_over(
@@ -242,7 +243,7 @@ impl PpuState {
 
     /// Pops `length` pixels off every object FIFO plane (in CGB mode also the palette bits
     /// 1..=2 and the OAM indices, which refill with 0xFF as `shift_cgb_object_fifo` does).
-    fn shift_object_fifo(&mut self, length: u8) {
+    pub(super) fn shift_object_fifo(&mut self, length: u8) {
         if self.object_fifo_is_empty() {
             // Nothing to pop: every plane stays 0 and every OAM index 0xFF.
             return;
