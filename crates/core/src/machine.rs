@@ -93,6 +93,14 @@ pub(crate) struct Machine<'a> {
     /// reads down the slow path. A pure function of the MBC registers, the DMA and the boot
     /// ROM flag, rebuilt whenever one of them changes (`refresh_rom_windows`).
     rom_windows: Option<[&'a [u8; 0x4000]; 2]>,
+    /// Whether the run loop must make its per-instruction checks (stop, events, CPU mode,
+    /// interrupt sample) before the next instruction: set by every full tick, every slow
+    /// access, a breakpoint and `Bus::cpu_changed`; nothing else changes what they look at.
+    /// Between them the CPU takes `cpu::step_plain`.
+    checks_due: bool,
+    /// The M-cycle at which the run loop stops (`set_stop_m_cycle`): the quiet window ends
+    /// there, so that its tick runs in full and sets `checks_due`.
+    stop_m_cycle: u64,
 }
 
 impl Drop for Machine<'_> {
@@ -207,6 +215,8 @@ impl<'a> Machine<'a> {
             defer_quiet_ticks: true,
             cpu_halted: false,
             rom_windows: None,
+            checks_due: true,
+            stop_m_cycle: u64::MAX,
         };
         machine.refresh_rom_windows();
         machine
@@ -228,6 +238,31 @@ impl<'a> Machine<'a> {
     /// Whether quiet M-cycles are deferred (on by default).
     pub(crate) fn set_deferral(&mut self, enabled: bool) {
         self.defer_quiet_ticks = enabled;
+    }
+
+    /// Ends every quiet window at M-cycle `m_cycle` at the latest (`tick_full`), so that
+    /// the run loop stopping there sees its checks due (see `checks_due`).
+    pub(crate) fn set_stop_m_cycle(&mut self, m_cycle: u64) {
+        self.stop_m_cycle = m_cycle;
+        self.checks_due = true;
+        // The window open now (one M-cycle after `new`) ends there too.
+        if self.full_tick_m_cycle > m_cycle && m_cycle > self.m_cycles() {
+            self.settle_clock();
+            self.set_full_tick_m_cycle(m_cycle);
+        }
+    }
+
+    /// Whether the per-instruction checks are due (see `checks_due`); they are then taken as
+    /// made.
+    #[inline(always)]
+    pub(crate) fn take_checks_due(&mut self) -> bool {
+        std::mem::take(&mut self.checks_due)
+    }
+
+    /// Makes the per-instruction checks due before the next instruction.
+    #[inline(always)]
+    pub(crate) fn require_checks(&mut self) {
+        self.checks_due = true;
     }
 
     pub(crate) fn events(&self) -> Events {
@@ -319,9 +354,11 @@ impl<'a> Machine<'a> {
         };
         // From the M-cycle the components stand at: an HBlank VRAM DMA block's stall ticks
         // on inside this call and may leave them behind the clock, in its own quiet window.
-        // The next full tick is never before the next M-cycle.
+        // The next full tick is never before the next M-cycle, nor after the run loop's stop.
         let next = self.synced_m_cycles + u64::from(quiet) + 1;
-        self.set_full_tick_m_cycle(next.max(self.hw.m_cycles + 1));
+        self.set_full_tick_m_cycle(next.min(self.stop_m_cycle).max(self.hw.m_cycles + 1));
+        // A full tick may change everything the run loop's checks look at.
+        self.checks_due = true;
     }
 
     /// Brings the timer, PPU and APU up to the current M-cycle (its tick included).
@@ -547,6 +584,8 @@ impl<'a> Machine<'a> {
                 _ => {}
             }
         }
+        // A slow read may catch the components up, which may finish a frame.
+        self.checks_due = true;
         self.cpu_read_slow(addr)
     }
 
@@ -665,6 +704,8 @@ impl<'a> Machine<'a> {
                 _ => {}
             }
         }
+        // A slow write may change IE or IF, the DMA, or catch the components up.
+        self.checks_due = true;
         self.cpu_write_slow(addr, value);
     }
 
@@ -929,6 +970,7 @@ impl Bus for Machine<'_> {
     fn idle_with_address(&mut self, addr: u16) {
         self.tick();
         if addr & 0xFF00 == 0xFE00 {
+            self.checks_due = true;
             self.sync();
             let hw = &mut *self.hw;
             hw.ppu.oam_bug_write(&mut hw.oam);
@@ -998,6 +1040,15 @@ impl Bus for Machine<'_> {
     }
     fn breakpoint(&mut self) {
         self.events |= Events::BREAKPOINT;
+        self.checks_due = true;
+    }
+    #[inline(always)]
+    fn cpu_changed(&mut self) {
+        self.checks_due = true;
+    }
+    #[inline(always)]
+    fn checks_due(&self) -> bool {
+        self.checks_due
     }
     fn stop(&mut self) -> bool {
         self.sync_and_recheck();
