@@ -89,10 +89,14 @@ pub(crate) struct Machine<'a> {
     /// HBlank VRAM DMA waits (`Bus::idle_halted`). Only for that tick, so never in `State`.
     cpu_halted: bool,
     /// The cartridge ROM as the CPU reads it at 0x0000..=0x3FFF and 0x4000..=0x7FFF
-    /// (`Rom::windows`), when no OAM DMA runs and no boot ROM is mapped; `None` sends ROM
-    /// reads down the slow path. A pure function of the MBC registers, the DMA and the boot
-    /// ROM flag, rebuilt whenever one of them changes (`refresh_rom_windows`).
-    rom_windows: Option<[&'a [u8; 0x4000]; 2]>,
+    /// (`Rom::windows`), valid below `rom_windows_end`. A pure function of the MBC
+    /// registers, the DMA and the boot ROM flag, rebuilt whenever one of them changes
+    /// (`refresh_rom_windows`).
+    rom_windows: [&'a [u8; 0x4000]; 2],
+    /// 0x8000 when `rom_windows` is what the CPU reads (no OAM DMA runs, no boot ROM is
+    /// mapped, the banks are whole windows), 0 when ROM reads take the slow path: one
+    /// compare tells both the address range and the windows' validity.
+    rom_windows_end: u16,
     /// Whether the run loop must make its per-instruction checks (stop, events, CPU mode,
     /// interrupt sample) before the next instruction: set by every full tick, every slow
     /// access, a breakpoint and `Bus::cpu_changed`; nothing else changes what they look at.
@@ -214,7 +218,8 @@ impl<'a> Machine<'a> {
             ticks_left: 1,
             defer_quiet_ticks: true,
             cpu_halted: false,
-            rom_windows: None,
+            rom_windows: [&UNMAPPED_WINDOW; 2],
+            rom_windows_end: 0,
             checks_due: true,
             stop_m_cycle: u64::MAX,
         };
@@ -228,10 +233,14 @@ impl<'a> Machine<'a> {
     fn refresh_rom_windows(&mut self) {
         let hw = &*self.hw;
         let rom: &'a Rom = self.rom;
-        self.rom_windows = if hw.dma.active != 0 || hw.boot_rom_mapped != 0 {
+        let windows = if hw.dma.active != 0 || hw.boot_rom_mapped != 0 {
             None
         } else {
             rom.windows(&hw.mbc)
+        };
+        (self.rom_windows, self.rom_windows_end) = match windows {
+            Some(windows) => (windows, 0x8000),
+            None => ([&UNMAPPED_WINDOW; 2], 0),
         };
     }
 
@@ -568,12 +577,12 @@ impl<'a> Machine<'a> {
     fn cpu_read(&mut self, addr: u16) -> u8 {
         // Fast paths for the common case: cartridge ROM (its windows exist only with no DMA
         // and no boot ROM), work RAM and HRAM with no DMA.
-        if addr < 0x8000 {
-            if let Some(windows) = &self.rom_windows {
-                debug_assert!(self.hw.dma.active == 0 && self.hw.boot_rom_mapped == 0);
-                return windows[usize::from(addr >> 14) & 1][usize::from(addr & 0x3FFF)];
-            }
-        } else if self.hw.dma.active == 0 {
+        if addr < self.rom_windows_end {
+            debug_assert!(self.hw.dma.active == 0 && self.hw.boot_rom_mapped == 0);
+            return self.rom_windows[usize::from(addr >> 14) & 1][usize::from(addr & 0x3FFF)];
+        }
+        // (ROM addresses fall through the match below while the windows are off.)
+        if self.hw.dma.active == 0 {
             let hw = &*self.hw;
             match addr {
                 // Banks 0 and 1 (SVBK selects bank 2..=7 only in CGB mode).
@@ -1095,6 +1104,9 @@ impl Bus for Machine<'_> {
         }
     }
 }
+
+/// What `rom_windows` holds while ROM reads take the slow path (never read then).
+static UNMAPPED_WINDOW: [u8; 0x4000] = [0xFF; 0x4000];
 
 /// The work RAM byte at `addr` (C000..=FDFF, or an OAM DMA source above it): bank 0 at
 /// C000, the SVBK bank at D000 (bank 1 on a DMG), E000 and up echo C000.

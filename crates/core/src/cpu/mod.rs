@@ -164,12 +164,23 @@ pub(crate) fn step_plain(cpu: &mut CpuState, bus: &mut impl Bus) {
     debug_assert!(cpu.runs_plainly());
     let opcode = bus.read(cpu.pc);
     // Interrupts are sampled during the opcode fetch, as in `step`.
-    if bus.checks_due() && cpu.ime != 0 && bus.pending_interrupts() != 0 {
-        dispatch_interrupt(cpu, bus);
+    if bus.checks_due() && dispatch_if_pending(cpu, bus) {
         return;
     }
     cpu.pc = cpu.pc.wrapping_add(1);
     execute::execute(cpu, bus, opcode);
+}
+
+/// `step_plain`'s interrupt sample, out of line: it is due only after a full tick or a slow
+/// access. Returns whether an interrupt was dispatched (the step is then over).
+#[cold]
+#[inline(never)]
+fn dispatch_if_pending(cpu: &mut CpuState, bus: &mut impl Bus) -> bool {
+    if cpu.ime != 0 && bus.pending_interrupts() != 0 {
+        dispatch_interrupt(cpu, bus);
+        return true;
+    }
+    false
 }
 
 /// The start of a step of a CPU that is not plainly running: halted, stopped or locked
