@@ -50,6 +50,18 @@ pub trait Bus {
     fn finish_speed_switch(&mut self, pause: bool) {
         let _ = pause;
     }
+    /// The CPU changed what its next step depends on besides `IE & IF`: IME turned on (or
+    /// will, after EI), or its mode or the HALT bug changed (no cycle passes). A bus whose run
+    /// loop skips the per-instruction checks while nothing changes ([`Bus::checks_due`]) must
+    /// make them before the next instruction.
+    fn cpu_changed(&mut self) {}
+    /// Whether something the per-instruction checks look at may have changed since the run
+    /// loop last made them: `IE & IF` (a full M-cycle tick ran, or a register was written),
+    /// an event, the CPU's own state ([`Bus::cpu_changed`]). A bus that cannot tell says
+    /// true, and the CPU then samples interrupts at every fetch (no cycle passes).
+    fn checks_due(&self) -> bool {
+        true
+    }
     /// The CPU executed `LD B,B` (opcode 0x40), the conventional software breakpoint that the
     /// Mooneye test suite uses to signal "test finished" (no cycle passes).
     fn breakpoint(&mut self) {}

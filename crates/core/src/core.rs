@@ -397,21 +397,44 @@ impl Core {
             self.render,
         );
         machine.set_deferral(self.halt_skipping);
+        machine.set_stop_m_cycle(limit);
         let stop_events = if stop_at_frame {
             Events::BREAKPOINT | Events::FRAME_READY
         } else {
             Events::BREAKPOINT
         };
-        while machine.m_cycles() < limit && !machine.events().intersects(stop_events) {
-            if cpu.mode() != CpuMode::Running && self.halt_skipping {
-                let idle = cpu.mode() != CpuMode::Halted || machine.pending_interrupts() == 0;
-                if idle {
-                    // Leave one cycle for the CPU's own idle step, which handles any event.
-                    let budget = limit.saturating_sub(machine.m_cycles() + 1);
-                    machine.skip_quiet_cycles(budget);
+        loop {
+            // The checks below look only at what a full tick, a slow access, a breakpoint or
+            // a change of the CPU's mode or IME can change, and the machine reports those
+            // (`Machine::take_checks_due`; the limit ends a quiet window). Between them
+            // the CPU runs plain steps, which sample interrupts only when their fetch's
+            // M-cycle ran in full.
+            if !machine.take_checks_due() {
+                cpu::step_plain(cpu, &mut machine);
+                continue;
+            }
+            if machine.m_cycles() >= limit || machine.events().intersects(stop_events) {
+                break;
+            }
+            if cpu.mode() != CpuMode::Running {
+                if self.halt_skipping {
+                    let idle = cpu.mode() != CpuMode::Halted || machine.pending_interrupts() == 0;
+                    if idle {
+                        // Leave one cycle for the CPU's own idle step, which handles any event.
+                        let budget = limit.saturating_sub(machine.m_cycles() + 1);
+                        machine.skip_quiet_cycles(budget);
+                    }
                 }
+                cpu::step(cpu, &mut machine);
+                // Idle or just woken, the CPU takes the full step once more.
+                machine.require_checks();
+                continue;
             }
             cpu::step(cpu, &mut machine);
+            // An unusual CPU (an EI waiting, the HALT bug, halted) takes the full step again.
+            if !cpu.runs_plainly() {
+                machine.require_checks();
+            }
         }
         let mut events = machine.take_events();
         drop(machine);

@@ -89,10 +89,22 @@ pub(crate) struct Machine<'a> {
     /// HBlank VRAM DMA waits (`Bus::idle_halted`). Only for that tick, so never in `State`.
     cpu_halted: bool,
     /// The cartridge ROM as the CPU reads it at 0x0000..=0x3FFF and 0x4000..=0x7FFF
-    /// (`Rom::windows`), when no OAM DMA runs and no boot ROM is mapped; `None` sends ROM
-    /// reads down the slow path. A pure function of the MBC registers, the DMA and the boot
-    /// ROM flag, rebuilt whenever one of them changes (`refresh_rom_windows`).
-    rom_windows: Option<[&'a [u8; 0x4000]; 2]>,
+    /// (`Rom::windows`), valid below `rom_windows_end`. A pure function of the MBC
+    /// registers, the DMA and the boot ROM flag, rebuilt whenever one of them changes
+    /// (`refresh_rom_windows`).
+    rom_windows: [&'a [u8; 0x4000]; 2],
+    /// 0x8000 when `rom_windows` is what the CPU reads (no OAM DMA runs, no boot ROM is
+    /// mapped, the banks are whole windows), 0 when ROM reads take the slow path: one
+    /// compare tells both the address range and the windows' validity.
+    rom_windows_end: u16,
+    /// Whether the run loop must make its per-instruction checks (stop, events, CPU mode,
+    /// interrupt sample) before the next instruction: set by every full tick, every slow
+    /// access, a breakpoint and `Bus::cpu_changed`; nothing else changes what they look at.
+    /// Between them the CPU takes `cpu::step_plain`.
+    checks_due: bool,
+    /// The M-cycle at which the run loop stops (`set_stop_m_cycle`): the quiet window ends
+    /// there, so that its tick runs in full and sets `checks_due`.
+    stop_m_cycle: u64,
 }
 
 impl Drop for Machine<'_> {
@@ -206,7 +218,10 @@ impl<'a> Machine<'a> {
             ticks_left: 1,
             defer_quiet_ticks: true,
             cpu_halted: false,
-            rom_windows: None,
+            rom_windows: [&UNMAPPED_WINDOW; 2],
+            rom_windows_end: 0,
+            checks_due: true,
+            stop_m_cycle: u64::MAX,
         };
         machine.refresh_rom_windows();
         machine
@@ -218,16 +233,45 @@ impl<'a> Machine<'a> {
     fn refresh_rom_windows(&mut self) {
         let hw = &*self.hw;
         let rom: &'a Rom = self.rom;
-        self.rom_windows = if hw.dma.active != 0 || hw.boot_rom_mapped != 0 {
+        let windows = if hw.dma.active != 0 || hw.boot_rom_mapped != 0 {
             None
         } else {
             rom.windows(&hw.mbc)
+        };
+        (self.rom_windows, self.rom_windows_end) = match windows {
+            Some(windows) => (windows, 0x8000),
+            None => ([&UNMAPPED_WINDOW; 2], 0),
         };
     }
 
     /// Whether quiet M-cycles are deferred (on by default).
     pub(crate) fn set_deferral(&mut self, enabled: bool) {
         self.defer_quiet_ticks = enabled;
+    }
+
+    /// Ends every quiet window at M-cycle `m_cycle` at the latest (`tick_full`), so that
+    /// the run loop stopping there sees its checks due (see `checks_due`).
+    pub(crate) fn set_stop_m_cycle(&mut self, m_cycle: u64) {
+        self.stop_m_cycle = m_cycle;
+        self.checks_due = true;
+        // The window open now (one M-cycle after `new`) ends there too.
+        if self.full_tick_m_cycle > m_cycle && m_cycle > self.m_cycles() {
+            self.settle_clock();
+            self.set_full_tick_m_cycle(m_cycle);
+        }
+    }
+
+    /// Whether the per-instruction checks are due (see `checks_due`); they are then taken as
+    /// made.
+    #[inline(always)]
+    pub(crate) fn take_checks_due(&mut self) -> bool {
+        std::mem::take(&mut self.checks_due)
+    }
+
+    /// Makes the per-instruction checks due before the next instruction.
+    #[inline(always)]
+    pub(crate) fn require_checks(&mut self) {
+        self.checks_due = true;
     }
 
     pub(crate) fn events(&self) -> Events {
@@ -319,9 +363,11 @@ impl<'a> Machine<'a> {
         };
         // From the M-cycle the components stand at: an HBlank VRAM DMA block's stall ticks
         // on inside this call and may leave them behind the clock, in its own quiet window.
-        // The next full tick is never before the next M-cycle.
+        // The next full tick is never before the next M-cycle, nor after the run loop's stop.
         let next = self.synced_m_cycles + u64::from(quiet) + 1;
-        self.set_full_tick_m_cycle(next.max(self.hw.m_cycles + 1));
+        self.set_full_tick_m_cycle(next.min(self.stop_m_cycle).max(self.hw.m_cycles + 1));
+        // A full tick may change everything the run loop's checks look at.
+        self.checks_due = true;
     }
 
     /// Brings the timer, PPU and APU up to the current M-cycle (its tick included).
@@ -531,12 +577,12 @@ impl<'a> Machine<'a> {
     fn cpu_read(&mut self, addr: u16) -> u8 {
         // Fast paths for the common case: cartridge ROM (its windows exist only with no DMA
         // and no boot ROM), work RAM and HRAM with no DMA.
-        if addr < 0x8000 {
-            if let Some(windows) = &self.rom_windows {
-                debug_assert!(self.hw.dma.active == 0 && self.hw.boot_rom_mapped == 0);
-                return windows[usize::from(addr >> 14) & 1][usize::from(addr & 0x3FFF)];
-            }
-        } else if self.hw.dma.active == 0 {
+        if addr < self.rom_windows_end {
+            debug_assert!(self.hw.dma.active == 0 && self.hw.boot_rom_mapped == 0);
+            return self.rom_windows[usize::from(addr >> 14) & 1][usize::from(addr & 0x3FFF)];
+        }
+        // (ROM addresses fall through the match below while the windows are off.)
+        if self.hw.dma.active == 0 {
             let hw = &*self.hw;
             match addr {
                 // Banks 0 and 1 (SVBK selects bank 2..=7 only in CGB mode).
@@ -547,6 +593,8 @@ impl<'a> Machine<'a> {
                 _ => {}
             }
         }
+        // A slow read may catch the components up, which may finish a frame.
+        self.checks_due = true;
         self.cpu_read_slow(addr)
     }
 
@@ -665,6 +713,8 @@ impl<'a> Machine<'a> {
                 _ => {}
             }
         }
+        // A slow write may change IE or IF, the DMA, or catch the components up.
+        self.checks_due = true;
         self.cpu_write_slow(addr, value);
     }
 
@@ -929,6 +979,7 @@ impl Bus for Machine<'_> {
     fn idle_with_address(&mut self, addr: u16) {
         self.tick();
         if addr & 0xFF00 == 0xFE00 {
+            self.checks_due = true;
             self.sync();
             let hw = &mut *self.hw;
             hw.ppu.oam_bug_write(&mut hw.oam);
@@ -998,6 +1049,15 @@ impl Bus for Machine<'_> {
     }
     fn breakpoint(&mut self) {
         self.events |= Events::BREAKPOINT;
+        self.checks_due = true;
+    }
+    #[inline(always)]
+    fn cpu_changed(&mut self) {
+        self.checks_due = true;
+    }
+    #[inline(always)]
+    fn checks_due(&self) -> bool {
+        self.checks_due
     }
     fn stop(&mut self) -> bool {
         self.sync_and_recheck();
@@ -1044,6 +1104,9 @@ impl Bus for Machine<'_> {
         }
     }
 }
+
+/// What `rom_windows` holds while ROM reads take the slow path (never read then).
+static UNMAPPED_WINDOW: [u8; 0x4000] = [0xFF; 0x4000];
 
 /// The work RAM byte at `addr` (C000..=FDFF, or an OAM DMA source above it): bank 0 at
 /// C000, the SVBK bank at D000 (bank 1 on a DMG), E000 and up echo C000.

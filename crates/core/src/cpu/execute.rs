@@ -547,6 +547,7 @@ fn halt(cpu: &mut CpuState, bus: &mut impl Bus) {
     } else {
         cpu.set_mode(CpuMode::Halted);
     }
+    bus.cpu_changed();
 }
 
 /// The 0xCB prefix: one more fetch, then a rotate/shift, BIT, RES or SET on the operand
@@ -636,6 +637,7 @@ pub(super) fn execute(cpu: &mut CpuState, bus: &mut impl Bus, opcode: u8) {
             } else {
                 cpu.set_mode(CpuMode::Stopped);
             }
+            bus.cpu_changed();
         }
         0x11 => ld16_imm(cpu, bus, R16::De),
         0x12 => ld8(cpu, bus, Mem(Addr::De), Reg(A)),
@@ -852,6 +854,7 @@ pub(super) fn execute(cpu: &mut CpuState, bus: &mut impl Bus, opcode: u8) {
         0xD9 => {
             ret(cpu, bus);
             cpu.ime = 1;
+            bus.cpu_changed();
         }
         0xDA => jp(cpu, bus, Cond::C),
         0xDC => call(cpu, bus, Cond::C),
@@ -885,6 +888,7 @@ pub(super) fn execute(cpu: &mut CpuState, bus: &mut impl Bus, opcode: u8) {
         0xFB => {
             if cpu.ime == 0 {
                 cpu.ime = 2;
+                bus.cpu_changed();
             }
         }
         0xFE => alu(cpu, bus, Cp, Imm),
@@ -893,6 +897,7 @@ pub(super) fn execute(cpu: &mut CpuState, bus: &mut impl Bus, opcode: u8) {
         // D3 DB DD E3 E4 EB EC ED F4 FC FD: the CPU locks up until power-off.
         0xD3 | 0xDB | 0xDD | 0xE3 | 0xE4 | 0xEB | 0xEC | 0xED | 0xF4 | 0xFC | 0xFD => {
             cpu.set_mode(CpuMode::Locked);
+            bus.cpu_changed();
         }
     }
 }

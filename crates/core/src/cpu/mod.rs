@@ -80,6 +80,13 @@ impl CpuState {
     pub fn set_mode(&mut self, mode: CpuMode) {
         self.mode_raw = mode as u8;
     }
+    /// Whether the CPU runs without anything unusual to do before its next fetch: running
+    /// (not halted, stopped or locked), IME settled (0 or 1, no EI waiting) and no HALT bug.
+    /// Any other bit pattern of the three fields counts as unusual.
+    #[inline(always)]
+    pub fn runs_plainly(&self) -> bool {
+        self.mode_raw | self.halt_bug | (self.ime & 2) == 0
+    }
     #[inline]
     pub fn af(&self) -> u16 {
         u16::from_be_bytes([self.a, self.f])
@@ -126,7 +133,7 @@ pub fn step(cpu: &mut CpuState, bus: &mut impl Bus) {
     // One test covers every case but a running CPU with IME settled (0 or 1) and no HALT
     // bug: those go through `begin_unusual_step`, which is the general form of the fetch
     // below. Any other bit pattern of the three fields lands there too.
-    let (opcode, ei_was_pending) = if cpu.mode_raw | cpu.halt_bug | (cpu.ime & 2) == 0 {
+    let (opcode, ei_was_pending) = if cpu.runs_plainly() {
         let opcode = bus.read(cpu.pc);
         // Interrupts are sampled during the opcode fetch (see `begin_unusual_step`).
         if cpu.ime != 0 && bus.pending_interrupts() != 0 {
@@ -144,7 +151,36 @@ pub fn step(cpu: &mut CpuState, bus: &mut impl Bus) {
     execute::execute(cpu, bus, opcode);
     if ei_was_pending && cpu.ime == 2 {
         cpu.ime = 1;
+        bus.cpu_changed();
     }
+}
+
+/// [`step`] for a CPU that [`runs_plainly`](CpuState::runs_plainly), on a bus that reports
+/// when the interrupt sample may have changed ([`Bus::checks_due`]): the run loop takes this
+/// path only while nothing has changed since its last checks, so `IE & IF` needs a look only
+/// when the fetch's own M-cycle made them due.
+#[inline(always)]
+pub(crate) fn step_plain(cpu: &mut CpuState, bus: &mut impl Bus) {
+    debug_assert!(cpu.runs_plainly());
+    let opcode = bus.read(cpu.pc);
+    // Interrupts are sampled during the opcode fetch, as in `step`.
+    if bus.checks_due() && dispatch_if_pending(cpu, bus) {
+        return;
+    }
+    cpu.pc = cpu.pc.wrapping_add(1);
+    execute::execute(cpu, bus, opcode);
+}
+
+/// `step_plain`'s interrupt sample, out of line: it is due only after a full tick or a slow
+/// access. Returns whether an interrupt was dispatched (the step is then over).
+#[cold]
+#[inline(never)]
+fn dispatch_if_pending(cpu: &mut CpuState, bus: &mut impl Bus) -> bool {
+    if cpu.ime != 0 && bus.pending_interrupts() != 0 {
+        dispatch_interrupt(cpu, bus);
+        return true;
+    }
+    false
 }
 
 /// The start of a step of a CPU that is not plainly running: halted, stopped or locked
