@@ -272,23 +272,21 @@ impl SynthState {
         self.centre_step_count = 0;
     }
 
-    /// Spreads a held centre step (not packed: its time and delta) over `centre_ring`: what
-    /// [`Self::spread_centre_step`] does with the step packed, without the packing.
-    #[inline]
-    fn spread_held_step(&mut self, step: HeldStep) {
-        let ahead = (step.offset_ticks >> TICKS_PER_SAMPLE_BITS) as usize;
-        let phase = (step.offset_ticks >> PHASE_SHIFT) as usize & (PHASES - 1);
-        let first = (self.head as usize & (RING - 1)) + ahead;
-        if first + TAPS <= RING {
-            let weights = &PADDED_STEP[phase][..TAPS];
-            add_scaled(
-                &mut self.centre_ring[first..first + TAPS],
-                weights,
-                step.delta,
-            );
-        } else {
-            // A held step lies within the lag limit, so `ahead` fits the tap field.
-            self.spread_centre_step_wrapping(-(ahead as i32), phase, step.delta);
+    /// Spreads held centre steps (not packed: their times and deltas) over `centre_ring`:
+    /// what [`Self::spread_centre_step`] does with each step packed, without the packing.
+    fn spread_held_steps(&mut self, steps: &[HeldStep]) {
+        let head = self.head as usize & (RING - 1);
+        for &step in steps {
+            let ahead = (step.offset_ticks >> TICKS_PER_SAMPLE_BITS) as usize;
+            let phase = (step.offset_ticks >> PHASE_SHIFT) as usize & (PHASES - 1);
+            let first = head + ahead;
+            if first + TAPS <= RING {
+                let weights = &PADDED_STEP[phase][..TAPS];
+                add_scaled(&mut self.centre_ring[first..first + TAPS], weights, step.delta);
+            } else {
+                // A held step lies within the lag limit, so `ahead` fits the tap field.
+                self.spread_centre_step_wrapping(-(ahead as i32), phase, step.delta);
+            }
         }
     }
 
@@ -450,7 +448,8 @@ fn highpass(input: i32, charge: i32) -> (i32, i16) {
 
 /// Centre steps a [`Steps`] holds back before they join the queue or are spread.
 const HELD_STEPS: usize = 4 * STEP_QUEUE;
-const _: () = assert!(HELD_STEPS.is_power_of_two());
+// A train (up to 32 changes) fits after the newest `STEP_QUEUE` (`spread_all_but_newest`).
+const _: () = assert!(HELD_STEPS.is_power_of_two() && HELD_STEPS >= STEP_QUEUE + 32);
 
 /// The synthesizer while the channels run: it takes the present's moves and level changes
 /// like [`SynthState`], but holds centre steps back, outside the state, and queues them
@@ -598,9 +597,7 @@ impl Steps<'_> {
         debug_assert!(count >= STEP_QUEUE);
         let oldest = count - STEP_QUEUE;
         self.synth.spread_queue();
-        for &step in &self.held[..oldest] {
-            self.synth.spread_held_step(step);
-        }
+        self.synth.spread_held_steps(&self.held[..oldest]);
         self.held.copy_within(oldest..count, 0);
         self.count = STEP_QUEUE;
     }
