@@ -537,8 +537,10 @@ impl Steps<'_> {
             self.alternating_changes_one_by_one(first, spacing, mask, delta, end);
             return;
         }
-        if self.count + mask.count_ones() as usize > HELD_STEPS {
-            // Then more than `STEP_QUEUE` are held; after this, `STEP_QUEUE` + 32 fit.
+        if self.count > HELD_STEPS - 32 {
+            // A train may not fit (32 changes at most; counting them costs more than this):
+            // more than `STEP_QUEUE` are held, and spreading the older ones now or later
+            // ends the same. After this, `STEP_QUEUE` + 32 fit.
             self.spread_all_but_newest();
         }
         // Below the lag limit, so none of this overflows.
