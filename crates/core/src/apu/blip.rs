@@ -282,7 +282,11 @@ impl SynthState {
             let first = head + ahead;
             if first + TAPS <= RING {
                 let weights = &PADDED_STEP[phase][..TAPS];
-                add_scaled(&mut self.centre_ring[first..first + TAPS], weights, step.delta);
+                add_scaled(
+                    &mut self.centre_ring[first..first + TAPS],
+                    weights,
+                    step.delta,
+                );
             } else {
                 // A held step lies within the lag limit, so `ahead` fits the tap field.
                 self.spread_centre_step_wrapping(-(ahead as i32), phase, step.delta);
