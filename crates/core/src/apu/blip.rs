@@ -160,7 +160,7 @@ impl SynthState {
     pub(super) fn steps(&mut self) -> Steps<'_> {
         Steps {
             synth: self,
-            held: [0; HELD_STEPS],
+            held: [HeldStep::default(); HELD_STEPS],
             count: 0,
         }
     }
@@ -260,6 +260,38 @@ impl SynthState {
 
     pub(super) fn set_highpass_charges(&mut self, value: [i32; 2]) {
         self.highpass_coded = to_left_side(value);
+    }
+
+    /// Spreads every queued centre step over `centre_ring` and empties the queue.
+    fn spread_queue(&mut self) {
+        let queued = (self.centre_step_count as usize).min(STEP_QUEUE);
+        for i in 0..queued {
+            self.spread_centre_step(self.centre_steps[i]);
+        }
+        self.centre_steps = [0; STEP_QUEUE];
+        self.centre_step_count = 0;
+    }
+
+    /// Spreads held centre steps (not packed: their times and deltas) over `centre_ring`:
+    /// what [`Self::spread_centre_step`] does with each step packed, without the packing.
+    fn spread_held_steps(&mut self, steps: &[HeldStep]) {
+        let head = self.head as usize & (RING - 1);
+        for &step in steps {
+            let ahead = (step.offset_ticks >> TICKS_PER_SAMPLE_BITS) as usize;
+            let phase = (step.offset_ticks >> PHASE_SHIFT) as usize & (PHASES - 1);
+            let first = head + ahead;
+            if first + TAPS <= RING {
+                let weights = &PADDED_STEP[phase][..TAPS];
+                add_scaled(
+                    &mut self.centre_ring[first..first + TAPS],
+                    weights,
+                    step.delta,
+                );
+            } else {
+                // A held step lies within the lag limit, so `ahead` fits the tap field.
+                self.spread_centre_step_wrapping(-(ahead as i32), phase, step.delta);
+            }
+        }
     }
 
     /// Adds the taps of a queued step that are still to come to `centre_ring`.
@@ -418,20 +450,31 @@ fn highpass(input: i32, charge: i32) -> (i32, i16) {
     (charge, sample)
 }
 
-/// Centre steps a [`Steps`] holds back before they join the queue.
-const HELD_STEPS: usize = 2 * STEP_QUEUE;
-const _: () = assert!(HELD_STEPS.is_power_of_two());
+/// Centre steps a [`Steps`] holds back before they join the queue or are spread.
+const HELD_STEPS: usize = 4 * STEP_QUEUE;
+// A train (up to 32 changes) fits after the newest `STEP_QUEUE` (`spread_all_but_newest`).
+const _: () = assert!(HELD_STEPS.is_power_of_two() && HELD_STEPS >= STEP_QUEUE + 32);
 
 /// The synthesizer while the channels run: it takes the present's moves and level changes
 /// like [`SynthState`], but holds centre steps back, outside the state, and queues them
 /// together (when it is dropped, when it is full, or before a sample is finished). Only the
-/// newest `STEP_QUEUE` of them can stay queued; the others are spread at once instead of
-/// being queued and then pushed out one by one. The state ends exactly as if each step had
-/// been queued in turn.
+/// newest `STEP_QUEUE` of them can stay queued; the others are spread at once, straight from
+/// their time and delta, instead of being packed, queued and then pushed out one by one. The
+/// state ends exactly as if each step had been queued in turn (wrapping sums commute, so the
+/// order of spreading does not matter).
 pub(super) struct Steps<'a> {
     synth: &'a mut SynthState,
-    held: [u32; HELD_STEPS],
+    held: [HeldStep; HELD_STEPS],
     count: usize,
+}
+
+/// A centre step a [`Steps`] holds: unpacked, as spreading it needs nothing more.
+#[derive(Clone, Copy, Default)]
+struct HeldStep {
+    /// Sample-clock ticks from the start of the `head` sample (below the lag limit).
+    offset_ticks: u32,
+    /// The change of both sides' level (fits the queue's packing).
+    delta: i32,
 }
 
 impl Steps<'_> {
@@ -460,9 +503,12 @@ impl Steps<'_> {
         synth.level_coded = to_left_side(level);
         if delta[0] == delta[1] && (-QUEUED_DELTA_MAX..=QUEUED_DELTA_MAX).contains(&delta[0]) {
             if self.count == HELD_STEPS {
-                self.commit();
+                self.spread_all_but_newest();
             }
-            self.held[self.count] = pack_centre_step(self.synth.offset_ticks, delta[0]);
+            self.held[self.count] = HeldStep {
+                offset_ticks: self.synth.offset_ticks,
+                delta: delta[0],
+            };
             self.count += 1;
             return;
         }
@@ -495,22 +541,25 @@ impl Steps<'_> {
             self.alternating_changes_one_by_one(first, spacing, mask, delta, end);
             return;
         }
-        if self.count + mask.count_ones() as usize > HELD_STEPS {
-            self.commit();
+        if self.count > HELD_STEPS - 32 {
+            // A train may not fit (32 changes at most; counting them costs more than this):
+            // more than `STEP_QUEUE` are held, and spreading the older ones now or later
+            // ends the same. After this, `STEP_QUEUE` + 32 fit.
+            self.spread_all_but_newest();
         }
         // Below the lag limit, so none of this overflows.
         let base = start + first * TICKS_PER_T_CYCLE;
         let stride = spacing * TICKS_PER_T_CYCLE;
-        // The packed delta, and what turns it into the other sign's.
-        let mut packed_delta = (delta as u32) << DELTA_SHIFT;
-        let flip = packed_delta ^ ((-delta) as u32) << DELTA_SHIFT;
-        let (mut mask, mut count) = (mask, self.count);
+        let (mut mask, mut count, mut change) = (mask, self.count, delta);
         while mask != 0 {
-            let offset = base + mask.trailing_zeros() * stride;
+            let offset_ticks = base + mask.trailing_zeros() * stride;
             mask &= mask - 1;
             // `count` stays below `HELD_STEPS` (a power of two): the mask only spares a check.
-            self.held[count & (HELD_STEPS - 1)] = pack_centre_step(offset, 0) | packed_delta;
-            packed_delta ^= flip;
+            self.held[count & (HELD_STEPS - 1)] = HeldStep {
+                offset_ticks,
+                delta: change,
+            };
+            change = -change;
             count += 1;
         }
         let odd = (count - self.count) % 2 == 1;
@@ -546,12 +595,34 @@ impl Steps<'_> {
         self.advance(end - now);
     }
 
+    /// Spreads every held step but the newest `STEP_QUEUE` (which must be held), and every
+    /// queued one: all of them are older than those, so none of them could stay queued.
+    #[inline(never)]
+    fn spread_all_but_newest(&mut self) {
+        let count = self.count.min(HELD_STEPS);
+        debug_assert!(count >= STEP_QUEUE);
+        let oldest = count - STEP_QUEUE;
+        self.synth.spread_queue();
+        self.synth.spread_held_steps(&self.held[..oldest]);
+        self.held.copy_within(oldest..count, 0);
+        self.count = STEP_QUEUE;
+    }
+
+    /// Hands the held steps to the synthesizer: the newest `STEP_QUEUE` of them and of the
+    /// queue stay queued, the others are spread.
     fn commit(&mut self) {
-        let count = std::mem::take(&mut self.count).min(HELD_STEPS);
+        if self.count >= STEP_QUEUE {
+            self.spread_all_but_newest();
+        }
+        let count = std::mem::take(&mut self.count).min(STEP_QUEUE);
         if count == 0 {
             return;
         }
-        self.synth.queue_centre_steps(&self.held[..count]);
+        let mut words = [0; STEP_QUEUE];
+        for (word, step) in words.iter_mut().zip(&self.held[..count]) {
+            *word = pack_centre_step(step.offset_ticks, step.delta);
+        }
+        self.synth.queue_centre_steps(&words[..count]);
     }
 }
 
