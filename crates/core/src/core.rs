@@ -6,6 +6,7 @@ use crate::cpu::{self, CpuMode};
 use crate::events::Events;
 use crate::joypad::Buttons;
 use crate::machine::Machine;
+use crate::poll_loop::PollLoops;
 use crate::ppu::Render;
 use crate::state::State;
 use crate::{SCREEN_HEIGHT, SCREEN_WIDTH};
@@ -397,21 +398,29 @@ impl Core {
             self.render,
         );
         machine.set_deferral(self.halt_skipping);
+        // A read of LY or STAT also leaves the inner loop, to look for a polling loop.
         let stop_events = if stop_at_frame {
-            Events::BREAKPOINT | Events::FRAME_READY
+            Events::BREAKPOINT | Events::FRAME_READY | Events::POLL_READ
         } else {
-            Events::BREAKPOINT
+            Events::BREAKPOINT | Events::POLL_READ
         };
-        while machine.m_cycles() < limit && !machine.events().intersects(stop_events) {
-            if cpu.mode() != CpuMode::Running && self.halt_skipping {
-                let idle = cpu.mode() != CpuMode::Halted || machine.pending_interrupts() == 0;
-                if idle {
-                    // Leave one cycle for the CPU's own idle step, which handles any event.
-                    let budget = limit.saturating_sub(machine.m_cycles() + 1);
-                    machine.skip_quiet_cycles(budget);
+        let mut polls = PollLoops::default();
+        loop {
+            while machine.m_cycles() < limit && !machine.events().intersects(stop_events) {
+                if cpu.mode() != CpuMode::Running && self.halt_skipping {
+                    let idle = cpu.mode() != CpuMode::Halted || machine.pending_interrupts() == 0;
+                    if idle {
+                        // Leave one cycle for the CPU's own idle step, which handles any event.
+                        let budget = limit.saturating_sub(machine.m_cycles() + 1);
+                        machine.skip_quiet_cycles(budget);
+                    }
                 }
+                cpu::step(cpu, &mut machine);
             }
-            cpu::step(cpu, &mut machine);
+            let Some(read) = machine.take_poll_read() else {
+                break;
+            };
+            polls.after_read(cpu, &mut machine, read, limit);
         }
         let mut events = machine.take_events();
         drop(machine);
