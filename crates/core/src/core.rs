@@ -6,6 +6,7 @@ use crate::cpu::{self, CpuMode};
 use crate::events::Events;
 use crate::joypad::Buttons;
 use crate::machine::Machine;
+use crate::poll_loop::PollLoops;
 use crate::ppu::Render;
 use crate::state::State;
 use crate::{SCREEN_HEIGHT, SCREEN_WIDTH};
@@ -398,11 +399,14 @@ impl Core {
         );
         machine.set_deferral(self.halt_skipping);
         machine.set_stop_m_cycle(limit);
+        // A read of LY or STAT is a slow access, so the checks below follow it and look for
+        // a polling loop to skip (`poll_loop`); the bit never stops the run.
         let stop_events = if stop_at_frame {
             Events::BREAKPOINT | Events::FRAME_READY
         } else {
             Events::BREAKPOINT
         };
+        let mut polls = PollLoops::default();
         loop {
             // The checks below look only at what a full tick, a slow access, a breakpoint or
             // a change of the CPU's mode or IME can change, and the machine reports those
@@ -415,6 +419,12 @@ impl Core {
             }
             if machine.m_cycles() >= limit || machine.events().intersects(stop_events) {
                 break;
+            }
+            if let Some(read) = machine.take_poll_read() {
+                polls.after_read(cpu, &mut machine, read, limit);
+                // A skip moves the clock: the limit and the CPU are checked again.
+                machine.require_checks();
+                continue;
             }
             if cpu.mode() != CpuMode::Running {
                 if self.halt_skipping {
@@ -436,6 +446,8 @@ impl Core {
                 machine.require_checks();
             }
         }
+        // A poll read the run stopped after is not the host's business.
+        machine.take_poll_read();
         let mut events = machine.take_events();
         drop(machine);
         self.state.cpu = registers;

@@ -17,6 +17,9 @@ impl Events {
     pub const BATTERY_DIRTY: Events = Events(1 << 4);
     /// The requested M-cycle was reached.
     pub const TARGET_REACHED: Events = Events(1 << 5);
+    /// Internal, never reported: the CPU read LY or STAT, so the run loop looks for a
+    /// polling loop to skip (`poll_loop`).
+    pub(crate) const POLL_READ: Events = Events(1 << 31);
 
     /// Nothing happened.
     pub const fn empty() -> Events {

@@ -86,6 +86,7 @@ mod io;
 #[allow(missing_docs)]
 mod joypad;
 mod machine;
+mod poll_loop;
 #[allow(missing_docs)]
 mod ppu;
 #[allow(missing_docs)]

@@ -9,6 +9,7 @@ use crate::dma::DmaState;
 use crate::events::Events;
 use crate::io;
 use crate::joypad::JoypadState;
+use crate::poll_loop::PollRead;
 use crate::ppu::{self, PpuState, Render, VideoMemory};
 use crate::serial::{SERIAL_CLOCK_BIT, SerialState, SerialWrite};
 use crate::state::{HwState, State};
@@ -105,6 +106,8 @@ pub(crate) struct Machine<'a> {
     /// The M-cycle at which the run loop stops (`set_stop_m_cycle`): the quiet window ends
     /// there, so that its tick runs in full and sets `checks_due`.
     stop_m_cycle: u64,
+    /// The last CPU read of LY or STAT, reported with `Events::POLL_READ` (`poll_loop`).
+    poll_read: PollRead,
 }
 
 impl Drop for Machine<'_> {
@@ -222,6 +225,11 @@ impl<'a> Machine<'a> {
             rom_windows_end: 0,
             checks_due: true,
             stop_m_cycle: u64::MAX,
+            poll_read: PollRead {
+                m_cycle: 0,
+                reg: 0,
+                value: 0,
+            },
         };
         machine.refresh_rom_windows();
         machine
@@ -280,6 +288,45 @@ impl<'a> Machine<'a> {
 
     pub(crate) fn take_events(&mut self) -> Events {
         std::mem::take(&mut self.events)
+    }
+
+    /// The CPU's read of LY or STAT since the last call, if any (`poll_loop`).
+    #[inline(always)]
+    pub(crate) fn take_poll_read(&mut self) -> Option<PollRead> {
+        if !self.events.intersects(Events::POLL_READ) {
+            return None;
+        }
+        self.events.0 &= !Events::POLL_READ.0;
+        Some(self.poll_read)
+    }
+
+    /// The byte at `addr` as the CPU would fetch it, where fetching has no effect and sees
+    /// no lock: ROM, work RAM and HRAM (no cycle passes). None elsewhere.
+    pub(crate) fn code_byte(&mut self, addr: u16) -> Option<u8> {
+        match addr {
+            0x0000..=0x7FFF | 0xC000..=0xFDFF | 0xFF80..=0xFFFE => Some(self.read_mapped(addr)),
+            _ => None,
+        }
+    }
+
+    /// Moves the clock on by as many whole poll-loop iterations of `iteration` M-cycles
+    /// as can pass with the CPU's reads of `reg` (LY or STAT) returning what the one just
+    /// made did, all within the quiet window (no full tick) and not past `limit`: exactly
+    /// what running them leaves, the reads having no effect (`poll_loop`). Returns the
+    /// M-cycle of the last iteration's read (the current M-cycle is that of the last read).
+    pub(crate) fn skip_poll_iterations(&mut self, reg: u8, iteration: u64, limit: u64) -> u64 {
+        self.settle_clock();
+        let now = self.hw.m_cycles;
+        // The deferred M-cycles then run no step, so the PPU stands that many dots behind.
+        self.sync_ppu_view();
+        let behind = (now - self.synced_m_cycles) as u32;
+        let stable = self.hw.ppu.read_stable_m_cycles(reg, behind);
+        let room = u64::from(stable)
+            .min(self.ticks_left - 1)
+            .min(limit.saturating_sub(now));
+        let skipped = room / iteration * iteration;
+        self.ticks_left -= skipped;
+        now + skipped
     }
 
     pub(crate) fn set_buttons(&mut self, buttons: u8) {
@@ -619,7 +666,16 @@ impl<'a> Machine<'a> {
             }
             0xFF40..=0xFF7F => {
                 self.sync_ppu_view();
-                return self.read_io(addr as u8);
+                let value = self.read_io(addr as u8);
+                if matches!(addr as u8, io::LY | io::STAT) {
+                    self.poll_read = PollRead {
+                        m_cycle: self.hw.m_cycles,
+                        reg: addr as u8,
+                        value,
+                    };
+                    self.events |= Events::POLL_READ;
+                }
+                return value;
             }
             0xFF00..=0xFF3F => return self.read_io(addr as u8),
             0x8000..=0x9FFF => self.sync_ppu_view(),

@@ -25,6 +25,49 @@ impl PpuState {
         }
     }
 
+    /// M-cycles (at single speed) after the PPU's position plus `behind` M-cycles, during
+    /// which a DMG's reads of `reg` (LY or STAT) keep returning what they return now, as
+    /// long as no register is written: for skipping a loop that polls it (`poll_loop`).
+    /// The caller guarantees that no step runs in the `behind` M-cycles. LY changes only
+    /// when a line's dot count reaches `LINE_DOTS` (line 153 aside, not counted here);
+    /// STAT only in a step, where mode 3 owing dots runs none until its 160th pixel is due
+    /// (`steps_due_within`). 0 when unsure: a CGB, whose LY reads lag, a pending write.
+    pub fn read_stable_m_cycles(&self, reg: u8, behind: u32) -> u32 {
+        if self.lcdc & LCDC_LCD_ENABLE == 0 {
+            // LY and STAT read as they are until LCDC is written.
+            return u32::MAX;
+        }
+        if self.is_cgb_hardware() || self.deferred_valid | self.wx_just_changed != 0 {
+            return 0;
+        }
+        let behind = 4 * behind;
+        let dots = if reg == io::LY {
+            match Step::from_raw(self.step) {
+                Step::Off
+                | Step::LcdOnLine
+                | Step::LcdOnOamWriteBlock
+                | Step::LcdOnMode3
+                | Step::LcdOnVramBlock
+                | Step::VBlankLineStart
+                | Step::Line153Start
+                | Step::Line153Dot6
+                | Step::Line153Dot8
+                | Step::Line153Dot12
+                | Step::Line153Dot24
+                | Step::Line153CgbCompare
+                | Step::Line153CgbLyZero
+                | Step::FrameEnd => 0,
+                _ => u32::from(LINE_DOTS)
+                    .saturating_sub(u32::from(self.line_dot) + u32::from(self.fifo_lag) + behind),
+            }
+        } else if self.fifo_lag != 0 {
+            159u32.saturating_sub(u32::from(self.screen_x) + u32::from(self.fifo_lag) + behind)
+        } else {
+            u32::from(self.wait_dots).saturating_sub(behind)
+        };
+        dots / 4
+    }
+
     /// FF44 LY as the CPU reads it. A CGB's LY register takes a new line number two dots
     /// after the PPU does (AGE `ly-cgbE`, `ly-ncmE`, and at double speed or after a speed switch, where reads fall on odd
     /// dots of the line, `spsw-mode0-cgbBCE`). The LY=LYC comparator is not delayed.
