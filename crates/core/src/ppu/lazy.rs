@@ -364,16 +364,27 @@ impl PpuState {
                 self.fetcher_window_x = self.fetcher_window_x.wrapping_add(1);
             }
         }
-        self.scanline_x = start_x.wrapping_add(length);
-        // Pixels left of column 0 are popped and dropped (fine scroll).
+        self.pop_fifo_pixels(start_x, length, bus);
+        self.bg_fifo_low = fetched_low;
+        self.bg_fifo_high = fetched_high;
+        self.bg_fifo_len = 8;
+        self.fetcher_step = 0;
+    }
+
+    /// Pops `count` pixels on a DMG from scanline X `start_x`: draws them (those left of
+    /// column 0 are dropped by the fine scroll) and shifts the object FIFO past them. The
+    /// background FIFO is the caller's: a whole drain refills it, a part drain shifts it.
+    #[inline(always)]
+    fn pop_fifo_pixels(&mut self, start_x: u8, count: u8, bus: &mut Ctx) {
+        self.scanline_x = start_x.wrapping_add(count);
         let discarded = if start_x >= 160 {
-            (256 - u16::from(start_x)).min(u16::from(length)) as u8
+            (256 - u16::from(start_x)).min(u16::from(count)) as u8
         } else {
             0
         };
-        let shown = length - discarded;
+        let shown = count - discarded;
         self.draw_fifo_pixels(discarded, shown, bus);
-        let shift = |plane: u8| (u16::from(plane) << length) as u8;
+        let shift = |plane: u8| (u16::from(plane) << count) as u8;
         self.obj_fifo_low = shift(self.obj_fifo_low);
         self.obj_fifo_high = shift(self.obj_fifo_high);
         self.obj_fifo_palette = shift(self.obj_fifo_palette);
@@ -382,10 +393,6 @@ impl PpuState {
         if shown != 0 {
             self.window_fetch_starting = 0;
         }
-        self.bg_fifo_low = fetched_low;
-        self.bg_fifo_high = fetched_high;
-        self.bg_fifo_len = 8;
-        self.fetcher_step = 0;
     }
 
     /// Draws the FIFO's next `discarded + shown` pixels on a DMG (the first `discarded`
@@ -462,27 +469,11 @@ impl PpuState {
         if self.fetcher_step < 6 {
             self.fetcher_step = end_step.min(6);
         }
-        self.scanline_x = start_x.wrapping_add(part);
-        // Pixels left of column 0 are popped and dropped (fine scroll).
-        let discarded = if start_x >= 160 {
-            (256 - u16::from(start_x)).min(u16::from(part)) as u8
-        } else {
-            0
-        };
-        let shown = part - discarded;
-        self.draw_fifo_pixels(discarded, shown, bus);
+        self.pop_fifo_pixels(start_x, part, bus);
         let shift = |plane: u8| (u16::from(plane) << part) as u8;
         self.bg_fifo_low = shift(self.bg_fifo_low);
         self.bg_fifo_high = shift(self.bg_fifo_high);
         self.bg_fifo_len -= part;
-        self.obj_fifo_low = shift(self.obj_fifo_low);
-        self.obj_fifo_high = shift(self.obj_fifo_high);
-        self.obj_fifo_palette = shift(self.obj_fifo_palette);
-        self.obj_fifo_priority = shift(self.obj_fifo_priority);
-        self.screen_x += shown;
-        if shown != 0 {
-            self.window_fetch_starting = 0;
-        }
         #[cfg(debug_assertions)]
         debug_assert_eq!(*self, expected);
     }
