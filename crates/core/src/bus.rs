@@ -62,6 +62,10 @@ pub trait Bus {
     fn checks_due(&self) -> bool {
         true
     }
+    /// The CPU took a short backward `jr` (a loop of a few bytes) and now stands at its
+    /// target, `cpu.pc` (no cycle passes): a run loop that skips polling loops looks at it
+    /// before the next instruction (`poll_loop`).
+    fn short_loop_jump(&mut self, _target: u16) {}
     /// The CPU executed `LD B,B` (opcode 0x40), the conventional software breakpoint that the
     /// Mooneye test suite uses to signal "test finished" (no cycle passes).
     fn breakpoint(&mut self) {}

@@ -426,6 +426,11 @@ impl Core {
                 machine.require_checks();
                 continue;
             }
+            if machine.take_loop_jump() {
+                polls.at_loop_jump(cpu, &mut machine, limit);
+                machine.require_checks();
+                continue;
+            }
             if cpu.mode() != CpuMode::Running {
                 if self.halt_skipping {
                     let idle = cpu.mode() != CpuMode::Halted || machine.pending_interrupts() == 0;

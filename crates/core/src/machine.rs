@@ -108,6 +108,12 @@ pub(crate) struct Machine<'a> {
     stop_m_cycle: u64,
     /// The last CPU read of LY or STAT, reported with `Events::POLL_READ` (`poll_loop`).
     poll_read: PollRead,
+    /// The CPU just jumped back to a load from memory that may start a polling loop
+    /// (`Bus::short_loop_jump`), for the run loop's checks (`poll_loop`).
+    loop_jump: bool,
+    /// The last jump target found not to start a skippable polling loop, so that its
+    /// iterations do not each take the run loop's checks (`poll_loop`).
+    not_a_poll_loop: u16,
 }
 
 impl Drop for Machine<'_> {
@@ -230,6 +236,8 @@ impl<'a> Machine<'a> {
                 reg: 0,
                 value: 0,
             },
+            loop_jump: false,
+            not_a_poll_loop: 0xFFFF,
         };
         machine.refresh_rom_windows();
         machine
@@ -310,23 +318,68 @@ impl<'a> Machine<'a> {
     }
 
     /// Moves the clock on by as many whole poll-loop iterations of `iteration` M-cycles
-    /// as can pass with the CPU's reads of `reg` (LY or STAT) returning what the one just
-    /// made did, all within the quiet window (no full tick) and not past `limit`: exactly
-    /// what running them leaves, the reads having no effect (`poll_loop`). Returns the
-    /// M-cycle of the last iteration's read (the current M-cycle is that of the last read).
-    pub(crate) fn skip_poll_iterations(&mut self, reg: u8, iteration: u64, limit: u64) -> u64 {
+    /// as can pass with the loop's reads returning what the last one did, all within the
+    /// quiet window (no full tick) and not past `limit`: exactly what running them leaves,
+    /// the reads having no effect (`poll_loop`). `reg` is the polled register (LY or
+    /// STAT), or None for work RAM or HRAM, which only the CPU writes and so reads the
+    /// same through the window. Returns the M-cycle reached (that of the last iteration's
+    /// read for a register).
+    pub(crate) fn skip_poll_iterations(
+        &mut self,
+        reg: Option<u8>,
+        iteration: u64,
+        limit: u64,
+    ) -> u64 {
         self.settle_clock();
         let now = self.hw.m_cycles;
-        // The deferred M-cycles then run no step, so the PPU stands that many dots behind.
-        self.sync_ppu_view();
-        let behind = (now - self.synced_m_cycles) as u32;
-        let stable = self.hw.ppu.read_stable_m_cycles(reg, behind);
-        let room = u64::from(stable)
+        let stable = match reg {
+            Some(reg) => {
+                // The deferred M-cycles then run no step, so the PPU stands that many dots
+                // behind.
+                self.sync_ppu_view();
+                let behind = (now - self.synced_m_cycles) as u32;
+                u64::from(self.hw.ppu.read_stable_m_cycles(reg, behind))
+            }
+            None => u64::MAX,
+        };
+        let room = stable
             .min(self.ticks_left - 1)
             .min(limit.saturating_sub(now));
         let skipped = room / iteration * iteration;
         self.ticks_left -= skipped;
         now + skipped
+    }
+
+    /// `Bus::short_loop_jump` past its one-compare filter: asks for the run loop's checks
+    /// when `target` holds a load that can start a memory polling loop (`ld a,[nn]`, or
+    /// `ldh a,[n]` from HRAM); otherwise remembers it as no loop. Out of line so that
+    /// the jump's own code stays small.
+    #[cold]
+    #[inline(never)]
+    fn look_at_loop_jump(&mut self, target: u16) {
+        let load = match self.code_byte(target) {
+            Some(0xFA) => true,
+            Some(0xF0) => self.code_byte(target.wrapping_add(1)) >= Some(0x80),
+            _ => false,
+        };
+        if load {
+            self.loop_jump = true;
+            self.checks_due = true;
+        } else {
+            self.not_a_poll_loop = target;
+        }
+    }
+
+    /// Marks `target` as a jump target that starts no skippable polling loop.
+    pub(crate) fn not_a_poll_loop(&mut self, target: u16) {
+        self.not_a_poll_loop = target;
+    }
+
+    /// Whether the CPU just jumped back to a possible memory polling loop
+    /// (`Bus::short_loop_jump`), clearing it.
+    #[inline(always)]
+    pub(crate) fn take_loop_jump(&mut self) -> bool {
+        std::mem::take(&mut self.loop_jump)
     }
 
     pub(crate) fn set_buttons(&mut self, buttons: u8) {
@@ -1110,6 +1163,12 @@ impl Bus for Machine<'_> {
     #[inline(always)]
     fn cpu_changed(&mut self) {
         self.checks_due = true;
+    }
+    #[inline(always)]
+    fn short_loop_jump(&mut self, target: u16) {
+        if target != self.not_a_poll_loop {
+            self.look_at_loop_jump(target);
+        }
     }
     #[inline(always)]
     fn checks_due(&self) -> bool {

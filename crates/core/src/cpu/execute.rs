@@ -365,6 +365,10 @@ fn jr(cpu: &mut CpuState, bus: &mut impl Bus, cond: Cond) {
     if cond.holds(cpu) {
         bus.idle();
         cpu.pc = cpu.pc.wrapping_add_signed(i16::from(offset));
+        // A load, one ALU instruction and this jump: the shape of a polling loop.
+        if (-7..=-5).contains(&offset) {
+            bus.short_loop_jump(cpu.pc);
+        }
     }
 }
 
