@@ -7,8 +7,10 @@
 //! The ROMs are the shared ones with sound (found like the tests find them); a missing one is
 //! reported and skipped.
 
-use backspin_core::{Buttons, Core, Model, Options, Rom};
-use backspin_test_support::InputScript;
+mod trace_common;
+
+use backspin_core::{Buttons, Model};
+use trace_common::{TraceArgs, test_rom_root, workload_core};
 
 /// Each workload: ROM path under the test-ROM root and the model it runs on.
 /// Besides these, every ROM in `SOUND_SUITES` (sorted by name).
@@ -29,18 +31,9 @@ const SOUND_SUITES: [(&str, Model); 2] = [
 ];
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let frames: u32 = args
-        .first()
-        .and_then(|arg| arg.parse().ok())
-        .unwrap_or(3000);
-    let filter = args.get(1).map_or("", String::as_str);
-    let root = match backspin_harness::locate_test_roms() {
-        Ok(root) => root,
-        Err(reason) => {
-            println!("skipped: {reason}");
-            return;
-        }
+    let args = TraceArgs::from_env();
+    let Some(root) = test_rom_root() else {
+        return;
     };
     let mut workloads: Vec<(String, Model)> = WORKLOADS
         .iter()
@@ -59,25 +52,12 @@ fn main() {
         workloads.extend(names.into_iter().map(|name| (name, model)));
     }
     for (name, model) in workloads {
-        if !format!("{name} {model:?}").contains(filter) {
-            continue;
-        }
-        let Ok(bytes) = std::fs::read(root.join(&name)) else {
-            println!("{name} {model:?}: skipped (not readable)");
+        let Some((mut core, mut script)) = workload_core(&root, &name, model, &args.filter) else {
             continue;
         };
-        let rom = Rom::from_bytes(bytes).expect("shared test ROM parses");
-        let mut core = Core::new(
-            rom,
-            Options {
-                model,
-                ..Options::default()
-            },
-        );
-        let mut script = InputScript::new(0x5EED_7ACE);
         let mut crc = crc32fast::Hasher::new();
         let (mut samples, mut count, mut loud) = (Vec::new(), 0usize, 0usize);
-        for _ in 0..frames {
+        for _ in 0..args.frames {
             core.set_buttons(Buttons(script.next_frame()));
             core.run_frame();
             crc.update(core.state().as_bytes());
@@ -88,7 +68,8 @@ fn main() {
             crc.update(bytemuck::cast_slice(&samples));
         }
         println!(
-            "{name} {model:?}: {frames} frames, {count} samples ({loud} non-zero), crc {:08x}",
+            "{name} {model:?}: {} frames, {count} samples ({loud} non-zero), crc {:08x}",
+            args.frames,
             crc.finalize()
         );
     }

@@ -10,8 +10,10 @@
 //! The ROMs are the shared homebrew set (found like the tests find them); a missing one is
 //! reported and skipped.
 
-use backspin_core::{Buttons, Core, Model, Options, Rom};
-use backspin_test_support::InputScript;
+mod trace_common;
+
+use backspin_core::{Buttons, Model};
+use trace_common::{TraceArgs, test_rom_root, workload_core};
 
 /// Each workload: ROM path under the test-ROM root and the model it runs on.
 const WORKLOADS: [(&str, Model); 10] = [
@@ -28,39 +30,17 @@ const WORKLOADS: [(&str, Model); 10] = [
 ];
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let frames: u32 = args
-        .first()
-        .and_then(|arg| arg.parse().ok())
-        .unwrap_or(3000);
-    let filter = args.get(1).map_or("", String::as_str);
-    let hash = args.get(2).is_none_or(|arg| arg != "nohash");
-    let root = match backspin_harness::locate_test_roms() {
-        Ok(root) => root,
-        Err(reason) => {
-            println!("skipped: {reason}");
-            return;
-        }
+    let args = TraceArgs::from_env();
+    let hash = std::env::args().nth(3).is_none_or(|arg| arg != "nohash");
+    let Some(root) = test_rom_root() else {
+        return;
     };
     for (name, model) in WORKLOADS {
-        if !format!("{name} {model:?}").contains(filter) {
-            continue;
-        }
-        let Ok(bytes) = std::fs::read(root.join(name)) else {
-            println!("{name} {model:?}: skipped (not readable)");
+        let Some((mut core, mut script)) = workload_core(&root, name, model, &args.filter) else {
             continue;
         };
-        let rom = Rom::from_bytes(bytes).expect("shared test ROM parses");
-        let mut core = Core::new(
-            rom,
-            Options {
-                model,
-                ..Options::default()
-            },
-        );
-        let mut script = InputScript::new(0x5EED_7ACE);
         let mut crc = crc32fast::Hasher::new();
-        for _ in 0..frames {
+        for _ in 0..args.frames {
             core.set_buttons(Buttons(script.next_frame()));
             core.run_frame();
             if !hash {
@@ -71,7 +51,8 @@ fn main() {
             crc.update(bytemuck::cast_slice(&core.frame_rgb()[..]));
         }
         println!(
-            "{name} {model:?}: {frames} frames, m_cycles {}, crc {:08x}",
+            "{name} {model:?}: {} frames, m_cycles {}, crc {:08x}",
+            args.frames,
             core.m_cycles(),
             crc.finalize()
         );
