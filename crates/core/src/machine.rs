@@ -562,10 +562,10 @@ impl<'a> Machine<'a> {
         if hw.serial.is_shifting() {
             watched |= hw.serial.clock_bit();
         }
-        hw.timer
-            .quiet_m_cycles(watched)
-            .min(hw.ppu.quiet_m_cycles_of::<4>(self.screen.lazy_mode3()))
-            .min(budget)
+        let others = hw.timer.quiet_m_cycles(watched).min(budget);
+        hw.ppu
+            .quiet_m_cycles_of::<4>(self.screen.lazy_mode3(), others)
+            .min(others)
     }
 
     /// `quiet_m_cycles` in CGB mode: nothing is quiet while an HBlank VRAM DMA waits, and
@@ -580,12 +580,15 @@ impl<'a> Machine<'a> {
         if hw.serial.is_shifting() {
             watched |= hw.serial.clock_bit();
         }
+        let others = hw.timer.quiet_m_cycles(watched).min(budget);
         let ppu_quiet = if hw.cgb.double_speed() {
-            hw.ppu.quiet_m_cycles_of::<2>(self.screen.lazy_mode3())
+            hw.ppu
+                .quiet_m_cycles_of::<2>(self.screen.lazy_mode3(), others)
         } else {
-            hw.ppu.quiet_m_cycles_of::<4>(self.screen.lazy_mode3())
+            hw.ppu
+                .quiet_m_cycles_of::<4>(self.screen.lazy_mode3(), others)
         };
-        hw.timer.quiet_m_cycles(watched).min(ppu_quiet).min(budget)
+        ppu_quiet.min(others)
     }
 
     /// One M-cycle of every component, in full.

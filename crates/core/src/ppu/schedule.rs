@@ -9,7 +9,7 @@ const OAM_INTERRUPT_DOT: u16 = 3;
 const MODE2_DOT: u16 = 4;
 const SCAN_END_DOT: u16 = 80;
 const MODE3_DOT: u16 = 84;
-const WINDOW_CHECK_DOT: u16 = LINE_DOTS - 2;
+pub(super) const WINDOW_CHECK_DOT: u16 = LINE_DOTS - 2;
 
 impl PpuState {
     pub(super) fn goto(&mut self, step: Step, wait: u16) {
@@ -329,43 +329,74 @@ impl PpuState {
 
     /// Dots of real time from now, at single speed, during which the steps can request no
     /// interrupt and complete no frame, as long as no register is written: ticks over them
-    /// may be deferred and run at once (`quiet_m_cycles_of`). Not for mode 3 without owed
-    /// dots (not lazy: every tick pays).
+    /// may be deferred and run at once (`quiet_m_cycles_of`). Mode 3 counts only with
+    /// `lazy_mode3` (not lazy, every tick of mode 3 pays its dots).
     ///
-    /// Walks a visible line's steps from the next one: the STAT line can only rise in a
-    /// step that recomputes it, from a source that is enabled and, for LY=LYC, whose
-    /// comparator may see LYC then. Any other step, and line 144's start, ends the walk
-    /// where it runs. Reaching mode 3 adds the dots it may owe from its start (`settle`)
-    /// with `lazy_mode3`; without it mode 3's first step ends the walk. From inside mode 3
-    /// (owing dots) the walk goes past its end, wherever that falls, when mode 0's steps
-    /// request nothing; else it ends where mode 3 might.
-    pub(super) fn quiet_dots(&self, lazy_mode3: bool) -> u32 {
+    /// Walks the steps from the next one: the STAT line can only rise in a step that
+    /// recomputes it, from a source that is enabled and, for LY=LYC, whose comparator may
+    /// see LYC then. Any other step, and line 144's start (the VBlank interrupt), ends the
+    /// walk where it runs.
+    ///
+    /// Mode 3 (`through_mode3`): its steps request nothing, and it ends long before dot
+    /// `WINDOW_CHECK_DOT`; its end and `Mode0Interrupt` request nothing without the HBlank
+    /// source and without LY=LYC seen on that line, so the walk then goes on past its end,
+    /// wherever that falls, to the line's later steps. Otherwise it ends where mode 3 might:
+    /// while its 160th pixel is surely ahead (each owed dot outputs at most one pixel).
+    ///
+    /// The walk stops once it has found `limit` dots (the caller's other bounds): the
+    /// answer is then at least `limit`.
+    pub(super) fn quiet_dots(&self, lazy_mode3: bool, limit: u32) -> u32 {
         let lyc_source = self.stat & STAT_LYC_SOURCE != 0;
         let oam_source = self.stat & STAT_OAM_SOURCE != 0;
+        // Whether the comparator seeing `line` may raise the STAT line.
+        let lyc_may_match = |line: u8| lyc_source && self.lyc == line;
+        // Mode 3 and mode 0 request nothing (on a line whose comparator cannot see LYC).
+        let mode3_quiet =
+            lazy_mode3 && self.oam_dma_active == 0 && self.stat & STAT_HBLANK_SOURCE == 0;
+        let through_mode3 = |line: u8| mode3_quiet && !lyc_may_match(line);
         let mut dots = u32::from(self.wait_dots);
         let mut line = self.ly;
         let mut screen_x = self.screen_x;
         let mut step = Step::from_raw(self.step);
-        if self.fifo_lag != 0 {
-            // Each owed dot outputs at most one pixel: mode 3 lasts while the 160th is ahead.
+        if self.fifo_lag != 0 || self.step_is_mode3() {
             let ahead = u32::from(self.screen_x) + u32::from(self.fifo_lag);
             let mode3_left = 159u32.saturating_sub(ahead);
-            // Mode 3 of a line ends long before dot `WINDOW_CHECK_DOT`, and its end and
-            // `Mode0Interrupt` request nothing without these sources.
-            let now = self.line_dot + self.fifo_lag;
-            if self.stat & STAT_HBLANK_SOURCE != 0
-                || (lyc_source && self.lyc == line)
-                || now >= WINDOW_CHECK_DOT
-            {
+            let now = self.line_dot.wrapping_add(self.fifo_lag);
+            if !through_mode3(line) || now >= WINDOW_CHECK_DOT {
                 return mode3_left;
             }
             dots = u32::from(WINDOW_CHECK_DOT - now);
             step = Step::LineWindowCheck;
         }
-        loop {
+        while dots < limit {
             // The next step, and its distance in dots from the current one.
             let (next, delta) = match step {
                 Step::LineStart => {
+                    if !oam_source && mode3_quiet {
+                        // Whole lines at once, up to the first whose steps may see LYC
+                        // (`LineOamInterrupt` below also holds the line before's).
+                        let stop = if !lyc_source {
+                            144
+                        } else if self.lyc_match != 0
+                            || line == 0
+                            || self.lyc == line
+                            || self.lyc == line.wrapping_sub(1)
+                        {
+                            line
+                        } else if self.lyc > line {
+                            self.lyc.min(144)
+                        } else {
+                            144
+                        };
+                        if stop > line {
+                            dots += u32::from(stop - line) * u32::from(LINE_DOTS);
+                            line = stop;
+                            if line >= 144 {
+                                return dots;
+                            }
+                            continue;
+                        }
+                    }
                     screen_x = 0;
                     (Step::LineOamInterrupt, OAM_INTERRUPT_DOT)
                 }
@@ -382,22 +413,25 @@ impl PpuState {
                     (Step::LineMode2, MODE2_DOT - OAM_INTERRUPT_DOT)
                 }
                 Step::LineMode2 => {
-                    if oam_source || (lyc_source && self.lyc == line) {
+                    if oam_source || lyc_may_match(line) {
                         return dots;
                     }
                     (Step::LineScanEnd, SCAN_END_DOT - MODE2_DOT)
                 }
                 Step::LineScanEnd => (Step::LineMode3, MODE3_DOT - SCAN_END_DOT),
                 Step::LineMode3 => {
-                    if !lazy_mode3 || (lyc_source && self.lyc == line) {
+                    if !lazy_mode3 || lyc_may_match(line) {
                         return dots;
                     }
-                    // From here mode 3 owes dots while its 160th pixel is surely ahead:
-                    // the last tick that only adds to the lag ends below 160 owed.
-                    return dots + 159u32.saturating_sub(u32::from(screen_x));
+                    if !through_mode3(line) {
+                        // From here mode 3 owes dots while its 160th pixel is surely
+                        // ahead: the last tick that only adds to the lag ends below 160.
+                        return dots + 159u32.saturating_sub(u32::from(screen_x));
+                    }
+                    (Step::LineWindowCheck, WINDOW_CHECK_DOT - MODE3_DOT)
                 }
                 Step::Mode0Interrupt => {
-                    if self.stat & STAT_HBLANK_SOURCE != 0 || (lyc_source && self.lyc == line) {
+                    if self.stat & STAT_HBLANK_SOURCE != 0 || lyc_may_match(line) {
                         return dots;
                     }
                     // Only ever the walk's first step: it runs at `line_dot + wait_dots`.
@@ -418,6 +452,7 @@ impl PpuState {
             step = next;
             dots += u32::from(delta);
         }
+        dots
     }
 
     pub(super) fn vblank_line_start(&mut self, bus: &mut Ctx) {
