@@ -343,6 +343,9 @@ impl PpuState {
     /// wherever that falls, to the line's later steps. Otherwise it ends where mode 3 might:
     /// while its 160th pixel is surely ahead (each owed dot outputs at most one pixel).
     ///
+    /// VBlank lines 145..=153 request nothing but LY=LYC (their mode-1 sources rose with
+    /// line 144 and stay high), so only the steps whose comparator may see LYC end the walk.
+    ///
     /// The walk stops once it has found `limit` dots (the caller's other bounds): the
     /// answer is then at least `limit`.
     pub(super) fn quiet_dots(&self, lazy_mode3: bool, limit: u32) -> u32 {
@@ -445,6 +448,55 @@ impl PpuState {
                         return dots;
                     }
                     // `LineEnd` runs `LineStart` at once.
+                    (Step::LineStart, 0)
+                }
+                // VBlank: only LY=LYC can request anything after line 144's start.
+                Step::VBlankDot2 => {
+                    if line == 144 {
+                        return dots;
+                    }
+                    (Step::VBlankDot4, 2)
+                }
+                Step::VBlankDot4 => {
+                    if line == 144 || lyc_may_match(line) {
+                        return dots;
+                    }
+                    (Step::VBlankLineEnd, LINE_DOTS - 4)
+                }
+                Step::VBlankLineEnd => {
+                    // `vblank_line_start` at once: LY steps on, the comparator is suspended
+                    // (its held output changes nothing).
+                    line = line.wrapping_add(1);
+                    if line > 153 {
+                        return dots;
+                    }
+                    if line < 153 {
+                        (Step::VBlankDot2, 2)
+                    } else if lyc_may_match(153) || lyc_may_match(0) {
+                        // Line 153's comparator sees 153 from dot 4 (CGB) or 6, then 0.
+                        return dots;
+                    } else {
+                        // Line 153's steps in one: its LY and comparator quirks are seen
+                        // only by reads, which catch the PPU up (`steps_due_within`).
+                        (Step::FrameEnd, LINE_DOTS)
+                    }
+                }
+                Step::Line153Dot6
+                | Step::Line153Dot8
+                | Step::Line153Dot12
+                | Step::Line153CgbCompare
+                | Step::Line153CgbLyZero => {
+                    if lyc_may_match(153) || lyc_may_match(0) {
+                        return dots;
+                    }
+                    // Only ever the walk's first step: it runs at `line_dot + wait_dots`.
+                    let dot = self.line_dot.wrapping_add(self.wait_dots);
+                    (Step::FrameEnd, LINE_DOTS.saturating_sub(dot))
+                }
+                Step::Line153Dot24 => (Step::FrameEnd, LINE_DOTS - 24),
+                Step::FrameEnd => {
+                    // `FrameEnd` runs line 0's `LineStart` at once.
+                    line = 0;
                     (Step::LineStart, 0)
                 }
                 _ => return dots,
