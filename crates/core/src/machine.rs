@@ -32,6 +32,8 @@ macro_rules! video_memory {
 const DIV_APU_BIT: u16 = 1 << 12;
 /// The same at CGB double speed (DIV bit 5), so that the sequencer keeps its 512 Hz.
 const DIV_APU_BIT_DOUBLE_SPEED: u16 = 1 << 13;
+/// System-counter T-cycles between falls of `DIV_APU_BIT`.
+const DIV_APU_PERIOD: u32 = (DIV_APU_BIT as u32) << 1;
 /// The counter bits whose falls always matter to `counter_edges` (the serial clock's bit
 /// depends on SC).
 const COUNTER_EDGE_BITS: u16 = SERIAL_CLOCK_BIT | DIV_APU_BIT | DIV_APU_BIT_DOUBLE_SPEED;
@@ -503,6 +505,7 @@ impl<'a> Machine<'a> {
     #[inline(always)]
     fn advance_components(&mut self, n: u32) {
         let hw = &mut *self.hw;
+        let counter = hw.timer.system_counter;
         hw.timer.advance(n);
         if hw.cgb.double_speed() {
             self.advance_double_speed(n);
@@ -517,7 +520,37 @@ impl<'a> Machine<'a> {
                 &mut self.screen,
             );
         }
-        hw.apu.advance(n, self.audio);
+        let edge = DIV_APU_PERIOD - (u32::from(counter) & (DIV_APU_PERIOD - 1));
+        if 4 * n < edge {
+            // The common case: no frame-sequencer event inside.
+            hw.apu.advance(n, self.audio);
+        } else {
+            self.advance_apu_through_events(counter, n);
+        }
+    }
+
+    /// The APU `n` M-cycles on from system counter `counter` at single speed, with the
+    /// frame sequencer's DIV-APU events where counter bit 12 falls: a quiet window passes
+    /// them (they request nothing and change only what APU reads, which catch up first).
+    /// As `tick_now`, each event comes after the APU ticks before its M-cycle.
+    #[cold]
+    #[inline(never)]
+    fn advance_apu_through_events(&mut self, counter: u16, n: u32) {
+        let start = u32::from(counter);
+        let mut fall = (start | (DIV_APU_PERIOD - 1)) + 1;
+        let mut ticked = 0;
+        loop {
+            // The tick that brings the counter to `fall` or past it.
+            let tick = (fall - start).div_ceil(4);
+            if tick > n {
+                break;
+            }
+            self.hw.apu.advance(tick - 1 - ticked, self.audio);
+            self.hw.apu.div_apu_event();
+            ticked = tick - 1;
+            fall += DIV_APU_PERIOD;
+        }
+        self.hw.apu.advance(n - ticked, self.audio);
     }
 
     /// `advance_components` at double speed: the PPU moves 2 dots per CPU M-cycle, the
@@ -558,7 +591,8 @@ impl<'a> Machine<'a> {
         if hw.dma.is_busy() {
             return 0;
         }
-        let mut watched = DIV_APU_BIT;
+        // The frame sequencer's events are not watched: `advance_components` runs them.
+        let mut watched = 0;
         if hw.serial.is_shifting() {
             watched |= hw.serial.clock_bit();
         }
@@ -576,7 +610,12 @@ impl<'a> Machine<'a> {
         if hw.dma.is_busy() || hw.cgb.hdma_hblank_active() {
             return 0;
         }
-        let mut watched = self.div_apu_bit();
+        // At single speed `advance_components` runs the frame sequencer's events.
+        let mut watched = if hw.cgb.double_speed() {
+            DIV_APU_BIT_DOUBLE_SPEED
+        } else {
+            0
+        };
         if hw.serial.is_shifting() {
             watched |= hw.serial.clock_bit();
         }
