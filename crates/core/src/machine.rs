@@ -872,6 +872,7 @@ impl<'a> Machine<'a> {
     #[inline(never)]
     fn cpu_write_slow(&mut self, addr: u16, value: u8) {
         self.settle_clock();
+        let io = matches!(addr, 0xFF00..=0xFF7F);
         match addr {
             0x0000..=0x7FFF | 0xA000..=0xFDFF | 0xFF80..=0xFFFE => {}
             0xFF00..=0xFF7F => self.sync_and_recheck(),
@@ -885,6 +886,28 @@ impl<'a> Machine<'a> {
             hw.ppu.oam_bug_write(&mut hw.oam);
         }
         self.write_mapped(addr, value, true);
+        if io {
+            self.recheck_quiet_after_write();
+        }
+    }
+
+    /// After an I/O write: the quiet window from the written state, as `tick_full` computes
+    /// it after its tick (the window is a pure function of the synced components), rather
+    /// than one full tick to compute it. Only when the write ran no tick of its own (an
+    /// HBlank or general VRAM DMA's stall starts its own windows).
+    #[inline(always)]
+    fn recheck_quiet_after_write(&mut self) {
+        let now = self.hw.m_cycles;
+        let untouched = self.synced_m_cycles == now && self.full_tick_m_cycle == now + 1;
+        if !untouched || !self.defer_quiet_ticks {
+            return;
+        }
+        let quiet = self.quiet_m_cycles(u32::MAX);
+        self.set_full_tick_m_cycle(
+            (now + u64::from(quiet) + 1)
+                .min(self.stop_m_cycle)
+                .max(now + 1),
+        );
     }
 
     /// A write from outside the program (`Core::poke`): what the CPU's write of `value` to
