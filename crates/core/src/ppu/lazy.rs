@@ -101,10 +101,22 @@ impl PpuState {
 
     /// Runs the steps for `dots` dots. With `stop_at_mode3`, returns early when a mode-3
     /// step is next, giving back the dots not run.
-    pub(super) fn run(&mut self, mut dots: u32, stop_at_mode3: bool, bus: &mut Ctx) -> u32 {
+    #[inline(always)]
+    pub(super) fn run(&mut self, dots: u32, stop_at_mode3: bool, bus: &mut Ctx) -> u32 {
+        // One copy each: the callers pass a constant, and the flag then needs no register
+        // across the loop.
+        if stop_at_mode3 {
+            self.run_steps::<true>(dots, bus)
+        } else {
+            self.run_steps::<false>(dots, bus)
+        }
+    }
+
+    /// `run` for one value of `stop_at_mode3`.
+    fn run_steps<const STOP_AT_MODE3: bool>(&mut self, mut dots: u32, bus: &mut Ctx) -> u32 {
         loop {
             if self.step_is_mode3() {
-                if stop_at_mode3 {
+                if STOP_AT_MODE3 {
                     return dots;
                 }
                 if bus.lazy && self.wait_dots <= 1 && self.step == Step::Mode3Dot as u8 {
@@ -211,6 +223,14 @@ impl PpuState {
             if !self.mode3_dot_is_plain() {
                 break;
             }
+            if !COLOUR && self.bg_fifo_len == 0 {
+                // The window's first tile: dots without a pixel until the fetcher pushes.
+                let fill = self.mode3_fill(dots - 1, bus);
+                if fill != 0 {
+                    dots -= u32::from(fill);
+                    continue;
+                }
+            }
             dots -= 1;
             self.line_dot = self.line_dot.wrapping_add(1);
             self.output_pixel(bus);
@@ -249,7 +269,7 @@ impl PpuState {
                     return false;
                 }
             }
-        } else if self.wx == self.screen_x.wrapping_add(7) {
+        } else if self.window_inserts_pixel_now() {
             return false;
         }
         if self.sprite_count != 0 {
@@ -328,11 +348,77 @@ impl PpuState {
             }
         } else if self.lcdc & LCDC_WINDOW_ENABLE == 0
             // A disabled window hands back at the next fetch (`hand_back_disabled_window`).
-            || self.wx.wrapping_sub(self.screen_x.wrapping_add(7)) <= last
+            // The WX glitch needs a whole tile in the FIFO: only the first dot can meet it.
+            || self.window_inserts_pixel_now()
         {
             return 0;
         }
         length
+    }
+
+    /// If the dot due now is plain (the caller has checked) and the background FIFO is
+    /// empty in an enabled window, the dots until the fetcher's push (the push's dot
+    /// included), all plain: none outputs a pixel, so the positions and with them every
+    /// other condition of `mode3_dot_is_plain` stay as they are (the WX glitch needs a full
+    /// FIFO); else 0. A disabled window would hand back at the tile number's fetch.
+    #[inline(always)]
+    fn mode3_fill_length(&self) -> u8 {
+        if self.bg_fifo_len != 0
+            || self.in_window == 0
+            || self.lcdc & LCDC_WINDOW_ENABLE == 0
+            || self.insert_background_pixel != 0
+        {
+            return 0;
+        }
+        // Step 5 reads the high byte and pushes; steps 6 and 7 push at once.
+        6u8.saturating_sub(self.fetcher_step).max(1)
+    }
+
+    /// Up to `most` plain dots on a DMG from an empty background FIFO in the window, as
+    /// many as `mode3_fill_length` allows if more than one: no pixel goes out, the fetcher
+    /// steps on, and reaching its push fills the FIFO with the window's tile. Returns the
+    /// dots run (`line_dot` moved on by them), 0 if none. Checked against single dots in
+    /// debug builds. Out of line: `run`'s other paths keep their registers.
+    #[inline(never)]
+    fn mode3_fill(&mut self, most: u32, bus: &mut Ctx) -> u8 {
+        let count = u32::from(self.mode3_fill_length()).min(most) as u8;
+        if count <= 1 {
+            return 0;
+        }
+        self.line_dot = self.line_dot.wrapping_add(u16::from(count));
+        #[cfg(debug_assertions)]
+        let expected = {
+            let mut copy = *self;
+            let mut ignored = 0;
+            let mut probe = Ctx::look_ahead(bus.memory(), &mut ignored);
+            for _ in 0..count {
+                debug_assert!(copy.mode3_dot_is_plain());
+                copy.output_pixel(&mut probe);
+                copy.tick_fetcher_plain(&probe);
+            }
+            copy
+        };
+        let start_step = self.fetcher_step.min(6);
+        let end_step = start_step + count;
+        if start_step <= 1 && end_step > 1 {
+            let (entry, y) = self.map_entry(false);
+            self.fetch_tile_number = bus.vram[super::fetcher::map_address(entry, y)];
+        }
+        if start_step <= 3 && end_step > 3 {
+            self.fetch_tile_low = bus.vram[self.tile_data_address()];
+        }
+        if start_step <= 5 && end_step > 5 {
+            self.fetch_tile_high = bus.vram[self.tile_data_address() + 1];
+            self.fetcher_window_x = self.fetcher_window_x.wrapping_add(1);
+        }
+        if end_step > 5 {
+            self.try_push_background();
+        } else {
+            self.fetcher_step = end_step;
+        }
+        #[cfg(debug_assertions)]
+        debug_assert_eq!(*self, expected);
+        count
     }
 
     /// `length` plain dots on a DMG: the FIFO's pixels go out, the fetcher finishes its
