@@ -1,6 +1,7 @@
 //! Lazy mode 3: owed dots (`fifo_lag`), catching up in long runs, and the drain that
 //! outputs a FIFO's worth of plain pixels at once (whole tiles in a row: `span.rs`).
 
+use super::window::WINDOW_GLITCH_ARMED;
 use super::*;
 
 /// `SPREAD[x]` has byte k (little-endian) = bit 7-k of x: a tile row's pixels, left first.
@@ -223,11 +224,17 @@ impl PpuState {
             if !self.mode3_dot_is_plain() {
                 break;
             }
-            if !COLOUR && self.bg_fifo_len == 0 {
-                // The window's first tile: dots without a pixel until the fetcher pushes.
-                let fill = self.mode3_fill(dots - 1, bus);
-                if fill != 0 {
-                    dots -= u32::from(fill);
+            if !COLOUR {
+                // Dots at once that cannot take a whole drain: the window's first tile, or
+                // pixels up to the line's end, an object or the window.
+                let run = self.mode3_short_run(dots - 1, bus);
+                if run != 0 {
+                    dots -= u32::from(run);
+                    if self.screen_x >= 160 {
+                        self.wait_dots = 0;
+                        self.exit_mode3(bus);
+                        break;
+                    }
                     continue;
                 }
             }
@@ -374,18 +381,82 @@ impl PpuState {
         6u8.saturating_sub(self.fetcher_step).max(1)
     }
 
-    /// Up to `most` plain dots on a DMG from an empty background FIFO in the window, as
-    /// many as `mode3_fill_length` allows if more than one: no pixel goes out, the fetcher
-    /// steps on, and reaching its push fills the FIFO with the window's tile. Returns the
-    /// dots run (`line_dot` moved on by them), 0 if none. Checked against single dots in
-    /// debug builds. Out of line: `run`'s other paths keep their registers.
+    /// On a DMG whose next dot is plain but no whole drain can start (`mode3_drain_length`
+    /// is 0), up to `most` (at least two) plain dots at once: a fill (`mode3_fill`) or a
+    /// part drain (`mode3_part_length`). Returns the dots run (`line_dot` moved on by
+    /// them), 0 if none; the last may have put out the line's 160th pixel. Out of line:
+    /// `run`'s other paths keep their registers.
     #[inline(never)]
-    fn mode3_fill(&mut self, most: u32, bus: &mut Ctx) -> u8 {
-        let count = u32::from(self.mode3_fill_length()).min(most) as u8;
+    fn mode3_short_run(&mut self, most: u32, bus: &mut Ctx) -> u8 {
+        let most = most.min(255) as u8;
+        let (count, fill) = if self.bg_fifo_len == 0 {
+            (self.mode3_fill_length().min(most), true)
+        } else {
+            (self.mode3_part_length().min(most), false)
+        };
         if count <= 1 {
             return 0;
         }
         self.line_dot = self.line_dot.wrapping_add(u16::from(count));
+        if fill {
+            self.mode3_fill(count, bus);
+        } else {
+            self.mode3_part_drain(count, bus);
+        }
+        count
+    }
+
+    /// If the dot due now is plain (the caller has checked) and in the visible part of the
+    /// line, the number of plain dots from here that pop a pixel each while leaving at
+    /// least one in the background FIFO (so no push comes), up to and including the one
+    /// that puts out the line's 160th pixel: `mode3_dot_is_plain`'s conditions as bounds on
+    /// the dots, with the positions one further each dot. Else 0.
+    fn mode3_part_length(&self) -> u8 {
+        let x = self.scanline_x;
+        if self.bg_fifo_len < 2
+            || (self.insert_background_pixel | self.tile_sel_glitch) != 0
+            || x >= 160
+        {
+            return 0;
+        }
+        let mut count = (self.bg_fifo_len - 1)
+            .min(160 - self.screen_x.min(160))
+            .min(160 - x);
+        if self.sprite_count != 0 {
+            // A dot whose column has reached the next object's (X - 8) fetches or drops it.
+            let object = self.sprites[usize::from(self.sprite_count.min(10) - 1) * 4 + 1];
+            count = count.min(object.saturating_sub(x + 8));
+        }
+        // Dot j would see the window's WX at `wx - (x + 7) - j`.
+        let to_wx = self.wx.wrapping_sub(x.wrapping_add(7));
+        if self.in_window == 0 {
+            if self.window_y_reached != 0 {
+                if self.lcdc & LCDC_WINDOW_ENABLE != 0 {
+                    // Triggers where WX = column + 7, and below 166 one column earlier.
+                    if self.wx == 0 || (to_wx == 255 && self.wx < 166) {
+                        return 0;
+                    }
+                    count = count.min(to_wx);
+                } else if self.disabled_window_glitch == WINDOW_GLITCH_ARMED {
+                    // `disabled_window_glitch_near` for one dot: WX at + 0 or + 1.
+                    if self.wx == 0 {
+                        return 0;
+                    }
+                    count = count.min(to_wx.saturating_sub(1));
+                }
+            }
+        } else if self.lcdc & LCDC_WINDOW_ENABLE == 0 || self.window_inserts_pixel_now() {
+            // The glitch needs a whole tile in the FIFO: only the first dot can meet it.
+            return 0;
+        }
+        count
+    }
+
+    /// `count` plain dots on a DMG from an empty background FIFO in the window
+    /// (`mode3_fill_length` allows them): no pixel goes out, the fetcher steps on, and
+    /// reaching its push fills the FIFO with the window's tile. Checked against single
+    /// dots in debug builds.
+    fn mode3_fill(&mut self, count: u8, bus: &mut Ctx) {
         #[cfg(debug_assertions)]
         let expected = {
             let mut copy = *self;
@@ -418,7 +489,6 @@ impl PpuState {
         }
         #[cfg(debug_assertions)]
         debug_assert_eq!(*self, expected);
-        count
     }
 
     /// `length` plain dots on a DMG: the FIFO's pixels go out, the fetcher finishes its
