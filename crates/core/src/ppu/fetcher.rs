@@ -78,13 +78,7 @@ impl PpuState {
     }
 
     pub(super) fn mode3_after_window(&mut self, bus: &mut Ctx) {
-        if self.in_window != 0
-            && self.window_fetch_starting == 0
-            && self.fetcher_step == 0
-            && self.wx == self.screen_x.wrapping_add(7)
-            && self.bg_fifo_len == 8
-        {
-            // UNVERIFIED glitch (SameBoy's notes): an extra background pixel is inserted.
+        if self.window_inserts_pixel_now() {
             self.insert_background_pixel = 1;
         }
         // Drop objects whose column has passed (e.g. left of a window start).
@@ -95,6 +89,19 @@ impl PpuState {
             self.sprite_count -= 1;
         }
         self.mode3_sprite_check(bus);
+    }
+
+    /// UNVERIFIED glitch (SameBoy's notes): a dot of the window, past its first pixel, that
+    /// starts with WX at the next screen column, a whole tile in the FIFO and the fetcher at
+    /// its first step inserts an extra background pixel. The fast paths test this too: a
+    /// dot where it is false needs no step dispatch for WX's sake.
+    #[inline(always)]
+    pub(super) fn window_inserts_pixel_now(&self) -> bool {
+        self.in_window != 0
+            && self.window_fetch_starting == 0
+            && self.fetcher_step == 0
+            && self.wx == self.screen_x.wrapping_add(7)
+            && self.bg_fifo_len == 8
     }
 
     pub(super) fn mode3_sprite_check(&mut self, bus: &mut Ctx) {

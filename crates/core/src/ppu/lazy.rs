@@ -1,6 +1,7 @@
 //! Lazy mode 3: owed dots (`fifo_lag`), catching up in long runs, and the drain that
 //! outputs a FIFO's worth of plain pixels at once (whole tiles in a row: `span.rs`).
 
+use super::window::WINDOW_GLITCH_ARMED;
 use super::*;
 
 /// `SPREAD[x]` has byte k (little-endian) = bit 7-k of x: a tile row's pixels, left first.
@@ -101,10 +102,22 @@ impl PpuState {
 
     /// Runs the steps for `dots` dots. With `stop_at_mode3`, returns early when a mode-3
     /// step is next, giving back the dots not run.
-    pub(super) fn run(&mut self, mut dots: u32, stop_at_mode3: bool, bus: &mut Ctx) -> u32 {
+    #[inline(always)]
+    pub(super) fn run(&mut self, dots: u32, stop_at_mode3: bool, bus: &mut Ctx) -> u32 {
+        // One copy each: the callers pass a constant, and the flag then needs no register
+        // across the loop.
+        if stop_at_mode3 {
+            self.run_steps::<true>(dots, bus)
+        } else {
+            self.run_steps::<false>(dots, bus)
+        }
+    }
+
+    /// `run` for one value of `stop_at_mode3`.
+    fn run_steps<const STOP_AT_MODE3: bool>(&mut self, mut dots: u32, bus: &mut Ctx) -> u32 {
         loop {
             if self.step_is_mode3() {
-                if stop_at_mode3 {
+                if STOP_AT_MODE3 {
                     return dots;
                 }
                 if bus.lazy && self.wait_dots <= 1 && self.step == Step::Mode3Dot as u8 {
@@ -211,6 +224,20 @@ impl PpuState {
             if !self.mode3_dot_is_plain() {
                 break;
             }
+            if !COLOUR {
+                // Dots at once that cannot take a whole drain: the window's first tile, or
+                // pixels up to the line's end, an object or the window.
+                let run = self.mode3_short_run(dots - 1, bus);
+                if run != 0 {
+                    dots -= u32::from(run);
+                    if self.screen_x >= 160 {
+                        self.wait_dots = 0;
+                        self.exit_mode3(bus);
+                        break;
+                    }
+                    continue;
+                }
+            }
             dots -= 1;
             self.line_dot = self.line_dot.wrapping_add(1);
             self.output_pixel(bus);
@@ -249,7 +276,7 @@ impl PpuState {
                     return false;
                 }
             }
-        } else if self.wx == self.screen_x.wrapping_add(7) {
+        } else if self.window_inserts_pixel_now() {
             return false;
         }
         if self.sprite_count != 0 {
@@ -328,11 +355,140 @@ impl PpuState {
             }
         } else if self.lcdc & LCDC_WINDOW_ENABLE == 0
             // A disabled window hands back at the next fetch (`hand_back_disabled_window`).
-            || self.wx.wrapping_sub(self.screen_x.wrapping_add(7)) <= last
+            // The WX glitch needs a whole tile in the FIFO: only the first dot can meet it.
+            || self.window_inserts_pixel_now()
         {
             return 0;
         }
         length
+    }
+
+    /// If the dot due now is plain (the caller has checked) and the background FIFO is
+    /// empty in an enabled window, the dots until the fetcher's push (the push's dot
+    /// included), all plain: none outputs a pixel, so the positions and with them every
+    /// other condition of `mode3_dot_is_plain` stay as they are (the WX glitch needs a full
+    /// FIFO); else 0. A disabled window would hand back at the tile number's fetch.
+    #[inline(always)]
+    fn mode3_fill_length(&self) -> u8 {
+        if self.bg_fifo_len != 0
+            || self.in_window == 0
+            || self.lcdc & LCDC_WINDOW_ENABLE == 0
+            || self.insert_background_pixel != 0
+        {
+            return 0;
+        }
+        // Step 5 reads the high byte and pushes; steps 6 and 7 push at once.
+        6u8.saturating_sub(self.fetcher_step).max(1)
+    }
+
+    /// On a DMG whose next dot is plain but no whole drain can start (`mode3_drain_length`
+    /// is 0), up to `most` (at least two) plain dots at once: a fill (`mode3_fill`) or a
+    /// part drain (`mode3_part_length`). Returns the dots run (`line_dot` moved on by
+    /// them), 0 if none; the last may have put out the line's 160th pixel. Out of line:
+    /// `run`'s other paths keep their registers.
+    #[inline(never)]
+    fn mode3_short_run(&mut self, most: u32, bus: &mut Ctx) -> u8 {
+        let most = most.min(255) as u8;
+        let (count, fill) = if self.bg_fifo_len == 0 {
+            (self.mode3_fill_length().min(most), true)
+        } else {
+            (self.mode3_part_length().min(most), false)
+        };
+        if count <= 1 {
+            return 0;
+        }
+        self.line_dot = self.line_dot.wrapping_add(u16::from(count));
+        if fill {
+            self.mode3_fill(count, bus);
+        } else {
+            self.mode3_part_drain(count, bus);
+        }
+        count
+    }
+
+    /// If the dot due now is plain (the caller has checked) and in the visible part of the
+    /// line, the number of plain dots from here that pop a pixel each while leaving at
+    /// least one in the background FIFO (so no push comes), up to and including the one
+    /// that puts out the line's 160th pixel: `mode3_dot_is_plain`'s conditions as bounds on
+    /// the dots, with the positions one further each dot. Else 0.
+    fn mode3_part_length(&self) -> u8 {
+        let x = self.scanline_x;
+        if self.bg_fifo_len < 2
+            || (self.insert_background_pixel | self.tile_sel_glitch) != 0
+            || x >= 160
+        {
+            return 0;
+        }
+        let mut count = (self.bg_fifo_len - 1)
+            .min(160 - self.screen_x.min(160))
+            .min(160 - x);
+        if self.sprite_count != 0 {
+            // A dot whose column has reached the next object's (X - 8) fetches or drops it.
+            let object = self.sprites[usize::from(self.sprite_count.min(10) - 1) * 4 + 1];
+            count = count.min(object.saturating_sub(x + 8));
+        }
+        // Dot j would see the window's WX at `wx - (x + 7) - j`.
+        let to_wx = self.wx.wrapping_sub(x.wrapping_add(7));
+        if self.in_window == 0 {
+            if self.window_y_reached != 0 {
+                if self.lcdc & LCDC_WINDOW_ENABLE != 0 {
+                    // Triggers where WX = column + 7, and below 166 one column earlier.
+                    if self.wx == 0 || (to_wx == 255 && self.wx < 166) {
+                        return 0;
+                    }
+                    count = count.min(to_wx);
+                } else if self.disabled_window_glitch == WINDOW_GLITCH_ARMED {
+                    // `disabled_window_glitch_near` for one dot: WX at + 0 or + 1.
+                    if self.wx == 0 {
+                        return 0;
+                    }
+                    count = count.min(to_wx.saturating_sub(1));
+                }
+            }
+        } else if self.lcdc & LCDC_WINDOW_ENABLE == 0 || self.window_inserts_pixel_now() {
+            // The glitch needs a whole tile in the FIFO: only the first dot can meet it.
+            return 0;
+        }
+        count
+    }
+
+    /// `count` plain dots on a DMG from an empty background FIFO in the window
+    /// (`mode3_fill_length` allows them): no pixel goes out, the fetcher steps on, and
+    /// reaching its push fills the FIFO with the window's tile. Checked against single
+    /// dots in debug builds.
+    fn mode3_fill(&mut self, count: u8, bus: &mut Ctx) {
+        #[cfg(debug_assertions)]
+        let expected = {
+            let mut copy = *self;
+            let mut ignored = 0;
+            let mut probe = Ctx::look_ahead(bus.memory(), &mut ignored);
+            for _ in 0..count {
+                debug_assert!(copy.mode3_dot_is_plain());
+                copy.output_pixel(&mut probe);
+                copy.tick_fetcher_plain(&probe);
+            }
+            copy
+        };
+        let start_step = self.fetcher_step.min(6);
+        let end_step = start_step + count;
+        if start_step <= 1 && end_step > 1 {
+            let (entry, y) = self.map_entry(false);
+            self.fetch_tile_number = bus.vram[super::fetcher::map_address(entry, y)];
+        }
+        if start_step <= 3 && end_step > 3 {
+            self.fetch_tile_low = bus.vram[self.tile_data_address()];
+        }
+        if start_step <= 5 && end_step > 5 {
+            self.fetch_tile_high = bus.vram[self.tile_data_address() + 1];
+            self.fetcher_window_x = self.fetcher_window_x.wrapping_add(1);
+        }
+        if end_step > 5 {
+            self.try_push_background();
+        } else {
+            self.fetcher_step = end_step;
+        }
+        #[cfg(debug_assertions)]
+        debug_assert_eq!(*self, expected);
     }
 
     /// `length` plain dots on a DMG: the FIFO's pixels go out, the fetcher finishes its
