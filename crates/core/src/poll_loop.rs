@@ -22,6 +22,7 @@ use crate::bus::Bus;
 use crate::cpu::{self, CpuState, FLAG_C, FLAG_Z};
 use crate::machine::Machine;
 use crate::ppu::ReadForecast;
+use bytemuck::bytes_of;
 
 /// A CPU read of LY or STAT, as `Machine` reports it (`Events::POLL_READ`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -40,6 +41,10 @@ pub(crate) struct PollRead {
 pub(crate) struct PollLoops {
     last: Option<(u16, PollRead)>,
     last_jump: Option<(u16, u64)>,
+    /// Places (PC, A) right after a poll read whose dry run went wrong before any read
+    /// of the register (`Skip::DeadEnd`): code that is no loop, such as a copy that
+    /// waits for a mode before each byte, or a loop's way out. Hashed on both, 0 empty.
+    dead_ends: [u32; DEAD_ENDS],
 }
 
 impl PollLoops {
@@ -64,10 +69,17 @@ impl PollLoops {
         {
             return;
         }
+        let place = (u32::from(cpu.pc) << 8 | u32::from(cpu.a)) + 1;
+        let slot = usize::from((cpu.pc ^ u16::from(cpu.a)) as u8) % DEAD_ENDS;
+        if self.dead_ends[slot] == place {
+            return;
+        }
         // The loop's iteration, if it is one, is the time between the reads.
         let iteration = read.m_cycle - before.m_cycle;
-        if let Some(m_cycle) = skip_register_loop(cpu, machine, read.reg, iteration, limit) {
-            self.last = Some((cpu.pc, PollRead { m_cycle, ..read }));
+        match skip_register_loop(cpu, machine, read.reg, iteration, limit) {
+            Skip::Reached(m_cycle) => self.last = Some((cpu.pc, PollRead { m_cycle, ..read })),
+            Skip::DeadEnd => self.dead_ends[slot] = place,
+            Skip::None => {}
         }
     }
 
@@ -172,6 +184,8 @@ const MAX_ITERATION_INSTRUCTIONS: u32 = 16;
 /// The most iterations one skip runs on the dry bus (each distinct state and value once,
 /// repeats are passed in bulk): a bound on a skip's cost.
 const MAX_DRY_ITERATIONS: u32 = 48;
+/// Entries of `PollLoops::dead_ends`.
+const DEAD_ENDS: usize = 8;
 
 /// Skips the iterations of the loop the CPU stands in, right after an instruction that
 /// read `reg` (LY or STAT), as far as each comes back to this point. Each iteration runs
@@ -183,7 +197,7 @@ const MAX_DRY_ITERATIONS: u32 = 48;
 /// as it found them repeats exactly while its reads return the same values, so such
 /// repeats pass in bulk. The skip never passes the quiet window's last tick or `limit`.
 /// Sets `cpu` to the registers the last skipped iteration left and moves the clock on to
-/// its end; returns that M-cycle, or None when no iteration was skipped.
+/// its end.
 #[inline(never)]
 fn skip_register_loop(
     cpu: &mut CpuState,
@@ -191,11 +205,11 @@ fn skip_register_loop(
     reg: u8,
     iteration: u64,
     limit: u64,
-) -> Option<u64> {
+) -> Skip {
     let (now, room) = machine.poll_room(limit);
     let mut iteration = iteration;
     if room < iteration {
-        return None;
+        return Skip::None;
     }
     let mut bus = DryBus {
         machine,
@@ -216,10 +230,14 @@ fn skip_register_loop(
         let start = bus.m_cycles;
         let mut after = registers;
         if !bus.run_iteration(&mut after) || bus.m_cycles > room {
+            if reached == 0 && bus.forecast.is_none() {
+                // Wrong whatever the PPU shows.
+                return Skip::DeadEnd;
+            }
             break;
         }
         iteration = bus.m_cycles - start;
-        if after == registers {
+        if bytes_of(&after) == bytes_of(&registers) {
             // Every further iteration repeats this one while its reads keep their values
             // (`slack` M-cycles on) and it ends within the room.
             let repeats = (bus.slack / iteration).min((room - bus.m_cycles) / iteration);
@@ -229,11 +247,22 @@ fn skip_register_loop(
         reached = bus.m_cycles;
     }
     if reached == 0 {
-        return None;
+        return Skip::None;
     }
     *cpu = registers;
     machine.skip_poll_to(now + reached);
-    Some(now + reached)
+    Skip::Reached(now + reached)
+}
+
+/// What `skip_register_loop` did.
+enum Skip {
+    /// Skipped iterations up to this M-cycle.
+    Reached(u64),
+    /// Nothing: the first iteration went wrong before any read of the register, so it
+    /// does whatever the PPU shows.
+    DeadEnd,
+    /// Nothing, for now.
+    None,
 }
 
 /// The bus of a dry run of a polling loop's iterations (`skip_register_loop`): reads of
