@@ -10,6 +10,7 @@ use crate::events::Events;
 use crate::io;
 use crate::joypad::JoypadState;
 use crate::poll_loop::PollRead;
+use crate::ppu::ReadForecast;
 use crate::ppu::{self, PpuState, Render, VideoMemory};
 use crate::serial::{SERIAL_CLOCK_BIT, SerialState, SerialWrite};
 use crate::state::{HwState, State};
@@ -312,44 +313,62 @@ impl<'a> Machine<'a> {
 
     /// The byte at `addr` as the CPU would fetch it, where fetching has no effect and sees
     /// no lock: ROM, work RAM and HRAM (no cycle passes). None elsewhere.
+    #[inline(always)]
     pub(crate) fn code_byte(&mut self, addr: u16) -> Option<u8> {
+        // The ROM windows (`cpu_read`'s fast path) hold what the map reads there.
+        if addr < self.rom_windows_end {
+            return Some(self.rom_windows[usize::from(addr >> 14) & 1][usize::from(addr & 0x3FFF)]);
+        }
         match addr {
             0x0000..=0x7FFF | 0xC000..=0xFDFF | 0xFF80..=0xFFFE => Some(self.read_mapped(addr)),
             _ => None,
         }
     }
 
-    /// Moves the clock on by as many whole poll-loop iterations of `iteration` M-cycles
-    /// as can pass with the loop's reads returning what the last one did, all within the
-    /// quiet window (no full tick) and not past `limit`: exactly what running them leaves,
-    /// the reads having no effect (`poll_loop`). `reg` is the polled register (LY or
-    /// STAT), or None for work RAM or HRAM, which only the CPU writes and so reads the
-    /// same through the window. Returns the M-cycle reached (that of the last iteration's
-    /// read for a register).
-    pub(crate) fn skip_poll_iterations(
-        &mut self,
-        reg: Option<u8>,
-        iteration: u64,
-        limit: u64,
-    ) -> u64 {
-        self.settle_clock();
-        let now = self.hw.m_cycles;
-        let stable = match reg {
-            Some(reg) => {
-                // The deferred M-cycles then run no step, so the PPU stands that many dots
-                // behind.
-                self.sync_ppu_view();
-                let behind = (now - self.synced_m_cycles) as u32;
-                u64::from(self.hw.ppu.read_stable_m_cycles(reg, behind))
-            }
-            None => u64::MAX,
-        };
-        let room = stable
-            .min(self.ticks_left - 1)
-            .min(limit.saturating_sub(now));
+    /// Moves the clock on by as many whole iterations of `iteration` M-cycles of a loop
+    /// polling work RAM or HRAM as fit within the quiet window (no full tick) and not
+    /// past `limit`: exactly what running them leaves, as only the CPU writes that memory
+    /// and the loop does not (`poll_loop`). Returns the M-cycle reached.
+    pub(crate) fn skip_poll_iterations(&mut self, iteration: u64, limit: u64) -> u64 {
+        let (now, room) = self.poll_room(limit);
         let skipped = room / iteration * iteration;
         self.ticks_left -= skipped;
         now + skipped
+    }
+
+    /// The current M-cycle and the M-cycles a polling loop's skip may pass from it: the
+    /// rest of the quiet window but its last tick (which runs in full), not past `limit`.
+    pub(crate) fn poll_room(&mut self, limit: u64) -> (u64, u64) {
+        self.settle_clock();
+        let now = self.hw.m_cycles;
+        (now, (self.ticks_left - 1).min(limit.saturating_sub(now)))
+    }
+
+    /// What reads of `reg` (LY or STAT) return over the M-cycles after the current one
+    /// while no register is written, as within the quiet window (`PpuState::read_forecast`):
+    /// for skipping a loop that polls it. The clock is settled (`poll_room`).
+    pub(crate) fn poll_forecast(&mut self, reg: u8) -> ReadForecast {
+        // The deferred M-cycles then run no step, so the PPU stands that many dots behind.
+        self.sync_ppu_view();
+        let behind = (self.hw.m_cycles - self.synced_m_cycles) as u32;
+        let forecast = self.hw.ppu.read_forecast(reg, behind);
+        debug_assert_eq!(
+            forecast.at(0).map(|(value, _)| value),
+            Some(self.read_io(reg)),
+            "the forecast starts from the register's value"
+        );
+        forecast
+    }
+
+    /// Moves the clock on to `m_cycle`, which a polling loop's skip reached within the
+    /// room `poll_room` gave (`poll_loop`).
+    pub(crate) fn skip_poll_to(&mut self, m_cycle: u64) {
+        let skipped = m_cycle - self.hw.m_cycles;
+        debug_assert!(
+            skipped < self.ticks_left,
+            "a skip stays inside the quiet window"
+        );
+        self.ticks_left -= skipped;
     }
 
     /// `Bus::short_loop_jump` past its one-compare filter: asks for the run loop's checks

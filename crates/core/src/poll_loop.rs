@@ -3,19 +3,26 @@
 //! or a variable in work RAM or HRAM, such as `ld a,[wFlag]; and a; jr z, @-4` (wait for
 //! the VBlank handler).
 //!
-//! Games spend much of a frame in such loops. Once an iteration has read the same value as
-//! the one before, the next iterations repeat it exactly: same registers, same flags, same
-//! jump, as long as the register reads the same. The run loop then moves the clock on by
-//! whole iterations instead of executing them (`Machine::skip_poll_iterations`), never past
-//! a change of the register, the end of the machine's quiet window (so no interrupt
-//! request, frame or clock edge is passed) or the run's limit. `State` is then byte for
-//! byte what executing them leaves (the determinism and render-oracle tests compare runs
-//! with deferral on and off).
+//! Games spend much of a frame in such loops. Within the machine's quiet window no
+//! register is written and no interrupt is requested, so what the loop's reads of LY or
+//! STAT return is a function of the PPU's state (`PpuState::read_forecast`), and the
+//! iterations are a function of the registers and those values. The run loop runs them
+//! dry, on a copy of the registers with the CPU's own `step` over a bus that answers from
+//! the forecast and from memory nothing else writes, for as long as each iteration comes
+//! back (`skip_register_loop`); an iteration that leaves the registers as it found them
+//! repeats exactly while its reads keep their value, so such repeats pass at once. Then
+//! the registers take the dry run's values and the clock moves on by its M-cycles, never
+//! past the quiet window's end (so no interrupt request, frame or clock edge is passed)
+//! or the run's limit. A memory polling loop reads the same value through the window,
+//! so its iterations are whole repeats (`PollLoops::at_loop_jump`). `State` is then byte
+//! for byte what executing them leaves (the determinism and render-oracle tests compare
+//! runs with deferral on and off).
 
 use crate::bus::Bus;
-use crate::cpu::{CpuState, FLAG_C, FLAG_Z};
-use crate::io;
+use crate::cpu::{self, CpuState, FLAG_C, FLAG_Z};
 use crate::machine::Machine;
+use crate::ppu::ReadForecast;
+use bytemuck::bytes_of;
 
 /// A CPU read of LY or STAT, as `Machine` reports it (`Events::POLL_READ`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -34,16 +41,20 @@ pub(crate) struct PollRead {
 pub(crate) struct PollLoops {
     last: Option<(u16, PollRead)>,
     last_jump: Option<(u16, u64)>,
+    /// Places (PC, A) right after a poll read whose dry run went wrong before any read
+    /// of the register (`Skip::DeadEnd`): code that is no loop, such as a copy that
+    /// waits for a mode before each byte, or a loop's way out. Hashed on both, 0 empty.
+    dead_ends: [u32; DEAD_ENDS],
 }
 
 impl PollLoops {
-    /// Called after the instruction that made `read`. Skips whole iterations when `cpu`
-    /// stands right after the `ldh` of a poll loop whose previous iteration read the same
-    /// value one iteration earlier: its registers and flags are then those every further
-    /// iteration leaves while the register reads the same.
+    /// Called after the instruction that made `read`, when the previous poll read came
+    /// from the same instruction of the same register shortly before: the CPU may be in a
+    /// loop polling it. Skips whole iterations of that loop, across changes of the value
+    /// read, for as long as each one comes back to this point (`skip_register_loop`).
     pub(crate) fn after_read(
         &mut self,
-        cpu: &CpuState,
+        cpu: &mut CpuState,
         machine: &mut Machine,
         read: PollRead,
         limit: u64,
@@ -51,23 +62,25 @@ impl PollLoops {
         let Some((pc, before)) = self.last.replace((cpu.pc, read)) else {
             return;
         };
-        if pc != cpu.pc || before.reg != read.reg || before.value != read.value {
+        if pc != cpu.pc
+            || before.reg != read.reg
+            || read.m_cycle.wrapping_sub(before.m_cycle) > MAX_ITERATION_M_CYCLES
+            || !runs_on(cpu, machine)
+        {
             return;
         }
-        let Some(iteration) = loop_m_cycles(cpu, machine, read.reg) else {
-            return;
-        };
-        // The previous iteration ran the loop's ALU instruction on this same value: the
-        // flags now are the ones it leaves, and its jump was taken (`loop_m_cycles`). An
-        // interrupt in between would have taken longer than one iteration.
-        if read.m_cycle.wrapping_sub(before.m_cycle) != iteration {
+        let place = (u32::from(cpu.pc) << 8 | u32::from(cpu.a)) + 1;
+        let slot = usize::from((cpu.pc ^ u16::from(cpu.a)) as u8) % DEAD_ENDS;
+        if self.dead_ends[slot] == place {
             return;
         }
-        if !runs_on(cpu, machine) {
-            return;
+        // The loop's iteration, if it is one, is the time between the reads.
+        let iteration = read.m_cycle - before.m_cycle;
+        match skip_register_loop(cpu, machine, read.reg, iteration, limit) {
+            Skip::Reached(m_cycle) => self.last = Some((cpu.pc, PollRead { m_cycle, ..read })),
+            Skip::DeadEnd => self.dead_ends[slot] = place,
+            Skip::None => {}
         }
-        let m_cycle = machine.skip_poll_iterations(Some(read.reg), iteration, limit);
-        self.last = Some((cpu.pc, PollRead { m_cycle, ..read }));
     }
 
     /// Called when the CPU has jumped back to `cpu.pc` (`Machine::take_loop_jump`). Skips
@@ -91,7 +104,7 @@ impl PollLoops {
         if now.wrapping_sub(before) != iteration || !runs_on(cpu, machine) {
             return;
         }
-        let m_cycle = machine.skip_poll_iterations(None, iteration, limit);
+        let m_cycle = machine.skip_poll_iterations(iteration, limit);
         self.last_jump = Some((cpu.pc, m_cycle));
     }
 }
@@ -100,20 +113,6 @@ impl PollLoops {
 fn runs_on(cpu: &CpuState, machine: &Machine) -> bool {
     cpu.mode_raw | cpu.halt_bug | (cpu.ime & 2) == 0
         && (cpu.ime == 0 || machine.pending_interrupts() == 0)
-}
-
-/// The M-cycles of one iteration of the poll loop `cpu` stands in, right after its `ldh a,
-/// [reg]`, if it is one: `ldh a,[reg]`, then the ALU instruction and jump of
-/// [`alu_and_jump_m_cycles`]. None for any other code, and for code outside ROM, work RAM
-/// and HRAM (elsewhere reading it could have effects or see locks).
-fn loop_m_cycles(cpu: &CpuState, machine: &mut Machine, reg: u8) -> Option<u64> {
-    debug_assert!(reg == io::LY || reg == io::STAT);
-    let start = cpu.pc.wrapping_sub(2);
-    if machine.code_byte(start)? != 0xF0 || machine.code_byte(start.wrapping_add(1))? != reg {
-        return None;
-    }
-    // ldh (3), then the ALU instruction and the jump.
-    Some(3 + alu_and_jump_m_cycles(cpu, machine, cpu.pc, start)?)
 }
 
 /// The M-cycles of one iteration of the memory polling loop starting at `cpu.pc`, if it
@@ -175,4 +174,280 @@ fn alu_and_jump_m_cycles(
         return None;
     }
     Some(cycles + 3)
+}
+
+/// The longest loop iteration, in M-cycles, whose reads start a skip (a cheap filter:
+/// `after_read` looks only at reads this close to the one before from the same place).
+const MAX_ITERATION_M_CYCLES: u64 = 64;
+/// The most instructions an iteration may take to come back to where it started.
+const MAX_ITERATION_INSTRUCTIONS: u32 = 16;
+/// The most iterations one skip runs on the dry bus (each distinct state and value once,
+/// repeats are passed in bulk): a bound on a skip's cost.
+const MAX_DRY_ITERATIONS: u32 = 48;
+/// Entries of `PollLoops::dead_ends`.
+const DEAD_ENDS: usize = 8;
+
+/// Skips the iterations of the loop the CPU stands in, right after an instruction that
+/// read `reg` (LY or STAT), as far as each comes back to this point. Each iteration runs
+/// on a copy of the registers with the CPU's own `step`, over a bus that lets through
+/// only code and data fetches that cannot change within the quiet window (ROM, work RAM,
+/// HRAM) and reads of `reg`, which return what `PpuState::read_forecast` says they
+/// will at their M-cycle; anything else (a write, another register, EI, HALT, an
+/// interrupt) ends the skip before that iteration. An iteration that leaves the registers
+/// as it found them repeats exactly while its reads return the same values, so such
+/// repeats pass in bulk. The skip never passes the quiet window's last tick or `limit`.
+/// Sets `cpu` to the registers the last skipped iteration left and moves the clock on to
+/// its end.
+#[inline(never)]
+fn skip_register_loop(
+    cpu: &mut CpuState,
+    machine: &mut Machine,
+    reg: u8,
+    iteration: u64,
+    limit: u64,
+) -> Skip {
+    let (now, room) = machine.poll_room(limit);
+    let mut iteration = iteration;
+    if room < iteration {
+        return Skip::None;
+    }
+    let mut bus = DryBus {
+        machine,
+        reg,
+        forecast: None,
+        m_cycles: 0,
+        slack: u64::MAX,
+        failed: false,
+    };
+    let shape = SimpleLoop::decode(cpu, bus.machine, reg);
+    let mut registers = *cpu;
+    let mut reached = 0;
+    for _ in 0..MAX_DRY_ITERATIONS {
+        // An iteration as long as the last one would not fit (the common end of a skip;
+        // another path's length may differ, but stopping early is always exact).
+        if bus.m_cycles + iteration > room {
+            break;
+        }
+        let start = bus.m_cycles;
+        let mut after = registers;
+        let came_back = match &shape {
+            Some(shape) => bus.run_simple_iteration(shape, &mut after),
+            None => bus.run_iteration(&mut after),
+        };
+        if !came_back || bus.m_cycles > room {
+            if reached == 0 && bus.forecast.is_none() {
+                // Wrong whatever the PPU shows.
+                return Skip::DeadEnd;
+            }
+            break;
+        }
+        iteration = bus.m_cycles - start;
+        if bytes_of(&after) == bytes_of(&registers) {
+            // Every further iteration repeats this one while its reads keep their values
+            // (`slack` M-cycles on) and it ends within the room.
+            let repeats = (bus.slack / iteration).min((room - bus.m_cycles) / iteration);
+            bus.m_cycles += repeats * iteration;
+        }
+        registers = after;
+        reached = bus.m_cycles;
+    }
+    if reached == 0 {
+        return Skip::None;
+    }
+    *cpu = registers;
+    machine.skip_poll_to(now + reached);
+    Skip::Reached(now + reached)
+}
+
+/// The commonest polling loop, `start: ldh a,[reg]; <op>; jr cc,start`, where `<op>`
+/// changes only A and F (`cpu::apply_register_op`): its iterations are evaluated from
+/// the decoded code, much faster than by running them dry, and to the same registers.
+struct SimpleLoop {
+    opcode: u8,
+    operand: u8,
+    /// The M-cycles from the `ldh`'s read to the next one: `<op>`, the taken `jr` (3),
+    /// the `ldh` (3, its read in the last).
+    iteration: u64,
+    /// The jump is taken when `f & mask == want`.
+    mask: u8,
+    want: u8,
+}
+
+impl SimpleLoop {
+    /// The loop the CPU stands in, right after its `ldh a,[reg]`, if it has this shape.
+    fn decode(cpu: &CpuState, machine: &mut Machine, reg: u8) -> Option<SimpleLoop> {
+        let start = cpu.pc.wrapping_sub(2);
+        if machine.code_byte(start)? != 0xF0 || machine.code_byte(start.wrapping_add(1))? != reg {
+            return None;
+        }
+        let opcode = machine.code_byte(cpu.pc)?;
+        let operand = machine.code_byte(cpu.pc.wrapping_add(1))?;
+        let length = cpu::apply_register_op(&mut { *cpu }, opcode, operand)?;
+        let jr = cpu.pc.wrapping_add(length as u16);
+        let (mask, want) = match machine.code_byte(jr)? {
+            0x20 => (FLAG_Z, 0),
+            0x28 => (FLAG_Z, FLAG_Z),
+            0x30 => (FLAG_C, 0),
+            0x38 => (FLAG_C, FLAG_C),
+            _ => return None,
+        };
+        let offset = machine.code_byte(jr.wrapping_add(1))? as i8;
+        if jr.wrapping_add(2).wrapping_add_signed(i16::from(offset)) != start {
+            return None;
+        }
+        Some(SimpleLoop {
+            opcode,
+            operand,
+            iteration: length + 6,
+            mask,
+            want,
+        })
+    }
+}
+
+/// What `skip_register_loop` did.
+enum Skip {
+    /// Skipped iterations up to this M-cycle.
+    Reached(u64),
+    /// Nothing: the first iteration went wrong before any read of the register, so it
+    /// does whatever the PPU shows.
+    DeadEnd,
+    /// Nothing, for now.
+    None,
+}
+
+/// The bus of a dry run of a polling loop's iterations (`skip_register_loop`): reads of
+/// the polled register return the forecast, code and data come from memory that only
+/// the CPU writes or nobody does, and anything else fails the run. No cycle passes on
+/// the machine; `m_cycles` counts those of the dry run.
+struct DryBus<'m, 'a> {
+    machine: &'m mut Machine<'a>,
+    /// The polled register (`io::LY` or `io::STAT`).
+    reg: u8,
+    /// What reads of `reg` return, asked of the PPU at the first (most dry runs of code
+    /// that is no loop end before).
+    forecast: Option<ReadForecast>,
+    /// M-cycles since the skip's start.
+    m_cycles: u64,
+    /// The fewest M-cycles by which any of this iteration's reads of `reg` could come
+    /// later and still return the same value.
+    slack: u64,
+    /// Something other than a read of code, data or `reg` happened.
+    failed: bool,
+}
+
+impl DryBus<'_, '_> {
+    /// Runs `registers` on from where they stand until they are back there, at most
+    /// `MAX_ITERATION_INSTRUCTIONS` instructions. False if the loop went elsewhere, or
+    /// did anything the dry run does not allow.
+    fn run_iteration(&mut self, registers: &mut CpuState) -> bool {
+        let start = registers.pc;
+        self.slack = u64::MAX;
+        for _ in 0..MAX_ITERATION_INSTRUCTIONS {
+            cpu::step(registers, self);
+            // Whatever stops the CPU running plainly (EI, HALT, STOP, an illegal opcode)
+            // calls `cpu_changed`, which fails the run.
+            debug_assert!(self.failed || registers.runs_plainly());
+            if self.failed {
+                return false;
+            }
+            if registers.pc == start {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// `run_iteration` for a `SimpleLoop`, from the decoded code.
+    fn run_simple_iteration(&mut self, shape: &SimpleLoop, registers: &mut CpuState) -> bool {
+        self.slack = u64::MAX;
+        cpu::apply_register_op(registers, shape.opcode, shape.operand);
+        if registers.f & shape.mask != shape.want {
+            return false;
+        }
+        self.m_cycles += shape.iteration;
+        let forecast = *self
+            .forecast
+            .get_or_insert_with(|| self.machine.poll_forecast(self.reg));
+        let Some((value, last)) = forecast.at(self.m_cycles) else {
+            return false;
+        };
+        self.slack = last - self.m_cycles;
+        registers.a = value;
+        true
+    }
+
+    fn fail(&mut self) {
+        self.failed = true;
+    }
+}
+
+impl Bus for DryBus<'_, '_> {
+    #[inline(always)]
+    fn read(&mut self, addr: u16) -> u8 {
+        self.m_cycles += 1;
+        if addr == 0xFF00 | u16::from(self.reg) {
+            let forecast = *self
+                .forecast
+                .get_or_insert_with(|| self.machine.poll_forecast(self.reg));
+            let Some((value, last)) = forecast.at(self.m_cycles) else {
+                self.fail();
+                return 0xFF;
+            };
+            self.slack = self.slack.min(last - self.m_cycles);
+            return value;
+        }
+        // Work RAM and HRAM: only the CPU writes them, and the dry run does not.
+        match self.machine.code_byte(addr) {
+            Some(byte) => byte,
+            None => {
+                self.fail();
+                0xFF
+            }
+        }
+    }
+    fn write(&mut self, _addr: u16, _value: u8) {
+        self.m_cycles += 1;
+        self.fail();
+    }
+    #[inline(always)]
+    fn idle(&mut self) {
+        self.m_cycles += 1;
+    }
+    fn idle_with_address(&mut self, addr: u16) {
+        self.m_cycles += 1;
+        // The OAM corruption bug.
+        if addr & 0xFF00 == 0xFE00 {
+            self.fail();
+        }
+    }
+    fn halt_wake_interrupts(&mut self) -> u8 {
+        self.fail();
+        0
+    }
+    fn halt_bug_interrupts(&mut self) -> u8 {
+        self.fail();
+        0
+    }
+    fn pending_interrupts(&self) -> u8 {
+        // Only a CPU with IME on asks (HALT fails the run), and `runs_on` has seen none
+        // pending for it; none is requested within the quiet window.
+        0
+    }
+    fn acknowledge_interrupt(&mut self, _bit: u8) {
+        self.fail();
+    }
+    fn stop(&mut self) -> bool {
+        self.fail();
+        false
+    }
+    fn finish_speed_switch(&mut self, _pause: bool) {
+        self.fail();
+    }
+    fn cpu_changed(&mut self) {
+        self.fail();
+    }
+    fn breakpoint(&mut self) {
+        self.fail();
+    }
 }

@@ -409,6 +409,12 @@ fn rst(cpu: &mut CpuState, bus: &mut impl Bus, vector: u16) {
 #[inline(always)]
 fn alu(cpu: &mut CpuState, bus: &mut impl Bus, op: AluOp, src: Loc8) {
     let value = src.get(cpu, bus);
+    alu_value(cpu, op, value);
+}
+
+/// The accumulator ALU operation `op` with operand `value`, on A and F.
+#[inline(always)]
+fn alu_value(cpu: &mut CpuState, op: AluOp, value: u8) {
     let a = cpu.a;
     match op {
         AluOp::Add | AluOp::Adc => {
@@ -580,14 +586,60 @@ fn prefix_cb(cpu: &mut CpuState, bus: &mut impl Bus) {
             result
         }
         1 => {
-            let clear = value & (1 << bit) == 0;
-            cpu.f = (cpu.f & FLAG_C) | flags(clear, false, true, false);
+            bit_test(cpu, bit, value);
             return;
         }
         2 => value & !(1 << bit),
         _ => value | (1 << bit),
     };
     loc.set(cpu, bus, result);
+}
+
+/// `bit n`: Z from bit `bit` of `value`, N clear, H set, C kept.
+#[inline(always)]
+fn bit_test(cpu: &mut CpuState, bit: u8, value: u8) {
+    let clear = value & (1 << bit) == 0;
+    cpu.f = (cpu.f & FLAG_C) | flags(clear, false, true, false);
+}
+
+/// Applies to `cpu` what executing `opcode`, with `operand` the byte after it, does to
+/// the registers, for an instruction that reads and writes nothing but registers, A and
+/// F: an accumulator ALU operation on a register (not `[hl]`) or on the immediate
+/// `operand`, or `bit n,a` (`0xCB`, `operand` the second byte). Its fetches are left to
+/// the caller: a run loop evaluating a polling loop's iterations (`poll_loop`). Returns
+/// the instruction's M-cycles (one per byte), or None, with `cpu` untouched, for any
+/// other instruction.
+#[inline(always)]
+pub(crate) fn apply_register_op(cpu: &mut CpuState, opcode: u8, operand: u8) -> Option<u64> {
+    const OPS: [AluOp; 8] = [
+        AluOp::Add,
+        AluOp::Adc,
+        AluOp::Sub,
+        AluOp::Sbc,
+        AluOp::And,
+        AluOp::Xor,
+        AluOp::Or,
+        AluOp::Cp,
+    ];
+    let op = OPS[usize::from(opcode >> 3 & 7)];
+    match opcode {
+        0x80..=0xBF => {
+            let Loc8::Reg(reg) = Loc8::from_index(opcode) else {
+                return None;
+            };
+            alu_value(cpu, op, reg.get(cpu));
+            Some(1)
+        }
+        0xC6 | 0xCE | 0xD6 | 0xDE | 0xE6 | 0xEE | 0xF6 | 0xFE => {
+            alu_value(cpu, op, operand);
+            Some(2)
+        }
+        0xCB if operand & 0xC7 == 0x47 => {
+            bit_test(cpu, operand >> 3 & 7, cpu.a);
+            Some(2)
+        }
+        _ => None,
+    }
 }
 
 /// The CPU side of a CGB speed switch (STOP with KEY1 bit 0 set; the machine has switched).

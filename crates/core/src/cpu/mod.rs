@@ -18,6 +18,8 @@ use bytemuck::{Pod, Zeroable};
 pub mod disasm;
 mod execute;
 
+pub(crate) use execute::apply_register_op;
+
 pub use disasm::disassemble;
 
 /// The SM83's registers and execution mode.

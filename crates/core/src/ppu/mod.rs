@@ -53,6 +53,7 @@ mod tile_sel;
 mod window;
 
 pub use boot_logo::write_boot_logo;
+pub(crate) use registers::ReadForecast;
 
 const SCREEN_WIDTH: usize = crate::SCREEN_WIDTH;
 /// Dots per scanline.

@@ -25,24 +25,29 @@ impl PpuState {
         }
     }
 
-    /// M-cycles (at single speed) after the PPU's position plus `behind` M-cycles, during
-    /// which a DMG's reads of `reg` (LY or STAT) keep returning what they return now, as
-    /// long as no register is written: for skipping a loop that polls it (`poll_loop`).
-    /// The caller guarantees that no step runs in the `behind` M-cycles. LY changes only
-    /// when a line's dot count reaches `LINE_DOTS` (line 153 aside, not counted here);
-    /// STAT only in a step, where mode 3 owing dots runs none until its 160th pixel is due
-    /// (`steps_due_within`). 0 when unsure: a CGB, whose LY reads lag, a pending write.
-    pub fn read_stable_m_cycles(&self, reg: u8, behind: u32) -> u32 {
+    /// What a DMG's reads of `reg` (LY or STAT) will return over the M-cycles after the
+    /// PPU's position plus `behind` M-cycles, as long as no register is written: for
+    /// skipping a loop that polls it (`poll_loop`). The caller guarantees that no step
+    /// runs in the `behind` M-cycles. The current value lasts while no step changes it: LY
+    /// changes only when a line's dot count reaches `LINE_DOTS`, STAT only in a step,
+    /// where mode 3 owing dots runs none until its 160th pixel is due
+    /// (`steps_due_within`). LY then takes each later line's number (a line is
+    /// `LINE_DOTS` dots, 114 M-cycles, from one LY step to the next) up to line 152; line
+    /// 153's early LY=0 and the LCD-on line are left out, and STAT's next change is not
+    /// foreseen (mode 3's length depends on the objects and the window). Only the current
+    /// value, at once unsure, on a CGB (whose LY reads lag) and with a write pending.
+    pub(crate) fn read_forecast(&self, reg: u8, behind: u32) -> ReadForecast {
+        let value = self.read_register(reg);
         if self.lcdc & LCDC_LCD_ENABLE == 0 {
             // LY and STAT read as they are until LCDC is written.
-            return u32::MAX;
+            return ReadForecast::constant(value, u32::MAX);
         }
         if self.is_cgb_hardware() || self.deferred_valid | self.wx_just_changed != 0 {
-            return 0;
+            return ReadForecast::constant(value, 0);
         }
         let behind = 4 * behind;
-        let dots = if reg == io::LY {
-            match Step::from_raw(self.step) {
+        if reg == io::LY {
+            let lines_after = match Step::from_raw(self.step) {
                 Step::Off
                 | Step::LcdOnLine
                 | Step::LcdOnOamWriteBlock
@@ -56,16 +61,27 @@ impl PpuState {
                 | Step::Line153Dot24
                 | Step::Line153CgbCompare
                 | Step::Line153CgbLyZero
-                | Step::FrameEnd => 0,
-                _ => u32::from(LINE_DOTS)
-                    .saturating_sub(u32::from(self.line_dot) + u32::from(self.fifo_lag) + behind),
-            }
-        } else if self.fifo_lag != 0 {
+                | Step::FrameEnd => return ReadForecast::constant(value, 0),
+                _ => 152u8.saturating_sub(self.ly),
+            };
+            let dots = u32::from(LINE_DOTS)
+                .saturating_sub(u32::from(self.line_dot) + u32::from(self.fifo_lag) + behind);
+            // A step at dot d of the ticks runs in the tick that covers it, so a read
+            // M-cycles `dots / 4 + 1` on sees the next line (`tick_dots`). A position past
+            // the line's end (never reached) leaves only the current value.
+            let lines_after = if dots == 0 { 0 } else { lines_after };
+            return ReadForecast {
+                value,
+                stable: dots / 4,
+                lines_after,
+            };
+        }
+        let dots = if self.fifo_lag != 0 {
             159u32.saturating_sub(u32::from(self.screen_x) + u32::from(self.fifo_lag) + behind)
         } else {
             u32::from(self.wait_dots).saturating_sub(behind)
         };
-        dots / 4
+        ReadForecast::constant(value, dots / 4)
     }
 
     /// FF44 LY as the CPU reads it. A CGB's LY register takes a new line number two dots
@@ -261,5 +277,48 @@ impl PpuState {
             self.tile_sel_glitch = 1;
         }
         self.write_register_now(reg, value, bus.interrupt_flag);
+    }
+}
+
+/// What reads of LY or STAT return over the next M-cycles while no register is written
+/// (`PpuState::read_forecast`): `value` for `stable` M-cycles after the forecast's
+/// M-cycle, then, for LY, `value + k` during the k-th line after it, for `lines_after`
+/// lines of 114 M-cycles.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct ReadForecast {
+    value: u8,
+    stable: u32,
+    lines_after: u8,
+}
+
+/// M-cycles in a line (`LINE_DOTS` at single speed).
+const LINE_M_CYCLES: u64 = LINE_DOTS as u64 / 4;
+
+impl ReadForecast {
+    fn constant(value: u8, stable: u32) -> ReadForecast {
+        ReadForecast {
+            value,
+            stable,
+            lines_after: 0,
+        }
+    }
+
+    /// The value a read `m_cycles` after the forecast's M-cycle returns, and the last such
+    /// M-cycle that returns the same; None past what is foreseen.
+    #[inline]
+    pub(crate) fn at(&self, m_cycles: u64) -> Option<(u8, u64)> {
+        let stable = u64::from(self.stable);
+        if m_cycles <= stable {
+            return Some((self.value, stable));
+        }
+        let line = (m_cycles - stable - 1) / LINE_M_CYCLES + 1;
+        if line > u64::from(self.lines_after) {
+            return None;
+        }
+        // `line` is at most 152 here.
+        Some((
+            self.value.wrapping_add(line as u8),
+            stable + line * LINE_M_CYCLES,
+        ))
     }
 }
