@@ -907,7 +907,7 @@ impl PpuState {
         // only add to the lag (`tick_dots`' fast path) at once; each other one is
         // `tick_dots` with this one context: in a quiet window no write is deferred, WX and
         // LCDC bit 4 were not just written, and the LCD stays on.
-        debug_assert!(left % dots == 0);
+        debug_assert!(left.is_multiple_of(dots));
         while left != 0 && (self.fifo_lag != 0 || self.step_is_mode3()) {
             debug_assert!(self.deferred_valid | self.wx_just_changed | self.tile_sel_glitch == 0);
             debug_assert!(self.lcdc & LCDC_LCD_ENABLE != 0);
