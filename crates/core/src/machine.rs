@@ -717,18 +717,11 @@ impl<'a> Machine<'a> {
                 self.sync();
                 return self.read_io(io::LY);
             }
+            0xFF40..=0xFF45 | 0xFF47..=0xFF4B => return self.read_ppu_register(addr as u8),
+            // FF46, and a CGB's registers (palette RAM is closed in mode 3).
             0xFF40..=0xFF7F => {
                 self.sync_ppu_view();
-                let value = self.read_io(addr as u8);
-                if matches!(addr as u8, io::LY | io::STAT) {
-                    self.poll_read = PollRead {
-                        m_cycle: self.hw.m_cycles,
-                        reg: addr as u8,
-                        value,
-                    };
-                    self.events |= Events::POLL_READ;
-                }
-                return value;
+                return self.read_io(addr as u8);
             }
             0xFF00..=0xFF3F => return self.read_io(addr as u8),
             0x8000..=0x9FFF => self.sync_ppu_view(),
@@ -785,6 +778,39 @@ impl<'a> Machine<'a> {
             0xFF80..=0xFFFE => hw.hram[usize::from(addr & 0x7F)],
             0xFFFF => hw.interrupt_enable,
         }
+    }
+
+    /// The CPU's read of a PPU register (FF40..=FF4B but FF46). The components catch up
+    /// only when the value depends on steps the deferred M-cycles may have run and cannot
+    /// be told from the PPU's position (`PpuState::read_register_after`): a catch-up cuts
+    /// the quiet window into one more piece to run.
+    fn read_ppu_register(&mut self, reg: u8) -> u8 {
+        let deferred = self.hw.m_cycles - self.synced_m_cycles;
+        let value = match self.hw.ppu.read_register_after(reg, deferred) {
+            Some(value) => {
+                // Checked against the caught-up PPU in debug builds (where the quiet window
+                // is then cut here, which changes nothing the deferral promises).
+                #[cfg(debug_assertions)]
+                {
+                    self.sync();
+                    debug_assert_eq!(value, self.hw.ppu.read_register(reg), "FF{reg:02X}");
+                }
+                value
+            }
+            None => {
+                self.sync();
+                self.hw.ppu.read_register(reg)
+            }
+        };
+        if matches!(reg, io::LY | io::STAT) {
+            self.poll_read = PollRead {
+                m_cycle: self.hw.m_cycles,
+                reg,
+                value,
+            };
+            self.events |= Events::POLL_READ;
+        }
+        value
     }
 
     #[inline]
