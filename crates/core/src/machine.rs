@@ -705,7 +705,8 @@ impl<'a> Machine<'a> {
         // clock, and may run PPU steps that request nothing (`sync_ppu_view`).
         match addr {
             // The OAM bug depends on the row the scan is reading.
-            0xFE00..=0xFEFF | 0xFF10..=0xFF3F => self.sync(),
+            0xFE00..=0xFEFF => self.sync(),
+            0xFF10..=0xFF3F => return self.read_apu_register(addr as u8),
             0xFF04..=0xFF07 if self.synced_m_cycles != self.hw.m_cycles => {
                 let mut timer = self.hw.timer;
                 timer.advance((self.hw.m_cycles - self.synced_m_cycles) as u32);
@@ -718,6 +719,11 @@ impl<'a> Machine<'a> {
                 return self.read_io(io::LY);
             }
             0xFF40..=0xFF45 | 0xFF47..=0xFF4B => return self.read_ppu_register(addr as u8),
+            // A CGB's PCM12 and PCM34: the channels' outputs at this M-cycle.
+            0xFF76 | 0xFF77 => {
+                self.sync();
+                return self.read_io(addr as u8);
+            }
             // FF46, and a CGB's registers (palette RAM is closed in mode 3).
             0xFF40..=0xFF7F => {
                 self.sync_ppu_view();
@@ -809,6 +815,25 @@ impl<'a> Machine<'a> {
                 value,
             };
             self.events |= Events::POLL_READ;
+        }
+        value
+    }
+
+    /// The CPU's read of an APU register (FF10..=FF3F): the APU as the deferred M-cycles
+    /// leave it, told without ticking them (`ApuState::read_register_after`). At double
+    /// speed the APU ticks on every other M-cycle only: it catches up.
+    fn read_apu_register(&mut self, reg: u8) -> u8 {
+        if self.hw.cgb.double_speed() {
+            self.sync();
+            return self.hw.apu.read_register(reg);
+        }
+        let deferred = self.hw.m_cycles - self.synced_m_cycles;
+        let value = self.hw.apu.read_register_after(reg, deferred);
+        // Checked against the caught-up APU in debug builds, as PPU register reads are.
+        #[cfg(debug_assertions)]
+        {
+            self.sync();
+            debug_assert_eq!(value, self.hw.apu.read_register(reg), "FF{reg:02X}");
         }
         value
     }
