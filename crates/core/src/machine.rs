@@ -754,44 +754,52 @@ impl<'a> Machine<'a> {
                 _ => {}
             }
         }
-        // A slow read may catch the components up, which may finish a frame.
-        self.checks_due = true;
         self.cpu_read_slow(addr)
     }
 
+    /// `cpu_read` past its fast paths.
     #[inline(never)]
     fn cpu_read_slow(&mut self, addr: u16) -> u8 {
         self.settle_clock();
         // Deferred ticks change the timer's counters, the PPU's dot position and the APU's
-        // clock, and may run PPU steps that request nothing (`sync_ppu_view`).
+        // clock, and may run PPU steps that request nothing (`sync_ppu_view`). Reads told
+        // from the deferred state come first: they change nothing the run loop's checks
+        // look at, so these leave them as they are.
         match addr {
-            // The OAM bug depends on the row the scan is reading.
-            0xFE00..=0xFEFF | 0xFF10..=0xFF3F => self.sync(),
+            0xFF10..=0xFF3F if !self.hw.cgb.double_speed() => {
+                return self.read_apu_register(addr as u8);
+            }
             0xFF04..=0xFF07 if self.synced_m_cycles != self.hw.m_cycles => {
                 let mut timer = self.hw.timer;
                 timer.advance((self.hw.m_cycles - self.synced_m_cycles) as u32);
                 return timer.read(addr as u8);
             }
             // I/O is never blocked by DMA and has no OAM bug: straight to the register.
+            0xFF00..=0xFF0F => return self.read_io(addr as u8),
             // A CGB's LY reads depend on the dot (`PpuState::ly_as_read`).
-            0xFF44 if self.hw.cgb.is_cgb() => {
-                self.sync();
-                return self.read_io(io::LY);
+            0xFF40..=0xFF45 | 0xFF47..=0xFF4B if addr != 0xFF44 || !self.hw.cgb.is_cgb() => {
+                return self.read_ppu_register(addr as u8);
             }
+            // HRAM during OAM DMA (the routine that waits for it runs there): never blocked.
+            0xFF80..=0xFFFE => return self.hw.hram[usize::from(addr & 0x7F)],
+            _ => {}
+        }
+        // The rest may catch the components up, which may change what the checks see.
+        self.checks_due = true;
+        match addr {
+            // The OAM bug depends on the row the scan is reading.
+            0xFE00..=0xFEFF => self.sync(),
+            // The APU at CGB double speed (`read_apu_register`), a CGB's LY, and its PCM12
+            // and PCM34 (the channels' outputs at this M-cycle).
+            0xFF10..=0xFF3F | 0xFF44 | 0xFF76 | 0xFF77 => {
+                self.sync();
+                return self.read_io(addr as u8);
+            }
+            // FF46, and a CGB's registers (palette RAM is closed in mode 3).
             0xFF40..=0xFF7F => {
                 self.sync_ppu_view();
-                let value = self.read_io(addr as u8);
-                if matches!(addr as u8, io::LY | io::STAT) {
-                    self.poll_read = PollRead {
-                        m_cycle: self.hw.m_cycles,
-                        reg: addr as u8,
-                        value,
-                    };
-                    self.events |= Events::POLL_READ;
-                }
-                return value;
+                return self.read_io(addr as u8);
             }
-            0xFF00..=0xFF3F => return self.read_io(addr as u8),
             0x8000..=0x9FFF => self.sync_ppu_view(),
             _ => {}
         }
@@ -846,6 +854,58 @@ impl<'a> Machine<'a> {
             0xFF80..=0xFFFE => hw.hram[usize::from(addr & 0x7F)],
             0xFFFF => hw.interrupt_enable,
         }
+    }
+
+    /// The CPU's read of a PPU register (FF40..=FF4B but FF46). The components catch up
+    /// only when the value depends on steps the deferred M-cycles may have run and cannot
+    /// be told from the PPU's position (`PpuState::read_register_after`): a catch-up cuts
+    /// the quiet window into one more piece to run.
+    #[inline(always)]
+    fn read_ppu_register(&mut self, reg: u8) -> u8 {
+        let deferred = self.hw.m_cycles - self.synced_m_cycles;
+        let value = match self.hw.ppu.read_register_after(reg, deferred) {
+            Some(value) => {
+                // Checked against the caught-up PPU in debug builds (where the quiet window
+                // is then cut here, which changes nothing the deferral promises).
+                #[cfg(debug_assertions)]
+                {
+                    self.sync();
+                    debug_assert_eq!(value, self.hw.ppu.read_register(reg), "FF{reg:02X}");
+                }
+                value
+            }
+            None => {
+                self.checks_due = true;
+                self.sync();
+                self.hw.ppu.read_register(reg)
+            }
+        };
+        if matches!(reg, io::LY | io::STAT) {
+            self.checks_due = true;
+            self.poll_read = PollRead {
+                m_cycle: self.hw.m_cycles,
+                reg,
+                value,
+            };
+            self.events |= Events::POLL_READ;
+        }
+        value
+    }
+
+    /// The CPU's read of an APU register (FF10..=FF3F) at single speed: the APU as the
+    /// deferred M-cycles leave it, told without ticking them (`ApuState::
+    /// read_register_after`). At double speed, where the APU ticks on every other M-cycle
+    /// only, the read catches up (`cpu_read_slow`).
+    fn read_apu_register(&mut self, reg: u8) -> u8 {
+        let deferred = self.hw.m_cycles - self.synced_m_cycles;
+        let value = self.hw.apu.read_register_after(reg, deferred);
+        // Checked against the caught-up APU in debug builds, as PPU register reads are.
+        #[cfg(debug_assertions)]
+        {
+            self.sync();
+            debug_assert_eq!(value, self.hw.apu.read_register(reg), "FF{reg:02X}");
+        }
+        value
     }
 
     #[inline]

@@ -20,6 +20,14 @@ impl ApuState {
 
     /// FF10..=FF3F (`reg` = low byte), incl. read masks and wave RAM quirks.
     pub fn read_register(&self, reg: u8) -> u8 {
+        self.read_register_after(reg, 0)
+    }
+
+    /// What the CPU reads from `reg` (FF10..=FF3F) once `m_cycles` more APU M-cycles have
+    /// ticked, without ticking them. Between frame-sequencer events (which end the
+    /// machine's quiet windows) and register writes, the registers and the channels'
+    /// on bits hold; only the wave channel moves through wave RAM.
+    pub fn read_register_after(&self, reg: u8, m_cycles: u64) -> u8 {
         match reg {
             0x10..=0x25 => {
                 let index = usize::from(reg - 0x10);
@@ -33,7 +41,7 @@ impl ApuState {
                     | (self.wave.active & 1) << 2
                     | (self.noise.active & 1) << 3
             }
-            0x30..=0x3F => match self.wave_ram_access_index() {
+            0x30..=0x3F => match self.wave_ram_access_index_after(m_cycles) {
                 WaveRamAccess::Free => self.wave_ram[usize::from(reg & 0x0F)],
                 WaveRamAccess::Redirected(index) => self.wave_ram[index],
                 WaveRamAccess::Blocked => 0xFF,
@@ -74,10 +82,15 @@ impl ApuState {
     /// Where a CPU access to wave RAM goes right now (the channels are caught up, or not:
     /// reads take `&self`, so the wave channel's pending time is projected on a copy).
     pub(super) fn wave_ram_access_index(&self) -> WaveRamAccess {
+        self.wave_ram_access_index_after(0)
+    }
+
+    /// `wave_ram_access_index` once `m_cycles` more APU M-cycles have ticked.
+    fn wave_ram_access_index_after(&self, m_cycles: u64) -> WaveRamAccess {
         if self.wave.active == 0 {
             return WaveRamAccess::Free;
         }
-        let wave = self.wave_after(u64::from(self.pending_m_cycles()) * 4);
+        let wave = self.wave_after((u64::from(self.pending_m_cycles()) + m_cycles) * 4);
         if self.cgb != 0 {
             // CGB: the access always goes to the byte the channel is reading.
             return WaveRamAccess::Redirected(usize::from((wave.position & 31) >> 1));

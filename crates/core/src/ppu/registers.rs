@@ -1,7 +1,30 @@
 //! The CPU side of the PPU registers: reads, writes, and mode-3 writes deferred to the dot
 //! they land on.
 
+use super::schedule::{MODE2_DOT, MODE3_DOT, OAM_INTERRUPT_DOT, SCAN_END_DOT, WINDOW_CHECK_DOT};
 use super::*;
+
+/// Whether LY may change at `step` or before the end of its line other than by the line
+/// ending: the LCD's first line, line 153 (LY 153, then 0) and the frame's end.
+fn ly_changes_off_line_end(step: Step) -> bool {
+    matches!(
+        step,
+        Step::Off
+            | Step::LcdOnLine
+            | Step::LcdOnOamWriteBlock
+            | Step::LcdOnMode3
+            | Step::LcdOnVramBlock
+            | Step::VBlankLineStart
+            | Step::Line153Start
+            | Step::Line153Dot6
+            | Step::Line153Dot8
+            | Step::Line153Dot12
+            | Step::Line153Dot24
+            | Step::Line153CgbCompare
+            | Step::Line153CgbLyZero
+            | Step::FrameEnd
+    )
+}
 
 impl PpuState {
     /// FF40..=FF4B except FF46. `reg` is the low byte.
@@ -22,6 +45,109 @@ impl PpuState {
             io::WY => self.wy,
             io::WX => self.wx,
             _ => 0xFF,
+        }
+    }
+
+    /// What the CPU reads from `reg` (FF40..=FF4B but FF46) once the PPU has run `m_cycles`
+    /// more quiet M-cycles, told from its position without running them: only LY and
+    /// STAT change in steps, and on a DMG their values follow from the schedule. None when
+    /// the steps must run first (the machine then catches up): a CGB's LY or STAT, mode 3
+    /// that may have ended, line 153, a pending write.
+    #[inline]
+    pub fn read_register_after(&self, reg: u8, m_cycles: u64) -> Option<u8> {
+        if m_cycles == 0 {
+            return Some(self.read_register(reg));
+        }
+        if self.deferred_valid | self.wx_just_changed != 0 {
+            return None;
+        }
+        if !matches!(reg, io::LY | io::STAT) || !self.steps_due_within(m_cycles) {
+            return Some(self.read_register(reg));
+        }
+        if self.is_cgb_hardware() {
+            return None;
+        }
+        // A DMG runs at single speed: 4 dots per M-cycle.
+        let dots = 4 * m_cycles;
+        if reg == io::LY {
+            self.ly_after_dots(dots)
+        } else {
+            self.stat_after_dots(dots)
+        }
+    }
+
+    /// LY on a DMG once `dots` more dots have run. It changes only at the end of a line
+    /// (`Step::LineEnd`, `Step::VBlankLineEnd`, every `LINE_DOTS` from the line's start,
+    /// mode 3's length aside), and around line 153, left to the steps.
+    fn ly_after_dots(&self, dots: u64) -> Option<u8> {
+        if ly_changes_off_line_end(Step::from_raw(self.step)) {
+            return None;
+        }
+        // The PPU's place in its line: owed mode-3 dots are dots of this line.
+        let end = u64::from(self.line_dot) + u64::from(self.fifo_lag) + dots;
+        // A line's end step runs with the first dot past it.
+        let line_ends = end.saturating_sub(1) / u64::from(LINE_DOTS);
+        let ly = u64::from(self.ly) + line_ends;
+        // Line 153 reads 153, then 0, within its first dots.
+        (ly < 153).then_some(ly as u8)
+    }
+
+    /// STAT on a DMG once `dots` more dots have run, walking the steps of the visible lines
+    /// as `quiet_dots` does (a quiet window crosses no other): the mode and the LY=LYC
+    /// flag as each step leaves them. Mode 3 lasts at least 160 dots from its step (one
+    /// pixel a dot at most), past which its end is known only by running it: None, as
+    /// from inside mode 3.
+    fn stat_after_dots(&self, dots: u64) -> Option<u8> {
+        if self.fifo_lag != 0 {
+            return None;
+        }
+        let flag_of = |line: u8| if line == self.lyc { STAT_LYC_FLAG } else { 0 };
+        let mut stat = self.stat;
+        let mut line = self.ly;
+        let mut step = Step::from_raw(self.step);
+        // The line dot the next step runs at, and the dots left to run from the current one.
+        let mut dot = self.line_dot.wrapping_add(self.wait_dots);
+        let mut left = dots;
+        let mut wait = u64::from(self.wait_dots);
+        loop {
+            // A step runs with the first dot past its wait.
+            if wait >= left {
+                return Some(stat | 0x80);
+            }
+            left -= wait;
+            let next = match step {
+                Step::LineOamInterrupt => {
+                    // Mode 0 for a dot; the comparator suspended (it sees 0 on line 0).
+                    let flag = if line == 0 { flag_of(0) } else { 0 };
+                    stat = (stat & !(STAT_LYC_FLAG | 3)) | flag;
+                    (Step::LineMode2, MODE2_DOT)
+                }
+                Step::LineMode2 => {
+                    stat = (stat & !(STAT_LYC_FLAG | 3)) | flag_of(line) | 2;
+                    (Step::LineScanEnd, SCAN_END_DOT)
+                }
+                Step::LineScanEnd => (Step::LineMode3, MODE3_DOT),
+                Step::LineMode3 => {
+                    // Mode 3 stays while its 160th pixel is ahead (`steps_due_within`).
+                    let stat = (stat & !(STAT_LYC_FLAG | 3)) | flag_of(line) | 3;
+                    return (left < 160).then_some(stat | 0x80);
+                }
+                // Mode 0 already shows; the HBlank source changes no bit the CPU reads.
+                Step::Mode0Interrupt => (Step::LineWindowCheck, WINDOW_CHECK_DOT.max(dot)),
+                Step::LineWindowCheck => (Step::LineEnd, LINE_DOTS),
+                Step::LineEnd => {
+                    line = line.wrapping_add(1);
+                    if line >= 144 {
+                        return None;
+                    }
+                    // `LineStart` runs at once, at the new line's dot 0.
+                    dot = 0;
+                    (Step::LineOamInterrupt, OAM_INTERRUPT_DOT)
+                }
+                _ => return None,
+            };
+            (step, wait) = (next.0, u64::from(next.1 - dot));
+            dot = next.1;
         }
     }
 
@@ -47,23 +173,10 @@ impl PpuState {
         }
         let behind = 4 * behind;
         if reg == io::LY {
-            let lines_after = match Step::from_raw(self.step) {
-                Step::Off
-                | Step::LcdOnLine
-                | Step::LcdOnOamWriteBlock
-                | Step::LcdOnMode3
-                | Step::LcdOnVramBlock
-                | Step::VBlankLineStart
-                | Step::Line153Start
-                | Step::Line153Dot6
-                | Step::Line153Dot8
-                | Step::Line153Dot12
-                | Step::Line153Dot24
-                | Step::Line153CgbCompare
-                | Step::Line153CgbLyZero
-                | Step::FrameEnd => return ReadForecast::constant(value, 0),
-                _ => 152u8.saturating_sub(self.ly),
-            };
+            if ly_changes_off_line_end(Step::from_raw(self.step)) {
+                return ReadForecast::constant(value, 0);
+            }
+            let lines_after = 152u8.saturating_sub(self.ly);
             let dots = u32::from(LINE_DOTS)
                 .saturating_sub(u32::from(self.line_dot) + u32::from(self.fifo_lag) + behind);
             // A step at dot d of the ticks runs in the tick that covers it, so a read

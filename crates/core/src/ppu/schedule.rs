@@ -5,10 +5,10 @@ use super::*;
 /// Line dots of a visible line's steps at single speed: the STAT OAM source rises
 /// (`LineOamInterrupt`), mode 2 shows (`LineMode2`), the OAM scan ends (`LineScanEnd`), mode
 /// 3 shows (`LineMode3`), WY is checked for the next line (`LineWindowCheck`).
-const OAM_INTERRUPT_DOT: u16 = 3;
-const MODE2_DOT: u16 = 4;
-const SCAN_END_DOT: u16 = 80;
-const MODE3_DOT: u16 = 84;
+pub(super) const OAM_INTERRUPT_DOT: u16 = 3;
+pub(super) const MODE2_DOT: u16 = 4;
+pub(super) const SCAN_END_DOT: u16 = 80;
+pub(super) const MODE3_DOT: u16 = 84;
 pub(super) const WINDOW_CHECK_DOT: u16 = LINE_DOTS - 2;
 
 impl PpuState {
