@@ -35,6 +35,13 @@ const DIV_APU_BIT: u16 = 1 << 12;
 const DIV_APU_BIT_DOUBLE_SPEED: u16 = 1 << 13;
 /// System-counter T-cycles between falls of `DIV_APU_BIT`.
 const DIV_APU_PERIOD: u32 = (DIV_APU_BIT as u32) << 1;
+/// Whether counter bit 12 falls (a DIV-APU event at single speed) within the `n` M-cycles
+/// after the system counter reads `counter`.
+#[inline(always)]
+fn div_apu_event_within(counter: u16, n: u32) -> bool {
+    let edge = DIV_APU_PERIOD - (u32::from(counter) & (DIV_APU_PERIOD - 1));
+    u64::from(n) * 4 >= u64::from(edge)
+}
 /// The counter bits whose falls always matter to `counter_edges` (the serial clock's bit
 /// depends on SC).
 const COUNTER_EDGE_BITS: u16 = SERIAL_CLOCK_BIT | DIV_APU_BIT | DIV_APU_BIT_DOUBLE_SPEED;
@@ -539,8 +546,7 @@ impl<'a> Machine<'a> {
                 &mut self.screen,
             );
         }
-        let edge = DIV_APU_PERIOD - (u32::from(counter) & (DIV_APU_PERIOD - 1));
-        if 4 * n < edge {
+        if !div_apu_event_within(counter, n) {
             // The common case: no frame-sequencer event inside.
             hw.apu.advance(n, self.audio);
         } else {
@@ -898,6 +904,14 @@ impl<'a> Machine<'a> {
     /// only, the read catches up (`cpu_read_slow`).
     fn read_apu_register(&mut self, reg: u8) -> u8 {
         let deferred = self.hw.m_cycles - self.synced_m_cycles;
+        let within = u32::try_from(deferred).unwrap_or(u32::MAX);
+        if div_apu_event_within(self.hw.timer.system_counter, within) {
+            // A frame-sequencer event in the deferred M-cycles (a quiet window passes them,
+            // `advance_components`) may clock lengths, sweep and envelopes: catch up.
+            self.checks_due = true;
+            self.sync();
+            return self.hw.apu.read_register(reg);
+        }
         let value = self.hw.apu.read_register_after(reg, deferred);
         // Checked against the caught-up APU in debug builds, as PPU register reads are.
         #[cfg(debug_assertions)]

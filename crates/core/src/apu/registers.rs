@@ -24,9 +24,10 @@ impl ApuState {
     }
 
     /// What the CPU reads from `reg` (FF10..=FF3F) once `m_cycles` more APU M-cycles have
-    /// ticked, without ticking them. Between frame-sequencer events (which end the
-    /// machine's quiet windows) and register writes, the registers and the channels'
-    /// on bits hold; only the wave channel moves through wave RAM.
+    /// ticked, without ticking them. Between frame-sequencer events (before which the
+    /// machine catches up, `Machine::read_apu_register`) and register writes, the
+    /// registers and the channels' on bits hold; only the wave channel moves through wave
+    /// RAM.
     pub fn read_register_after(&self, reg: u8, m_cycles: u64) -> u8 {
         match reg {
             0x10..=0x25 => {
