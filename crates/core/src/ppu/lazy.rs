@@ -452,23 +452,28 @@ impl PpuState {
         count
     }
 
+    /// The state `count` single plain `Mode3Dot` dots leave, run on a copy that draws
+    /// nothing: what debug builds check each multi-dot fast path against.
+    #[cfg(debug_assertions)]
+    fn after_plain_dots(&self, count: u8, bus: &Ctx) -> Self {
+        let mut copy = *self;
+        let mut ignored = 0;
+        let mut probe = Ctx::look_ahead(bus.memory(), &mut ignored);
+        for _ in 0..count {
+            debug_assert!(copy.mode3_dot_is_plain());
+            copy.output_pixel(&mut probe);
+            copy.tick_fetcher_plain(&probe);
+        }
+        copy
+    }
+
     /// `count` plain dots on a DMG from an empty background FIFO in the window
     /// (`mode3_fill_length` allows them): no pixel goes out, the fetcher steps on, and
     /// reaching its push fills the FIFO with the window's tile. Checked against single
     /// dots in debug builds.
     fn mode3_fill(&mut self, count: u8, bus: &mut Ctx) {
         #[cfg(debug_assertions)]
-        let expected = {
-            let mut copy = *self;
-            let mut ignored = 0;
-            let mut probe = Ctx::look_ahead(bus.memory(), &mut ignored);
-            for _ in 0..count {
-                debug_assert!(copy.mode3_dot_is_plain());
-                copy.output_pixel(&mut probe);
-                copy.tick_fetcher_plain(&probe);
-            }
-            copy
-        };
+        let expected = self.after_plain_dots(count, bus);
         let start_step = self.fetcher_step.min(6);
         let end_step = start_step + count;
         if start_step <= 1 && end_step > 1 {
@@ -592,17 +597,7 @@ impl PpuState {
     /// `Mode3Dot` steps; no push can come (the FIFO is not empty).
     pub(super) fn mode3_part_drain(&mut self, part: u8, bus: &mut Ctx) {
         #[cfg(debug_assertions)]
-        let expected = {
-            let mut copy = *self;
-            let mut ignored = 0;
-            let mut probe = Ctx::look_ahead(bus.memory(), &mut ignored);
-            for _ in 0..part {
-                debug_assert!(copy.mode3_dot_is_plain());
-                copy.output_pixel(&mut probe);
-                copy.tick_fetcher_plain(&probe);
-            }
-            copy
-        };
+        let expected = self.after_plain_dots(part, bus);
         debug_assert!(part < self.bg_fifo_len);
         let start_step = self.fetcher_step.min(6);
         let start_x = self.scanline_x;
