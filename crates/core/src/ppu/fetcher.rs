@@ -253,6 +253,13 @@ impl PpuState {
     /// (SameBoy's display notes; Mealybug m3_scx_high_5_bits).
     #[inline(always)]
     pub(super) fn map_entry(&self, during_object_fetch: bool) -> (u8, u8) {
+        self.map_entry_at(self.scanline_x, during_object_fetch)
+    }
+
+    /// `map_entry` as the fetcher sees it at scanline X `scanline_x`: for the multi-dot
+    /// paths, whose tile-number step falls some dots after the position they start from.
+    #[inline(always)]
+    pub(super) fn map_entry_at(&self, scanline_x: u8, during_object_fetch: bool) -> (u8, u8) {
         let (high_map, column, y) = if self.in_window != 0 {
             (
                 self.lcdc & LCDC_WINDOW_MAP != 0,
@@ -260,12 +267,12 @@ impl PpuState {
                 self.window_line,
             )
         } else {
-            let column = if self.scanline_x.wrapping_add(16) < 8 {
+            let column = if scanline_x.wrapping_add(16) < 8 {
                 self.scx >> 3
             } else {
                 let behind = u8::from(!during_object_fetch);
                 self.scx
-                    .wrapping_add(self.scanline_x)
+                    .wrapping_add(scanline_x)
                     .wrapping_add(8)
                     .wrapping_sub(behind)
                     / 8

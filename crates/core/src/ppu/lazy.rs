@@ -467,6 +467,26 @@ impl PpuState {
         copy
     }
 
+    /// The fetcher's reads in steps `start_step..end_step` of a run of plain DMG dots: the
+    /// tile number at step 1 (its map column as seen from scanline X `step1_x`), the low and
+    /// high data bytes at steps 3 and 5, after which a window fetch moves one tile on.
+    #[inline(always)]
+    fn fetch_reads_between(&mut self, start_step: u8, end_step: u8, step1_x: u8, bus: &Ctx) {
+        if start_step <= 1 && end_step > 1 {
+            let (entry, y) = self.map_entry_at(step1_x, false);
+            self.fetch_tile_number = bus.vram[super::fetcher::map_address(entry, y)];
+        }
+        if start_step <= 3 && end_step > 3 {
+            self.fetch_tile_low = bus.vram[self.tile_data_address()];
+        }
+        if start_step <= 5 && end_step > 5 {
+            self.fetch_tile_high = bus.vram[self.tile_data_address() + 1];
+            if self.in_window != 0 {
+                self.fetcher_window_x = self.fetcher_window_x.wrapping_add(1);
+            }
+        }
+    }
+
     /// `count` plain dots on a DMG from an empty background FIFO in the window
     /// (`mode3_fill_length` allows them): no pixel goes out, the fetcher steps on, and
     /// reaching its push fills the FIFO with the window's tile. Checked against single
@@ -476,17 +496,8 @@ impl PpuState {
         let expected = self.after_plain_dots(count, bus);
         let start_step = self.fetcher_step.min(6);
         let end_step = start_step + count;
-        if start_step <= 1 && end_step > 1 {
-            let (entry, y) = self.map_entry(false);
-            self.fetch_tile_number = bus.vram[super::fetcher::map_address(entry, y)];
-        }
-        if start_step <= 3 && end_step > 3 {
-            self.fetch_tile_low = bus.vram[self.tile_data_address()];
-        }
-        if start_step <= 5 && end_step > 5 {
-            self.fetch_tile_high = bus.vram[self.tile_data_address() + 1];
-            self.fetcher_window_x = self.fetcher_window_x.wrapping_add(1);
-        }
+        // No pixel goes out, so the position stays where the fill began.
+        self.fetch_reads_between(start_step, end_step, self.scanline_x, bus);
         if end_step > 5 {
             self.try_push_background();
         } else {
@@ -603,20 +614,8 @@ impl PpuState {
         let start_x = self.scanline_x;
         let end_step = start_step + part;
         // Dot j (1-based) runs fetcher step start_step + j - 1, after its pixel is out.
-        if start_step <= 1 && end_step > 1 {
-            self.scanline_x = start_x.wrapping_add(2 - start_step);
-            let (entry, y) = self.map_entry(false);
-            self.fetch_tile_number = bus.vram[super::fetcher::map_address(entry, y)];
-        }
-        if start_step <= 3 && end_step > 3 {
-            self.fetch_tile_low = bus.vram[self.tile_data_address()];
-        }
-        if start_step <= 5 && end_step > 5 {
-            self.fetch_tile_high = bus.vram[self.tile_data_address() + 1];
-            if self.in_window != 0 {
-                self.fetcher_window_x = self.fetcher_window_x.wrapping_add(1);
-            }
-        }
+        let step1_x = start_x.wrapping_add(2u8.wrapping_sub(start_step));
+        self.fetch_reads_between(start_step, end_step, step1_x, bus);
         if self.fetcher_step < 6 {
             self.fetcher_step = end_step.min(6);
         }

@@ -147,9 +147,7 @@ impl PpuState {
                 tile -= 1;
                 place(self, tile);
                 // The tile number as the fetcher's step 0 chooses it, one dot on.
-                self.scanline_x = self.scanline_x.wrapping_add(1);
-                let (entry, y) = self.map_entry(false);
-                self.scanline_x = self.scanline_x.wrapping_sub(1);
+                let (entry, y) = self.map_entry_at(self.scanline_x.wrapping_add(1), false);
                 if bus.vram[super::fetcher::map_address(entry, y)] >= 0x80 {
                     if tile != last {
                         self.finish_cgb_fetch(self.scanline_x, bus);
@@ -175,9 +173,7 @@ impl PpuState {
         // column then moves one entry per tile (wrapping in the row of 32), or for the
         // window one per fetch.
         let start = self.scanline_x;
-        self.scanline_x = start.wrapping_add(2);
-        let (entry, y) = self.map_entry(false);
-        self.scanline_x = start;
+        let (entry, y) = self.map_entry_at(start.wrapping_add(2), false);
         let map_row = super::fetcher::map_address(entry & 0x80, y);
         let mut column = entry;
         let palette = self.bgp;
@@ -235,9 +231,7 @@ impl PpuState {
         // row source, LCDC bit 4 (latched at steps 2 and 4) and the colour mode cannot
         // change within the span.
         let start = self.scanline_x;
-        self.scanline_x = start.wrapping_add(1);
-        let (entry, y) = self.map_entry(false);
-        self.scanline_x = start;
+        let (entry, y) = self.map_entry_at(start.wrapping_add(1), false);
         let map_row = super::fetcher::map_address(entry & 0x80, y);
         let mut column = entry;
         let tile_sel = u8::from(self.lcdc & LCDC_TILE_DATA != 0);
