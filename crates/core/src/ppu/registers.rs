@@ -93,10 +93,10 @@ impl PpuState {
     }
 
     /// STAT on a DMG once `dots` more dots have run, walking the steps of the visible lines
-    /// as `quiet_dots` does (a quiet window crosses no other): the mode and the LY=LYC
-    /// flag as each step leaves them. Mode 3 lasts at least 160 dots from its step (one
-    /// pixel a dot at most), past which its end is known only by running it: None, as
-    /// from inside mode 3.
+    /// as `quiet_dots` does: the mode and the LY=LYC flag as each step leaves them. Mode 3
+    /// lasts at least 160 dots from its step (one pixel a dot at most), past which its end
+    /// is known only by running it: None, as from inside mode 3 and past line 143 (quiet
+    /// windows may cross both; the read then catches up).
     fn stat_after_dots(&self, dots: u64) -> Option<u8> {
         if self.fifo_lag != 0 {
             return None;
