@@ -99,8 +99,9 @@ const PADDED_STEP: [[i16; 2 * TAPS]; PHASES] = {
     table
 };
 
-/// Samples [`SynthState::finish_samples`] finishes in one batch.
-const BATCH: usize = RING / 2;
+/// Samples [`SynthState::finish_samples`] finishes in one batch at most: a whole flush
+/// period's (about 94) in one go, so each flush pays the batch's setup once.
+const BATCH: usize = RING - TAPS;
 
 /// Synthesis state (part of [`super::ApuState`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Pod, Zeroable, StateFields)]
@@ -147,7 +148,7 @@ impl SynthState {
             .offset_ticks
             .wrapping_add(t_cycles.wrapping_mul(TICKS_PER_T_CYCLE));
         while self.offset_ticks >= LAG_LIMIT_TICKS {
-            self.finish_samples(1);
+            self.finish_samples(&mut [0; 2]);
         }
     }
 
@@ -223,12 +224,13 @@ impl SynthState {
 
     /// Finishes every sample that lies wholly in the past and appends it to `audio`.
     pub(super) fn emit(&mut self, audio: &mut AudioOut) {
+        let mut samples = [0i16; 2 * BATCH];
         loop {
             let n = ((self.offset_ticks >> TICKS_PER_SAMPLE_BITS) as usize).min(BATCH);
             if n == 0 {
                 break;
             }
-            let samples = self.finish_samples(n);
+            self.finish_samples(&mut samples[..2 * n]);
             audio.push_interleaved(&samples[..2 * n]);
         }
     }
@@ -324,12 +326,11 @@ impl SynthState {
         }
     }
 
-    /// The queued steps' shares of the next `n` (at most `BATCH`) samples, from the head one
-    /// on; moves every step on by `n` samples and drops (zeroes) those whose last tap has
-    /// then been given.
-    fn take_queued_centre(&mut self, n: usize) -> [i32; BATCH + TAPS] {
+    /// Adds the queued steps' shares of the next `n` (at most `BATCH`) samples, from the
+    /// head one on, to `shares`; moves every step on by `n` samples and drops (zeroes) those
+    /// whose last tap has then been given.
+    fn take_queued_centre(&mut self, n: usize, shares: &mut [i32; BATCH + TAPS]) {
         debug_assert!(n <= BATCH);
-        let mut shares = [0i32; BATCH + TAPS];
         let count = (self.centre_step_count as usize).min(STEP_QUEUE);
         let mut kept = 0;
         for i in 0..count {
@@ -350,7 +351,6 @@ impl SynthState {
         }
         self.centre_steps[kept..count].fill(0);
         self.centre_step_count = kept as u32;
-        shares
     }
 
     /// Rotates the rings so that `head` is slot 0; the pending deltas keep their order.
@@ -383,10 +383,11 @@ impl SynthState {
         self.centre_ring.iter().fold(0, |any, &slot| any | slot) == 0
     }
 
-    /// Integrates, filters and returns the next `n` (at most `BATCH`) samples, interleaved
-    /// left, right, in the first `2 * n` entries; moves the head past them.
-    fn finish_samples(&mut self, n: usize) -> [i16; 2 * BATCH] {
-        let mut out = [0i16; 2 * BATCH];
+    /// Integrates and filters the next `n` (at most `BATCH`) samples into `out`, interleaved
+    /// left, right (`2 * n` entries); moves the head past them.
+    fn finish_samples(&mut self, out: &mut [i16]) {
+        let n = out.len() / 2;
+        debug_assert!(out.len() == 2 * n && n <= BATCH);
         let mut integrator = self.integrators();
         let mut charge = self.highpass_charges();
         if integrator == charge
@@ -398,9 +399,11 @@ impl SynthState {
             // every sample is 0 and nothing changes.
             self.head = (self.head.wrapping_add(n as u32)) & (RING as u32 - 1);
             self.offset_ticks = self.offset_ticks.wrapping_sub(n as u32 * TICKS_PER_SAMPLE);
-            return out;
+            out.fill(0);
+            return;
         }
-        let queued = self.take_queued_centre(n);
+        let mut queued = [0i32; BATCH + TAPS];
+        self.take_queued_centre(n, &mut queued);
         let mut head = self.head as usize;
         if integrator[0] == integrator[1] && charge[0] == charge[1] && self.stereo_ring_is_empty() {
             // Centred sound, as usual: both sides compute the same, once is enough.
@@ -433,7 +436,6 @@ impl SynthState {
         self.offset_ticks = self.offset_ticks.wrapping_sub(n as u32 * TICKS_PER_SAMPLE);
         self.set_integrators(integrator);
         self.set_highpass_charges(charge);
-        out
     }
 }
 
