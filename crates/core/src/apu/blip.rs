@@ -404,21 +404,29 @@ impl SynthState {
         }
         let mut queued = [0i32; BATCH + TAPS];
         self.take_queued_centre(n, &mut queued);
-        let mut head = self.head as usize;
+        let start = self.head as usize & (RING - 1);
         if integrator[0] == integrator[1] && charge[0] == charge[1] && self.stereo_ring_is_empty() {
-            // Centred sound, as usual: both sides compute the same, once is enough.
+            // Centred sound, as usual: both sides compute the same, once is enough. The
+            // batch's slots are one run of the ring, or two where it wraps round (rare: a
+            // flush leaves the head at slot 0); each run is a straight loop.
             let [mut integrator_now, mut charge_now] = [integrator[0], charge[0]];
-            for (&queued, sample) in queued[..n].iter().zip(out.chunks_exact_mut(2)) {
-                head &= RING - 1;
-                let centre = std::mem::take(&mut self.centre_ring[head]).wrapping_add(queued);
-                integrator_now = integrator_now.wrapping_add(centre);
-                let out;
-                (charge_now, out) = highpass(integrator_now, charge_now);
-                sample.copy_from_slice(&[out; 2]);
-                head += 1;
+            let first_run = n.min(RING - start);
+            for (slot, done, len) in [(start, 0, first_run), (0, first_run, n - first_run)] {
+                let slots = &mut self.centre_ring[slot..slot + len];
+                let shares = &queued[done..done + len];
+                let samples = out[2 * done..2 * (done + len)].chunks_exact_mut(2);
+                for ((&centre, &share), sample) in slots.iter().zip(shares).zip(samples) {
+                    integrator_now = integrator_now.wrapping_add(centre.wrapping_add(share));
+                    let value;
+                    (charge_now, value) = highpass(integrator_now, charge_now);
+                    sample[0] = value;
+                    sample[1] = value;
+                }
+                slots.fill(0);
             }
             (integrator, charge) = ([integrator_now; 2], [charge_now; 2]);
         } else {
+            let mut head = start;
             for (&queued, sample) in queued[..n].iter().zip(out.chunks_exact_mut(2)) {
                 head &= RING - 1;
                 let centre = std::mem::take(&mut self.centre_ring[head]).wrapping_add(queued);
@@ -432,7 +440,7 @@ impl SynthState {
                 head += 1;
             }
         }
-        self.head = (head & (RING - 1)) as u32;
+        self.head = ((start + n) & (RING - 1)) as u32;
         self.offset_ticks = self.offset_ticks.wrapping_sub(n as u32 * TICKS_PER_SAMPLE);
         self.set_integrators(integrator);
         self.set_highpass_charges(charge);
