@@ -163,6 +163,7 @@ impl SynthState {
             synth: self,
             held: [HeldStep::default(); HELD_STEPS],
             count: 0,
+            wide: false,
         }
     }
 
@@ -276,7 +277,8 @@ impl SynthState {
 
     /// Spreads held centre steps (not packed: their times and deltas) over `centre_ring`:
     /// what [`Self::spread_centre_step`] does with each step packed, without the packing.
-    fn spread_held_steps(&mut self, steps: &[HeldStep]) {
+    /// Unless `WIDE`, every delta fits ±`i16::MAX`, and only its low part is spread.
+    fn spread_held_steps<const WIDE: bool>(&mut self, steps: &[HeldStep]) {
         let head = self.head as usize & (RING - 1);
         for &step in steps {
             let ahead = (step.offset_ticks >> TICKS_PER_SAMPLE_BITS) as usize;
@@ -284,11 +286,13 @@ impl SynthState {
             let first = head + ahead;
             if first + TAPS <= RING {
                 let weights = &PADDED_STEP[phase][..TAPS];
-                add_scaled(
-                    &mut self.centre_ring[first..first + TAPS],
-                    weights,
-                    step.delta,
-                );
+                let slots = &mut self.centre_ring[first..first + TAPS];
+                if WIDE {
+                    add_scaled(slots, weights, step.delta);
+                } else {
+                    debug_assert!(fits_i16_both_ways(step.delta));
+                    add_scaled_low(slots, weights, step.delta as i16);
+                }
             } else {
                 // A held step lies within the lag limit, so `ahead` fits the tap field.
                 self.spread_centre_step_wrapping(-(ahead as i32), phase, step.delta);
@@ -476,6 +480,10 @@ pub(super) struct Steps<'a> {
     synth: &'a mut SynthState,
     held: [HeldStep; HELD_STEPS],
     count: usize,
+    /// Whether a step held since this began has a delta outside ±`i16::MAX` (rare: one
+    /// channel's change is at most ±9,600); until then, spreading skips `add_scaled`'s
+    /// check for the high part.
+    wide: bool,
 }
 
 /// A centre step a [`Steps`] holds: unpacked, as spreading it needs nothing more.
@@ -520,6 +528,7 @@ impl Steps<'_> {
                 delta: delta[0],
             };
             self.count += 1;
+            self.wide |= !fits_i16_both_ways(delta[0]);
             return;
         }
         synth.spread_step_now(delta);
@@ -573,6 +582,7 @@ impl Steps<'_> {
             count += 1;
         }
         let odd = (count - self.count) % 2 == 1;
+        self.wide |= !fits_i16_both_ways(delta);
         self.count = count;
         self.synth.offset_ticks = end_ticks as u32;
         if odd {
@@ -613,7 +623,11 @@ impl Steps<'_> {
         debug_assert!(count >= STEP_QUEUE);
         let oldest = count - STEP_QUEUE;
         self.synth.spread_queue();
-        self.synth.spread_held_steps(&self.held[..oldest]);
+        if self.wide {
+            self.synth.spread_held_steps::<true>(&self.held[..oldest]);
+        } else {
+            self.synth.spread_held_steps::<false>(&self.held[..oldest]);
+        }
         self.held.copy_within(oldest..count, 0);
         self.count = STEP_QUEUE;
     }
@@ -663,13 +677,27 @@ fn add_scaled(slots: &mut [i32], weights: &[i16], delta: i32) {
     let slots: &mut [i32; TAPS] = slots.try_into().expect("16 slots");
     let weights: &[i16; TAPS] = weights.try_into().expect("16 weights");
     let low = delta as i16;
-    for (slot, &weight) in slots.iter_mut().zip(weights) {
-        *slot = slot.wrapping_add(i32::from(weight) * i32::from(low));
-    }
+    add_scaled_low(slots, weights, low);
     let high = delta.wrapping_sub(i32::from(low)) >> 16;
     if high != 0 {
         add_scaled_high(slots, weights, high);
     }
+}
+
+/// [`add_scaled`] for a delta that fits 16 bits (its `low` part alone).
+#[inline(always)]
+fn add_scaled_low(slots: &mut [i32], weights: &[i16], low: i16) {
+    let slots: &mut [i32; TAPS] = slots.try_into().expect("16 slots");
+    let weights: &[i16; TAPS] = weights.try_into().expect("16 weights");
+    for (slot, &weight) in slots.iter_mut().zip(weights) {
+        *slot = slot.wrapping_add(i32::from(weight) * i32::from(low));
+    }
+}
+
+/// Whether `delta` and `-delta` both fit an `i16`.
+#[inline]
+fn fits_i16_both_ways(delta: i32) -> bool {
+    (-i32::from(i16::MAX)..=i32::from(i16::MAX)).contains(&delta)
 }
 
 /// The `high` part of [`add_scaled`].
