@@ -569,16 +569,26 @@ impl Steps<'_> {
         // Below the lag limit, so none of this overflows.
         let base = start + first * TICKS_PER_T_CYCLE;
         let stride = spacing * TICKS_PER_T_CYCLE;
-        let (mut mask, mut count, mut change) = (mask, self.count, delta);
+        let (mut mask, mut count, negated) = (mask, self.count, delta.wrapping_neg());
+        // Two changes a turn, `delta` then `negated`: no sign to carry from one to the next.
+        // `count` stays below `HELD_STEPS` (a power of two): the mask only spares a check.
         while mask != 0 {
             let offset_ticks = base + mask.trailing_zeros() * stride;
             mask &= mask - 1;
-            // `count` stays below `HELD_STEPS` (a power of two): the mask only spares a check.
             self.held[count & (HELD_STEPS - 1)] = HeldStep {
                 offset_ticks,
-                delta: change,
+                delta,
             };
-            change = -change;
+            count += 1;
+            if mask == 0 {
+                break;
+            }
+            let offset_ticks = base + mask.trailing_zeros() * stride;
+            mask &= mask - 1;
+            self.held[count & (HELD_STEPS - 1)] = HeldStep {
+                offset_ticks,
+                delta: negated,
+            };
             count += 1;
         }
         let odd = (count - self.count) % 2 == 1;
