@@ -62,6 +62,13 @@ pub trait Bus {
     fn checks_due(&self) -> bool {
         true
     }
+    /// `read` of an opcode by a step taken while no checks were due ([`Bus::checks_due`]
+    /// false): returns the byte and whether the checks are due after this M-cycle, which
+    /// a bus can often tell without looking (the fetch's tick ran in full or not).
+    fn read_plain_fetch(&mut self, addr: u16) -> (u8, bool) {
+        let value = self.read(addr);
+        (value, self.checks_due())
+    }
     /// The CPU took a short backward `jr` (a loop of a few bytes) and now stands at its
     /// target, `cpu.pc` (no cycle passes): a run loop that skips polling loops looks at it
     /// before the next instruction (`poll_loop`).

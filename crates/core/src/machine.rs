@@ -103,7 +103,9 @@ pub(crate) struct Machine<'a> {
     /// (`Rom::windows`), valid below `rom_windows_end`. A pure function of the MBC
     /// registers, the DMA and the boot ROM flag, rebuilt whenever one of them changes
     /// (`refresh_rom_windows`).
-    rom_windows: [&'a [u8; 0x4000]; 2],
+    /// Indexed by `addr >> 14`: entries 2 and 3 (0x8000 and up) are never read, and are
+    /// there so that the index needs no mask.
+    rom_windows: [&'a [u8; 0x4000]; 4],
     /// 0x8000 when `rom_windows` is what the CPU reads (no OAM DMA runs, no boot ROM is
     /// mapped, the banks are whole windows), 0 when ROM reads take the slow path: one
     /// compare tells both the address range and the windows' validity.
@@ -237,7 +239,7 @@ impl<'a> Machine<'a> {
             ticks_left: 1,
             defer_quiet_ticks: true,
             cpu_halted: false,
-            rom_windows: [&UNMAPPED_WINDOW; 2],
+            rom_windows: [&UNMAPPED_WINDOW; 4],
             rom_windows_end: 0,
             checks_due: true,
             stop_m_cycle: u64::MAX,
@@ -265,9 +267,24 @@ impl<'a> Machine<'a> {
             rom.windows(&hw.mbc)
         };
         (self.rom_windows, self.rom_windows_end) = match windows {
-            Some(windows) => (windows, 0x8000),
-            None => ([&UNMAPPED_WINDOW; 2], 0),
+            Some([low, high]) => ([low, high, &UNMAPPED_WINDOW, &UNMAPPED_WINDOW], 0x8000),
+            None => ([&UNMAPPED_WINDOW; 4], 0),
         };
+    }
+
+    /// `Bus::read_plain_fetch` in an M-cycle whose tick runs in full (which makes the
+    /// checks due), its counter already at 0: out of the run loop's way.
+    #[cold]
+    #[inline(never)]
+    fn read_plain_fetch_in_full_tick(&mut self, addr: u16) -> (u8, bool) {
+        self.tick_full();
+        (self.cpu_read(addr), true)
+    }
+
+    /// The byte the ROM windows hold at `addr` (below `rom_windows_end`).
+    #[inline(always)]
+    fn rom_window_byte(&self, addr: u16) -> u8 {
+        self.rom_windows[usize::from(addr >> 14)][usize::from(addr & 0x3FFF)]
     }
 
     /// Whether quiet M-cycles are deferred (on by default).
@@ -291,7 +308,12 @@ impl<'a> Machine<'a> {
     /// made.
     #[inline(always)]
     pub(crate) fn take_checks_due(&mut self) -> bool {
-        std::mem::take(&mut self.checks_due)
+        // Tested before it is cleared: the plain path, which finds it clear, stores nothing.
+        if self.checks_due {
+            self.checks_due = false;
+            return true;
+        }
+        false
     }
 
     /// Makes the per-instruction checks due before the next instruction.
@@ -324,7 +346,7 @@ impl<'a> Machine<'a> {
     pub(crate) fn code_byte(&mut self, addr: u16) -> Option<u8> {
         // The ROM windows (`cpu_read`'s fast path) hold what the map reads there.
         if addr < self.rom_windows_end {
-            return Some(self.rom_windows[usize::from(addr >> 14) & 1][usize::from(addr & 0x3FFF)]);
+            return Some(self.rom_window_byte(addr));
         }
         match addr {
             0x0000..=0x7FFF | 0xC000..=0xFDFF | 0xFF80..=0xFFFE => Some(self.read_mapped(addr)),
@@ -746,7 +768,7 @@ impl<'a> Machine<'a> {
         // and no boot ROM), work RAM and HRAM with no DMA.
         if addr < self.rom_windows_end {
             debug_assert!(self.hw.dma.active == 0 && self.hw.boot_rom_mapped == 0);
-            return self.rom_windows[usize::from(addr >> 14) & 1][usize::from(addr & 0x3FFF)];
+            return self.rom_window_byte(addr);
         }
         // (ROM addresses fall through the match below while the windows are off.)
         if self.hw.dma.active == 0 {
@@ -1331,6 +1353,26 @@ impl Bus for Machine<'_> {
     #[inline(always)]
     fn checks_due(&self) -> bool {
         self.checks_due
+    }
+    #[inline(always)]
+    fn read_plain_fetch(&mut self, addr: u16) -> (u8, bool) {
+        debug_assert!(
+            !self.checks_due,
+            "the run loop takes plain steps with no checks due"
+        );
+        self.ticks_left -= 1;
+        if self.ticks_left == 0 {
+            return self.read_plain_fetch_in_full_tick(addr);
+        }
+        // A ROM fetch in a quiet M-cycle (the usual case) leaves the checks as they were:
+        // the answer is a constant there, so the step goes on without testing it.
+        if addr < self.rom_windows_end {
+            return (self.rom_window_byte(addr), false);
+        }
+        // Code in RAM (Blargg's tests run their instruction under test there), or any
+        // fetch during OAM DMA or with the boot ROM mapped.
+        let value = self.cpu_read(addr);
+        (value, self.checks_due)
     }
     fn stop(&mut self) -> bool {
         self.sync_and_recheck();

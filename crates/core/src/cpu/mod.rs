@@ -160,13 +160,13 @@ pub fn step(cpu: &mut CpuState, bus: &mut impl Bus) {
 /// [`step`] for a CPU that [`runs_plainly`](CpuState::runs_plainly), on a bus that reports
 /// when the interrupt sample may have changed ([`Bus::checks_due`]): the run loop takes this
 /// path only while nothing has changed since its last checks, so `IE & IF` needs a look only
-/// when the fetch's own M-cycle made them due.
+/// when the fetch's own M-cycle made them due ([`Bus::read_plain_fetch`] says so).
 #[inline(always)]
 pub(crate) fn step_plain(cpu: &mut CpuState, bus: &mut impl Bus) {
     debug_assert!(cpu.runs_plainly());
-    let opcode = bus.read(cpu.pc);
+    let (opcode, checks_due) = bus.read_plain_fetch(cpu.pc);
     // Interrupts are sampled during the opcode fetch, as in `step`.
-    if bus.checks_due() && dispatch_if_pending(cpu, bus) {
+    if checks_due && dispatch_if_pending(cpu, bus) {
         return;
     }
     cpu.pc = cpu.pc.wrapping_add(1);
