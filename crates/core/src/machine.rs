@@ -65,7 +65,7 @@ const SPEED_SWITCH_SETTLED: u8 = 0x80;
 ///
 /// # Deferred ticks
 /// Most M-cycles change nothing anyone can see: no interrupt request, no frame, no clock
-/// edge, no DMA. After each full tick the machine computes how many such quiet M-cycles
+/// edge, no DMA but OAM DMA's plain copying (`dma_quiet_m_cycles`). After each full tick the machine computes how many such quiet M-cycles
 /// follow (as HALT skipping does) and only counts them, advancing the timer, PPU and APU
 /// in one go (`advance`, equivalent to that many ticks) when the window ends or before any
 /// access that could observe or change them: every access but ROM, cartridge RAM, work RAM
@@ -619,7 +619,8 @@ impl<'a> Machine<'a> {
 
     /// M-cycles (at most `budget`) from now on during which ticking can have no observable
     /// effect: no interrupt request, no frame completion, no serial or APU clock edge, no
-    /// DMA, as long as no I/O register is written.
+    /// DMA but OAM DMA's plain copying (`dma_quiet_m_cycles`; on a DMG or in compatibility
+    /// mode), as long as no I/O register is written.
     fn quiet_m_cycles(&self, budget: u32) -> u32 {
         let hw = &*self.hw;
         if hw.cgb.mode_raw == cgb::MODE_CGB {
@@ -1272,7 +1273,8 @@ impl<'a> Machine<'a> {
 
     /// HALT/STOP fast path: advances every component by as many M-cycles as possible (at
     /// most `budget`) during which nothing observable can happen: no interrupt request, no
-    /// frame completion, no serial or APU clock edge, no DMA. Equivalent, byte for byte, to
+    /// frame completion, no serial or APU clock edge, no DMA but OAM DMA's plain copying
+    /// (`dma_quiet_m_cycles`). Equivalent, byte for byte, to
     /// that many idle M-cycles (checked by the eager-versus-skipping determinism test).
     pub(crate) fn skip_quiet_cycles(&mut self, budget: u64) {
         self.sync();
