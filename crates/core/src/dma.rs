@@ -93,6 +93,31 @@ impl DmaState {
         Some((addr, usize::from(index)))
     }
 
+    /// The M-cycles from the next one on that only copy a byte each: no start countdown
+    /// runs and OAM is not released in them, so `active`, the source and the bus the
+    /// transfer holds stay as they are, and only `index`, `last_byte` and OAM change.
+    /// The machine may defer those M-cycles (`Machine::advance_dma`). 0 for a transfer
+    /// from cartridge RAM, whose reads may depend on the M-cycle (a clock chip).
+    pub fn copying_m_cycles(&self) -> u32 {
+        if self.start_delay != 0 || self.active == 0 {
+            return 0;
+        }
+        if matches!(self.active_source_high, 0xA0..=0xBF) {
+            return 0;
+        }
+        160u32.saturating_sub(u32::from(self.index))
+    }
+
+    /// Runs `n` of the `copying_m_cycles`: returns the source address and OAM index of
+    /// the first byte they copy (the caller copies the `n` bytes from there on).
+    pub fn skip_copies(&mut self, n: u32) -> (u16, usize) {
+        debug_assert!(n <= self.copying_m_cycles());
+        let index = self.index;
+        self.index += n as u8;
+        let addr = u16::from(self.active_source_high) << 8 | u16::from(index);
+        (addr, usize::from(index))
+    }
+
     /// Whether a CPU access to `addr` collides with the running transfer: OAM is the DMA's,
     /// and so is the bus it reads from. HRAM and I/O stay reachable. `cgb`: the hardware is
     /// a CGB (in either mode), whose work RAM is on a bus of its own.

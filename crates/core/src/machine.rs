@@ -65,7 +65,7 @@ const SPEED_SWITCH_SETTLED: u8 = 0x80;
 ///
 /// # Deferred ticks
 /// Most M-cycles change nothing anyone can see: no interrupt request, no frame, no clock
-/// edge, no DMA. After each full tick the machine computes how many such quiet M-cycles
+/// edge, no DMA but OAM DMA's plain copying (`dma_quiet_m_cycles`). After each full tick the machine computes how many such quiet M-cycles
 /// follow (as HALT skipping does) and only counts them, advancing the timer, PPU and APU
 /// in one go (`advance`, equivalent to that many ticks) when the window ends or before any
 /// access that could observe or change them: every access but ROM, cartridge RAM, work RAM
@@ -370,6 +370,11 @@ impl<'a> Machine<'a> {
     pub(crate) fn poll_room(&mut self, limit: u64) -> (u64, u64) {
         self.settle_clock();
         let now = self.hw.m_cycles;
+        if self.hw.dma.is_busy() {
+            // A loop's reads and fetches may be the ones OAM DMA blocks, which see the
+            // byte it copies, a different one every M-cycle.
+            return (now, 0);
+        }
         (now, (self.ticks_left - 1).min(limit.saturating_sub(now)))
     }
 
@@ -461,6 +466,10 @@ impl<'a> Machine<'a> {
     /// Reads through the memory map with no side effects and no cycle.
     pub(crate) fn peek(&mut self, addr: u16) -> u8 {
         self.settle_clock();
+        if self.hw.dma.active != 0 {
+            // OAM as the deferred M-cycles of a DMA leave it.
+            self.sync();
+        }
         self.sync_ppu_view();
         self.read_mapped(addr)
     }
@@ -552,6 +561,9 @@ impl<'a> Machine<'a> {
     /// minus nothing: the caller has set the clock), all quiet.
     #[inline(always)]
     fn advance_components(&mut self, n: u32) {
+        if self.hw.dma.active != 0 {
+            self.advance_dma(n);
+        }
         let hw = &mut *self.hw;
         let counter = hw.timer.system_counter;
         hw.timer.advance(n);
@@ -629,15 +641,21 @@ impl<'a> Machine<'a> {
 
     /// M-cycles (at most `budget`) from now on during which ticking can have no observable
     /// effect: no interrupt request, no frame completion, no serial or APU clock edge, no
-    /// DMA, as long as no I/O register is written.
+    /// DMA but OAM DMA's plain copying (`dma_quiet_m_cycles`; on a DMG or in compatibility
+    /// mode), as long as no I/O register is written.
     fn quiet_m_cycles(&self, budget: u32) -> u32 {
         let hw = &*self.hw;
         if hw.cgb.mode_raw == cgb::MODE_CGB {
             return self.quiet_m_cycles_cgb(budget);
         }
-        if hw.dma.is_busy() {
-            return 0;
-        }
+        let budget = if hw.dma.is_busy() {
+            match self.dma_quiet_m_cycles() {
+                0 => return 0,
+                copying => budget.min(copying),
+            }
+        } else {
+            budget
+        };
         // The frame sequencer's events are not watched: `advance_components` runs them.
         let mut watched = 0;
         if hw.serial.is_shifting() {
@@ -743,15 +761,58 @@ impl<'a> Machine<'a> {
 
     fn step_dma(&mut self) {
         if let Some((source, index)) = self.hw.dma.step() {
-            let byte = match source {
-                // DMG: sources from 0xE000 up read work RAM (Mooneye `oam_dma/sources-GS`).
-                0xE000.. => *wram_slot(self.hw, source),
-                0x8000..=0x9FFF => *vram_slot(self.hw, source),
-                _ => self.read_mapped(source),
-            };
+            let byte = self.dma_source_byte(source);
             self.hw.dma.last_byte = byte;
             self.hw.oam[index % 160] = byte;
         }
+    }
+
+    /// The byte OAM DMA reads at `source`.
+    #[inline(always)]
+    fn dma_source_byte(&mut self, source: u16) -> u8 {
+        match source {
+            // DMG: sources from 0xE000 up read work RAM (Mooneye `oam_dma/sources-GS`).
+            0xE000.. => *wram_slot(self.hw, source),
+            0x8000..=0x9FFF => *vram_slot(self.hw, source),
+            _ => self.read_mapped(source),
+        }
+    }
+
+    /// M-cycles from the next one that may be deferred while OAM DMA is busy: those that
+    /// only copy (`DmaState::copying_m_cycles`) while the PPU reads neither OAM nor the
+    /// DMA's byte (`PpuState::dots_without_oam_reads`). Nothing else can tell when their
+    /// bytes were copied: the CPU is locked out of OAM and of the source's bus, which
+    /// holds the only memory the DMA reads (so no write changes a byte still to copy), and
+    /// the accesses that see what the DMA did catch it up first (`cpu_read_slow`, OAM
+    /// accesses, `peek`, `poll_room`). Single speed only.
+    fn dma_quiet_m_cycles(&self) -> u32 {
+        let hw = &*self.hw;
+        if hw.cgb.double_speed() {
+            return 0;
+        }
+        let copying = hw.dma.copying_m_cycles();
+        if copying == 0 {
+            return 0;
+        }
+        copying.min(hw.ppu.dots_without_oam_reads() / 4)
+    }
+
+    /// The OAM DMA part of `advance_components`: `n` deferred M-cycles of copying
+    /// (`dma_quiet_m_cycles`), with the DMA, OAM and the PPU's view of the DMA as `n`
+    /// calls of `step_dma` leave them. The ROM windows stay off (the DMA stays active).
+    #[inline(never)]
+    fn advance_dma(&mut self, n: u32) {
+        if n == 0 {
+            return;
+        }
+        let (source, first) = self.hw.dma.skip_copies(n);
+        for k in 0..n as u16 {
+            let byte = self.dma_source_byte(source + k);
+            self.hw.oam[(first + usize::from(k)) % 160] = byte;
+        }
+        let last = self.hw.oam[(first + n as usize - 1) % 160];
+        self.hw.dma.last_byte = last;
+        self.hw.ppu.set_oam_dma(true, last);
     }
 
     /// Whether the running OAM DMA keeps the CPU away from `addr` this M-cycle.
@@ -837,11 +898,12 @@ impl<'a> Machine<'a> {
             hw.ppu.oam_bug_read(&mut hw.oam);
         }
         if self.dma_blocks(addr) {
-            return if addr >= 0xFE00 {
-                0xFF
-            } else {
-                self.hw.dma.last_byte
-            };
+            if addr >= 0xFE00 {
+                return 0xFF;
+            }
+            // The byte copied last: deferred M-cycles may have copied more.
+            self.sync();
+            return self.hw.dma.last_byte;
         }
         self.read_mapped(addr)
     }
@@ -1233,7 +1295,8 @@ impl<'a> Machine<'a> {
 
     /// HALT/STOP fast path: advances every component by as many M-cycles as possible (at
     /// most `budget`) during which nothing observable can happen: no interrupt request, no
-    /// frame completion, no serial or APU clock edge, no DMA. Equivalent, byte for byte, to
+    /// frame completion, no serial or APU clock edge, no DMA but OAM DMA's plain copying
+    /// (`dma_quiet_m_cycles`). Equivalent, byte for byte, to
     /// that many idle M-cycles (checked by the eager-versus-skipping determinism test).
     pub(crate) fn skip_quiet_cycles(&mut self, budget: u64) {
         self.sync();

@@ -184,3 +184,111 @@ fn ly_polling_loops_skip_as_they_run() {
         0x5EED_0004,
     );
 }
+
+/// A ROM of OAM DMAs started at a phase that moves across the frame from one frame to the
+/// next (VBlank, HBlank, the OAM scan, mode 3, line 153, the LCD off two frames in 16), from
+/// work RAM, VRAM and ROM (banks 0 and 1), with objects on, each from one of four routines
+/// in HRAM: the usual wait; reads of work RAM and OAM halfway (blocked, they see the byte
+/// the DMA copies); a restart while running; a HALT (IME off, woken by VBlank) over the
+/// transfer. The bytes copied change every frame.
+fn oam_dma_rom() -> Vec<u8> {
+    let mut bytes = vec![0u8; 0x8000];
+    bytes[0x134..0x13C].copy_from_slice(b"OAMDMA!!");
+    let pieces: [(usize, &[u8]); 5] = [
+        (0x100, &[0xC3, 0x50, 0x01]), // JP $0150
+        (
+            0x150,
+            &[
+                0xF3, 0x31, 0xF0, 0xDF, // DI; LD SP,$DFF0
+                // The routines at $0300 to $FF80..=$FFBF: LD HL,$0300; LD C,$80; then
+                // LD A,[HL+]; LDH [C],A; INC C; LD A,C; CP $C0; JR NZ,@-8
+                0x21, 0x00, 0x03, 0x0E, 0x80, 0x2A, 0xE2, 0x0C, 0x79, 0xFE, 0xC0, 0x20, 0xF8, 0x3E,
+                0x93, 0xE0, 0x40, // LD A,$93; LDH [LCDC],A: objects on
+                0x3E, 0x01, 0xE0, 0xFF, // LD A,1; LDH [IE],A: VBlank (never dispatched)
+                // $0169: the frame counter at $FFF0; $C000..=$C09F from it (LD [HL+],A;
+                // ADD A,7; DEC B; JR NZ)
+                0xF0, 0xF0, 0x3C, 0xE0, 0xF0, 0x21, 0x00, 0xC0, 0x06, 0xA0, //
+                0x22, 0xC6, 0x07, 0x05, 0x20, 0xFA, //
+                0xF0, 0x44, 0xFE, 0x90, 0x20, 0xFA, // wait for LY = 144
+                // BC = (counter & 7) << 8 | counter | 1; DEC BC until 0 (7 M-cycles each)
+                0xF0, 0xF0, 0xF6, 0x01, 0x4F, 0xE6, 0x07, 0x47, 0x0B, 0x78, 0xB1, 0x20, 0xFB,
+                // counter & 13 = 4 (routines 0 and 2, not the HALT): LCD off
+                0xF0, 0xF0, 0xE6, 0x0D, 0xFE, 0x04, 0x20, 0x04, 0x3E, 0x13, 0xE0, 0x40,
+                // D = the source, from the table at $0200 by (counter >> 2) & 3
+                0xF0, 0xF0, 0xCB, 0x3F, 0xCB, 0x3F, 0xE6, 0x03, 0x5F, 0x16, 0x02, 0x1A, 0x57,
+                // HL = the routine, from the table at $0210 by counter & 3; A = D
+                0xF0, 0xF0, 0xE6, 0x03, 0xC6, 0x10, 0x6F, 0x26, 0x02, 0x6E, 0x26, 0xFF, 0x7A, 0x01,
+                0xB7, 0x01, 0xC5, 0xE9, // LD BC,$01B7; PUSH BC; JP HL
+                // $01B7: LCD on; JP $0169
+                0x3E, 0x93, 0xE0, 0x40, 0xC3, 0x69, 0x01,
+            ],
+        ),
+        (0x200, &[0xC0, 0x80, 0x40, 0x00]),
+        (0x210, &[0x80, 0x88, 0xA0, 0xB8]),
+        (
+            0x300,
+            &[
+                // $FF80: LDH [DMA],A; LD A,42; DEC A; JR NZ,@-3; RET
+                0xE0, 0x46, 0x3E, 0x2A, 0x3D, 0x20, 0xFD, 0xC9, //
+                // $FF88: the same with LD A,[$C020]; LDH [$FFF1],A; LD A,[$FE05];
+                // LDH [$FFF2],A after 12 rounds
+                0xE0, 0x46, 0x3E, 0x0C, 0x3D, 0x20, 0xFD, //
+                0xFA, 0x20, 0xC0, 0xE0, 0xF1, 0xFA, 0x05, 0xFE, 0xE0, 0xF2, //
+                0x3E, 0x1E, 0x3D, 0x20, 0xFD, 0xC9, 0x00, //
+                // $FFA0: a restart from $C100 after 16 rounds
+                0xE0, 0x46, 0x3E, 0x10, 0x3D, 0x20, 0xFD, //
+                0x3E, 0xC1, 0xE0, 0x46, 0x3E, 0x2A, 0x3D, 0x20, 0xFD, 0xC9, //
+                0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, //
+                // $FFB8: LDH [DMA],A; XOR A; LDH [IF],A; HALT; NOP; RET
+                0xE0, 0x46, 0xAF, 0xE0, 0x0F, 0x76, 0x00, 0xC9,
+            ],
+        ),
+    ];
+    for (address, code) in pieces {
+        bytes[address..address + code.len()].copy_from_slice(code);
+    }
+    let mut checksum = 0u8;
+    for &byte in &bytes[0x134..0x14D] {
+        checksum = checksum.wrapping_sub(byte).wrapping_sub(1);
+    }
+    bytes[0x14D] = checksum;
+    bytes
+}
+
+/// OAM DMA cycles deferred inside quiet windows leave the bytes ticking them does, at
+/// every point a run can stop (the CPU's view: runs end at pseudo-random instruction
+/// boundaries, a few hundred M-cycles apart), on a DMG and on a CGB in compatibility mode
+/// (where work RAM has a bus of its own).
+#[test]
+fn oam_dma_deferred_as_ticked() {
+    let bytes = oam_dma_rom();
+    for model in [Model::Dmg, Model::Cgb] {
+        let mut eager = power_on_as(&bytes, model);
+        eager.set_halt_skipping(false);
+        let mut deferring = power_on_as(&bytes, model);
+        let mut seed = 0x5EED_0005u32;
+        let mut transfers_seen = 0;
+        let end = 120 * 17_556;
+        while deferring.m_cycles() < end {
+            // xorshift32: chunks of 1..=512 M-cycles.
+            seed ^= seed << 13;
+            seed ^= seed >> 17;
+            seed ^= seed << 5;
+            let target = deferring.m_cycles() + u64::from(seed % 512) + 1;
+            eager.run_until(target);
+            deferring.run_until(target);
+            assert!(
+                eager.state().as_bytes() == deferring.state().as_bytes(),
+                "{model:?}: deferral changed the state at M-cycle {}",
+                eager.m_cycles()
+            );
+            transfers_seen += u32::from(deferring.state().hw.dma.active);
+        }
+        // One transfer a round; a run boundary falls in one about every other round.
+        let rounds = deferring.state().hw.hram[0x70];
+        assert!(
+            rounds >= 60 && transfers_seen >= 20,
+            "{model:?}: the ROM ran {rounds} rounds, stopping in {transfers_seen} transfers"
+        );
+    }
+}

@@ -683,6 +683,47 @@ impl PpuState {
         self.oam_dma_byte = last_byte;
     }
 
+    /// Dots from now in which no step reads OAM or the byte OAM DMA drives (the OAM scan
+    /// at `LineMode2`, mode 3's object fetches): the rest of VBlank or of a visible line's
+    /// HBlank, up to the next scan; unbounded with the LCD off. 0 anywhere else (modes 2
+    /// and 3, the line the LCD starts with, a write waiting to apply). The machine defers
+    /// the M-cycles of an OAM DMA only within them (`Machine::dma_quiet_m_cycles`), so
+    /// that the PPU cannot tell the bytes copied meanwhile.
+    pub fn dots_without_oam_reads(&self) -> u32 {
+        if self.lcdc & LCDC_LCD_ENABLE == 0 && self.deferred_valid == 0 {
+            return u32::MAX;
+        }
+        if self.fifo_lag != 0 || self.deferred_valid != 0 {
+            return 0;
+        }
+        // Whole lines between this one and the line whose scan comes next.
+        let lines_between = match Step::from_raw(self.step) {
+            Step::Mode0Interrupt | Step::LineWindowCheck | Step::LineEnd => match self.ly {
+                0..=142 => 0,
+                143 => 10,
+                _ => return 0,
+            },
+            Step::VBlankLineStart | Step::VBlankDot2 | Step::VBlankDot4 | Step::VBlankLineEnd => {
+                match self.ly {
+                    144..=152 => 153 - self.ly,
+                    _ => return 0,
+                }
+            }
+            Step::Line153Start
+            | Step::Line153Dot6
+            | Step::Line153Dot8
+            | Step::Line153Dot12
+            | Step::Line153Dot24
+            | Step::Line153CgbCompare
+            | Step::Line153CgbLyZero
+            | Step::FrameEnd => 0,
+            _ => return 0,
+        };
+        // Every line is `LINE_DOTS` long and `line_dot` is the dots run of this one.
+        let line_left = u32::from(LINE_DOTS.saturating_sub(self.line_dot));
+        line_left + u32::from(lines_between) * u32::from(LINE_DOTS) + u32::from(schedule::MODE2_DOT)
+    }
+
     /// The interrupt bits (VBlank, STAT) the PPU will request during the first dot of the
     /// next M-cycle (`interrupts_in_next_dots` for one dot). Runs a copy; draws nothing.
     pub fn interrupts_in_next_dot(&self, memory: VideoMemory) -> u8 {
