@@ -966,6 +966,8 @@ impl<'a> Machine<'a> {
     fn cpu_write_slow(&mut self, addr: u16, value: u8) {
         self.settle_clock();
         let io = matches!(addr, 0xFF00..=0xFF7F);
+        // The quiet window's end before the write (`recheck_quiet_after_write`).
+        let window_end = self.full_tick_m_cycle;
         match addr {
             0x0000..=0x7FFF | 0xA000..=0xFDFF | 0xFF80..=0xFFFE => {}
             0xFF00..=0xFF7F => self.sync_and_recheck(),
@@ -980,7 +982,7 @@ impl<'a> Machine<'a> {
         }
         self.write_mapped(addr, value, true);
         if io {
-            self.recheck_quiet_after_write();
+            self.recheck_quiet_after_write(window_end);
         }
     }
 
@@ -988,11 +990,23 @@ impl<'a> Machine<'a> {
     /// it after its tick (the window is a pure function of the synced components), rather
     /// than one full tick to compute it. Only when the write ran no tick of its own (an
     /// HBlank or general VRAM DMA's stall starts its own windows).
+    ///
+    /// A rendering register written in mode 3 that keeps the quiet window
+    /// (`PpuState::deferred_write_keeps_window`: the PPU walk answers the same with it as
+    /// without it) leaves the window before the write, ending at `window_end`, as it was:
+    /// no walk (a raster effect's handler writes LYC or returns soon after, which ends it).
     #[inline(always)]
-    fn recheck_quiet_after_write(&mut self) {
+    fn recheck_quiet_after_write(&mut self, window_end: u64) {
         let now = self.hw.m_cycles;
         let untouched = self.synced_m_cycles == now && self.full_tick_m_cycle == now + 1;
         if !untouched || !self.defer_quiet_ticks {
+            return;
+        }
+        if window_end > now + 1
+            && self.hw.ppu.deferred_write_keeps_window()
+            && !self.hw.cgb.double_speed()
+        {
+            self.set_full_tick_m_cycle(window_end.min(self.stop_m_cycle).max(now + 1));
             return;
         }
         let quiet = self.quiet_m_cycles(u32::MAX);

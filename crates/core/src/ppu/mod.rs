@@ -787,7 +787,13 @@ impl PpuState {
             let left = u32::from(lcd_off_frame::<DOTS>().saturating_sub(self.lcd_off_m_cycles));
             return left.saturating_sub(1);
         }
-        if self.wx_just_changed != 0 || self.deferred_valid != 0 {
+        if self.wx_just_changed != 0 {
+            return 0;
+        }
+        // A write deferred in mode 3 is applied by the window's first tick (`advance_of`);
+        // the walk below holds across it when the write changes nothing it assumes
+        // (`deferred_write_keeps_window`).
+        if self.deferred_valid != 0 && (DOTS != 4 || !self.deferred_write_keeps_window()) {
             return 0;
         }
         if self.fifo_lag != 0 || (self.step_is_mode3() && DOTS == 4 && lazy_mode3) {
@@ -830,7 +836,7 @@ impl PpuState {
     /// `n <= quiet_m_cycles_of::<DOTS>()`, drawing into and run as `host` says.
     pub fn advance_of<const DOTS: u16>(
         &mut self,
-        n: u32,
+        mut n: u32,
         memory: VideoMemory,
         interrupt_flag: &mut u8,
         host: &mut Host,
@@ -841,6 +847,16 @@ impl PpuState {
         // The caller's promise; checking it would cost a second walk (`quiet_dots`) per
         // catch-up.
         debug_assert!(n <= self.quiet_m_cycles_of::<DOTS>(host.lazy_mode3, n));
+        if self.deferred_valid != 0 && n != 0 {
+            // The window's first M-cycle applies the write deferred in mode 3, as its tick
+            // would (`tick_slow`); the rest of the window runs from there as usual.
+            let frame_done = self.tick_slow::<DOTS>(memory, interrupt_flag, host);
+            debug_assert!(!frame_done, "a frame completed inside a quiet window");
+            n -= 1;
+            if self.advance_quiet::<DOTS>(n) {
+                return;
+            }
+        }
         if n <= 1 {
             for _ in 0..n {
                 self.tick_dots::<DOTS>(memory, interrupt_flag, host);
