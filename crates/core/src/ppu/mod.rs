@@ -781,19 +781,16 @@ impl PpuState {
     /// `quiet_m_cycles` for M-cycles of `DOTS` dots (see `tick_dots`), with or without
     /// `Render::lazy_mode3` (without it, mode 3 is never quiet). Looks no further than
     /// `limit` M-cycles (the caller's other bounds): the answer is then at least `limit`.
+    #[inline(always)]
     pub fn quiet_m_cycles_of<const DOTS: u16>(&self, lazy_mode3: bool, limit: u32) -> u32 {
         let limit_dots = limit.saturating_mul(4).saturating_add(3);
         if self.lcdc & LCDC_LCD_ENABLE == 0 {
             let left = u32::from(lcd_off_frame::<DOTS>().saturating_sub(self.lcd_off_m_cycles));
             return left.saturating_sub(1);
         }
-        if self.wx_just_changed != 0 {
-            return 0;
-        }
-        // A write deferred in mode 3 is applied by the window's first tick (`advance_of`);
-        // the walk below holds across it when the write changes nothing it assumes
-        // (`deferred_write_keeps_window`).
-        if self.deferred_valid != 0 && (DOTS != 4 || !self.deferred_write_keeps_window()) {
+        if self.wx_just_changed | self.deferred_valid != 0
+            && !self.pending_write_keeps_window::<DOTS>()
+        {
             return 0;
         }
         if self.fifo_lag != 0 || (self.step_is_mode3() && DOTS == 4 && lazy_mode3) {
@@ -817,6 +814,16 @@ impl PpuState {
         }
         // The next step runs in tick number wait/DOTS (counting from 0).
         u32::from(self.wait_dots) / u32::from(DOTS)
+    }
+
+    /// Whether the quiet window holds across a pending register write: a write deferred
+    /// in mode 3 is applied by the window's first tick (`advance_of`), and the walk holds
+    /// across it when the write changes nothing it assumes (`deferred_write_keeps_window`;
+    /// at single speed only). Out of line: most windows have none.
+    #[cold]
+    #[inline(never)]
+    fn pending_write_keeps_window<const DOTS: u16>(&self) -> bool {
+        DOTS == 4 && self.wx_just_changed == 0 && self.deferred_write_keeps_window()
     }
 
     /// Exactly `n` calls of `tick` when `n <= quiet_m_cycles()`.
@@ -848,12 +855,8 @@ impl PpuState {
         // catch-up.
         debug_assert!(n <= self.quiet_m_cycles_of::<DOTS>(host.lazy_mode3, n));
         if self.deferred_valid != 0 && n != 0 {
-            // The window's first M-cycle applies the write deferred in mode 3, as its tick
-            // would (`tick_slow`); the rest of the window runs from there as usual.
-            let frame_done = self.tick_slow::<DOTS>(memory, interrupt_flag, host);
-            debug_assert!(!frame_done, "a frame completed inside a quiet window");
             n -= 1;
-            if self.advance_quiet::<DOTS>(n) {
+            if self.advance_deferred_write::<DOTS>(n, memory, interrupt_flag, host) {
                 return;
             }
         }
@@ -894,6 +897,23 @@ impl PpuState {
             self.settle(&mut bus);
             left = rest - owed;
         }
+    }
+
+    /// `advance_of`'s first M-cycle when a write was deferred in mode 3: applies it as the
+    /// tick would (`tick_slow`). True when the `rest` M-cycles after it were `advance_quiet`'s
+    /// common case and ran too.
+    #[cold]
+    #[inline(never)]
+    fn advance_deferred_write<const DOTS: u16>(
+        &mut self,
+        rest: u32,
+        memory: VideoMemory,
+        interrupt_flag: &mut u8,
+        host: &mut Host,
+    ) -> bool {
+        let frame_done = self.tick_slow::<DOTS>(memory, interrupt_flag, host);
+        debug_assert!(!frame_done, "a frame completed inside a quiet window");
+        self.advance_quiet::<DOTS>(rest)
     }
 
     /// `advance_of` from inside mode 3 (or owing its dots) over `left` dots of whole ticks:
