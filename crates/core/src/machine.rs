@@ -118,6 +118,9 @@ pub(crate) struct Machine<'a> {
     /// The M-cycle at which the run loop stops (`set_stop_m_cycle`): the quiet window ends
     /// there, so that its tick runs in full and sets `checks_due`.
     stop_m_cycle: u64,
+    /// `full_tick_m_cycle` as an I/O write found it, before its sync ended the window
+    /// (`recheck_quiet_after_write`).
+    window_end_before_write: u64,
     /// The last CPU read of LY or STAT, reported with `Events::POLL_READ` (`poll_loop`).
     poll_read: PollRead,
     /// The CPU just jumped back to a load from memory that may start a polling loop
@@ -243,6 +246,7 @@ impl<'a> Machine<'a> {
             rom_windows_end: 0,
             checks_due: true,
             stop_m_cycle: u64::MAX,
+            window_end_before_write: 0,
             poll_read: PollRead {
                 m_cycle: 0,
                 reg: 0,
@@ -1052,7 +1056,11 @@ impl<'a> Machine<'a> {
         let io = matches!(addr, 0xFF00..=0xFF7F);
         match addr {
             0x0000..=0x7FFF | 0xA000..=0xFDFF | 0xFF80..=0xFFFE => {}
-            0xFF00..=0xFF7F => self.sync_and_recheck(),
+            0xFF00..=0xFF7F => {
+                // Kept in memory: a local would cost every slow write a saved register.
+                self.window_end_before_write = self.full_tick_m_cycle;
+                self.sync_and_recheck();
+            }
             _ => self.sync(),
         }
         if self.dma_blocks(addr) {
@@ -1072,11 +1080,26 @@ impl<'a> Machine<'a> {
     /// it after its tick (the window is a pure function of the synced components), rather
     /// than one full tick to compute it. Only when the write ran no tick of its own (an
     /// HBlank or general VRAM DMA's stall starts its own windows).
+    ///
+    /// A rendering register written in mode 3 that keeps the quiet window
+    /// (`PpuState::deferred_write_keeps_window`: the PPU walk answers the same with it as
+    /// without it) leaves the window before the write (`window_end_before_write`) as it
+    /// was: no walk (a raster effect's handler writes LYC or returns soon after, which ends
+    /// it).
     #[inline(always)]
     fn recheck_quiet_after_write(&mut self) {
         let now = self.hw.m_cycles;
+        let window_end = self.window_end_before_write;
         let untouched = self.synced_m_cycles == now && self.full_tick_m_cycle == now + 1;
         if !untouched || !self.defer_quiet_ticks {
+            return;
+        }
+        if self.hw.ppu.deferred_valid != 0
+            && window_end > now + 1
+            && self.hw.ppu.deferred_write_keeps_window()
+            && !self.hw.cgb.double_speed()
+        {
+            self.set_full_tick_m_cycle(window_end.min(self.stop_m_cycle).max(now + 1));
             return;
         }
         let quiet = self.quiet_m_cycles(u32::MAX);

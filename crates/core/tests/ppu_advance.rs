@@ -114,6 +114,93 @@ fn check_advance_equals_ticking(seed: u64, stat: u8, stat_mask: Option<u8>, roun
     assert!(skipped > 100_000, "quiet spans too rare to test: {skipped}");
 }
 
+/// Rendering registers written in mode 3 are deferred to the next tick, which applies them
+/// at their dot; a quiet span may start with that tick (`advance` applies the write first).
+/// As in a raster game's LYC handler: LYC the only STAT source (HBlank sometimes too),
+/// writes to SCY, SCX, LCDC and the palettes landing anywhere in mode 3.
+#[test]
+fn advance_applies_mode3_writes_first() {
+    let seed = 0x5EED_0005_u64;
+    println!("seed {seed:#x}");
+    let mut rng = SplitMix64::new(seed);
+    let (vram, oam) = scene(&mut rng);
+    let mut ppu = PpuState::post_boot();
+    let mut interrupt_flag = 0u8;
+    let mut frame = Box::new([0u8; 160 * 144]);
+    ppu.write_register(io::LCDC, 0xF3, &mut interrupt_flag);
+    ppu.write_register(io::STAT, 0x40, &mut interrupt_flag);
+    let tick = |ppu: &mut PpuState, frame: &mut [u8; 160 * 144], interrupt_flag: &mut u8| {
+        ppu.tick(
+            VideoMemory::dmg(&vram, &oam),
+            interrupt_flag,
+            frame,
+            &mut [0; 160 * 144],
+        )
+    };
+    let mut spans_after_writes = 0u32;
+    for _ in 0..6_000 {
+        // Into mode 3, at a random dot of it.
+        while ppu.read_register(io::STAT) & 3 != 3 {
+            tick(&mut ppu, &mut frame, &mut interrupt_flag);
+        }
+        for _ in 0..rng.below(45) {
+            tick(&mut ppu, &mut frame, &mut interrupt_flag);
+        }
+        if rng.below(8) == 0 {
+            let sources = [0x40, 0x48, 0x00][rng.below(3) as usize];
+            ppu.write_register(io::STAT, sources, &mut interrupt_flag);
+            ppu.write_register(io::LYC, rng.below(154) as u8, &mut interrupt_flag);
+        }
+        let (reg, value) = match rng.below(8) {
+            0 | 1 => (io::SCY, rng.next_u64() as u8),
+            2 => (io::SCX, rng.next_u64() as u8),
+            3 => (io::LCDC, 0x80 | rng.next_u64() as u8),
+            4 => (io::BGP, rng.next_u64() as u8),
+            5 => (io::OBP0, rng.next_u64() as u8),
+            6 => (io::WY, rng.below(150) as u8),
+            _ => (io::WX, rng.below(170) as u8),
+        };
+        ppu.write_register(reg, value, &mut interrupt_flag);
+        let deferred = ppu.deferred_valid != 0;
+        let quiet = ppu.quiet_m_cycles();
+        if quiet == 0 {
+            tick(&mut ppu, &mut frame, &mut interrupt_flag);
+            continue;
+        }
+        spans_after_writes += u32::from(deferred);
+        let n = 1 + rng.below(u64::from(quiet)) as u32;
+        let mut ticked = ppu;
+        let mut ticked_frame = frame.clone();
+        let mut ticked_if = 0u8;
+        for _ in 0..n {
+            let done = tick(&mut ticked, &mut ticked_frame, &mut ticked_if);
+            assert!(!done, "a frame completed inside a quiet span of {quiet}");
+        }
+        assert_eq!(ticked_if, 0, "an interrupt inside a quiet span of {quiet}");
+        let mut advanced_if = 0u8;
+        ppu.advance(
+            n,
+            VideoMemory::dmg(&vram, &oam),
+            &mut advanced_if,
+            &mut frame,
+            &mut [0; 160 * 144],
+        );
+        assert_eq!(advanced_if, 0);
+        assert!(
+            ppu == ticked,
+            "advance({n}) after FF{reg:02X} differs from {n} ticks"
+        );
+        assert!(
+            frame[..] == ticked_frame[..],
+            "frame differs after advance({n})"
+        );
+    }
+    assert!(
+        spans_after_writes > 2_000,
+        "too few quiet spans start with a deferred write: {spans_after_writes}"
+    );
+}
+
 #[test]
 fn lcd_off_reports_a_frame_every_17556_m_cycles() {
     let vram = Box::new([0u8; 0x2000]);

@@ -822,13 +822,16 @@ impl PpuState {
     /// `quiet_m_cycles` for M-cycles of `DOTS` dots (see `tick_dots`), with or without
     /// `Render::lazy_mode3` (without it, mode 3 is never quiet). Looks no further than
     /// `limit` M-cycles (the caller's other bounds): the answer is then at least `limit`.
+    #[inline(always)]
     pub fn quiet_m_cycles_of<const DOTS: u16>(&self, lazy_mode3: bool, limit: u32) -> u32 {
         let limit_dots = limit.saturating_mul(4).saturating_add(3);
         if self.lcdc & LCDC_LCD_ENABLE == 0 {
             let left = u32::from(lcd_off_frame::<DOTS>().saturating_sub(self.lcd_off_m_cycles));
             return left.saturating_sub(1);
         }
-        if self.wx_just_changed != 0 || self.deferred_valid != 0 {
+        if self.wx_just_changed | self.deferred_valid != 0
+            && !self.pending_write_keeps_window::<DOTS>()
+        {
             return 0;
         }
         if self.fifo_lag != 0 || (self.step_is_mode3() && DOTS == 4 && lazy_mode3) {
@@ -854,6 +857,16 @@ impl PpuState {
         u32::from(self.wait_dots) / u32::from(DOTS)
     }
 
+    /// Whether the quiet window holds across a pending register write: a write deferred
+    /// in mode 3 is applied by the window's first tick (`advance_of`), and the walk holds
+    /// across it when the write changes nothing it assumes (`deferred_write_keeps_window`;
+    /// at single speed only). Out of line: most windows have none.
+    #[cold]
+    #[inline(never)]
+    fn pending_write_keeps_window<const DOTS: u16>(&self) -> bool {
+        DOTS == 4 && self.wx_just_changed == 0 && self.deferred_write_keeps_window()
+    }
+
     /// Exactly `n` calls of `tick` when `n <= quiet_m_cycles()`.
     pub fn advance(
         &mut self,
@@ -871,7 +884,7 @@ impl PpuState {
     /// `n <= quiet_m_cycles_of::<DOTS>()`, drawing into and run as `host` says.
     pub fn advance_of<const DOTS: u16>(
         &mut self,
-        n: u32,
+        mut n: u32,
         memory: VideoMemory,
         interrupt_flag: &mut u8,
         host: &mut Host,
@@ -882,6 +895,12 @@ impl PpuState {
         // The caller's promise; checking it would cost a second walk (`quiet_dots`) per
         // catch-up.
         debug_assert!(n <= self.quiet_m_cycles_of::<DOTS>(host.lazy_mode3, n));
+        if self.deferred_valid != 0 && n != 0 {
+            n -= 1;
+            if self.advance_deferred_write::<DOTS>(n, memory, interrupt_flag, host) {
+                return;
+            }
+        }
         if n <= 1 {
             for _ in 0..n {
                 self.tick_dots::<DOTS>(memory, interrupt_flag, host);
@@ -919,6 +938,23 @@ impl PpuState {
             self.settle(&mut bus);
             left = rest - owed;
         }
+    }
+
+    /// `advance_of`'s first M-cycle when a write was deferred in mode 3: applies it as the
+    /// tick would (`tick_slow`). True when the `rest` M-cycles after it were `advance_quiet`'s
+    /// common case and ran too.
+    #[cold]
+    #[inline(never)]
+    fn advance_deferred_write<const DOTS: u16>(
+        &mut self,
+        rest: u32,
+        memory: VideoMemory,
+        interrupt_flag: &mut u8,
+        host: &mut Host,
+    ) -> bool {
+        let frame_done = self.tick_slow::<DOTS>(memory, interrupt_flag, host);
+        debug_assert!(!frame_done, "a frame completed inside a quiet window");
+        self.advance_quiet::<DOTS>(rest)
     }
 
     /// `advance_of` from inside mode 3 (or owing its dots) over `left` dots of whole ticks:

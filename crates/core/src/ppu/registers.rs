@@ -58,10 +58,21 @@ impl PpuState {
         if m_cycles == 0 {
             return Some(self.read_register(reg));
         }
-        if self.deferred_valid | self.wx_just_changed != 0 {
+        if self.wx_just_changed != 0 {
             return None;
         }
-        if !matches!(reg, io::LY | io::STAT) || !self.steps_due_within(m_cycles) {
+        if !matches!(reg, io::LY | io::STAT) {
+            // Only LY and STAT change in steps; a write deferred in mode 3 is applied by the
+            // first of the M-cycles, after which its register reads the value written, as
+            // `read_register` already answers.
+            return Some(self.read_register(reg));
+        }
+        // A deferred write applied on the way may change mode 3's length (STAT) or switch
+        // the LCD off; LY keeps its line timing for those that keep the quiet window.
+        if self.deferred_valid != 0 && (reg == io::STAT || !self.deferred_write_keeps_window()) {
+            return None;
+        }
+        if !self.steps_due_within(m_cycles) {
             return Some(self.read_register(reg));
         }
         if self.is_cgb_hardware() {
@@ -161,14 +172,19 @@ impl PpuState {
     /// `LINE_DOTS` dots, 114 M-cycles, from one LY step to the next) up to line 152; line
     /// 153's early LY=0 and the LCD-on line are left out, and STAT's next change is not
     /// foreseen (mode 3's length depends on the objects and the window). Only the current
-    /// value, at once unsure, on a CGB (whose LY reads lag) and with a write pending.
+    /// value, at once unsure, on a CGB (whose LY reads lag) and with a write pending (but
+    /// for LY after a write that keeps the quiet window).
     pub(crate) fn read_forecast(&self, reg: u8, behind: u32) -> ReadForecast {
         let value = self.read_register(reg);
         if self.lcdc & LCDC_LCD_ENABLE == 0 {
             // LY and STAT read as they are until LCDC is written.
             return ReadForecast::constant(value, u32::MAX);
         }
-        if self.is_cgb_hardware() || self.deferred_valid | self.wx_just_changed != 0 {
+        // A write deferred in mode 3 that keeps the quiet window leaves LY's line timing
+        // as it is (`read_register_after`); STAT may then change sooner.
+        let deferred_changes =
+            self.deferred_valid != 0 && (reg != io::LY || !self.deferred_write_keeps_window());
+        if self.is_cgb_hardware() || self.wx_just_changed != 0 || deferred_changes {
             return ReadForecast::constant(value, 0);
         }
         let behind = 4 * behind;
@@ -314,6 +330,30 @@ impl PpuState {
         self.wait_dots = 0;
         // The first line behaves as if it had started 8 dots earlier.
         self.line_dot = 8;
+    }
+
+    /// Whether a write is deferred (in mode 3) and the quiet window walked from the state
+    /// before it (`quiet_dots`) also holds with the write applied by the window's first tick
+    /// (`advance_of`, as `tick_slow` does). None of these registers is a STAT source, LYC
+    /// or the line timing; mode 3 still outputs at most one pixel a dot, and the walk
+    /// passes mode 3 only where its end requests nothing, whatever its length (LCDC's
+    /// window and object bits change that length). Left out, so that the window starts
+    /// after the tick that applies them: an LCD toggle, WX (its first dot is compared
+    /// apart, `wx_just_changed`) and a CGB's tile-data select (its glitch dot,
+    /// `tile_sel_glitch`).
+    pub(crate) fn deferred_write_keeps_window(&self) -> bool {
+        if self.deferred_valid == 0 {
+            return false;
+        }
+        match self.deferred_reg {
+            io::SCY | io::SCX | io::BGP | io::OBP0 | io::OBP1 | io::WY => true,
+            io::LCDC => {
+                let changed = self.lcdc ^ self.deferred_value;
+                changed & LCDC_LCD_ENABLE == 0
+                    && !(self.is_cgb_hardware() && changed & LCDC_TILE_DATA != 0)
+            }
+            _ => false,
+        }
     }
 
     /// Applies the write `write_register` deferred during mode 3, at its dot. The access
