@@ -125,6 +125,22 @@ fn halt_skipping_matches_ticking_every_cycle_on_a_cgb() {
     }
 }
 
+/// A 32 KiB ROM with `title` in its header, `pieces` of code at their addresses and a
+/// valid header checksum.
+fn assemble_rom(title: &[u8; 8], pieces: &[(usize, &[u8])]) -> Vec<u8> {
+    let mut bytes = vec![0u8; 0x8000];
+    bytes[0x134..0x13C].copy_from_slice(title);
+    for &(address, code) in pieces {
+        bytes[address..address + code.len()].copy_from_slice(code);
+    }
+    let mut checksum = 0u8;
+    for &byte in &bytes[0x134..0x14D] {
+        checksum = checksum.wrapping_sub(byte).wrapping_sub(1);
+    }
+    bytes[0x14D] = checksum;
+    bytes
+}
+
 /// A ROM of loops polling LY and STAT, whose skips run across changes of the value read
 /// (`poll_loop`): waiting for LY >= 145, for LY == 10 (with a NOP: 9 M-cycles an
 /// iteration), for LY == C or B (two compares, two ways out), for mode 0 (STAT), for
@@ -132,8 +148,7 @@ fn halt_skipping_matches_ticking_every_cycle_on_a_cgb() {
 /// the loops' phase against the lines from frame to frame; the VBlank and an LY=LYC STAT
 /// interrupt (line 50) cut the quiet windows; the values the loops leave go to HRAM.
 fn ly_polling_rom() -> Vec<u8> {
-    let mut bytes = vec![0u8; 0x8000];
-    bytes[0x134..0x13C].copy_from_slice(b"LYPOLLS!");
+    let title = b"LYPOLLS!";
     let pieces: [(usize, &[u8]); 4] = [
         (0x40, &[0xD9]),              // VBlank: RETI
         (0x48, &[0xD9]),              // STAT: RETI
@@ -163,15 +178,7 @@ fn ly_polling_rom() -> Vec<u8> {
             ],
         ),
     ];
-    for (address, code) in pieces {
-        bytes[address..address + code.len()].copy_from_slice(code);
-    }
-    let mut checksum = 0u8;
-    for &byte in &bytes[0x134..0x14D] {
-        checksum = checksum.wrapping_sub(byte).wrapping_sub(1);
-    }
-    bytes[0x14D] = checksum;
-    bytes
+    assemble_rom(title, &pieces)
 }
 
 /// Polling loops skipped across LY changes leave the bytes that running them does.
@@ -192,8 +199,7 @@ fn ly_polling_loops_skip_as_they_run() {
 /// the DMA copies); a restart while running; a HALT (IME off, woken by VBlank) over the
 /// transfer. The bytes copied change every frame.
 fn oam_dma_rom() -> Vec<u8> {
-    let mut bytes = vec![0u8; 0x8000];
-    bytes[0x134..0x13C].copy_from_slice(b"OAMDMA!!");
+    let title = b"OAMDMA!!";
     let pieces: [(usize, &[u8]); 5] = [
         (0x100, &[0xC3, 0x50, 0x01]), // JP $0150
         (
@@ -244,15 +250,7 @@ fn oam_dma_rom() -> Vec<u8> {
             ],
         ),
     ];
-    for (address, code) in pieces {
-        bytes[address..address + code.len()].copy_from_slice(code);
-    }
-    let mut checksum = 0u8;
-    for &byte in &bytes[0x134..0x14D] {
-        checksum = checksum.wrapping_sub(byte).wrapping_sub(1);
-    }
-    bytes[0x14D] = checksum;
-    bytes
+    assemble_rom(title, &pieces)
 }
 
 /// OAM DMA cycles deferred inside quiet windows leave the bytes ticking them does, at
