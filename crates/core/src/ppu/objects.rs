@@ -37,16 +37,18 @@ fn entries_on_line(oam: &[u8; 160], line: u8, height: u8) -> u64 {
 
 /// `entries_on_line` sixteen entries per SSE2 register: each 16-byte quarter-row of OAM
 /// (four entries) is masked to its Y bytes (the low byte of each 32-bit lane) and two packs
-/// narrow four quarter-rows to one Y byte per lane; then one wrapping subtract, an unsigned
-/// `min` against `height - 1` and a compare find the entries on the line, and `movemask`
-/// puts them in entry order. About a third of the SWAR form's instructions: the Y gather
-/// is where that spends most of them.
+/// narrow four quarter-rows to one Y byte per lane. An entry is on the line when
+/// `d = line - y` (wrapping) is below `height`; `s = y + 127 - line = 127 - d` (wrapping)
+/// is then in `128 - height..=127` and otherwise (`d` in `height..=255`) in `128..=255` or
+/// `0..=127 - height`: so `s` as a signed byte is above `127 - height` exactly for the
+/// entries on the line. One add, one signed compare and `movemask` test sixteen entries;
+/// about a third of the SWAR form's instructions, the Y gather being most of those.
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 #[target_feature(enable = "sse2")]
 fn entries_on_line_sse2(oam: &[u8; 160], line: u8, height: u8) -> u64 {
     use core::arch::x86_64::{
-        __m128i, _mm_and_si128, _mm_cmpeq_epi8, _mm_min_epu8, _mm_movemask_epi8, _mm_packs_epi32,
-        _mm_packus_epi16, _mm_set1_epi8, _mm_set1_epi32, _mm_sub_epi8,
+        __m128i, _mm_add_epi8, _mm_and_si128, _mm_cmpgt_epi8, _mm_movemask_epi8, _mm_packs_epi32,
+        _mm_packus_epi16, _mm_set1_epi8, _mm_set1_epi32,
     };
     let y_byte = _mm_set1_epi32(0xFF);
     // Entries 4k..=4k + 3's Y bytes, each alone in its 32-bit lane (so no pack saturates).
@@ -56,12 +58,11 @@ fn entries_on_line_sse2(oam: &[u8; 160], line: u8, height: u8) -> u64 {
     };
     // Entries 8k..=8k + 7's Y bytes in 16-bit lanes.
     let half = |k: usize| _mm_packs_epi32(quarter(2 * k), quarter(2 * k + 1));
-    let lines = _mm_set1_epi8(line as i8);
-    let last_row = _mm_set1_epi8(height.wrapping_sub(1) as i8);
-    // Bit j set: the entry in byte lane j is on the line (`line - y <= height - 1`).
+    let offset = _mm_set1_epi8(127u8.wrapping_sub(line) as i8);
+    let threshold = _mm_set1_epi8(127u8.wrapping_sub(height) as i8);
+    // Bit j set: the entry in byte lane j is on the line.
     let on_line = |ys: __m128i| {
-        let distance = _mm_sub_epi8(lines, ys);
-        let near = _mm_cmpeq_epi8(_mm_min_epu8(distance, last_row), distance);
+        let near = _mm_cmpgt_epi8(_mm_add_epi8(ys, offset), threshold);
         u64::from(_mm_movemask_epi8(near) as u16)
     };
     let last_eight = half(4);
@@ -115,39 +116,63 @@ impl PpuState {
             8
         };
         let line = u16::from(self.ly) + 16;
+        match u8::try_from(line) {
+            Ok(line) if self.oam_dma_active == 0 => {
+                self.oam_latch_y = oam[156];
+                self.oam_latch_x = oam[157];
+                // All 40 entries at once; most lines find none.
+                match entries_on_line(oam, line, height) {
+                    0 => self.sprite_count = 0,
+                    on_line => self.take_objects(oam, on_line),
+                }
+            }
+            // During OAM DMA every entry reads the latch (and LY past 239, only in a
+            // corrupt state, is beyond `entries_on_line`'s byte arithmetic).
+            _ => self.scan_oam_per_entry(oam, line, height),
+        }
+    }
+
+    /// Takes the first ten objects of `on_line` (bit i: OAM entry i), in OAM order. Out of
+    /// line, so that the scan of a line without objects needs no stack for `found`.
+    #[inline(never)]
+    fn take_objects(&mut self, oam: &[u8; 160], mut on_line: u64) {
         // (Y, X, OAM index) of the objects found.
         let mut found = [[0u8; 3]; 10];
         let mut count = 0usize;
-        match u8::try_from(line) {
-            Ok(line) if self.oam_dma_active == 0 => {
-                // All 40 entries at once, then the first ten in OAM order.
-                let mut on_line = entries_on_line(oam, line, height);
-                while on_line != 0 && count < 10 {
-                    let index = on_line.trailing_zeros() as usize;
-                    on_line &= on_line - 1;
-                    found[count] = [oam[index * 4], oam[index * 4 + 1], index as u8];
-                    count += 1;
-                }
-                self.oam_latch_y = oam[156];
-                self.oam_latch_x = oam[157];
+        while on_line != 0 && count < 10 {
+            let index = on_line.trailing_zeros() as usize;
+            on_line &= on_line - 1;
+            found[count] = [oam[index * 4], oam[index * 4 + 1], index as u8];
+            count += 1;
+        }
+        self.store_in_fetch_order(&found[..count]);
+    }
+
+    /// The scan one entry at a time through the latch, for OAM DMA (which makes every entry
+    /// read the latch) and a line past 255.
+    #[cold]
+    #[inline(never)]
+    fn scan_oam_per_entry(&mut self, oam: &[u8; 160], line: u16, height: u8) {
+        let mut found = [[0u8; 3]; 10];
+        let mut count = 0usize;
+        let blocked = self.oam_dma_active != 0;
+        for (index, entry) in oam.chunks_exact(4).enumerate() {
+            if !blocked {
+                self.oam_latch_y = entry[0];
+                self.oam_latch_x = entry[1];
             }
-            _ => {
-                // During OAM DMA every entry reads the latch (and LY past 239, only in a
-                // corrupt state, is beyond `entries_on_line`'s byte arithmetic).
-                let blocked = self.oam_dma_active != 0;
-                for (index, entry) in oam.chunks_exact(4).enumerate() {
-                    if !blocked {
-                        self.oam_latch_y = entry[0];
-                        self.oam_latch_x = entry[1];
-                    }
-                    let y = u16::from(self.oam_latch_y);
-                    if count < 10 && line >= y && line < y + u16::from(height) {
-                        found[count] = [self.oam_latch_y, self.oam_latch_x, index as u8];
-                        count += 1;
-                    }
-                }
+            let y = u16::from(self.oam_latch_y);
+            if count < 10 && line >= y && line < y + u16::from(height) {
+                found[count] = [self.oam_latch_y, self.oam_latch_x, index as u8];
+                count += 1;
             }
         }
+        self.store_in_fetch_order(&found[..count]);
+    }
+
+    /// Stores the objects `found` (Y, X, OAM index; in OAM order) as the line's object list.
+    fn store_in_fetch_order(&mut self, found: &[[u8; 3]]) {
+        let count = found.len().min(10);
         // Fetch order is X ascending, then OAM index ascending; the list is popped from its
         // end, so store X descending, then OAM index descending (insertion sort, stable).
         let mut sorted = [[0u8; 3]; 10];
