@@ -81,20 +81,14 @@ impl PpuState {
         if self.window_inserts_pixel_now() {
             self.insert_background_pixel = 1;
         }
-        self.drop_passed_objects();
-        self.mode3_sprite_check(bus);
-    }
-
-    /// Drops objects whose column has passed (e.g. left of a window start, or not fetched
-    /// while LCDC bit 1 is clear).
-    #[inline(always)]
-    pub(super) fn drop_passed_objects(&mut self) {
+        // Drop objects whose column has passed (e.g. left of a window start).
         while self.sprite_count > 0
             && (self.scanline_x < 160 || self.scanline_x >= 0u8.wrapping_sub(8))
             && self.next_sprite()[1] < self.scanline_x.wrapping_add(8)
         {
             self.sprite_count -= 1;
         }
+        self.mode3_sprite_check(bus);
     }
 
     /// UNVERIFIED glitch (SameBoy's notes): a dot of the window, past its first pixel, that

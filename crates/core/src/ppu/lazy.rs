@@ -180,7 +180,11 @@ impl PpuState {
     /// (`COLOUR`: a CGB's pipeline, in either colour mode), until a dot needs the step
     /// dispatch, mode 3 ends or one dot is left. Returns the dots not run.
     #[inline(always)]
-    fn run_plain_dots<const COLOUR: bool>(&mut self, mut dots: u32, bus: &mut Ctx) -> u32 {
+    pub(super) fn run_plain_dots<const COLOUR: bool>(
+        &mut self,
+        mut dots: u32,
+        bus: &mut Ctx,
+    ) -> u32 {
         while dots > 1 {
             // A drain's conditions include the first dot's being plain.
             let length = self.mode3_drain_length::<COLOUR>();

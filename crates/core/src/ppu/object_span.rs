@@ -102,34 +102,31 @@ impl PpuState {
     }
 
     /// `run_plain_dots`' dots that only objects keep from being plain, on a DMG with LCDC
-    /// bit 1 clear: no object is fetched, and each is dropped at the dot after its column
-    /// (`mode3_after_window`), so each dot is that drop, a pixel and a fetcher step. Runs
-    /// them while they last and at least one of `most` dots is left over (the window
-    /// checks and the inserted pixel as for a plain dot). Returns the dots run (`line_dot`
-    /// moved on by them), 0 if none; the last may have ended mode 3.
+    /// bit 1 clear: no object is fetched, and each is only dropped at the dot after its
+    /// column (`mode3_after_window`). So the dots run as if there were no objects, all
+    /// the fast paths with them, and the objects passed are dropped after, as at the last
+    /// dot. With at least a tile's fetch's worth of dots in the background FIFO and the
+    /// fetcher, the FIFO is never empty at a dot's start (only a window's start, not
+    /// plain, empties it): each dot pops a pixel, and the last began one column back.
+    /// Returns the dots run (`line_dot` moved on by them), 0 if none, leaving one of
+    /// `most` at least; the last may have ended mode 3.
     #[inline(never)]
     pub(super) fn mode3_hidden_object_dots(&mut self, most: u32, bus: &mut Ctx) -> u32 {
-        if self.lcdc & LCDC_OBJ_ENABLE != 0 || self.is_cgb_hardware() {
+        let objects = self.sprite_count;
+        if objects == 0
+            || self.lcdc & LCDC_OBJ_ENABLE != 0
+            || self.is_cgb_hardware()
+            || self.bg_fifo_len + self.fetcher_step.min(6) < 6
+        {
             return 0;
         }
         #[cfg(debug_assertions)]
         let start = *self;
-        let mut run = 0;
-        while run + 1 < most
-            && self.insert_background_pixel == 0
-            && self.mode3_window_is_plain()
-            && !self.mode3_dot_is_plain()
-        {
-            run += 1;
-            self.line_dot = self.line_dot.wrapping_add(1);
-            self.drop_passed_objects();
-            self.output_pixel(bus);
-            self.tick_fetcher(bus);
-            if self.screen_x >= 160 {
-                self.wait_dots = 0;
-                self.exit_mode3(bus);
-                break;
-            }
+        self.sprite_count = 0;
+        let run = most - self.run_plain_dots::<false>(most, bus);
+        self.sprite_count = objects;
+        if run != 0 {
+            self.drop_objects_passed(self.scanline_x.wrapping_sub(1));
         }
         #[cfg(debug_assertions)]
         if run != 0 {
@@ -140,6 +137,17 @@ impl PpuState {
             debug_assert_eq!(mine, expected);
         }
         run
+    }
+
+    /// Drops the objects whose column a dot at scanline X `x` has passed, as
+    /// `mode3_after_window` does at each dot.
+    fn drop_objects_passed(&mut self, x: u8) {
+        while self.sprite_count > 0
+            && (x < 160 || x >= 0u8.wrapping_sub(8))
+            && self.next_sprite()[1] < x.wrapping_add(8)
+        {
+            self.sprite_count -= 1;
+        }
     }
 
     /// The state `dots` dots of the step dispatch leave, from a step waiting (as `run`
