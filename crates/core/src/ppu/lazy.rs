@@ -229,10 +229,11 @@ impl PpuState {
                 if !COLOUR {
                     // The next object's fetch, all its dots at once, or the dots that
                     // pass objects not fetched (`object_span.rs`).
-                    let mut run = self.mode3_object_run(dots, bus);
-                    if run == 0 {
-                        run = self.mode3_hidden_object_dots(dots, bus);
-                    }
+                    let run = if self.lcdc & LCDC_OBJ_ENABLE != 0 {
+                        self.mode3_object_run(dots, bus)
+                    } else {
+                        self.mode3_hidden_object_dots(dots, bus)
+                    };
                     if run != 0 {
                         dots -= run;
                         if self.screen_x >= 160 {

@@ -7,6 +7,10 @@
 //! and the waits between steps go. Registers, VRAM and OAM cannot change within a run
 //! (writes are applied between runs), so the object's row address is the same at each of
 //! the three steps that form it. Debug builds check each span against the steps.
+//!
+//! With LCDC bit 1 clear a DMG fetches no object, and only drops each the dot after its
+//! column: `mode3_hidden_object_dots` runs such dots through the fast paths as if there
+//! were no objects and drops the passed ones after.
 
 use super::*;
 
@@ -117,6 +121,8 @@ impl PpuState {
             || self.lcdc & LCDC_OBJ_ENABLE != 0
             || self.is_cgb_hardware()
             || self.bg_fifo_len + self.fetcher_step.min(6) < 6
+            || self.insert_background_pixel != 0
+            || !self.mode3_window_is_plain()
         {
             return 0;
         }
