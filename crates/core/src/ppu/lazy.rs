@@ -180,7 +180,11 @@ impl PpuState {
     /// (`COLOUR`: a CGB's pipeline, in either colour mode), until a dot needs the step
     /// dispatch, mode 3 ends or one dot is left. Returns the dots not run.
     #[inline(always)]
-    fn run_plain_dots<const COLOUR: bool>(&mut self, mut dots: u32, bus: &mut Ctx) -> u32 {
+    pub(super) fn run_plain_dots<const COLOUR: bool>(
+        &mut self,
+        mut dots: u32,
+        bus: &mut Ctx,
+    ) -> u32 {
         while dots > 1 {
             // A drain's conditions include the first dot's being plain.
             let length = self.mode3_drain_length::<COLOUR>();
@@ -222,6 +226,22 @@ impl PpuState {
                 break;
             }
             if !self.mode3_dot_is_plain() {
+                if !COLOUR {
+                    // The next object's fetch, all its dots at once, or the dots that
+                    // pass objects not fetched (`object_span.rs`).
+                    let run = if self.lcdc & LCDC_OBJ_ENABLE != 0 {
+                        self.mode3_object_run(dots, bus)
+                    } else {
+                        self.mode3_hidden_object_dots(dots, bus)
+                    };
+                    if run != 0 {
+                        dots -= run;
+                        if self.screen_x >= 160 {
+                            break;
+                        }
+                        continue;
+                    }
+                }
                 break;
             }
             if !COLOUR {
@@ -260,9 +280,27 @@ impl PpuState {
     /// (see `mode3_dot`): conservative, any doubt takes the full step.
     #[inline(always)]
     pub(super) fn mode3_dot_is_plain(&self) -> bool {
-        if self.insert_background_pixel != 0 {
+        if self.insert_background_pixel != 0 || !self.mode3_window_is_plain() {
             return false;
         }
+        if self.sprite_count != 0 {
+            let n = usize::from(self.sprite_count.min(10) - 1) * 4 + 1;
+            let x = self.sprites[n];
+            let due = self.scanline_x.wrapping_add(8);
+            // Objects are dropped once passed only from column -8 on (`mode3_after_window`);
+            // before that only one exactly due is fetched.
+            let visible = self.scanline_x < 160 || self.scanline_x >= 248;
+            if x == due || (visible && x < due) {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// `mode3_dot_is_plain`'s window half: the `Mode3Dot` due now neither starts the
+    /// window nor meets one of its glitches.
+    #[inline(always)]
+    pub(super) fn mode3_window_is_plain(&self) -> bool {
         if self.in_window == 0 {
             if self.window_y_reached != 0 {
                 if self.lcdc & LCDC_WINDOW_ENABLE != 0 {
@@ -278,17 +316,6 @@ impl PpuState {
             }
         } else if self.window_inserts_pixel_now() {
             return false;
-        }
-        if self.sprite_count != 0 {
-            let n = usize::from(self.sprite_count.min(10) - 1) * 4 + 1;
-            let x = self.sprites[n];
-            let due = self.scanline_x.wrapping_add(8);
-            // Objects are dropped once passed only from column -8 on (`mode3_after_window`);
-            // before that only one exactly due is fetched.
-            let visible = self.scanline_x < 160 || self.scanline_x >= 248;
-            if x == due || (visible && x < due) {
-                return false;
-            }
         }
         true
     }

@@ -45,6 +45,7 @@ mod colour_span;
 mod fetcher;
 mod lazy;
 mod oam_bug;
+mod object_span;
 mod objects;
 mod registers;
 mod schedule;
