@@ -862,7 +862,8 @@ impl<'a> Machine<'a> {
         }
         // HRAM is never blocked by OAM DMA (the routine that waits for it runs there), and
         // nothing deferred sees it.
-        if (0xFF80..=0xFFFE).contains(&addr) {
+        // 0xFF80..=0xFFFE in one compare.
+        if addr.wrapping_sub(0xFF80) < 0x7F {
             return self.hw.hram[usize::from(addr & 0x7F)];
         }
         self.cpu_read_slow(addr)
@@ -1052,7 +1053,7 @@ impl<'a> Machine<'a> {
             self.hw.wram[usize::from(addr & 0x1FFF)] = value;
             return;
         }
-        if (0xFF80..=0xFFFE).contains(&addr) {
+        if addr.wrapping_sub(0xFF80) < 0x7F {
             self.hw.hram[usize::from(addr & 0x7F)] = value;
             return;
         }
@@ -1363,6 +1364,27 @@ impl Bus for Machine<'_> {
     fn write(&mut self, addr: u16, value: u8) {
         self.tick();
         self.cpu_write(addr, value);
+    }
+    /// As `read` (no ROM or work RAM up there): HRAM, or the slow path's I/O and IE.
+    #[inline(always)]
+    fn read_high(&mut self, low: u8) -> u8 {
+        self.tick();
+        if (0x80..=0xFE).contains(&low) {
+            return self.hw.hram[usize::from(low & 0x7F)];
+        }
+        self.cpu_read_slow(0xFF00 | u16::from(low))
+    }
+    /// As `write`: HRAM, or the slow path's I/O and IE.
+    #[inline(always)]
+    fn write_high(&mut self, low: u8, value: u8) {
+        self.tick();
+        if (0x80..=0xFE).contains(&low) {
+            self.hw.hram[usize::from(low & 0x7F)] = value;
+            return;
+        }
+        // A slow write may change IE or IF, the DMA, or catch the components up.
+        self.checks_due = true;
+        self.cpu_write_slow(0xFF00 | u16::from(low), value);
     }
     #[inline(always)]
     fn idle_with_address(&mut self, addr: u16) {
