@@ -10,6 +10,15 @@ pub trait Bus {
     fn read(&mut self, addr: u16) -> u8;
     /// One M-cycle that writes `value` to `addr`.
     fn write(&mut self, addr: u16, value: u8);
+    /// `read` of 0xFF00 + `low` (LDH), which a bus can tell apart from ROM and work RAM
+    /// without looking.
+    fn read_high(&mut self, low: u8) -> u8 {
+        self.read(0xFF00 | u16::from(low))
+    }
+    /// `write` of `value` to 0xFF00 + `low` (LDH).
+    fn write_high(&mut self, low: u8, value: u8) {
+        self.write(0xFF00 | u16::from(low), value);
+    }
     /// One M-cycle without a memory access.
     fn idle(&mut self);
     /// One M-cycle in which the CPU is halted or stopped: like `idle`, but an HBlank VRAM

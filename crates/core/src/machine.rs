@@ -110,6 +110,12 @@ pub(crate) struct Machine<'a> {
     /// mapped, the banks are whole windows), 0 when ROM reads take the slow path: one
     /// compare tells both the address range and the windows' validity.
     rom_windows_end: u16,
+    /// How many bytes from 0xC000 on the CPU reads and writes straight in `hw.wram`:
+    /// 0x2000 (banks 0 and 1), 0x1000 (bank 0 only: SVBK selects bank 2..=7), or 0 while
+    /// OAM DMA runs (it may block the work RAM's bus). One compare then tells both the
+    /// address range and the bank, rebuilt with `rom_windows` (`refresh_rom_windows`) and
+    /// after an SVBK write.
+    wram_fast_len: u16,
     /// Whether the run loop must make its per-instruction checks (stop, events, CPU mode,
     /// interrupt sample) before the next instruction: set by every full tick, every slow
     /// access, a breakpoint and `Bus::cpu_changed`; nothing else changes what they look at.
@@ -244,6 +250,7 @@ impl<'a> Machine<'a> {
             cpu_halted: false,
             rom_windows: [&UNMAPPED_WINDOW; 4],
             rom_windows_end: 0,
+            wram_fast_len: 0,
             checks_due: true,
             stop_m_cycle: u64::MAX,
             window_end_before_write: 0,
@@ -259,10 +266,11 @@ impl<'a> Machine<'a> {
         machine
     }
 
-    /// Rebuilds `rom_windows` after a change of the MBC registers, the OAM DMA's activity or
-    /// the boot ROM mapping.
+    /// Rebuilds `rom_windows` (and `wram_fast_len`) after a change of the MBC registers, the
+    /// OAM DMA's activity or the boot ROM mapping.
     #[inline]
     fn refresh_rom_windows(&mut self) {
+        self.refresh_wram_fast_len();
         let hw = &*self.hw;
         let rom: &'a Rom = self.rom;
         let windows = if hw.dma.active != 0 || hw.boot_rom_mapped != 0 {
@@ -273,6 +281,19 @@ impl<'a> Machine<'a> {
         (self.rom_windows, self.rom_windows_end) = match windows {
             Some([low, high]) => ([low, high, &UNMAPPED_WINDOW, &UNMAPPED_WINDOW], 0x8000),
             None => ([&UNMAPPED_WINDOW; 4], 0),
+        };
+    }
+
+    /// Rebuilds `wram_fast_len` after a change of the OAM DMA's activity or of SVBK.
+    #[inline]
+    fn refresh_wram_fast_len(&mut self) {
+        let hw = &*self.hw;
+        self.wram_fast_len = if hw.dma.active != 0 {
+            0
+        } else if hw.cgb.svbk & 6 != 0 {
+            0x1000
+        } else {
+            0x2000
         };
     }
 
@@ -835,17 +856,15 @@ impl<'a> Machine<'a> {
             debug_assert!(self.hw.dma.active == 0 && self.hw.boot_rom_mapped == 0);
             return self.rom_window_byte(addr);
         }
-        // (ROM addresses fall through the match below while the windows are off.)
-        if self.hw.dma.active == 0 {
-            let hw = &*self.hw;
-            match addr {
-                // Banks 0 and 1 (SVBK selects bank 2..=7 only in CGB mode).
-                0xC000..=0xDFFF if addr < 0xD000 || hw.cgb.svbk & 6 == 0 => {
-                    return hw.wram[usize::from(addr & 0x1FFF)];
-                }
-                0xFF80..=0xFFFE => return hw.hram[usize::from(addr & 0x7F)],
-                _ => {}
-            }
+        // (ROM addresses fall through while the windows are off.)
+        if addr.wrapping_sub(0xC000) < self.wram_fast_len {
+            return self.hw.wram[usize::from(addr & 0x1FFF)];
+        }
+        // HRAM is never blocked by OAM DMA (the routine that waits for it runs there), and
+        // nothing deferred sees it.
+        // 0xFF80..=0xFFFE in one compare.
+        if addr.wrapping_sub(0xFF80) < 0x7F {
+            return self.hw.hram[usize::from(addr & 0x7F)];
         }
         self.cpu_read_slow(addr)
     }
@@ -873,8 +892,6 @@ impl<'a> Machine<'a> {
             0xFF40..=0xFF45 | 0xFF47..=0xFF4B if addr != 0xFF44 || !self.hw.cgb.is_cgb() => {
                 return self.read_ppu_register(addr as u8);
             }
-            // HRAM during OAM DMA (the routine that waits for it runs there): never blocked.
-            0xFF80..=0xFFFE => return self.hw.hram[usize::from(addr & 0x7F)],
             _ => {}
         }
         // The rest may catch the components up, which may change what the checks see.
@@ -1029,21 +1046,16 @@ impl<'a> Machine<'a> {
     /// The CPU's write of `value` to `addr` this M-cycle, including DMA and PPU lock-outs.
     #[inline(always)]
     fn cpu_write(&mut self, addr: u16, value: u8) {
-        // Fast path, as in `cpu_read`: work RAM banks 0 and 1 and HRAM with no DMA, which
-        // nothing deferred can observe (no sync) and no lock-out or OAM bug touches.
-        let hw = &mut *self.hw;
-        if hw.dma.active == 0 {
-            match addr {
-                0xC000..=0xDFFF if addr < 0xD000 || hw.cgb.svbk & 6 == 0 => {
-                    hw.wram[usize::from(addr & 0x1FFF)] = value;
-                    return;
-                }
-                0xFF80..=0xFFFE => {
-                    hw.hram[usize::from(addr & 0x7F)] = value;
-                    return;
-                }
-                _ => {}
-            }
+        // Fast path, as in `cpu_read`: work RAM banks 0 and 1 with no DMA, and HRAM, which
+        // nothing deferred can observe (no sync) and no lock-out or OAM bug touches. No
+        // check looks at them either.
+        if addr.wrapping_sub(0xC000) < self.wram_fast_len {
+            self.hw.wram[usize::from(addr & 0x1FFF)] = value;
+            return;
+        }
+        if addr.wrapping_sub(0xFF80) < 0x7F {
+            self.hw.hram[usize::from(addr & 0x7F)] = value;
+            return;
         }
         // A slow write may change IE or IF, the DMA, or catch the components up.
         self.checks_due = true;
@@ -1199,6 +1211,9 @@ impl<'a> Machine<'a> {
                 if hw.cgb.write(reg, value, mapped, in_mode3) && reg == io::KEY0 {
                     hw.ppu.set_colour_mode(hw.cgb.mode());
                 }
+                if reg == io::SVBK {
+                    self.refresh_wram_fast_len();
+                }
             }
         }
     }
@@ -1349,6 +1364,27 @@ impl Bus for Machine<'_> {
     fn write(&mut self, addr: u16, value: u8) {
         self.tick();
         self.cpu_write(addr, value);
+    }
+    /// As `read` (no ROM or work RAM up there): HRAM, or the slow path's I/O and IE.
+    #[inline(always)]
+    fn read_high(&mut self, low: u8) -> u8 {
+        self.tick();
+        if (0x80..=0xFE).contains(&low) {
+            return self.hw.hram[usize::from(low & 0x7F)];
+        }
+        self.cpu_read_slow(0xFF00 | u16::from(low))
+    }
+    /// As `write`: HRAM, or the slow path's I/O and IE.
+    #[inline(always)]
+    fn write_high(&mut self, low: u8, value: u8) {
+        self.tick();
+        if (0x80..=0xFE).contains(&low) {
+            self.hw.hram[usize::from(low & 0x7F)] = value;
+            return;
+        }
+        // A slow write may change IE or IF, the DMA, or catch the components up.
+        self.checks_due = true;
+        self.cpu_write_slow(0xFF00 | u16::from(low), value);
     }
     #[inline(always)]
     fn idle_with_address(&mut self, addr: u16) {

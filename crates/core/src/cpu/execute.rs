@@ -71,6 +71,11 @@ enum Addr {
 }
 
 impl Addr {
+    /// Whether the address is 0xFF00 + a byte (LDH): the bus takes it as such.
+    #[inline(always)]
+    fn is_high(self) -> bool {
+        matches!(self, Addr::HighImm | Addr::HighC)
+    }
     /// The address, fetching any immediate bytes it needs.
     #[inline(always)]
     fn resolve(self, cpu: &mut CpuState, bus: &mut impl Bus) -> u16 {
@@ -116,7 +121,11 @@ impl Loc8 {
             Imm => fetch_imm8(cpu, bus),
             Mem(addr) => {
                 let address = addr.resolve(cpu, bus);
-                bus.read(address)
+                if addr.is_high() {
+                    bus.read_high(address as u8)
+                } else {
+                    bus.read(address)
+                }
             }
         }
     }
@@ -128,7 +137,11 @@ impl Loc8 {
             Imm => {}
             Mem(addr) => {
                 let address = addr.resolve(cpu, bus);
-                bus.write(address, value);
+                if addr.is_high() {
+                    bus.write_high(address as u8, value);
+                } else {
+                    bus.write(address, value);
+                }
             }
         }
     }
