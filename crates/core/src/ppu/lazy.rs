@@ -136,7 +136,7 @@ impl PpuState {
             dots -= wait;
             self.line_dot = self.line_dot.wrapping_add(wait as u16);
             self.wait_dots = 0;
-            self.step(bus);
+            dots -= self.step_within(dots, bus);
         }
     }
 
