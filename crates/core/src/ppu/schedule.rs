@@ -23,6 +23,7 @@ impl PpuState {
 
     /// Recomputes the STAT interrupt line and the LY=LYC flag; a rising edge of the line
     /// requests the interrupt (Mooneye stat_irq_blocking).
+    #[inline(always)]
     pub(super) fn update_stat(&mut self, interrupt_flag: &mut u8) {
         let mut line = match self.stat_mode_for_interrupt {
             0 => self.stat & STAT_HBLANK_SOURCE != 0,
