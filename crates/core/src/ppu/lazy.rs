@@ -50,7 +50,21 @@ impl PpuState {
     /// most one pixel, so while `screen_x + lag < 160` the 160th pixel is still ahead.
     /// Two dots stay owed when possible, for writes that land two dots early. Not lazy
     /// (`Render::lazy_mode3` off), at most those two stay owed.
+    #[inline(always)]
     pub(super) fn settle(&mut self, bus: &mut Ctx) {
+        // The common case, the 160th pixel surely ahead, here without a call.
+        if self.oam_dma_active == 0
+            && bus.lazy
+            && u32::from(self.screen_x) + u32::from(self.fifo_lag) < 160
+        {
+            return;
+        }
+        self.settle_owed(bus);
+    }
+
+    /// `settle` past its common case.
+    #[inline(never)]
+    fn settle_owed(&mut self, bus: &mut Ctx) {
         if self.oam_dma_active != 0 {
             // Object fetches read the byte OAM DMA drives now: no lag.
             self.pay(self.fifo_lag, bus);
@@ -136,7 +150,7 @@ impl PpuState {
             dots -= wait;
             self.line_dot = self.line_dot.wrapping_add(wait as u16);
             self.wait_dots = 0;
-            self.step(bus);
+            dots -= self.step_within(dots, bus);
         }
     }
 

@@ -23,6 +23,7 @@ impl PpuState {
 
     /// Recomputes the STAT interrupt line and the LY=LYC flag; a rising edge of the line
     /// requests the interrupt (Mooneye stat_irq_blocking).
+    #[inline(always)]
     pub(super) fn update_stat(&mut self, interrupt_flag: &mut u8) {
         let mut line = match self.stat_mode_for_interrupt {
             0 => self.stat & STAT_HBLANK_SOURCE != 0,
@@ -50,8 +51,17 @@ impl PpuState {
         self.stat_line = u8::from(line);
     }
 
+    /// Runs the step due now.
     #[inline(always)]
     pub(super) fn step(&mut self, bus: &mut Ctx) {
+        self.step_within(0, bus);
+    }
+
+    /// Runs the step due now, `dots` dots before the run ends; from a step of the line turn
+    /// (`line_turn`) the turn's later steps too when the run reaches them all. Returns the
+    /// dots run past the step's own: those of the waits before the later steps.
+    #[inline(always)]
+    pub(super) fn step_within(&mut self, dots: u32, bus: &mut Ctx) -> u32 {
         match Step::from_raw(self.step) {
             Step::Off => self.goto(Step::Off, u16::MAX),
             Step::LcdOnLine => {
@@ -83,20 +93,7 @@ impl PpuState {
                 self.vram_write_blocked = 1;
                 self.goto(Step::Mode3Start, 1);
             }
-            Step::LineStart => {
-                self.line_dot = 0;
-                self.screen_x = 0;
-                // A CGB blocks OAM writes from the line's first dot at single speed, from
-                // dot 2 at double speed (AGE oam-write-*, verified on CGB B/C/E; SameBoy).
-                if self.is_cgb_hardware() && !bus.double_speed {
-                    self.oam_write_blocked = 1;
-                }
-                if bus.double_speed {
-                    self.goto(Step::LineOamInterruptEarly, 2);
-                } else {
-                    self.goto(Step::LineOamInterrupt, OAM_INTERRUPT_DOT);
-                }
-            }
+            Step::LineStart => self.line_start(bus),
             Step::LineOamInterruptEarly => {
                 // Dot 2 at double speed (so CGB hardware): OAM writes and reads are blocked
                 // from here, a dot before single speed blocks reads (AGE oam-write-cgbBCE,
@@ -113,56 +110,10 @@ impl PpuState {
                 }
                 self.goto(Step::LineOamInterrupt, 1);
             }
-            Step::LineOamInterrupt => {
-                self.oam_read_blocked = 1;
-                // A DMG shows mode 0 for this dot after VBlank too; a CGB goes from mode 1
-                // straight to mode 2 (AGE stat-mode-*E: "no mode-0 m-cycle at the end of
-                // mode-1 on CGB-E").
-                if self.ly != 0 || !self.is_cgb_hardware() {
-                    self.set_mode(0);
-                }
-                if self.ly != 0 {
-                    self.ly_for_compare = NONE;
-                    self.stat_mode_for_interrupt = 2;
-                } else {
-                    // On line 0 the OAM source rises one dot later.
-                    self.ly_for_compare = 0;
-                    self.stat_mode_for_interrupt = NONE;
-                }
-                self.update_stat(bus.interrupt_flag);
-                self.goto(Step::LineMode2, MODE2_DOT - OAM_INTERRUPT_DOT);
-            }
-            Step::LineMode2 => {
-                self.oam_write_blocked = 1;
-                self.ly_for_compare = self.ly;
-                self.set_mode(2);
-                // The OAM source is a pulse: only its rising edge matters.
-                self.stat_mode_for_interrupt = 2;
-                self.update_stat(bus.interrupt_flag);
-                self.stat_mode_for_interrupt = NONE;
-                self.update_stat(bus.interrupt_flag);
-                self.scan_oam(bus.oam);
-                self.check_window_y();
-                self.goto(Step::LineScanEnd, SCAN_END_DOT - MODE2_DOT);
-            }
-            Step::LineScanEnd => {
-                // A DMG lets OAM writes through and blocks VRAM reads for these 4 dots; a
-                // CGB keeps OAM writes blocked and VRAM reads open until mode 3 (AGE
-                // vram-read-*, oam-write-*; SameBoy).
-                let cgb = u8::from(self.is_cgb_hardware());
-                self.oam_read_blocked = 1;
-                self.oam_write_blocked = cgb;
-                self.vram_read_blocked = cgb ^ 1;
-                self.vram_write_blocked = 0;
-                self.goto(Step::LineMode3, MODE3_DOT - SCAN_END_DOT);
-            }
-            Step::LineMode3 => {
-                self.set_mode(3);
-                self.stat_mode_for_interrupt = 3;
-                self.update_stat(bus.interrupt_flag);
-                self.block_all();
-                self.goto(Step::Mode3Start, 5);
-            }
+            Step::LineOamInterrupt => return self.line_turn(Step::LineOamInterrupt, dots, bus),
+            Step::LineMode2 => return self.line_turn(Step::LineMode2, dots, bus),
+            Step::LineScanEnd => return self.line_turn(Step::LineScanEnd, dots, bus),
+            Step::LineMode3 => self.line_mode3(bus),
             Step::Mode3Start => {
                 self.bg_fifo_low = 0;
                 self.bg_fifo_high = 0;
@@ -223,29 +174,8 @@ impl PpuState {
                 // Reached only through exit_mode3; kept for states saved at that step.
                 self.exit_mode3(bus);
             }
-            Step::LineWindowCheck => {
-                self.check_window_y();
-                self.goto(Step::LineEnd, LINE_DOTS - WINDOW_CHECK_DOT);
-            }
-            Step::LineEnd => {
-                self.ly = self.ly.wrapping_add(1);
-                self.line_dot = 0;
-                if self.ly == 144 {
-                    // CGB: line 144 raises the OAM source as the line begins, one M-cycle
-                    // before VBlank (Mooneye `misc/ppu/vblank_stat_intr-C`, verified on
-                    // CGB, AGB, AGS; a DMG raises it at dot 2, see `VBlankDot2`).
-                    if self.colour_mode != 0
-                        && self.stat_line == 0
-                        && self.stat & STAT_OAM_SOURCE != 0
-                    {
-                        *bus.interrupt_flag |= io::INT_STAT;
-                    }
-                    self.vblank_line_start(bus);
-                } else {
-                    self.goto(Step::LineStart, 0);
-                    self.step(bus);
-                }
-            }
+            Step::LineWindowCheck => return self.line_turn(Step::LineWindowCheck, dots, bus),
+            Step::LineEnd => return self.line_turn(Step::LineEnd, dots, bus),
             Step::VBlankLineStart => self.vblank_line_start(bus),
             Step::VBlankDot2 => {
                 // Line 144 also raises the OAM source, two dots before VBlank.
@@ -306,25 +236,204 @@ impl PpuState {
                 self.goto(Step::Line153Dot12, 4);
             }
             Step::Line153Dot24 => self.goto(Step::FrameEnd, LINE_DOTS - 24),
-            Step::Mode0Interrupt => {
-                // The HBlank source rises one dot after STAT shows mode 0: with SCX=3 or
-                // 7 that dot is in the next M-cycle (AGE stat-int-*, verified on DMG-C
-                // and CGB B/C/E; SameBoy).
-                self.oam_read_blocked = 0;
-                self.stat_mode_for_interrupt = 0;
-                self.update_stat(bus.interrupt_flag);
-                let wait = WINDOW_CHECK_DOT.saturating_sub(self.line_dot);
-                self.goto(Step::LineWindowCheck, wait);
-            }
+            Step::Mode0Interrupt => return self.line_turn(Step::Mode0Interrupt, dots, bus),
             Step::FrameEnd => {
                 self.ly = 0;
                 self.line_dot = 0;
                 self.reset_window_y();
                 self.window_line = 0xFF;
                 self.goto(Step::LineStart, 0);
-                self.step(bus);
+                self.line_start(bus);
             }
         }
+        0
+    }
+
+    /// Runs `first`, a step of the line turn, due now, `dots` dots before the run ends; then
+    /// the turn's later steps as far as the run reaches, back to back. The turn is the steps
+    /// from mode 0's interrupt to the next line's mode 3, in this order: `Mode0Interrupt`,
+    /// `LineWindowCheck`, `LineEnd` (with `LineStart` at once), `LineOamInterrupt`,
+    /// `LineMode2`, `LineScanEnd`, `LineMode3`. Each later step runs as the step loop would
+    /// run it (its wait passes, then it runs, if it is the step next and due within the
+    /// run), without the loop's dispatch and mode-3 test; a step off the turn (VBlank after
+    /// line 143, `LineOamInterruptEarly` at double speed) or beyond the run ends it.
+    /// Returns the dots of the waits run through (0 if only `first` ran).
+    #[inline(always)]
+    fn line_turn(&mut self, first: Step, dots: u32, bus: &mut Ctx) -> u32 {
+        // The turn's steps by rank; `first` is a constant, so the tests on it fold away.
+        let rank = match first {
+            Step::Mode0Interrupt => 0,
+            Step::LineWindowCheck => 1,
+            Step::LineEnd => 2,
+            Step::LineOamInterrupt => 3,
+            Step::LineMode2 => 4,
+            _ => 5,
+        };
+        match first {
+            Step::Mode0Interrupt => self.mode0_interrupt(bus),
+            Step::LineWindowCheck => self.line_window_check(),
+            Step::LineEnd => self.line_end(bus),
+            Step::LineOamInterrupt => self.line_oam_interrupt(bus),
+            Step::LineMode2 => self.line_mode2(bus),
+            _ => self.line_scan_end(),
+        }
+        let mut left = dots;
+        if rank < 1 {
+            if !self.turn_step_due(Step::LineWindowCheck, &mut left) {
+                return dots - left;
+            }
+            self.line_window_check();
+        }
+        if rank < 2 {
+            if !self.turn_step_due(Step::LineEnd, &mut left) {
+                return dots - left;
+            }
+            self.line_end(bus);
+        }
+        if rank < 3 {
+            if !self.turn_step_due(Step::LineOamInterrupt, &mut left) {
+                return dots - left;
+            }
+            self.line_oam_interrupt(bus);
+        }
+        if rank < 4 {
+            if !self.turn_step_due(Step::LineMode2, &mut left) {
+                return dots - left;
+            }
+            self.line_mode2(bus);
+        }
+        if rank < 5 {
+            if !self.turn_step_due(Step::LineScanEnd, &mut left) {
+                return dots - left;
+            }
+            self.line_scan_end();
+        }
+        if self.turn_step_due(Step::LineMode3, &mut left) {
+            self.line_mode3(bus);
+        }
+        dots - left
+    }
+
+    /// Whether `step` is next and due within the run's `left` dots; if so its wait passes
+    /// (`left` and `line_dot` move on by it), as in the step loop, for the caller to run it.
+    #[inline(always)]
+    fn turn_step_due(&mut self, step: Step, left: &mut u32) -> bool {
+        let wait = self.wait_dots;
+        if self.step != step as u8 || u32::from(wait) >= *left {
+            return false;
+        }
+        *left -= u32::from(wait);
+        self.line_dot = self.line_dot.wrapping_add(wait);
+        self.wait_dots = 0;
+        true
+    }
+
+    /// The HBlank source rises one dot after STAT shows mode 0: with SCX=3 or 7 that dot is
+    /// in the next M-cycle (AGE stat-int-*, verified on DMG-C and CGB B/C/E; SameBoy).
+    #[inline(always)]
+    fn mode0_interrupt(&mut self, bus: &mut Ctx) {
+        self.oam_read_blocked = 0;
+        self.stat_mode_for_interrupt = 0;
+        self.update_stat(bus.interrupt_flag);
+        let wait = WINDOW_CHECK_DOT.saturating_sub(self.line_dot);
+        self.goto(Step::LineWindowCheck, wait);
+    }
+
+    #[inline(always)]
+    fn line_window_check(&mut self) {
+        self.check_window_y();
+        self.goto(Step::LineEnd, LINE_DOTS - WINDOW_CHECK_DOT);
+    }
+
+    #[inline(always)]
+    fn line_end(&mut self, bus: &mut Ctx) {
+        self.ly = self.ly.wrapping_add(1);
+        self.line_dot = 0;
+        if self.ly == 144 {
+            // CGB: line 144 raises the OAM source as the line begins, one M-cycle before
+            // VBlank (Mooneye `misc/ppu/vblank_stat_intr-C`, verified on CGB, AGB, AGS; a
+            // DMG raises it at dot 2, see `VBlankDot2`).
+            if self.colour_mode != 0 && self.stat_line == 0 && self.stat & STAT_OAM_SOURCE != 0 {
+                *bus.interrupt_flag |= io::INT_STAT;
+            }
+            self.vblank_line_start(bus);
+        } else {
+            self.goto(Step::LineStart, 0);
+            self.line_start(bus);
+        }
+    }
+
+    #[inline(always)]
+    fn line_start(&mut self, bus: &mut Ctx) {
+        self.line_dot = 0;
+        self.screen_x = 0;
+        // A CGB blocks OAM writes from the line's first dot at single speed, from dot 2 at
+        // double speed (AGE oam-write-*, verified on CGB B/C/E; SameBoy).
+        if self.is_cgb_hardware() && !bus.double_speed {
+            self.oam_write_blocked = 1;
+        }
+        if bus.double_speed {
+            self.goto(Step::LineOamInterruptEarly, 2);
+        } else {
+            self.goto(Step::LineOamInterrupt, OAM_INTERRUPT_DOT);
+        }
+    }
+
+    #[inline(always)]
+    fn line_oam_interrupt(&mut self, bus: &mut Ctx) {
+        self.oam_read_blocked = 1;
+        // A DMG shows mode 0 for this dot after VBlank too; a CGB goes from mode 1 straight
+        // to mode 2 (AGE stat-mode-*E: "no mode-0 m-cycle at the end of mode-1 on CGB-E").
+        if self.ly != 0 || !self.is_cgb_hardware() {
+            self.set_mode(0);
+        }
+        if self.ly != 0 {
+            self.ly_for_compare = NONE;
+            self.stat_mode_for_interrupt = 2;
+        } else {
+            // On line 0 the OAM source rises one dot later.
+            self.ly_for_compare = 0;
+            self.stat_mode_for_interrupt = NONE;
+        }
+        self.update_stat(bus.interrupt_flag);
+        self.goto(Step::LineMode2, MODE2_DOT - OAM_INTERRUPT_DOT);
+    }
+
+    #[inline(always)]
+    fn line_mode2(&mut self, bus: &mut Ctx) {
+        self.oam_write_blocked = 1;
+        self.ly_for_compare = self.ly;
+        self.set_mode(2);
+        // The OAM source is a pulse: only its rising edge matters.
+        self.stat_mode_for_interrupt = 2;
+        self.update_stat(bus.interrupt_flag);
+        self.stat_mode_for_interrupt = NONE;
+        self.update_stat(bus.interrupt_flag);
+        self.scan_oam(bus.oam);
+        self.check_window_y();
+        self.goto(Step::LineScanEnd, SCAN_END_DOT - MODE2_DOT);
+    }
+
+    #[inline(always)]
+    fn line_scan_end(&mut self) {
+        // A DMG lets OAM writes through and blocks VRAM reads for these 4 dots; a CGB keeps
+        // OAM writes blocked and VRAM reads open until mode 3 (AGE vram-read-*, oam-write-*;
+        // SameBoy).
+        let cgb = u8::from(self.is_cgb_hardware());
+        self.oam_read_blocked = 1;
+        self.oam_write_blocked = cgb;
+        self.vram_read_blocked = cgb ^ 1;
+        self.vram_write_blocked = 0;
+        self.goto(Step::LineMode3, MODE3_DOT - SCAN_END_DOT);
+    }
+
+    #[inline(always)]
+    fn line_mode3(&mut self, bus: &mut Ctx) {
+        self.set_mode(3);
+        self.stat_mode_for_interrupt = 3;
+        self.update_stat(bus.interrupt_flag);
+        self.block_all();
+        self.goto(Step::Mode3Start, 5);
     }
 
     /// Dots of real time from now, at single speed, during which the steps can request no
