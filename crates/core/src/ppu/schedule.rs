@@ -260,23 +260,34 @@ impl PpuState {
     /// Returns the dots of the waits run through (0 if only `first` ran).
     #[inline(always)]
     fn line_turn(&mut self, first: Step, dots: u32, bus: &mut Ctx) -> u32 {
-        // The turn's steps by rank; `first` is a constant, so the tests on it fold away.
+        // `first` runs, and gives its rank in the turn; it is a constant, so the tests on
+        // the rank fold away.
         let rank = match first {
-            Step::Mode0Interrupt => 0,
-            Step::LineWindowCheck => 1,
-            Step::LineEnd => 2,
-            Step::LineOamInterrupt => 3,
-            Step::LineMode2 => 4,
-            _ => 5,
+            Step::Mode0Interrupt => {
+                self.mode0_interrupt(bus);
+                0
+            }
+            Step::LineWindowCheck => {
+                self.line_window_check();
+                1
+            }
+            Step::LineEnd => {
+                self.line_end(bus);
+                2
+            }
+            Step::LineOamInterrupt => {
+                self.line_oam_interrupt(bus);
+                3
+            }
+            Step::LineMode2 => {
+                self.line_mode2(bus);
+                4
+            }
+            _ => {
+                self.line_scan_end();
+                5
+            }
         };
-        match first {
-            Step::Mode0Interrupt => self.mode0_interrupt(bus),
-            Step::LineWindowCheck => self.line_window_check(),
-            Step::LineEnd => self.line_end(bus),
-            Step::LineOamInterrupt => self.line_oam_interrupt(bus),
-            Step::LineMode2 => self.line_mode2(bus),
-            _ => self.line_scan_end(),
-        }
         let mut left = dots;
         if rank < 1 {
             if !self.turn_step_due(Step::LineWindowCheck, &mut left) {
