@@ -630,7 +630,7 @@ impl<'a> Machine<'a> {
                 break;
             }
             self.hw.apu.advance(tick - 1 - ticked, self.audio);
-            self.hw.apu.div_apu_event();
+            self.hw.apu.div_apu_event(self.audio.synthesizes());
             ticked = tick - 1;
             fall += DIV_APU_PERIOD;
         }
@@ -780,7 +780,7 @@ impl<'a> Machine<'a> {
             hw.serial.clock(&mut hw.interrupt_flag);
         }
         if fell & self.div_apu_bit() != 0 {
-            self.hw.apu.div_apu_event();
+            self.hw.apu.div_apu_event(self.audio.synthesizes());
         }
     }
 
@@ -1190,7 +1190,7 @@ impl<'a> Machine<'a> {
                 }
             }
             io::IF => hw.interrupt_flag = value & 0x1F,
-            io::NR10..=0x3F => hw.apu.write_register(reg, value),
+            io::NR10..=0x3F => hw.apu.write_register(reg, value, self.audio.synthesizes()),
             io::DMA => hw.dma.request(value),
             io::LCDC..=io::WX => {
                 let lcd_was_on = hw.ppu.lcdc & 0x80 != 0;

@@ -11,7 +11,7 @@ const M_CYCLES_PER_DIV_APU: u32 = 2048;
 
 fn powered_on() -> ApuState {
     let mut apu = ApuState::zeroed();
-    apu.write_register(0x26, 0x80);
+    apu.write_register(0x26, 0x80, true);
     apu
 }
 
@@ -29,7 +29,7 @@ impl Clock {
                 .m_cycles
                 .is_multiple_of(u64::from(M_CYCLES_PER_DIV_APU))
             {
-                apu.div_apu_event();
+                apu.div_apu_event(true);
             }
         }
     }
@@ -44,7 +44,7 @@ fn registers_read_back_with_their_masks() {
     ];
     for (i, &mask) in masks.iter().enumerate().take(0x16) {
         // Writing 0 keeps every channel silent (no trigger, DACs off).
-        apu.write_register(0x10 + i as u8, 0x00);
+        apu.write_register(0x10 + i as u8, 0x00, true);
         assert_eq!(
             apu.read_register(0x10 + i as u8),
             mask,
@@ -61,43 +61,43 @@ fn registers_read_back_with_their_masks() {
 #[test]
 fn power_off_clears_registers_but_not_wave_ram_and_lengths_stay_writable() {
     let mut apu = powered_on();
-    apu.write_register(0x30, 0x12);
-    apu.write_register(0x24, 0x77);
-    apu.write_register(0x12, 0xF0);
-    apu.write_register(0x14, 0x80); // trigger square 1
+    apu.write_register(0x30, 0x12, true);
+    apu.write_register(0x24, 0x77, true);
+    apu.write_register(0x12, 0xF0, true);
+    apu.write_register(0x14, 0x80, true); // trigger square 1
     assert_eq!(apu.read_register(0x26), 0xF1);
-    apu.write_register(0x26, 0x00);
+    apu.write_register(0x26, 0x00, true);
     assert_eq!(apu.read_register(0x26), 0x70);
     assert_eq!(apu.read_register(0x24), 0x00);
     assert_eq!(apu.read_register(0x12), 0x00);
     assert_eq!(apu.read_register(0x30), 0x12);
     // Ignored while off...
-    apu.write_register(0x12, 0xF0);
+    apu.write_register(0x12, 0xF0, true);
     assert_eq!(apu.read_register(0x12), 0x00);
     // ...except the DMG's length counters: 63 written while off is one tick from the end.
-    apu.write_register(0x11, 0xFF);
-    apu.write_register(0x26, 0x80);
-    apu.write_register(0x12, 0xF0);
-    apu.write_register(0x14, 0xC0); // trigger with length enabled
+    apu.write_register(0x11, 0xFF, true);
+    apu.write_register(0x26, 0x80, true);
+    apu.write_register(0x12, 0xF0, true);
+    apu.write_register(0x14, 0xC0, true); // trigger with length enabled
     assert_eq!(apu.read_register(0x26) & 1, 1);
     assert_eq!(
         apu.read_register(0x11),
         0x3F,
         "duty bits were not written while off"
     );
-    apu.div_apu_event(); // step 0 clocks lengths
+    apu.div_apu_event(true); // step 0 clocks lengths
     assert_eq!(apu.read_register(0x26) & 1, 0);
 }
 
 #[test]
 fn length_counter_silences_after_its_count() {
     let mut apu = powered_on();
-    apu.write_register(0x17, 0xF0);
-    apu.write_register(0x16, 64 - 3); // length 3
-    apu.write_register(0x19, 0xC0);
+    apu.write_register(0x17, 0xF0, true);
+    apu.write_register(0x16, 64 - 3, true); // length 3
+    apu.write_register(0x19, 0xC0, true);
     let mut clocks = 0;
     while apu.read_register(0x26) & 2 != 0 {
-        apu.div_apu_event();
+        apu.div_apu_event(true);
         clocks += 1;
         assert!(clocks < 100);
     }
@@ -108,31 +108,31 @@ fn length_counter_silences_after_its_count() {
 #[test]
 fn dac_off_silences_the_channel_and_trigger_needs_the_dac() {
     let mut apu = powered_on();
-    apu.write_register(0x21, 0x00); // noise DAC off
-    apu.write_register(0x23, 0x80);
+    apu.write_register(0x21, 0x00, true); // noise DAC off
+    apu.write_register(0x23, 0x80, true);
     assert_eq!(apu.read_register(0x26) & 8, 0);
-    apu.write_register(0x21, 0x08);
-    apu.write_register(0x23, 0x80);
+    apu.write_register(0x21, 0x08, true);
+    apu.write_register(0x23, 0x80, true);
     assert_eq!(apu.read_register(0x26) & 8, 8);
-    apu.write_register(0x21, 0x00);
+    apu.write_register(0x21, 0x00, true);
     assert_eq!(apu.read_register(0x26) & 8, 0);
 }
 
 #[test]
 fn sweep_overflow_on_trigger_and_negate_quirk() {
     let mut apu = powered_on();
-    apu.write_register(0x12, 0xF0);
+    apu.write_register(0x12, 0xF0, true);
     // Shift 1, up: $7FF + $3FF overflows at once.
-    apu.write_register(0x10, 0x11);
-    apu.write_register(0x13, 0xFF);
-    apu.write_register(0x14, 0x87);
+    apu.write_register(0x10, 0x11, true);
+    apu.write_register(0x13, 0xFF, true);
+    apu.write_register(0x14, 0x87, true);
     assert_eq!(apu.read_register(0x26) & 1, 0);
     // Negate mode used, then cleared: the channel turns off.
-    apu.write_register(0x10, 0x19);
-    apu.write_register(0x13, 0x00);
-    apu.write_register(0x14, 0x84);
+    apu.write_register(0x10, 0x19, true);
+    apu.write_register(0x13, 0x00, true);
+    apu.write_register(0x14, 0x84, true);
     assert_eq!(apu.read_register(0x26) & 1, 1);
-    apu.write_register(0x10, 0x11);
+    apu.write_register(0x10, 0x11, true);
     assert_eq!(apu.read_register(0x26) & 1, 0);
 }
 
@@ -141,13 +141,13 @@ fn wave_ram_is_blocked_while_the_wave_channel_plays() {
     let mut apu = powered_on();
     let mut audio = AudioOut::default();
     for i in 0..16 {
-        apu.write_register(0x30 + i, i * 0x11);
+        apu.write_register(0x30 + i, i * 0x11, true);
     }
-    apu.write_register(0x1A, 0x80);
+    apu.write_register(0x1A, 0x80, true);
     // $701: one sample every 510 T-cycles; with the trigger's 6-cycle delay every other read
     // falls on an M-cycle boundary, where the CPU's access sees it.
-    apu.write_register(0x1D, 0x01);
-    apu.write_register(0x1E, 0x87);
+    apu.write_register(0x1D, 0x01, true);
+    apu.write_register(0x1E, 0x87, true);
     let mut seen = Vec::new();
     for _ in 0..2000 {
         apu.tick(&mut audio);
@@ -197,8 +197,8 @@ fn lazy_catch_up_matches_catching_up_every_m_cycle() {
             eager.tick(&mut eager_audio);
             eager.catch_up();
             if m_cycles.is_multiple_of(u64::from(M_CYCLES_PER_DIV_APU)) {
-                lazy.div_apu_event();
-                eager.div_apu_event();
+                lazy.div_apu_event(true);
+                eager.div_apu_event(true);
             }
             if m_cycles.is_multiple_of(7) {
                 let reg = 0x30 + (m_cycles % 16) as u8;
@@ -206,8 +206,8 @@ fn lazy_catch_up_matches_catching_up_every_m_cycle() {
             }
         }
         let (reg, value) = random_write(&mut random);
-        lazy.write_register(reg, value);
-        eager.write_register(reg, value);
+        lazy.write_register(reg, value, true);
+        eager.write_register(reg, value, true);
         let mut lazy_copy = lazy;
         lazy_copy.catch_up();
         assert!(
@@ -251,11 +251,11 @@ fn advance_is_exactly_n_ticks() {
             bytemuck::bytes_of(&ticked) == bytemuck::bytes_of(&advanced),
             "state differs after round {round} (n = {n})"
         );
-        ticked.div_apu_event();
-        advanced.div_apu_event();
+        ticked.div_apu_event(true);
+        advanced.div_apu_event(true);
         let (reg, value) = random_write(&mut random);
-        ticked.write_register(reg, value);
-        advanced.write_register(reg, value);
+        ticked.write_register(reg, value, true);
+        advanced.write_register(reg, value, true);
     }
     let (mut a, mut b) = (Vec::new(), Vec::new());
     ticked_audio.drain_i16(&mut a);
@@ -278,17 +278,17 @@ fn silent_channel_configurations_settle_to_exactly_zero() {
     // DACs on, routed, at full master volume, but every channel's digital output held at 0:
     // each DAC then outputs its full negative swing, a DC offset the capacitor must remove.
     let mut apu = powered_on();
-    apu.write_register(0x24, 0x77);
-    apu.write_register(0x25, 0xFF);
-    apu.write_register(0x12, 0x08); // volume 0, envelope up with period 0: stays 0
-    apu.write_register(0x14, 0x80);
-    apu.write_register(0x17, 0x08);
-    apu.write_register(0x19, 0x80);
-    apu.write_register(0x1A, 0x80);
-    apu.write_register(0x1C, 0x00); // wave output level: mute
-    apu.write_register(0x1E, 0x80);
-    apu.write_register(0x21, 0x08);
-    apu.write_register(0x23, 0x80);
+    apu.write_register(0x24, 0x77, true);
+    apu.write_register(0x25, 0xFF, true);
+    apu.write_register(0x12, 0x08, true); // volume 0, envelope up with period 0: stays 0
+    apu.write_register(0x14, 0x80, true);
+    apu.write_register(0x17, 0x08, true);
+    apu.write_register(0x19, 0x80, true);
+    apu.write_register(0x1A, 0x80, true);
+    apu.write_register(0x1C, 0x00, true); // wave output level: mute
+    apu.write_register(0x1E, 0x80, true);
+    apu.write_register(0x21, 0x08, true);
+    apu.write_register(0x23, 0x80, true);
     assert_eq!(apu.read_register(0x26), 0xFF, "all four channels on");
     let tail = last_half_second(&mut apu, 2);
     assert!(
@@ -298,12 +298,12 @@ fn silent_channel_configurations_settle_to_exactly_zero() {
 
     // A channel that played and was then stopped by its length counter leaves its DAC on.
     let mut apu = powered_on();
-    apu.write_register(0x24, 0x77);
-    apu.write_register(0x25, 0x22);
-    apu.write_register(0x16, 0x80 | 0x30);
-    apu.write_register(0x17, 0xF0);
-    apu.write_register(0x18, 0x00);
-    apu.write_register(0x19, 0xC4);
+    apu.write_register(0x24, 0x77, true);
+    apu.write_register(0x25, 0x22, true);
+    apu.write_register(0x16, 0x80 | 0x30, true);
+    apu.write_register(0x17, 0xF0, true);
+    apu.write_register(0x18, 0x00, true);
+    apu.write_register(0x19, 0xC4, true);
     let tail = last_half_second(&mut apu, 2);
     assert_eq!(
         apu.read_register(0x26) & 2,
@@ -319,12 +319,12 @@ fn silent_channel_configurations_settle_to_exactly_zero() {
 #[test]
 fn a_playing_square_is_audible_and_band_limited() {
     let mut apu = powered_on();
-    apu.write_register(0x24, 0x77);
-    apu.write_register(0x25, 0x11); // square 1 on both sides
-    apu.write_register(0x11, 0x80); // 50% duty
-    apu.write_register(0x12, 0xF0);
-    apu.write_register(0x13, 0x00);
-    apu.write_register(0x14, 0x87); // $700: 131072 / 256 = 512 Hz
+    apu.write_register(0x24, 0x77, true);
+    apu.write_register(0x25, 0x11, true); // square 1 on both sides
+    apu.write_register(0x11, 0x80, true); // 50% duty
+    apu.write_register(0x12, 0xF0, true);
+    apu.write_register(0x13, 0x00, true);
+    apu.write_register(0x14, 0x87, true); // $700: 131072 / 256 = 512 Hz
     let tail = last_half_second(&mut apu, 1);
     let peak = tail.iter().map(|&s| i32::from(s).abs()).max().unwrap();
     assert!(peak > 4500 && peak < 7500, "peak {peak}");
@@ -349,9 +349,9 @@ fn noise_lfsr_periods_are_32767_and_127() {
     for (nr43, period) in [(0x00u8, 32_767usize), (0x08, 127)] {
         let mut apu = powered_on();
         let mut audio = AudioOut::default();
-        apu.write_register(0x21, 0xF0);
-        apu.write_register(0x22, nr43); // divisor code 0: one shift every 8 T-cycles
-        apu.write_register(0x23, 0x80);
+        apu.write_register(0x21, 0xF0, true);
+        apu.write_register(0x22, nr43, true); // divisor code 0: one shift every 8 T-cycles
+        apu.write_register(0x23, 0x80, true);
         let mut seen = Vec::new();
         for _ in 0..2 * period + 64 {
             // Two M-cycles are one shift.
@@ -370,14 +370,14 @@ fn noise_lfsr_periods_are_32767_and_127() {
 fn a_copy_taken_mid_run_continues_with_identical_samples() {
     let mut apu = powered_on();
     let mut audio = AudioOut::default();
-    apu.write_register(0x24, 0x77);
-    apu.write_register(0x25, 0xFF);
-    apu.write_register(0x21, 0xF1);
-    apu.write_register(0x22, 0x21);
-    apu.write_register(0x23, 0x80);
-    apu.write_register(0x12, 0xF2);
-    apu.write_register(0x13, 0x40);
-    apu.write_register(0x14, 0x86);
+    apu.write_register(0x24, 0x77, true);
+    apu.write_register(0x25, 0xFF, true);
+    apu.write_register(0x21, 0xF1, true);
+    apu.write_register(0x22, 0x21, true);
+    apu.write_register(0x23, 0x80, true);
+    apu.write_register(0x12, 0xF2, true);
+    apu.write_register(0x13, 0x40, true);
+    apu.write_register(0x14, 0x86, true);
     let mut clock = Clock { m_cycles: 0 };
     clock.run(&mut apu, &mut audio, 123_457); // an arbitrary moment, mid-sample
     let mut copy = apu;
@@ -415,12 +415,12 @@ fn harmonics_above_nyquist_do_not_alias() {
     // An 8192 Hz square: its 5th and 7th harmonics (40,960 and 57,344 Hz) would fold back to
     // 7,040 and 9,344 Hz if the edges were merely sampled (at -14 and -17 dB).
     let mut apu = powered_on();
-    apu.write_register(0x24, 0x77);
-    apu.write_register(0x25, 0x11);
-    apu.write_register(0x11, 0x80);
-    apu.write_register(0x12, 0xF0);
-    apu.write_register(0x13, 0xF0);
-    apu.write_register(0x14, 0x87); // $7F0: 131072 / 16 = 8192 Hz
+    apu.write_register(0x24, 0x77, true);
+    apu.write_register(0x25, 0x11, true);
+    apu.write_register(0x11, 0x80, true);
+    apu.write_register(0x12, 0xF0, true);
+    apu.write_register(0x13, 0xF0, true);
+    apu.write_register(0x14, 0x87, true); // $7F0: 131072 / 16 = 8192 Hz
     let tail = last_half_second(&mut apu, 1);
     let left: Vec<f64> = tail.chunks(2).map(|lr| f64::from(lr[0])).collect();
     let fundamental = power_at(&left, 8192.0);

@@ -29,6 +29,32 @@ pub struct BenchArgs {
     /// (same result, slower; shows what the fast path saves).
     #[arg(long)]
     pub no_ppu_fast_path: bool,
+    /// Whether the APU synthesizes samples (`AudioOut::set_synthesis`; emulation unchanged
+    /// either way). `auto`: on when every frame is drawn (a player's run; Gambatte, the
+    /// reference there, makes sound), off with `--draw-every` above 1 (a bot's run, which
+    /// nobody listens to; PyBoy's benchmark runs with `sound_emulated=False`).
+    #[arg(long, value_enum, default_value_t)]
+    pub audio: AudioArg,
+}
+
+/// `--audio`: whether the bench synthesizes sound.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum AudioArg {
+    /// On when every frame is drawn, off with `--draw-every` above 1.
+    #[default]
+    Auto,
+    On,
+    Off,
+}
+
+impl AudioArg {
+    fn enabled(self, draw_every: u64) -> bool {
+        match self {
+            AudioArg::Auto => draw_every == 1,
+            AudioArg::On => true,
+            AudioArg::Off => false,
+        }
+    }
 }
 
 pub fn run(args: &BenchArgs) -> CliResult {
@@ -43,6 +69,8 @@ pub fn run(args: &BenchArgs) -> CliResult {
     );
     core.set_halt_skipping(!args.no_halt_skip);
     core.set_ppu_fast_path(!args.no_ppu_fast_path);
+    let audio = args.audio.enabled(args.draw_every);
+    core.output().audio.set_synthesis(audio);
     // Frame k (counting from 1) is drawn when k is a multiple of `draw_every`.
     let draws = |frames_done: u64| (frames_done + 1).is_multiple_of(args.draw_every);
     let start_frames = core.state().hw.frames;
@@ -81,6 +109,7 @@ pub fn run(args: &BenchArgs) -> CliResult {
         "draw_every": args.draw_every,
         "drawing": drawing_label(args.draw_every),
         "frames_drawn": drawn,
+        "audio": audio,
     });
     println!("{report}");
     Ok(ExitCode::SUCCESS)

@@ -4,7 +4,9 @@
 //!   `State` bytes and the same picture (shades and colour);
 //! - a core that draws only one frame in `DRAW_EVERY` (`Core::set_drawing`) has the same
 //!   `State` bytes as one drawing every frame, and each frame it draws (that ends with the
-//!   LCD on) is the same picture.
+//!   LCD on) is the same picture;
+//! - a core that synthesizes no sound (`AudioOut::set_synthesis`) has the same `State` bytes
+//!   but the synthesizer's, which it leaves as they were at power-on.
 //!
 //! On our own ROMs (`roms-test/*.asm`, the demo), on a DMG and on a CGB, and on every
 //! homebrew ROM under `../shared/test-roms/homebrew*` and the acid tests (skipped with a
@@ -15,7 +17,7 @@
 //! `cargo test` runs `DEFAULT_FRAMES` frames of each; the full check is 3,000 frames:
 //! `cargo test --release -p backspin-harness --test render_oracle -- --ignored`.
 
-use backspin_core::{Buttons, Core, Events, Model, Options, Rom};
+use backspin_core::{Buttons, Core, Events, Model, Options, Rom, State};
 use backspin_test_support::InputScript;
 use std::path::Path;
 
@@ -163,6 +165,14 @@ fn same_picture(a: &Core, b: &Core) -> bool {
     a.frame() == b.frame() && a.frame_rgb() == b.frame_rgb()
 }
 
+/// Whether `a` and `b` hold the same bytes outside the synthesizer's.
+fn same_but_synth(a: &State, b: &State) -> bool {
+    let synth = std::mem::offset_of!(State, hw.apu.synth);
+    let end = synth + std::mem::size_of_val(&a.hw.apu.synth);
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    a[..synth] == b[..synth] && a[end..] == b[end..]
+}
+
 fn check(workload: &Workload, frames: u32) {
     let seed = 0x5EED_0D4A;
     let label = format!("{} ({:?})", workload.name, workload.model);
@@ -172,6 +182,9 @@ fn check(workload: &Workload, frames: u32) {
     let mut plain = power_on(workload);
     plain.set_ppu_fast_path(false);
     let mut blind = power_on(workload);
+    let mut silent = power_on(workload);
+    silent.output().audio.set_synthesis(false);
+    let silent_synth = silent.state().hw.apu.synth;
     for frame in 0..frames {
         let buttons = Buttons(script.next_frame());
         let draw = frame % DRAW_EVERY == DRAW_EVERY - 1;
@@ -185,7 +198,7 @@ fn check(workload: &Workload, frames: u32) {
                 "{label}: frame {frame}: switching drawing on left old pixels"
             );
         }
-        for core in [&mut fast, &mut plain, &mut blind] {
+        for core in [&mut fast, &mut plain, &mut blind, &mut silent] {
             core.set_buttons(buttons);
             run_whole_frame(core);
         }
@@ -200,6 +213,11 @@ fn check(workload: &Workload, frames: u32) {
         assert!(
             fast.state().as_bytes() == blind.state().as_bytes(),
             "{label}: not drawing changed the state at frame {frame}"
+        );
+        assert!(
+            silent.state().hw.apu.synth == silent_synth
+                && same_but_synth(fast.state(), silent.state()),
+            "{label}: synthesizing no sound changed the state at frame {frame}"
         );
         // A frame that ends with the LCD on drew all 144 lines since the LCD was last
         // switched on or the frame began; with the LCD off no run writes pixels.

@@ -188,7 +188,9 @@ impl GameBoy {
                 boot.model()
             )));
         }
-        let core = Core::new(rom, Options { model, boot_rom });
+        let mut core = Core::new(rom, Options { model, boot_rom });
+        // Python gets no sound: make none (emulation is the same either way).
+        core.output().audio.set_synthesis(false);
         let budget = usize::try_from(rewind_mib).unwrap_or(0) * 1024 * 1024;
         let timeline = Timeline::new(core, budget);
         let screen = PyArray3::<u8>::zeros(py, [SCREEN_HEIGHT, SCREEN_WIDTH, 3], false).unbind();

@@ -8,6 +8,8 @@ pub struct AudioOut {
     /// A ring, so that a host that never drains (`backspin bench`) costs no big moves when
     /// the oldest samples are dropped.
     samples: std::collections::VecDeque<i16>,
+    /// Whether the APU makes samples at all ([`AudioOut::set_synthesis`]).
+    synthesize: bool,
 }
 
 /// If the host never drains, keep only about the last ten seconds.
@@ -17,11 +19,27 @@ impl Default for AudioOut {
     fn default() -> AudioOut {
         AudioOut {
             samples: std::collections::VecDeque::with_capacity(16 * 1024),
+            synthesize: true,
         }
     }
 }
 
 impl AudioOut {
+    /// Whether the APU synthesizes samples (on by default). Off, for a host that plays no
+    /// sound (a bot, a benchmark; PyBoy's `sound_emulated=False`), no sample is made and the
+    /// channels run in closed form, which saves about a tenth of the emulation's time on
+    /// music-heavy games. Emulation is unchanged: every byte of `State` but the
+    /// synthesizer's (`hw.apu.synth`, left as it was while off) is as with synthesis on.
+    /// Switched back on, sound resumes from the synthesizer's old state: at most a click.
+    pub fn set_synthesis(&mut self, enabled: bool) {
+        self.synthesize = enabled;
+    }
+
+    /// Whether the APU synthesizes samples ([`AudioOut::set_synthesis`]).
+    pub fn synthesizes(&self) -> bool {
+        self.synthesize
+    }
+
     /// Drain finished 48 kHz stereo samples (interleaved L,R i16) into `out`.
     pub fn drain_i16(&mut self, out: &mut Vec<i16>) {
         let (older, newer) = self.samples.as_slices();

@@ -9,8 +9,10 @@ impl ApuState {
     /// No register changes during a run, so periods and mixer weights are computed once.
     /// Channels that cannot be heard (volume 0, muted, not routed, DAC off) are moved on in
     /// closed form; the others step event by event, and the mixer level is updated by the
-    /// one channel that changed. Tested against [`Self::run_reference`].
-    pub(super) fn run(&mut self, t_cycles: u32) {
+    /// one channel that changed. Tested against [`Self::run_reference`]. Without
+    /// `synthesize`, every channel is moved on in closed form and the synthesizer is left
+    /// alone.
+    pub(super) fn run(&mut self, t_cycles: u32, synthesize: bool) {
         let weights = self.mix_weights();
         let nr43 = self.regs[reg::NR43];
         let periods = [
@@ -34,7 +36,8 @@ impl ApuState {
         ];
         let mut audible = [false; 4];
         for channel in 0..4 {
-            audible[channel] = active[channel] && loud[channel] && weights[channel] != [0, 0];
+            audible[channel] =
+                synthesize && active[channel] && loud[channel] && weights[channel] != [0, 0];
         }
 
         // The silent ones, in one go.
@@ -56,7 +59,9 @@ impl ApuState {
             skip_noise(&mut self.noise, t_cycles, periods[3], nr43);
         }
         if audible == [false; 4] {
-            self.synth.advance(t_cycles);
+            if synthesize {
+                self.synth.advance(t_cycles);
+            }
             return;
         }
 
@@ -200,7 +205,7 @@ impl ApuState {
     /// The plain version of [`Self::run`]: every event of every active channel, and a full
     /// remix after each. The oracle for `run`'s shortcuts (see the tests at the end).
     #[cfg(test)]
-    pub(super) fn run_reference(&mut self, mut t_cycles: u32) {
+    pub(super) fn run_reference(&mut self, mut t_cycles: u32, synthesize: bool) {
         while t_cycles > 0 {
             // The next moment something happens, or the end of this run.
             let mut step = t_cycles;
@@ -218,7 +223,9 @@ impl ApuState {
                 step = step.min(self.noise.timer.max(1));
             }
             t_cycles -= step;
-            self.synth.advance(step);
+            if synthesize {
+                self.synth.advance(step);
+            }
 
             let mut changed = false;
             if self.square1.active != 0 {
@@ -257,7 +264,7 @@ impl ApuState {
                 }
             }
             if changed {
-                self.update_level();
+                self.update_level(synthesize);
             }
         }
     }
@@ -266,11 +273,13 @@ impl ApuState {
         u16::from(self.regs[low]) | u16::from(self.regs[high] & 7) << 8
     }
 
-    /// Tells the synthesizer the mixer's present output.
+    /// Tells the synthesizer the mixer's present output (if `synthesize`).
     #[inline]
-    pub(super) fn update_level(&mut self) {
-        let level = self.mix();
-        self.synth.set_level(level);
+    pub(super) fn update_level(&mut self, synthesize: bool) {
+        if synthesize {
+            let level = self.mix();
+            self.synth.set_level(level);
+        }
     }
 
     /// The mixer: each channel's DAC output, routed by NR51 and scaled by NR50.

@@ -27,6 +27,13 @@
 //! capacitor (high-pass), all in integers inside the state. `tick` hands finished samples to
 //! [`AudioOut`], which the host drains; nothing there is read back.
 //!
+//! # Silent running
+//! A host that plays no sound (a bot, a benchmark) switches synthesis off
+//! ([`AudioOut::set_synthesis`]): every channel then runs in closed form as if nobody could
+//! hear it, and the synthesizer (`ApuState::synth`) is left as it was. Everything the CPU can
+//! observe (lengths, envelopes, sweep, NR52, wave RAM access, PCM12/PCM34) and every other
+//! byte of the state is as with synthesis on (`crates/harness/tests/render_oracle.rs`).
+//!
 //! Behaviour follows Pan Docs ("Audio", "Audio Registers", "Audio details") and is checked by
 //! Blargg's `dmg_sound` ROMs; details only one emulator documents cite it.
 
@@ -298,8 +305,9 @@ impl ApuState {
 
     /// The DIV-APU event: a falling edge of DIV bit 4 (system counter bit 12), whether from
     /// counting or from a DIV write. Called by the machine after `tick` in that cycle.
-    pub fn div_apu_event(&mut self) {
-        self.catch_up();
+    /// `synthesize`: whether samples are being made ([`AudioOut::synthesizes`]).
+    pub fn div_apu_event(&mut self, synthesize: bool) {
+        self.catch_up_to(self.m_cycles_elapsed(), synthesize);
         if !self.powered() {
             return;
         }
@@ -323,18 +331,19 @@ impl ApuState {
             clock_envelope(&mut self.square2, nr22);
             clock_envelope(&mut self.noise, nr42);
         }
-        self.update_level();
+        self.update_level(synthesize);
     }
 
     /// Brings the channels up to the present. Has no observable effect on registers or
     /// samples (the APU catches up by itself whenever that matters); tests use it to compare
     /// a lazy state with an eager one.
     pub fn catch_up(&mut self) {
-        self.catch_up_to(self.m_cycles_elapsed());
+        self.catch_up_to(self.m_cycles_elapsed(), true);
     }
 
-    /// Simulates the channels up to `elapsed` M-cycles after the last flush.
-    fn catch_up_to(&mut self, elapsed: u32) {
+    /// Simulates the channels up to `elapsed` M-cycles after the last flush, feeding the
+    /// synthesizer if `synthesize`.
+    fn catch_up_to(&mut self, elapsed: u32, synthesize: bool) {
         let mut t_cycles = u64::from(elapsed.saturating_sub(self.m_cycles_simulated)) * 4;
         self.m_cycles_simulated = elapsed;
         while t_cycles > 0 {
@@ -342,10 +351,10 @@ impl ApuState {
             t_cycles -= u64::from(piece);
             #[cfg(test)]
             if tests::plain_paths() {
-                self.run_reference(piece);
+                self.run_reference(piece, synthesize);
                 continue;
             }
-            self.run(piece);
+            self.run(piece, synthesize);
         }
     }
 
@@ -385,9 +394,12 @@ impl ApuState {
     }
 
     fn flush_after(&mut self, elapsed: u32, audio: &mut AudioOut) {
-        self.catch_up_to(elapsed);
-        self.synth.emit(audio);
-        self.synth.rotate_head_to_zero();
+        let synthesize = audio.synthesizes();
+        self.catch_up_to(elapsed, synthesize);
+        if synthesize {
+            self.synth.emit(audio);
+            self.synth.rotate_head_to_zero();
+        }
         self.flush_clock = 0;
         self.m_cycles_simulated = 0;
     }

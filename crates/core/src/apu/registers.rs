@@ -5,10 +5,11 @@ use super::*;
 
 impl ApuState {
     /// FF76 PCM12 / FF77 PCM34 (CGB): the digital outputs (0..=15) of channels 1 and 2, or
-    /// 3 and 4, low nibble first. Reads a caught-up copy (reads never change the APU).
+    /// 3 and 4, low nibble first. Reads a caught-up copy (reads never change the APU), which
+    /// needs no samples.
     pub fn read_pcm(&self, reg: u8) -> u8 {
         let mut now = *self;
-        now.catch_up();
+        now.catch_up_to(now.m_cycles_elapsed(), false);
         let outputs = now.digital_outputs();
         let (low, high) = if reg == crate::io::PCM12 {
             (outputs[0], outputs[1])
@@ -51,9 +52,10 @@ impl ApuState {
         }
     }
 
-    /// FF10..=FF3F (`reg` = low byte).
-    pub fn write_register(&mut self, reg: u8, value: u8) {
-        self.catch_up();
+    /// FF10..=FF3F (`reg` = low byte). `synthesize`: whether samples are being made
+    /// ([`AudioOut::synthesizes`]).
+    pub fn write_register(&mut self, reg: u8, value: u8, synthesize: bool) {
+        self.catch_up_to(self.m_cycles_elapsed(), synthesize);
         match reg {
             0x30..=0x3F => {
                 match self.wave_ram_access_index() {
@@ -77,7 +79,7 @@ impl ApuState {
             0x20 => self.noise.length = 64 - u16::from(value & 0x3F),
             _ => {}
         }
-        self.update_level();
+        self.update_level(synthesize);
     }
 
     /// Where a CPU access to wave RAM goes right now (the channels are caught up, or not:
