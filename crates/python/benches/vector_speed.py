@@ -12,7 +12,11 @@ memory, no step barrier), the ceiling the threads' scaling is to be read against
 steps with `step_async` + `step_wait` with that work in between (overlapped). With `--async`
 the caller, once in `step_wait`, steps envs no pool thread has started, so "1 thread" then
 means up to two busy threads: compare `--async` runs with `step` runs, not their scaling.
-Usage: python benches/vector_speed.py [ROM] [--frames-per-env 300] [--repeats 7]
+Each timed run lasts about `--seconds` (0.5) on one thread: the step count is calibrated per env
+count, because a run of a few milliseconds measures the host's scheduling noise more than the
+pool (measured: at 2 envs, 15 ms runs gave a median scaling of 0.66 to 0.78 on a quiet machine,
+0.4 s runs 0.96). `--frames-per-env N` fixes the frames instead.
+Usage: python benches/vector_speed.py [ROM] [--seconds 0.5 | --frames-per-env N] [--repeats 7]
        [--machine-baseline] [--async] [--policy-ms X] [--json]"""
 
 import argparse
@@ -55,6 +59,17 @@ def processes_seconds(rom, steps, frameskip, count):
     return sum(float(child.communicate()[0]) for child in children) / count
 
 
+def calibrated_steps(vgb, buttons, frameskip, seconds):
+    """Steps of `frameskip` frames that take `vgb` about `seconds`, timed on a short run."""
+    steps, elapsed = 0, 0.0
+    start = time.perf_counter()
+    while elapsed < 0.05 or steps < 3:
+        vgb.step(buttons, frames=frameskip)
+        steps += 1
+        elapsed = time.perf_counter() - start
+    return max(1, round(seconds * steps / elapsed))
+
+
 def percentile(values, fraction):
     """The value below which `fraction` of `values` lie (nearest rank)."""
     ordered = sorted(values)
@@ -93,10 +108,15 @@ def print_table(report):
     """The results as a table a person reads: frames per second (all envs together), the
     1 -> 2 thread scaling, step times, and whether the machine was quiet enough to trust."""
     others = report["other_processes_cpu_share"]
+    run_length = (
+        "frames per env as in the table"
+        if report["seconds_per_run"] is None
+        else f"about {report['seconds_per_run']} s on 1 thread"
+    )
     load = report["loadavg_before"][0], report["loadavg_after"][0]
     print(
         f"rom {report['rom']}, frameskip {report['frameskip']}, "
-        f"{report['frames_per_env']} frames per env per run, {report['repeats']} runs each "
+        f"{run_length} per run, {report['repeats']} runs each "
         f"(1 and 2 threads taking turns), {report['cpus']} CPUs; stepped with "
         f"{report['step']}, caller busy {report['policy_ms']} ms per step"
     )
@@ -116,7 +136,7 @@ def print_table(report):
     print("median = median over back-to-back (1 thread, 2 threads) pairs of runs")
     print()
     header = (
-        "| envs | 1 thread fps best / median | 2 threads fps best / median "
+        "| envs | frames per env a run | 1 thread fps best / median | 2 threads fps best / median "
         "| scaling best | scaling median | step p50 / p99 ms, 1 thread | 2 threads |"
     )
     print(header)
@@ -138,14 +158,14 @@ def print_table(report):
             return f"{p50:.2f} / {p99:.2f}"
 
         print(
-            f"| {name.removeprefix('envs_')} | {fps(1)} | {fps(2)} "
+            f"| {name.removeprefix('envs_')} | {row['frames_per_env']:,} | {fps(1)} | {fps(2)} "
             f"| {row.get('scaling_1_to_2', '-')} | {row.get('scaling_1_to_2_paired_median', '-')} "
             f"| {steps(1)} | {steps(2)} |"
         )
     baseline = report["results"].get("two_processes")
     if baseline:
         print(
-            f"| two processes of 1 env | {baseline['alone_fps']:,} alone "
+            f"| two processes of 1 env | - | {baseline['alone_fps']:,} alone "
             f"| {baseline['side_by_side_fps_each']:,} each side by side "
             f"| {baseline['scaling_1_to_2']} | {baseline['scaling_1_to_2_paired_median']} "
             "| - | - |"
@@ -167,7 +187,14 @@ def main():
         return
     parser = argparse.ArgumentParser()
     parser.add_argument("rom", nargs="?")
-    parser.add_argument("--frames-per-env", type=int, default=300)
+    parser.add_argument(
+        "--seconds", type=float, default=0.5,
+        help="about how long each timed run takes on one thread (the step count is calibrated)",
+    )
+    parser.add_argument(
+        "--frames-per-env", type=int, default=None,
+        help="frames each env runs per timed run (instead of --seconds)",
+    )
     parser.add_argument("--frameskip", type=int, default=4)
     parser.add_argument("--repeats", type=int, default=7)
     parser.add_argument("--envs", type=int, nargs="+", default=[1, 2, 8, 64])
@@ -188,7 +215,10 @@ def main():
         rom = os.path.join(tempfile.gettempdir(), "backspin-vector-speed-demo.gb")
         with open(rom, "wb") as out:
             out.write(backspin.demo_rom())
-    steps = max(1, args.frames_per_env // args.frameskip)
+    if args.frames_per_env is not None and args.frames_per_env < 1:
+        parser.error("--frames-per-env must be at least 1")
+    if not 0 < args.seconds <= 60:
+        parser.error("--seconds must be above 0 and at most 60")
     load_before = os.getloadavg()
     busy_before, own_before, wall_before = busy_seconds(), os.times(), time.perf_counter()
     results = {}
@@ -198,6 +228,10 @@ def main():
         for threads in args.threads:
             vgbs[threads] = backspin.VectorGameBoy(rom, n, threads=threads)
             vgbs[threads].step(buttons, frames=60)  # past power-on
+        if args.frames_per_env is not None:
+            steps = max(1, args.frames_per_env // args.frameskip)
+        else:
+            steps = calibrated_steps(vgbs[min(vgbs)], buttons, args.frameskip, args.seconds)
         # The thread counts take turns, so a burst of load from elsewhere hits one repeat
         # of each rather than all repeats of one.
         seconds = {threads: [] for threads in vgbs}
@@ -217,7 +251,7 @@ def main():
             if 1 in this_repeat and 2 in this_repeat:
                 pairs.append(this_repeat[1] / this_repeat[2] / 2)
         frames = n * steps * args.frameskip
-        row = {}
+        row = {"frames_per_env": steps * args.frameskip}
         for threads in vgbs:
             row[f"threads_{threads}_fps"] = round(frames / min(seconds[threads]))
             row[f"threads_{threads}_fps_median"] = round(frames / statistics.median(seconds[threads]))
@@ -231,6 +265,13 @@ def main():
             row["scaling_1_to_2_paired_median"] = round(statistics.median(pairs), 3)
         results[f"envs_{n}"] = row
     if args.machine_baseline:
+        if args.frames_per_env is not None:
+            steps = max(1, args.frames_per_env // args.frameskip)
+        else:
+            steps = calibrated_steps(
+                backspin.VectorGameBoy(rom, 1, threads=1), [backspin.RIGHT], args.frameskip,
+                args.seconds,
+            )
         # Alone and side by side take turns, as the thread counts do; the best repeat counts.
         alone = together = float("inf")
         pairs = []
@@ -256,7 +297,7 @@ def main():
     report = {
         "rom": "demo" if args.rom is None else args.rom,
         "frameskip": args.frameskip,
-        "frames_per_env": steps * args.frameskip,
+        "seconds_per_run": None if args.frames_per_env is not None else args.seconds,
         "repeats": args.repeats,
         "step": "step_async + step_wait" if args.overlapped else "step",
         "policy_ms": args.policy_ms,
