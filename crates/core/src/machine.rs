@@ -106,6 +106,11 @@ pub(crate) struct Machine<'a> {
     /// Indexed by `addr >> 14`: entries 2 and 3 (0x8000 and up) are never read, and are
     /// there so that the index needs no mask.
     rom_windows: [&'a [u8; 0x4000]; 4],
+    /// `rom_windows[i]`'s start moved back by `i * 0x4000` (`window_base`), so that a read
+    /// adds the whole address to it: one instruction less than masking the offset, on
+    /// every ROM read (see `rom_window_byte`; a safe form with no mask would need windows
+    /// 64 KiB long, that is a padded copy of the ROM image).
+    rom_window_bases: [*const u8; 4],
     /// 0x8000 when `rom_windows` is what the CPU reads (no OAM DMA runs, no boot ROM is
     /// mapped, the banks are whole windows), 0 when ROM reads take the slow path: one
     /// compare tells both the address range and the windows' validity.
@@ -249,6 +254,7 @@ impl<'a> Machine<'a> {
             defer_quiet_ticks: true,
             cpu_halted: false,
             rom_windows: [&UNMAPPED_WINDOW; 4],
+            rom_window_bases: [UNMAPPED_WINDOW.as_ptr(); 4],
             rom_windows_end: 0,
             wram_fast_len: 0,
             checks_due: true,
@@ -282,6 +288,8 @@ impl<'a> Machine<'a> {
             Some([low, high]) => ([low, high, &UNMAPPED_WINDOW, &UNMAPPED_WINDOW], 0x8000),
             None => ([&UNMAPPED_WINDOW; 4], 0),
         };
+        let windows = self.rom_windows;
+        self.rom_window_bases = std::array::from_fn(|i| window_base(windows[i], i));
     }
 
     /// Rebuilds `wram_fast_len` after a change of the OAM DMA's activity or of SVBK.
@@ -309,7 +317,14 @@ impl<'a> Machine<'a> {
     /// The byte the ROM windows hold at `addr` (below `rom_windows_end`).
     #[inline(always)]
     fn rom_window_byte(&self, addr: u16) -> u8 {
-        self.rom_windows[usize::from(addr >> 14)][usize::from(addr & 0x3FFF)]
+        debug_assert!(addr < self.rom_windows_end);
+        let window = usize::from(addr >> 14);
+        // SAFETY: `rom_window_bases[window]` is `rom_windows[window]`'s start moved back by
+        // `window * 0x4000` (`refresh_rom_windows`, which sets both), and `addr` lies in
+        // `window * 0x4000..(window + 1) * 0x4000`, so the sum points at byte
+        // `addr & 0x3FFF` of that window: inside a 16 KiB array borrowed for `'a` (the
+        // ROM, or `UNMAPPED_WINDOW`), from whose start the base was derived.
+        unsafe { *self.rom_window_bases[window].wrapping_add(usize::from(addr)) }
     }
 
     /// Whether quiet M-cycles are deferred (on by default).
@@ -1544,6 +1559,14 @@ impl Bus for Machine<'_> {
 
 /// What `rom_windows` holds while ROM reads take the slow path (never read then).
 static UNMAPPED_WINDOW: [u8; 0x4000] = [0xFF; 0x4000];
+
+/// `Machine::rom_window_bases`' entry for `window` mapped at `index * 0x4000`: its start
+/// moved back by that much, so that adding an address in the window gives its byte. The
+/// pointer may lie outside the window (wrapping arithmetic, never dereferenced as such);
+/// it keeps the window's provenance.
+fn window_base(window: &[u8; 0x4000], index: usize) -> *const u8 {
+    window.as_ptr().wrapping_sub(index * 0x4000)
+}
 
 /// The work RAM byte at `addr` (C000..=FDFF, or an OAM DMA source above it): bank 0 at
 /// C000, the SVBK bank at D000 (bank 1 on a DMG), E000 and up echo C000.
