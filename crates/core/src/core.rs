@@ -410,10 +410,10 @@ impl Core {
         loop {
             // The checks below look only at what a full tick, a slow access, a breakpoint or
             // a change of the CPU's mode or IME can change, and the machine reports those
-            // (`Machine::take_checks_due`; the limit ends a quiet window). Between them
+            // (`Machine::take_checks_due_at`; the limit ends a quiet window). Between them
             // the CPU runs plain steps, which sample interrupts only when their fetch's
             // M-cycle ran in full.
-            if !machine.take_checks_due() {
+            if !machine.take_checks_due_at(cpu.pc) {
                 cpu::step_plain(cpu, &mut machine);
                 continue;
             }

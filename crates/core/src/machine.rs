@@ -124,8 +124,13 @@ pub(crate) struct Machine<'a> {
     /// Whether the run loop must make its per-instruction checks (stop, events, CPU mode,
     /// interrupt sample) before the next instruction: set by every full tick, every slow
     /// access, a breakpoint and `Bus::cpu_changed`; nothing else changes what they look at.
-    /// Between them the CPU takes `cpu::step_plain`.
+    /// Between them the CPU takes `cpu::step_plain`. Set only through `require_checks`.
     checks_due: bool,
+    /// `rom_windows_end` while no checks are due, 0 while they are (`require_checks`,
+    /// `take_checks_due`): one compare of PC against it tells the run loop both that it may
+    /// take a plain step and that the opcode comes from the ROM windows
+    /// (`take_checks_due_at`).
+    plain_fetch_end: u16,
     /// The M-cycle at which the run loop stops (`set_stop_m_cycle`): the quiet window ends
     /// there, so that its tick runs in full and sets `checks_due`.
     stop_m_cycle: u64,
@@ -258,6 +263,7 @@ impl<'a> Machine<'a> {
             rom_windows_end: 0,
             wram_fast_len: 0,
             checks_due: true,
+            plain_fetch_end: 0,
             stop_m_cycle: u64::MAX,
             window_end_before_write: 0,
             poll_read: PollRead {
@@ -290,6 +296,11 @@ impl<'a> Machine<'a> {
         };
         let windows = self.rom_windows;
         self.rom_window_bases = std::array::from_fn(|i| window_base(windows[i], i));
+        self.plain_fetch_end = if self.checks_due {
+            0
+        } else {
+            self.rom_windows_end
+        };
     }
 
     /// Rebuilds `wram_fast_len` after a change of the OAM DMA's activity or of SVBK.
@@ -336,7 +347,7 @@ impl<'a> Machine<'a> {
     /// the run loop stopping there sees its checks due (see `checks_due`).
     pub(crate) fn set_stop_m_cycle(&mut self, m_cycle: u64) {
         self.stop_m_cycle = m_cycle;
-        self.checks_due = true;
+        self.require_checks();
         // The window open now (one M-cycle after `new`) ends there too.
         if self.full_tick_m_cycle > m_cycle && m_cycle > self.m_cycles() {
             self.settle_clock();
@@ -351,15 +362,38 @@ impl<'a> Machine<'a> {
         // Tested before it is cleared: the plain path, which finds it clear, stores nothing.
         if self.checks_due {
             self.checks_due = false;
+            self.plain_fetch_end = self.rom_windows_end;
             return true;
         }
         false
+    }
+
+    /// `take_checks_due` before the step at `pc`, which first tells in one compare the usual
+    /// case, a plain step whose opcode comes from the ROM windows: no checks due and `pc`
+    /// below `rom_windows_end`. `read_plain_fetch`'s own ROM test repeats the same compare,
+    /// which the compiler folds into this one.
+    #[inline(always)]
+    pub(crate) fn take_checks_due_at(&mut self, pc: u16) -> bool {
+        debug_assert_eq!(
+            self.plain_fetch_end,
+            if self.checks_due {
+                0
+            } else {
+                self.rom_windows_end
+            }
+        );
+        if pc < self.plain_fetch_end {
+            return false;
+        }
+        rarely();
+        self.take_checks_due()
     }
 
     /// Makes the per-instruction checks due before the next instruction.
     #[inline(always)]
     pub(crate) fn require_checks(&mut self) {
         self.checks_due = true;
+        self.plain_fetch_end = 0;
     }
 
     pub(crate) fn events(&self) -> Events {
@@ -459,7 +493,7 @@ impl<'a> Machine<'a> {
         };
         if load {
             self.loop_jump = true;
-            self.checks_due = true;
+            self.require_checks();
         } else {
             self.not_a_poll_loop = target;
         }
@@ -566,7 +600,7 @@ impl<'a> Machine<'a> {
         let next = self.synced_m_cycles + u64::from(quiet) + 1;
         self.set_full_tick_m_cycle(next.min(self.stop_m_cycle).max(self.hw.m_cycles + 1));
         // A full tick may change everything the run loop's checks look at.
-        self.checks_due = true;
+        self.require_checks();
     }
 
     /// Brings the timer, PPU and APU up to the current M-cycle (its tick included).
@@ -872,16 +906,26 @@ impl<'a> Machine<'a> {
             return self.rom_window_byte(addr);
         }
         // (ROM addresses fall through while the windows are off.)
+        if let Some(value) = self.ram_fast_read(addr) {
+            return value;
+        }
+        self.cpu_read_slow(addr)
+    }
+
+    /// `cpu_read`'s fast paths past the ROM windows: work RAM with no DMA and HRAM, which
+    /// change nothing (no sync, no checks due). None elsewhere.
+    #[inline(always)]
+    fn ram_fast_read(&self, addr: u16) -> Option<u8> {
         if addr.wrapping_sub(0xC000) < self.wram_fast_len {
-            return self.hw.wram[usize::from(addr & 0x1FFF)];
+            return Some(self.hw.wram[usize::from(addr & 0x1FFF)]);
         }
         // HRAM is never blocked by OAM DMA (the routine that waits for it runs there), and
         // nothing deferred sees it.
         // 0xFF80..=0xFFFE in one compare.
         if addr.wrapping_sub(0xFF80) < 0x7F {
-            return self.hw.hram[usize::from(addr & 0x7F)];
+            return Some(self.hw.hram[usize::from(addr & 0x7F)]);
         }
-        self.cpu_read_slow(addr)
+        None
     }
 
     /// `cpu_read` past its fast paths.
@@ -910,7 +954,7 @@ impl<'a> Machine<'a> {
             _ => {}
         }
         // The rest may catch the components up, which may change what the checks see.
-        self.checks_due = true;
+        self.require_checks();
         match addr {
             // The OAM bug depends on the row the scan is reading.
             0xFE00..=0xFEFF => self.sync(),
@@ -1001,13 +1045,13 @@ impl<'a> Machine<'a> {
                 value
             }
             None => {
-                self.checks_due = true;
+                self.require_checks();
                 self.sync();
                 self.hw.ppu.read_register(reg)
             }
         };
         if matches!(reg, io::LY | io::STAT) {
-            self.checks_due = true;
+            self.require_checks();
             self.poll_read = PollRead {
                 m_cycle: self.hw.m_cycles,
                 reg,
@@ -1028,7 +1072,7 @@ impl<'a> Machine<'a> {
         if div_apu_event_within(self.hw.timer.system_counter, within) {
             // A frame-sequencer event in the deferred M-cycles (a quiet window passes them,
             // `advance_components`) may clock lengths, sweep and envelopes: catch up.
-            self.checks_due = true;
+            self.require_checks();
             self.sync();
             return self.hw.apu.read_register(reg);
         }
@@ -1073,7 +1117,7 @@ impl<'a> Machine<'a> {
             return;
         }
         // A slow write may change IE or IF, the DMA, or catch the components up.
-        self.checks_due = true;
+        self.require_checks();
         self.cpu_write_slow(addr, value);
     }
 
@@ -1398,14 +1442,14 @@ impl Bus for Machine<'_> {
             return;
         }
         // A slow write may change IE or IF, the DMA, or catch the components up.
-        self.checks_due = true;
+        self.require_checks();
         self.cpu_write_slow(0xFF00 | u16::from(low), value);
     }
     #[inline(always)]
     fn idle_with_address(&mut self, addr: u16) {
         self.tick();
         if addr & 0xFF00 == 0xFE00 {
-            self.checks_due = true;
+            self.require_checks();
             self.sync();
             let hw = &mut *self.hw;
             hw.ppu.oam_bug_write(&mut hw.oam);
@@ -1475,11 +1519,11 @@ impl Bus for Machine<'_> {
     }
     fn breakpoint(&mut self) {
         self.events |= Events::BREAKPOINT;
-        self.checks_due = true;
+        self.require_checks();
     }
     #[inline(always)]
     fn cpu_changed(&mut self) {
-        self.checks_due = true;
+        self.require_checks();
     }
     #[inline(always)]
     fn short_loop_jump(&mut self, target: u16) {
@@ -1502,13 +1546,20 @@ impl Bus for Machine<'_> {
             return self.read_plain_fetch_in_full_tick(addr);
         }
         // A ROM fetch in a quiet M-cycle (the usual case) leaves the checks as they were:
-        // the answer is a constant there, so the step goes on without testing it.
-        if addr < self.rom_windows_end {
+        // the answer is a constant there, so the step goes on without testing it. With no
+        // checks due, `plain_fetch_end` is `rom_windows_end`, and the run loop has just
+        // compared PC with it (`take_checks_due_at`).
+        if addr < self.plain_fetch_end {
             return (self.rom_window_byte(addr), false);
         }
         // Code in RAM (Blargg's tests run their instruction under test there), or any
-        // fetch during OAM DMA or with the boot ROM mapped.
-        let value = self.cpu_read(addr);
+        // fetch during OAM DMA or with the boot ROM mapped. `addr` is past the ROM windows
+        // (`plain_fetch_end` is `rom_windows_end` here), and the RAM fast paths leave the
+        // checks as they were, as ROM does.
+        if let Some(value) = self.ram_fast_read(addr) {
+            return (value, false);
+        }
+        let value = self.cpu_read_slow(addr);
         (value, self.checks_due)
     }
     fn stop(&mut self) -> bool {
@@ -1556,6 +1607,12 @@ impl Bus for Machine<'_> {
         }
     }
 }
+
+/// Marks the branch that calls it as the rare one, so that the compiler keeps it a branch
+/// (rather than computing both sides) and lays the other side out as the straight path.
+#[cold]
+#[inline(always)]
+fn rarely() {}
 
 /// What `rom_windows` holds while ROM reads take the slow path (never read then).
 static UNMAPPED_WINDOW: [u8; 0x4000] = [0xFF; 0x4000];
