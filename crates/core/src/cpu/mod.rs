@@ -164,12 +164,15 @@ pub fn step(cpu: &mut CpuState, bus: &mut impl Bus) {
 #[inline(always)]
 pub(crate) fn step_plain(cpu: &mut CpuState, bus: &mut impl Bus) {
     debug_assert!(cpu.runs_plainly());
-    let (opcode, checks_due) = bus.read_plain_fetch(cpu.pc);
+    // PC in a local (the fetch cannot change it): the increment below then adds to the
+    // register the fetch used, where `cpu.pc` was loaded again (2 instructions a step).
+    let pc = cpu.pc;
+    let (opcode, checks_due) = bus.read_plain_fetch(pc);
     // Interrupts are sampled during the opcode fetch, as in `step`.
     if checks_due && dispatch_if_pending(cpu, bus) {
         return;
     }
-    cpu.pc = cpu.pc.wrapping_add(1);
+    cpu.pc = pc.wrapping_add(1);
     execute::execute(cpu, bus, opcode);
 }
 
