@@ -155,7 +155,7 @@ impl PpuState {
     }
 
     /// `run_plain_dots` from a `Mode3Dot` step that waits one dot or is due now (`wait_dots`
-    /// 0, where the previous run stopped). A due step is the plain loop's first dot without
+    /// 0, where the previous run stopped or where `Mode3Start` left it). A due step is the plain loop's first dot without
     /// the dot: it counts as one more dot begun one dot earlier, which gives the same
     /// effects and the same `line_dot` once it has run; if it is not plain, nothing runs.
     #[inline(always)]
