@@ -551,6 +551,8 @@ impl PpuState {
     /// `length` plain dots on a DMG: the FIFO's pixels go out, the fetcher finishes its
     /// tile and pushes it at the last dot. Same effects, in the same order, as that many
     /// `Mode3Dot` steps. A CGB's counterpart is `mode3_colour_drain` (`colour_span.rs`).
+    /// Inlined: called per tile, out of line it saved and restored six registers a call.
+    #[inline(always)]
     pub(super) fn mode3_drain(&mut self, length: u8, bus: &mut Ctx) {
         let start_step = self.fetcher_step.min(6);
         let start_x = self.scanline_x;
