@@ -648,7 +648,9 @@ impl PpuState {
 
     /// `part` plain dots on a DMG that end before the FIFO empties (`mode3_drain_length`
     /// allows more): pixels out, and the fetcher steps those dots reach, as that many
-    /// `Mode3Dot` steps; no push can come (the FIFO is not empty).
+    /// `Mode3Dot` steps; no push can come (the FIFO is not empty). Inlined, as
+    /// `mode3_drain`: out of line it saved and restored six registers a call.
+    #[inline(always)]
     pub(super) fn mode3_part_drain(&mut self, part: u8, bus: &mut Ctx) {
         #[cfg(debug_assertions)]
         let expected = self.after_plain_dots(part, bus);
