@@ -155,7 +155,7 @@ impl PpuState {
     }
 
     /// `run_plain_dots` from a `Mode3Dot` step that waits one dot or is due now (`wait_dots`
-    /// 0, where the previous run stopped). A due step is the plain loop's first dot without
+    /// 0, where the previous run stopped or where `Mode3Start` left it). A due step is the plain loop's first dot without
     /// the dot: it counts as one more dot begun one dot earlier, which gives the same
     /// effects and the same `line_dot` once it has run; if it is not plain, nothing runs.
     #[inline(always)]
@@ -551,6 +551,8 @@ impl PpuState {
     /// `length` plain dots on a DMG: the FIFO's pixels go out, the fetcher finishes its
     /// tile and pushes it at the last dot. Same effects, in the same order, as that many
     /// `Mode3Dot` steps. A CGB's counterpart is `mode3_colour_drain` (`colour_span.rs`).
+    /// Inlined: called per tile, out of line it saved and restored six registers a call.
+    #[inline(always)]
     pub(super) fn mode3_drain(&mut self, length: u8, bus: &mut Ctx) {
         let start_step = self.fetcher_step.min(6);
         let start_x = self.scanline_x;
@@ -646,7 +648,9 @@ impl PpuState {
 
     /// `part` plain dots on a DMG that end before the FIFO empties (`mode3_drain_length`
     /// allows more): pixels out, and the fetcher steps those dots reach, as that many
-    /// `Mode3Dot` steps; no push can come (the FIFO is not empty).
+    /// `Mode3Dot` steps; no push can come (the FIFO is not empty). Inlined, as
+    /// `mode3_drain`: out of line it saved and restored six registers a call.
+    #[inline(always)]
     pub(super) fn mode3_part_drain(&mut self, part: u8, bus: &mut Ctx) {
         #[cfg(debug_assertions)]
         let expected = self.after_plain_dots(part, bus);

@@ -134,7 +134,14 @@ impl PpuState {
                 let fine = self.scx & 7;
                 self.scanline_x = 0u8.wrapping_sub(fine + 8);
                 self.sprite_x0_penalty = fine.min(5);
-                self.mode3_dot(bus);
+                if bus.lazy && dots != 0 {
+                    // Inside a lazy run (`dots` more to go) the first dot is left due as a
+                    // `Mode3Dot`: the run goes on with it at once, in its fast path when
+                    // the dot is plain (`run_plain_or_due`), else in `mode3_dot` as here.
+                    self.goto(Step::Mode3Dot, 0);
+                } else {
+                    self.mode3_dot(bus);
+                }
             }
             Step::Mode3Dot => self.mode3_dot(bus),
             Step::Mode3WindowActivate => {
