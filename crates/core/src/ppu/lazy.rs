@@ -155,9 +155,10 @@ impl PpuState {
     }
 
     /// `run_plain_dots` from a `Mode3Dot` step that waits one dot or is due now (`wait_dots`
-    /// 0, where the previous run stopped or where `Mode3Start` left it). A due step is the plain loop's first dot without
-    /// the dot: it counts as one more dot begun one dot earlier, which gives the same
-    /// effects and the same `line_dot` once it has run; if it is not plain, nothing runs.
+    /// 0, where the previous run stopped or where `Mode3Start` left it). A due step is the
+    /// plain loop's first dot without the dot: it counts as one more dot begun one dot
+    /// earlier, which gives the same effects and the same `line_dot` once it has run; if it
+    /// is not plain, nothing runs.
     #[inline(always)]
     fn run_plain_or_due(&mut self, dots: u32, bus: &mut Ctx) -> u32 {
         let due = self.wait_dots == 0;
