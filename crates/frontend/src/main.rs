@@ -1,6 +1,6 @@
-//! `backspin`: the command-line front end. Without a subcommand it opens the windowed player
-//! (`backspin ROM`, or the embedded demo); headless subcommands (`run`, `test`, `bench`, `state`, `movie`) serve
-//! scripts and CI.
+//! `backspin`: the command-line front end. Without a subcommand it opens the windowed
+//! player (`backspin ROM`, or the embedded demo); headless subcommands (`run`, `test`,
+//! `bench`, `state`, `movie`) serve scripts and CI.
 
 mod battery;
 mod bench;

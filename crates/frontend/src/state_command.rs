@@ -1,4 +1,5 @@
-//! `backspin state info|verify|import-bess`, and the save-state files `backspin run` loads and writes.
+//! `backspin state info|verify|import-bess`, and the save-state files `backspin run` loads
+//! and writes.
 //!
 //! The format itself is `backspin_core::state_file`; this module adds files, the PNG
 //! thumbnail (the core stays free of a PNG encoder) and one-line errors.

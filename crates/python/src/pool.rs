@@ -28,17 +28,17 @@
 //! Measured (issue 16, demo ROM, frameskip 4, two-CPU virtual machine; timed traces of
 //! 1,500 steps with the threads safe from preemption, `chrt -f 1`): at 2 envs on 2 threads
 //! the caller's Python side between steps took 5 to 10 µs, the worker's wake-up and the
-//! caller's notice of the end medians of 1 to 36 µs and 3 µs (99th percentiles about 80
-//! and 70 µs). What the step lost was its barrier on two CPUs running at different
-//! speeds: the thread that finished first had run faster frames in 99.5 % of steps, and
-//! waited a mean 120 to 230 µs of a 1.1 ms step for the other (99th percentile about
-//! 600 µs). With handing over, 5 % of env parts moved and the wait fell to a mean of 70 µs
-//! (99th percentile 334 µs); at 8 envs, from 390 µs (2.3 ms) when only envs no thread had
-//! started could move, to 160 µs (395 µs). Stepping an env frame by frame, two at a time, costs nothing measurable:
-//! one thread's CPU time per frame was 159, 166 and 165 µs at 1, 8 and 64 envs in one
-//! interleaved run. On a machine busy with other sessions a second thread gains nothing
-//! (the kernel's autogroups share the CPUs out per session, not per thread), so scaling
-//! figures mean something only on a quiet machine.
+//! caller's notice of the end medians of 1 to 36 µs and 3 µs (99th percentiles about 80 and
+//! 70 µs). What the step lost was its barrier on two CPUs running at different speeds: the
+//! thread that finished first had run faster frames in 99.5 % of steps, and waited a mean
+//! 120 to 230 µs of a 1.1 ms step for the other (99th percentile about 600 µs). With
+//! handing over, 5 % of env parts moved and the wait fell to a mean of 70 µs (99th
+//! percentile 334 µs); at 8 envs, from 390 µs (2.3 ms) when only envs no thread had started
+//! could move, to 160 µs (395 µs). Stepping an env frame by frame, two at a time, costs
+//! nothing measurable: one thread's CPU time per frame was 159, 166 and 165 µs at 1, 8 and
+//! 64 envs in one interleaved run. On a machine busy with other sessions a second thread
+//! gains nothing (the kernel's autogroups share the CPUs out per session, not per thread),
+//! so scaling figures mean something only on a quiet machine.
 
 use crate::vector::{Env, Observation, env_step};
 use std::cell::UnsafeCell;

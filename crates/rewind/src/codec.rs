@@ -199,9 +199,9 @@ impl Encoder {
         self.code.is_flat()
     }
 
-    /// Encodes `cur` against `base` (the previous snapshot) as a delta record and copies the
-    /// changed bytes of `cur` into `base` in the same pass (so `base == cur` afterwards). Returns the record, valid
-    /// until the next call.
+    /// Encodes `cur` against `base` (the previous snapshot) as a delta record and copies
+    /// the changed bytes of `cur` into `base` in the same pass (so `base == cur`
+    /// afterwards). Returns the record, valid until the next call.
     pub fn encode_delta(&mut self, base: &mut [u8], cur: &[u8]) -> &[u8] {
         self.tokens.clear();
         // The mirror first (it copies the old source into `base`'s region), then counters

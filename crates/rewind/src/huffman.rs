@@ -261,11 +261,12 @@ impl<'a> BitReader<'a> {
 /// after 0x01 or 0xFF, the next byte is often the carry of the same counter). Each of these
 /// contexts gets its own code. (The measurements below are from the XOR era with one header
 /// context of each kind and three literal positions; splitting headers by region and adding
-/// the 0x01/0xFF position was within ±0.5 % on 300 s, kept for pocket.gb.) Measured on pocket.gb over 120 s, as ideal static entropy: 281 B/frame with
-/// one code for headers and one for literals, 260 B/frame with these contexts; in the
-/// rewind bench (120 s, every frame) pocket.gb 18.0 -> 17.3 KiB/s, shocklobster.gb 7.0 ->
-/// 6.8, and about the same with k = 4 thinning (pocket.gb +1 %, the others -3 %). The
-/// region split helps every-frame capture; the position split helps both.
+/// the 0x01/0xFF position was within ±0.5 % on 300 s, kept for pocket.gb.) Measured on
+/// pocket.gb over 120 s, as ideal static entropy: 281 B/frame with one code for headers and
+/// one for literals, 260 B/frame with these contexts; in the rewind bench (120 s, every
+/// frame) pocket.gb 18.0 -> 17.3 KiB/s, shocklobster.gb 7.0 -> 6.8, and about the same with
+/// k = 4 thinning (pocket.gb +1 %, the others -3 %). The region split helps every-frame
+/// capture; the position split helps both.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct TokenCode {
     codes: [Code; CONTEXTS],

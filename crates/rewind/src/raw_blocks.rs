@@ -4,16 +4,16 @@
 //!
 //! Some regions are rewritten wholesale every frame with sparse contents (the clearest case
 //! was the APU's ring of pending band-limited-step deltas; the APU now keeps that ring at a
-//! fixed phase and queues centre steps unspread, see `core/src/apu/blip.rs`). Their XOR against the previous frame
-//! has the nonzero bytes of *both* frames; the new value alone has fewer (over 600 s of
-//! play: 21 % fewer changed bytes on shocklobster.gb, 12 % on pocket.gb). So each keyframe
-//! can name the 32-byte blocks whose value was cheaper than their XOR during the group
-//! before it, and the deltas of its group store those blocks by value. Measured in coded
-//! bytes (after the Huffman stage) it was 17 % *larger* on shocklobster.gb and 3.5 % smaller
-//! on pocket.gb: arbitrary values entropy-code far worse than small XOR differences, and
-//! unchanged pending entries cost nothing as XOR but are stored again as values. Kept as an
-//! option with its tests so a core whose state has such regions can try it
-//! (`rewind_bench --value-blocks`).
+//! fixed phase and queues centre steps unspread, see `core/src/apu/blip.rs`). Their XOR
+//! against the previous frame has the nonzero bytes of *both* frames; the new value alone
+//! has fewer (over 600 s of play: 21 % fewer changed bytes on shocklobster.gb, 12 % on
+//! pocket.gb). So each keyframe can name the 32-byte blocks whose value was cheaper than
+//! their XOR during the group before it, and the deltas of its group store those blocks by
+//! value. Measured in coded bytes (after the Huffman stage) it was 17 % *larger* on
+//! shocklobster.gb and 3.5 % smaller on pocket.gb: arbitrary values entropy-code far worse
+//! than small XOR differences, and unchanged pending entries cost nothing as XOR but are
+//! stored again as values. Kept as an option with its tests so a core whose state has such
+//! regions can try it (`rewind_bench --value-blocks`).
 //!
 //! Stored values do not undo, so a walk backward patches only the XOR blocks and then takes
 //! the value blocks from the record of the frame it lands on, which must belong to the same

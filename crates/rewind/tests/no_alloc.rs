@@ -1,6 +1,6 @@
 //! Playing must not allocate once history is full (a frontend runs it every frame on the
-//! emulation thread): a counting allocator watches every `Timeline::run_frame` call, emulation, captures,
-//! keyframes, evictions and forks included.
+//! emulation thread): a counting allocator watches every `Timeline::run_frame` call,
+//! emulation, captures, keyframes, evictions and forks included.
 
 use backspin_core::{Core, Options, Rom};
 use backspin_rewind::bench;

@@ -222,7 +222,8 @@ impl ApuState {
         self.sweep_enabled = u8::from(period != 0 || shift != 0);
         self.sweep_negated = 0;
         if shift != 0 {
-            // The overflow check runs at once, without writing back (Blargg `06-overflow_on_trigger`).
+            // The overflow check runs at once, without writing back (Blargg
+            // `06-overflow_on_trigger`).
             self.sweep_calculate();
         }
     }

@@ -17,11 +17,12 @@ use super::colour::ATTRIBUTE_PALETTE;
 use super::lazy::SPREAD;
 use super::*;
 
-/// Per byte lane (bit planes spread by `SPREAD`, `ones` having 1 in every lane), `values[c]` for the lane's colour c = 2 * high + low, given the bit planes `low`,
-/// `high` and `both` (their AND) spread to lanes of 0 or 1: `value0 + low * (value1 -
-/// value0) + high * (value2 - value0) + both * (value3 - value2 - value1 + value0)`. A term
-/// may be negative and borrow from the next lane, but the terms add up to every lane's
-/// value in place, and that fits: the wrapping sum is exact.
+/// Per byte lane (bit planes spread by `SPREAD`, `ones` having 1 in every lane),
+/// `values[c]` for the lane's colour c = 2 * high + low, given the bit planes `low`, `high`
+/// and `both` (their AND) spread to lanes of 0 or 1: `value0 + low * (value1 - value0) +
+/// high * (value2 - value0) + both * (value3 - value2 - value1 + value0)`. A term may be
+/// negative and borrow from the next lane, but the terms add up to every lane's value in
+/// place, and that fits: the wrapping sum is exact.
 #[inline(always)]
 fn select(ones: u64, low: u64, high: u64, both: u64, values: [u64; 4]) -> u64 {
     let [v0, v1, v2, v3] = values;

@@ -336,9 +336,10 @@ impl PpuState {
     }
 
     /// If the FIFO's remaining pixels can go out as plain dots, with the fetcher reaching
-    /// its push exactly when the FIFO empties, the number of those dots (`mode3_drain`
-    /// then does them at once; its last pixel may be the line's 160th); else 0. Registers cannot change within a `run` (writes are
-    /// applied between runs), nor VRAM (locked in mode 3).
+    /// its push exactly when the FIFO empties, the number of those dots (`mode3_drain` then
+    /// does them at once; its last pixel may be the line's 160th); else 0. Registers cannot
+    /// change within a `run` (writes are applied between runs), nor VRAM (locked in
+    /// mode 3).
     #[inline(always)]
     pub(super) fn mode3_drain_length<const COLOUR: bool>(&self) -> u8 {
         let length = self.bg_fifo_len;

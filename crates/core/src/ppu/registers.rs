@@ -214,10 +214,11 @@ impl PpuState {
     }
 
     /// FF44 LY as the CPU reads it. A CGB's LY register takes a new line number two dots
-    /// after the PPU does (AGE `ly-cgbE`, `ly-ncmE`, and at double speed or after a speed switch, where reads fall on odd
-    /// dots of the line, `spsw-mode0-cgbBCE`). The LY=LYC comparator is not delayed.
-    /// Line 153's later LY=0 is the PPU's own (`Step::Line153CgbLyZero`). UNVERIFIED on
-    /// CPU CGB B/C, whose line 153 reads 0 earlier at normal speed (AGE `ly-dmgC-cgbBC`).
+    /// after the PPU does (AGE `ly-cgbE`, `ly-ncmE`, and at double speed or after a speed
+    /// switch, where reads fall on odd dots of the line, `spsw-mode0-cgbBCE`). The LY=LYC
+    /// comparator is not delayed. Line 153's later LY=0 is the PPU's own
+    /// (`Step::Line153CgbLyZero`). UNVERIFIED on CPU CGB B/C, whose line 153 reads 0
+    /// earlier at normal speed (AGE `ly-dmgC-cgbBC`).
     fn ly_as_read(&self) -> u8 {
         if !self.is_cgb_hardware() || self.lcdc & LCDC_LCD_ENABLE == 0 {
             return self.ly;

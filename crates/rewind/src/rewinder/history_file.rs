@@ -11,8 +11,9 @@
 //! Payload: the present frame; the ring's records (frame, length, bytes) oldest first; the
 //! input log by chunk (first frame, events); the clock log; the reset and load marks (a
 //! load with its state's bytes); the memory writes (cycle u64, frame u64, bank u16 with
-//! 0xFFFF for "through the memory map", address u16, value u8). Everything derived (the newest state, the encoder's
-//! current code, the keyframe chain) is rebuilt on reading, as after a fork.
+//! 0xFFFF for "through the memory map", address u16, value u8). Everything derived (the
+//! newest state, the encoder's current code, the keyframe chain) is rebuilt on reading, as
+//! after a fork.
 
 use super::{LoggedWrite, MemoryWrite, ResetMark, Rewinder, STATE_LEN};
 use crate::codec;
