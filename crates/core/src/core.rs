@@ -228,6 +228,13 @@ impl Core {
         self.machine().peek(addr)
     }
 
+    /// Fills `out` with what `peek` reads at `start`, `start + 1`, ... (addresses wrap from
+    /// 0xFFFF to 0x0000). One call for a whole range: a RAM observation read byte by byte
+    /// through `peek` cost more than the frames it observed.
+    pub fn peek_into(&mut self, start: u16, out: &mut [u8]) {
+        self.machine().peek_into(start, out);
+    }
+
     /// Writes `value` to `addr` from outside the program (a script, a debugger, a cheat):
     /// what the CPU's write would do there (an MBC register switches banks, an I/O
     /// register acts, RAM changes), at the current M-cycle with no cycle passing, and never

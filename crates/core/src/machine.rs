@@ -65,12 +65,13 @@ const SPEED_SWITCH_SETTLED: u8 = 0x80;
 ///
 /// # Deferred ticks
 /// Most M-cycles change nothing anyone can see: no interrupt request, no frame, no clock
-/// edge, no DMA but OAM DMA's plain copying (`dma_quiet_m_cycles`). After each full tick the machine computes how many such quiet M-cycles
-/// follow (as HALT skipping does) and only counts them, advancing the timer, PPU and APU
-/// in one go (`advance`, equivalent to that many ticks) when the window ends or before any
-/// access that could observe or change them: every access but ROM, cartridge RAM, work RAM
-/// and HRAM. The deferral lives only in this struct: dropping it brings the state up to
-/// date, so `State` never holds a deferred tick.
+/// edge, no DMA but OAM DMA's plain copying (`dma_quiet_m_cycles`). After each full tick
+/// the machine computes how many such quiet M-cycles follow (as HALT skipping does) and
+/// only counts them, advancing the timer, PPU and APU in one go (`advance`, equivalent to
+/// that many ticks) when the window ends or before any access that could observe or change
+/// them: every access but ROM, cartridge RAM, work RAM and HRAM. The deferral lives only in
+/// this struct: dropping it brings the state up to date, so `State` never holds a deferred
+/// tick.
 ///
 /// # The clock
 /// A quiet tick only counts down `ticks_left`, the M-cycles to the next full tick; the
@@ -539,13 +540,41 @@ impl<'a> Machine<'a> {
 
     /// Reads through the memory map with no side effects and no cycle.
     pub(crate) fn peek(&mut self, addr: u16) -> u8 {
+        self.catch_up_for_peek();
+        self.read_mapped(addr)
+    }
+
+    /// `peek` of `start`, `start + 1`, ... (wrapping) into `out`. The catch-up runs once:
+    /// a read changes nothing it looks at.
+    pub(crate) fn peek_into(&mut self, start: u16, out: &mut [u8]) {
+        self.catch_up_for_peek();
+        let mut done = 0;
+        while done < out.len() {
+            // Truncating the offset is the documented wrap.
+            let addr = start.wrapping_add(done as u16);
+            if (0xC000..0xFE00).contains(&addr) {
+                // Work RAM (and its echo) a 4 KiB bank at a time: a RAM observation reads
+                // all of it every step.
+                let block = wram_block(self.hw, addr);
+                let count = block.len().min(out.len() - done);
+                out[done..done + count].copy_from_slice(&block[..count]);
+                done += count;
+            } else {
+                out[done] = self.read_mapped(addr);
+                done += 1;
+            }
+        }
+    }
+
+    /// Brings what a read without a cycle sees up to date: the clock, OAM under a DMA and
+    /// the PPU's view.
+    fn catch_up_for_peek(&mut self) {
         self.settle_clock();
         if self.hw.dma.active != 0 {
             // OAM as the deferred M-cycles of a DMA leave it.
             self.sync();
         }
         self.sync_ppu_view();
-        self.read_mapped(addr)
     }
 
     /// Brings the components up to date before a read of what PPU steps change (its
@@ -1631,20 +1660,56 @@ fn window_base(window: &[u8; 0x4000], index: usize) -> *const u8 {
 /// C000, the SVBK bank at D000 (bank 1 on a DMG), E000 and up echo C000.
 #[inline(always)]
 fn wram_slot(hw: &mut HwState, addr: u16) -> &mut u8 {
-    // Banks 0 and 1 (SVBK is written only in CGB mode), as `cpu_read`'s fast path.
-    if addr & 0x1000 == 0 || hw.cgb.svbk & 6 == 0 {
+    if unbanked_wram(hw, addr) {
         return &mut hw.wram[usize::from(addr & 0x1FFF)];
     }
     banked_wram_slot(hw, addr)
 }
 
-#[cold]
-fn banked_wram_slot(hw: &mut HwState, addr: u16) -> &mut u8 {
+/// Whether work RAM address `addr` (or its echo) reads `hw.wram` at `addr & 0x1FFF`: banks 0
+/// and 1 (SVBK is written only in CGB mode), as `cpu_read`'s fast path.
+#[inline(always)]
+fn unbanked_wram(hw: &HwState, addr: u16) -> bool {
+    addr & 0x1000 == 0 || hw.cgb.svbk & 6 == 0
+}
+
+/// Where SVBK maps work RAM address `addr` in 0xD000..=0xDFFF (or its echo).
+enum BankedWram {
+    /// Bank 1, at this index of `hw.wram`.
+    Wram(usize),
+    /// Banks 2 to 7, at this index of `hw.wram_banks`.
+    Banks(usize),
+}
+
+fn banked_wram(hw: &HwState, addr: u16) -> BankedWram {
     let offset = usize::from(addr & 0x0FFF);
     match hw.cgb.wram_bank() {
-        1 => &mut hw.wram[0x1000 + offset],
-        bank => &mut hw.wram_banks[((bank - 2) % 6) * 0x1000 + offset],
+        1 => BankedWram::Wram(0x1000 + offset),
+        bank => BankedWram::Banks(((bank - 2) % 6) * 0x1000 + offset),
     }
+}
+
+#[cold]
+fn banked_wram_slot(hw: &mut HwState, addr: u16) -> &mut u8 {
+    match banked_wram(hw, addr) {
+        BankedWram::Wram(i) => &mut hw.wram[i],
+        BankedWram::Banks(i) => &mut hw.wram_banks[i],
+    }
+}
+
+/// Work RAM from `addr` (0xC000..=0xFDFF) to the end of its 4 KiB bank, or to 0xFDFF in the
+/// echo: what `wram_slot` reads at `addr`, `addr + 1`, ...
+fn wram_block(hw: &HwState, addr: u16) -> &[u8] {
+    let len = usize::from((addr | 0x0FFF).min(0xFDFF) - addr) + 1;
+    let (bank, start): (&[u8], usize) = if unbanked_wram(hw, addr) {
+        (&hw.wram, usize::from(addr & 0x1FFF))
+    } else {
+        match banked_wram(hw, addr) {
+            BankedWram::Wram(i) => (&hw.wram, i),
+            BankedWram::Banks(i) => (&hw.wram_banks, i),
+        }
+    };
+    &bank[start..start + len]
 }
 
 /// The VRAM byte at `addr` (8000..=9FFF) in the bank VBK selects (VBK is written only in

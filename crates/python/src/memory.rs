@@ -60,9 +60,9 @@ impl Memory {
             if range.step != 1 {
                 return Err(PyValueError::new_err("memory slices take no step"));
             }
-            let bytes: Vec<u8> = (range.start..range.stop.max(range.start))
-                .map(|addr| game_boy.timeline.peek(addr as u16))
-                .collect();
+            // `indices` keeps both within 0..=0x10000: no wrap.
+            let mut bytes = vec![0; (range.stop - range.start).max(0) as usize];
+            game_boy.timeline.peek_into(range.start as u16, &mut bytes);
             return Ok(PyBytes::new(py, &bytes).into_any().unbind());
         }
         if let Ok(pair) = key.cast::<PyTuple>() {

@@ -58,12 +58,7 @@ impl Observation {
     fn write(self, timeline: &mut Timeline, row: &mut [u8]) {
         match self {
             Observation::Screen => backspin_harness::write_screen_rgb(timeline.core(), row),
-            Observation::Ram => {
-                for (offset, byte) in row.iter_mut().enumerate() {
-                    // RAM_START + offset stays below 0xE000.
-                    *byte = timeline.peek(RAM_START + offset as u16);
-                }
-            }
+            Observation::Ram => timeline.peek_into(RAM_START, row),
         }
     }
 }
@@ -415,8 +410,9 @@ impl VectorGameBoy {
                 "memory range {start:#x}..{end:#x} is not within 0x0..0x10000"
             )));
         }
-        let timeline = &mut self.envs[i];
-        let bytes: Vec<u8> = (start..end).map(|a| timeline.peek(a as u16)).collect();
+        let mut bytes = vec![0; (end - start) as usize];
+        // Within 0x0..0x10000 (checked above): no wrap.
+        self.envs[i].peek_into(start as u16, &mut bytes);
         Ok(PyBytes::new(py, &bytes))
     }
 

@@ -136,6 +136,11 @@ impl Timeline {
         self.core.peek(addr)
     }
 
+    /// Reads a range without side effects (see `Core::peek_into`).
+    pub fn peek_into(&mut self, start: u16, out: &mut [u8]) {
+        self.core.peek_into(start, out);
+    }
+
     /// The frame the core is at.
     pub fn frame(&self) -> u64 {
         self.frame
