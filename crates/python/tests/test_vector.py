@@ -125,6 +125,8 @@ def test_ram_observation_is_work_ram():
     gb.run(frames=30, buttons=backspin.RIGHT)
     assert vgb.observations.shape == (2, 8192)
     assert vgb.observations[1].tobytes() == gb.memory[0xC000:0xE000]
+    # Range reads (one call) against single-byte reads.
+    assert gb.memory[0xC000:0xE000] == bytes(gb.memory[a] for a in range(0xC000, 0xE000))
     assert vgb.read_memory(0, 0xC000, 0xE000) == gb.memory[0xC000:0xE000]
     assert vgb.peek(1, 0xC010) == gb.memory[0xC010]
 
