@@ -396,9 +396,10 @@ impl GameBoy {
 
     /// Loads a state written by `save_state` (or `backspin run --save-state`) for this ROM
     /// and model, as an event on the timeline: `frame` keeps counting, and `rewind.back`
-    /// can go to before the load. The screen is blank until the next frame is drawn (a
-    /// state holds no picture). On any error the machine is untouched and `StateError`
-    /// says why.
+    /// can go to before the load. The machine is then exactly the saved one, buttons
+    /// included: memory writes made since the last frame are undone with the rest. The
+    /// screen is blank until the next frame is drawn (a state holds no picture). On any
+    /// error the machine is untouched and `StateError` says why.
     fn load_state(&mut self, py: Python<'_>, state: &[u8]) -> PyResult<()> {
         let core = self.timeline.core();
         let (_, loaded) = py

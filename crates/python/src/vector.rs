@@ -475,8 +475,9 @@ impl VectorGameBoy {
     }
 
     /// Loads `states` into the envs at `indices`: one state per index, or a single state
-    /// (bytes) for all of them ("swarming": every env continues from where one got).
-    /// Everything is checked first: on any error no env changes and `StateError` says why.
+    /// (bytes) for all of them ("swarming": every env continues from where one got). Each
+    /// env is then exactly the saved machine, as with `GameBoy.load_state`. Everything is
+    /// checked first: on any error no env changes and `StateError` says why.
     fn load_states(
         &mut self,
         py: Python<'_>,

@@ -84,3 +84,21 @@ def test_vector_writes_equal_single_writes():
         vgb.write_memory([0], 0xFFFF, b"\x00\x00")
     with pytest.raises(ValueError):
         vgb.write_memory([0], 0xC000, 300)
+
+
+@pytest.mark.parametrize("rewind_mib", [0, 16])
+def test_load_state_undoes_writes_made_since_the_last_frame(rewind_mib):
+    """Poke, then load at the same instant: the machine is exactly the saved one."""
+    gb = backspin.GameBoy(backspin.demo_rom(), rewind_mib=rewind_mib)
+    gb.run(frames=10)
+    saved = gb.save_state()
+    wram = gb.memory[0xC000:0xE000]
+    gb.memory[0xC000:0xE000] = bytes(b ^ 0xFF for b in wram)
+    gb.load_state(saved)
+    assert gb.memory[0xC000:0xE000] == wram
+    assert gb.save_state() == saved
+    vgb = backspin.VectorGameBoy(backspin.demo_rom(), 2, threads=1)
+    vgb.load_states([0, 1], saved)
+    vgb.write_memory([1], 0xC123, (wram[0x123] + 1) & 0xFF)
+    vgb.load_states([1], saved)
+    assert vgb.read_memory(1, 0xC000, 0xE000) == wram

@@ -523,6 +523,24 @@ impl Rewinder {
         }
     }
 
+    /// Drops the writes this run made at timeline cycle `cycle`: a state load there
+    /// replaces the whole machine, so they no longer change anything, and re-simulation
+    /// (which applies a cycle's writes after its loads) must not make them after it. A fork
+    /// when they are part of a recorded future.
+    pub(crate) fn drop_writes_made_at(&mut self, cycle: u64) {
+        let made = self.writes_made_at(cycle);
+        if made == 0 {
+            return;
+        }
+        if self.has_future() {
+            self.fork_logs_at(cycle, EventKind::Write);
+        }
+        let first = self.writes.partition_point(|w| w.write.cycle < cycle);
+        let end = (first + made).min(self.writes.len());
+        self.writes.drain(first..end);
+        self.writes_made = (cycle, 0);
+    }
+
     /// The writes logged at exactly timeline cycle `cycle`, in the order made.
     pub(crate) fn writes_at(&self, cycle: u64) -> impl Iterator<Item = MemoryWrite> + '_ {
         let first = self.writes.partition_point(|w| w.write.cycle < cycle);

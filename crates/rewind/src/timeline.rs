@@ -216,7 +216,9 @@ impl Timeline {
     /// Replaces the machine's state with `state` (a save state, already validated for this
     /// ROM and model by the caller) as an event on the timeline: frames and timeline cycles
     /// keep counting up, rewinding past the load brings back the game as it was before it,
-    /// and redo (seeking forward) applies it again. The buttons held stay held.
+    /// and redo (seeking forward) applies it again. The buttons held stay held. Writes
+    /// (`poke`) made at the same instant before the load are gone with the rest of the old
+    /// machine: they leave the log too.
     ///
     /// The log keeps a copy of `state` (boxed) for as long as history may re-simulate
     /// across the load; the copy counts against the history budget.
@@ -244,7 +246,8 @@ impl Timeline {
             self.rewinder.forget_loaded_states();
         }
         self.core.set_buttons(Buttons(held));
-        self.repeat_writes_made_now();
+        // The load replaced what writes made at this cycle before it changed.
+        self.rewinder.drop_writes_made_at(cycle);
         self.made[EventKind::Reset as usize] = true;
     }
 
@@ -277,10 +280,10 @@ impl Timeline {
         self.made[EventKind::Write as usize] = true;
     }
 
-    /// After a reset or load at the current cycle: the writes made at this cycle before it
-    /// are made again. Re-simulation applies a cycle's writes after its resets and loads,
-    /// so the live machine must end the same way (a script writing and then resetting in
-    /// the same instant sees its writes survive the reset).
+    /// After a reset at the current cycle: the writes made at this cycle before it are made
+    /// again. Re-simulation applies a cycle's writes after its resets, so the live machine
+    /// must end the same way (a script writing and then resetting in the same instant sees
+    /// its writes survive the reset). A load instead drops them (see `load_state`).
     fn repeat_writes_made_now(&mut self) {
         let cycle = self.cycle();
         let made = self.rewinder.writes_made_at(cycle);

@@ -34,6 +34,14 @@ fn write_before(timeline: &mut Timeline, frame: u64) {
             timeline.poke(0xC200, 0x5A);
             timeline.reset();
         }
+        // A write, a load and a write at the same instant: the load replaces the machine
+        // the first write changed; the second write lands on the loaded one.
+        190 => {
+            let before = Box::new(*timeline.core().state());
+            timeline.poke(0xC300, 0x66);
+            timeline.load_state(&before);
+            timeline.poke(0xC301, 0x99);
+        }
         _ => {}
     }
 }
@@ -86,12 +94,37 @@ fn a_write_lands_at_once_and_changes_the_run() {
 }
 
 #[test]
+fn a_load_undoes_writes_made_at_its_instant() {
+    for budget in [0, 16 << 20] {
+        let mut timeline = timeline(budget);
+        timeline.run_frame();
+        let saved = Box::new(*timeline.core().state());
+        let original = timeline.peek(0xC300);
+        timeline.poke(0xC300, original ^ 0xFF);
+        timeline.load_state(&saved);
+        assert_eq!(timeline.peek(0xC300), original, "budget {budget}");
+        assert!(same(timeline.core().state(), &saved), "budget {budget}");
+        assert_eq!(
+            timeline.rewinder().write_log().count(),
+            0,
+            "budget {budget}"
+        );
+        // A write after the load stays.
+        timeline.poke(0xC300, 0x42);
+        timeline.run_frame();
+        assert_eq!(timeline.peek(0xC300), 0x42, "budget {budget}");
+    }
+}
+
+#[test]
 fn rewinding_across_writes_reproduces_them() {
     let mut timeline = timeline(16 << 20);
     let states = play(&mut timeline, true);
     let log: Vec<MemoryWrite> = timeline.rewinder().write_log().collect();
-    assert_eq!(log.len(), 6, "{log:?}");
-    for frame in [49, 50, 51, 89, 90, 119, 120, 121, 159, 160, 161, 220, 10] {
+    assert_eq!(log.len(), 7, "{log:?}");
+    for frame in [
+        49, 50, 51, 89, 90, 119, 120, 121, 159, 160, 161, 189, 190, 191, 220, 10,
+    ] {
         timeline.seek(frame).unwrap();
         assert!(
             same(timeline.core().state(), &states[frame as usize]),
@@ -170,7 +203,7 @@ fn a_history_file_keeps_the_writes() {
     let mut core = Core::new(rom, Options::default());
     core.load_state(timeline.core().state());
     let mut resumed = Timeline::resume(core, Config::new(16 << 20), &file).unwrap();
-    assert_eq!(resumed.rewinder().write_log().count(), 6);
+    assert_eq!(resumed.rewinder().write_log().count(), 7);
     resumed.seek(125).unwrap();
     assert!(same(resumed.core().state(), &states[125]));
 }
