@@ -297,11 +297,16 @@ impl<'a> Machine<'a> {
         };
         let windows = self.rom_windows;
         self.rom_window_bases = std::array::from_fn(|i| window_base(windows[i], i));
-        self.plain_fetch_end = if self.checks_due {
+        self.plain_fetch_end = self.derived_plain_fetch_end();
+    }
+
+    /// What `plain_fetch_end` always equals, derived from the fields it stands for.
+    fn derived_plain_fetch_end(&self) -> u16 {
+        if self.checks_due {
             0
         } else {
             self.rom_windows_end
-        };
+        }
     }
 
     /// Rebuilds `wram_fast_len` after a change of the OAM DMA's activity or of SVBK.
@@ -375,14 +380,7 @@ impl<'a> Machine<'a> {
     /// which the compiler folds into this one.
     #[inline(always)]
     pub(crate) fn take_checks_due_at(&mut self, pc: u16) -> bool {
-        debug_assert_eq!(
-            self.plain_fetch_end,
-            if self.checks_due {
-                0
-            } else {
-                self.rom_windows_end
-            }
-        );
+        debug_assert_eq!(self.plain_fetch_end, self.derived_plain_fetch_end());
         if pc < self.plain_fetch_end {
             return false;
         }

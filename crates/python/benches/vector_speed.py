@@ -74,6 +74,14 @@ def calibrated_steps(vgb, buttons, frameskip, seconds):
     return max(1, round(seconds * steps / elapsed))
 
 
+def steps_per_run(args, vgb, buttons):
+    """Steps in each timed run of `vgb`: `--frames-per-env` over the frameskip, else
+    calibrated to about `--seconds`."""
+    if args.frames_per_env is not None:
+        return max(1, args.frames_per_env // args.frameskip)
+    return calibrated_steps(vgb, buttons, args.frameskip, args.seconds)
+
+
 def percentile(values, fraction):
     """The value below which `fraction` of `values` lie (nearest rank)."""
     ordered = sorted(values)
@@ -233,13 +241,9 @@ def main():
     results = {}
     process_steps = None
     if args.machine_baseline:
-        if args.frames_per_env is not None:
-            process_steps = max(1, args.frames_per_env // args.frameskip)
-        else:
-            process_steps = calibrated_steps(
-                backspin.VectorGameBoy(rom, 1, threads=1), [backspin.RIGHT], args.frameskip,
-                args.seconds,
-            )
+        process_steps = steps_per_run(
+            args, backspin.VectorGameBoy(rom, 1, threads=1), [backspin.RIGHT]
+        )
     process_runs = {"alone": [], "together": [], "pairs": []}
     for n in args.envs:
         buttons = [backspin.RIGHT] * n
@@ -247,10 +251,7 @@ def main():
         for threads in args.threads:
             vgbs[threads] = backspin.VectorGameBoy(rom, n, threads=threads)
             vgbs[threads].step(buttons, frames=60)  # past power-on
-        if args.frames_per_env is not None:
-            steps = max(1, args.frames_per_env // args.frameskip)
-        else:
-            steps = calibrated_steps(vgbs[min(vgbs)], buttons, args.frameskip, args.seconds)
+        steps = steps_per_run(args, vgbs[min(vgbs)], buttons)
         # The thread counts take turns, so a burst of load from elsewhere hits one repeat
         # of each rather than all repeats of one.
         seconds = {threads: [] for threads in vgbs}
@@ -276,6 +277,7 @@ def main():
                 alone = processes_seconds(rom, process_steps, args.frameskip, 1)
                 together = processes_seconds(rom, process_steps, args.frameskip, 2)
                 process_pairs.append(alone / together)
+                process_runs["pairs"].append(alone / together)
                 process_runs["alone"].append(alone)
                 process_runs["together"].append(together)
         frames = n * steps * args.frameskip
@@ -293,7 +295,6 @@ def main():
             row["scaling_1_to_2_paired_median"] = round(statistics.median(pairs), 3)
         if process_pairs:
             row["two_processes_scaling_paired_median"] = round(statistics.median(process_pairs), 3)
-            process_runs["pairs"].extend(process_pairs)
         results[f"envs_{n}"] = row
     if process_runs["pairs"]:
         # Over every env count's repeats: the machine's own scaling while this ran.

@@ -75,6 +75,14 @@ pub(crate) fn run_frames(timeline: &mut Timeline, frames: u64, draw: Draw) {
     timeline.set_drawing(true);
 }
 
+/// A powered-on core for Python, which plays no sound: it synthesizes none (emulation is the
+/// same either way, and synthesis is a tenth of the time on music-heavy games).
+pub(crate) fn silent_core(rom: Rom, options: Options) -> Core {
+    let mut core = Core::new(rom, options);
+    core.output().audio.set_synthesis(false);
+    core
+}
+
 /// Frame `index` (from 0) of a run of `frames` that `run_frames` would make, for a caller
 /// that runs them one at a time (then switches drawing back on itself, as `run_frames` does).
 pub(crate) fn run_frame_of(timeline: &mut Timeline, index: u64, frames: u64, draw: Draw) {
@@ -188,9 +196,7 @@ impl GameBoy {
                 boot.model()
             )));
         }
-        let mut core = Core::new(rom, Options { model, boot_rom });
-        // Python gets no sound: make none (emulation is the same either way).
-        core.output().audio.set_synthesis(false);
+        let core = silent_core(rom, Options { model, boot_rom });
         let budget = usize::try_from(rewind_mib).unwrap_or(0) * 1024 * 1024;
         let timeline = Timeline::new(core, budget);
         let screen = PyArray3::<u8>::zeros(py, [SCREEN_HEIGHT, SCREEN_WIDTH, 3], false).unbind();

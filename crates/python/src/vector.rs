@@ -8,11 +8,11 @@
 //! the timeline adds no per-frame work beyond that loop.
 
 use crate::errors::StateError;
-use crate::game_boy::{Draw, parse_model, rom_bytes, run_frame_of};
+use crate::game_boy::{Draw, parse_model, rom_bytes, run_frame_of, silent_core};
 use crate::pool::{CachePadded, Job, Pool};
 use crate::{SCREEN_HEIGHT, SCREEN_WIDTH};
 use backspin_core::state_file::{self, Metadata};
-use backspin_core::{Core, Model, Options, Rom, State};
+use backspin_core::{Model, Options, Rom, State};
 use backspin_rewind::Timeline;
 use numpy::{PyArrayDyn, PyArrayMethods};
 use pyo3::exceptions::{PyIndexError, PyRuntimeError, PyTimeoutError, PyValueError};
@@ -92,15 +92,13 @@ pub struct VectorGameBoy {
 }
 
 fn power_on(rom: &Rom, model: Model) -> Env {
-    let mut core = Core::new(
+    let core = silent_core(
         rom.clone(),
         Options {
             model,
             boot_rom: None,
         },
     );
-    // Nothing here plays sound: make none (emulation is the same either way).
-    core.output().audio.set_synthesis(false);
     CachePadded(Timeline::new(core, 0))
 }
 
