@@ -5,7 +5,6 @@
 mod errors;
 mod game_boy;
 mod memory;
-mod pool;
 mod rewind;
 mod symbols;
 mod vector;

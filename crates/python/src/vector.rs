@@ -9,10 +9,10 @@
 
 use crate::errors::StateError;
 use crate::game_boy::{Draw, parse_model, rom_bytes, run_frame_of, silent_core};
-use crate::pool::{CachePadded, Job, Pool};
 use crate::{SCREEN_HEIGHT, SCREEN_WIDTH};
 use backspin_core::state_file::{self, Metadata};
 use backspin_core::{Model, Options, Rom, State};
+use backspin_pool::{CachePadded, Pool, Work};
 use backspin_rewind::Timeline;
 use numpy::{PyArrayDyn, PyArrayMethods};
 use pyo3::exceptions::{PyIndexError, PyRuntimeError, PyTimeoutError, PyValueError};
@@ -83,8 +83,6 @@ pub struct VectorGameBoy {
     threads: usize,
     /// `threads - 1` workers kept between steps (and a stand-in for `step_async`).
     pool: Pool,
-    /// The buttons of the step `step_async` started, read by the pool until it ends.
-    pending_buttons: Vec<u8>,
     observation: Observation,
     /// `(N, 144, 160, 3)` or `(N, 8192)` uint8, updated in place by every call that changes
     /// an env.
@@ -99,44 +97,78 @@ fn power_on(rom: &Rom, model: Model) -> Env {
             boot_rom: None,
         },
     );
-    CachePadded(Timeline::new(core, 0))
+    CachePadded::new(Timeline::new(core, 0))
 }
 
-/// One env's part of a step, `frames` frames holding `pressed`, in pieces that any thread
-/// may run (one thread at a time, in order): `begin`, then `frame` for each index from 0 to
-/// `frames - 1`, then `finish`. Together they make what `GameBoy.run(frames, buttons)`
-/// makes, plus the observation row. The pool interleaves and hands over envs between
-/// frames (see `pool`).
-pub(crate) mod env_step {
-    use super::*;
+/// One env's part of a step, the pool's unit of work: its frames holding `pressed`, each a
+/// piece that any pool thread may run (one thread at a time, in order), then its
+/// observation into its own row of the array. Together they make what
+/// `GameBoy.run(frames, buttons)` makes, plus the observation row. The pool interleaves
+/// envs and hands them over between frames (see `backspin_pool`).
+struct EnvStep<'a> {
+    timeline: &'a mut Timeline,
+    pressed: u8,
+    /// This env's row of the observation array, split from the others by `chunks_exact_mut`.
+    row: &'a mut [u8],
+    observation: Observation,
+}
 
+impl Work for EnvStep<'_> {
     /// As `GameBoy.run` does: an input only when the buttons change.
-    pub(crate) fn begin(timeline: &mut Timeline, pressed: u8) {
-        if pressed != timeline.buttons() {
-            timeline.set_buttons(pressed);
+    fn begin(&mut self) {
+        if self.pressed != self.timeline.buttons() {
+            self.timeline.set_buttons(self.pressed);
         }
     }
 
     /// Frame `index` of `frames`: only the last one's picture is observed (none with
     /// `observation="ram"`).
-    pub(crate) fn frame(
-        timeline: &mut Timeline,
-        index: u64,
-        frames: u64,
-        observation: Observation,
-    ) {
-        let draw = match observation {
+    fn piece(&mut self, index: u64, frames: u64) {
+        let draw = match self.observation {
             Observation::Screen => Draw::Last,
             Observation::Ram => Draw::Never,
         };
-        run_frame_of(timeline, index, frames, draw);
+        run_frame_of(self.timeline, index, frames, draw);
     }
 
     /// After the last frame: drawing back on, the observation into its row.
-    pub(crate) fn finish(timeline: &mut Timeline, row: &mut [u8], observation: Observation) {
-        timeline.set_drawing(true);
-        observation.write(timeline, row);
+    fn finish(&mut self) {
+        self.timeline.set_drawing(true);
+        self.observation.write(self.timeline, self.row);
     }
+}
+
+/// The work of one step: env i holding `buttons[i]`, its observation into row i of `rows`
+/// (each env gets its own row, split off in safe code).
+fn env_steps<'a>(
+    envs: &'a mut [Env],
+    rows: &'a mut [u8],
+    buttons: &[u8],
+    observation: Observation,
+) -> Vec<EnvStep<'a>> {
+    let row_bytes = observation.row_bytes();
+    assert!(buttons.len() == envs.len() && rows.len() == envs.len() * row_bytes);
+    envs.iter_mut()
+        .zip(buttons)
+        .zip(rows.chunks_exact_mut(row_bytes))
+        .map(|((env, &pressed), row)| EnvStep {
+            timeline: env,
+            pressed,
+            row,
+            observation,
+        })
+        .collect()
+}
+
+/// The observation array's bytes, one row per env. `&mut` on the array's handle, so that
+/// Rust holds one such slice at a time.
+fn rows_of<'a>(observations: &'a mut Py<PyArrayDyn<u8>>, py: Python<'a>) -> &'a mut [u8] {
+    // SAFETY: the array was created C-contiguous by `new` and is never handed to Rust code
+    // but through this function, whose `&mut` borrow makes the slice the only Rust
+    // reference to its data while it lives. Python code may read the array meanwhile (also
+    // while a step started by `step_async` writes it): the documented contract of an
+    // in-place buffer.
+    unsafe { observations.bind(py).as_slice_mut() }.expect("the observation array is contiguous")
 }
 
 /// The outcome of a step as Python sees it: a thread that panicked is a bug of ours.
@@ -180,17 +212,6 @@ impl VectorGameBoy {
         Ok(buttons)
     }
 
-    /// The job of one step: every env `frames` frames holding `buttons`, observations into
-    /// the array. The pointers it holds stay valid while `self` is neither moved out of
-    /// nor resized (`envs` and the array never are) and `buttons` lives.
-    fn job(&mut self, py: Python<'_>, buttons: &[u8], frames: u64) -> Job {
-        let array = self.observations.bind(py);
-        // Safety: as in `refresh_rows`; while a step runs the array may be read by Python
-        // code, which is the documented contract of an in-place buffer.
-        let rows = unsafe { array.as_slice_mut() }.expect("the observation array is contiguous");
-        Job::new(&mut self.envs, buttons, rows, frames, self.observation)
-    }
-
     fn check_index(&self, index: i64) -> PyResult<usize> {
         usize::try_from(index)
             .ok()
@@ -215,10 +236,7 @@ impl VectorGameBoy {
     /// picture: after a load a screen row is blank (white) until the next frame is drawn,
     /// as `GameBoy.screen` is.
     fn refresh_rows(&mut self, py: Python<'_>, indices: &[usize], after: AfterLoad) {
-        let array = self.observations.bind(py);
-        // Safety: the array was created C-contiguous by `new` and is written only with the
-        // GIL held or by the worker threads of `step`, which hold no other borrow of it.
-        let all = unsafe { array.as_slice_mut() }.expect("the observation array is contiguous");
+        let all = rows_of(&mut self.observations, py);
         let row_bytes = self.observation.row_bytes();
         for &i in indices {
             let row = &mut all[i * row_bytes..(i + 1) * row_bytes];
@@ -277,7 +295,6 @@ impl VectorGameBoy {
             model,
             threads,
             pool: Pool::new(threads, num_envs),
-            pending_buttons: Vec::new(),
             observation,
             observations,
         };
@@ -290,14 +307,15 @@ impl VectorGameBoy {
     /// N button masks), then writes every observation row. Releases the GIL; the envs are
     /// split into `threads` contiguous chunks, one per thread (the caller's and `threads -
     /// 1` pool workers), and a thread done with its chunk takes over what is left of others,
-    /// down to an env's remaining frames (see `pool`).
+    /// down to an env's remaining frames (see `backspin_pool`).
     #[pyo3(signature = (buttons, frames = 1))]
     fn step(&mut self, py: Python<'_>, buttons: Vec<u8>, frames: u64) -> PyResult<()> {
         self.settled()?;
         let buttons = self.check_buttons(buttons)?;
-        let job = self.job(py, &buttons, frames);
+        let rows = rows_of(&mut self.observations, py);
+        let mut steps = env_steps(&mut self.envs, rows, &buttons, self.observation);
         let pool = &mut self.pool;
-        let ok = py.detach(|| pool.run(job));
+        let ok = py.detach(|| pool.run(&mut steps, frames));
         step_result(ok)
     }
 
@@ -309,13 +327,13 @@ impl VectorGameBoy {
     fn step_async(&mut self, py: Python<'_>, buttons: Vec<u8>, frames: u64) -> PyResult<()> {
         self.settled()?;
         let buttons = self.check_buttons(buttons)?;
-        let job = self.job(py, &buttons, frames);
-        // Moving the Vec keeps its heap buffer, which the job points into.
-        self.pending_buttons = buttons;
-        // Safety: the job points into `envs`, the observation array and `pending_buttons`,
-        // none of which is touched until the pool reports the step ended: every method
-        // that would calls `settled` first, and dropping the pool waits.
-        unsafe { self.pool.start(job) };
+        let rows = rows_of(&mut self.observations, py);
+        let steps = env_steps(&mut self.envs, rows, &buttons, self.observation);
+        // SAFETY: the env steps borrow `envs` and the observation array, neither of which is
+        // touched (nor dropped) until the pool reports the step ended: every method that
+        // would calls `settled` first, and `drop` waits. Python code may read the array
+        // meanwhile, which is the documented contract of an in-place buffer.
+        unsafe { self.pool.start(steps, frames) };
         Ok(())
     }
 
