@@ -231,6 +231,18 @@ fn a_step_of_the_wrong_size_is_refused() {
     pool.run(&mut bench.items(&[]), 1);
 }
 
+#[test]
+#[should_panic(expected = "a started step must be waited for first")]
+fn a_step_while_one_is_in_flight_is_refused() {
+    // Made before the pool, so dropped after it (it waits for the step as it drops).
+    let mut first = Bench::new(1);
+    let mut second = Bench::new(1);
+    let mut pool = Pool::new(2, 1);
+    // SAFETY: `first` outlives the pool and is not touched meanwhile.
+    unsafe { pool.start(first.items(&[]), 1) };
+    pool.run(&mut second.items(&[]), 1);
+}
+
 /// Counts the live threads that have run an item, from the item (a thread-local whose
 /// destructor runs as its thread exits, before a join of it returns).
 struct Alive(Arc<AtomicUsize>);
