@@ -82,7 +82,7 @@ fn shared_workloads() -> Vec<Workload> {
     let root = match backspin_harness::locate_test_roms() {
         Ok(root) => root,
         Err(reason) => {
-            println!("skipped the shared homebrew ROMs: {reason}");
+            backspin_test_support::skip_or_fail(format!("the shared homebrew ROMs: {reason}"));
             return Vec::new();
         }
     };
@@ -102,13 +102,13 @@ fn shared_workloads() -> Vec<Workload> {
         collect_roms(&folder, 1, &mut paths);
     }
     if paths.is_empty() {
-        println!("skipped: no homebrew ROMs under {}", root.display());
+        backspin_test_support::skip_or_fail(format!("no homebrew ROMs under {}", root.display()));
     }
     paths.sort();
     let mut workloads = Vec::new();
     for path in paths {
         let Ok(rom) = std::fs::read(&path) else {
-            println!("skipped: {} not readable", path.display());
+            backspin_test_support::skip_or_fail(format!("{} not readable", path.display()));
             continue;
         };
         let name = path
