@@ -1,12 +1,21 @@
 //! Determinism: a copied `State` behaves identically forever, and skipping idle HALT time
-//! (and deferring quiet M-cycles, both switched by `set_halt_skipping`) gives the same bytes
+//! (and deferring quiet M-cycles, both switched by `FastPaths`) gives the same bytes
 //! as ticking through it.
 //!
 //! Runs on the shared homebrew ROMs when present (skips with a reason otherwise); our own
 //! ROMs built from source join once they exist.
 
-use backspin_core::{Buttons, Core, Model, Options, Rom};
+use backspin_core::{Buttons, Core, FastPaths, Model, Options, Rom};
 use backspin_test_support::InputScript;
+
+/// Every M-cycle ticked and every instruction checked: the CPU-side tricks off.
+const EAGER: FastPaths = FastPaths {
+    defer_quiet_ticks: false,
+    halt_skipping: false,
+    poll_loop_skipping: false,
+    plain_steps: false,
+    ..FastPaths::ALL
+};
 
 /// The shared test ROM's bytes, or `None` after printing why the test skips.
 fn shared_rom(relative: &str) -> Option<Vec<u8>> {
@@ -74,7 +83,7 @@ fn copied_state_runs_identically_for_10000_frames() {
 fn check_halt_skipping(name: &str, bytes: &[u8], model: Model, seed: u64) {
     let mut script = InputScript::new(seed);
     let mut eager = power_on_as(bytes, model);
-    eager.set_halt_skipping(false);
+    eager.set_fast_paths(EAGER);
     let mut skipping = power_on_as(bytes, model);
     for frame in 0..1_500 {
         let buttons = Buttons(script.next_frame());
@@ -262,7 +271,7 @@ fn oam_dma_deferred_as_ticked() {
     let bytes = oam_dma_rom();
     for model in [Model::Dmg, Model::Cgb] {
         let mut eager = power_on_as(&bytes, model);
-        eager.set_halt_skipping(false);
+        eager.set_fast_paths(EAGER);
         let mut deferring = power_on_as(&bytes, model);
         let mut seed = 0x5EED_0005u32;
         let mut transfers_seen = 0;
