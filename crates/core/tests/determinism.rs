@@ -5,8 +5,17 @@
 //! The copied-state test runs on the shared homebrew ROMs when present (skips with a
 //! reason otherwise, fails under `BACKSPIN_REQUIRE_TEST_ROMS`).
 
-use backspin_core::{Buttons, Core, Model, Options, Rom};
+use backspin_core::{Buttons, Core, FastPaths, Model, Options, Rom};
 use backspin_test_support::{InputScript, or_skip};
+
+/// Every M-cycle ticked and every instruction checked: the CPU-side tricks off.
+const EAGER: FastPaths = FastPaths {
+    defer_quiet_ticks: false,
+    halt_skipping: false,
+    poll_loop_skipping: false,
+    plain_steps: false,
+    ..FastPaths::ALL
+};
 
 /// The shared test ROM's bytes, or `None` after printing why the test skips.
 fn shared_rom(relative: &str) -> Option<Vec<u8>> {
@@ -84,7 +93,7 @@ fn oam_dma_deferred_as_ticked() {
     let bytes = own_rom("oam_dma.asm");
     for model in [Model::Dmg, Model::Cgb] {
         let mut eager = power_on_as(&bytes, model);
-        eager.set_halt_skipping(false);
+        eager.set_fast_paths(EAGER);
         let mut deferring = power_on_as(&bytes, model);
         let mut seed = 0x5EED_0005u32;
         let mut transfers_seen = 0;

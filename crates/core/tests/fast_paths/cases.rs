@@ -92,6 +92,10 @@ const SHARED: [(&str, &[Model]); 16] = [
 /// reason, or fails the test under `BACKSPIN_REQUIRE_TEST_ROMS`.
 pub fn shared_roms() -> Vec<Case> {
     let mut cases = Vec::new();
+    // Without the folder, one reason for all of them.
+    if or_skip(backspin_harness::locate_test_roms()).is_none() {
+        return cases;
+    }
     for (relative, models) in SHARED {
         let Some(bytes) = or_skip(backspin_harness::read_test_rom(relative)) else {
             continue;

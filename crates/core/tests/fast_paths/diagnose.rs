@@ -29,7 +29,7 @@ impl Start<'_> {
         format!(
             "fast path `{}` off differs from all on: {} ({:?}), frame {}, run {:?} from \
              M-cycle {} (seed {:#x}): {what}",
-            self.trick.name,
+            self.trick.name(),
             self.case.name,
             self.case.model,
             self.reference.hw.frames,

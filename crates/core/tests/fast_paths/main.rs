@@ -44,12 +44,12 @@ fn check_all(cases: &[Case], frames: u64, seed: u64) {
         return;
     }
     for (trick, &states) in tricks.iter().zip(&tally.states) {
-        println!("{}: {states} states compared", trick.name);
+        println!("{}: {states} states compared", trick.name());
         // Dozens of runs a frame's length or shorter per ROM.
         assert!(
             states >= frames * tally.roms / 2,
             "`{}` off: only {states} states compared over {} ROMs",
-            trick.name,
+            trick.name(),
             tally.roms
         );
     }

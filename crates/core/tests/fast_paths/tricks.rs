@@ -1,33 +1,35 @@
 //! The speed tricks the oracle switches off one at a time, by name, and what each may
 //! change by design.
 
-use backspin_core::Core;
 use backspin_core::state::{ApuState, HwState, PpuState, State, SynthState};
+use backspin_core::{Core, FastPath, FastPaths};
 use std::mem::{offset_of, size_of};
 use std::ops::Range;
 
-/// One speed trick: its name and how to switch it.
+/// One speed trick of the core ([`FastPath`]), switched off alone against all of them on.
 #[derive(Clone, Copy)]
-pub struct Trick {
-    pub name: &'static str,
-    set: fn(&mut Core, bool),
-}
+pub struct Trick(pub FastPath);
 
 impl Trick {
+    /// Its name, as `FastPaths` spells the field.
+    pub fn name(self) -> &'static str {
+        self.0.name()
+    }
+
     /// A core with this trick off and every other one on.
     pub fn switch_off(self, core: &mut Core) {
-        (self.set)(core, false);
+        core.set_fast_paths(FastPaths::ALL.with(self.0, false));
     }
 
     /// Whether the picture is compared: not when the trick is drawing itself.
     pub fn draws(self) -> bool {
-        self.name != "drawing"
+        self.0 != FastPath::Drawing
     }
 
     /// Whether the sound is compared, and the synthesizer's bytes of `State`: not when
     /// the trick is synthesis itself (off, the synthesizer keeps its old state by design).
     pub fn synthesizes(self) -> bool {
-        self.name != "synthesis"
+        self.0 != FastPath::AudioSynthesis
     }
 
     /// The bytes of `State` this trick, switched off, leaves different by design after a
@@ -37,34 +39,17 @@ impl Trick {
     /// but different PPU (the same future: it agrees again by the line's end), so between
     /// frames the PPU is left out and compared at every frame.
     pub fn ignored(self, at_frame: bool) -> Option<Range<usize>> {
-        match self.name {
-            "synthesis" => Some(synthesizer_bytes()),
-            "lazy_mode3" if !at_frame => Some(ppu_bytes()),
+        match self.0 {
+            FastPath::AudioSynthesis => Some(synthesizer_bytes()),
+            FastPath::LazyMode3 if !at_frame => Some(ppu_bytes()),
             _ => None,
         }
     }
 }
 
-/// Every trick a core has.
+/// Every trick the core has.
 pub fn tricks() -> Vec<Trick> {
-    vec![
-        Trick {
-            name: "halt_skipping",
-            set: Core::set_halt_skipping,
-        },
-        Trick {
-            name: "lazy_mode3",
-            set: Core::set_ppu_fast_path,
-        },
-        Trick {
-            name: "drawing",
-            set: Core::set_drawing,
-        },
-        Trick {
-            name: "synthesis",
-            set: |core, on| core.output().audio.set_synthesis(on),
-        },
-    ]
+    FastPath::ALL.into_iter().map(Trick).collect()
 }
 
 /// Where the PPU (`hw.ppu`) lies in `State`'s bytes.
