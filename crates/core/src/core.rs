@@ -4,10 +4,10 @@ use crate::bus::Bus;
 use crate::cart::Rom;
 use crate::cpu::{self, CpuMode};
 use crate::events::Events;
+use crate::fast_paths::FastPaths;
 use crate::joypad::Buttons;
 use crate::machine::Machine;
 use crate::poll_loop::PollLoops;
-use crate::ppu::Render;
 use crate::state::State;
 use crate::{SCREEN_HEIGHT, SCREEN_WIDTH};
 
@@ -139,9 +139,8 @@ pub struct Core {
     model: Model,
     boot_rom: Option<BootRom>,
     out: Output,
-    halt_skipping: bool,
-    /// Host options of the PPU (drawing, lazy mode 3): never part of `State`.
-    render: Render,
+    /// The speed tricks in use: never part of `State`.
+    fast: FastPaths,
 }
 
 impl Core {
@@ -155,8 +154,7 @@ impl Core {
             model: options.model,
             boot_rom: options.boot_rom,
             out: Output::new(),
-            halt_skipping: true,
-            render: Render::DEFAULT,
+            fast: FastPaths::ALL,
         }
     }
 
@@ -349,44 +347,47 @@ impl Core {
         self.run(limit, true)
     }
 
-    /// Whether a halted (or stopped, or locked) CPU jumps straight to the next event instead
-    /// of ticking idle M-cycles one by one, and whether quiet M-cycles are only counted and
-    /// caught up in one go (see `Machine`). On by default; the result is identical either
-    /// way (`tests/determinism.rs` compares the two, byte for byte, every frame).
-    pub fn set_halt_skipping(&mut self, enabled: bool) {
-        self.halt_skipping = enabled;
-    }
-
-    /// Whether the PPU produces pixels (on by default). Off, emulation is unchanged (mode-3
-    /// lengths, STAT, interrupts and every byte of [`State`] are as with drawing on:
-    /// `crates/harness/tests/render_oracle.rs`) but no pixel is coloured or stored: for bots,
-    /// tests and re-simulation that need the picture rarely. Switching it back on blanks
-    /// [`Core::frame`] and [`Core::frame_rgb`] (white, as an LCD that is off), so a picture
-    /// never mixes in pixels from before the pause, whose content would depend on what ran
-    /// earlier: switch it on before the frame to show. A frame run entirely with drawing on is
-    /// the frame a drawing run would show, unless the LCD is off for part of it (a drawing run
-    /// keeps the previous frame's pixels there, this one shows them blank).
-    pub fn set_drawing(&mut self, enabled: bool) {
-        if enabled && !self.render.draw {
+    /// Switches the speed tricks (all on by default) from the next call on. Each is
+    /// checked to change nothing but the time taken: every byte of [`State`] is the same
+    /// with any of them off, in any combination, except what drawing and audio synthesis
+    /// produce ([`FastPath::changes_output`](crate::FastPath::changes_output)). Drawing
+    /// switched back on blanks the frame ([`Core::set_drawing`]).
+    pub fn set_fast_paths(&mut self, fast: FastPaths) {
+        if fast.drawing && !self.fast.drawing {
             self.out.frame.fill(0);
             if self.frame_is_rgb() {
                 self.out.frame_rgb.fill(BLANK_RGB555);
             }
         }
-        self.render.draw = enabled;
+        self.fast = fast;
+        self.out.audio.set_synthesis(fast.audio_synthesis);
+    }
+
+    /// The speed tricks in use ([`Core::set_fast_paths`]).
+    pub fn fast_paths(&self) -> FastPaths {
+        self.fast
+    }
+
+    /// Whether the PPU produces pixels (on by default): [`FastPaths::drawing`] alone. Off,
+    /// emulation is unchanged (mode-3 lengths, STAT, interrupts and every byte of [`State`]
+    /// are as with drawing on: `crates/harness/tests/render_oracle.rs`) but no pixel is
+    /// coloured or stored: for bots, tests and re-simulation that need the picture rarely.
+    /// Switching it back on blanks [`Core::frame`] and [`Core::frame_rgb`] (white, as an LCD
+    /// that is off), so a picture never mixes in pixels from before the pause, whose content
+    /// would depend on what ran earlier: switch it on before the frame to show. A frame run
+    /// entirely with drawing on is the frame a drawing run would show, unless the LCD is off
+    /// for part of it (a drawing run keeps the previous frame's pixels there, this one shows
+    /// them blank).
+    pub fn set_drawing(&mut self, enabled: bool) {
+        self.set_fast_paths(FastPaths {
+            drawing: enabled,
+            ..self.fast
+        });
     }
 
     /// Whether the PPU produces pixels ([`Core::set_drawing`]).
     pub fn drawing(&self) -> bool {
-        self.render.draw
-    }
-
-    /// Whether mode 3 runs lazily, catching up in long runs with plain dots outside the
-    /// step dispatch and a FIFO's pixels drawn at once (on by default). The result is
-    /// identical either way (`crates/harness/tests/render_oracle.rs` compares the two every
-    /// frame); off is the plain reference the fast path is checked against.
-    pub fn set_ppu_fast_path(&mut self, enabled: bool) {
-        self.render.lazy_mode3 = enabled;
+        self.fast.drawing
     }
 
     /// Steps the CPU until `limit` M-cycles, a breakpoint, or (with `stop_at_frame`) a
@@ -402,9 +403,8 @@ impl Core {
             &self.rom,
             self.boot_rom.as_ref(),
             &mut self.out,
-            self.render,
+            self.fast,
         );
-        machine.set_deferral(self.halt_skipping);
         machine.set_stop_m_cycle(limit);
         // A read of LY or STAT is a slow access, so the checks below follow it and look for
         // a polling loop to skip (`poll_loop`); the bit never stops the run.
@@ -428,18 +428,24 @@ impl Core {
                 break;
             }
             if let Some(read) = machine.take_poll_read() {
-                polls.after_read(cpu, &mut machine, read, limit);
+                if self.fast.poll_loop_skipping {
+                    polls.after_read(cpu, &mut machine, read, limit);
+                }
                 // A skip moves the clock: the limit and the CPU are checked again.
                 machine.require_checks();
                 continue;
             }
             if machine.take_loop_jump() {
-                polls.at_loop_jump(cpu, &mut machine, limit);
+                if self.fast.poll_loop_skipping {
+                    polls.at_loop_jump(cpu, &mut machine, limit);
+                } else {
+                    machine.not_a_poll_loop(cpu.pc);
+                }
                 machine.require_checks();
                 continue;
             }
             if cpu.mode() != CpuMode::Running {
-                if self.halt_skipping {
+                if self.fast.halt_skipping {
                     let idle = cpu.mode() != CpuMode::Halted || machine.pending_interrupts() == 0;
                     if idle {
                         // Leave one cycle for the CPU's own idle step, which handles any event.
@@ -475,7 +481,7 @@ impl Core {
             &self.rom,
             self.boot_rom.as_ref(),
             &mut self.out,
-            self.render,
+            self.fast,
         )
     }
 
@@ -501,8 +507,7 @@ impl Clone for Core {
                 serial: self.out.serial.clone(),
                 audio: self.out.audio.clone(),
             },
-            halt_skipping: self.halt_skipping,
-            render: self.render,
+            fast: self.fast,
         }
     }
 }

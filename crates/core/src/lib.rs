@@ -82,6 +82,7 @@ mod cpu;
 #[allow(missing_docs)]
 mod dma;
 mod events;
+mod fast_paths;
 mod io;
 #[allow(missing_docs)]
 mod joypad;
@@ -108,6 +109,7 @@ pub use cart::{BatteryError, Header, MbcKind, Rom, RomError};
 pub use cgb::rgb555_to_rgb888;
 pub use cpu::disassemble;
 pub use events::Events;
+pub use fast_paths::{FastPath, FastPaths};
 pub use joypad::Buttons;
 pub use state::State;
 

@@ -1,5 +1,6 @@
 //! `Machine`: the memory map, I/O dispatch and the per-M-cycle tick. It implements [`Bus`].
 
+use crate::FastPaths;
 use crate::apu::{ApuState, AudioOut};
 use crate::bus::Bus;
 use crate::cart::Rom;
@@ -11,7 +12,7 @@ use crate::io;
 use crate::joypad::JoypadState;
 use crate::poll_loop::PollRead;
 use crate::ppu::ReadForecast;
-use crate::ppu::{self, PpuState, Render, VideoMemory};
+use crate::ppu::{self, PpuState, VideoMemory};
 use crate::serial::{SERIAL_CLOCK_BIT, SerialState, SerialWrite};
 use crate::state::{HwState, State};
 use crate::timer::TimerState;
@@ -97,6 +98,12 @@ pub(crate) struct Machine<'a> {
     ticks_left: u64,
     /// false: every tick runs in full (the reference the deferral is checked against).
     defer_quiet_ticks: bool,
+    /// false: the ROM windows stay off and every ROM read takes the slow path through
+    /// `Rom::read` (the reference they are checked against).
+    rom_windows_on: bool,
+    /// false: the run loop never takes a plain step, `take_checks_due` always answers true
+    /// (the reference plain steps are checked against).
+    plain_steps: bool,
     /// true during the tick of an M-cycle the CPU spends halted or stopped, when an
     /// HBlank VRAM DMA waits (`Bus::idle_halted`). Only for that tick, so never in `State`.
     cpu_halted: bool,
@@ -237,7 +244,7 @@ impl<'a> Machine<'a> {
         rom: &'a Rom,
         boot_rom: Option<&'a BootRom>,
         out: &'a mut Output,
-        render: Render,
+        fast: FastPaths,
     ) -> Machine<'a> {
         let now = hw.m_cycles;
         let Output {
@@ -246,18 +253,21 @@ impl<'a> Machine<'a> {
             serial,
             audio,
         } = out;
+        audio.set_synthesis(fast.audio_synthesis);
         let mut machine = Machine {
             hw,
             rom,
             boot_rom,
-            screen: ppu::Host::new(frame, frame_rgb, render),
+            screen: ppu::Host::new(frame, frame_rgb, fast),
             audio,
             serial,
             events: Events::empty(),
             synced_m_cycles: now,
             full_tick_m_cycle: now.wrapping_add(1),
             ticks_left: 1,
-            defer_quiet_ticks: true,
+            defer_quiet_ticks: fast.defer_quiet_ticks,
+            rom_windows_on: fast.rom_windows,
+            plain_steps: fast.plain_steps,
             cpu_halted: false,
             rom_windows: [&UNMAPPED_WINDOW; 4],
             rom_window_bases: [UNMAPPED_WINDOW.as_ptr(); 4],
@@ -286,7 +296,7 @@ impl<'a> Machine<'a> {
         self.refresh_wram_fast_len();
         let hw = &*self.hw;
         let rom: &'a Rom = self.rom;
-        let windows = if hw.dma.active != 0 || hw.boot_rom_mapped != 0 {
+        let windows = if hw.dma.active != 0 || hw.boot_rom_mapped != 0 || !self.rom_windows_on {
             None
         } else {
             rom.windows(&hw.mbc)
@@ -344,11 +354,6 @@ impl<'a> Machine<'a> {
         unsafe { *self.rom_window_bases[window].wrapping_add(usize::from(addr)) }
     }
 
-    /// Whether quiet M-cycles are deferred (on by default).
-    pub(crate) fn set_deferral(&mut self, enabled: bool) {
-        self.defer_quiet_ticks = enabled;
-    }
-
     /// Ends every quiet window at M-cycle `m_cycle` at the latest (`tick_full`), so that
     /// the run loop stopping there sees its checks due (see `checks_due`).
     pub(crate) fn set_stop_m_cycle(&mut self, m_cycle: u64) {
@@ -367,8 +372,10 @@ impl<'a> Machine<'a> {
     pub(crate) fn take_checks_due(&mut self) -> bool {
         // Tested before it is cleared: the plain path, which finds it clear, stores nothing.
         if self.checks_due {
-            self.checks_due = false;
-            self.plain_fetch_end = self.rom_windows_end;
+            if self.plain_steps {
+                self.checks_due = false;
+                self.plain_fetch_end = self.rom_windows_end;
+            }
             return true;
         }
         false

@@ -6,9 +6,7 @@ use backspin_core::{Core, M_CYCLES_PER_SECOND, Options, Rom};
 
 /// The shared test ROM's bytes, or `None` after printing why the test skips.
 fn shared_rom(relative: &str) -> Option<Vec<u8>> {
-    backspin_harness::read_test_rom(relative)
-        .map_err(|reason| println!("skipped: {reason}"))
-        .ok()
+    backspin_test_support::or_skip(backspin_harness::read_test_rom(relative))
 }
 
 fn power_on(bytes: &[u8]) -> Core {

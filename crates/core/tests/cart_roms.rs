@@ -11,7 +11,7 @@ use backspin_core::{Core, M_CYCLES_PER_SECOND, Options, Rom};
 fn rtc3test_runs() {
     let root = match backspin_harness::locate_test_roms() {
         Ok(root) => root,
-        Err(reason) => return println!("skipped: {reason}"),
+        Err(reason) => return backspin_test_support::skip_or_fail(reason),
     };
     let rows = backspin_harness::load_manifest(&root.join("manifest.tsv")).expect("manifest");
     // RTC3TEST_EXTRA_SECONDS runs longer than the manifest, to see slow results finish.

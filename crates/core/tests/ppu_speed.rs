@@ -18,7 +18,7 @@ fn thread_cpu_seconds() -> Option<f64> {
 fn frames_per_second() {
     let root = match backspin_harness::locate_test_roms() {
         Ok(root) => root,
-        Err(reason) => return println!("skipped: {reason}"),
+        Err(reason) => return backspin_test_support::skip_or_fail(reason),
     };
     // PPU_SPEED_ROM=substring runs only the matching workload.
     let only = std::env::var("PPU_SPEED_ROM").ok();
@@ -31,7 +31,10 @@ fn frames_per_second() {
             continue;
         }
         let Ok(bytes) = std::fs::read(root.join(name)) else {
-            println!("skipped: {name} not found under {}", root.display());
+            backspin_test_support::skip_or_fail(format!(
+                "{name} not found under {}",
+                root.display()
+            ));
             continue;
         };
         let mut core = Core::new(
@@ -67,7 +70,7 @@ fn frames_per_second() {
 fn state_hashes() {
     let root = match backspin_harness::locate_test_roms() {
         Ok(root) => root,
-        Err(reason) => return println!("skipped: {reason}"),
+        Err(reason) => return backspin_test_support::skip_or_fail(reason),
     };
     for name in [
         "homebrew/opus5.gb",
@@ -79,7 +82,7 @@ fn state_hashes() {
         "mealybug/ppu/m3_wx_4_change_sprites.gb",
     ] {
         let Ok(bytes) = std::fs::read(root.join(name)) else {
-            println!("skipped: {name}");
+            backspin_test_support::skip_or_fail(format!("{name} not found"));
             continue;
         };
         let mut core = Core::new(

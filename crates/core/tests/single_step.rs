@@ -271,8 +271,9 @@ fn sm83_single_step_cases() {
     let archive = match find_archive() {
         Ok(archive) => archive,
         Err(reason) => {
-            say(&format!("skipping the SM83 single-step cases: {reason}"));
-            return;
+            return backspin_test_support::skip_or_fail(format!(
+                "the SM83 single-step cases: {reason}"
+            ));
         }
     };
     let directory = unpack(&archive)

@@ -12,29 +12,15 @@ use backspin_core::state_file::{
 use backspin_core::{Core, Options, Rom, State};
 use backspin_test_support::SplitMix64;
 
-/// A 32 KiB ROM: MBC1 with 32 KiB battery RAM, whose program increments C000-C0FF forever
-/// and writes cartridge RAM, so states differ from frame to frame.
+/// `roms-test/runner/ram_counter.asm` titled `title`: MBC1 with 32 KiB battery RAM,
+/// whose program increments C000-C0FF forever and writes cartridge RAM, so states differ
+/// from frame to frame.
 fn test_rom(title: &str) -> Rom {
-    let mut bytes = vec![0u8; 0x8000];
-    bytes[0x134..0x134 + title.len()].copy_from_slice(title.as_bytes());
-    bytes[0x147] = 0x03; // MBC1+RAM+BATTERY
-    bytes[0x149] = 0x03; // 32 KiB
-    let program = [
-        0x3E, 0x0A, // LD A,$0A
-        0xEA, 0x00, 0x00, // LD ($0000),A: enable cartridge RAM
-        0x21, 0x00, 0xC0, // LD HL,$C000
-        0x34, // loop: INC (HL)
-        0x7E, // LD A,(HL)
-        0xEA, 0x00, 0xA0, // LD ($A000),A
-        0x2C, // INC L
-        0x18, 0xF9, // JR loop
-    ];
-    bytes[0x100..0x100 + program.len()].copy_from_slice(&program);
-    let mut checksum = 0u8;
-    for &byte in &bytes[0x134..0x14D] {
-        checksum = checksum.wrapping_sub(byte).wrapping_sub(1);
-    }
-    bytes[0x14D] = checksum;
+    let path = backspin_harness::workspace_root().join("roms-test/runner/ram_counter.asm");
+    let source = format!("TITLE \"{title}\"\nINCLUDE \"ram_counter.asm\"\n");
+    // Named as the file itself, so that the INCLUDE resolves beside it.
+    let bytes = backspin_asm::assemble_str(&source, &path.display().to_string())
+        .unwrap_or_else(|e| panic!("{e}"));
     Rom::from_bytes(bytes).expect("the test ROM is valid")
 }
 

@@ -2,7 +2,7 @@
 
 use crate::headless::{Length, load_rom, model_of, run_for_each_frame};
 use crate::{CliResult, ModelArg};
-use backspin_core::{Core, Options};
+use backspin_core::{Core, FastPaths, Options};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -29,7 +29,7 @@ pub struct BenchArgs {
     /// (same result, slower; shows what the fast path saves).
     #[arg(long)]
     pub no_ppu_fast_path: bool,
-    /// Whether the APU synthesizes samples (`AudioOut::set_synthesis`; emulation unchanged
+    /// Whether the APU synthesizes samples (`FastPaths::audio_synthesis`; emulation unchanged
     /// either way). `auto`: on when every frame is drawn (a player's run; Gambatte, the
     /// reference there, makes sound), off with `--draw-every` above 1 (a bot's run, which
     /// nobody listens to; PyBoy's benchmark runs with `sound_emulated=False`).
@@ -67,10 +67,16 @@ pub fn run(args: &BenchArgs) -> CliResult {
             ..Options::default()
         },
     );
-    core.set_halt_skipping(!args.no_halt_skip);
-    core.set_ppu_fast_path(!args.no_ppu_fast_path);
-    let audio = args.audio.enabled(args.draw_every);
-    core.output().audio.set_synthesis(audio);
+    let skip = !args.no_halt_skip;
+    core.set_fast_paths(FastPaths {
+        defer_quiet_ticks: skip,
+        halt_skipping: skip,
+        poll_loop_skipping: skip,
+        plain_steps: skip,
+        lazy_mode3: !args.no_ppu_fast_path,
+        audio_synthesis: args.audio.enabled(args.draw_every),
+        ..FastPaths::ALL
+    });
     // Frame k (counting from 1) is drawn when k is a multiple of `draw_every`.
     let draws = |frames_done: u64| (frames_done + 1).is_multiple_of(args.draw_every);
     let start_frames = core.state().hw.frames;

@@ -272,12 +272,11 @@ fn load_state_imports_a_bess_file_with_a_warning() {
             shared.join(format!("bess-fixtures/{fixture}.state")),
         );
         if !rom.is_file() || !state.is_file() {
-            println!(
-                "skipped: {} or {} not found",
+            return backspin_test_support::skip_or_fail(format!(
+                "{} or {} not found",
                 rom.display(),
                 state.display()
-            );
-            return;
+            ));
         }
         let output = backspin()
             .args([

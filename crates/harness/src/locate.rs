@@ -9,7 +9,8 @@ pub fn workspace_root() -> PathBuf {
 
 /// Finds the test-ROM folder: `$GB_TEST_ROMS`, else `<workspace>/../shared/test-roms`, else
 /// `./../shared/test-roms` from the current directory. `Err` says what was tried, so a
-/// skipped test can print why.
+/// test can hand it to `backspin_test_support::skip_or_fail`: skipped with that reason on
+/// a fresh clone, a failure under `BACKSPIN_REQUIRE_TEST_ROMS=1` (CI).
 pub fn locate_test_roms() -> Result<PathBuf, String> {
     if let Some(value) = std::env::var_os("GB_TEST_ROMS") {
         let path = PathBuf::from(value);
@@ -41,7 +42,8 @@ pub fn locate_test_roms() -> Result<PathBuf, String> {
 }
 
 /// The bytes of `relative` (e.g. `homebrew/opus5.gb`) under [`locate_test_roms`]. `Err` says
-/// why not (no folder, or the file unreadable), for a test to print as its reason to skip.
+/// why not (no folder, or the file unreadable): a test's reason to skip, or to fail where
+/// the data is required (`backspin_test_support::or_skip`).
 pub fn read_test_rom(relative: &str) -> Result<Vec<u8>, String> {
     let path = locate_test_roms()?.join(relative);
     std::fs::read(&path).map_err(|error| format!("{} not readable ({error})", path.display()))

@@ -13,13 +13,13 @@ fn fixtures() -> Option<(PathBuf, PathBuf)> {
     let roms = match locate_test_roms() {
         Ok(roms) => roms,
         Err(reason) => {
-            println!("skipped: {reason}");
+            backspin_test_support::skip_or_fail(reason);
             return None;
         }
     };
     let dir = roms.join("../bess-fixtures");
     if !dir.is_dir() {
-        println!("skipped: {} not found", dir.display());
+        backspin_test_support::skip_or_fail(format!("{} not found", dir.display()));
         return None;
     }
     Some((roms, dir))

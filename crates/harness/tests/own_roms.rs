@@ -3,12 +3,16 @@
 use backspin_core::{SCREEN_HEIGHT, SCREEN_WIDTH};
 use backspin_harness::{ManifestRow, RunConfig, encode_frame_png, run_in_memory};
 
-/// A 32 KiB ROM-only image: the entry point jumps over the header to `code` at 0x0150.
-fn rom_with(code: &[u8]) -> Vec<u8> {
-    let mut rom = vec![0u8; 0x8000];
-    rom[0x100..0x103].copy_from_slice(&[0xC3, 0x50, 0x01]); // JP $0150
-    rom[0x150..0x150 + code.len()].copy_from_slice(code);
-    rom
+/// `roms-test/runner/<name>` assembled after the lines of `prefix` (the constants and data
+/// the source leaves to the test).
+fn runner_rom(name: &str, prefix: &str) -> Vec<u8> {
+    let path = backspin_harness::workspace_root()
+        .join("roms-test/runner")
+        .join(name);
+    let source = format!("{prefix}\nINCLUDE \"{name}\"\n");
+    // Named as the file itself, so that the INCLUDE resolves beside it.
+    backspin_asm::assemble_str(&source, &path.display().to_string())
+        .unwrap_or_else(|e| panic!("{e}"))
 }
 
 fn row(suite: &str) -> ManifestRow {
@@ -31,12 +35,14 @@ fn config() -> (tempfile::TempDir, RunConfig) {
     (dir, config)
 }
 
-/// LD B,n; LD C,n; LD D,n; LD E,n; LD H,n; LD L,n; LD B,B; JR -2.
+/// Loads B..L with `values`, executes `LD B,B` and idles (`mooneye_result.asm`).
 fn mooneye_rom(values: [u8; 6]) -> Vec<u8> {
-    let [b, c, d, e, h, l] = values;
-    rom_with(&[
-        0x06, b, 0x0E, c, 0x16, d, 0x1E, e, 0x26, h, 0x2E, l, 0x40, 0x18, 0xFE,
-    ])
+    let prefix: String = ["B", "C", "D", "E", "H", "L"]
+        .iter()
+        .zip(values)
+        .map(|(register, value)| format!("DEF RESULT_{register} EQU {value}\n"))
+        .collect();
+    runner_rom("mooneye_result.asm", &prefix)
 }
 
 #[test]
@@ -56,22 +62,15 @@ fn mooneye_fibonacci_passes_and_0x42_fails() {
     assert!(fail.reason.contains("0x42"), "{}", fail.reason);
 }
 
-/// Sends `text` on the serial port with the internal clock, waiting for each byte.
+/// Sends `text` on the serial port with the internal clock, waiting for each byte
+/// (`serial_text.asm`).
 fn serial_rom(text: &str) -> Vec<u8> {
-    let mut code = Vec::new();
-    for &byte in text.as_bytes() {
-        code.extend_from_slice(&[
-            0x3E, byte, // LD A,byte
-            0xE0, 0x01, // LDH (SB),A
-            0x3E, 0x81, // LD A,$81: start, internal clock
-            0xE0, 0x02, // LDH (SC),A
-            0xF0, 0x02, // wait: LDH A,(SC)
-            0xCB, 0x7F, // BIT 7,A
-            0x20, 0xFA, // JR NZ,wait
-        ]);
-    }
-    code.extend_from_slice(&[0x18, 0xFE]); // JR -2
-    rom_with(&code)
+    let bytes: Vec<String> = text.bytes().map(|byte| byte.to_string()).collect();
+    let prefix = format!(
+        "SECTION \"message\", ROM0\nMessage: db {}, 0\n",
+        bytes.join(", ")
+    );
+    runner_rom("serial_text.asm", &prefix)
 }
 
 #[test]
@@ -91,15 +90,9 @@ fn blargg_serial_passed_and_failed() {
 }
 
 /// Shows a white screen (BGP = 0), waits about 26 frames, executes `LD B,B`, waits as long
-/// again and turns the screen black (BGP = $FF).
+/// again and turns the screen black (BGP = $FF): `white_breakpoint_black.asm`.
 fn white_then_breakpoint_then_black_rom() -> Vec<u8> {
-    let wait = [0x11, 0xFF, 0xFF, 0x1B, 0x7A, 0xB3, 0x20, 0xFB]; // LD DE,$FFFF; DEC DE; LD A,D; OR E; JR NZ
-    let mut code = vec![0x3E, 0x00, 0xE0, 0x47]; // LD A,0; LDH (BGP),A
-    code.extend_from_slice(&wait);
-    code.push(0x40); // LD B,B
-    code.extend_from_slice(&wait);
-    code.extend_from_slice(&[0x3E, 0xFF, 0xE0, 0x47, 0x18, 0xFE]); // LD A,$FF; LDH (BGP),A; JR -2
-    rom_with(&code)
+    runner_rom("white_breakpoint_black.asm", "")
 }
 
 #[test]

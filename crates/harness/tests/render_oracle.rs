@@ -1,11 +1,11 @@
 //! The PPU's host options never change emulation (GameRoy's way of checking a speed trick):
 //! with seeded input, after every frame,
-//! - the fast path (lazy mode 3, `Core::set_ppu_fast_path`) and plain stepping give the same
+//! - the fast path (lazy mode 3, `FastPaths::lazy_mode3`) and plain stepping give the same
 //!   `State` bytes and the same picture (shades and colour);
 //! - a core that draws only one frame in `DRAW_EVERY` (`Core::set_drawing`) has the same
 //!   `State` bytes as one drawing every frame, and each frame it draws (that ends with the
 //!   LCD on) is the same picture;
-//! - a core that synthesizes no sound (`AudioOut::set_synthesis`) has the same `State` bytes
+//! - a core that synthesizes no sound (`FastPaths::audio_synthesis`) has the same `State` bytes
 //!   but the synthesizer's, which it leaves as they were at power-on.
 //!
 //! On our own ROMs (`roms-test/*.asm`, the demo), on a DMG and on a CGB, and on every
@@ -17,7 +17,7 @@
 //! `cargo test` runs `DEFAULT_FRAMES` frames of each; the full check is 3,000 frames:
 //! `cargo test --release -p backspin-harness --test render_oracle -- --ignored`.
 
-use backspin_core::{Buttons, Core, Events, Model, Options, Rom};
+use backspin_core::{Buttons, Core, Events, FastPaths, Model, Options, Rom};
 use backspin_test_support::InputScript;
 use std::path::Path;
 
@@ -82,7 +82,7 @@ fn shared_workloads() -> Vec<Workload> {
     let root = match backspin_harness::locate_test_roms() {
         Ok(root) => root,
         Err(reason) => {
-            println!("skipped the shared homebrew ROMs: {reason}");
+            backspin_test_support::skip_or_fail(format!("the shared homebrew ROMs: {reason}"));
             return Vec::new();
         }
     };
@@ -102,13 +102,13 @@ fn shared_workloads() -> Vec<Workload> {
         collect_roms(&folder, 1, &mut paths);
     }
     if paths.is_empty() {
-        println!("skipped: no homebrew ROMs under {}", root.display());
+        backspin_test_support::skip_or_fail(format!("no homebrew ROMs under {}", root.display()));
     }
     paths.sort();
     let mut workloads = Vec::new();
     for path in paths {
         let Ok(rom) = std::fs::read(&path) else {
-            println!("skipped: {} not readable", path.display());
+            backspin_test_support::skip_or_fail(format!("{} not readable", path.display()));
             continue;
         };
         let name = path
@@ -172,10 +172,16 @@ fn check(workload: &Workload, frames: u32) {
     let mut script = InputScript::new(seed);
     let mut fast = power_on(workload);
     let mut plain = power_on(workload);
-    plain.set_ppu_fast_path(false);
+    plain.set_fast_paths(FastPaths {
+        lazy_mode3: false,
+        ..FastPaths::ALL
+    });
     let mut blind = power_on(workload);
     let mut silent = power_on(workload);
-    silent.output().audio.set_synthesis(false);
+    silent.set_fast_paths(FastPaths {
+        audio_synthesis: false,
+        ..FastPaths::ALL
+    });
     let silent_synth = silent.state().hw.apu.synth;
     for frame in 0..frames {
         let buttons = Buttons(script.next_frame());

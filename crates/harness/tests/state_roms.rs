@@ -116,10 +116,7 @@ fn own_roms() -> Vec<Item> {
 fn self_check_on_every_manifest_rom() {
     let root = match locate_test_roms() {
         Ok(root) => root,
-        Err(reason) => {
-            println!("skipped: {reason}");
-            return;
-        }
+        Err(reason) => return backspin_test_support::skip_or_fail(reason),
     };
     let roms = manifest_roms(&root);
     println!("{} ROMs, self-check at frames {CHECK_FRAMES:?}", roms.len());
@@ -162,10 +159,7 @@ fn save_load_equals_straight(name: &str, model: Model, rom: Vec<u8>) -> Result<(
 fn save_at_300_load_run_300_equals_600_on_homebrew() {
     let root = match locate_test_roms() {
         Ok(root) => root,
-        Err(reason) => {
-            println!("skipped: {reason}");
-            return;
-        }
+        Err(reason) => return backspin_test_support::skip_or_fail(reason),
     };
     let mut roms = Vec::new();
     for entry in std::fs::read_dir(root.join("homebrew")).expect("homebrew folder") {

@@ -21,10 +21,7 @@ use support::draw_field_fault;
 fn fifty_faults_in_a_ten_minute_movie() {
     let root = match backspin_harness::locate_test_roms() {
         Ok(root) => root,
-        Err(reason) => {
-            println!("skipped: {reason}");
-            return;
-        }
+        Err(reason) => return backspin_test_support::skip_or_fail(reason),
     };
     let bytes = std::fs::read(root.join("homebrew/pocket.gb")).expect("pocket.gb");
     let rom = Rom::from_bytes(bytes).expect("a ROM");

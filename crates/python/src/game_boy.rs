@@ -7,7 +7,7 @@ use crate::rewind::Rewind;
 use crate::symbols::Symbols;
 use crate::{SCREEN_HEIGHT, SCREEN_WIDTH};
 use backspin_core::state_file::{self, Metadata};
-use backspin_core::{BootRom, Core, Model, Options, Rom};
+use backspin_core::{BootRom, Core, FastPaths, Model, Options, Rom};
 use backspin_rewind::{RunUntil, Timeline};
 use numpy::{PyArray3, PyArrayMethods};
 use pyo3::exceptions::{PyOSError, PyTypeError, PyValueError};
@@ -79,7 +79,10 @@ pub(crate) fn run_frames(timeline: &mut Timeline, frames: u64, draw: Draw) {
 /// same either way, and synthesis is a tenth of the time on music-heavy games).
 pub(crate) fn silent_core(rom: Rom, options: Options) -> Core {
     let mut core = Core::new(rom, options);
-    core.output().audio.set_synthesis(false);
+    core.set_fast_paths(FastPaths {
+        audio_synthesis: false,
+        ..FastPaths::ALL
+    });
     core
 }
 

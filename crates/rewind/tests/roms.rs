@@ -14,6 +14,11 @@ fn test_roms_dir() -> Option<PathBuf> {
     backspin_harness::locate_test_roms().ok()
 }
 
+/// The shared test ROMs are missing: a skip, or a failure under `BACKSPIN_REQUIRE_TEST_ROMS`.
+fn skip_no_roms() {
+    backspin_test_support::skip_or_fail("shared test ROMs not found (set GB_TEST_ROMS)");
+}
+
 fn short_config() -> BenchConfig {
     BenchConfig {
         seconds: 12,
@@ -71,8 +76,8 @@ fn bench_verifies_on_a_cgb() {
     }
     match test_roms_dir().map(|dir| std::fs::read(dir.join("homebrew/gb8.gb"))) {
         Some(Ok(rom)) => roms.push(("gb8.gb".into(), rom)),
-        Some(Err(e)) => println!("SKIP gb8.gb: {e}"),
-        None => println!("SKIP gb8.gb: shared test ROMs not found (set GB_TEST_ROMS)"),
+        Some(Err(e)) => backspin_test_support::skip_or_fail(format!("gb8.gb: {e}")),
+        None => skip_no_roms(),
     }
     for (name, rom) in roms {
         let report = bench::run(&rom, &config).expect("ROM loads");
@@ -90,14 +95,13 @@ fn bench_verifies_on_a_cgb() {
 #[test]
 fn bench_verifies_on_shared_homebrew_roms() {
     let Some(dir) = test_roms_dir() else {
-        println!("SKIP: shared test ROMs not found (set GB_TEST_ROMS)");
-        return;
+        return skip_no_roms();
     };
     for name in ["opus5.gb", "pocket.gb", "shocklobster.gb"] {
         let path = dir.join("homebrew").join(name);
         match std::fs::read(&path) {
             Ok(rom) => check_bench(name, &rom),
-            Err(e) => println!("SKIP {name}: {e}"),
+            Err(e) => backspin_test_support::skip_or_fail(format!("{name}: {e}")),
         }
     }
 }
@@ -175,12 +179,11 @@ fn redo_then_fork_on_the_builtin_rom() {
 #[test]
 fn redo_then_fork_on_a_homebrew_rom() {
     let Some(dir) = test_roms_dir() else {
-        println!("SKIP: shared test ROMs not found (set GB_TEST_ROMS)");
-        return;
+        return skip_no_roms();
     };
     match std::fs::read(dir.join("homebrew/pocket.gb")) {
         Ok(rom) => redo_then_fork(rom),
-        Err(e) => println!("SKIP pocket.gb: {e}"),
+        Err(e) => backspin_test_support::skip_or_fail(format!("pocket.gb: {e}")),
     }
 }
 

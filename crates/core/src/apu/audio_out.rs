@@ -8,7 +8,7 @@ pub struct AudioOut {
     /// A ring, so that a host that never drains (`backspin bench`) costs no big moves when
     /// the oldest samples are dropped.
     samples: std::collections::VecDeque<i16>,
-    /// Whether the APU makes samples at all ([`AudioOut::set_synthesis`]).
+    /// Whether the APU makes samples at all (`set_synthesis`).
     synthesize: bool,
 }
 
@@ -25,18 +25,21 @@ impl Default for AudioOut {
 }
 
 impl AudioOut {
-    /// Whether the APU synthesizes samples (on by default). Off, for a host that plays no
-    /// sound (a bot, a benchmark; PyBoy's `sound_emulated=False`), no sample is made and the
-    /// channels run in closed form, which saves about a tenth of the emulation's time on
-    /// music-heavy games. Emulation is unchanged: every byte of `State` but the
-    /// synthesizer's (`hw.apu.synth`, left as it was while off) is as with synthesis on.
-    /// Switched back on, sound resumes from the synthesizer's old state: at most a click.
-    pub fn set_synthesis(&mut self, enabled: bool) {
+    /// Whether the APU synthesizes samples: [`FastPaths::audio_synthesis`], which the
+    /// machine copies here for the run (the APU asks on every tick). Off, for a host that
+    /// plays no sound (a bot, a benchmark; PyBoy's `sound_emulated=False`), no sample is
+    /// made and the channels run in closed form. Emulation is unchanged: every byte of
+    /// `State` but the synthesizer's (`hw.apu.synth`, left as it was while off) is as with
+    /// synthesis on. Switched back on, sound resumes from the synthesizer's old state: at
+    /// most a click.
+    ///
+    /// [`FastPaths::audio_synthesis`]: crate::FastPaths::audio_synthesis
+    pub(crate) fn set_synthesis(&mut self, enabled: bool) {
         self.synthesize = enabled;
     }
 
-    /// Whether the APU synthesizes samples ([`AudioOut::set_synthesis`]).
-    pub fn synthesizes(&self) -> bool {
+    /// Whether the APU synthesizes samples (`set_synthesis`).
+    pub(crate) fn synthesizes(&self) -> bool {
         self.synthesize
     }
 

@@ -29,11 +29,12 @@
 //!
 //! # Silent running
 //! A host that plays no sound (a bot, a benchmark) switches synthesis off
-//! ([`AudioOut::set_synthesis`]): every channel then runs in closed form as if nobody could
-//! hear it, and the synthesizer (`ApuState::synth`) is left as it was. Everything the CPU can
-//! observe (lengths, envelopes, sweep, NR52, wave RAM access, PCM12/PCM34) and every other
-//! byte of the state is as with synthesis on (`tests.rs` checks it on sound-heavy ROMs against
-//! the plain paths, `crates/harness/tests/render_oracle.rs` on every homebrew ROM).
+//! ([`FastPaths::audio_synthesis`](crate::FastPaths::audio_synthesis)): every channel then
+//! runs in closed form as if nobody could hear it, and the synthesizer (`ApuState::synth`)
+//! is left as it was. Everything the CPU can observe (lengths, envelopes, sweep, NR52, wave
+//! RAM access, PCM12/PCM34) and every other byte of the state is as with synthesis on
+//! (`tests.rs` checks it on sound-heavy ROMs against the plain paths,
+//! `crates/harness/tests/render_oracle.rs` on every homebrew ROM).
 //!
 //! Behaviour follows Pan Docs ("Audio", "Audio Registers", "Audio details") and is checked by
 //! Blargg's `dmg_sound` ROMs; details only one emulator documents cite it.

@@ -49,7 +49,7 @@ impl PpuState {
     /// Runs owed mode-3 dots until mode 3 cannot have ended unnoticed: each dot outputs at
     /// most one pixel, so while `screen_x + lag < 160` the 160th pixel is still ahead.
     /// Two dots stay owed when possible, for writes that land two dots early. Not lazy
-    /// (`Render::lazy_mode3` off), at most those two stay owed.
+    /// (`FastPaths::lazy_mode3` off), at most those two stay owed.
     #[inline(always)]
     pub(super) fn settle(&mut self, bus: &mut Ctx) {
         // The common case, the 160th pixel surely ahead, here without a call.

@@ -26,7 +26,7 @@
 //! before the access (ORed with the old value for the first dot), LCDC one dot before (its
 //! object-size bit two), SCX/SCY one dot before (`apply_deferred`).
 //!
-//! The laziness is a host option ([`Render::lazy_mode3`]), on by default: off, mode 3 owes
+//! The laziness is a host option ([`FastPaths::lazy_mode3`]), on by default: off, mode 3 owes
 //! at most the two dots a deferred write may need, and every dot takes the step dispatch.
 //! `crates/harness/tests/render_oracle.rs` checks that both give the same `State` and picture
 //! every frame.
@@ -34,6 +34,7 @@
 //! # Frame buffer
 //! One shade 0..=3 per pixel after palette mapping, written directly, never allocated.
 
+use crate::FastPaths;
 use crate::cgb::{CgbState, MODE_CGB, MODE_COMPATIBILITY};
 use crate::io;
 use crate::state_fields::StateFields;
@@ -55,6 +56,8 @@ mod window;
 
 pub use boot_logo::write_boot_logo;
 pub(crate) use registers::ReadForecast;
+pub(crate) use schedule::is_saved_step;
+use schedule::{MODE3_STEPS, Step};
 
 const SCREEN_WIDTH: usize = crate::SCREEN_WIDTH;
 /// Dots per scanline.
@@ -89,44 +92,8 @@ const STAT_LYC_FLAG: u8 = 1 << 2;
 const SCY_LEAD_DOTS: u16 = 1;
 const SCX_LEAD_DOTS: u16 = 1;
 
-/// Bit n set: `Step` discriminant n belongs to mode 3 (see `Step::is_mode3`).
-const MODE3_STEPS: u64 = (1 << 10)
-    | (1 << 27)
-    | (1 << 28)
-    | (1 << 31)
-    | (1 << 37)
-    | (1 << 38)
-    | (1 << 36)
-    | (1 << 33)
-    | (1 << 34)
-    | (1 << 35)
-    | (1 << 44);
-
-/// How the host wants the PPU run: options outside `State` (never saved) that change
-/// only the speed and whether pixels are produced, never the emulated result
-/// (`crates/harness/tests/render_oracle.rs` compares `State` with each option on and off, every
-/// frame).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Render {
-    /// Write pixels into the frame buffers. Off, the FIFO still runs every dot (mode-3
-    /// lengths, STAT and interrupts are unchanged) but no pixel is coloured or stored, so
-    /// the frame buffers keep what they held.
-    pub draw: bool,
-    /// Run mode 3 lazily: owe dots while its end is ahead, run plain dots without the step
-    /// dispatch, drain the FIFO at once (see "Mode 3 runs lazily"). Off only to check it.
-    pub lazy_mode3: bool,
-}
-
-impl Render {
-    /// Drawing, lazy mode 3: what a `Core` does unless told otherwise.
-    pub const DEFAULT: Render = Render {
-        draw: true,
-        lazy_mode3: true,
-    };
-}
-
 /// The host's side of the PPU for one run of the machine: the frame buffers it draws into
-/// and the `Render` options, never saved. The machine builds it once per run and lends it
+/// and the host's `FastPaths` that concern it, never saved. The machine builds it once per run and lends it
 /// to every tick by one reference (passing the buffers and options on each tick cost the
 /// DMG path about 1 % of its instructions).
 pub struct Host<'a> {
@@ -134,18 +101,19 @@ pub struct Host<'a> {
     frame: Option<&'a mut [u8; 160 * 144]>,
     /// On a CGB, the frame in RGB555; None while not drawing.
     frame_rgb: Option<&'a mut [u16; 160 * 144]>,
-    /// `Render::lazy_mode3`.
+    /// `FastPaths::lazy_mode3`.
     lazy_mode3: bool,
 }
 
 impl<'a> Host<'a> {
-    /// Draws into `frame` and `frame_rgb` if `render.draw`, runs mode 3 as `render` says.
+    /// Draws into `frame` and `frame_rgb` if `fast.drawing`, runs mode 3 lazily if
+    /// `fast.lazy_mode3`.
     pub fn new(
         frame: &'a mut [u8; 160 * 144],
         frame_rgb: &'a mut [u16; 160 * 144],
-        render: Render,
+        fast: FastPaths,
     ) -> Host<'a> {
-        let (frame, frame_rgb) = if render.draw {
+        let (frame, frame_rgb) = if fast.drawing {
             (Some(frame), Some(frame_rgb))
         } else {
             (None, None)
@@ -153,11 +121,11 @@ impl<'a> Host<'a> {
         Host {
             frame,
             frame_rgb,
-            lazy_mode3: render.lazy_mode3,
+            lazy_mode3: fast.lazy_mode3,
         }
     }
 
-    /// `Render::lazy_mode3`: whether mode 3 may run lazily.
+    /// `FastPaths::lazy_mode3`: whether mode 3 may run lazily.
     #[inline(always)]
     pub fn lazy_mode3(&self) -> bool {
         self.lazy_mode3
@@ -166,146 +134,6 @@ impl<'a> Host<'a> {
 
 /// `ly_for_compare` / `stat_mode_for_interrupt` value meaning "none this dot".
 const NONE: u8 = 0xFF;
-
-/// One step of the PPU's schedule. Stored raw in `PpuState::step`; discriminants are saved in
-/// states, so they are never reused.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[repr(u8)]
-enum Step {
-    /// LCD off: nothing is scheduled.
-    Off = 0,
-    /// First line after the LCD is switched on: it has no OAM scan and reports mode 0.
-    LcdOnLine = 1,
-    LcdOnOamWriteBlock = 2,
-    LcdOnMode3 = 3,
-    /// CGB at single speed, 4 dots into the LCD-on line's mode 3: VRAM is blocked.
-    LcdOnVramBlock = 45,
-    /// Dot 0 of lines 0..=143.
-    LineStart = 6,
-    /// Dot 2 at CGB double speed: OAM writes and reads blocked; the OAM STAT source of
-    /// lines 1..=143 rises a dot early.
-    LineOamInterruptEarly = 43,
-    /// Dot 3: LY=LYC comparison suspended; OAM STAT source raised (a dot later on line 0).
-    LineOamInterrupt = 7,
-    /// Dot 4: mode 2 is visible, the OAM scan selects this line's objects.
-    LineMode2 = 8,
-    /// Dot 80: OAM scan over, VRAM reads blocked.
-    LineScanEnd = 39,
-    /// Dot 84: mode 3 visible.
-    LineMode3 = 9,
-    /// The pixel FIFO starts.
-    Mode3Start = 10,
-    /// One dot of mode 3: window check, sprite check, one pixel out, one fetcher step.
-    Mode3Dot = 27,
-    /// The window was triggered with WX=0 and a fine scroll: it starts one dot late.
-    Mode3WindowActivate = 28,
-    /// A sprite is due: the background fetcher must reach its last step first.
-    SpriteWaitFetcher = 31,
-    /// The extra delay of a sprite at X=0 (once per line) is over.
-    SpriteAfterPenalty = 37,
-    SpriteFetch1 = 38,
-    SpriteFetch2 = 36,
-    SpriteFetchLow = 33,
-    SpriteFetchHigh = 34,
-    SpritePush = 35,
-    /// DMG: LCDC bit 1 was cleared during an object fetch, which stops it at once.
-    SpriteFetchAborted = 44,
-    /// The 160th pixel is out: mode 0.
-    HBlank = 11,
-    /// Dot 454: the window's WY=LY check for the next line.
-    LineWindowCheck = 26,
-    /// Dot 456: LY increments.
-    LineEnd = 14,
-    /// Dot 0 of lines 144..=152.
-    VBlankLineStart = 15,
-    VBlankDot2 = 16,
-    VBlankDot4 = 17,
-    VBlankLineEnd = 25,
-    /// Line 153: LY reads 153 only briefly, then 0.
-    Line153Start = 18,
-    Line153Dot6 = 19,
-    Line153Dot8 = 20,
-    Line153Dot12 = 21,
-    Line153Dot24 = 22,
-    /// CGB line 153, dot 4: the comparator sees 153 (a DMG's waits for dot 6).
-    Line153CgbCompare = 40,
-    /// CGB line 153, dot 8: LY reads 0 (a DMG's at dot 6).
-    Line153CgbLyZero = 41,
-    /// One dot into mode 0: the HBlank STAT source rises; a CGB lets OAM reads through.
-    Mode0Interrupt = 42,
-    /// End of line 153: the next frame starts.
-    FrameEnd = 23,
-}
-
-/// Whether `raw` is a `Step` discriminant (save-state files reject any other `PpuState::step`).
-pub(crate) fn is_saved_step(raw: u64) -> bool {
-    raw == Step::Off as u64 || u8::try_from(raw).is_ok_and(|raw| Step::from_raw(raw) != Step::Off)
-}
-
-impl Step {
-    /// Total decoding: an unknown value (a corrupt state) stops the PPU until the LCD is
-    /// switched on again.
-    fn from_raw(raw: u8) -> Step {
-        match raw {
-            1 => Step::LcdOnLine,
-            2 => Step::LcdOnOamWriteBlock,
-            3 => Step::LcdOnMode3,
-            45 => Step::LcdOnVramBlock,
-            6 => Step::LineStart,
-            43 => Step::LineOamInterruptEarly,
-            7 => Step::LineOamInterrupt,
-            8 => Step::LineMode2,
-            39 => Step::LineScanEnd,
-            9 => Step::LineMode3,
-            10 => Step::Mode3Start,
-            27 => Step::Mode3Dot,
-            28 => Step::Mode3WindowActivate,
-            31 => Step::SpriteWaitFetcher,
-            37 => Step::SpriteAfterPenalty,
-            38 => Step::SpriteFetch1,
-            36 => Step::SpriteFetch2,
-            33 => Step::SpriteFetchLow,
-            34 => Step::SpriteFetchHigh,
-            35 => Step::SpritePush,
-            44 => Step::SpriteFetchAborted,
-            11 => Step::HBlank,
-            26 => Step::LineWindowCheck,
-            14 => Step::LineEnd,
-            15 => Step::VBlankLineStart,
-            16 => Step::VBlankDot2,
-            17 => Step::VBlankDot4,
-            25 => Step::VBlankLineEnd,
-            18 => Step::Line153Start,
-            19 => Step::Line153Dot6,
-            20 => Step::Line153Dot8,
-            21 => Step::Line153Dot12,
-            22 => Step::Line153Dot24,
-            40 => Step::Line153CgbCompare,
-            41 => Step::Line153CgbLyZero,
-            42 => Step::Mode0Interrupt,
-            23 => Step::FrameEnd,
-            _ => Step::Off,
-        }
-    }
-
-    /// Steps that run every dot of mode 3 (a pixel may be produced).
-    fn is_mode3(self) -> bool {
-        matches!(
-            self,
-            Step::Mode3Start
-                | Step::Mode3Dot
-                | Step::Mode3WindowActivate
-                | Step::SpriteWaitFetcher
-                | Step::SpriteAfterPenalty
-                | Step::SpriteFetch1
-                | Step::SpriteFetch2
-                | Step::SpriteFetchLow
-                | Step::SpriteFetchHigh
-                | Step::SpritePush
-                | Step::SpriteFetchAborted
-        )
-    }
-}
 
 /// The PPU's registers and every bit of its internal progress.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Pod, Zeroable, StateFields)]
@@ -529,7 +357,7 @@ struct Ctx<'a> {
     /// CGB double speed (the CPU's M-cycle is 2 dots): the few events whose dot depends on
     /// the CPU's pace read it here.
     double_speed: bool,
-    /// `Render::lazy_mode3`.
+    /// `FastPaths::lazy_mode3`.
     lazy: bool,
 }
 
@@ -588,7 +416,7 @@ impl PpuState {
         frame: &mut [u8; 160 * 144],
         frame_rgb: &mut [u16; 160 * 144],
     ) -> bool {
-        let mut host = Host::new(frame, frame_rgb, Render::DEFAULT);
+        let mut host = Host::new(frame, frame_rgb, FastPaths::ALL);
         self.tick_dots::<4>(memory, interrupt_flag, &mut host)
     }
 
@@ -735,7 +563,7 @@ impl PpuState {
     /// CPU, which samples IF later within the M-cycle than a running one, and the HALT
     /// instruction's decision already see (`Machine::halt_wake_interrupts`,
     /// `halt_bug_interrupts`). Runs a copy (lazily in mode 3 with `lazy_mode3`, as
-    /// `Render`); draws nothing.
+    /// `FastPaths` says); draws nothing.
     pub fn interrupts_in_next_dots(
         &self,
         memory: VideoMemory,
@@ -821,7 +649,7 @@ impl PpuState {
     }
 
     /// `quiet_m_cycles` for M-cycles of `DOTS` dots (see `tick_dots`), with or without
-    /// `Render::lazy_mode3` (without it, mode 3 is never quiet). Looks no further than
+    /// `FastPaths::lazy_mode3` (without it, mode 3 is never quiet). Looks no further than
     /// `limit` M-cycles (the caller's other bounds): the answer is then at least `limit`.
     #[inline(always)]
     pub fn quiet_m_cycles_of<const DOTS: u16>(&self, lazy_mode3: bool, limit: u32) -> u32 {
@@ -877,7 +705,7 @@ impl PpuState {
         frame: &mut [u8; 160 * 144],
         frame_rgb: &mut [u16; 160 * 144],
     ) {
-        let mut host = Host::new(frame, frame_rgb, Render::DEFAULT);
+        let mut host = Host::new(frame, frame_rgb, FastPaths::ALL);
         self.advance_of::<4>(n, memory, interrupt_flag, &mut host);
     }
 

@@ -2,6 +2,11 @@
 
 use super::*;
 
+mod step;
+
+pub(crate) use step::is_saved_step;
+pub(super) use step::{MODE3_STEPS, Step};
+
 /// Line dots of a visible line's steps at single speed: the STAT OAM source rises
 /// (`LineOamInterrupt`), mode 2 shows (`LineMode2`), the OAM scan ends (`LineScanEnd`), mode
 /// 3 shows (`LineMode3`), WY is checked for the next line (`LineWindowCheck`).

@@ -1,0 +1,172 @@
+//! [`FastPaths`]: the core's speed tricks, each on its own switch.
+//!
+//! Every trick is an equivalence the core promises: switched off, the machine takes the plain
+//! reference path instead, and every byte of [`State`](crate::State) is the same either way,
+//! in any combination. Two of them switch output the host may not need rather than a way
+//! of computing it ([`FastPath::changes_output`]): drawing (the frame buffers) and audio
+//! synthesis (the samples and the synthesizer's own bytes, `hw.apu.synth`).
+
+/// One of the core's speed tricks (a field of [`FastPaths`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FastPath {
+    /// Mode 3 runs lazily: the PPU owes dots while the line's end is ahead, runs them
+    /// without the step dispatch and draws a FIFO's pixels at once.
+    LazyMode3,
+    /// M-cycles in which nothing observable happens are only counted, and the timer, PPU
+    /// and APU catch up on them in one go.
+    DeferQuietTicks,
+    /// A halted (or stopped, or locked) CPU jumps straight to the next event instead of
+    /// idling one M-cycle at a time.
+    HaltSkipping,
+    /// Loops that poll LY, STAT or RAM skip their iterations while nothing can change what
+    /// they read.
+    PollLoopSkipping,
+    /// Between the run loop's checks, the CPU runs plain steps that sample interrupts only
+    /// when something may have changed them.
+    PlainSteps,
+    /// Cartridge ROM reads come straight from the mapped banks rather than through the MBC.
+    RomWindows,
+    /// The APU makes samples. Off, no sound is made and the channels run in closed form.
+    AudioSynthesis,
+    /// The PPU colours and stores pixels. Off, the frame buffers keep what they held.
+    Drawing,
+}
+
+impl FastPath {
+    /// Every trick, in the order of [`FastPaths`]' fields.
+    pub const ALL: [FastPath; 8] = [
+        FastPath::LazyMode3,
+        FastPath::DeferQuietTicks,
+        FastPath::HaltSkipping,
+        FastPath::PollLoopSkipping,
+        FastPath::PlainSteps,
+        FastPath::RomWindows,
+        FastPath::AudioSynthesis,
+        FastPath::Drawing,
+    ];
+
+    /// The trick's name, as its field in [`FastPaths`] spells it.
+    pub const fn name(self) -> &'static str {
+        match self {
+            FastPath::LazyMode3 => "lazy_mode3",
+            FastPath::DeferQuietTicks => "defer_quiet_ticks",
+            FastPath::HaltSkipping => "halt_skipping",
+            FastPath::PollLoopSkipping => "poll_loop_skipping",
+            FastPath::PlainSteps => "plain_steps",
+            FastPath::RomWindows => "rom_windows",
+            FastPath::AudioSynthesis => "audio_synthesis",
+            FastPath::Drawing => "drawing",
+        }
+    }
+
+    /// Whether switching the trick off changes what the host gets rather than only the
+    /// time it takes: drawing (the frame buffers) and audio synthesis (the samples, and the
+    /// synthesizer's bytes of `State`, which stay as they were while it is off).
+    pub const fn changes_output(self) -> bool {
+        matches!(self, FastPath::AudioSynthesis | FastPath::Drawing)
+    }
+}
+
+/// Which speed tricks the core uses (all by default): host options, never part of `State`.
+/// [`Core::set_fast_paths`](crate::Core::set_fast_paths) applies them from the next call on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FastPaths {
+    /// [`FastPath::LazyMode3`].
+    pub lazy_mode3: bool,
+    /// [`FastPath::DeferQuietTicks`].
+    pub defer_quiet_ticks: bool,
+    /// [`FastPath::HaltSkipping`].
+    pub halt_skipping: bool,
+    /// [`FastPath::PollLoopSkipping`].
+    pub poll_loop_skipping: bool,
+    /// [`FastPath::PlainSteps`].
+    pub plain_steps: bool,
+    /// [`FastPath::RomWindows`].
+    pub rom_windows: bool,
+    /// [`FastPath::AudioSynthesis`].
+    pub audio_synthesis: bool,
+    /// [`FastPath::Drawing`].
+    pub drawing: bool,
+}
+
+impl FastPaths {
+    /// Every trick on: what a `Core` does unless told otherwise.
+    pub const ALL: FastPaths = FastPaths {
+        lazy_mode3: true,
+        defer_quiet_ticks: true,
+        halt_skipping: true,
+        poll_loop_skipping: true,
+        plain_steps: true,
+        rom_windows: true,
+        audio_synthesis: true,
+        drawing: true,
+    };
+
+    /// Every trick off: the plain reference (drawing and synthesizing nothing).
+    pub const NONE: FastPaths = FastPaths {
+        lazy_mode3: false,
+        defer_quiet_ticks: false,
+        halt_skipping: false,
+        poll_loop_skipping: false,
+        plain_steps: false,
+        rom_windows: false,
+        audio_synthesis: false,
+        drawing: false,
+    };
+
+    /// The switch of `trick`.
+    fn field(&mut self, trick: FastPath) -> &mut bool {
+        match trick {
+            FastPath::LazyMode3 => &mut self.lazy_mode3,
+            FastPath::DeferQuietTicks => &mut self.defer_quiet_ticks,
+            FastPath::HaltSkipping => &mut self.halt_skipping,
+            FastPath::PollLoopSkipping => &mut self.poll_loop_skipping,
+            FastPath::PlainSteps => &mut self.plain_steps,
+            FastPath::RomWindows => &mut self.rom_windows,
+            FastPath::AudioSynthesis => &mut self.audio_synthesis,
+            FastPath::Drawing => &mut self.drawing,
+        }
+    }
+
+    /// Whether `trick` is on.
+    pub fn get(mut self, trick: FastPath) -> bool {
+        *self.field(trick)
+    }
+
+    /// These options with `trick` switched `on` or off.
+    #[must_use]
+    pub fn with(mut self, trick: FastPath, on: bool) -> FastPaths {
+        *self.field(trick) = on;
+        self
+    }
+}
+
+impl Default for FastPaths {
+    fn default() -> FastPaths {
+        FastPaths::ALL
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_trick_switches_its_own_field() {
+        for trick in FastPath::ALL {
+            let off = FastPaths::ALL.with(trick, false);
+            for other in FastPath::ALL {
+                assert_eq!(off.get(other), other != trick, "{}", other.name());
+            }
+            assert!(FastPaths::NONE.with(trick, true).get(trick));
+        }
+    }
+
+    #[test]
+    fn names_are_distinct() {
+        let mut names: Vec<_> = FastPath::ALL.iter().map(|t| t.name()).collect();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), FastPath::ALL.len());
+    }
+}
