@@ -7,7 +7,7 @@ use crate::events::Events;
 use crate::fast_paths::FastPaths;
 use crate::joypad::Buttons;
 use crate::machine::Machine;
-use crate::poll_loop::PollLoops;
+use crate::poll_loop::{PollHooks, PollLoops};
 use crate::state::State;
 use crate::{SCREEN_HEIGHT, SCREEN_WIDTH};
 
