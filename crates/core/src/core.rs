@@ -359,8 +359,8 @@ impl Core {
                 self.out.frame_rgb.fill(BLANK_RGB555);
             }
         }
+        // The machine hands `audio_synthesis` to the APU's output at the start of each run.
         self.fast = fast;
-        self.out.audio.set_synthesis(fast.audio_synthesis);
     }
 
     /// The speed tricks in use ([`Core::set_fast_paths`]).
