@@ -7,7 +7,7 @@ use crate::events::Events;
 use crate::fast_paths::FastPaths;
 use crate::joypad::Buttons;
 use crate::machine::Machine;
-use crate::poll_loop::PollLoops;
+use crate::poll_loop::{PollHooks, PollLoops};
 use crate::state::State;
 use crate::{SCREEN_HEIGHT, SCREEN_WIDTH};
 
@@ -359,8 +359,8 @@ impl Core {
                 self.out.frame_rgb.fill(BLANK_RGB555);
             }
         }
+        // The machine hands `audio_synthesis` to the APU's output at the start of each run.
         self.fast = fast;
-        self.out.audio.set_synthesis(fast.audio_synthesis);
     }
 
     /// The speed tricks in use ([`Core::set_fast_paths`]).

@@ -20,11 +20,34 @@
 
 use crate::bus::Bus;
 use crate::cpu::{self, CpuState, FLAG_C, FLAG_Z};
-use crate::machine::Machine;
 use crate::ppu::ReadForecast;
 use bytemuck::bytes_of;
 
-/// A CPU read of LY or STAT, as `Machine` reports it (`Events::POLL_READ`).
+/// What the skips ask of the machine they run on (the run loop's `Machine`): code and the
+/// quiet window's room, the polled register's forecast, and the clock moved on by a skip.
+pub(crate) trait PollHooks: Bus {
+    /// The current M-cycle.
+    fn m_cycles(&self) -> u64;
+    /// The byte at `addr` as the CPU would fetch it, where fetching has no effect and sees
+    /// no lock (ROM, work RAM and HRAM; no cycle passes). None elsewhere.
+    fn code_byte(&mut self, addr: u16) -> Option<u8>;
+    /// Moves the clock on by as many whole iterations of `iteration` M-cycles of a loop
+    /// polling work RAM or HRAM as fit within the quiet window and not past `limit`.
+    /// Returns the M-cycle reached.
+    fn skip_poll_iterations(&mut self, iteration: u64, limit: u64) -> u64;
+    /// The current M-cycle and the M-cycles a skip may pass from it: the rest of the quiet
+    /// window but its last tick, not past `limit`.
+    fn poll_room(&mut self, limit: u64) -> (u64, u64);
+    /// What reads of `reg` (LY or STAT) return over the M-cycles after the current one
+    /// while no register is written, as within the quiet window.
+    fn poll_forecast(&mut self, reg: u8) -> ReadForecast;
+    /// Moves the clock on to `m_cycle`, within the room `poll_room` gave.
+    fn skip_poll_to(&mut self, m_cycle: u64);
+    /// Marks `target` as a jump target that starts no skippable polling loop.
+    fn not_a_poll_loop(&mut self, target: u16);
+}
+
+/// A CPU read of LY or STAT, as the machine reports it (`Events::POLL_READ`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct PollRead {
     /// The M-cycle of the read.
@@ -55,7 +78,7 @@ impl PollLoops {
     pub(crate) fn after_read(
         &mut self,
         cpu: &mut CpuState,
-        machine: &mut Machine,
+        machine: &mut impl PollHooks,
         read: PollRead,
         limit: u64,
     ) {
@@ -89,7 +112,12 @@ impl PollLoops {
     /// (an interrupt takes longer), so its load read what memory holds now (only the CPU
     /// writes work RAM and HRAM, and the loop does not), and every further iteration
     /// leaves the registers it left until the quiet window ends.
-    pub(crate) fn at_loop_jump(&mut self, cpu: &CpuState, machine: &mut Machine, limit: u64) {
+    pub(crate) fn at_loop_jump(
+        &mut self,
+        cpu: &CpuState,
+        machine: &mut impl PollHooks,
+        limit: u64,
+    ) {
         let now = machine.m_cycles();
         let Some((pc, before)) = self.last_jump.replace((cpu.pc, now)) else {
             return;
@@ -110,7 +138,7 @@ impl PollLoops {
 }
 
 /// A plainly running CPU, no EI pending, and no interrupt about to be dispatched.
-fn runs_on(cpu: &CpuState, machine: &Machine) -> bool {
+fn runs_on(cpu: &CpuState, machine: &impl PollHooks) -> bool {
     cpu.mode_raw | cpu.halt_bug | (cpu.ime & 2) == 0
         && (cpu.ime == 0 || machine.pending_interrupts() == 0)
 }
@@ -118,7 +146,7 @@ fn runs_on(cpu: &CpuState, machine: &Machine) -> bool {
 /// The M-cycles of one iteration of the memory polling loop starting at `cpu.pc`, if it
 /// is one: `ld a,[nn]` (4) or `ldh a,[n]` (3) from work RAM or HRAM, then the ALU
 /// instruction and jump of [`alu_and_jump_m_cycles`].
-fn memory_loop_m_cycles(cpu: &CpuState, machine: &mut Machine) -> Option<u64> {
+fn memory_loop_m_cycles(cpu: &CpuState, machine: &mut impl PollHooks) -> Option<u64> {
     let start = cpu.pc;
     let (address, length, cycles) = match machine.code_byte(start)? {
         0xFA => {
@@ -145,7 +173,7 @@ fn memory_loop_m_cycles(cpu: &CpuState, machine: &mut Machine) -> Option<u64> {
 /// None for any other code.
 fn alu_and_jump_m_cycles(
     cpu: &CpuState,
-    machine: &mut Machine,
+    machine: &mut impl PollHooks,
     at: u16,
     start: u16,
 ) -> Option<u64> {
@@ -201,7 +229,7 @@ const DEAD_ENDS: usize = 8;
 #[inline(never)]
 fn skip_register_loop(
     cpu: &mut CpuState,
-    machine: &mut Machine,
+    machine: &mut impl PollHooks,
     reg: u8,
     iteration: u64,
     limit: u64,
@@ -275,7 +303,7 @@ struct SimpleLoop {
 
 impl SimpleLoop {
     /// The loop the CPU stands in, right after its `ldh a,[reg]`, if it has this shape.
-    fn decode(cpu: &CpuState, machine: &mut Machine, reg: u8) -> Option<SimpleLoop> {
+    fn decode(cpu: &CpuState, machine: &mut impl PollHooks, reg: u8) -> Option<SimpleLoop> {
         let start = cpu.pc.wrapping_sub(2);
         if machine.code_byte(start)? != 0xF0 || machine.code_byte(start.wrapping_add(1))? != reg {
             return None;
@@ -320,8 +348,8 @@ enum Skip {
 /// the polled register return the forecast, code and data come from memory that only
 /// the CPU writes or nobody does, and anything else fails the run. No cycle passes on
 /// the machine; `m_cycles` counts those of the dry run.
-struct DryBus<'m, 'a> {
-    machine: &'m mut Machine<'a>,
+struct DryBus<'m, M: PollHooks> {
+    machine: &'m mut M,
     /// The polled register (`io::LY` or `io::STAT`).
     reg: u8,
     /// What reads of `reg` return, asked of the PPU at the first (most dry runs of code
@@ -336,7 +364,7 @@ struct DryBus<'m, 'a> {
     failed: bool,
 }
 
-impl DryBus<'_, '_> {
+impl<M: PollHooks> DryBus<'_, M> {
     /// Runs `registers` on from where they stand until they are back there, at most
     /// `MAX_ITERATION_INSTRUCTIONS` instructions. False if the loop went elsewhere, or
     /// did anything the dry run does not allow.
@@ -382,7 +410,7 @@ impl DryBus<'_, '_> {
     }
 }
 
-impl Bus for DryBus<'_, '_> {
+impl<M: PollHooks> Bus for DryBus<'_, M> {
     #[inline(always)]
     fn read(&mut self, addr: u16) -> u8 {
         self.m_cycles += 1;

@@ -1,0 +1,170 @@
+//! [`Bus`] for the machine: the CPU's M-cycles.
+
+use super::*;
+
+impl<'a> Machine<'a> {
+    /// `Bus::read_plain_fetch` in an M-cycle whose tick runs in full (which makes the
+    /// checks due), its counter already at 0: out of the run loop's way.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn read_plain_fetch_in_full_tick(&mut self, addr: u16) -> (u8, bool) {
+        self.tick_full();
+        (self.cpu_read(addr), true)
+    }
+}
+
+impl Bus for Machine<'_> {
+    #[inline(always)]
+    fn read(&mut self, addr: u16) -> u8 {
+        self.tick();
+        self.cpu_read(addr)
+    }
+    #[inline(always)]
+    fn write(&mut self, addr: u16, value: u8) {
+        self.tick();
+        self.cpu_write(addr, value);
+    }
+    /// As `read` (no ROM or work RAM up there): HRAM, or the slow path's I/O and IE.
+    #[inline(always)]
+    fn read_high(&mut self, low: u8) -> u8 {
+        self.tick();
+        if (0x80..=0xFE).contains(&low) {
+            return self.hw.hram[usize::from(low & 0x7F)];
+        }
+        self.cpu_read_slow(0xFF00 | u16::from(low))
+    }
+    /// As `write`: HRAM, or the slow path's I/O and IE.
+    #[inline(always)]
+    fn write_high(&mut self, low: u8, value: u8) {
+        self.tick();
+        if (0x80..=0xFE).contains(&low) {
+            self.hw.hram[usize::from(low & 0x7F)] = value;
+            return;
+        }
+        // A slow write may change IE or IF, the DMA, or catch the components up.
+        self.require_checks();
+        self.cpu_write_slow(0xFF00 | u16::from(low), value);
+    }
+    #[inline(always)]
+    fn idle_with_address(&mut self, addr: u16) {
+        self.tick();
+        if addr & 0xFF00 == 0xFE00 {
+            self.require_checks();
+            self.sync();
+            let hw = &mut *self.hw;
+            hw.ppu.oam_bug_write(&mut hw.oam);
+        }
+    }
+    // Inlined: a halted CPU asks this every step between skips.
+    #[inline(always)]
+    fn halt_wake_interrupts(&mut self) -> u8 {
+        self.sync();
+        let hw = &*self.hw;
+        // A halted DMG samples IF two dots into the M-cycle at normal speed, so a request
+        // in those dots wakes it at the end of this one: the phase that makes the Mooneye
+        // HALT-based PPU tests (`hblank_ly_scx_timing-GS`, `intr_1_2_timing-GS`,
+        // `vblank_stat_intr-GS`) agree with the running-CPU ones (`intr_2_0_timing`, AGE
+        // `stat-int-*`, Mealybug). SameBoy's halted DMG samples mid-M-cycle alike.
+        // A halted CGB (either colour mode) samples at the start of the M-cycle instead, so
+        // such a request wakes it an M-cycle later: SameBoy's `GB_cpu_run` gives only the
+        // DMG its mid-cycle sample, and cgb-acid-hell's face (LCDC writes timed from a HALT
+        // woken by LY=LYC, landing between a tile-data byte's address and its read) needs
+        // that M-cycle. UNVERIFIED at double speed (no test tells; SameBoy's rule has no
+        // speed condition, so it is followed there too).
+        let wake = if hw.cgb.is_cgb() {
+            hw.interrupt_enable & hw.interrupt_flag & 0x1F
+        } else {
+            let soon = hw.ppu.interrupts_in_next_dots(
+                video_memory!(hw),
+                2,
+                false,
+                self.screen.lazy_mode3(),
+            );
+            hw.interrupt_enable & (hw.interrupt_flag | soon) & 0x1F
+        };
+        if hw.speed_switch_wake_m_cycle != 0 {
+            return self.speed_switch_wake(wake);
+        }
+        wake
+    }
+    #[inline(always)]
+    fn idle(&mut self) {
+        self.tick();
+    }
+    #[inline(always)]
+    fn idle_halted(&mut self) {
+        self.cpu_halted = true;
+        self.tick();
+        self.cpu_halted = false;
+    }
+    #[inline(always)]
+    fn pending_interrupts(&self) -> u8 {
+        self.hw.interrupt_enable & self.hw.interrupt_flag & 0x1F
+    }
+    fn halt_bug_interrupts(&mut self) -> u8 {
+        self.sync();
+        let hw = &*self.hw;
+        let double_speed = hw.cgb.double_speed();
+        let dots = if double_speed { 1 } else { 4 };
+        let soon = hw.ppu.interrupts_in_next_dots(
+            video_memory!(hw),
+            dots,
+            double_speed,
+            self.screen.lazy_mode3(),
+        );
+        hw.interrupt_enable & (hw.interrupt_flag | soon) & 0x1F
+    }
+    fn acknowledge_interrupt(&mut self, bit: u8) {
+        self.hw.interrupt_flag &= !(1 << (bit & 7));
+    }
+    fn breakpoint(&mut self) {
+        self.events |= Events::BREAKPOINT;
+        self.require_checks();
+    }
+    #[inline(always)]
+    fn cpu_changed(&mut self) {
+        self.require_checks();
+    }
+    #[inline(always)]
+    fn short_loop_jump(&mut self, target: u16) {
+        if target != self.not_a_poll_loop {
+            self.look_at_loop_jump(target);
+        }
+    }
+    #[inline(always)]
+    fn checks_due(&self) -> bool {
+        self.checks_due
+    }
+    #[inline(always)]
+    fn read_plain_fetch(&mut self, addr: u16) -> (u8, bool) {
+        debug_assert!(
+            !self.checks_due,
+            "the run loop takes plain steps with no checks due"
+        );
+        if self.clock.count_tick() {
+            return self.read_plain_fetch_in_full_tick(addr);
+        }
+        // A ROM fetch in a quiet M-cycle (the usual case) leaves the checks as they were:
+        // the answer is a constant there, so the step goes on without testing it. With no
+        // checks due, `plain_fetch_end` is `windows.end`, and the run loop has just
+        // compared PC with it (`take_checks_due_at`).
+        if addr < self.plain_fetch_end {
+            return (self.rom_window_byte(addr), false);
+        }
+        // Code in RAM (Blargg's tests run their instruction under test there), or any
+        // fetch during OAM DMA or with the boot ROM mapped. `addr` is past the ROM windows
+        // (`plain_fetch_end` is `windows.end` here), and the RAM fast paths leave the
+        // checks as they were, as ROM does.
+        if let Some(value) = self.ram_fast_read(addr) {
+            return (value, false);
+        }
+        let value = self.cpu_read_slow(addr);
+        (value, self.checks_due)
+    }
+    fn stop(&mut self) -> bool {
+        self.stop_cpu()
+    }
+    fn finish_speed_switch(&mut self, pause: bool) {
+        self.finish_speed_switch_now(pause);
+    }
+}

@@ -1,0 +1,145 @@
+//! OAM DMA as the machine runs it (ticked or deferred) and the CGB's VRAM DMA (HDMA).
+
+use super::*;
+
+impl<'a> Machine<'a> {
+    pub(super) fn step_dma(&mut self) {
+        if let Some((source, index)) = self.hw.dma.step() {
+            let byte = self.dma_source_byte(source);
+            self.hw.dma.last_byte = byte;
+            self.hw.oam[index % 160] = byte;
+        }
+    }
+
+    /// The byte OAM DMA reads at `source`.
+    #[inline(always)]
+    pub(super) fn dma_source_byte(&mut self, source: u16) -> u8 {
+        match source {
+            // DMG: sources from 0xE000 up read work RAM (Mooneye `oam_dma/sources-GS`).
+            0xE000.. => *wram_slot(self.hw, source),
+            0x8000..=0x9FFF => *vram_slot(self.hw, source),
+            _ => self.read_mapped(source),
+        }
+    }
+
+    /// M-cycles from the next one that may be deferred while OAM DMA is busy: those that
+    /// only copy (`DmaState::copying_m_cycles`) while the PPU reads neither OAM nor the
+    /// DMA's byte (`PpuState::dots_without_oam_reads`). Nothing else can tell when their
+    /// bytes were copied: the CPU is locked out of OAM and of the source's bus, which
+    /// holds the only memory the DMA reads (so no write changes a byte still to copy), and
+    /// the accesses that see what the DMA did catch it up first (`cpu_read_slow`, OAM
+    /// accesses, `peek`, `poll_room`). Single speed only.
+    pub(super) fn dma_quiet_m_cycles(&self) -> u32 {
+        let hw = &*self.hw;
+        if hw.cgb.double_speed() {
+            return 0;
+        }
+        let copying = hw.dma.copying_m_cycles();
+        if copying == 0 {
+            return 0;
+        }
+        copying.min(hw.ppu.dots_without_oam_reads() / 4)
+    }
+
+    /// The OAM DMA part of `advance_components`: `n` deferred M-cycles of copying
+    /// (`dma_quiet_m_cycles`), with the DMA, OAM and the PPU's view of the DMA as `n`
+    /// calls of `step_dma` leave them. The ROM windows stay off (the DMA stays active).
+    #[inline(never)]
+    pub(super) fn advance_dma(&mut self, n: u32) {
+        if n == 0 {
+            return;
+        }
+        let (source, first) = self.hw.dma.skip_copies(n);
+        for k in 0..n as u16 {
+            let byte = self.dma_source_byte(source + k);
+            self.hw.oam[(first + usize::from(k)) % 160] = byte;
+        }
+        let last = self.hw.oam[(first + n as usize - 1) % 160];
+        self.hw.dma.last_byte = last;
+        self.hw.ppu.set_oam_dma(true, last);
+    }
+
+    /// Whether the running OAM DMA keeps the CPU away from `addr` this M-cycle.
+    #[inline(always)]
+    pub(super) fn dma_blocks(&self, addr: u16) -> bool {
+        let hw = &*self.hw;
+        hw.dma.active != 0 && hw.dma.blocks(addr, hw.cgb.is_cgb())
+    }
+
+    /// FF55 HDMA5: bit 7 clear starts a general-purpose VRAM DMA (or, during an HBlank
+    /// transfer, stops that one); bit 7 set starts an HBlank transfer. Pan Docs "LCD VRAM
+    /// DMA Transfers".
+    pub(super) fn write_hdma5(&mut self, value: u8) {
+        let cgb = &mut self.hw.cgb;
+        if value & 0x80 == 0 && cgb.hdma_hblank_active() {
+            // Stopped: HDMA5 reads the blocks left, with bit 7 set.
+            cgb.hdma_remaining |= 0x80;
+            return;
+        }
+        cgb.hdma_remaining = value & 0x7F;
+        if value & 0x80 != 0 {
+            // The first block goes at the next HBlank (or this one, if one is under way).
+            cgb.hdma_done_this_hblank = 0;
+            return;
+        }
+        // General-purpose: every block now, the CPU paused meanwhile.
+        loop {
+            let last = self.copy_hdma_block();
+            self.stall_for_hdma_block();
+            if last {
+                break;
+            }
+        }
+    }
+
+    /// Copies the next 16-byte VRAM DMA block; true if it was the last.
+    pub(super) fn copy_hdma_block(&mut self) -> bool {
+        self.settle_clock();
+        let (source, dest, last) = self.hw.cgb.hdma_next_block();
+        for offset in 0..16 {
+            let byte = self.read_mapped(source.wrapping_add(offset));
+            *vram_slot(self.hw, 0x8000 | (dest + offset)) = byte;
+        }
+        last
+    }
+
+    /// The M-cycles one VRAM DMA block keeps the CPU off the bus: 8 at normal speed, the
+    /// same time (16 CPU M-cycles) at double speed (Pan Docs).
+    pub(super) fn stall_for_hdma_block(&mut self) {
+        let m_cycles = if self.hw.cgb.double_speed() { 16 } else { 8 };
+        for _ in 0..m_cycles {
+            self.tick();
+        }
+    }
+
+    /// HBlank VRAM DMA: one block at the start of each HBlank of lines 0..=143, unless the
+    /// CPU is halted or stopped then (`tick_full` does not call this; SameBoy and Gambatte
+    /// keep the transfer inactive during HALT and STOP). The block of an HBlank the CPU
+    /// slept into runs when it wakes, if it halted outside that HBlank: the flag that
+    /// says this HBlank's block is done is neither set nor cleared while the CPU sleeps
+    /// (SameBoy: a block starts at wake-up in mode 0 only if HALT began in another mode).
+    ///
+    /// With the LCD off (STAT reads mode 0) the transfer counts as in one long HBlank: a
+    /// transfer started then copies one block at once and the rest once the LCD runs
+    /// (SameBoy starts a block whenever HDMA5 is written while STAT reads mode 0, as it does
+    /// with the LCD off).
+    /// UNVERIFIED: no test ROM here decides it.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn hblank_dma(&mut self) {
+        if !self.hw.cgb.hdma_hblank_active() {
+            return;
+        }
+        let lcd_off = self.hw.ppu.lcdc & 0x80 == 0;
+        if !(lcd_off || self.hw.ppu.in_hblank()) {
+            self.hw.cgb.hdma_done_this_hblank = 0;
+            return;
+        }
+        if self.hw.cgb.hdma_done_this_hblank != 0 {
+            return;
+        }
+        self.hw.cgb.hdma_done_this_hblank = 1;
+        self.copy_hdma_block();
+        self.stall_for_hdma_block();
+    }
+}

@@ -1,0 +1,341 @@
+//! The memory map: the CPU's reads and writes with their fast paths, lock-outs and the
+//! OAM bug, and reads and writes from outside the program (`peek`, `poke`).
+
+use super::*;
+
+impl<'a> Machine<'a> {
+    /// Reads through the memory map with no side effects and no cycle.
+    pub(crate) fn peek(&mut self, addr: u16) -> u8 {
+        self.catch_up_for_peek();
+        self.read_mapped(addr)
+    }
+
+    /// `peek` of `start`, `start + 1`, ... (wrapping) into `out`. The catch-up runs once:
+    /// a read changes nothing it looks at.
+    pub(crate) fn peek_into(&mut self, start: u16, out: &mut [u8]) {
+        self.catch_up_for_peek();
+        let mut done = 0;
+        while done < out.len() {
+            // Truncating the offset is the documented wrap.
+            let addr = start.wrapping_add(done as u16);
+            if (0xC000..0xFE00).contains(&addr) {
+                // Work RAM (and its echo) a 4 KiB bank at a time: a RAM observation reads
+                // all of it every step.
+                let block = wram_block(self.hw, addr);
+                let count = block.len().min(out.len() - done);
+                out[done..done + count].copy_from_slice(&block[..count]);
+                done += count;
+            } else {
+                out[done] = self.read_mapped(addr);
+                done += 1;
+            }
+        }
+    }
+
+    /// Brings what a read without a cycle sees up to date: the clock, OAM under a DMA and
+    /// the PPU's view.
+    pub(super) fn catch_up_for_peek(&mut self) {
+        self.settle_clock();
+        if self.hw.dma.active != 0 {
+            // OAM as the deferred M-cycles of a DMA leave it.
+            self.sync();
+        }
+        self.sync_ppu_view();
+    }
+
+    /// The CPU's view of `addr` this M-cycle, including DMA and PPU lock-outs.
+    #[inline(always)]
+    pub(super) fn cpu_read(&mut self, addr: u16) -> u8 {
+        // Fast paths for the common case: cartridge ROM (its windows exist only with no DMA
+        // and no boot ROM), work RAM and HRAM with no DMA.
+        if addr < self.windows.end {
+            debug_assert!(self.hw.dma.active == 0 && self.hw.boot_rom_mapped == 0);
+            return self.rom_window_byte(addr);
+        }
+        // (ROM addresses fall through while the windows are off.)
+        if let Some(value) = self.ram_fast_read(addr) {
+            return value;
+        }
+        self.cpu_read_slow(addr)
+    }
+
+    /// `cpu_read`'s fast paths past the ROM windows: work RAM with no DMA and HRAM, which
+    /// change nothing (no sync, no checks due). None elsewhere.
+    #[inline(always)]
+    pub(super) fn ram_fast_read(&self, addr: u16) -> Option<u8> {
+        if addr.wrapping_sub(0xC000) < self.windows.wram_fast_len {
+            return Some(self.hw.wram[usize::from(addr & 0x1FFF)]);
+        }
+        // HRAM is never blocked by OAM DMA (the routine that waits for it runs there), and
+        // nothing deferred sees it.
+        // 0xFF80..=0xFFFE in one compare.
+        if addr.wrapping_sub(0xFF80) < 0x7F {
+            return Some(self.hw.hram[usize::from(addr & 0x7F)]);
+        }
+        None
+    }
+
+    /// `cpu_read` past its fast paths.
+    #[inline(never)]
+    pub(super) fn cpu_read_slow(&mut self, addr: u16) -> u8 {
+        self.settle_clock();
+        // Deferred ticks change the timer's counters, the PPU's dot position and the APU's
+        // clock, and may run PPU steps that request nothing (`sync_ppu_view`). Reads told
+        // from the deferred state come first: they change nothing the run loop's checks
+        // look at, so these leave them as they are.
+        match addr {
+            0xFF10..=0xFF3F if !self.hw.cgb.double_speed() => {
+                return self.read_apu_register(addr as u8);
+            }
+            0xFF04..=0xFF07 if self.clock.synced_m_cycles != self.hw.m_cycles => {
+                let mut timer = self.hw.timer;
+                timer.advance((self.hw.m_cycles - self.clock.synced_m_cycles) as u32);
+                return timer.read(addr as u8);
+            }
+            // I/O is never blocked by DMA and has no OAM bug: straight to the register.
+            0xFF00..=0xFF0F => return self.read_io(addr as u8),
+            // A CGB's LY reads depend on the dot (`PpuState::ly_as_read`).
+            0xFF40..=0xFF45 | 0xFF47..=0xFF4B if addr != 0xFF44 || !self.hw.cgb.is_cgb() => {
+                return self.read_ppu_register(addr as u8);
+            }
+            _ => {}
+        }
+        // The rest may catch the components up, which may change what the checks see.
+        self.require_checks();
+        match addr {
+            // The OAM bug depends on the row the scan is reading.
+            0xFE00..=0xFEFF => self.sync(),
+            // The APU at CGB double speed (`read_apu_register`), a CGB's LY, and its PCM12
+            // and PCM34 (the channels' outputs at this M-cycle).
+            0xFF10..=0xFF3F | 0xFF44 | 0xFF76 | 0xFF77 => {
+                self.sync();
+                return self.read_io(addr as u8);
+            }
+            // FF46, and a CGB's registers (palette RAM is closed in mode 3).
+            0xFF40..=0xFF7F => {
+                self.sync_ppu_view();
+                return self.read_io(addr as u8);
+            }
+            0x8000..=0x9FFF => self.sync_ppu_view(),
+            _ => {}
+        }
+        if addr & 0xFF00 == 0xFE00 && !self.dma_blocks(addr) {
+            // The OAM corruption bug (Blargg `oam_bug`).
+            let hw = &mut *self.hw;
+            hw.ppu.oam_bug_read(&mut hw.oam);
+        }
+        if self.dma_blocks(addr) {
+            if addr >= 0xFE00 {
+                return 0xFF;
+            }
+            // The byte copied last: deferred M-cycles may have copied more.
+            self.sync();
+            return self.hw.dma.last_byte;
+        }
+        self.read_mapped(addr)
+    }
+
+    pub(super) fn read_mapped(&mut self, addr: u16) -> u8 {
+        let hw = &*self.hw;
+        match addr {
+            0x0000..=0x08FF if hw.boot_rom_mapped != 0 => self
+                .boot_rom
+                .and_then(|boot| boot.read(addr))
+                .unwrap_or_else(|| self.rom.read(&hw.mbc, addr)),
+            0x0000..=0x7FFF => self.rom.read(&hw.mbc, addr),
+            0x8000..=0x9FFF => {
+                if hw.ppu.cpu_can_access_vram() {
+                    *vram_slot(self.hw, addr)
+                } else {
+                    0xFF
+                }
+            }
+            0xA000..=0xBFFF => self.rom.read_ram(&hw.mbc, &hw.cart_ram, addr, hw.m_cycles),
+            0xC000..=0xFDFF => *wram_slot(self.hw, addr),
+            0xFE00..=0xFE9F => {
+                if hw.ppu.cpu_can_access_oam() {
+                    hw.oam[usize::from(addr - 0xFE00)]
+                } else {
+                    0xFF
+                }
+            }
+            // DMG: the unusable area reads 0 while OAM is reachable (Mooneye `bits/mem_oam`).
+            0xFEA0..=0xFEFF => {
+                if hw.ppu.cpu_can_access_oam() {
+                    0x00
+                } else {
+                    0xFF
+                }
+            }
+            0xFF00..=0xFF7F => self.read_io(addr as u8),
+            0xFF80..=0xFFFE => hw.hram[usize::from(addr & 0x7F)],
+            0xFFFF => hw.interrupt_enable,
+        }
+    }
+
+    /// The CPU's write of `value` to `addr` this M-cycle, including DMA and PPU lock-outs.
+    #[inline(always)]
+    pub(super) fn cpu_write(&mut self, addr: u16, value: u8) {
+        // Fast path, as in `cpu_read`: work RAM banks 0 and 1 with no DMA, and HRAM, which
+        // nothing deferred can observe (no sync) and no lock-out or OAM bug touches. No
+        // check looks at them either. The same two tests as `ram_fast_read`, written out:
+        // one helper for both (returning `Option<&mut u8>`) cost cpu_instrs 6 % and
+        // gejmboj 0.7 % more instructions (cachegrind, `bench --draw-every 24`).
+        if addr.wrapping_sub(0xC000) < self.windows.wram_fast_len {
+            self.hw.wram[usize::from(addr & 0x1FFF)] = value;
+            return;
+        }
+        if addr.wrapping_sub(0xFF80) < 0x7F {
+            self.hw.hram[usize::from(addr & 0x7F)] = value;
+            return;
+        }
+        // A slow write may change IE or IF, the DMA, or catch the components up.
+        self.require_checks();
+        self.cpu_write_slow(addr, value);
+    }
+
+    #[inline(never)]
+    pub(super) fn cpu_write_slow(&mut self, addr: u16, value: u8) {
+        self.settle_clock();
+        let io = matches!(addr, 0xFF00..=0xFF7F);
+        match addr {
+            0x0000..=0x7FFF | 0xA000..=0xFDFF | 0xFF80..=0xFFFE => {}
+            0xFF00..=0xFF7F => {
+                // Kept in memory: a local would cost every slow write a saved register.
+                self.clock.window_end_before_write = self.clock.full_tick_m_cycle;
+                self.sync_and_recheck();
+            }
+            _ => self.sync(),
+        }
+        if self.dma_blocks(addr) {
+            return;
+        }
+        if addr & 0xFF00 == 0xFE00 {
+            let hw = &mut *self.hw;
+            hw.ppu.oam_bug_write(&mut hw.oam);
+        }
+        self.write_mapped(addr, value, true);
+        if io {
+            self.recheck_quiet_after_write();
+        }
+    }
+
+    /// A write from outside the program (`Core::poke`): what the CPU's write of `value` to
+    /// `addr` does (MBC registers switch banks, I/O registers act), at the current M-cycle
+    /// with no cycle passing, and past the lock-outs a CPU write meets (OAM DMA, VRAM and
+    /// OAM during the PPU's modes 2-3, the OAM bug): a script's write always lands, whatever
+    /// dot the PPU is at.
+    pub(crate) fn poke(&mut self, addr: u16, value: u8) {
+        self.settle_clock();
+        match addr {
+            0x0000..=0x7FFF | 0xA000..=0xFDFF | 0xFF80..=0xFFFE => {}
+            0xFF00..=0xFF7F => self.sync_and_recheck(),
+            _ => self.sync(),
+        }
+        self.write_mapped(addr, value, false);
+    }
+
+    /// Where a write of `value` to `addr` goes, with the PPU's VRAM and OAM lock-outs when
+    /// `ppu_locks` (the CPU's writes).
+    #[inline(always)]
+    pub(super) fn write_mapped(&mut self, addr: u16, value: u8, ppu_locks: bool) {
+        let hw = &mut *self.hw;
+        match addr {
+            0x0000..=0x7FFF => {
+                self.rom.write(&mut hw.mbc, addr, value, hw.m_cycles);
+                self.refresh_rom_windows();
+            }
+            0x8000..=0x9FFF => {
+                if !ppu_locks || hw.ppu.cpu_can_write_vram() {
+                    *vram_slot(hw, addr) = value;
+                }
+            }
+            0xA000..=0xBFFF => {
+                if self
+                    .rom
+                    .write_ram(&mut hw.mbc, &mut hw.cart_ram, addr, value, hw.m_cycles)
+                {
+                    self.events |= Events::BATTERY_DIRTY;
+                }
+            }
+            0xC000..=0xFDFF => *wram_slot(hw, addr) = value,
+            0xFE00..=0xFE9F => {
+                if !ppu_locks || hw.ppu.cpu_can_write_oam() {
+                    hw.oam[usize::from(addr - 0xFE00)] = value;
+                }
+            }
+            0xFEA0..=0xFEFF => {}
+            0xFF00..=0xFF7F => self.write_io(addr as u8, value),
+            0xFF80..=0xFFFE => hw.hram[usize::from(addr & 0x7F)] = value,
+            0xFFFF => hw.interrupt_enable = value,
+        }
+    }
+}
+
+/// The work RAM byte at `addr` (C000..=FDFF, or an OAM DMA source above it): bank 0 at
+/// C000, the SVBK bank at D000 (bank 1 on a DMG), E000 and up echo C000.
+#[inline(always)]
+pub(super) fn wram_slot(hw: &mut HwState, addr: u16) -> &mut u8 {
+    if unbanked_wram(hw, addr) {
+        return &mut hw.wram[usize::from(addr & 0x1FFF)];
+    }
+    banked_wram_slot(hw, addr)
+}
+
+/// Whether work RAM address `addr` (or its echo) reads `hw.wram` at `addr & 0x1FFF`: banks 0
+/// and 1 (SVBK is written only in CGB mode), as `cpu_read`'s fast path.
+#[inline(always)]
+fn unbanked_wram(hw: &HwState, addr: u16) -> bool {
+    addr & 0x1000 == 0 || hw.cgb.svbk & 6 == 0
+}
+
+/// Where SVBK maps work RAM address `addr` in 0xD000..=0xDFFF (or its echo).
+enum BankedWram {
+    /// Bank 1, at this index of `hw.wram`.
+    Wram(usize),
+    /// Banks 2 to 7, at this index of `hw.wram_banks`.
+    Banks(usize),
+}
+
+fn banked_wram(hw: &HwState, addr: u16) -> BankedWram {
+    let offset = usize::from(addr & 0x0FFF);
+    match hw.cgb.wram_bank() {
+        1 => BankedWram::Wram(0x1000 + offset),
+        bank => BankedWram::Banks(((bank - 2) % 6) * 0x1000 + offset),
+    }
+}
+
+#[cold]
+fn banked_wram_slot(hw: &mut HwState, addr: u16) -> &mut u8 {
+    match banked_wram(hw, addr) {
+        BankedWram::Wram(i) => &mut hw.wram[i],
+        BankedWram::Banks(i) => &mut hw.wram_banks[i],
+    }
+}
+
+/// Work RAM from `addr` (0xC000..=0xFDFF) to the end of its 4 KiB bank, or to 0xFDFF in the
+/// echo: what `wram_slot` reads at `addr`, `addr + 1`, ...
+fn wram_block(hw: &HwState, addr: u16) -> &[u8] {
+    let len = usize::from((addr | 0x0FFF).min(0xFDFF) - addr) + 1;
+    let (bank, start): (&[u8], usize) = if unbanked_wram(hw, addr) {
+        (&hw.wram, usize::from(addr & 0x1FFF))
+    } else {
+        match banked_wram(hw, addr) {
+            BankedWram::Wram(i) => (&hw.wram, i),
+            BankedWram::Banks(i) => (&hw.wram_banks, i),
+        }
+    };
+    &bank[start..start + len]
+}
+
+/// The VRAM byte at `addr` (8000..=9FFF) in the bank VBK selects (VBK is written only in
+/// CGB mode: bank 0 otherwise).
+#[inline(always)]
+pub(super) fn vram_slot(hw: &mut HwState, addr: u16) -> &mut u8 {
+    let offset = usize::from(addr & 0x1FFF);
+    if hw.cgb.vbk & 1 == 0 {
+        &mut hw.vram[offset]
+    } else {
+        &mut hw.vram_bank1[offset]
+    }
+}

@@ -1,0 +1,105 @@
+//! The CGB speed switch (STOP with KEY1 armed) and the PPU's dot phase it moves.
+
+use super::*;
+
+/// M-cycles the CPU stays halted after STOP switches the speed (after DIV's reset), while
+/// the timer, PPU and APU run on at the new speed: 0x20000 clocks, exactly two turns of the
+/// system counter, so DIV reads 0 right after the switch (AGE `spsw-div-cgbBCE`) and a
+/// 4096 Hz TIMA counts 0x80 during it (AGE `spsw-stop-prefetch-cgbBCE`). SameBoy times
+/// its post-switch HALT alike (0x20008 clocks, counted from before STOP's second M-cycle).
+/// An interrupt request ends it early (AGE `caution/spsw-interrupts`; the programming
+/// manual warns against relying on it).
+const SPEED_SWITCH_PAUSE_M_CYCLES: u32 = 0x20000 / 4;
+/// PPU dots a switch into double speed adds relative to the CPU (see `finish_speed_switch`).
+const SPEED_SWITCH_PPU_DOTS: u16 = 3;
+/// What `halt_wake_interrupts` reports when a speed switch's HALT has run its time: a bit
+/// outside the five interrupts, so the CPU wakes without a dispatch.
+const SPEED_SWITCH_SETTLED: u8 = 0x80;
+
+impl<'a> Machine<'a> {
+    /// Runs the PPU `dots` dots on its own, as if that many more dots had passed for it
+    /// than for the CPU (nothing with the LCD off).
+    #[cold]
+    pub(super) fn run_ppu_dots(&mut self, dots: u16) {
+        self.sync_and_recheck();
+        if self.hw.ppu.lcdc & 0x80 == 0 {
+            return;
+        }
+        for _ in 0..dots {
+            self.tick_ppu::<1>();
+        }
+    }
+
+    /// The PPU one dot behind its place relative to the CPU's M-cycles (`PpuState::
+    /// delay_one_dot`): the dot phase CGB double speed sets.
+    #[cold]
+    pub(super) fn delay_ppu_one_dot(&mut self) {
+        self.sync_and_recheck();
+        let hw = &mut *self.hw;
+        hw.ppu
+            .delay_one_dot(video_memory!(hw), &mut hw.interrupt_flag, &mut self.screen);
+    }
+
+    /// `halt_wake_interrupts` during a speed switch's HALT: it also ends when its time is up
+    /// (reported as `SPEED_SWITCH_SETTLED`, no interrupt bit); any end clears it.
+    #[cold]
+    pub(super) fn speed_switch_wake(&mut self, interrupts: u8) -> u8 {
+        let hw = &mut *self.hw;
+        let settled = hw.m_cycles >= hw.speed_switch_wake_m_cycle;
+        if interrupts == 0 && !settled {
+            return 0;
+        }
+        hw.speed_switch_wake_m_cycle = 0;
+        interrupts | if settled { SPEED_SWITCH_SETTLED } else { 0 }
+    }
+
+    /// `Bus::stop`: a plain STOP resets DIV; with KEY1 armed in CGB mode, the speed switch
+    /// starts (true).
+    pub(super) fn stop_cpu(&mut self) -> bool {
+        self.sync_and_recheck();
+        let hw = &mut *self.hw;
+        if !(hw.cgb.cgb_mode() && hw.cgb.key1 & 1 != 0) {
+            // STOP resets the system counter like a DIV write.
+            self.write_io(io::DIV, 0);
+            return false;
+        }
+        // CGB speed switch (Pan Docs KEY1). Back to single speed at once; to double speed
+        // only after STOP's next M-cycle (KEY1 stays armed until `finish_speed_switch`).
+        // SameBoy switches up a few clocks late alike; AGE `spsw-mode0-cgbBCE` sees the PPU
+        // position this leaves.
+        if hw.cgb.double_speed() {
+            hw.cgb.key1 = 0;
+        }
+        true
+    }
+
+    /// `Bus::finish_speed_switch`: the new speed, the PPU's dot phase and DIV's reset, and
+    /// with `pause` the HALT that follows.
+    pub(super) fn finish_speed_switch_now(&mut self, pause: bool) {
+        self.sync_and_recheck();
+        if self.hw.cgb.key1 & 1 != 0 {
+            self.hw.cgb.key1 = 0x80;
+            // Into double speed with the LCD on, the PPU ends up 3 dots further on
+            // relative to the CPU's M-cycles than this M-cycle's pace gives it: the
+            // switch's own T-cycles (SameBoy notes 2 extra PPU dots for it) and the
+            // half-speed M-cycle it lands in. APPROX: the dot count is pinned by AGE
+            // `spsw-mode0-cgbBCE` (LY and the start of mode 0 after each switch), not by
+            // a model of the clock switch. Back to normal speed the phase stays.
+            self.run_ppu_dots(SPEED_SWITCH_PPU_DOTS);
+        }
+        if pause {
+            let hw = &mut *self.hw;
+            let fell = hw.timer.reset_at_speed_switch();
+            if fell & (COUNTER_EDGE_BITS | hw.serial.clock_bit()) != 0 {
+                self.counter_edges(fell);
+            }
+            self.hw.speed_switch_wake_m_cycle =
+                self.hw.m_cycles + u64::from(SPEED_SWITCH_PAUSE_M_CYCLES);
+        } else {
+            // No second-byte M-cycle to reset DIV after: the reset lands at the end of the
+            // next M-cycle instead (AGE `caution/spsw-interrupts`: DIV and TIMA read one
+            // M-cycle behind an immediate reset).
+            self.hw.timer.div_reset_pending = 1;
+        }
+    }
+}
