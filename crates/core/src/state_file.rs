@@ -13,9 +13,11 @@
 //! state        u32 length, then the sections (`codec`): one per struct of `State`, nested,
 //!                       each `name, u32 length, fields`; fields in declaration order
 //! CRC-32       u32      of every byte above
+//! file CRC-32  u32      (from 1.7) of every byte of the file but these four, to its end
 //! metadata     u32 length, payload, u32 CRC-32 of the payload: creation time, frame number,
 //!                       emulator version, thumbnail PNG. Never affects emulation and is not
-//!                       part of the checked state; a damaged metadata block is ignored.
+//!                       part of the checked state; before 1.7 a damaged metadata block is
+//!                       ignored, from 1.7 the file CRC refuses the file.
 //! BESS         (files from `save`) blocks and footer for other emulators, pointing into
 //!                       the memories in the sections (on a CGB into copies of WRAM, VRAM
 //!                       and palette RAM placed before the blocks, as BESS wants each of
@@ -47,14 +49,23 @@
 //! 1.6 adds `hw.ppu.disabled_window_glitch` (a DMG's disabled window inserting a blank
 //! pixel where WX matches), which its fixup sets idle; and `hw.ppu.window_y_reached` is
 //! set only with LCDC bit 5 (the window enabled) from 1.6 on.
+//! 1.7 adds the file CRC: damage anywhere in the file, thumbnail and BESS part included, is
+//! refused (before, only the header and state were checked). No field changes, so no fixup.
+//!
+//! A file that starts with the magic (or with a few of its bits flipped) is a Backspin
+//! state: its errors are final, and a caller must not retry it as another emulator's
+//! state through its BESS part.
 //!
 //! The thumbnail is stored as given: PNG encoding lives in the frontend, which already
 //! depends on a PNG encoder.
 
 pub mod checksum;
 mod codec;
+mod read;
 
 pub use codec::field_name_at;
+
+use read::{checked_sections, file_info, parse_header};
 
 use crate::cart::CART_RAM_MAX;
 use crate::cgb::CgbState;
@@ -65,9 +76,14 @@ pub const MAGIC: [u8; 8] = *b"BSPNSTAT";
 /// Incompatible layout changes bump the major version: other majors are refused.
 pub const FORMAT_MAJOR: u16 = 1;
 /// Appended fields bump the minor version: older minors load through [`upgrade`].
-pub const FORMAT_MINOR: u16 = 6;
+pub const FORMAT_MINOR: u16 = 7;
 /// The first minor that stores only the cartridge's RAM (sized in the header).
 const SIZED_CART_RAM_MINOR: u16 = 4;
+/// The first minor whose file CRC covers the whole file.
+const FILE_CRC_MINOR: u16 = 7;
+/// Bits of the magic that may be flipped in a file still taken for a damaged Backspin state
+/// (a foreign file this close to the magic by chance is vanishingly unlikely).
+const DAMAGED_MAGIC_BITS: u32 = 4;
 
 /// Why a file cannot be loaded. On every error the running game is unchanged.
 #[derive(Debug, thiserror::Error)]
@@ -109,6 +125,15 @@ pub enum StateError {
         /// The CRC-32 the file stores.
         stored: u32,
         /// The CRC-32 of its contents.
+        computed: u32,
+    },
+    #[error("the save state file is corrupt (file checksum {stored:08X}, contents {computed:08X})")]
+    /// The CRC-32 over the whole file (format 1.7 on) does not match: damage outside the
+    /// state, e.g. in the thumbnail or the BESS part.
+    BadFileChecksum {
+        /// The CRC-32 the file stores.
+        stored: u32,
+        /// The CRC-32 of the rest of the file.
         computed: u32,
     },
     #[error("the save state is corrupt: {what}")]
@@ -233,7 +258,11 @@ pub const EMULATOR_VERSION: &str = concat!("backspin ", env!("CARGO_PKG_VERSION"
 /// emulators (SameBoy, BGB, ...) can import it (`crate::bess`).
 pub fn save(core: &Core, metadata: &Metadata) -> Vec<u8> {
     let identity = RomIdentity::of(core.rom());
-    let (mut bytes, memories) = encode_parts(core.state(), &identity, metadata, FORMAT_MINOR);
+    let Encoded {
+        mut bytes,
+        memories,
+        file_crc_at,
+    } = encode_parts(core.state(), &identity, metadata, FORMAT_MINOR);
     crate::bess::append_footer(
         &mut bytes,
         core.state(),
@@ -241,6 +270,7 @@ pub fn save(core: &Core, metadata: &Metadata) -> Vec<u8> {
         &memories,
         metadata.created_unix_seconds,
     );
+    seal(&mut bytes, file_crc_at);
     // The round-trip self-check, cheap half: every save decodes to the same state.
     #[cfg(debug_assertions)]
     if let Ok((_, decoded)) = decode(&bytes) {
@@ -267,16 +297,39 @@ pub fn encode_as_minor(
     metadata: &Metadata,
     minor: u16,
 ) -> Vec<u8> {
-    encode_parts(state, rom, metadata, minor).0
+    let Encoded {
+        mut bytes,
+        file_crc_at,
+        ..
+    } = encode_parts(state, rom, metadata, minor);
+    seal(&mut bytes, file_crc_at);
+    bytes
 }
 
-/// The file, and where the memories (`wram`, `vram`, ...) start in it.
-fn encode_parts(
-    state: &State,
-    rom: &RomIdentity,
-    metadata: &Metadata,
-    minor: u16,
-) -> (Vec<u8>, Vec<(&'static str, usize)>) {
+/// Where the file CRC sits in a file of `minor` whose checked part is `checked_bytes` long.
+fn file_crc_at(minor: u16, checked_bytes: usize) -> Option<usize> {
+    (minor >= FILE_CRC_MINOR).then_some(checked_bytes)
+}
+
+/// Fills in the file CRC at `at` (none before 1.7): the last step of writing a file.
+fn seal(bytes: &mut [u8], at: Option<usize>) {
+    if let Some(at) = at {
+        let crc = checksum::crc32_except(bytes, at);
+        bytes[at..at + 4].copy_from_slice(&crc.to_le_bytes());
+    }
+}
+
+/// A file before its file CRC is filled in.
+struct Encoded {
+    bytes: Vec<u8>,
+    /// Where the memories (`wram`, `vram`, ...) start in the file, for the BESS part.
+    memories: Vec<(&'static str, usize)>,
+    /// Where the file CRC goes (none before 1.7).
+    file_crc_at: Option<usize>,
+}
+
+/// The file in format `minor`, its file CRC still zero.
+fn encode_parts(state: &State, rom: &RomIdentity, metadata: &Metadata, minor: u16) -> Encoded {
     // Sized for what is stored (most of `State` is cartridge RAM a file may leave out):
     // a buffer over glibc's mmap threshold would be mapped and unmapped on every save.
     let cart_ram_bytes = if minor >= SIZED_CART_RAM_MINOR {
@@ -304,6 +357,11 @@ fn encode_parts(
     out[length_at..length_at + 4].copy_from_slice(&state_len.to_le_bytes());
     let crc = checksum::crc32(&out);
     out.extend_from_slice(&crc.to_le_bytes());
+    let file_crc_at = file_crc_at(minor, out.len());
+    if file_crc_at.is_some() {
+        // Filled in by `seal` once the file is complete.
+        out.extend_from_slice(&[0; 4]);
+    }
 
     let mut meta = Vec::with_capacity(64 + metadata.thumbnail_png.len());
     meta.extend_from_slice(&metadata.created_unix_seconds.to_le_bytes());
@@ -321,7 +379,11 @@ fn encode_parts(
     let meta_crc = checksum::crc32(&meta);
     out.extend_from_slice(&meta);
     out.extend_from_slice(&meta_crc.to_le_bytes());
-    (out, memories)
+    Encoded {
+        bytes: out,
+        memories,
+        file_crc_at,
+    }
 }
 
 /// A string of at most 255 bytes (longer ones are cut at a character boundary).
@@ -334,11 +396,11 @@ fn push_short_str(out: &mut Vec<u8>, text: &str) {
     out.extend_from_slice(&text.as_bytes()[..end]);
 }
 
-/// Reads the header, checks the CRC and reads the metadata, without decoding the state.
+/// Reads the header, checks the CRCs and reads the metadata, without decoding the state.
 pub fn info(bytes: &[u8]) -> Result<FileInfo, StateError> {
     let header = parse_header(bytes)?;
     let sections = checked_sections(bytes, &header)?;
-    Ok(file_info(bytes, &header, sections.len()))
+    file_info(bytes, &header, sections.len())
 }
 
 /// Decodes a file into a new `State` (older minors upgraded), checking everything that
@@ -370,8 +432,9 @@ pub fn decode(bytes: &[u8]) -> Result<(FileInfo, Box<State>), StateError> {
             ),
         });
     }
+    let info = file_info(bytes, &header, sections.len())?;
     upgrade(&mut state, header.minor);
-    Ok((file_info(bytes, &header, sections.len()), state))
+    Ok((info, state))
 }
 
 /// Loads a file into the running game. Validates everything first; on error nothing
@@ -510,162 +573,4 @@ pub fn self_check(core: &Core) -> Result<(), SelfCheckError> {
         }
     }
     Ok(())
-}
-
-struct Header {
-    minor: u16,
-    model: u8,
-    rom: RomIdentity,
-    /// Where the sections start and how long they are.
-    state_start: usize,
-    state_len: usize,
-}
-
-/// A cursor over the header: every read checks the length first.
-struct Cursor<'a> {
-    bytes: &'a [u8],
-    pos: usize,
-}
-
-impl<'a> Cursor<'a> {
-    fn take(&mut self, len: usize, what: &str) -> Result<&'a [u8], StateError> {
-        let stop = self
-            .pos
-            .checked_add(len)
-            .filter(|&stop| stop <= self.bytes.len());
-        let Some(stop) = stop else {
-            return Err(StateError::Truncated {
-                at: what.to_string(),
-            });
-        };
-        let taken = &self.bytes[self.pos..stop];
-        self.pos = stop;
-        Ok(taken)
-    }
-
-    fn array<const N: usize>(&mut self, what: &str) -> Result<[u8; N], StateError> {
-        let mut array = [0; N];
-        array.copy_from_slice(self.take(N, what)?);
-        Ok(array)
-    }
-
-    fn short_str(&mut self, what: &str) -> Result<String, StateError> {
-        let [len] = self.array(what)?;
-        let bytes = self.take(usize::from(len), what)?;
-        Ok(String::from_utf8_lossy(bytes).into_owned())
-    }
-}
-
-fn parse_header(bytes: &[u8]) -> Result<Header, StateError> {
-    if bytes.get(..MAGIC.len()) != Some(&MAGIC[..]) {
-        return Err(StateError::NotASaveState);
-    }
-    let mut cursor = Cursor {
-        bytes,
-        pos: MAGIC.len(),
-    };
-    let major = u16::from_le_bytes(cursor.array("the header (version)")?);
-    let minor = u16::from_le_bytes(cursor.array("the header (version)")?);
-    if major > FORMAT_MAJOR || (major == FORMAT_MAJOR && minor > FORMAT_MINOR) {
-        return Err(StateError::TooNew {
-            file_major: major,
-            file_minor: minor,
-        });
-    }
-    if major < FORMAT_MAJOR {
-        return Err(StateError::TooOld {
-            file_major: major,
-            file_minor: minor,
-        });
-    }
-    let [model] = cursor.array("the header (model)")?;
-    let rom = RomIdentity {
-        title: cursor.short_str("the header (ROM title)")?,
-        header_checksum: cursor.array::<1>("the header (ROM checksums)")?[0],
-        global_checksum: u16::from_le_bytes(cursor.array("the header (ROM checksums)")?),
-        sha1: cursor.array("the header (ROM SHA-1)")?,
-        cart_ram_bytes: CART_RAM_MAX,
-    };
-    let mut rom = rom;
-    if minor >= SIZED_CART_RAM_MINOR {
-        let stored = u32::from_le_bytes(cursor.array("the header (cartridge RAM size)")?);
-        rom.cart_ram_bytes = usize::try_from(stored)
-            .ok()
-            .filter(|&size| size <= CART_RAM_MAX)
-            .ok_or_else(|| StateError::Corrupt {
-                what: format!("the header says {stored} bytes of cartridge RAM (at most 128 KiB)"),
-            })?;
-    }
-    let state_len = u32::from_le_bytes(cursor.array("the header (state length)")?) as usize;
-    Ok(Header {
-        minor,
-        model,
-        rom,
-        state_start: cursor.pos,
-        state_len,
-    })
-}
-
-/// The sections' bytes, once the CRC over header and state has been checked. A short file
-/// is reported at the field where it ends.
-fn checked_sections<'a>(bytes: &'a [u8], header: &Header) -> Result<&'a [u8], StateError> {
-    let state_end = header.state_start.saturating_add(header.state_len);
-    let crc_end = state_end.saturating_add(4);
-    if bytes.len() < crc_end {
-        let available = &bytes[header.state_start..bytes.len().min(state_end)];
-        let mut scratch: Box<State> = bytemuck::zeroed_box();
-        codec::read_sections(
-            available,
-            header.minor,
-            header.rom.cart_ram_bytes,
-            &mut scratch,
-        )?;
-        return Err(StateError::Truncated {
-            at: "the checksum after the state".to_string(),
-        });
-    }
-    let stored = u32::from_le_bytes(bytes[state_end..crc_end].try_into().expect("4 bytes"));
-    let computed = checksum::crc32(&bytes[..state_end]);
-    if stored != computed {
-        return Err(StateError::BadChecksum { stored, computed });
-    }
-    Ok(&bytes[header.state_start..state_end])
-}
-
-fn file_info(bytes: &[u8], header: &Header, state_bytes: usize) -> FileInfo {
-    let checked_bytes = header.state_start + state_bytes + 4;
-    FileInfo {
-        major: FORMAT_MAJOR,
-        minor: header.minor,
-        model: header.model,
-        rom: header.rom.clone(),
-        state_bytes,
-        checked_bytes,
-        metadata: parse_metadata(bytes.get(checked_bytes..).unwrap_or_default()),
-    }
-}
-
-fn parse_metadata(bytes: &[u8]) -> Option<Metadata> {
-    let mut cursor = Cursor { bytes, pos: 0 };
-    let len = u32::from_le_bytes(cursor.array("metadata").ok()?) as usize;
-    let payload = cursor.take(len, "metadata").ok()?;
-    let stored = u32::from_le_bytes(cursor.array("metadata").ok()?);
-    if stored != checksum::crc32(payload) {
-        return None;
-    }
-    let mut cursor = Cursor {
-        bytes: payload,
-        pos: 0,
-    };
-    let created_unix_seconds = u64::from_le_bytes(cursor.array("metadata").ok()?);
-    let frame = u64::from_le_bytes(cursor.array("metadata").ok()?);
-    let emulator_version = cursor.short_str("metadata").ok()?;
-    let png_len = u32::from_le_bytes(cursor.array("metadata").ok()?) as usize;
-    let thumbnail_png = cursor.take(png_len, "metadata").ok()?.to_vec();
-    Some(Metadata {
-        created_unix_seconds,
-        frame,
-        emulator_version,
-        thumbnail_png,
-    })
 }

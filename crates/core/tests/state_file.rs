@@ -234,9 +234,7 @@ fn only_the_cartridges_ram_is_stored() {
     let mut bad = file.clone();
     let at = 8 + 4 + 1 + 1 + "STATETEST".len() + 1 + 2 + 20;
     bad[at..at + 4].copy_from_slice(&0x20001u32.to_le_bytes());
-    let crc_at = info.checked_bytes - 4;
-    let crc = state_file::checksum::crc32(&bad[..crc_at]);
-    bad[crc_at..crc_at + 4].copy_from_slice(&crc.to_le_bytes());
+    fix_crc(&mut bad, info.checked_bytes);
     let error = state_file::load(&mut other, &bad).unwrap_err();
     assert!(error.to_string().contains("cartridge RAM"), "{error}");
 }
@@ -361,6 +359,7 @@ fn errors_say_what_is_wrong() {
 
     let mut newer = file.clone();
     newer[8..10].copy_from_slice(&(FORMAT_MAJOR + 1).to_le_bytes());
+    // The version is read before any checksum: a newer file is named as one.
     let message = state_file::decode(&newer)
         .err()
         .expect("refused")
@@ -388,10 +387,136 @@ fn errors_say_what_is_wrong() {
     ));
 }
 
-/// Fixes the CRC of a file whose checked part was edited, so the edit reaches the parser.
+/// Fixes the CRCs of a file whose checked part was edited, so the edit reaches the parser:
+/// the state's, and from 1.7 the file's (right after it, over every other byte).
 fn fix_crc(file: &mut [u8], checked_bytes: usize) {
     let crc = state_file::checksum::crc32(&file[..checked_bytes - 4]);
     file[checked_bytes - 4..checked_bytes].copy_from_slice(&crc.to_le_bytes());
+    let minor = u16::from_le_bytes([file[10], file[11]]);
+    if minor >= 7 {
+        let at = checked_bytes;
+        let mut rest = file[..at].to_vec();
+        rest.extend_from_slice(&file[at + 4..]);
+        let crc = state_file::checksum::crc32(&rest);
+        file[at..at + 4].copy_from_slice(&crc.to_le_bytes());
+    }
+}
+
+/// A ROM without cartridge RAM, so its states are small: JR -2 at 0x0100.
+fn small_rom() -> Rom {
+    let mut bytes = vec![0u8; 0x8000];
+    bytes[0x134..0x139].copy_from_slice(b"SMALL");
+    bytes[0x100..0x102].copy_from_slice(&[0x18, 0xFE]);
+    Rom::from_bytes(bytes).expect("the small ROM is valid")
+}
+
+/// A file as the player writes it: thumbnail, metadata and BESS part included.
+fn small_saved_file() -> (Core, Vec<u8>) {
+    let mut core = Core::new(small_rom(), Options::default());
+    for _ in 0..5 {
+        core.run_frame();
+    }
+    let metadata = Metadata {
+        created_unix_seconds: 1_764_000_000,
+        frame: 5,
+        emulator_version: state_file::EMULATOR_VERSION.to_string(),
+        thumbnail_png: (0..300u32).map(|i| (i * 7) as u8).collect(),
+    };
+    let file = state_file::save(&core, &metadata);
+    assert!(backspin_core::bess::has_footer(&file));
+    (core, file)
+}
+
+/// From 1.7 the file CRC covers every byte: any single flipped bit, in the state, the
+/// thumbnail, the metadata or the BESS part, is refused by `info` and by `load`, which
+/// leaves the running game untouched. Every bit of the parts outside the state sections,
+/// and one bit of every byte of the sections (a different bit from byte to byte).
+#[test]
+fn every_flipped_bit_is_refused() {
+    let (source, good) = small_saved_file();
+    let info = state_file::info(&good).expect("the good file");
+    let sections = (info.checked_bytes - 4 - info.state_bytes)..(info.checked_bytes - 4);
+    let mut core = Core::new(small_rom(), Options::default());
+    core.run_frame();
+    let before = core.state().as_bytes().to_vec();
+    assert_ne!(&before[..], source.state().as_bytes());
+    let mut flips = 0;
+    for at in 0..good.len() {
+        let bits: Vec<u8> = if sections.contains(&at) {
+            vec![(at % 8) as u8]
+        } else {
+            (0..8).collect()
+        };
+        for bit in bits {
+            let mut file = good.clone();
+            file[at] ^= 1 << bit;
+            if let Ok(info) = state_file::info(&file) {
+                panic!("byte {at} bit {bit} flipped: info accepted it ({info:?})");
+            }
+            let error = match state_file::load(&mut core, &file) {
+                Ok(_) => panic!("byte {at} bit {bit} flipped: the file loaded"),
+                Err(error) => error,
+            };
+            assert!(
+                !matches!(error, StateError::NotASaveState),
+                "byte {at} bit {bit}: a damaged Backspin state must not pass for a foreign one"
+            );
+            assert!(!error.to_string().contains('\n'), "{error}");
+            assert!(
+                core.state().as_bytes() == &before[..],
+                "byte {at} bit {bit}"
+            );
+            flips += 1;
+        }
+    }
+    println!("{flips} flips of a {}-byte file refused", good.len());
+}
+
+/// Damage after the state (thumbnail, BESS part) is named as such, in one line.
+#[test]
+fn damage_outside_the_state_is_named() {
+    let (_, good) = small_saved_file();
+    let mut file = good.clone();
+    let last = file.len() - 1; // in the BESS footer's "BESS"
+    file[last] ^= 0x20;
+    let error = state_file::info(&file).unwrap_err();
+    assert!(
+        matches!(error, StateError::BadFileChecksum { .. }),
+        "{error}"
+    );
+    assert!(error.to_string().contains("file checksum"), "{error}");
+    // Appended bytes are damage too.
+    let mut longer = good.clone();
+    longer.push(0);
+    assert!(matches!(
+        state_file::info(&longer),
+        Err(StateError::BadFileChecksum { .. })
+    ));
+    // A file cut inside its metadata or BESS part is refused as well.
+    let info = state_file::info(&good).unwrap();
+    for len in [info.checked_bytes, info.checked_bytes + 2, good.len() - 1] {
+        assert!(state_file::info(&good[..len]).is_err(), "cut at {len}");
+    }
+}
+
+/// A 1.6 file (no file CRC) still loads, metadata and all, and a damaged metadata block
+/// in one is still only ignored (1.6's rule).
+#[test]
+fn a_1_6_file_without_a_file_crc_still_loads() {
+    let (core, _) = small_saved_file();
+    let metadata = Metadata {
+        thumbnail_png: vec![1, 2, 3],
+        ..Metadata::default()
+    };
+    let old = state_file::encode_as_minor(core.state(), &RomIdentity::of(core.rom()), &metadata, 6);
+    let mut other = Core::new(small_rom(), Options::default());
+    let info = state_file::load(&mut other, &old).expect("1.6 loads");
+    assert_eq!((info.minor, info.metadata), (6, Some(metadata)));
+    assert_eq!(other.state().as_bytes(), core.state().as_bytes());
+    let mut damaged = old.clone();
+    let last = damaged.len() - 5; // in the thumbnail
+    damaged[last] ^= 1;
+    assert_eq!(state_file::info(&damaged).unwrap().metadata, None);
 }
 
 /// 10,000 damaged files: truncated, bit-flipped (with and without a repaired CRC), a wrong

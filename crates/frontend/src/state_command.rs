@@ -93,20 +93,23 @@ pub(crate) fn read_state_file(path: &Path) -> Result<Vec<u8>, CliError> {
     read_user_file("save state", path, MAX_STATE_BYTES)
 }
 
-/// Loads `path` into `core`: a Backspin state, or else another emulator's state through its
-/// BESS footer (best effort, with warnings on stderr). On error the core is unchanged and
-/// the message names the file.
-/// The model a Backspin save state was saved on (`None` for other files, or unreadable
-/// ones: loading them reports why).
+/// The model a save state was saved on: a Backspin state's, or another emulator's from its
+/// BESS footer (`None` for unreadable files: loading them reports why).
 pub(crate) fn saved_model(path: &Path) -> Option<Model> {
     let bytes = read_state_file(path).ok()?;
     match state_file::info(&bytes) {
         Ok(info) => Some(Model::from_raw(info.model)),
-        // Another emulator's state: the model its BESS CORE block names.
-        Err(_) => bess::saved_model(&bytes),
+        // Another emulator's state: the model its BESS CORE block names. A damaged Backspin
+        // state is not one (loading it reports why).
+        Err(StateError::NotASaveState) => bess::saved_model(&bytes),
+        Err(_) => None,
     }
 }
 
+/// Loads `path` into `core`: a Backspin state, or else another emulator's state through its
+/// BESS footer (best effort, with warnings on stderr). A damaged Backspin state is refused,
+/// never retried through the BESS footer it also carries. On error the core is unchanged
+/// and the message names the file.
 pub fn load_into(core: &mut Core, path: &Path) -> Result<(), CliError> {
     let bytes = read_state_file(path)?;
     match state_file::load(core, &bytes) {

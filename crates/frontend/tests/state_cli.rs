@@ -226,6 +226,70 @@ fn bad_state_files_are_one_line_errors() {
     );
 }
 
+/// Single flipped bits anywhere in a saved file (its magic, the state, the thumbnail, the
+/// BESS part the file also carries) are refused by `state info` and `run --load-state`
+/// with one line each: a damaged Backspin state is never imported as a foreign BESS one.
+#[test]
+fn flipped_bits_anywhere_are_refused_by_the_cli() {
+    let dir = tempfile::tempdir().unwrap();
+    let rom = scene_rom(dir.path());
+    let file = dir.path().join("s.bss");
+    backspin()
+        .args([
+            "run",
+            path_str(&rom),
+            "--frames",
+            "5",
+            "--no-save",
+            "--save-state",
+        ])
+        .arg(&file)
+        .assert()
+        .success();
+    let bytes = std::fs::read(&file).unwrap();
+    let info = state_file::info(&bytes).unwrap();
+    let thumbnail_len = info.metadata.as_ref().unwrap().thumbnail_png.len();
+    assert!(thumbnail_len > 0, "the CLI saves a thumbnail");
+    let thumbnail_at = bytes
+        .windows(4)
+        .position(|window| window == b"\x89PNG")
+        .expect("the thumbnail is in the file");
+    let samples = [
+        ("magic", 2, &["corrupt", "signature"][..]),
+        ("state", info.checked_bytes / 2, &["corrupt"][..]),
+        (
+            "thumbnail",
+            thumbnail_at + thumbnail_len / 2,
+            &["corrupt", "file checksum"][..],
+        ),
+        (
+            "BESS footer",
+            bytes.len() - 1,
+            &["corrupt", "file checksum"][..],
+        ),
+    ];
+    for (part, at, contains) in samples {
+        let mut flipped = bytes.clone();
+        flipped[at] ^= 0x04;
+        let damaged = dir.path().join(format!("{part}.bss"));
+        std::fs::write(&damaged, flipped).unwrap();
+        assert_one_line_error(
+            backspin().args(["state", "info", path_str(&damaged)]),
+            contains,
+        );
+        assert_one_line_error(
+            backspin().args([
+                "run",
+                path_str(&rom),
+                "--no-save",
+                "--load-state",
+                path_str(&damaged),
+            ]),
+            contains,
+        );
+    }
+}
+
 /// A state load must not overwrite a newer `.sav` with the state's older cartridge RAM:
 /// the `.sav` is written again only once the game writes its save RAM.
 #[test]

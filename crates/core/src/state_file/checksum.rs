@@ -7,6 +7,14 @@ pub fn crc32(bytes: &[u8]) -> u32 {
     crc32fast::hash(bytes)
 }
 
+/// The CRC-32 of every byte of `bytes` but the four at `at` (where the file stores it).
+pub(super) fn crc32_except(bytes: &[u8], at: usize) -> u32 {
+    let mut hasher = crc32fast::Hasher::new();
+    hasher.update(&bytes[..at]);
+    hasher.update(&bytes[at + 4..]);
+    hasher.finalize()
+}
+
 /// SHA-1 (FIPS 180-4). Identifies a ROM, not a security measure.
 pub fn sha1(bytes: &[u8]) -> [u8; 20] {
     let mut h: [u32; 5] = [
