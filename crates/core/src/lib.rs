@@ -54,6 +54,7 @@
 //!   and the host-side [`Output`] (serial bytes, [`AudioOut`]).
 //! - [`State`] and its parts ([`state`]): the raw machine, read-only through
 //!   [`Core::state`], replaced whole through [`Core::load_state`].
+//! - [`screen`]: the picture as 8-bit RGB, with DMG palettes and CGB colour correction.
 //! - [`state_file`]: Backspin's save-state files (save, load, info, errors).
 //! - [`bess`]: import of the portable part of other emulators' save states.
 //! - [`state_fields`]: a walk over `State`'s fields by name (file format, tools).
@@ -89,6 +90,7 @@ mod machine;
 mod poll_loop;
 #[allow(missing_docs)]
 mod ppu;
+pub mod screen;
 #[allow(missing_docs)]
 mod serial;
 pub mod state;
@@ -105,10 +107,10 @@ pub use crate::core::{
 pub use apu::{AudioOut, SAMPLE_RATE};
 pub use banked::BankError;
 pub use cart::{BatteryError, Header, MbcKind, Rom, RomError};
-pub use cgb::rgb555_to_rgb888;
 pub use cpu::disassemble;
 pub use events::Events;
 pub use joypad::Buttons;
+pub use screen::rgb555_to_rgb888;
 pub use state::State;
 
 /// M-cycles per second: the DMG's 4,194,304 Hz crystal divided by four.

@@ -3,18 +3,17 @@
 //! The rule is the test-ROM README's: both images become 8-bit luma (ITU-R 601-2, weights
 //! 299/587/114 per 1000, as PIL's `convert("L")`) and no pixel may differ by more than 50.
 
+use backspin_core::screen::shade_to_gray;
 use backspin_core::{Core, SCREEN_HEIGHT, SCREEN_WIDTH};
+
+/// The core's last frame as 8-bit RGB in the reference look the expected screenshots use
+/// (core's [`backspin_core::screen`] owns the conversion).
+pub use backspin_core::screen::to_rgb as screen_rgb;
 
 /// Largest allowed luma difference per pixel.
 pub const LUMA_TOLERANCE: u8 = 50;
 
 const PIXELS: usize = SCREEN_WIDTH * SCREEN_HEIGHT;
-
-/// The gray a DMG shade (0 lightest .. 3 darkest) is shown as: FF, AA, 55, 00. The expected
-/// screenshots were taken with this palette.
-pub fn shade_to_gray(shade: u8) -> u8 {
-    [0xFF, 0xAA, 0x55, 0x00][usize::from(shade & 3)]
-}
 
 #[derive(Debug, thiserror::Error)]
 pub enum ScreenshotError {
@@ -87,32 +86,6 @@ fn rgb_to_luma(r: u8, g: u8, b: u8) -> u8 {
     ((sum + 500) / 1000) as u8
 }
 
-/// The core's last frame as 8-bit RGB, row-major (160 x 144 x 3 bytes): DMG shades as the
-/// grays above, CGB colours by the plain 5-bit to 8-bit expansion.
-pub fn screen_rgb(core: &Core) -> Vec<u8> {
-    let mut rgb = vec![0; PIXELS * 3];
-    write_screen_rgb(core, &mut rgb);
-    rgb
-}
-
-/// [`screen_rgb`] into a buffer the caller keeps (`PIXELS * 3` bytes): no allocation.
-pub fn write_screen_rgb(core: &Core, rgb: &mut [u8]) {
-    assert_eq!(
-        rgb.len(),
-        PIXELS * 3,
-        "an RGB screen is 160 x 144 x 3 bytes"
-    );
-    if core.frame_is_rgb() {
-        for (pixel, &colour) in rgb.chunks_exact_mut(3).zip(core.frame_rgb().iter()) {
-            pixel.copy_from_slice(&backspin_core::rgb555_to_rgb888(colour));
-        }
-    } else {
-        for (pixel, &shade) in rgb.chunks_exact_mut(3).zip(core.frame().iter()) {
-            pixel.fill(shade_to_gray(shade));
-        }
-    }
-}
-
 fn shades_to_rgb(frame: &[u8; PIXELS]) -> Vec<u8> {
     frame
         .iter()
@@ -132,7 +105,7 @@ pub fn compare_with_png(
     compare_rgb_with_png(&shades_to_rgb(frame), expected_png)
 }
 
-/// Compares an RGB screen (`screen_rgb`) with an expected PNG. `Ok(None)` when they match.
+/// Compares an RGB screen ([`screen_rgb`]) with an expected PNG. `Ok(None)` when they match.
 pub fn compare_rgb_with_png(
     rgb: &[u8],
     expected_png: &[u8],

@@ -20,7 +20,7 @@ mod run;
 pub use baseline::{Baseline, BaselineCheck, default_baseline_path};
 pub use image::{
     ScreenshotError, ScreenshotMismatch, compare_rgb_with_png, compare_with_png, decode_png_luma,
-    encode_frame_png, encode_screen_png, screen_rgb, shade_to_gray, write_screen_rgb,
+    encode_frame_png, encode_screen_png, screen_rgb,
 };
 pub use locate::{locate_test_roms, read_test_rom, workspace_root};
 pub use manifest::{Judge, ManifestError, ManifestRow, load_manifest, parse_manifest};

@@ -139,7 +139,7 @@ impl GameBoy {
     /// Shows the core's last frame.
     fn refresh_screen(&self, py: Python<'_>) {
         self.write_screen(py, |pixels| {
-            backspin_harness::write_screen_rgb(self.timeline.core(), pixels)
+            backspin_core::screen::write_rgb(self.timeline.core(), pixels)
         });
     }
 

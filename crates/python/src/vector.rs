@@ -57,7 +57,7 @@ impl Observation {
     /// Writes `timeline`'s current observation into its row.
     fn write(self, timeline: &mut Timeline, row: &mut [u8]) {
         match self {
-            Observation::Screen => backspin_harness::write_screen_rgb(timeline.core(), row),
+            Observation::Screen => backspin_core::screen::write_rgb(timeline.core(), row),
             Observation::Ram => timeline.peek_into(RAM_START, row),
         }
     }

@@ -4,17 +4,13 @@
 //! Pictures travel in recycled boxes (see `emu::Emu::send_frame` and `App::user_event`), and
 //! the conversion goes through a table built once, so no frame allocates.
 
+use backspin_core::screen::{self, DmgPalette};
 use backspin_core::{Core, SCREEN_HEIGHT, SCREEN_WIDTH};
 
 const PIXELS: usize = SCREEN_WIDTH * SCREEN_HEIGHT;
 
-/// The DMG's four shades (0 lightest) as the player shows them, RGBA.
-pub const DMG_PALETTE: [[u8; 4]; 4] = [
-    [0xE0, 0xF0, 0xD0, 0xFF],
-    [0x88, 0xC0, 0x70, 0xFF],
-    [0x34, 0x68, 0x56, 0xFF],
-    [0x08, 0x18, 0x20, 0xFF],
-];
+/// The look of the DMG's four shades in the window.
+const DMG_PALETTE: DmgPalette = DmgPalette::Green;
 
 /// RGB555 white: what a CGB's LCD shows while it is off.
 const CGB_BLANK: u16 = 0x7FFF;
@@ -69,8 +65,9 @@ impl Picture {
     }
 }
 
-/// How CGB colours are shown in the window. Screenshots always use the plain expansion (the
-/// one the test suites compare against), whatever is chosen here.
+/// How CGB colours are shown in the window, as the command line names them (the colours
+/// themselves are core's [`screen::ColourCorrection`]). Screenshots always use the plain
+/// expansion (the one the test suites compare against), whatever is chosen here.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
 pub enum ColourCorrection {
     /// The plain 5-bit to 8-bit expansion `(c << 3) | (c >> 2)`: saturated, as on a
@@ -82,23 +79,36 @@ pub enum ColourCorrection {
     Lcd,
 }
 
-/// RGB555 to RGBA for one [`ColourCorrection`]: a table of all 32,768 colours, built once.
+impl From<ColourCorrection> for screen::ColourCorrection {
+    fn from(correction: ColourCorrection) -> Self {
+        match correction {
+            ColourCorrection::Off => screen::ColourCorrection::Off,
+            ColourCorrection::Lcd => screen::ColourCorrection::Lcd,
+        }
+    }
+}
+
+/// RGB555 to RGBA for one [`ColourCorrection`]: a table of all 32,768 colours, built once,
+/// and the DMG shades' four.
 pub struct Colours {
     table: Box<[[u8; 4]]>,
+    shades: [[u8; 4]; 4],
+}
+
+fn rgba([r, g, b]: screen::Rgb) -> [u8; 4] {
+    [r, g, b, 0xFF]
 }
 
 impl Colours {
     pub fn new(correction: ColourCorrection) -> Colours {
+        let correction = screen::ColourCorrection::from(correction);
         let table = (0..=0x7FFFu16)
-            .map(|colour| {
-                let [r, g, b] = match correction {
-                    ColourCorrection::Off => backspin_core::rgb555_to_rgb888(colour),
-                    ColourCorrection::Lcd => lcd_colour(colour),
-                };
-                [r, g, b, 0xFF]
-            })
+            .map(|colour| rgba(correction.apply(colour)))
             .collect();
-        Colours { table }
+        Colours {
+            table,
+            shades: DMG_PALETTE.colours().map(rgba),
+        }
     }
 
     /// Writes `picture` as RGBA (160×144×4 bytes) into `rgba`.
@@ -110,31 +120,10 @@ impl Colours {
             }
         } else {
             for (out, &shade) in pixels {
-                out.copy_from_slice(&DMG_PALETTE[usize::from(shade & 3)]);
+                out.copy_from_slice(&self.shades[usize::from(shade & 3)]);
             }
         }
     }
-}
-
-/// The `lcd` correction of one RGB555 colour.
-///
-/// APPROX: a linear channel mix with weights in 32nds, each output clamped to 30/32 of full
-/// scale, from Near's article "Color emulation" (byuu.net, section on the Game Boy Color
-/// LCD; the author notes the formula's origin is unknown): red takes 26/32 of red, 4/32 of
-/// green and 2/32 of blue; green takes 24/32 of green and 8/32 of blue; blue takes 6/32 of
-/// red, 4/32 of green and 22/32 of blue. Each row sums to 32/32, so grays stay gray and
-/// full white lands at 240 of 255, the dimmer white of an unlit screen. No gamma step: the
-/// article finds the CGB panel close to a PC monitor apart from its lower saturation.
-fn lcd_colour(colour: u16) -> [u8; 3] {
-    let channel = |shift: u16| u32::from((colour >> shift) & 0x1F);
-    let (r, g, b) = (channel(0), channel(5), channel(10));
-    // Each mix is at most 32 × 31 = 992; the clamp to 960 then a division by 4 gives 0..=240.
-    let scale = |mix: u32| (mix.min(960) / 4) as u8;
-    [
-        scale(r * 26 + g * 4 + b * 2),
-        scale(g * 24 + b * 8),
-        scale(r * 6 + g * 4 + b * 22),
-    ]
 }
 
 #[cfg(test)]
@@ -168,25 +157,33 @@ mod tests {
 
     #[test]
     fn dmg_shades_ignore_the_correction() {
+        // The player's look, unchanged since it moved into core.
+        let player = [
+            [0xE0, 0xF0, 0xD0, 0xFF],
+            [0x88, 0xC0, 0x70, 0xFF],
+            [0x34, 0x68, 0x56, 0xFF],
+            [0x08, 0x18, 0x20, 0xFF],
+        ];
         for correction in [ColourCorrection::Off, ColourCorrection::Lcd] {
             let colours = Colours::new(correction);
             for shade in 0..4 {
                 assert_eq!(
                     first_pixel(&colours, &picture_of(false, shade)),
-                    DMG_PALETTE[usize::from(shade)]
+                    player[usize::from(shade)]
                 );
             }
         }
     }
 
     #[test]
-    fn lcd_correction_keeps_grays_and_mixes_primaries() {
-        assert_eq!(lcd_colour(0x0000), [0, 0, 0]);
-        assert_eq!(lcd_colour(0x7FFF), [240, 240, 240]);
-        let gray = lcd_colour(16 | 16 << 5 | 16 << 10);
-        assert!(gray[0] == gray[1] && gray[1] == gray[2], "{gray:?}");
-        // Pure red bleeds into blue; pure blue into green and red.
-        assert_eq!(lcd_colour(0x001F), [201, 0, 46]);
-        assert_eq!(lcd_colour(0x7C00), [15, 62, 170]);
+    fn lcd_correction_is_cores() {
+        let colours = Colours::new(ColourCorrection::Lcd);
+        for colour in [0x0000, 0x7FFF, 0x001F, 0x7C00] {
+            let [r, g, b] = screen::ColourCorrection::Lcd.apply(colour);
+            assert_eq!(
+                first_pixel(&colours, &picture_of(true, colour)),
+                [r, g, b, 0xFF]
+            );
+        }
     }
 }
