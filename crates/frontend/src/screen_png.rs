@@ -1,15 +1,16 @@
 //! The screen as PNG, for everything the front end writes: save-state thumbnails,
 //! `backspin run --screenshot`, movie screenshots and the player's screenshot key.
 
-use backspin_core::{Core, SCREEN_HEIGHT, SCREEN_WIDTH};
+use backspin_core::{Core, SCREEN_HEIGHT, SCREEN_WIDTH, screen};
 use std::path::Path;
 
 const PIXELS: usize = SCREEN_WIDTH * SCREEN_HEIGHT;
 
-/// The core's last frame as a 160x144 PNG: gray on a DMG, RGB on a CGB.
+/// The core's last frame as a 160x144 PNG in the reference look (core's `screen`): gray
+/// on a DMG, RGB on a CGB.
 pub fn encode_screen(core: &Core) -> Vec<u8> {
     if core.frame_is_rgb() {
-        encode(&backspin_harness::screen_rgb(core), png::ColorType::Rgb)
+        encode(&screen::to_rgb(core), png::ColorType::Rgb)
     } else {
         encode_shades(core.frame())
     }
@@ -19,7 +20,7 @@ pub fn encode_screen(core: &Core) -> Vec<u8> {
 pub fn encode_shades(frame: &[u8; PIXELS]) -> Vec<u8> {
     let gray: Vec<u8> = frame
         .iter()
-        .map(|&shade| backspin_harness::shade_to_gray(shade))
+        .map(|&shade| screen::shade_to_gray(shade))
         .collect();
     encode(&gray, png::ColorType::Grayscale)
 }
