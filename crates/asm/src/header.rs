@@ -1,6 +1,14 @@
 //! The cartridge header fix-up ($0104-$014F), per Pan Docs "The Cartridge Header".
 
-use crate::HeaderFields;
+/// What the `TITLE`, `CART_TYPE`, `ROM_SIZE`, `RAM_SIZE` and `CGB_FLAG` directives set.
+#[derive(Default)]
+pub(crate) struct HeaderFields {
+    pub(crate) title: Option<Vec<u8>>,
+    pub(crate) cart_type: Option<u8>,
+    pub(crate) rom_size: Option<u8>,
+    pub(crate) ram_size: Option<u8>,
+    pub(crate) cgb_flag: Option<u8>,
+}
 
 /// The logo bitmap the boot ROM compares at $0104-$0133 before it starts the cartridge.
 pub const NINTENDO_LOGO: [u8; 48] = [

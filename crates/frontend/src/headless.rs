@@ -1,6 +1,7 @@
 //! `backspin run`: a ROM headless, for scripts, screenshots and serial output.
 
 use crate::error::{CliError, read_user_file};
+pub(crate) use crate::rom_file::load_rom;
 use crate::{CliResult, ModelArg, battery};
 use backspin_core::{
     BootRom, Core, Events, M_CYCLES_PER_FRAME, M_CYCLES_PER_SECOND, Model, Options, Rom,
@@ -8,9 +9,6 @@ use backspin_core::{
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-
-/// The largest cartridge is 8 MiB; anything far bigger is not a ROM.
-pub const MAX_ROM_BYTES: u64 = 16 * 1024 * 1024;
 
 #[derive(clap::Args, Debug)]
 pub struct RunArgs {
@@ -47,12 +45,6 @@ pub struct RunArgs {
     /// Save the state at the end of the run to this file.
     #[arg(long, value_name = "FILE")]
     pub save_state: Option<PathBuf>,
-}
-
-/// Reads and parses a ROM file; every failure is one `CliError` naming the path.
-pub fn load_rom(path: &Path) -> Result<Rom, CliError> {
-    let bytes = read_user_file("ROM", path, MAX_ROM_BYTES)?;
-    Rom::from_bytes(bytes).map_err(|error| CliError::new(format!("bad ROM: {error}"), path))
 }
 
 pub fn load_boot_rom(path: &Path) -> Result<BootRom, CliError> {
@@ -179,7 +171,7 @@ pub fn run(args: &RunArgs) -> CliResult {
     }
 
     if let Some(path) = &args.screenshot {
-        let png = backspin_harness::encode_screen_png(&core);
+        let png = crate::screen_png::encode_screen(&core);
         std::fs::write(path, png).map_err(|e| CliError::io("cannot write screenshot", &e, path))?;
     }
     if args.serial {

@@ -8,6 +8,8 @@ mod error;
 mod headless;
 mod movie_command;
 mod player;
+mod rom_file;
+mod screen_png;
 mod state_command;
 mod test_command;
 mod wav;

@@ -3,7 +3,8 @@
 //! one-line errors. The input-script syntax is documented in `backspin_movie::script`.
 
 use crate::error::{CliError, read_user_file};
-use crate::headless::{MAX_ROM_BYTES, load_boot_rom, load_rom, model_of};
+use crate::headless::{load_boot_rom, model_of};
+use crate::rom_file::{MAX_ROM_BYTES, load_rom};
 use crate::{CliResult, ModelArg};
 use backspin_movie::format::hex;
 use backspin_movie::{
@@ -273,7 +274,7 @@ fn play(
             && player.frame() % every == 0
         {
             let path = dir.join(format!("frame-{:06}.png", player.frame()));
-            let png = backspin_harness::encode_screen_png(player.core());
+            let png = crate::screen_png::encode_screen(player.core());
             std::fs::write(&path, png)
                 .map_err(|e| CliError::io("cannot write a screenshot", &e, &path))?;
         }

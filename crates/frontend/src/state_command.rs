@@ -5,7 +5,8 @@
 //! thumbnail (the core stays free of a PNG encoder) and one-line errors.
 
 use crate::error::{CliError, read_user_file};
-use crate::headless::{load_rom, model_of};
+use crate::headless::model_of;
+use crate::rom_file::load_rom;
 use crate::{CliResult, ModelArg};
 use backspin_core::bess;
 use backspin_core::state_file::{self, Metadata, StateError};
@@ -138,7 +139,7 @@ pub fn save_to(core: &Core, path: &Path, frame: u64) -> Result<(), CliError> {
         created_unix_seconds: unix_now(),
         frame,
         emulator_version: state_file::EMULATOR_VERSION.to_string(),
-        thumbnail_png: backspin_harness::encode_frame_png(core.frame()),
+        thumbnail_png: crate::screen_png::encode_shades(core.frame()),
     };
     let bytes = state_file::save(core, &metadata);
     crate::battery::write_atomic(path, &bytes)

@@ -255,7 +255,7 @@ fn no_subcommand_opens_the_player() {
         .assert()
         .failure()
         .stderr(predicate::str::contains(
-            "error: cannot read missing-game.gb",
+            "error: cannot read ROM: no such file (missing-game.gb)",
         ));
     backspin()
         .arg("--help")

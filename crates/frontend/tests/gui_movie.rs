@@ -7,14 +7,35 @@
 
 mod gui_support;
 
-use gui_support::{Display, SERIAL, counter_rom, missing_tools, player_args, wait_for_frame};
-use std::time::Duration;
+use gui_support::{
+    Display, SERIAL, counter_rom, missing_tools, player_args, wait_for_frame, wait_for_title,
+};
 
-/// Holds `key` for `millis`.
-fn hold(display: &Display, key: &str, millis: u64) {
+/// Holds `key` while the player plays `frames` frames (by the title), so the game sees it
+/// however slowly the machine runs.
+fn hold(display: &Display, window: &str, key: &str, frames: u64) {
+    let (from, _) = display.title_frame(window);
     display.xdotool(&["keydown", key]);
-    std::thread::sleep(Duration::from_millis(millis));
+    wait_for_title(
+        display,
+        window,
+        &format!("{key} held {frames} frames"),
+        |f, _| f >= from + frames,
+    );
     display.xdotool(&["keyup", key]);
+}
+
+/// Holds Backspace until the title is `frames` frames back from where it was.
+fn rewind(display: &Display, window: &str, frames: u64) {
+    let (from, _) = display.title_frame(window);
+    display.xdotool(&["keydown", "BackSpace"]);
+    wait_for_title(
+        display,
+        window,
+        &format!("{frames} frames rewound"),
+        |f, t| t.contains("rewinding") && f + frames <= from,
+    );
+    display.xdotool(&["keyup", "BackSpace"]);
 }
 
 /// `backspin ARGS`, its stdout, asserting success.
@@ -66,12 +87,12 @@ fn gui_movie_record_and_speedrun_verify() {
     let window = display.wait_for_window(&log);
     display.xdotool(&["windowfocus", "--sync", &window]);
     wait_for_frame(&display, &window, 30);
-    hold(&display, "x", 300);
-    hold(&display, "Right", 400);
-    hold(&display, "Return", 200);
-    hold(&display, "BackSpace", 400); // rewind ...
-    hold(&display, "z", 300); // ... and a different future: a rerecord
-    hold(&display, "Left", 300);
+    hold(&display, &window, "x", 18);
+    hold(&display, &window, "Right", 24);
+    hold(&display, &window, "Return", 12);
+    rewind(&display, &window, 12); // rewind ...
+    hold(&display, &window, "z", 18); // ... and a different future: a rerecord
+    hold(&display, &window, "Left", 18);
     // SIGTERM closes the window the normal way; the movie is written before exit.
     display.signal_app("TERM");
     display.wait_for_success(&log);
@@ -98,10 +119,10 @@ fn gui_movie_record_and_speedrun_verify() {
     let window = display.wait_for_window(&log);
     display.xdotool(&["windowfocus", "--sync", &window]);
     wait_for_frame(&display, &window, 20);
-    hold(&display, "x", 200);
-    hold(&display, "BackSpace", 300); // locked: only a toast
-    hold(&display, "Tab", 300); // locked
-    hold(&display, "Right", 300);
+    hold(&display, &window, "x", 12);
+    hold(&display, &window, "BackSpace", 18); // locked: only a toast, play goes on
+    hold(&display, &window, "Tab", 18); // locked: the normal speed
+    hold(&display, &window, "Right", 18);
     let before_close = display.title_frame(&window).0;
     display.signal_app("TERM");
     let text = display.wait_for_success(&log);

@@ -271,7 +271,7 @@ impl App {
                 .replace(|c: char| !c.is_ascii_alphanumeric(), "_"),
             self.info.span.position
         );
-        match write_png(&PathBuf::from(&name), &self.plain_rgba()) {
+        match crate::screen_png::write_rgba(&PathBuf::from(&name), &self.plain_rgba()) {
             Ok(()) => {
                 log::info!("screenshot saved to {name}");
                 self.toast("SCREENSHOT SAVED");
@@ -362,13 +362,10 @@ impl App {
             self.toast("LOCKED IN SPEEDRUN MODE");
             return;
         }
-        let loaded = std::fs::read(&path)
-            .map_err(|e| e.to_string())
-            .and_then(|bytes| Rom::from_bytes(bytes).map_err(|e| e.to_string()));
-        let rom = match loaded {
+        let rom = match crate::rom_file::load_rom(&path) {
             Ok(rom) => rom,
             Err(error) => {
-                log::warn!("cannot open {}: {error}", path.display());
+                log::warn!("{error}");
                 self.toast("NOT A GAME BOY ROM");
                 return;
             }
@@ -458,7 +455,7 @@ impl ApplicationHandler<FrameReady> for App {
         if let Some((after, path)) = &self.automation.screenshot_after
             && self.info.span.position >= *after
         {
-            if let Err(error) = write_png(path, &self.plain_rgba()) {
+            if let Err(error) = crate::screen_png::write_rgba(path, &self.plain_rgba()) {
                 self.exit_error = Some(format!("screenshot {}: {error}", path.display()));
             }
             event_loop.exit();
@@ -590,18 +587,4 @@ pub fn display_title(rom: &Rom, path: &std::path::Path) -> String {
     } else {
         title
     }
-}
-
-pub fn write_png(path: &std::path::Path, rgba: &[u8]) -> Result<(), String> {
-    let file = std::fs::File::create(path).map_err(|e| e.to_string())?;
-    let mut encoder = png::Encoder::new(
-        std::io::BufWriter::new(file),
-        SCREEN_WIDTH as u32,
-        SCREEN_HEIGHT as u32,
-    );
-    encoder.set_color(png::ColorType::Rgba);
-    encoder.set_depth(png::BitDepth::Eight);
-    let mut writer = encoder.write_header().map_err(|e| e.to_string())?;
-    writer.write_image_data(rgba).map_err(|e| e.to_string())?;
-    writer.finish().map_err(|e| e.to_string())
 }

@@ -96,9 +96,7 @@ pub struct PlayerArgs {
 pub fn run(rom_path: Option<PathBuf>, args: &PlayerArgs) -> Result<(), String> {
     let (rom, title) = match &rom_path {
         Some(path) => {
-            let bytes =
-                std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-            let rom = Rom::from_bytes(bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+            let rom = crate::rom_file::load_rom(path).map_err(|error| error.to_string())?;
             let title = app::display_title(&rom, path);
             (rom, title)
         }

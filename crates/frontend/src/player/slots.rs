@@ -234,7 +234,7 @@ pub fn write_state(path: &Path, core: &Core, frame: u64) -> Result<(), String> {
         created_unix_seconds: unix_now(),
         frame,
         emulator_version: state_file::EMULATOR_VERSION.to_string(),
-        thumbnail_png: backspin_harness::encode_screen_png(core),
+        thumbnail_png: crate::screen_png::encode_screen(core),
     };
     let bytes = state_file::save(core, &metadata);
     if let Some(dir) = path.parent() {

@@ -345,6 +345,49 @@ impl Display {
     }
 }
 
+/// How long a GUI step may take before the test gives up: far beyond what it needs even on
+/// a loaded machine, so only a real failure reaches it.
+pub const STEP_LIMIT: Duration = Duration::from_secs(60);
+
+/// Polls the window title until `done(frame, title)` holds and returns that frame and title;
+/// panics naming `what` after [`STEP_LIMIT`].
+pub fn wait_for_title(
+    display: &Display,
+    window: &str,
+    what: &str,
+    mut done: impl FnMut(u64, &str) -> bool,
+) -> (u64, String) {
+    let started = Instant::now();
+    loop {
+        // The first title, before any frame, has no frame number yet.
+        let title = display.xdotool(&["getwindowname", window]);
+        let frame = title
+            .split("frame ")
+            .nth(1)
+            .and_then(|rest| rest.split(|c: char| !c.is_ascii_digit()).next())
+            .and_then(|digits| digits.parse().ok());
+        if let Some(frame) = frame
+            && done(frame, &title)
+        {
+            return (frame, title);
+        }
+        assert!(
+            started.elapsed() < STEP_LIMIT,
+            "waited {STEP_LIMIT:?} for {what}; the title is {title:?}"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// The frame in the title once the player shows it paused: a paused player's title
+/// changes with the mode, so its frame number is final.
+pub fn paused_frame(display: &Display, window: &str) -> u64 {
+    wait_for_title(display, window, "the paused title", |_, t| {
+        t.contains(" - paused")
+    })
+    .0
+}
+
 /// Polls the window title until the player has shown `frames` frames; returns that frame.
 pub fn wait_for_frame(display: &Display, window: &str, frames: u64) -> u64 {
     let started = Instant::now();
