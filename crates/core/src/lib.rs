@@ -82,6 +82,7 @@ mod cpu;
 #[allow(missing_docs)]
 mod dma;
 mod events;
+mod frame_bounds;
 mod io;
 #[allow(missing_docs)]
 mod joypad;
@@ -108,6 +109,7 @@ pub use cart::{BatteryError, Header, MbcKind, Rom, RomError};
 pub use cgb::rgb555_to_rgb888;
 pub use cpu::disassemble;
 pub use events::Events;
+pub use frame_bounds::{FrameBounds, run_one_frame};
 pub use joypad::Buttons;
 pub use state::State;
 

@@ -10,8 +10,7 @@
 use crate::rewinder::{Config, Rewinder, frames_to_seconds};
 use crate::timeline::Timeline;
 use backspin_core::{
-    Buttons, Core, Events, M_CYCLES_PER_FRAME, M_CYCLES_PER_SECOND, Model, Options, Rom, RomError,
-    State,
+    Buttons, Core, M_CYCLES_PER_FRAME, M_CYCLES_PER_SECOND, Model, Options, Rom, RomError, State,
 };
 use backspin_test_support::{InputScript, SplitMix64};
 use std::collections::BTreeMap;
@@ -229,17 +228,9 @@ fn json_string(text: &str) -> String {
 /// Passes over the seek and step sequence (see `BenchReport::seek_ms_best_of_passes`).
 pub const TIMING_PASSES: usize = 3;
 
-/// Runs until the core's frame counter advances (run_frame returns early on a breakpoint).
+/// Emulates one whole frame (see [`backspin_core::FrameBounds`]).
 pub fn run_one_frame(core: &mut Core) {
-    let start = core.state().hw.frames;
-    let limit = core.m_cycles() + 4 * M_CYCLES_PER_FRAME;
-    while core.state().hw.frames == start && core.m_cycles() < limit {
-        let events = core.run_frame();
-        if events.contains(Events::CPU_LOCKED) && core.state().hw.frames == start {
-            // A locked CPU still lets the LCD run; keep stepping so frames keep coming.
-            core.run_until(core.m_cycles() + 64);
-        }
-    }
+    backspin_core::run_one_frame(core);
 }
 
 /// Emulated frames in `seconds`.

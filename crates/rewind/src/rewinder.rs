@@ -5,7 +5,9 @@
 use crate::codec::{self, Apply, DecodeError, Decoder, Encoder};
 use crate::input_log::InputLog;
 use crate::ring::{PushError, Ring};
-use backspin_core::{Buttons, Core, Events, M_CYCLES_PER_FRAME, M_CYCLES_PER_SECOND, State};
+use backspin_core::{
+    Buttons, Core, Events, FrameBounds, M_CYCLES_PER_FRAME, M_CYCLES_PER_SECOND, State,
+};
 use bytemuck::Zeroable;
 
 mod history_file;
@@ -1221,8 +1223,9 @@ impl Rewinder {
     ) -> Result<Events, RewindError> {
         let mut base = self.cycle_base(from);
         let start_cycle = base.wrapping_add(core.m_cycles());
-        // A frame is at most one LCD period; twice that per frame bounds a broken run.
-        let cycle_limit = start_cycle + (frames + 1) * 2 * M_CYCLES_PER_FRAME;
+        // Every frame ends within its bounds, which only a reset or load restarts: this
+        // bounds a broken log.
+        let cycle_limit = start_cycle + (frames + 1) * 2 * FrameBounds::MAX_M_CYCLES;
         let mut inputs = self.input.events_from(start_cycle).peekable();
         let first_rtc = self.rtc_log.partition_point(|&(c, _)| c < start_cycle);
         let mut rtc = self.rtc_log[first_rtc..].iter().peekable();
@@ -1232,15 +1235,18 @@ impl Rewinder {
         let mut writes = self.writes[first_write..].iter().peekable();
         let mut events = Events::empty();
         let mut done = 0;
+        let mut bounds = FrameBounds::begin(core);
         while done < frames {
             core.set_drawing(drawing && done + 1 == frames);
             let now = base.wrapping_add(core.m_cycles());
-            // A reset or load first (the live run makes it, then applies the frame's input).
+            // A reset or load first (the live run makes it, then applies the frame's input);
+            // the frame then runs on to the new machine's first frame end.
             while let Some(reset) = resets.next_if(|r| r.cycle <= now) {
                 reset.apply(core);
                 base = reset.base;
                 let held = self.input.buttons_at(reset.cycle).unwrap_or(0);
                 core.set_buttons(Buttons(held));
+                bounds = FrameBounds::begin(core);
             }
             let now = base.wrapping_add(core.m_cycles());
             while let Some(&(_, seconds)) = rtc.next_if(|&&(c, _)| c <= now) {
@@ -1258,17 +1264,15 @@ impl Rewinder {
                 .min(rtc.peek().map_or(u64::MAX, |&&(c, _)| c))
                 .min(resets.peek().map_or(u64::MAX, |r| r.cycle))
                 .min(writes.peek().map_or(u64::MAX, |w| w.write.cycle));
-            let frame_before = core.state().hw.frames;
-            while core.state().hw.frames == frame_before
-                && base.wrapping_add(core.m_cycles()) < next
-            {
+            while !bounds.ended(core) && base.wrapping_add(core.m_cycles()) < next {
                 events |= core.step();
                 if base.wrapping_add(core.m_cycles()) > cycle_limit {
                     return Err(RewindError::Stalled);
                 }
             }
-            if core.state().hw.frames != frame_before {
+            if bounds.ended(core) {
                 done += 1;
+                bounds = FrameBounds::begin(core);
             }
         }
         Ok(events)

@@ -12,7 +12,7 @@ use crate::rewinder::{
     Captured, Config, EVENT_KINDS, EventKind, HistoryError, MemoryWrite, ResetMark, RewindError,
     Rewinder, SeekReport, Stats,
 };
-use backspin_core::{BankError, Buttons, Core, Events, M_CYCLES_PER_FRAME, Output, State};
+use backspin_core::{BankError, Buttons, Core, Events, FrameBounds, Output, State};
 
 /// Where the timeline stands, for an overlay's progress bar and a window title.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -316,16 +316,7 @@ impl Timeline {
     /// The emulation half of `run_frame` (the bench times the halves apart).
     pub(crate) fn emulate_frame(&mut self) -> Events {
         self.drop_inputs_not_made();
-        let start = self.core.state().hw.frames;
-        let limit = self.core.m_cycles() + 4 * M_CYCLES_PER_FRAME;
-        let mut events = Events::empty();
-        while self.core.state().hw.frames == start && self.core.m_cycles() < limit {
-            let run = self.core.run_frame();
-            events |= run;
-            if run.contains(Events::CPU_LOCKED) && self.core.state().hw.frames == start {
-                events |= self.core.run_until(self.core.m_cycles() + 64);
-            }
-        }
+        let events = FrameBounds::begin(&self.core).run_to_end(&mut self.core);
         self.frame += 1;
         events
     }
