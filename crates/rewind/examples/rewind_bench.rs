@@ -20,7 +20,6 @@ fn main() {
             "--seeks" => config.seeks = value("--seeks") as usize,
             "--steps" => config.steps = value("--steps") as usize,
             "--slowdown-seconds" => config.slowdown_seconds = value("--slowdown-seconds"),
-            "--value-blocks" => config.value_blocks = true,
             "--thinned-every" => config.thinned_every = value("--thinned-every") as u32,
             _ => rom_path = Some(arg),
         }

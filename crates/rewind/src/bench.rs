@@ -38,8 +38,6 @@ pub struct BenchConfig {
     pub thinned_seeks: usize,
     /// Emulated seconds for the capture-off vs capture-on timing passes (three each).
     pub slowdown_seconds: u64,
-    /// Rewinder option: store churning regions by value (see `raw_blocks`).
-    pub value_blocks: bool,
 }
 
 impl Default for BenchConfig {
@@ -54,7 +52,6 @@ impl Default for BenchConfig {
             thinned_every: 4,
             thinned_seeks: 200,
             slowdown_seconds: 60,
-            value_blocks: false,
         }
     }
 }
@@ -94,8 +91,6 @@ pub struct BenchReport {
     pub frames: u64,
     pub bytes_per_emulated_second: f64,
     pub keyframes: u64,
-    /// Blocks stored by value in the last keyframe group.
-    pub value_blocks: usize,
     pub last_keyframe_bytes: usize,
     pub capture_us: Percentiles,
     pub seek_ms: Percentiles,
@@ -152,7 +147,8 @@ impl BenchReport {
             num(self.bytes_per_emulated_second / 1024.0),
         );
         field("keyframes", self.keyframes.to_string());
-        field("value_blocks", self.value_blocks.to_string());
+        // A retired option (blocks stored by value): always 0, kept for readers of the JSON.
+        field("value_blocks", "0".to_string());
         field("last_keyframe_bytes", self.last_keyframe_bytes.to_string());
         field("capture_us_p50", num(self.capture_us.p50));
         field("capture_us_p99", num(self.capture_us.p99));
@@ -331,14 +327,10 @@ pub fn run(rom: &[u8], config: &BenchConfig) -> Result<BenchReport, RomError> {
 
     // Main pass: the timeline the player runs (every frame stored), and a thinned rewinder
     // fed the same inputs alongside.
-    let config_every = Config {
-        value_blocks: config.value_blocks,
-        ..Config::new(config.budget_bytes)
-    };
+    let config_every = Config::new(config.budget_bytes);
     let mut timeline = Timeline::with_config(Core::new(rom.clone(), options(config)), config_every);
     let mut thinned = Rewinder::with_config(Config {
         capture_every: config.thinned_every,
-        value_blocks: config.value_blocks,
         ..Config::new(config.budget_bytes)
     });
     let mut script = InputScript::new(config.input_seed);
@@ -376,7 +368,6 @@ pub fn run(rom: &[u8], config: &BenchConfig) -> Result<BenchReport, RomError> {
     report.bytes_per_emulated_second = stats.bytes_written as f64 / seconds;
     report.thinned_bytes_per_emulated_second = thinned_stats.bytes_written as f64 / seconds;
     report.keyframes = stats.keyframes_written;
-    report.value_blocks = stats.value_blocks;
     report.last_keyframe_bytes = stats.last_keyframe_bytes;
     report.input_events = stats.input_events;
     let mib64 = (64u64 << 20) as f64;
@@ -536,7 +527,6 @@ fn slowdown_pct(rom: &Rom, config: &BenchConfig) -> f64 {
         let mut on = Timeline::with_config(
             Core::new(rom.clone(), options(config)),
             Config {
-                value_blocks: config.value_blocks,
                 ..Config::new(config.budget_bytes)
             },
         );

@@ -31,9 +31,9 @@
 //!   every 600 -3 % (shocklobster.gb -8 %), the OAM mirror -7 % (k = 4: -2 %, against the
 //!   source's new value).
 //! - Tried and dropped: LZ4 with a dictionary per keyframe group (from 20 % smaller to 1 %
-//!   larger; the Huffman stage gains 18–30 %), storing churning regions by value
-//!   (`raw_blocks.rs`, an option, off by default: 17 % larger on one ROM, 3.5 % smaller on
-//!   another), counter steps for the APU's channel timers and signal levels (+1 %: they are
+//!   larger; the Huffman stage gains 18–30 %), storing churning regions by value (17 %
+//!   larger on one ROM, 3.5 % smaller on another; removed, its place in the keyframe
+//!   metadata is a constant 0), counter steps for the APU's channel timers and signal levels (+1 %: they are
 //!   noise), hot positions down to 10 % of frames (the Huffman code's one bit per unchanged
 //!   byte costs more than token headers save), Huffman over the keyframes' LZ4 (-15 % of a
 //!   keyframe, under 1 % of history), an expected step per hot position (+3 %), other
@@ -94,7 +94,6 @@ mod codec;
 mod hot;
 mod huffman;
 mod input_log;
-mod raw_blocks;
 mod rewinder;
 #[allow(missing_docs)]
 mod ring;

@@ -137,9 +137,6 @@ pub struct Config {
     /// on pocket.gb (~200 B deltas, so ~800-frame groups, seek p99 unchanged at ~2 ms), 8 %
     /// on shocklobster.gb.
     pub keyframe_chain_bytes: usize,
-    /// Let keyframes pick regions to store by value rather than by difference (`raw_blocks`).
-    /// Off by default: measured larger once entropy-coded on the homebrew ROMs.
-    pub value_blocks: bool,
 }
 
 impl Config {
@@ -150,7 +147,6 @@ impl Config {
             capture_every: 1,
             keyframe_interval: 1200,
             keyframe_chain_bytes: 160 * 1024,
-            value_blocks: false,
         }
     }
 }
@@ -264,8 +260,6 @@ pub struct Stats {
     pub input_log_bytes: usize,
     /// Size of the most recent keyframe record.
     pub last_keyframe_bytes: usize,
-    /// 32-byte blocks the current keyframe group stores by value (see `raw_blocks`).
-    pub value_blocks: usize,
 }
 
 /// Rewind history for one running game.
@@ -329,11 +323,7 @@ impl Rewinder {
         };
         Rewinder {
             ring: Ring::new(config.budget_bytes - log_reserve(config.budget_bytes)),
-            encoder: {
-                let mut encoder = Encoder::new(STATE_LEN);
-                encoder.set_value_blocks(config.value_blocks);
-                encoder
-            },
+            encoder: Encoder::new(STATE_LEN),
             decoder: Decoder::new(STATE_LEN),
             input: InputLog::new(),
             rtc_log: Vec::new(),
@@ -418,7 +408,6 @@ impl Rewinder {
         stats.ring_wraps = self.ring.wraps;
         stats.input_events = self.input.len();
         stats.input_log_bytes = self.input.memory_bytes();
-        stats.value_blocks = self.encoder.value_block_count();
         stats
     }
 
@@ -957,7 +946,7 @@ impl Rewinder {
 
         use ReconstructSource as Source;
         // A keyframe frame: its keyframe is the state (the delta before it belongs to the
-        // previous group, whose value blocks may differ).
+        // previous group, whose models may differ).
         if codec::is_keyframe(self.ring.record(target_end - 1)) {
             return self.start_from(Source::Keyframe(target_end - 1), frame);
         }
@@ -1038,7 +1027,7 @@ impl Rewinder {
         Ok(())
     }
 
-    /// Loads the metadata (Huffman codes, value blocks) of the keyframe at index `key`.
+    /// Loads the metadata (Huffman codes and models) of the keyframe at index `key`.
     fn load_meta(&mut self, key: usize) -> Result<(), RewindError> {
         let key_frame = self.ring.frame(key);
         if self.decoder.meta_key() != Some(key_frame) {
@@ -1049,7 +1038,7 @@ impl Rewinder {
 
     /// Moves the cursor state from stored frame `from` to stored frame `to` by applying the
     /// delta records in between: forward in order; backward in reverse order, then the
-    /// value blocks of `to`'s own record (all of one keyframe group, as `reconstruct`
+    /// mirrored region from `to`'s own record (all of one keyframe group, as `reconstruct`
     /// plans it). Each delta uses the metadata of the keyframe before it.
     fn walk(&mut self, from: u64, to: u64) -> Result<(), RewindError> {
         let (lo, hi) = (from.min(to), from.max(to));
@@ -1088,7 +1077,7 @@ impl Rewinder {
             )?;
         }
         if !forward && len > 0 {
-            // Value blocks do not undo: take them from the landing frame's own record.
+            // The mirrored region does not undo: rebuild it from the landing frame's own record.
             let own = range.start - 1;
             if codec::is_keyframe(self.ring.record(own)) {
                 return Err(RewindError::Corrupt(DecodeError::Malformed));
@@ -1103,7 +1092,7 @@ impl Rewinder {
             self.decoder.apply(
                 self.ring.record(own),
                 bytemuck::bytes_of_mut(&mut *self.cursor),
-                Apply::ValuesOnly,
+                Apply::Landing,
             )?;
         }
         Ok(())
