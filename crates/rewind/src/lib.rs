@@ -94,6 +94,7 @@ mod codec;
 mod hot;
 mod huffman;
 mod input_log;
+mod logs;
 mod rewinder;
 #[allow(missing_docs)]
 mod ring;
@@ -103,8 +104,9 @@ mod timeline;
 
 pub use codec::DecodeError;
 pub use input_log::{InputEvent, InputLog};
+pub use logs::MemoryWrite;
 pub use rewinder::{
-    Captured, Config, HistoryError, MemoryWrite, RewindError, Rewinder, SeekReport, Snapshot,
-    Stats, frames_to_seconds,
+    Captured, Config, HistoryError, RewindError, Rewinder, SeekReport, Snapshot, Stats,
+    frames_to_seconds,
 };
 pub use timeline::{RunUntil, Span, Timeline};
