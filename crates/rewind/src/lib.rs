@@ -83,10 +83,6 @@
 
 #![warn(missing_docs)]
 
-// The measurement harness behind `backspin bench`, the workspace benches and this crate's
-// ROM tests: a tool, not part of the embedding API.
-#[doc(hidden)]
-pub mod bench;
 // Reached from outside only through the hidden `testing` module, so not held to the
 // missing-docs lint.
 #[allow(missing_docs)]

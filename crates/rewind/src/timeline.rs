@@ -313,8 +313,10 @@ impl Timeline {
         events
     }
 
-    /// The emulation half of `run_frame` (the bench times the halves apart).
-    pub(crate) fn emulate_frame(&mut self) -> Events {
+    /// The emulation half of [`Timeline::run_frame`]: the frame is emulated, not yet
+    /// recorded. Call [`Timeline::record_frame`] next, before any input (a bench times
+    /// the halves apart).
+    pub fn emulate_frame(&mut self) -> Events {
         self.drop_inputs_not_made();
         let events = FrameBounds::begin(&self.core).run_to_end(&mut self.core);
         self.frame += 1;
@@ -361,8 +363,8 @@ impl Timeline {
         self.rewinder.record_input(cycle, self.core.buttons().0);
     }
 
-    /// The recording half of `run_frame`.
-    pub(crate) fn record_frame(&mut self) {
+    /// The recording half of [`Timeline::run_frame`], after [`Timeline::emulate_frame`].
+    pub fn record_frame(&mut self) {
         if self.history {
             let cycle = self.cycle();
             self.last_capture = Some(self.rewinder.capture_at(

@@ -3,9 +3,8 @@
 //! emulation, captures, keyframes, evictions and forks included.
 
 use backspin_core::{Core, Options, Rom};
-use backspin_rewind::bench;
 use backspin_rewind::{Captured, Config, Timeline};
-use backspin_test_support::InputScript;
+use backspin_test_support::{InputScript, builtin_rom};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
@@ -45,7 +44,7 @@ static ALLOCATOR: Counting = Counting;
 #[test]
 fn capture_never_allocates() {
     ALLOCATIONS.with(|a| a.set(0));
-    let rom = Rom::from_bytes(bench::builtin_rom()).unwrap();
+    let rom = Rom::from_bytes(builtin_rom()).unwrap();
     let core = Core::new(rom, Options::default());
     // A small ring so that it wraps and evicts, and short keyframe groups.
     let mut config = Config::new(160 * 1024);

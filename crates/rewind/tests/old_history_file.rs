@@ -3,8 +3,8 @@
 //! seeks in it land on exactly the states of the live run it was saved from.
 
 use backspin_core::{Core, Options, Rom, State};
-use backspin_rewind::{Config, Timeline, bench};
-use backspin_test_support::InputScript;
+use backspin_rewind::{Config, Timeline};
+use backspin_test_support::{InputScript, builtin_rom};
 
 const FIXTURE: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
@@ -12,10 +12,7 @@ const FIXTURE: &str = concat!(
 );
 
 fn core() -> Core {
-    Core::new(
-        Rom::from_bytes(bench::builtin_rom()).unwrap(),
-        Options::default(),
-    )
+    Core::new(Rom::from_bytes(builtin_rom()).unwrap(), Options::default())
 }
 
 /// 300 frames with changing buttons, a reset, a state load and memory writes.

@@ -372,7 +372,7 @@ mod tests {
 
     #[test]
     fn records_round_trip() {
-        let rom = Rom::from_bytes(crate::bench::builtin_rom()).unwrap();
+        let rom = Rom::from_bytes(backspin_test_support::builtin_rom()).unwrap();
         let mut core = Core::new(rom, Options::default());
         let mut rewinder = Rewinder::new(16 << 20);
         let mut states = Vec::new();
