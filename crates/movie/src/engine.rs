@@ -1,8 +1,7 @@
 //! The replay engine shared by recording, playback and verification, so that all three
 //! cut frames and apply inputs identically.
 //!
-//! A frame ends when the core completes one (`hw.frames` changes) or after four frame
-//! periods without one (a stopped LCD clock), as `Timeline` counts them. Inputs are applied
+//! A frame ends where `backspin_core::FrameBounds` says, as `Timeline` counts them. Inputs are applied
 //! at the first instruction boundary at or after their cycle; recording logs that boundary,
 //! so a replay stops exactly there. An input due at the cycle a frame ends is applied at the
 //! start of the next frame: the frame's hash is taken before it.

@@ -1,6 +1,8 @@
 //! [`Rewinder`]: the public face of the crate. Captures snapshots into the ring, logs inputs,
 //! seeks (with or without re-simulating on a [`Core`]), steps back and forward, and forks
-//! the timeline when the player's input departs from the logged future.
+//! the timeline when the player's input departs from the logged future. Storing
+//! (`storage.rs`), seeking (`seek.rs`) and re-simulation (`resimulate.rs`) are its parts;
+//! the logs it replays are `crate::logs`.
 
 use crate::codec::{DecodeError, Decoder, Encoder};
 use crate::input_log::InputLog;
