@@ -1,7 +1,7 @@
 //! Core speed: emulated frames per second on a homebrew ROM (or the built-in one).
 
 use backspin_benches::{bench_rom, power_on};
-use backspin_rewind::bench::run_one_frame;
+use backspin_core::run_one_frame;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
 fn frames(c: &mut Criterion) {

@@ -2,13 +2,13 @@
 //! backspin-benches`).
 //!
 //! Benchmarks run on a shared homebrew ROM when `GB_TEST_ROMS` (or `../shared/test-roms`
-//! beside the workspace) has it, and otherwise on the rewind crate's built-in ROM, so they
+//! beside the workspace) has it, and otherwise on test-support's built-in ROM, so they
 //! always have something to measure.
 
+use backspin_core::run_one_frame;
 use backspin_core::{Buttons, Core, Options, Rom};
-use backspin_rewind::bench::{builtin_rom, run_one_frame};
 use backspin_rewind::{Rewinder, Timeline};
-use backspin_test_support::InputScript;
+use backspin_test_support::{InputScript, builtin_rom};
 use std::path::PathBuf;
 
 /// (name, bytes) of the ROM to measure: `homebrew/<name>` if available, else the built-in one.

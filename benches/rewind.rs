@@ -1,9 +1,8 @@
 //! Rewind costs: capture of one frame, seek to a random frame (restore + re-simulation),
-//! one step back. The full verified benchmark is `backspin rewind-bench` (or
-//! `cargo run --release -p backspin-rewind --example rewind_bench -- ROM`).
+//! one step back. The full verified benchmark is `backspin rewind-bench`.
 
 use backspin_benches::{bench_rom, play_timeline, play_with_rewind, power_on};
-use backspin_rewind::bench::run_one_frame;
+use backspin_core::run_one_frame;
 use backspin_rewind::{Rewinder, Timeline};
 use backspin_test_support::SplitMix64;
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};

@@ -2,8 +2,8 @@
 //! state, and the file size (printed). Target: at most 1 ms each.
 
 use backspin_benches::{bench_rom, power_on};
+use backspin_core::run_one_frame;
 use backspin_core::state_file::{self, Metadata};
-use backspin_rewind::bench::run_one_frame;
 use criterion::{Criterion, criterion_group, criterion_main};
 
 fn save_and_load(c: &mut Criterion) {

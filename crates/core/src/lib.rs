@@ -84,6 +84,7 @@ mod cpu;
 mod dma;
 mod events;
 mod fast_paths;
+mod frame_bounds;
 mod io;
 #[allow(missing_docs)]
 mod joypad;
@@ -111,6 +112,7 @@ pub use cart::{BatteryError, Header, MbcKind, Rom, RomError};
 pub use cpu::disassemble;
 pub use events::Events;
 pub use fast_paths::{FastPath, FastPaths};
+pub use frame_bounds::{FrameBounds, run_one_frame};
 pub use joypad::Buttons;
 pub use screen::rgb555_to_rgb888;
 pub use state::State;

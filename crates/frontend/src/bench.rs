@@ -7,6 +7,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
+mod rewind;
+
 #[derive(clap::Args, Debug)]
 pub struct BenchArgs {
     /// The ROM file (.gb).
@@ -153,13 +155,13 @@ pub struct RewindBenchArgs {
 pub fn run_rewind(args: &RewindBenchArgs) -> CliResult {
     let rom = load_rom(&args.rom)?;
     let model = model_of(args.model, &rom);
-    let config = backspin_rewind::bench::BenchConfig {
+    let config = rewind::BenchConfig {
         model,
         seconds: args.seconds,
         input_seed: args.input_seed,
         ..Default::default()
     };
-    let report = backspin_rewind::bench::run(rom.bytes(), &config)
+    let report = rewind::run(rom.bytes(), &config)
         .map_err(|error| crate::error::CliError::new(format!("bad ROM: {error}"), &args.rom))?;
     println!("{}", report.to_json());
     Ok(ExitCode::SUCCESS)

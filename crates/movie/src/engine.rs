@@ -1,14 +1,13 @@
 //! The replay engine shared by recording, playback and verification, so that all three
 //! cut frames and apply inputs identically.
 //!
-//! A frame ends when the core completes one (`hw.frames` changes) or after four frame
-//! periods without one (a stopped LCD clock), as `Timeline` counts them. Inputs are applied
+//! A frame ends where `backspin_core::FrameBounds` says, as `Timeline` counts them. Inputs are applied
 //! at the first instruction boundary at or after their cycle; recording logs that boundary,
 //! so a replay stops exactly there. An input due at the cycle a frame ends is applied at the
 //! start of the next frame: the frame's hash is taken before it.
 
 use crate::format::{Event, Input};
-use backspin_core::{Buttons, Core, M_CYCLES_PER_FRAME, State};
+use backspin_core::{Buttons, Core, FrameBounds, State};
 
 /// A single-bit fault to inject during replay (testing the desync detector).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -161,17 +160,14 @@ impl<S: InputSource> Engine<S> {
         output.audio.clear();
     }
 
-    pub fn begin_frame(&self) -> FrameProgress {
-        FrameProgress {
-            start_frames: self.core.state().hw.frames,
-            limit: self.core.m_cycles().saturating_add(4 * M_CYCLES_PER_FRAME),
-        }
+    pub fn begin_frame(&self) -> FrameBounds {
+        FrameBounds::begin(&self.core)
     }
 
     /// Applies what is due now, then advances within the current frame: to the next input
     /// (or fault), or with `one_instruction` by one CPU step. Returns true when the frame has
     /// ended (`run_frame` then counts it).
-    pub fn frame_step(&mut self, progress: &mut FrameProgress, one_instruction: bool) -> bool {
+    pub fn frame_step(&mut self, progress: &mut FrameBounds, one_instruction: bool) -> bool {
         self.settle(progress);
         self.advance(progress, one_instruction)
     }
@@ -180,7 +176,7 @@ impl<S: InputSource> Engine<S> {
     /// frame's bounds: the core's frame counter and clock start over, and the frame runs on
     /// to the new machine's first frame, as `Timeline::reset` followed by `run_frame` does
     /// (so a movie recorded from a timeline replays frame for frame).
-    pub fn settle(&mut self, progress: &mut FrameProgress) {
+    pub fn settle(&mut self, progress: &mut FrameBounds) {
         if self.apply_due() {
             *progress = self.begin_frame();
         }
@@ -188,26 +184,19 @@ impl<S: InputSource> Engine<S> {
 
     /// `frame_step` without applying what is due first (the bisection settles both runs,
     /// compares them, then advances).
-    pub fn advance(&mut self, progress: &FrameProgress, one_instruction: bool) -> bool {
-        if self.frame_over(progress) {
+    pub fn advance(&mut self, progress: &FrameBounds, one_instruction: bool) -> bool {
+        if progress.ended(&self.core) {
             return true;
         }
         if one_instruction {
             self.core.step();
-        } else {
-            let next = self.source.next_cycle().min(self.fault_cycle());
-            let target = next
-                .saturating_sub(self.base)
-                .max(self.core.m_cycles().saturating_add(1))
-                .min(progress.limit);
-            self.core.run_frame_until(target);
+            return progress.ended(&self.core);
         }
-        self.frame_over(progress)
-    }
-
-    fn frame_over(&self, progress: &FrameProgress) -> bool {
-        self.core.state().hw.frames != progress.start_frames
-            || self.core.m_cycles() >= progress.limit
+        let next = self.source.next_cycle().min(self.fault_cycle());
+        let target = next
+            .saturating_sub(self.base)
+            .max(self.core.m_cycles().saturating_add(1));
+        progress.run_toward(&mut self.core, target)
     }
 }
 
@@ -221,11 +210,4 @@ impl Engine<Recorded<'_>> {
         self.frame = frame;
         self.source.next = self.source.events.partition_point(|e| e.cycle < cycle);
     }
-}
-
-/// The bounds of the frame being emulated.
-#[derive(Clone, Copy)]
-pub(crate) struct FrameProgress {
-    start_frames: u64,
-    limit: u64,
 }

@@ -29,17 +29,21 @@
 pub mod engine;
 pub mod format;
 pub mod hash;
+mod input_script;
 pub mod recording;
 pub mod regions;
 pub mod script;
+mod split_mix;
 
 pub use engine::Fault;
 pub use format::{
     CHECKPOINT_FRAMES, Checkpoint, Event, Input, Keyframe, Movie, MovieError, Start, decode, encode,
 };
+pub use input_script::InputScript;
 pub use recording::Recorder;
 pub use regions::FieldDifference;
 pub use script::Script;
+pub use split_mix::SplitMix64;
 
 use backspin_core::state_file::{self, checksum::sha1};
 use backspin_core::{BootRom, Core, Model, Options, Rom, State};

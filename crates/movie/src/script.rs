@@ -15,9 +15,9 @@
 //! Buttons: `a b select start right left up down` (any case), or `none`. Frames count from
 //! 0 and from the start of the recording.
 
+use crate::InputScript;
 use crate::format::{Input, MovieError};
 use backspin_core::{Buttons, M_CYCLES_PER_FRAME};
-use backspin_test_support::InputScript;
 
 /// When a script line takes effect.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -135,7 +135,7 @@ impl Script {
     }
 
     /// `frames` frames of the seeded, human-like joypad script the tests and benches use
-    /// (`backspin_test_support::InputScript`), one line per change.
+    /// ([`InputScript`]), one line per change.
     pub fn random(seed: u64, frames: u64) -> Script {
         let mut input = InputScript::new(seed);
         let mut lines = Vec::new();

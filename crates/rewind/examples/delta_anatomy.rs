@@ -3,9 +3,9 @@
 //! headers, literals and LZ4 savings. `cargo run --release -p backspin-rewind --example
 //! delta_anatomy -- ROM [SECONDS]`
 
+use backspin_core::run_one_frame;
 use backspin_core::state::{ApuState, SynthState};
 use backspin_core::{Core, Options, Rom, State};
-use backspin_rewind::bench::{frames_in, run_one_frame};
 use backspin_rewind::testing::{Encoder, get_varint, tokenize_diff};
 use backspin_test_support::InputScript;
 use std::mem::offset_of;
@@ -106,4 +106,9 @@ fn main() {
         per(record_bytes),
         per(record_bytes) * 59.7275 / 1024.0
     );
+}
+
+/// Emulated frames in `seconds`.
+fn frames_in(seconds: u64) -> u64 {
+    (seconds * backspin_core::M_CYCLES_PER_SECOND).div_ceil(backspin_core::M_CYCLES_PER_FRAME)
 }

@@ -1,14 +1,14 @@
 //! `cargo run --release -p backspin-rewind --example size_probe -- ROM... [--seconds N]
 //! [--keyframe-interval N] [--chain-bytes N] [--windows] [--zero REGION]`: history size
 //! only (every frame and k = 4), without the timing and verification passes of
-//! `rewind_bench`, for quick comparisons of encodings (a few seconds per ROM).
+//! `backspin rewind-bench`, for quick comparisons of encodings (a few seconds per ROM).
 //!
 //! `--windows` prints the stored bytes per frame for every 600 frames (game phases differ a
 //! lot); `--zero apu|wram|vram|cpu|ppu|hram` zeroes that part of every captured state
 //! (HRAM with OAM), so the drop in KiB/s is what that part costs.
 
+use backspin_core::run_one_frame;
 use backspin_core::{Core, Options, Rom, State};
-use backspin_rewind::bench::{frames_in, run_one_frame};
 use backspin_rewind::{Captured, Config, Rewinder, frames_to_seconds};
 use backspin_test_support::InputScript;
 use bytemuck::Zeroable;
@@ -98,4 +98,9 @@ fn masked(state: &State, zero: &str) -> Box<State> {
         _ => {}
     }
     s
+}
+
+/// Emulated frames in `seconds`.
+fn frames_in(seconds: u64) -> u64 {
+    (seconds * backspin_core::M_CYCLES_PER_SECOND).div_ceil(backspin_core::M_CYCLES_PER_FRAME)
 }

@@ -371,16 +371,6 @@ impl Counters {
         self.expected = other.expected;
     }
 
-    /// Whether any enabled field overlaps bytes the caller names.
-    pub fn disable_where(&mut self, overlaps: impl Fn(usize, usize) -> bool) {
-        for k in 0..self.len {
-            let f = self.fields[k];
-            if overlaps(f.offset, f.offset + f.width) {
-                self.expected[k] = None;
-            }
-        }
-    }
-
     /// Per field: 0 when plain XOR, else 1 + the expected step (varints).
     pub fn write(&self, out: &mut Vec<u8>) {
         put_varint(out, self.len as u64);

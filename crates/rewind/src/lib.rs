@@ -31,9 +31,9 @@
 //!   every 600 -3 % (shocklobster.gb -8 %), the OAM mirror -7 % (k = 4: -2 %, against the
 //!   source's new value).
 //! - Tried and dropped: LZ4 with a dictionary per keyframe group (from 20 % smaller to 1 %
-//!   larger; the Huffman stage gains 18–30 %), storing churning regions by value
-//!   (`raw_blocks.rs`, an option, off by default: 17 % larger on one ROM, 3.5 % smaller on
-//!   another), counter steps for the APU's channel timers and signal levels (+1 %: they are
+//!   larger; the Huffman stage gains 18–30 %), storing churning regions by value (17 %
+//!   larger on one ROM, 3.5 % smaller on another; removed, its place in the keyframe
+//!   metadata is a constant 0), counter steps for the APU's channel timers and signal levels (+1 %: they are
 //!   noise), hot positions down to 10 % of frames (the Huffman code's one bit per unchanged
 //!   byte costs more than token headers save), Huffman over the keyframes' LZ4 (-15 % of a
 //!   keyframe, under 1 % of history), an expected step per hot position (+3 %), other
@@ -83,10 +83,6 @@
 
 #![warn(missing_docs)]
 
-// The measurement harness behind `backspin bench`, the workspace benches and this crate's
-// ROM tests: a tool, not part of the embedding API.
-#[doc(hidden)]
-pub mod bench;
 // Reached from outside only through the hidden `testing` module, so not held to the
 // missing-docs lint.
 #[allow(missing_docs)]
@@ -94,7 +90,7 @@ mod codec;
 mod hot;
 mod huffman;
 mod input_log;
-mod raw_blocks;
+mod logs;
 mod rewinder;
 #[allow(missing_docs)]
 mod ring;
@@ -104,8 +100,9 @@ mod timeline;
 
 pub use codec::DecodeError;
 pub use input_log::{InputEvent, InputLog};
+pub use logs::MemoryWrite;
 pub use rewinder::{
-    Captured, Config, HistoryError, MemoryWrite, RewindError, Rewinder, SeekReport, Snapshot,
-    Stats, frames_to_seconds,
+    Captured, Config, HistoryError, RewindError, Rewinder, SeekReport, Snapshot, Stats,
+    frames_to_seconds,
 };
 pub use timeline::{RunUntil, Span, Timeline};

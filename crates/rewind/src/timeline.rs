@@ -12,7 +12,7 @@ use crate::rewinder::{
     Captured, Config, EVENT_KINDS, EventKind, HistoryError, MemoryWrite, ResetMark, RewindError,
     Rewinder, SeekReport, Stats,
 };
-use backspin_core::{BankError, Buttons, Core, Events, M_CYCLES_PER_FRAME, Output, State};
+use backspin_core::{BankError, Buttons, Core, Events, FrameBounds, Output, State};
 
 /// Where the timeline stands, for an overlay's progress bar and a window title.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -313,19 +313,12 @@ impl Timeline {
         events
     }
 
-    /// The emulation half of `run_frame` (the bench times the halves apart).
-    pub(crate) fn emulate_frame(&mut self) -> Events {
+    /// The emulation half of [`Timeline::run_frame`]: the frame is emulated, not yet
+    /// recorded. Call [`Timeline::record_frame`] next, before any input (a bench times
+    /// the halves apart).
+    pub fn emulate_frame(&mut self) -> Events {
         self.drop_inputs_not_made();
-        let start = self.core.state().hw.frames;
-        let limit = self.core.m_cycles() + 4 * M_CYCLES_PER_FRAME;
-        let mut events = Events::empty();
-        while self.core.state().hw.frames == start && self.core.m_cycles() < limit {
-            let run = self.core.run_frame();
-            events |= run;
-            if run.contains(Events::CPU_LOCKED) && self.core.state().hw.frames == start {
-                events |= self.core.run_until(self.core.m_cycles() + 64);
-            }
-        }
+        let events = FrameBounds::begin(&self.core).run_to_end(&mut self.core);
         self.frame += 1;
         events
     }
@@ -370,8 +363,8 @@ impl Timeline {
         self.rewinder.record_input(cycle, self.core.buttons().0);
     }
 
-    /// The recording half of `run_frame`.
-    pub(crate) fn record_frame(&mut self) {
+    /// The recording half of [`Timeline::run_frame`], after [`Timeline::emulate_frame`].
+    pub fn record_frame(&mut self) {
         if self.history {
             let cycle = self.cycle();
             self.last_capture = Some(self.rewinder.capture_at(

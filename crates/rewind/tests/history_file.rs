@@ -3,14 +3,11 @@
 //! or mismatched file is an error, never a panic.
 
 use backspin_core::{Core, Options, Rom, State};
-use backspin_rewind::{Config, HistoryError, Timeline, bench};
-use backspin_test_support::{InputScript, SplitMix64};
+use backspin_rewind::{Config, HistoryError, Timeline};
+use backspin_test_support::{InputScript, SplitMix64, builtin_rom};
 
 fn core() -> Core {
-    Core::new(
-        Rom::from_bytes(bench::builtin_rom()).unwrap(),
-        Options::default(),
-    )
+    Core::new(Rom::from_bytes(builtin_rom()).unwrap(), Options::default())
 }
 
 /// 600 frames with changing buttons, a reset and a state load.
@@ -102,7 +99,7 @@ fn damaged_foreign_and_mismatched_files_are_errors() {
         Err(HistoryError::Mismatch)
     );
     // Another ROM.
-    let mut other = bench::builtin_rom();
+    let mut other = builtin_rom();
     other[0x7FFF] ^= 1;
     let other = Core::new(Rom::from_bytes(other).unwrap(), Options::default());
     assert_eq!(

@@ -3,12 +3,11 @@
 //! history file keeps it.
 
 use backspin_core::{Core, Options, Rom, State};
-use backspin_rewind::bench;
 use backspin_rewind::{Config, MemoryWrite, Timeline};
-use backspin_test_support::InputScript;
+use backspin_test_support::{InputScript, builtin_rom};
 
 fn timeline(budget_bytes: usize) -> Timeline {
-    let rom = Rom::from_bytes(bench::builtin_rom()).unwrap();
+    let rom = Rom::from_bytes(builtin_rom()).unwrap();
     Timeline::new(Core::new(rom, Options::default()), budget_bytes)
 }
 
@@ -84,7 +83,7 @@ fn a_write_lands_at_once_and_changes_the_run() {
         (50..=220).any(|f| !same(&written[f], &unwritten[f])),
         "the writes changed nothing"
     );
-    let rom = Rom::from_bytes(bench::builtin_rom()).unwrap();
+    let rom = Rom::from_bytes(builtin_rom()).unwrap();
     let mut core = Core::new(rom, Options::default());
     assert!(core.poke_banked(3, 0x4000, 1).is_err(), "ROM is read-only");
     assert!(
@@ -199,7 +198,7 @@ fn a_history_file_keeps_the_writes() {
     let mut timeline = timeline(16 << 20);
     let states = play(&mut timeline, true);
     let file = timeline.save_history().unwrap();
-    let rom = Rom::from_bytes(bench::builtin_rom()).unwrap();
+    let rom = Rom::from_bytes(builtin_rom()).unwrap();
     let mut core = Core::new(rom, Options::default());
     core.load_state(timeline.core().state());
     let mut resumed = Timeline::resume(core, Config::new(16 << 20), &file).unwrap();

@@ -3,9 +3,8 @@
 //! emulation, captures, keyframes, evictions and forks included.
 
 use backspin_core::{Core, Options, Rom};
-use backspin_rewind::bench;
 use backspin_rewind::{Captured, Config, Timeline};
-use backspin_test_support::InputScript;
+use backspin_test_support::{InputScript, builtin_rom};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
@@ -44,21 +43,12 @@ static ALLOCATOR: Counting = Counting;
 
 #[test]
 fn capture_never_allocates() {
-    // With value blocks (the option) and without (the default, where keyframes may also
-    // choose a mirror source).
-    for value_blocks in [true, false] {
-        capture_never_allocates_with(value_blocks);
-    }
-}
-
-fn capture_never_allocates_with(value_blocks: bool) {
     ALLOCATIONS.with(|a| a.set(0));
-    let rom = Rom::from_bytes(bench::builtin_rom()).unwrap();
+    let rom = Rom::from_bytes(builtin_rom()).unwrap();
     let core = Core::new(rom, Options::default());
     // A small ring so that it wraps and evicts, and short keyframe groups.
     let mut config = Config::new(160 * 1024);
     config.keyframe_interval = 50;
-    config.value_blocks = value_blocks;
     let mut timeline = Timeline::with_config(core, config);
     let mut script = InputScript::new(3);
     let (mut stored, mut keyframes) = (0, 0);

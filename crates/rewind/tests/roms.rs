@@ -1,109 +1,17 @@
 //! Rewind on the real core: seeks and steps equal a straight run byte for byte (state and
 //! picture), redo keeps the future, a different input forks it. Runs on the built-in ROM
 //! always, and on the shared homebrew ROMs when they are present (skipped with a note
-//! otherwise).
+//! otherwise). The rewind bench (`backspin rewind-bench`) checks seeks and steps on more
+//! ROMs in the frontend's tests.
 
-use backspin_core::{Core, Model, Options, Rom, State};
+use backspin_core::{Core, Options, Rom, State};
 use backspin_rewind::Captured;
 use backspin_rewind::Timeline;
-use backspin_rewind::bench::{self, BenchConfig};
-use backspin_test_support::InputScript;
+use backspin_test_support::{InputScript, builtin_rom};
 use std::path::PathBuf;
 
 fn test_roms_dir() -> Option<PathBuf> {
     backspin_harness::locate_test_roms().ok()
-}
-
-/// The shared test ROMs are missing: a skip, or a failure under `BACKSPIN_REQUIRE_TEST_ROMS`.
-fn skip_no_roms() {
-    backspin_test_support::skip_or_fail("shared test ROMs not found (set GB_TEST_ROMS)");
-}
-
-fn short_config() -> BenchConfig {
-    BenchConfig {
-        seconds: 12,
-        seeks: 60,
-        steps: 60,
-        thinned_seeks: 30,
-        slowdown_seconds: 1,
-        budget_bytes: 16 << 20,
-        ..BenchConfig::default()
-    }
-}
-
-fn check_bench(name: &str, rom: &[u8]) {
-    let report = bench::run(rom, &short_config()).expect("ROM loads");
-    println!("{name}: {}", report.to_json());
-    assert!(
-        report.verified,
-        "{name}: {} of {} checks failed; first: {:?}",
-        report.failures, report.checks, report.first_failure
-    );
-}
-
-#[test]
-fn bench_verifies_on_the_builtin_rom() {
-    check_bench("builtin", &bench::builtin_rom());
-}
-
-/// Our own ROMs, assembled from source, so every clone checks rewind on the input-echo ROM
-/// (which logs each joypad change) and on the embedded demo.
-#[test]
-fn bench_verifies_on_our_own_roms() {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
-    for source in ["roms-test/input_echo.asm", "assets/demo/demo.asm"] {
-        let rom = backspin_asm::assemble_file(root.join(source))
-            .unwrap_or_else(|error| panic!("{source} assembles: {error}"));
-        check_bench(source, &rom);
-    }
-}
-
-/// The CGB: VRAM bank 1, palette RAM and WRAM banks go through the delta codec and come
-/// back byte for byte, pictures compared in colour. Our own CGB ROM, the demo in DMG
-/// compatibility mode, and gb8 (CGB-only) when the shared ROMs are present.
-#[test]
-fn bench_verifies_on_a_cgb() {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let config = BenchConfig {
-        model: Model::Cgb,
-        ..short_config()
-    };
-    let mut roms = Vec::new();
-    for source in ["roms-test/cgb_palette.asm", "assets/demo/demo.asm"] {
-        let rom = backspin_asm::assemble_file(root.join(source))
-            .unwrap_or_else(|error| panic!("{source} assembles: {error}"));
-        roms.push((source.to_string(), rom));
-    }
-    match test_roms_dir().map(|dir| std::fs::read(dir.join("homebrew/gb8.gb"))) {
-        Some(Ok(rom)) => roms.push(("gb8.gb".into(), rom)),
-        Some(Err(e)) => backspin_test_support::skip_or_fail(format!("gb8.gb: {e}")),
-        None => skip_no_roms(),
-    }
-    for (name, rom) in roms {
-        let report = bench::run(&rom, &config).expect("ROM loads");
-        println!("{name} (CGB): {}", report.to_json());
-        assert!(
-            report.verified && report.picture_checks > 0,
-            "{name}: {} of {} checks failed; first: {:?}",
-            report.failures,
-            report.checks,
-            report.first_failure
-        );
-    }
-}
-
-#[test]
-fn bench_verifies_on_shared_homebrew_roms() {
-    let Some(dir) = test_roms_dir() else {
-        return skip_no_roms();
-    };
-    for name in ["opus5.gb", "pocket.gb", "shocklobster.gb"] {
-        let path = dir.join("homebrew").join(name);
-        match std::fs::read(&path) {
-            Ok(rom) => check_bench(name, &rom),
-            Err(e) => backspin_test_support::skip_or_fail(format!("{name}: {e}")),
-        }
-    }
 }
 
 /// Plays `frames` frames on `timeline` with `script` (a function of the frame number) and
@@ -173,7 +81,7 @@ fn redo_then_fork(rom: Vec<u8>) {
 
 #[test]
 fn redo_then_fork_on_the_builtin_rom() {
-    redo_then_fork(bench::builtin_rom());
+    redo_then_fork(builtin_rom());
 }
 
 #[test]
@@ -191,7 +99,7 @@ fn redo_then_fork_on_a_homebrew_rom() {
 /// at the same M-cycle.
 #[test]
 fn rtc_host_time_is_replayed_on_seek() {
-    let mut rom = bench::builtin_rom();
+    let mut rom = builtin_rom();
     rom[0x147] = 0x10; // MBC3 + timer + RAM + battery
     rom[0x149] = 0x02; // 8 KiB RAM
     let mut sum = 0u8;
@@ -249,7 +157,7 @@ fn rtc_host_time_is_replayed_on_seek() {
 /// playing on after rewinding to before it forks it away.
 #[test]
 fn resets_are_replayed_on_seek_and_fork_like_inputs() {
-    let rom = Rom::from_bytes(bench::builtin_rom()).unwrap();
+    let rom = Rom::from_bytes(builtin_rom()).unwrap();
     let mut timeline = Timeline::new(Core::new(rom, Options::default()), 16 << 20);
     let mut script = InputScript::new(5);
     let mut states = vec![(0, Box::new(*timeline.core().state()))];
@@ -300,7 +208,7 @@ fn resets_are_replayed_on_seek_and_fork_like_inputs() {
 #[test]
 fn input_logs_stay_within_the_budget() {
     let budget = 256 * 1024;
-    let rom = Rom::from_bytes(bench::builtin_rom()).unwrap();
+    let rom = Rom::from_bytes(builtin_rom()).unwrap();
     let mut timeline = Timeline::new(Core::new(rom, Options::default()), budget);
     for frame in 0..20_000u32 {
         // A different button mask every frame: the worst case for the input log.

@@ -4,11 +4,10 @@
 
 use backspin_core::{Core, Options, Rom, State};
 use backspin_rewind::Timeline;
-use backspin_rewind::bench;
-use backspin_test_support::InputScript;
+use backspin_test_support::{InputScript, builtin_rom};
 
 fn timeline(budget_bytes: usize) -> Timeline {
-    let rom = Rom::from_bytes(bench::builtin_rom()).unwrap();
+    let rom = Rom::from_bytes(builtin_rom()).unwrap();
     Timeline::new(Core::new(rom, Options::default()), budget_bytes)
 }
 
@@ -50,7 +49,7 @@ fn play_with_loads(timeline: &mut Timeline) -> Vec<Box<State>> {
 }
 
 fn timeline_core_copy(timeline: &Timeline) -> Core {
-    let rom = Rom::from_bytes(bench::builtin_rom()).unwrap();
+    let rom = Rom::from_bytes(builtin_rom()).unwrap();
     let mut core = Core::new(rom, Options::default());
     core.load_state(timeline.core().state());
     core

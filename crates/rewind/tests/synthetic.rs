@@ -55,7 +55,6 @@ fn every_held_frame_seeks_exactly_through_wraps() {
     // Small budget: the ring wraps several times; keyframes every 50 frames.
     let mut config = Config::new(256 * 1024);
     config.keyframe_interval = 50;
-    config.value_blocks = true;
     let mut rewinder = Rewinder::with_config(config);
     for (f, state) in states.iter().enumerate() {
         let captured = rewinder.capture(state, f as u64);
@@ -63,7 +62,6 @@ fn every_held_frame_seeks_exactly_through_wraps() {
     }
     let stats = rewinder.stats();
     assert!(stats.ring_wraps > 0, "test must exercise wrap-around");
-    assert!(stats.value_blocks > 0, "test must exercise value blocks");
     assert!(stats.evicted_records > 0);
     let oldest = rewinder.oldest_frame().unwrap();
     assert_eq!(rewinder.newest_frame(), Some(899));
@@ -214,7 +212,6 @@ proptest! {
         let mut rng = SplitMix64::new(seed);
         let mut config = Config::new(48 * 1024 + (seed as usize % 4) * 16 * 1024);
         config.keyframe_interval = 1 + (seed % 20) as u32;
-        config.value_blocks = seed % 2 == 0;
         let mut rewinder = Rewinder::with_config(config);
         let mut timeline: BTreeMap<u64, Box<State>> = BTreeMap::new();
         let mut state: Box<State> = bytemuck::zeroed_box();

@@ -85,7 +85,7 @@ impl Rewinder {
             put_u32(&mut payload, record.len() as u32);
             payload.extend_from_slice(record);
         }
-        let chunks: Vec<_> = self.input.chunks().collect();
+        let chunks: Vec<_> = self.logs.buttons.chunks().collect();
         put_u32(&mut payload, chunks.len() as u32);
         for (first_frame, words) in chunks {
             put_u64(&mut payload, first_frame);
@@ -94,13 +94,13 @@ impl Rewinder {
                 put_u64(&mut payload, word);
             }
         }
-        put_u32(&mut payload, self.rtc_log.len() as u32);
-        for &(cycle, seconds) in &self.rtc_log {
+        put_u32(&mut payload, self.logs.rtc.len() as u32);
+        for &(cycle, seconds) in &self.logs.rtc {
             put_u64(&mut payload, cycle);
             put_u64(&mut payload, seconds);
         }
-        put_u32(&mut payload, self.resets.len() as u32);
-        for mark in &self.resets {
+        put_u32(&mut payload, self.logs.resets.len() as u32);
+        for mark in &self.logs.resets {
             put_u64(&mut payload, mark.cycle);
             put_u64(&mut payload, mark.frame);
             put_u64(&mut payload, mark.base);
@@ -112,8 +112,8 @@ impl Rewinder {
                 None => payload.push(0),
             }
         }
-        put_u32(&mut payload, self.writes.len() as u32);
-        for logged in &self.writes {
+        put_u32(&mut payload, self.logs.writes.len() as u32);
+        for logged in &self.logs.writes {
             put_u64(&mut payload, logged.write.cycle);
             put_u64(&mut payload, logged.frame);
             let bank = logged.write.bank.unwrap_or(MAPPED);
@@ -173,17 +173,22 @@ impl Rewinder {
             let words = (0..len)
                 .map(|_| input.u64())
                 .collect::<Result<Vec<_>, _>>()?;
-            if !rewinder.input.push_chunk(first_frame, &words) {
+            if !rewinder.logs.buttons.push_chunk(first_frame, &words) {
                 return Err(HistoryError::Corrupt("the input log is out of order"));
             }
         }
         let clock_events = input.u32()?;
         for _ in 0..clock_events {
             let event = (input.u64()?, input.u64()?);
-            if rewinder.rtc_log.last().is_some_and(|last| last.0 > event.0) {
+            if rewinder
+                .logs
+                .rtc
+                .last()
+                .is_some_and(|last| last.0 > event.0)
+            {
                 return Err(HistoryError::Corrupt("the clock log is out of order"));
             }
-            rewinder.rtc_log.push(event);
+            rewinder.logs.rtc.push(event);
         }
         let marks = input.u32()?;
         for _ in 0..marks {
@@ -198,13 +203,14 @@ impl Rewinder {
                 _ => return Err(HistoryError::Corrupt("a reset mark has an unknown kind")),
             };
             if rewinder
+                .logs
                 .resets
                 .last()
                 .is_some_and(|last| last.cycle > cycle || last.frame > frame)
             {
                 return Err(HistoryError::Corrupt("the reset log is out of order"));
             }
-            rewinder.resets.push(ResetMark {
+            rewinder.logs.resets.push(ResetMark {
                 cycle,
                 frame,
                 base,
@@ -222,13 +228,14 @@ impl Rewinder {
                 value,
             };
             if rewinder
+                .logs
                 .writes
                 .last()
                 .is_some_and(|last| last.write.cycle > cycle)
             {
                 return Err(HistoryError::Corrupt("the write log is out of order"));
             }
-            rewinder.writes.push(LoggedWrite { write, frame });
+            rewinder.logs.writes.push(LoggedWrite { write, frame });
         }
         if !input.0.is_empty() {
             return Err(HistoryError::Corrupt("bytes after the last section"));
@@ -263,7 +270,7 @@ impl Rewinder {
             .ok_or(HistoryError::Corrupt("no keyframe"))?;
         // From the newest keyframe (`reconstruct` might pick the newest state, which is
         // what is being rebuilt).
-        self.start_from(super::ReconstructSource::Keyframe(key), newest)
+        self.start_from(super::seek::ReconstructSource::Keyframe(key), newest)
             .map_err(|_| HistoryError::Corrupt("a record does not decode"))?;
         *self.newest = *self.cursor;
         self.encoder
@@ -365,7 +372,7 @@ mod tests {
 
     #[test]
     fn records_round_trip() {
-        let rom = Rom::from_bytes(crate::bench::builtin_rom()).unwrap();
+        let rom = Rom::from_bytes(backspin_test_support::builtin_rom()).unwrap();
         let mut core = Core::new(rom, Options::default());
         let mut rewinder = Rewinder::new(16 << 20);
         let mut states = Vec::new();

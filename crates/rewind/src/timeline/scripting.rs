@@ -4,7 +4,7 @@
 
 use super::Timeline;
 use backspin_core::state::CpuMode;
-use backspin_core::{Core, Events, M_CYCLES_PER_FRAME, State};
+use backspin_core::{Core, Events, FrameBounds, State};
 
 /// Why [`Timeline::run_until_pc`] returned.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -43,9 +43,8 @@ impl Timeline {
         let mut frames_run = 0;
         while frames_run < max_frames {
             self.drop_inputs_not_made();
-            let start = self.core.state().hw.frames;
-            let limit = self.core.m_cycles() + 4 * M_CYCLES_PER_FRAME;
-            while self.core.state().hw.frames == start && self.core.m_cycles() < limit {
+            let bounds = FrameBounds::begin(&self.core);
+            while !bounds.ended(&self.core) {
                 if at_target(&self.core) {
                     return (RunUntil::Reached, events);
                 }

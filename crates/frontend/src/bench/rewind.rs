@@ -4,43 +4,41 @@
 //! byte for byte against copies taken during play.
 //!
 //! Everything is a function of the ROM bytes and [`BenchConfig`], so tests can run a short
-//! version on any ROM (ours included). Timings are wall-clock and only reported, never
+//! version on any ROM (ours included). It drives `backspin-rewind` through its public API;
+//! the one thing it needs beyond a player's is the two halves of a frame
+//! (`Timeline::emulate_frame`, `Timeline::record_frame`), timed apart. Timings are wall-clock and only reported, never
 //! asserted.
 
-use crate::rewinder::{Config, Rewinder, frames_to_seconds};
-use crate::timeline::Timeline;
 use backspin_core::{
-    Buttons, Core, Events, M_CYCLES_PER_FRAME, M_CYCLES_PER_SECOND, Model, Options, Rom, RomError,
-    State,
+    Buttons, Core, M_CYCLES_PER_FRAME, M_CYCLES_PER_SECOND, Model, Options, Rom, RomError, State,
 };
-use backspin_test_support::{InputScript, SplitMix64};
+use backspin_movie::{InputScript, SplitMix64};
+use backspin_rewind::{Config, Rewinder, Timeline, frames_to_seconds};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::time::{Duration, Instant};
 
 /// What to run.
 #[derive(Clone, Debug)]
-pub struct BenchConfig {
+pub(crate) struct BenchConfig {
     /// The Game Boy to emulate.
-    pub model: Model,
+    pub(crate) model: Model,
     /// Emulated seconds of play.
-    pub seconds: u64,
+    pub(crate) seconds: u64,
     /// Seed of the joypad script.
-    pub input_seed: u64,
+    pub(crate) input_seed: u64,
     /// Random frames to seek to (each verified).
-    pub seeks: usize,
+    pub(crate) seeks: usize,
     /// Single-frame steps back from the newest frame, then as many steps forward (redo).
-    pub steps: usize,
+    pub(crate) steps: usize,
     /// Ring budget for the every-frame rewinder (large enough to hold the whole run).
-    pub budget_bytes: usize,
+    pub(crate) budget_bytes: usize,
     /// Thinning factor of the second rewinder run alongside (k in "every k-th frame").
-    pub thinned_every: u32,
+    pub(crate) thinned_every: u32,
     /// Random seeks verified on the thinned rewinder.
-    pub thinned_seeks: usize,
+    pub(crate) thinned_seeks: usize,
     /// Emulated seconds for the capture-off vs capture-on timing passes (three each).
-    pub slowdown_seconds: u64,
-    /// Rewinder option: store churning regions by value (see `raw_blocks`).
-    pub value_blocks: bool,
+    pub(crate) slowdown_seconds: u64,
 }
 
 impl Default for BenchConfig {
@@ -55,17 +53,16 @@ impl Default for BenchConfig {
             thinned_every: 4,
             thinned_seeks: 200,
             slowdown_seconds: 60,
-            value_blocks: false,
         }
     }
 }
 
 /// Percentiles of a set of timings.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct Percentiles {
-    pub p50: f64,
-    pub p99: f64,
-    pub max: f64,
+pub(crate) struct Percentiles {
+    pub(crate) p50: f64,
+    pub(crate) p99: f64,
+    pub(crate) max: f64,
 }
 
 impl Percentiles {
@@ -88,47 +85,45 @@ impl Percentiles {
 
 /// The results. `to_json` prints the fields the rewind issue asks for (and a few more).
 #[derive(Clone, Debug, Default)]
-pub struct BenchReport {
-    pub rom_title: String,
-    pub model: Model,
-    pub emulated_seconds: f64,
-    pub frames: u64,
-    pub bytes_per_emulated_second: f64,
-    pub keyframes: u64,
-    /// Blocks stored by value in the last keyframe group.
-    pub value_blocks: usize,
-    pub last_keyframe_bytes: usize,
-    pub capture_us: Percentiles,
-    pub seek_ms: Percentiles,
-    pub step_back_ms: Percentiles,
-    pub step_forward_ms: Percentiles,
+pub(crate) struct BenchReport {
+    pub(crate) rom_title: String,
+    pub(crate) model: Model,
+    pub(crate) emulated_seconds: f64,
+    pub(crate) frames: u64,
+    pub(crate) bytes_per_emulated_second: f64,
+    pub(crate) keyframes: u64,
+    pub(crate) last_keyframe_bytes: usize,
+    pub(crate) capture_us: Percentiles,
+    pub(crate) seek_ms: Percentiles,
+    pub(crate) step_back_ms: Percentiles,
+    pub(crate) step_forward_ms: Percentiles,
     /// Per operation, the fastest of `TIMING_PASSES` identical passes: the cost of the work
     /// itself, without preemption by other processes (shared machines).
-    pub seek_ms_best_of_passes: Percentiles,
-    pub step_back_ms_best_of_passes: Percentiles,
-    pub step_forward_ms_best_of_passes: Percentiles,
-    pub emulation_slowdown_pct: f64,
+    pub(crate) seek_ms_best_of_passes: Percentiles,
+    pub(crate) step_back_ms_best_of_passes: Percentiles,
+    pub(crate) step_forward_ms_best_of_passes: Percentiles,
+    pub(crate) emulation_slowdown_pct: f64,
     /// Capture time as a share of frame emulation time in the main pass.
-    pub capture_share_pct: f64,
-    pub emulated_frames_per_second: f64,
-    pub thinned_every: u32,
-    pub thinned_bytes_per_emulated_second: f64,
-    pub history_seconds_in_64mib: f64,
-    pub thinned_history_seconds_in_64mib: f64,
-    pub input_events: usize,
-    pub checks: usize,
+    pub(crate) capture_share_pct: f64,
+    pub(crate) emulated_frames_per_second: f64,
+    pub(crate) thinned_every: u32,
+    pub(crate) thinned_bytes_per_emulated_second: f64,
+    pub(crate) history_seconds_in_64mib: f64,
+    pub(crate) thinned_history_seconds_in_64mib: f64,
+    pub(crate) input_events: usize,
+    pub(crate) checks: usize,
     /// Checks that also compared the picture (drawn frames only; see `Expected::drawn`).
-    pub picture_checks: usize,
-    pub failures: usize,
-    pub first_failure: Option<String>,
-    pub verified: bool,
+    pub(crate) picture_checks: usize,
+    pub(crate) failures: usize,
+    pub(crate) first_failure: Option<String>,
+    pub(crate) verified: bool,
     /// The machine's 1-minute load average at the end (Linux only): timings are wall-clock,
     /// and on a shared machine other processes show up in the p99s.
-    pub load_average: Option<f64>,
+    pub(crate) load_average: Option<f64>,
 }
 
 impl BenchReport {
-    pub fn to_json(&self) -> String {
+    pub(crate) fn to_json(&self) -> String {
         let mut s = String::from("{\n");
         let mut field = |name: &str, value: String| {
             let _ = writeln!(s, "  \"{name}\": {value},");
@@ -153,7 +148,8 @@ impl BenchReport {
             num(self.bytes_per_emulated_second / 1024.0),
         );
         field("keyframes", self.keyframes.to_string());
-        field("value_blocks", self.value_blocks.to_string());
+        // A retired option (blocks stored by value): always 0, kept for readers of the JSON.
+        field("value_blocks", "0".to_string());
         field("last_keyframe_bytes", self.last_keyframe_bytes.to_string());
         field("capture_us_p50", num(self.capture_us.p50));
         field("capture_us_p99", num(self.capture_us.p99));
@@ -227,23 +223,10 @@ fn json_string(text: &str) -> String {
 }
 
 /// Passes over the seek and step sequence (see `BenchReport::seek_ms_best_of_passes`).
-pub const TIMING_PASSES: usize = 3;
-
-/// Runs until the core's frame counter advances (run_frame returns early on a breakpoint).
-pub fn run_one_frame(core: &mut Core) {
-    let start = core.state().hw.frames;
-    let limit = core.m_cycles() + 4 * M_CYCLES_PER_FRAME;
-    while core.state().hw.frames == start && core.m_cycles() < limit {
-        let events = core.run_frame();
-        if events.contains(Events::CPU_LOCKED) && core.state().hw.frames == start {
-            // A locked CPU still lets the LCD run; keep stepping so frames keep coming.
-            core.run_until(core.m_cycles() + 64);
-        }
-    }
-}
+const TIMING_PASSES: usize = 3;
 
 /// Emulated frames in `seconds`.
-pub fn frames_in(seconds: u64) -> u64 {
+fn frames_in(seconds: u64) -> u64 {
     (seconds * M_CYCLES_PER_SECOND).div_ceil(M_CYCLES_PER_FRAME)
 }
 
@@ -311,7 +294,7 @@ impl Checker {
 }
 
 /// Plays `config.seconds` of `rom`, then seeks and steps, verifying every result.
-pub fn run(rom: &[u8], config: &BenchConfig) -> Result<BenchReport, RomError> {
+pub(crate) fn run(rom: &[u8], config: &BenchConfig) -> Result<BenchReport, RomError> {
     let rom = Rom::from_bytes(rom.to_vec())?;
     let frames = frames_in(config.seconds).max(2);
     let mut report = BenchReport {
@@ -340,14 +323,10 @@ pub fn run(rom: &[u8], config: &BenchConfig) -> Result<BenchReport, RomError> {
 
     // Main pass: the timeline the player runs (every frame stored), and a thinned rewinder
     // fed the same inputs alongside.
-    let config_every = Config {
-        value_blocks: config.value_blocks,
-        ..Config::new(config.budget_bytes)
-    };
+    let config_every = Config::new(config.budget_bytes);
     let mut timeline = Timeline::with_config(Core::new(rom.clone(), options(config)), config_every);
     let mut thinned = Rewinder::with_config(Config {
         capture_every: config.thinned_every,
-        value_blocks: config.value_blocks,
         ..Config::new(config.budget_bytes)
     });
     let mut script = InputScript::new(config.input_seed);
@@ -385,7 +364,6 @@ pub fn run(rom: &[u8], config: &BenchConfig) -> Result<BenchReport, RomError> {
     report.bytes_per_emulated_second = stats.bytes_written as f64 / seconds;
     report.thinned_bytes_per_emulated_second = thinned_stats.bytes_written as f64 / seconds;
     report.keyframes = stats.keyframes_written;
-    report.value_blocks = stats.value_blocks;
     report.last_keyframe_bytes = stats.last_keyframe_bytes;
     report.input_events = stats.input_events;
     let mib64 = (64u64 << 20) as f64;
@@ -545,7 +523,6 @@ fn slowdown_pct(rom: &Rom, config: &BenchConfig) -> f64 {
         let mut on = Timeline::with_config(
             Core::new(rom.clone(), options(config)),
             Config {
-                value_blocks: config.value_blocks,
                 ..Config::new(config.budget_bytes)
             },
         );
@@ -558,7 +535,7 @@ fn slowdown_pct(rom: &Rom, config: &BenchConfig) -> f64 {
             let t = Instant::now();
             for _ in 0..n {
                 off_core.set_buttons(Buttons(off_script.next_frame()));
-                run_one_frame(&mut off_core);
+                backspin_core::run_one_frame(&mut off_core);
             }
             off += t.elapsed();
             let t = Instant::now();
@@ -575,37 +552,5 @@ fn slowdown_pct(rom: &Rom, config: &BenchConfig) -> f64 {
     100.0 * (best_on - best_off) / best_off.max(1e-9)
 }
 
-/// A 32 KiB ROM-only cartridge built here, so rewind tests and benches run on a fresh clone
-/// with no external ROM. It polls both joypad groups forever and folds the result into a
-/// 256-byte WRAM window (`C000..=C0FF`), so every frame changes a few hundred bytes and the
-/// state depends on exactly when each input arrived. It needs only the CPU, the memory map
-/// and P1; the project's own test ROMs can replace it once they exist.
-pub fn builtin_rom() -> Vec<u8> {
-    let mut rom = vec![0u8; 0x8000];
-    // Entry point: NOP; JP $0150.
-    rom[0x100..0x104].copy_from_slice(&[0x00, 0xC3, 0x50, 0x01]);
-    rom[0x134..0x13F].copy_from_slice(b"REWINDSWEEP");
-    let program: [u8; 22] = [
-        0x21, 0x00, 0xC0, // 0150 LD HL,$C000
-        0x3E, 0x20, //       0153 LD A,$20      select the direction keys
-        0xE0, 0x00, //       0155 LDH ($00),A
-        0xF0, 0x00, //       0157 LDH A,($00)
-        0x47, //             0159 LD B,A
-        0x3E, 0x10, //       015A LD A,$10      select the action keys
-        0xE0, 0x00, //       015C LDH ($00),A
-        0xF0, 0x00, //       015E LDH A,($00)
-        0xA8, //             0160 XOR B
-        0x86, //             0161 ADD A,(HL)
-        0x77, //             0162 LD (HL),A
-        0x2C, //             0163 INC L         stay inside one 256-byte page
-        0x18, 0xED, //       0164 JR $0153
-    ];
-    rom[0x150..0x150 + program.len()].copy_from_slice(&program);
-    // Header checksum over 0134..=014C, as the boot ROM computes it.
-    let mut sum = 0u8;
-    for &b in &rom[0x134..=0x14C] {
-        sum = sum.wrapping_sub(b).wrapping_sub(1);
-    }
-    rom[0x14D] = sum;
-    rom
-}
+#[cfg(test)]
+mod tests;

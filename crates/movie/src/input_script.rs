@@ -1,5 +1,6 @@
-//! A seeded joypad script that plays like a person, for benches and tests that need input
-//! without a player.
+//! A seeded joypad script that plays like a person: input without a player, for
+//! `movie record --random-seed`, the rewind bench, and the tests and benches (which reach it
+//! through `backspin-test-support`).
 
 use crate::SplitMix64;
 use backspin_core::Buttons;

@@ -1,5 +1,7 @@
 //! SplitMix64 (Steele, Lea and Flood, "Fast splittable pseudorandom number generators",
-//! 2014): one `u64` of state, good statistical quality for tests, identical on every platform.
+//! 2014): one `u64` of state, good statistical quality, identical on every platform. The
+//! generator behind [`InputScript`](crate::InputScript); tests share it through
+//! `backspin-test-support`, so a seed means the same sequence everywhere.
 
 /// A seeded SplitMix64 generator. The same seed gives the same sequence everywhere; tests
 /// print their seed so a failure can be replayed.

@@ -1,0 +1,174 @@
+//! Round trips of the record format and the token stream.
+
+use super::*;
+use backspin_test_support::SplitMix64;
+
+fn roundtrip(a: &[u8], b: &[u8]) {
+    let mut enc = Encoder::new(a.len());
+    let mut dec = Decoder::new(a.len());
+    let key = enc.encode_keyframe(a).to_vec();
+    enc.commit_keyframe();
+    dec.load_meta(0, &key).unwrap();
+    let mut base = a.to_vec();
+    let record = enc.encode_delta(&mut base, b).to_vec();
+    assert_eq!(base, b, "sync_base must leave base == cur");
+    let mut x = a.to_vec();
+    dec.apply(&record, &mut x, Apply::Forward).unwrap();
+    assert_eq!(x, b, "forward patch");
+    dec.apply(&record, &mut x, Apply::Backward).unwrap();
+    assert_eq!(x, a, "backward patch");
+}
+
+#[test]
+fn sparse_and_dense_changes_round_trip() {
+    let a: Vec<u8> = (0..10_007u32).map(|i| (i * 7 % 251) as u8).collect();
+    let mut b = a.clone();
+    roundtrip(&a, &b);
+    for i in [0, 1, 5, 63, 64, 65, 200, 203, 1000, 10_006] {
+        b[i] ^= 0x5A;
+    }
+    roundtrip(&a, &b);
+    let c: Vec<u8> = a.iter().map(|x| x.wrapping_add(1)).collect();
+    roundtrip(&a, &c);
+}
+
+#[test]
+fn sparse_delta_is_small() {
+    let a = vec![0u8; 150_000];
+    let mut b = a.clone();
+    for i in (0..150_000).step_by(1500) {
+        b[i] = 1;
+    }
+    let mut enc = Encoder::new(a.len());
+    let mut base = a.clone();
+    let len = enc.encode_delta(&mut base, &b).len();
+    assert!(len < 400, "100 changed bytes took {len} bytes");
+}
+
+#[test]
+fn corrupt_record_is_detected() {
+    let a = vec![0u8; 1000];
+    let mut b = a.clone();
+    b[10] = 3;
+    let mut enc = Encoder::new(a.len());
+    let mut record = enc.encode_delta(&mut a.clone(), &b).to_vec();
+    *record.last_mut().unwrap() ^= 1;
+    let mut dec = Decoder::new(a.len());
+    assert!(dec.apply(&record, &mut a.clone(), Apply::Forward).is_err());
+}
+
+#[test]
+fn huffman_deltas_after_a_keyframe_decode_with_its_code() {
+    let len = 20_000;
+    let mut enc = Encoder::new(len);
+    let mut dec = Decoder::new(len);
+    let mut base = vec![0u8; len];
+    let mut state = vec![0u8; len];
+    // Counter-like churn at scattered places: small differences, little repetition.
+    let mut rng = SplitMix64::new(12345);
+    let mut step = |state: &mut Vec<u8>, _k: usize| {
+        for _ in 0..150 {
+            let seed = rng.next_u64();
+            let j = (seed >> 33) as usize % len;
+            state[j] = state[j].wrapping_add(1 + (seed >> 20) as u8 % 3);
+        }
+    };
+    for k in 0..200 {
+        step(&mut state, k);
+        enc.encode_delta(&mut base, &state);
+    }
+    let key = enc.encode_keyframe(&state).to_vec();
+    enc.commit_keyframe();
+    assert!(!enc.code_is_flat());
+    let before = state.clone();
+    step(&mut state, 7);
+    let record = enc.encode_delta(&mut base, &state).to_vec();
+    assert!(record[0] & FLAG_HUFFMAN != 0, "flags {:#x}", record[0]);
+    let mut x = before.clone();
+    assert_eq!(
+        dec.apply(&record, &mut x, Apply::Forward),
+        Err(DecodeError::MissingCode)
+    );
+    dec.load_meta(1, &key).unwrap();
+    dec.apply(&record, &mut x, Apply::Forward).unwrap();
+    assert_eq!(x, state);
+    // The keyframe itself rebuilds the state from zeros.
+    let mut y = vec![0u8; len];
+    dec.apply(&key, &mut y, Apply::Forward).unwrap();
+    assert_eq!(y, before);
+}
+
+/// OAM copied by "DMA" from a WRAM page's previous value: the mirror is chosen, OAM then
+/// costs nothing, and records still move the state both ways (backward via the landing
+/// record's `Landing`).
+#[test]
+fn mirrored_oam_is_learned_and_walks_both_ways() {
+    mirrored_oam(false);
+    mirrored_oam(true);
+}
+
+/// `same_frame`: OAM is copied after the shadow moved (the source's new value).
+fn mirrored_oam(same_frame: bool) {
+    let len = size_of::<backspin_core::State>();
+    let spec = crate::hot::STATE_MIRROR;
+    let shadow = spec.first_source + 5 * spec.step;
+    let mut enc = Encoder::new(len);
+    let mut dec = Decoder::new(len);
+    let mut rng = SplitMix64::new(99);
+    let mut next = move |s: &mut Vec<u8>| {
+        // OAM = the shadow as it was; then the shadow moves (sprites drift by one).
+        if !same_frame {
+            s.copy_within(shadow..shadow + spec.len, spec.target);
+        }
+        for _ in 0..12 {
+            let seed = rng.next_u64();
+            let i = shadow + (seed >> 33) as usize % spec.len;
+            s[i] = s[i].wrapping_add(if seed & 1 == 0 { 1 } else { 255 });
+        }
+        if same_frame {
+            s.copy_within(shadow..shadow + spec.len, spec.target);
+        }
+    };
+    let mut states = vec![vec![0u8; len]];
+    let mut base = states[0].clone();
+    enc.encode_keyframe(&states[0]);
+    enc.commit_keyframe();
+    for k in 1..200 {
+        let mut s = states[k - 1].clone();
+        next(&mut s);
+        enc.encode_delta(&mut base, &s);
+        states.push(s);
+    }
+    let key = enc.encode_keyframe(&states[199]).to_vec();
+    enc.commit_keyframe();
+    assert_eq!(enc.mirror.range(), Some((spec.target, shadow, spec.len)));
+    assert_eq!(enc.mirror.codes_from_new(), same_frame);
+    let mut records = Vec::new();
+    let mut plain = 0;
+    for k in 200..220 {
+        let mut s = states[k - 1].clone();
+        next(&mut s);
+        records.push(enc.encode_delta(&mut base, &s).to_vec());
+        states.push(s);
+        let mut scratch = states[k - 1].clone();
+        let mut tokens = Vec::new();
+        tokenize_diff(&mut scratch, &states[k], &mut tokens, false);
+        plain += tokens.len();
+    }
+    let coded: usize = records.iter().map(Vec::len).sum();
+    assert!(
+        coded * 3 < plain * 2,
+        "{coded} bytes vs {plain} as plain tokens"
+    );
+    dec.load_meta(199, &key).unwrap();
+    let mut x = states[199].clone();
+    for (j, r) in records.iter().enumerate() {
+        dec.apply(r, &mut x, Apply::Forward).unwrap();
+        assert!(x == states[200 + j], "forward to {}", 200 + j);
+    }
+    for r in records[5..].iter().rev() {
+        dec.apply(r, &mut x, Apply::Backward).unwrap();
+    }
+    dec.apply(&records[4], &mut x, Apply::Landing).unwrap();
+    assert!(x == states[204], "back to 204");
+}
