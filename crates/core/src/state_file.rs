@@ -77,6 +77,10 @@ pub const MAGIC: [u8; 8] = *b"BSPNSTAT";
 pub const FORMAT_MAJOR: u16 = 1;
 /// Appended fields bump the minor version: older minors load through [`upgrade`].
 pub const FORMAT_MINOR: u16 = 7;
+/// The first minor whose [`State`] layout is today's: later minors changed only the file
+/// around the state, so raw `State` bytes stamped with any minor from here on are today's
+/// (how a rewind history file, which stores raw states, checks its stamp).
+pub const STATE_LAYOUT_SINCE_MINOR: u16 = 6;
 /// The first minor that stores only the cartridge's RAM (sized in the header).
 const SIZED_CART_RAM_MINOR: u16 = 4;
 /// The first minor whose file CRC covers the whole file.

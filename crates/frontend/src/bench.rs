@@ -1,6 +1,7 @@
 //! `backspin bench`: headless speed in frames per second, wall clock and process CPU time.
 
-use crate::headless::{Length, load_rom, model_of, run_for_each_frame};
+use crate::headless::{Length, model_of, run_for_each_frame};
+use crate::rom_file::load_rom;
 use crate::{CliResult, ModelArg};
 use backspin_core::{Core, FastPaths, Options};
 use std::path::PathBuf;
@@ -70,13 +71,14 @@ pub fn run(args: &BenchArgs) -> CliResult {
         },
     );
     let skip = !args.no_halt_skip;
+    let audio = args.audio.enabled(args.draw_every);
     core.set_fast_paths(FastPaths {
         defer_quiet_ticks: skip,
         halt_skipping: skip,
         poll_loop_skipping: skip,
         plain_steps: skip,
         lazy_mode3: !args.no_ppu_fast_path,
-        audio_synthesis: args.audio.enabled(args.draw_every),
+        audio_synthesis: audio,
         ..FastPaths::ALL
     });
     // Frame k (counting from 1) is drawn when k is a multiple of `draw_every`.

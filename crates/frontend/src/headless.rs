@@ -1,7 +1,7 @@
 //! `backspin run`: a ROM headless, for scripts, screenshots and serial output.
 
 use crate::error::{CliError, read_user_file};
-pub(crate) use crate::rom_file::load_rom;
+use crate::rom_file::load_rom;
 use crate::{CliResult, ModelArg, battery};
 use backspin_core::{
     BootRom, Core, Events, M_CYCLES_PER_FRAME, M_CYCLES_PER_SECOND, Model, Options, Rom,

@@ -14,6 +14,11 @@ fn test_roms_dir() -> Option<PathBuf> {
     backspin_harness::locate_test_roms().ok()
 }
 
+/// The shared test ROMs are missing: a skip, or a failure under `BACKSPIN_REQUIRE_TEST_ROMS`.
+fn skip_no_roms() {
+    backspin_test_support::skip_or_fail("shared test ROMs not found (set GB_TEST_ROMS)");
+}
+
 /// Plays `frames` frames on `timeline` with `script` (a function of the frame number) and
 /// returns the states with what each capture did.
 fn play(

@@ -170,8 +170,10 @@ pub fn check(
             if !states_differ {
                 return Err(message);
             }
+            // The verdict first: with several cores off the plain path, the first one to
+            // differ need not be the one whose trick is wrong.
             return Err(format!(
-                "{message}\n{}",
+                "{}\n{message}",
                 suspects(&reference, &variants, &plain, at_frame)
             ));
         }
@@ -200,8 +202,8 @@ fn suspects(reference: &Core, variants: &[Variant], plain: &Core, at_frame: bool
             .to_string()
     } else {
         format!(
-            "suspect: `{}` (the core with it off agrees with every trick off; every core \
-             with it on does not)",
+            "broken fast path: `{}` (the core with it off agrees with every trick off; every \
+             core with it on does not)",
             names.join("`, `")
         )
     }

@@ -19,7 +19,9 @@ use super::{LoggedWrite, MemoryWrite, ResetMark, Rewinder, STATE_LEN};
 use crate::codec;
 use crate::rewinder::Config;
 use backspin_core::State;
-use backspin_core::state_file::{FORMAT_MAJOR, FORMAT_MINOR, checksum::crc32};
+use backspin_core::state_file::{
+    FORMAT_MAJOR, FORMAT_MINOR, STATE_LAYOUT_SINCE_MINOR, checksum::crc32,
+};
 
 const MAGIC: [u8; 8] = *b"BSPNHIST";
 /// 2: the memory-write log after the marks.
@@ -307,7 +309,7 @@ fn check_container<'a>(rom_sha1: &[u8; 20], bytes: &'a [u8]) -> Result<&'a [u8],
             what: format!("a {state_len}-byte state, byte order {order}"),
         });
     }
-    if (major, minor) != (FORMAT_MAJOR, FORMAT_MINOR) {
+    if major != FORMAT_MAJOR || !(STATE_LAYOUT_SINCE_MINOR..=FORMAT_MINOR).contains(&minor) {
         return Err(HistoryError::OtherLayout {
             what: format!("save-state format {major}.{minor}"),
         });
