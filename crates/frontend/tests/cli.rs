@@ -3,21 +3,31 @@
 use assert_cmd::Command;
 use backspin_test_support::SplitMix64;
 use predicates::prelude::*;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 fn backspin() -> Command {
     Command::cargo_bin("backspin").unwrap()
 }
 
-/// A 32 KiB ROM-only cartridge that sets BGP to 0 (so the screen the boot ROM leaves,
-/// with its ® tile, shows all white) and then runs NOPs forever.
-fn write_nop_rom(dir: &Path) -> std::path::PathBuf {
-    let path = dir.join("nop.gb");
-    let mut rom = vec![0u8; 0x8000];
-    // xor a; ldh [$47], a; jr @ (then NOPs are never reached)
-    rom[0x100..0x105].copy_from_slice(&[0xAF, 0xE0, 0x47, 0x18, 0xFE]);
-    std::fs::write(&path, rom).unwrap();
+/// `roms-test/cli/<name>` assembled after the lines of `prefix` (what the source leaves to
+/// the test) and written to `dir/<rom>`.
+fn write_cli_rom(dir: &Path, name: &str, prefix: &str, rom: &str) -> PathBuf {
+    let source = backspin_harness::workspace_root()
+        .join("roms-test/cli")
+        .join(name);
+    let text = format!("{prefix}\nINCLUDE \"{name}\"\n");
+    // Named as the file itself, so that the INCLUDE resolves beside it.
+    let bytes = backspin_asm::assemble_str(&text, &source.display().to_string())
+        .unwrap_or_else(|e| panic!("{e}"));
+    let path = dir.join(rom);
+    std::fs::write(&path, bytes).unwrap();
     path
+}
+
+/// A 32 KiB ROM-only cartridge that sets BGP to 0 (so the screen the boot ROM leaves
+/// shows all white) and then idles (`white_idle.asm`).
+fn write_nop_rom(dir: &Path) -> PathBuf {
+    write_cli_rom(dir, "white_idle.asm", "", "nop.gb")
 }
 
 /// Exactly one line on stderr, `error: ... (<path>)`, a non-zero exit and no panic.
@@ -289,7 +299,7 @@ fn absurd_rewind_budgets_are_refused_at_start() {
 }
 
 /// A two-row manifest of our own ROM: one screenshot that matches, one that does not.
-fn write_manifest(dir: &Path) -> std::path::PathBuf {
+fn write_manifest(dir: &Path) -> PathBuf {
     write_nop_rom(dir);
     let gray = |value: u8| {
         let mut png = Vec::new();
@@ -398,20 +408,11 @@ fn test_command_reports_a_bad_manifest() {
     );
 }
 
-/// MBC1+RAM+BATTERY with 8 KiB RAM whose code enables RAM and writes $5A to $A000.
-fn write_battery_rom(dir: &Path) -> std::path::PathBuf {
-    let mut rom = vec![0u8; 0x8000];
-    rom[0x147] = 0x03; // MBC1+RAM+BATTERY
-    rom[0x149] = 0x02; // 8 KiB RAM
-    let code = [
-        0x3E, 0x0A, 0xEA, 0x00, 0x00, // LD A,$0A; LD ($0000),A: RAMG on
-        0x3E, 0x5A, 0xEA, 0x00, 0xA0, // LD A,$5A; LD ($A000),A
-        0x18, 0xFE, // JR -2
-    ];
-    rom[0x100..0x100 + code.len()].copy_from_slice(&code);
-    let path = dir.join("game.gb");
-    std::fs::write(&path, rom).unwrap();
-    path
+/// MBC1+RAM+BATTERY with 8 KiB RAM whose code enables RAM and writes $5A to $A000
+/// (`battery_byte.asm`).
+fn write_battery_rom(dir: &Path) -> PathBuf {
+    let prefix = "TITLE \"GAME\"\nDEF VALUE EQU $5A";
+    write_cli_rom(dir, "battery_byte.asm", prefix, "game.gb")
 }
 
 #[test]

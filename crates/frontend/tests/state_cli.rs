@@ -20,26 +20,24 @@ fn scene_rom(dir: &Path) -> PathBuf {
     path
 }
 
-/// A 32 KiB MBC1 cartridge with 8 KiB battery RAM running `program` from 0x0100.
-fn battery_rom(dir: &Path, name: &str, title: &str, program: &[u8]) -> PathBuf {
-    let mut rom = vec![0u8; 0x8000];
-    rom[0x134..0x134 + title.len()].copy_from_slice(title.as_bytes());
-    rom[0x147] = 0x03; // MBC1+RAM+BATTERY
-    rom[0x149] = 0x02; // 8 KiB
-    rom[0x100..0x100 + program.len()].copy_from_slice(program);
+/// A 32 KiB MBC1 cartridge with 8 KiB battery RAM titled `title` that writes `writes`
+/// to $A000 over and over, or never touches cartridge RAM (`roms-test/cli/battery_byte.asm`).
+fn battery_rom(dir: &Path, name: &str, title: &str, writes: Option<u8>) -> PathBuf {
+    let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../roms-test/cli/battery_byte.asm");
+    let value = writes.map_or(-1, i32::from);
+    let text = format!("TITLE \"{title}\"\nDEF VALUE EQU {value}\nINCLUDE \"battery_byte.asm\"\n");
+    // Named as the file itself, so that the INCLUDE resolves beside it.
+    let bytes = backspin_asm::assemble_str(&text, &source.display().to_string())
+        .unwrap_or_else(|e| panic!("{e}"));
     let path = dir.join(name);
-    std::fs::write(&path, rom).unwrap();
+    std::fs::write(&path, bytes).unwrap();
     path
 }
 
-/// JR -2: never touches cartridge RAM.
-const IDLE: &[u8] = &[0x18, 0xFE];
+/// Never touches cartridge RAM.
+const IDLE: Option<u8> = None;
 /// Enables cartridge RAM, then writes $42 to $A000 forever.
-const WRITES_RAM: &[u8] = &[
-    0x3E, 0x0A, 0xEA, 0x00, 0x00, // LD A,$0A; LD ($0000),A
-    0x3E, 0x42, 0xEA, 0x00, 0xA0, // loop: LD A,$42; LD ($A000),A
-    0x18, 0xF9, // JR loop
-];
+const WRITES_RAM: Option<u8> = Some(0x42);
 
 fn path_str(path: &Path) -> &str {
     path.to_str().unwrap()
