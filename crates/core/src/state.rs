@@ -5,7 +5,7 @@
 //! layout changes with the save-state format's minor version; their methods are the
 //! emulator's own and not meant to be called from outside the core.
 //!
-//! Rules (see `shared/docs/style.md`): `#[repr(C)]`, Pod, only unsigned integers and fixed
+//! Rules (see `docs/style.md`): `#[repr(C)]`, Pod, only unsigned integers and fixed
 //! arrays, every field at a multiple of its own size, explicit zeroed `_pad`. Any bit pattern
 //! is a valid `State`; code masks every index it takes from it. Frequently changing parts come
 //! first and the large, rarely written regions last, which keeps rewind deltas compact.

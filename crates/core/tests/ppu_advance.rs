@@ -280,7 +280,7 @@ fn background_pixels_follow_bgp() {
     assert!(frame.iter().all(|&shade| shade == 2));
 }
 
-/// Any bit pattern is a valid `PpuState` (style.md): random states tick, advance, read and
+/// Any bit pattern is a valid `PpuState` (`docs/style.md`): random states tick, advance, read and
 /// write registers without panicking.
 #[test]
 fn random_states_never_panic() {

@@ -1,6 +1,6 @@
 //! Frames per second with the PPU rendering every frame (`cargo test --release -p
 //! backspin-core --test ppu_speed -- --ignored --nocapture`). Prints figures; speed is not
-//! asserted (style.md: speed lives in benches).
+//! asserted (`docs/style.md`: speed lives in benches).
 
 use backspin_core::{Core, Options, Rom};
 use std::time::Instant;

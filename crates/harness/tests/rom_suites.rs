@@ -78,7 +78,7 @@ fn own_trials() -> Vec<Trial> {
         .collect()
 }
 
-/// Mooneye's CGB ROMs that neither manifest lists (issue 14 asks for them by name): run on a
+/// Mooneye's CGB ROMs that neither manifest lists, named here: run on a
 /// CGB, in compatibility mode as their headers ask; each must pass (no baseline).
 const UNLISTED_CGB_MOONEYE: [&str; 3] = [
     "mooneye/misc/bits/unused_hwio-C.gb",

@@ -1,5 +1,5 @@
-//! The landing measurement of issue 13, as an ignored test (minutes of emulation):
-//! a 10-minute movie of a homebrew game with seeded random play verifies clean, and 50
+//! The 10-minute movie measurement of `docs/movies.md`, as an ignored test (minutes of
+//! emulation): a movie of a homebrew game with seeded random play verifies clean, and 50
 //! single-bit faults at random cycles are each reported at the M-cycle they went in, with
 //! the field, or leave no trace at all. Prints each report's time: with the default
 //! keyframes (every 600 frames) a report replays from the keyframe before its fault.

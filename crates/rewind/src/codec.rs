@@ -1,17 +1,16 @@
 //! Snapshot encoding: byte differences against the previous snapshot, zero-run tokens, then
 //! LZ4 or Huffman when it pays.
 //!
-//! Why this shape (measurements in `shared/docs/rewind-notes.md`): consecutive per-frame
-//! states differ in tens to hundreds of bytes out of ~145 KiB, so their difference is almost
-//! all zeros. LZ4 alone spends about one byte per 255 zeros (~600 B per frame for nothing);
+//! Why this shape (measurements in `docs/rewind.md`): consecutive per-frame states differ
+//! in tens to hundreds of bytes out of ~145 KiB, so their difference is almost all zeros.
+//! LZ4 alone spends about one byte per 255 zeros;
 //! a zero-run tokeniser first removes the zeros, and the entropy stage then only sees the
 //! few changed bytes. A patch is applied by adding its bytes (one frame forward) or
 //! subtracting them (one frame back), so one record moves a state both ways in time.
 //!
 //! Differences are bytewise wrapping subtraction (`cur - old`, no borrow between bytes), not
 //! XOR: a value stepping by one codes as 0x01 or 0xFF every time, where its XOR is 01, 03,
-//! 07... as the low bits roll over. Measured together with the hot positions below (300 s of
-//! pocket.gb): 14.5 -> 13.8 KiB/s; the other ROMs 1-3 % smaller.
+//! 07... as the low bits roll over.
 //!
 //! Before tokenising, a delta applies the models its keyframe group carries
 //! ([`crate::hot`]): OAM is coded against the old value of its DMA source page, counters as

@@ -1,21 +1,21 @@
 //! Per-group models that keyframes carry for the deltas after them, besides the Huffman
 //! codes: a set of "hot" byte positions, and the expected per-frame step of known counters.
 //!
-//! Why: on pocket.gb a delta changes ~155 scattered bytes, and the zero-run token headers
-//! (gap and length varints) cost as much as the XOR bytes themselves. Most of those
+//! Why: a delta changes a hundred or so scattered bytes, and the zero-run token headers
+//! (gap and length varints) cost as much as the changed bytes themselves. Most of those
 //! positions are the same every frame (game variables, timers, the CPU's registers), so:
 //!
 //! - **Hot positions.** A keyframe lists the byte offsets that changed in a good share of the
 //!   previous group's deltas, sorted into [`CLASSES`] classes by how often. Every delta
-//!   then starts with one XOR byte per hot position, in list order, with no headers (a zero
-//!   for an unchanged one, which its class's Huffman code makes cost about a bit), and only
-//!   the other changes become zero-run tokens.
+//!   then starts with one difference byte per hot position, in list order, with no headers
+//!   (a zero for an unchanged one, which its class's Huffman code makes cost about a bit),
+//!   and only the other changes become zero-run tokens.
 //! - **Counters.** Fields that advance by about the same amount every frame (the M-cycle and
 //!   frame counters, the timer's system counter, the APU's clocks) change in two to four
-//!   bytes per frame as XOR, differently each time as carries ripple. For those fields a
-//!   delta stores, in place of the XOR, the zigzag of `new - old - expected` (little-endian,
-//!   wrapping at the field's width), where `expected` is the commonest step of the previous
-//!   group. It is usually 0 or a small jitter, so mostly zero bytes. Addition is invertible
+//!   bytes per frame as a difference, differently each time as carries ripple. For those
+//!   fields a delta stores, in place of the difference, the zigzag of
+//!   `new - old - expected` (little-endian, wrapping at the field's width), where `expected`
+//!   is the commonest step of the previous group. It is usually 0 or a small jitter, so mostly zero bytes. Addition is invertible
 //!   at a known `old` or `new`, so a record still moves the state both ways.
 //!
 //! Both are learned from the group before the keyframe and decoded from the keyframe alone,
@@ -263,7 +263,7 @@ pub struct CounterField {
 }
 
 /// The counters of [`backspin_core::State`] that advance by about the same amount every
-/// frame. Measured on the homebrew ROMs (see `Counters`); offsets come from the layout.
+/// frame (found on the homebrew ROMs' deltas, see `Counters`); offsets come from the layout.
 pub const STATE_COUNTERS: [CounterField; 6] = {
     use backspin_core::State;
     use backspin_core::state::HwState;
@@ -489,8 +489,8 @@ impl CounterVotes {
 /// A region whose new value is usually a copy of another region's *old* value, and the
 /// candidate places for that other region. On the Game Boy this is OAM: nearly every game
 /// copies a shadow page of WRAM into OAM by DMA during VBlank, before updating the shadow
-/// for the next frame, so OAM after frame t equals the shadow after frame t-1 (pocket.gb:
-/// every changed OAM byte, shocklobster.gb 38 %). Coded as a difference from the old shadow,
+/// for the next frame, so OAM after frame t usually equals the shadow after frame t-1.
+/// Coded as a difference from the old shadow,
 /// OAM costs nothing while the copy holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct MirrorSpec {

@@ -259,14 +259,7 @@ impl<'a> BitReader<'a> {
 /// varint lengths, and literal difference bytes, whose statistics depend on the state
 /// region they patch and on the byte before them (a zero inside a literal is a merged gap;
 /// after 0x01 or 0xFF, the next byte is often the carry of the same counter). Each of these
-/// contexts gets its own code. (The measurements below are from the XOR era with one header
-/// context of each kind and three literal positions; splitting headers by region and adding
-/// the 0x01/0xFF position was within ±0.5 % on 300 s, kept for pocket.gb.) Measured on
-/// pocket.gb over 120 s, as ideal static entropy: 281 B/frame with one code for headers and
-/// one for literals, 260 B/frame with these contexts; in the rewind bench (120 s, every
-/// frame) pocket.gb 18.0 -> 17.3 KiB/s, shocklobster.gb 7.0 -> 6.8, and about the same with
-/// k = 4 thinning (pocket.gb +1 %, the others -3 %). The region split helps every-frame
-/// capture; the position split helps both.
+/// contexts gets its own code (what the split bought: `docs/rewind.md`).
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct TokenCode {
     codes: [Code; CONTEXTS],
@@ -305,8 +298,7 @@ fn next_position(b: u8) -> usize {
     }
 }
 /// A context needs this many bytes in a group's statistics to get its own code (and a
-/// 128-byte table in the keyframe); an unused one stays flat and costs nothing. Measured
-/// over 120 s: 64 and 256 tie, 1024 is 1 % larger on pocket.gb, 8192 9 % larger.
+/// 128-byte table in the keyframe); an unused one stays flat and costs nothing.
 const MIN_CONTEXT_BYTES: u64 = 64;
 
 /// State offsets where the literal regions start: below HRAM (CPU, I/O, PPU, APU: packed

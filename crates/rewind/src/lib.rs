@@ -1,7 +1,7 @@
 //! Rewind for Backspin: a cycle-stamped input log, a double-ended ring of delta snapshots,
 //! binary-search seek with exact re-simulation, DVR-style redo and timeline forks.
 //!
-//! How history is stored (measurements and reasoning: `shared/docs/rewind-notes.md`):
+//! How history is stored (reasoning and measurements: `docs/rewind.md`):
 //! - Each stored frame is the bytewise difference of its state and the previous stored
 //!   state, coded as zero-run tokens (`codec.rs`), then kept raw, as LZ4, or Huffman-coded
 //!   with codes learned from the previous keyframe group (`huffman.rs`), whichever is
@@ -22,23 +22,8 @@
 //!   re-simulates with those inputs, so the state is byte-identical to the original run and
 //!   the picture is the one drawn then. Thinned capture (every k-th frame) re-simulates the
 //!   gap the same way.
-//! - What each part bought (600 s, KiB per emulated second, pocket.gb / shocklobster.gb /
-//!   opus5.gb): every frame, before 15.6 / 6.22 / 2.36, now 10.2 / 4.80 / 1.27; every 4th
-//!   frame, before 6.06 / 2.28 / 0.61, now 4.71 / 1.94 / 0.36 (the last few percent from the
-//!   APU flushing at each frame end, so snapshots hold its compact form). Over 300 s of pocket.gb:
-//!   counter steps -2 %, hot positions -3 %, subtraction instead of XOR -5 %, packed
-//!   keyframe metadata -1 %, keyframes every 1200 frames or 160 KiB of deltas instead of
-//!   every 600 -3 % (shocklobster.gb -8 %), the OAM mirror -7 % (k = 4: -2 %, against the
-//!   source's new value).
-//! - Tried and dropped: LZ4 with a dictionary per keyframe group (from 20 % smaller to 1 %
-//!   larger; the Huffman stage gains 18–30 %), storing churning regions by value (17 %
-//!   larger on one ROM, 3.5 % smaller on another; removed, its place in the keyframe
-//!   metadata is a constant 0), counter steps for the APU's channel timers and signal levels (+1 %: they are
-//!   noise), hot positions down to 10 % of frames (the Huffman code's one bit per unchanged
-//!   byte costs more than token headers save), Huffman over the keyframes' LZ4 (-15 % of a
-//!   keyframe, under 1 % of history), an expected step per hot position (+3 %), other
-//!   `MERGE_GAP`s and hot-class bounds (within ±1 %), and longer groups for thinned capture
-//!   (320 KiB of deltas: +6 % at k = 4; staler codes).
+//! - What each part bought, and what was tried and dropped, with the figures:
+//!   `docs/rewind.md`.
 //!
 //! - [`Timeline`] is what a frontend drives: it owns the core and the history, stamps every
 //!   input with a monotonic timeline cycle (resets restart the core's clock, not the

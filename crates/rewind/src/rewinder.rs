@@ -36,9 +36,7 @@ pub struct Config {
     /// ... or sooner, once the deltas since the last keyframe exceed this many bytes, which
     /// bounds seek time in bytes: a game with small deltas gets long groups (keyframes and
     /// their tables cost less, codes are learned from more frames), one that churns a lot
-    /// gets short ones. Defaults 1200 / 160 KiB measured against 600 / 512 KiB: 3 % smaller
-    /// on pocket.gb (~200 B deltas, so ~800-frame groups, seek p99 unchanged at ~2 ms), 8 %
-    /// on shocklobster.gb.
+    /// gets short ones. The defaults were chosen by measurement (`docs/rewind.md`).
     pub keyframe_chain_bytes: usize,
 }
 

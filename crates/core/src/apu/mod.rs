@@ -61,8 +61,7 @@ pub const SAMPLE_RATE: u32 = 48_000;
 
 /// The channels are caught up and finished samples handed to the host at least this often
 /// (and at every frame end): about 94 samples, inside the synthesizer's 128-sample ring.
-/// Measured: 512 M-cycles cost gejmboj.gb 2% more instructions and ~5% more time in
-/// per-flush setup.
+/// A shorter period costs more in per-flush setup.
 const FLUSH_M_CYCLES: u32 = 1 << (32 - FLUSH_CLOCK_SHIFT);
 /// `ApuState::flush_clock` counts M-cycles in its bits from here up.
 const FLUSH_CLOCK_SHIFT: u32 = 21;
@@ -75,8 +74,8 @@ const _: () =
 const CATCH_UP_PIECE_T_CYCLES: u32 = 8192;
 /// The mixer's scale: one DAC step (of ±15) at master volume 1 is this much of an i16 sample.
 /// Four channels at full swing and master volume 8 reach 15 × 4 × 8 × 40 = 19,200, which
-/// leaves headroom for the high-pass filter's overshoot when a loud square flips (with 64,
-/// busy homebrew music clipped on 0.3% of its samples).
+/// leaves headroom for the high-pass filter's overshoot when a loud square flips (a scale
+/// of 64 clipped busy music).
 const LEVEL_PER_DAC_STEP: i32 = 40;
 /// The wave channel lets the CPU at wave RAM while playing only if it read a sample within
 /// this many T-cycles before the access: in the last 2 MHz APU cycle of the M-cycle (SameBoy's

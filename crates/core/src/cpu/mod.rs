@@ -165,7 +165,7 @@ pub fn step(cpu: &mut CpuState, bus: &mut impl Bus) {
 pub(crate) fn step_plain(cpu: &mut CpuState, bus: &mut impl Bus) {
     debug_assert!(cpu.runs_plainly());
     // PC in a local (the fetch cannot change it): the increment below then adds to the
-    // register the fetch used, where `cpu.pc` was loaded again (2 instructions a step).
+    // register the fetch used, where `cpu.pc` would be loaded again.
     let pc = cpu.pc;
     let (opcode, checks_due) = bus.read_plain_fetch(pc);
     // Interrupts are sampled during the opcode fetch, as in `step`.

@@ -178,9 +178,8 @@ impl<'a> Machine<'a> {
     pub(super) fn cpu_write(&mut self, addr: u16, value: u8) {
         // Fast path, as in `cpu_read`: work RAM banks 0 and 1 with no DMA, and HRAM, which
         // nothing deferred can observe (no sync) and no lock-out or OAM bug touches. No
-        // check looks at them either. The same two tests as `ram_fast_read`, written out:
-        // one helper for both (returning `Option<&mut u8>`) cost cpu_instrs 6 % and
-        // gejmboj 0.7 % more instructions (cachegrind, `bench --draw-every 24`).
+        // check looks at them either. The same two tests as `ram_fast_read`, written out on
+        // purpose: one helper for both (returning `Option<&mut u8>`) compiled to slower code.
         if addr.wrapping_sub(0xC000) < self.windows.wram_fast_len {
             self.hw.wram[usize::from(addr & 0x1FFF)] = value;
             return;

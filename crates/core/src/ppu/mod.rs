@@ -94,9 +94,9 @@ const SCY_LEAD_DOTS: u16 = 1;
 const SCX_LEAD_DOTS: u16 = 1;
 
 /// The host's side of the PPU for one run of the machine: the frame buffers it draws into
-/// and the host's `FastPaths` that concern it, never saved. The machine builds it once per run and lends it
-/// to every tick by one reference (passing the buffers and options on each tick cost the
-/// DMG path about 1 % of its instructions).
+/// and the host's `FastPaths` that concern it, never saved. The machine builds it once per
+/// run and lends it to every tick by one reference (cheaper than passing the buffers and
+/// options on each tick).
 pub struct Host<'a> {
     /// The frame in shades (or CGB colour numbers); None while not drawing.
     frame: Option<&'a mut [u8; 160 * 144]>,
@@ -297,7 +297,7 @@ pub struct PpuState {
     /// CGB: the row source chosen with it (LY + SCY, or the window's line); revisions D and
     /// later keep it for the tile's data bytes too (Mealybug m3_scy_change CGB RevD).
     /// Revision C instead takes each data byte's row from LY + SCY at that byte's address
-    /// dot: tried on our fetcher, that passes both RevC rows (m3_scy_change,
+    /// dot: a fetcher doing so passes both RevC rows (m3_scy_change,
     /// m3_scy_change2, whose only picture is RevC's and mixes rows within a tile, which a
     /// latched row cannot) and fails RevD's, so those two rows stay failing for revision E.
     #[state(since = 3)]

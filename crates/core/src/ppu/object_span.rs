@@ -147,8 +147,7 @@ impl PpuState {
 
     /// Drops the objects whose column a dot at scanline X `x` has passed, as
     /// `mode3_after_window` does at each dot. Its loop is written twice on purpose: calling
-    /// this from there, even inlined, made `mode3_dot` cost opus5 0.3 % and gb8 0.4 % more
-    /// instructions (measured with cachegrind).
+    /// this from there, even inlined, made `mode3_dot` slower.
     fn drop_objects_passed(&mut self, x: u8) {
         while self.sprite_count > 0
             && (x < 160 || x >= 0u8.wrapping_sub(8))

@@ -41,8 +41,8 @@ fn entries_on_line(oam: &[u8; 160], line: u8, height: u8) -> u64 {
 /// `d = line - y` (wrapping) is below `height`; `s = y + 127 - line = 127 - d` (wrapping)
 /// is then in `128 - height..=127` and otherwise (`d` in `height..=255`) in `128..=255` or
 /// `0..=127 - height`: so `s` as a signed byte is above `127 - height` exactly for the
-/// entries on the line. One add, one signed compare and `movemask` test sixteen entries;
-/// about a third of the SWAR form's instructions, the Y gather being most of those.
+/// entries on the line. One add, one signed compare and `movemask` test sixteen entries,
+/// with no Y gather (the SWAR form's main cost).
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 #[target_feature(enable = "sse2")]
 fn entries_on_line_sse2(oam: &[u8; 160], line: u8, height: u8) -> u64 {
@@ -79,8 +79,7 @@ fn entries_on_line_sse2(oam: &[u8; 160], line: u8, height: u8) -> u64 {
 /// Branch-free, eight entries at a time in the byte lanes of a u64 (SWAR): their Y bytes
 /// gathered into one word, `line - y` per lane without borrows between lanes, lanes whose
 /// difference has no bit at or above `height` found exactly (no false zero), and their
-/// top bits moved to the entry order by one multiply. About half the instructions of a
-/// compare per entry (issue 15).
+/// top bits moved to the entry order by one multiply, in place of a compare per entry.
 #[cfg_attr(all(target_arch = "x86_64", target_feature = "sse2"), allow(dead_code))]
 #[inline(always)]
 fn entries_on_line_swar(oam: &[u8; 160], line: u8, height: u8) -> u64 {
@@ -216,7 +215,7 @@ impl PpuState {
     }
 
     /// An object is due: the background fetcher first reaches its high data byte, then
-    /// the object is fetched; a CGB is no different here. Cross-checked for issue 14
+    /// the object is fetched; a CGB is no different here. Cross-checked
     /// against SameBoy's display code, where an object at X=0 is matched from the first
     /// dot of mode 3 and holds the pixel output (fine-scroll discards included): both
     /// give 11 dots for an object at X=0 with SCX mod 8 = 0, 4 or 7, and 6 for X=1 with

@@ -20,8 +20,8 @@ pub(crate) fn write_sections(
     out: &mut Vec<u8>,
 ) -> Vec<(&'static str, usize)> {
     // The walk needs `&mut` (one visitor trait serves reading and writing): walk a copy,
-    // in a box kept per thread (a fresh 183 KB box per save costs more in page faults
-    // than the whole save).
+    // in a box kept per thread (a fresh box per save costs more in page faults than the
+    // save itself).
     WALK_COPY.with(|cell| {
         let mut kept = cell.try_borrow_mut();
         let mut fresh: Option<Box<State>> = None;

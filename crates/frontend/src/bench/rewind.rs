@@ -83,7 +83,7 @@ impl Percentiles {
     }
 }
 
-/// The results. `to_json` prints the fields the rewind issue asks for (and a few more).
+/// The results. `to_json` prints every figure `docs/rewind.md` reports, and a few more.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct BenchReport {
     pub(crate) rom_title: String,

@@ -3,8 +3,8 @@
 //!
 //! Repeated `varint zero_gap, varint literal_len, literal_len bytes`: the literal bytes are
 //! added to the target after skipping `zero_gap` bytes. Gaps shorter than `MERGE_GAP` bytes
-//! are folded into the literal (a token header costs at least two bytes; 4 measured best
-//! against 2, 8 and 12).
+//! are folded into the literal (a token header costs at least two bytes; see `docs/rewind.md`
+//! for the gaps tried).
 
 use super::{Apply, DecodeError};
 use crate::hot::ChangeCounts;
@@ -28,8 +28,7 @@ pub fn tokenize_diff(base: &mut [u8], cur: &[u8], out: &mut Vec<u8>, sync_base: 
 /// `cur`. `counts` (when given) counts every byte that differs.
 ///
 /// Equal 2 KiB spans, then equal 64-byte blocks, are skipped with one slice comparison
-/// each (a vectorised memcmp), which keeps a capture of a ~145 KiB state with ~100 changed
-/// bytes at a few µs.
+/// each (a vectorised memcmp), so a capture costs little more than its changed bytes.
 pub fn tokenize(
     base: &mut [u8],
     cur: &[u8],
