@@ -205,16 +205,6 @@ fn gui_battery_save_is_written_on_sigterm_and_sigint() {
     }
 }
 
-/// The frame number in the window's title, once the title has one.
-fn shown_frame(display: &Display, window: &str) -> Option<u64> {
-    let title = display.xdotool(&["getwindowname", window]);
-    let rest = title.split("frame ").nth(1)?;
-    rest.split(|c: char| !c.is_ascii_digit())
-        .next()?
-        .parse()
-        .ok()
-}
-
 /// Waits until the keeper has written a save counting at least `frames` (the player saves
 /// while the game writes); the save's frame count, or a panic after [`SAVE_LIMIT`].
 fn wait_for_saved(save: &Path, frames: u64, log: &Path) -> u64 {
@@ -271,7 +261,7 @@ fn kill_nine(name: &str, kills: u32, seed: u64) {
         let id = display.xdotool(&["search", "--onlyvisible", "--name", "^Backspin"]);
         let window = id.lines().next().filter(|w| !w.is_empty());
         let caught_up = window
-            .and_then(|window| shown_frame(&display, window))
+            .and_then(|window| display.shown_frame(window))
             .map(|shown| (shown, wait_for_saved(&save, loaded + shown, &log)));
         display.kill_app();
         let log_text = std::fs::read_to_string(&log).unwrap_or_default();

@@ -51,17 +51,6 @@ fn demo_rom(out: &Path) -> PathBuf {
     path
 }
 
-/// The frame number in the window title, once there is one.
-fn title_frame(display: &Display, window: &str) -> Option<u64> {
-    let title = display.xdotool(&["getwindowname", window]);
-    let digits = title.split("frame ").nth(1)?;
-    digits
-        .split(|c: char| !c.is_ascii_digit())
-        .next()?
-        .parse()
-        .ok()
-}
-
 /// Reads a 160×144 RGBA PNG as RGB pixels.
 fn read_png(path: &Path) -> Vec<[u8; 3]> {
     let decoder = png::Decoder::new(std::io::BufReader::new(
@@ -136,7 +125,7 @@ fn gui_cgb_game_shows_colour() {
         let window = display.wait_for_window(&log);
         // The picture is still from the first frame on; wait until frames are shown.
         let started = Instant::now();
-        while title_frame(&display, &window).is_none_or(|f| f < 30) {
+        while display.shown_frame(&window).is_none_or(|f| f < 30) {
             assert!(
                 started.elapsed() < Duration::from_secs(60),
                 "no frames shown"

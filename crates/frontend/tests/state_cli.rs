@@ -89,23 +89,28 @@ fn run_save_then_load_equals_a_straight_run() {
     );
 }
 
+/// Runs `rom` for `frames` frames and saves the state there to `file`.
+fn save_state_after(rom: &Path, frames: u32, file: &Path) {
+    backspin()
+        .args([
+            "run",
+            path_str(rom),
+            "--frames",
+            &frames.to_string(),
+            "--no-save",
+        ])
+        .arg("--save-state")
+        .arg(file)
+        .assert()
+        .success();
+}
+
 #[test]
 fn state_info_and_verify() {
     let dir = tempfile::tempdir().unwrap();
     let rom = scene_rom(dir.path());
     let file = dir.path().join("s.bss");
-    backspin()
-        .args([
-            "run",
-            path_str(&rom),
-            "--frames",
-            "30",
-            "--no-save",
-            "--save-state",
-        ])
-        .arg(&file)
-        .assert()
-        .success();
+    save_state_after(&rom, 30, &file);
 
     let output = backspin()
         .args(["state", "info"])
@@ -163,18 +168,7 @@ fn bad_state_files_are_one_line_errors() {
     let rom = scene_rom(dir.path());
     let other = battery_rom(dir.path(), "other.gb", "OTHERGAME", IDLE);
     let file = dir.path().join("s.bss");
-    backspin()
-        .args([
-            "run",
-            path_str(&rom),
-            "--frames",
-            "5",
-            "--no-save",
-            "--save-state",
-        ])
-        .arg(&file)
-        .assert()
-        .success();
+    save_state_after(&rom, 5, &file);
     let file_name = path_str(&file);
 
     assert_one_line_error(
@@ -232,18 +226,7 @@ fn flipped_bits_anywhere_are_refused_by_the_cli() {
     let dir = tempfile::tempdir().unwrap();
     let rom = scene_rom(dir.path());
     let file = dir.path().join("s.bss");
-    backspin()
-        .args([
-            "run",
-            path_str(&rom),
-            "--frames",
-            "5",
-            "--no-save",
-            "--save-state",
-        ])
-        .arg(&file)
-        .assert()
-        .success();
+    save_state_after(&rom, 5, &file);
     let bytes = std::fs::read(&file).unwrap();
     let info = state_file::info(&bytes).unwrap();
     let thumbnail_len = info.metadata.as_ref().unwrap().thumbnail_png.len();

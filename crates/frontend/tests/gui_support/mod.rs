@@ -339,14 +339,24 @@ impl Display {
     /// The frame number in the window title.
     pub fn title_frame(&self, window: &str) -> (u64, String) {
         let title = self.xdotool(&["getwindowname", window]);
-        let frame = title
-            .split("frame ")
-            .nth(1)
-            .and_then(|rest| rest.split(|c: char| !c.is_ascii_digit()).next())
-            .and_then(|digits| digits.parse().ok())
+        let frame = frame_in_title(&title)
             .unwrap_or_else(|| panic!("no frame number in the title {title:?}"));
         (frame, title)
     }
+
+    /// The frame number in the window's title, once the title has one.
+    pub fn shown_frame(&self, window: &str) -> Option<u64> {
+        frame_in_title(&self.xdotool(&["getwindowname", window]))
+    }
+}
+
+/// The frame number a player's title shows ("... - frame 123 ..."), if any.
+pub fn frame_in_title(title: &str) -> Option<u64> {
+    let rest = title.split("frame ").nth(1)?;
+    rest.split(|c: char| !c.is_ascii_digit())
+        .next()?
+        .parse()
+        .ok()
 }
 
 /// How long a GUI step may take before the test gives up: far beyond what it needs even on
@@ -365,12 +375,7 @@ pub fn wait_for_title(
     loop {
         // The first title, before any frame, has no frame number yet.
         let title = display.xdotool(&["getwindowname", window]);
-        let frame = title
-            .split("frame ")
-            .nth(1)
-            .and_then(|rest| rest.split(|c: char| !c.is_ascii_digit()).next())
-            .and_then(|digits| digits.parse().ok());
-        if let Some(frame) = frame
+        if let Some(frame) = frame_in_title(&title)
             && done(frame, &title)
         {
             return (frame, title);
