@@ -32,7 +32,8 @@ boot_dir="$build/SameBoy/build/bin/BootROMs"
 [[ -x "$sameboy" ]] || { echo "no $sameboy: run ../shared/peers/build-sameboy.sh (see its README)" >&2; exit 2; }
 export SAMEBOY_BOOT_ROMS="$boot_dir"
 
-cargo build -q --release -p backspin -p backspin-asm --example bsasm
+cargo build -q --release -p backspin
+cargo build -q --release -p backspin-asm --example bsasm
 bin=target/release
 out="${keep:-$(mktemp -d)}"
 mkdir -p "$out"
