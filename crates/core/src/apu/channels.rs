@@ -542,7 +542,7 @@ pub(super) fn next_square_change(tone: &ToneState, nrx1: u8, period: u32) -> (u3
     let position = u32::from(tone.position & 7);
     // Bit j: the duty bit j + 1 steps on.
     let ahead = duty.rotate_right((position + 1) & 7);
-    let changed = if duty >> position & 1 != 0 {
+    let changed = if square_level(tone, duty) != 0 {
         !ahead
     } else {
         ahead
@@ -571,8 +571,27 @@ pub(super) fn step_square(tone: &mut ToneState, step: u32, period: u32) -> bool 
 #[inline]
 pub(super) fn square_output(tone: &ToneState, nrx1: u8) -> u8 {
     let duty = DUTY_PATTERNS[usize::from(nrx1 >> 6)];
-    // The volume where the duty bit is 1, else 0 (a mask, not a branch).
-    tone.volume & 15 & 0u8.wrapping_sub(duty >> (tone.position & 7) & 1)
+    // The volume where the level is 1, else 0 (a mask, not a branch).
+    tone.volume & 15 & 0u8.wrapping_sub(square_level(tone, duty))
+}
+
+/// A square's output level now, 0 or 1: its duty pattern's bit at its step, or the level a
+/// duty change left held, and 0 during a trigger's start-up delay (masks, not branches).
+#[inline]
+pub(super) fn square_level(tone: &ToneState, duty: u8) -> u8 {
+    let position = tone.position;
+    let held = position >> 4 & 1;
+    let pattern = duty >> (position & 7) & 1;
+    let level = (pattern & !held) | (position >> SQUARE_HELD_LEVEL_SHIFT & held);
+    level & 1 & !(position >> 3 & 1)
+}
+
+/// An NRx1 write's duty side: the level already out stays until the next duty step.
+pub(super) fn hold_square_level(tone: &mut ToneState, old_nrx1: u8) {
+    let level = square_level(tone, DUTY_PATTERNS[usize::from(old_nrx1 >> 6)]);
+    tone.position = tone.position & (7 | SQUARE_SILENT_UNTIL_STEP)
+        | SQUARE_DUTY_HELD
+        | level << SQUARE_HELD_LEVEL_SHIFT;
 }
 
 /// The wave channel's digital output: the current nibble of its sample buffer, shifted by

@@ -140,6 +140,27 @@ const READ_MASK: [u8; 0x20] = [
     0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, // FF27-FF2F
 ];
 
+/// In a square's `ToneState::position`: the channel outputs 0 until its next duty step.
+/// Set by a trigger that turns the channel on (SameBoy's `sample_surpressed`; UNVERIFIED,
+/// the documentation is silent); any duty step clears it, as it carries out of bits 0-2.
+pub(crate) const SQUARE_SILENT_UNTIL_STEP: u8 = 0x08;
+
+/// In a square's `ToneState::position`: the output level (0 or 1) is held in bit 5 rather
+/// than read from the duty pattern, until the next duty step or volume change. A square's
+/// output is latched when it changes (at a duty step, a volume change or a trigger): an NRx1
+/// write changes the pattern but not the level already out (SameBoy; UNVERIFIED, the
+/// documentation is silent). Pinned by `probes/apu/sq2_duty_change`.
+pub(crate) const SQUARE_DUTY_HELD: u8 = 0x10;
+/// The held level's bit in `ToneState::position` (with `SQUARE_DUTY_HELD`).
+const SQUARE_HELD_LEVEL_SHIFT: u8 = 5;
+
+/// T-cycles a square's trigger adds to its first duty step, beyond one period: a channel that
+/// was off starts 8 late, a running one 4 (SameBoy's CGB-E `delay`, single speed; UNVERIFIED,
+/// Pan Docs only says the first step is delayed). Pinned by `probes/apu/sq1_trigger` and
+/// `sq_retrigger`.
+const SQUARE_START_DELAY_T_CYCLES: u32 = 8;
+const SQUARE_RESTART_DELAY_T_CYCLES: u32 = 4;
+
 /// Square duty patterns, bit `n` = output of duty step `n` (Pan Docs "Pulse channel").
 const DUTY_PATTERNS: [u8; 4] = [0b1000_0000, 0b1000_0001, 0b1110_0001, 0b0111_1110];
 
@@ -156,7 +177,9 @@ pub struct ToneState {
     /// 1 while the channel is on (its NR52 status bit).
     #[state(flag)]
     pub active: u8,
-    /// Square: duty step 0..=7 (masked on use).
+    /// Square: duty step 0..=7 in bits 0-2; bit 3 (`SQUARE_SILENT_UNTIL_STEP`) set while a
+    /// trigger's start-up delay holds the output at 0, bits 4-5 (`SQUARE_DUTY_HELD`) while a
+    /// duty change waits for the next step. Every duty step clears bits 3-7.
     pub position: u8,
     /// Envelope volume 0..=15 (masked on use).
     pub volume: u8,

@@ -137,16 +137,32 @@ impl ApuState {
 
     pub(super) fn write_channel_register(&mut self, index: usize, value: u8) {
         let old = self.regs[index];
+        let cgb = self.cgb != 0;
+        let old_square_periods = [
+            square_period(self.frequency(reg::NR13, reg::NR14)),
+            square_period(self.frequency(reg::NR23, reg::NR24)),
+        ];
         self.regs[index] = value;
         match index {
+            reg::NR13 | reg::NR14 => self.reload_if_just_stepped(0, old_square_periods[0]),
+            reg::NR23 | reg::NR24 => self.reload_if_just_stepped(1, old_square_periods[1]),
+            _ => {}
+        }
+        match index {
             reg::NR10 if self.sweep_negated != 0 && value & 0x08 == 0 => self.square1.active = 0,
-            reg::NR11 => self.square1.length = 64 - u16::from(value & 0x3F),
-            reg::NR21 => self.square2.length = 64 - u16::from(value & 0x3F),
+            reg::NR11 => {
+                self.square1.length = 64 - u16::from(value & 0x3F);
+                hold_square_level(&mut self.square1, old);
+            }
+            reg::NR21 => {
+                self.square2.length = 64 - u16::from(value & 0x3F);
+                hold_square_level(&mut self.square2, old);
+            }
             reg::NR31 => self.wave.length = 256 - u16::from(value),
             reg::NR41 => self.noise.length = 64 - u16::from(value & 0x3F),
-            reg::NR12 => write_envelope(&mut self.square1, old, value),
-            reg::NR22 => write_envelope(&mut self.square2, old, value),
-            reg::NR42 => write_envelope(&mut self.noise, old, value),
+            reg::NR12 => write_envelope(&mut self.square1, old, value, cgb),
+            reg::NR22 => write_envelope(&mut self.square2, old, value, cgb),
+            reg::NR42 => write_envelope(&mut self.noise, old, value, cgb),
             reg::NR30 if value & 0x80 == 0 => self.wave.active = 0,
             reg::NR14 | reg::NR24 | reg::NR34 | reg::NR44 => {
                 // NR14, NR24, NR34, NR44 are five registers apart: channel 0..=3.
@@ -159,13 +175,31 @@ impl ApuState {
         }
     }
 
+    /// A frequency write in the 2 MHz cycle in which a square's duty step reloaded its timer
+    /// (the timer is a whole period: the step came at the end of the caught-up time) reloads
+    /// it again with the new frequency, so the period just begun already has it (SameBoy's
+    /// `just_reloaded`; UNVERIFIED, the documentation is silent). Pinned by
+    /// `probes/apu/sq1_retrigger` and `sq_freq_change`.
+    fn reload_if_just_stepped(&mut self, channel: usize, old_period: u32) {
+        let (tone, period) = if channel == 0 {
+            let period = square_period(self.frequency(reg::NR13, reg::NR14));
+            (&mut self.square1, period)
+        } else {
+            let period = square_period(self.frequency(reg::NR23, reg::NR24));
+            (&mut self.square2, period)
+        };
+        if tone.active != 0 && tone.timer == old_period {
+            tone.timer = period;
+        }
+    }
+
     pub(super) fn trigger(&mut self, channel: usize) {
         match channel {
             0 => self.trigger_square1(),
             1 => {
                 let nr22 = self.regs[reg::NR22];
                 let period = square_period(self.frequency(reg::NR23, reg::NR24));
-                trigger_tone(&mut self.square2, nr22, period);
+                trigger_square(&mut self.square2, nr22, period);
             }
             2 => self.trigger_wave(),
             _ => {
@@ -210,7 +244,7 @@ impl ApuState {
 
     pub(super) fn trigger_square1(&mut self) {
         let frequency = self.frequency(reg::NR13, reg::NR14);
-        trigger_tone(
+        trigger_square(
             &mut self.square1,
             self.regs[reg::NR12],
             square_period(frequency),

@@ -76,10 +76,29 @@ impl ApuState {
     }
 }
 
+/// A square channel's trigger: the duty step stays where it was (only powering the APU off
+/// resets it: Pan Docs), the first step comes a start-up delay late, and a channel that was
+/// off outputs 0 until then.
+pub(super) fn trigger_square(tone: &mut ToneState, nrx2: u8, period: u32) {
+    let was_on = tone.active != 0;
+    release_held_level(tone);
+    trigger_tone(tone, nrx2, period);
+    if was_on {
+        tone.timer = period + SQUARE_RESTART_DELAY_T_CYCLES;
+    } else {
+        tone.timer = period + SQUARE_START_DELAY_T_CYCLES;
+        tone.position |= SQUARE_SILENT_UNTIL_STEP;
+    }
+}
+
+/// A square's output is worked out anew (from its duty pattern) when its volume changes.
+/// (The noise channel's `position` is 0 and stays so.)
+pub(super) fn release_held_level(tone: &mut ToneState) {
+    tone.position &= 7 | SQUARE_SILENT_UNTIL_STEP;
+}
+
 /// The part of a trigger that squares and noise share.
 pub(super) fn trigger_tone(tone: &mut ToneState, nrx2: u8, period: u32) {
-    // APPROX: the DMG delays a square's first step after a trigger by a few cycles and keeps
-    // the low bits of its timer; only audio timing depends on it, no test ROM here does.
     tone.timer = period;
     tone.volume = nrx2 >> 4;
     tone.envelope_timer = envelope_period(nrx2);
@@ -105,6 +124,7 @@ pub(super) fn clock_envelope(tone: &mut ToneState, nrx2: u8) {
     }
     tone.envelope_timer = envelope_period(nrx2);
     let volume = tone.volume & 15;
+    release_held_level(tone);
     if nrx2 & 0x08 != 0 && volume < 15 {
         tone.volume = volume + 1;
     } else if nrx2 & 0x08 == 0 && volume > 0 {
@@ -115,7 +135,7 @@ pub(super) fn clock_envelope(tone: &mut ToneState, nrx2: u8) {
 }
 
 /// An NRx2 write to a square or noise channel.
-pub(super) fn write_envelope(tone: &mut ToneState, old: u8, value: u8) {
+pub(super) fn write_envelope(tone: &mut ToneState, old: u8, value: u8, cgb: bool) {
     if value & 0xF8 == 0 {
         tone.active = 0; // The DAC is off, and so is the channel.
         return;
@@ -124,10 +144,21 @@ pub(super) fn write_envelope(tone: &mut ToneState, old: u8, value: u8) {
         return;
     }
     // "Zombie mode": a write while the channel plays nudges the volume without a trigger
-    // (Pan Docs "Obscure behavior"). UNVERIFIED on DMG, where SameBoy notes some variants are
-    // non-deterministic; no test ROM here covers it.
-    let mut volume = tone.volume & 15;
-    if old & 7 == 0 && tone.envelope_running != 0 {
+    // (Pan Docs "Obscure behavior").
+    let volume = tone.volume & 15;
+    release_held_level(tone);
+    tone.volume = if cgb {
+        zombie_volume_cgb(volume, old, value, tone.envelope_running == 0)
+    } else {
+        zombie_volume_dmg(volume, old, value, tone.envelope_running != 0)
+    };
+}
+
+/// The DMG's zombie step, as Pan Docs describes it. UNVERIFIED: SameBoy notes that some
+/// variants are non-deterministic on a DMG; no test ROM here covers it.
+fn zombie_volume_dmg(volume: u8, old: u8, value: u8, envelope_running: bool) -> u8 {
+    let mut volume = volume;
+    if old & 7 == 0 && envelope_running {
         volume += 1;
     } else if old & 0x08 == 0 {
         volume += 2;
@@ -135,5 +166,36 @@ pub(super) fn write_envelope(tone: &mut ToneState, old: u8, value: u8) {
     if (old ^ value) & 0x08 != 0 {
         volume = 16u8.wrapping_sub(volume);
     }
-    tone.volume = volume & 15;
+    volume & 15
+}
+
+/// The CGB's zombie step (CGB-D/E as SameBoy has it; UNVERIFIED, Pan Docs gives only the
+/// DMG's rule): a write that starts an envelope (period 0 to non-zero) clocks it once in the
+/// new direction; a direction change reflects the volume (to 16 - v going down; going up to
+/// 15 - v from a stopped envelope, else 14 - v, and then no clock). `stopped`: the envelope
+/// has run into 0 or 15. Pinned by `probes/apu/sq1_zombie`.
+fn zombie_volume_cgb(volume: u8, old: u8, value: u8, stopped: bool) -> u8 {
+    let increasing = value & 0x08 != 0;
+    let mut clock = value & 7 != 0 && old & 7 == 0 && !stopped;
+    // Period 0, increasing, written over the same: the clock fires too.
+    clock |= value & 0x0F == 0x08 && old & 0x0F == 0x08 && !stopped;
+    let mut volume = volume;
+    if (old ^ value) & 0x08 != 0 {
+        volume = if !increasing {
+            16u8.wrapping_sub(volume)
+        } else if old & 7 == 0 && !stopped {
+            volume ^ 15
+        } else {
+            14u8.wrapping_sub(volume)
+        };
+        clock &= !increasing;
+    }
+    if clock {
+        volume = if increasing {
+            volume.wrapping_add(1)
+        } else {
+            volume.wrapping_sub(1)
+        };
+    }
+    volume & 15
 }

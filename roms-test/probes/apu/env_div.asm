@@ -1,0 +1,33 @@
+; model: CGB
+; Square 1's first envelope step (NR12 $F1: volume 15 down, period 1) against the frame
+; sequencer: PCM12 read at 48 M-cycle offsets around the 8th DIV-APU event after a DIV write
+; (DIV bit 4 falling), single speed, duty 75 % at frequency $7FF. Shows the M-cycle at which
+; the volume drops from 15 to 14.
+INCLUDE "hardware.inc"
+    TITLE "ENVELOPE DIV"
+    CGB_FLAG $C0
+DEF SWEEP_COUNT EQU 48
+DEF DOUBLE_SPEED EQU 0
+
+SECTION "probe", ROM0
+ProbeSetup:
+    ld a, $C0
+    ldh [rNR11], a
+    ld a, $F1
+    ldh [rNR12], a
+    ld a, $FF
+    ldh [rNR13], a
+    ld a, $87
+    ldh [rNR14], a
+    ld bc, 2325
+    call ApuDelay
+    ret
+ProbeRead:
+    ldh a, [rPCM12]
+    ret
+Title:
+    db "ENVELOPE DIV", 0
+
+INCLUDE "apu.inc"
+INCLUDE "../../include/common.inc"
+INCLUDE "../../include/probe.inc"

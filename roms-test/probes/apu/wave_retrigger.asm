@@ -1,0 +1,34 @@
+; model: CGB
+; The wave channel (frequency $7F8, 4 M-cycles per sample, ramp wave) retriggered at 48
+; M-cycle offsets after its first trigger, from inside its start-up delay to several samples
+; in, single speed; PCM34 read 16 M-cycles after the retrigger. Shows the restart's delay, the
+; position reset and the sample buffer kept.
+INCLUDE "hardware.inc"
+    TITLE "WAVE RETRIGGER"
+    CGB_FLAG $C0
+DEF SWEEP_COUNT EQU 48
+DEF DOUBLE_SPEED EQU 0
+
+SECTION "probe", ROM0
+ProbeSetup:
+    call ApuLoadRampWave
+    ld a, $80
+    ldh [rNR30], a
+    ld a, $20
+    ldh [rNR32], a
+    ld a, $C0
+    ldh [rNR33], a
+    ld a, $87
+    ldh [rNR34], a
+    ret
+ProbeRead:
+    ld a, $87
+    ldh [rNR34], a
+    ldh a, [rPCM34]
+    ret
+Title:
+    db "WAVE RETRIGGER", 0
+
+INCLUDE "apu.inc"
+INCLUDE "../../include/common.inc"
+INCLUDE "../../include/probe.inc"
