@@ -3,7 +3,8 @@
 //! The file lives in the platform config directory (`directories`), e.g.
 //! `~/.config/backspin/config.toml` on Linux, and is written with the defaults on first run.
 //! A file that does not parse or names unknown keys is reported line by line and the defaults
-//! are used for that run; the file is never overwritten once it exists.
+//! are used for that run; the file is never overwritten once it exists, except once to take
+//! Escape (and the pad's Mode) out of `pause` in files written before the menu existed.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
