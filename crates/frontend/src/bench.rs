@@ -12,7 +12,7 @@ mod rewind;
 
 #[derive(clap::Args, Debug)]
 pub struct BenchArgs {
-    /// The ROM file (.gb).
+    /// The ROM file (.gb, .gbc, or a .zip holding one).
     pub rom: PathBuf,
     /// Which Game Boy to emulate.
     #[arg(long, value_enum, default_value_t)]
@@ -139,7 +139,7 @@ fn round1(value: f64) -> f64 {
 
 #[derive(clap::Args, Debug)]
 pub struct RewindBenchArgs {
-    /// The ROM file (.gb).
+    /// The ROM file (.gb, .gbc, or a .zip holding one).
     pub rom: PathBuf,
     /// Which Game Boy to emulate.
     #[arg(long, value_enum, default_value_t)]

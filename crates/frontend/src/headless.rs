@@ -12,7 +12,7 @@ use std::process::ExitCode;
 
 #[derive(clap::Args, Debug)]
 pub struct RunArgs {
-    /// The ROM file (.gb).
+    /// The ROM file (.gb, .gbc, or a .zip holding one).
     pub rom: PathBuf,
     /// Which Game Boy to emulate.
     #[arg(long, value_enum, default_value_t)]

@@ -31,7 +31,7 @@ use std::process::ExitCode;
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
-    /// ROM to play in a window (default: the embedded demo).
+    /// ROM to play in a window, .gb/.gbc or a .zip holding one (default: the embedded demo).
     rom: Option<PathBuf>,
     #[command(flatten)]
     player: player::PlayerArgs,

@@ -29,7 +29,7 @@ pub enum MovieCommand {
     /// `@M-CYCLE buttons`, `FRAME reset`, `FRAME rtc SECONDS`, `end FRAMES`; buttons are
     /// a b select start right left up down, or none) or from seeded random play.
     Record {
-        /// The ROM file (.gb).
+        /// The ROM file (.gb, .gbc, or a .zip holding one).
         rom: PathBuf,
         /// Where to write the movie.
         out: PathBuf,

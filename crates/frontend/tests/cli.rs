@@ -446,3 +446,90 @@ fn battery_save_is_written_beside_the_rom_and_checked_on_load() {
     assert_one_line_error(&["run", rom.to_str().unwrap()], &save, "100 bytes");
     assert_eq!(std::fs::read(&save).unwrap(), [1u8; 100]);
 }
+
+/// `dir/<name>` holding `members` (name, bytes), deflated as ROM sets are.
+fn write_zip(dir: &Path, name: &str, members: &[(&str, &[u8])]) -> PathBuf {
+    let path = dir.join(name);
+    let mut writer = zip::ZipWriter::new(std::fs::File::create(&path).unwrap());
+    let options = zip::write::SimpleFileOptions::default()
+        .compression_method(zip::CompressionMethod::Deflated);
+    for (member, bytes) in members {
+        writer.start_file(*member, options).unwrap();
+        std::io::Write::write_all(&mut writer, bytes).unwrap();
+    }
+    writer.finish().unwrap();
+    path
+}
+
+/// `backspin run game.zip` runs like `backspin run game.gb`: the same screenshot, the
+/// battery save beside the zip; `bench` and `movie record` take the zip too.
+#[test]
+fn a_zipped_rom_runs_like_the_plain_one() {
+    let plain_dir = tempfile::tempdir().unwrap();
+    let plain = write_battery_rom(plain_dir.path());
+    let zip_dir = tempfile::tempdir().unwrap();
+    let zipped = write_zip(
+        zip_dir.path(),
+        "game.zip",
+        &[("Game (World).gb", &std::fs::read(&plain).unwrap())],
+    );
+    let screenshot_of = |rom: &Path| {
+        let shot = rom.with_extension("png");
+        backspin()
+            .arg("run")
+            .arg(rom)
+            .args(["--frames", "30", "--screenshot"])
+            .arg(&shot)
+            .assert()
+            .success();
+        std::fs::read(shot).unwrap()
+    };
+    assert_eq!(screenshot_of(&plain), screenshot_of(&zipped));
+    let save = zip_dir.path().join("game.sav");
+    assert_eq!(
+        std::fs::read(&save).unwrap()[0],
+        0x5A,
+        "the .sav beside the zip"
+    );
+    assert_eq!(
+        std::fs::read(&save).unwrap(),
+        std::fs::read(plain_dir.path().join("game.sav")).unwrap()
+    );
+    backspin()
+        .arg("bench")
+        .arg(&zipped)
+        .args(["--frames", "10"])
+        .assert()
+        .success();
+    let movie = zip_dir.path().join("game.bsm");
+    backspin()
+        .args(["movie", "record"])
+        .arg(&zipped)
+        .arg(&movie)
+        .args(["--random-seed", "1", "--frames", "10"])
+        .assert()
+        .success();
+    backspin()
+        .args(["movie", "verify"])
+        .arg(&zipped)
+        .arg(&movie)
+        .assert()
+        .success();
+}
+
+#[test]
+fn a_zip_with_no_rom_or_two_is_a_one_line_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let none = write_zip(dir.path(), "none.zip", &[("readme.txt", b"no game")]);
+    assert_one_line_error(
+        &["run", none.to_str().unwrap()],
+        &none,
+        "the zip archive holds no .gb or .gbc ROM",
+    );
+    let two = write_zip(dir.path(), "two.zip", &[("a.gb", b"a"), ("b.gbc", b"b")]);
+    assert_one_line_error(
+        &["run", two.to_str().unwrap()],
+        &two,
+        "the zip archive holds 2 ROMs (a.gb, b.gbc)",
+    );
+}

@@ -3,16 +3,17 @@
 //! the loop; commands go out with non-blocking sends.
 
 use super::audio::AudioOutput;
-use super::config::{Action, Bindings};
+use super::config::{Action, Bindings, ButtonKey};
 use super::emu::{Command, FrameInfo, FrameReceiver, Mode};
 use super::game::Game;
 use super::input::{Effect, InputState, PadEvent, Source};
+use super::menu::{Choice, Menu, MenuKey};
 use super::overlay::{self, OverlayOptions};
 use super::picture::{ColourCorrection, Colours, Picture};
 use super::present::Presenter;
 use super::slots::Slots;
 use crate::ModelArg;
-use backspin_core::{Rom, SCREEN_HEIGHT, SCREEN_WIDTH};
+use backspin_core::{Buttons, Rom, SCREEN_HEIGHT, SCREEN_WIDTH};
 use crossbeam_channel::{Receiver, Sender};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -20,7 +21,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 use winit::application::ApplicationHandler;
 use winit::dpi::LogicalSize;
-use winit::event::{ElementState, KeyEvent, WindowEvent};
+use winit::event::{ElementState, KeyEvent, MouseButton, WindowEvent};
 use winit::event_loop::{ActiveEventLoop, ControlFlow};
 use winit::keyboard::{KeyCode, PhysicalKey};
 use winit::window::{Fullscreen, Window, WindowId};
@@ -89,6 +90,18 @@ pub struct App {
     title_shown: String,
     title_updated: Instant,
     title_mode: Option<Mode>,
+    /// Whether the title shown says the menu is open.
+    title_menu: bool,
+    /// The open menu, if any.
+    menu: Option<Menu>,
+    /// The slot the menu's slot entries start on: the last one it used.
+    menu_slot: u8,
+    /// The current bindings, one line each, for the menu's help page.
+    help_lines: Vec<String>,
+    /// Where the mouse is (physical pixels), for clicks on menu lines.
+    cursor: Option<(f64, f64)>,
+    /// The Game Boy buttons last sent: START and SELECT going down together open the menu.
+    buttons: u8,
     automation: Automation,
     started: Instant,
     presented: PresentStats,
@@ -125,6 +138,7 @@ impl App {
             }
         };
         let now = Instant::now();
+        let help_lines = super::config::bindings_lines(&bindings);
         App {
             window: None,
             presenter: None,
@@ -154,6 +168,12 @@ impl App {
             title_shown: String::new(),
             title_updated: now,
             title_mode: None,
+            title_menu: false,
+            menu: None,
+            menu_slot: 1,
+            help_lines,
+            cursor: None,
+            buttons: 0,
             automation,
             started: now,
             presented: PresentStats {
@@ -194,7 +214,15 @@ impl App {
         let mut effects = std::mem::take(&mut self.effects);
         for effect in effects.drain(..) {
             match effect {
-                Effect::Buttons(buttons) => self.send(Command::Buttons(buttons)),
+                Effect::Buttons(buttons) => {
+                    let chord = Buttons::START | Buttons::SELECT;
+                    let was_chord = self.buttons & chord == chord;
+                    self.buttons = buttons;
+                    self.send(Command::Buttons(buttons));
+                    if buttons & chord == chord && !was_chord && self.menu.is_none() {
+                        self.open_menu();
+                    }
+                }
                 Effect::Hold(Action::Rewind, held) => self.send(Command::Rewind(held)),
                 Effect::Hold(Action::Forward, held) => self.send(Command::Forward(held)),
                 Effect::Hold(Action::FastForward, held) => self.send(Command::FastForward(held)),
@@ -233,8 +261,83 @@ impl App {
             Action::UndoLoad => self.send(Command::UndoLoad),
             Action::UndoSave => self.send(Command::UndoSave),
             Action::RecordMovie => self.send(Command::ToggleRecording),
+            Action::Menu => self.open_menu(),
             Action::Joypad(_) | Action::Rewind | Action::Forward | Action::FastForward => {}
         }
+    }
+
+    /// Opens the menu: everything held is let go, and the game holds still until it closes.
+    fn open_menu(&mut self) {
+        if self.menu.is_some() {
+            return;
+        }
+        self.input.release_all(&mut self.effects);
+        self.key_actions.clear();
+        self.apply_effects();
+        self.menu = Some(Menu::new(self.menu_slot));
+        self.send(Command::MenuOpen(true));
+        self.menu_changed();
+    }
+
+    fn close_menu(&mut self) {
+        if let Some(menu) = self.menu.take() {
+            self.menu_slot = menu.slot();
+            self.send(Command::MenuOpen(false));
+            self.menu_changed();
+        }
+    }
+
+    /// The menu opened, closed or moved: the strip, the title and the picture follow.
+    fn menu_changed(&mut self) {
+        self.refresh_strip();
+        self.update_title();
+        if let Some(window) = &self.window {
+            window.request_redraw();
+        }
+    }
+
+    /// A key, pad button or click in the open menu. Returns whether to quit.
+    fn menu_input(&mut self, choice: impl FnOnce(&mut Menu, usize) -> Choice) -> bool {
+        let Some(menu) = &mut self.menu else {
+            return false;
+        };
+        let choice = choice(menu, self.help_lines.len());
+        match choice {
+            Choice::Stay => {}
+            Choice::Close => self.close_menu(),
+            Choice::Act(action) => self.menu_action(action),
+            Choice::CloseAndAct(action) => {
+                self.close_menu();
+                self.menu_action(action);
+            }
+            Choice::Quit => return true,
+        }
+        self.menu_changed();
+        false
+    }
+
+    /// What a menu entry asks for, refused in speedrun mode as its key would be.
+    fn menu_action(&mut self, action: Action) {
+        if self.speedrun_crc.is_some() && locked_in_speedrun(action) {
+            self.toast("LOCKED IN SPEEDRUN MODE");
+        } else {
+            self.press(action);
+        }
+    }
+
+    /// The menu line under the mouse, if the menu is open and the mouse is on the picture.
+    fn menu_line_under_cursor(&self) -> Option<usize> {
+        let ((x, y), window) = (self.cursor?, self.window.as_ref()?);
+        let size = window.inner_size();
+        let (scale, left, top) =
+            super::present::letterbox(size.width as usize, size.height as usize);
+        let (x, y) = (x as usize, y as usize);
+        if x < left || y < top || x >= left + SCREEN_WIDTH * scale {
+            return None;
+        }
+        let row = (y - top) / scale;
+        let line = row.checked_sub(overlay::MENU_TOP)? / overlay::MENU_LINE;
+        Some(line)
     }
 
     /// Shows the emulation thread's messages; a save changes the strip, so it is re-read.
@@ -254,7 +357,8 @@ impl App {
 
     /// Reads the slot thumbnails while Shift is held (ten small files), else drops them.
     fn refresh_strip(&mut self) {
-        self.strip = match (&self.slots, self.shift_held) {
+        let menu_on_a_slot = self.menu.as_ref().is_some_and(Menu::on_a_slot);
+        self.strip = match (&self.slots, self.shift_held || menu_on_a_slot) {
             (Some(slots), true) => Some(
                 (1..=super::config::SLOTS)
                     .map(|slot| slots.thumbnail(slot))
@@ -299,12 +403,14 @@ impl App {
             Mode::Forwarding => " - redo".into(),
             Mode::FastForward => format!(" - fast-forward x{:.1}", self.info.speed),
         };
+        let menu_open = self.menu.is_some();
+        let menu = if menu_open { " - menu" } else { "" };
         let title = format!(
-            "Backspin - {} - frame {}{state}",
+            "Backspin - {} - frame {}{state}{menu}",
             self.rom_title, self.info.span.position
         );
         // Title changes cost a round trip to the window system: a few per second is plenty.
-        let mode_changed = self.title_mode != Some(self.info.mode);
+        let mode_changed = self.title_mode != Some(self.info.mode) || self.title_menu != menu_open;
         if title != self.title_shown
             && (mode_changed || self.title_updated.elapsed() >= Duration::from_millis(250))
             && let Some(window) = &self.window
@@ -313,6 +419,7 @@ impl App {
             self.title_shown = title;
             self.title_updated = Instant::now();
             self.title_mode = Some(self.info.mode);
+            self.title_menu = menu_open;
         }
     }
 
@@ -325,7 +432,15 @@ impl App {
         {
             self.toast = None;
         }
+        let recording = self.info.recording;
+        let menu_lines = self
+            .menu
+            .as_ref()
+            .map(|menu| menu.lines(recording, &self.help_lines));
         let options = OverlayOptions {
+            menu: menu_lines
+                .as_ref()
+                .map(|(lines, highlighted)| (lines.as_slice(), *highlighted)),
             show_info: self.show_info,
             toast: self.toast.as_ref().map(|(text, _)| text.as_str()),
             slot_strip: self.strip.as_deref(),
@@ -389,16 +504,33 @@ impl App {
         }
     }
 
-    fn poll_gamepads(&mut self) {
-        if let Some(gilrs) = &mut self.gilrs {
-            while let Some(event) = gilrs.next_event() {
-                if let Some(event) = PadEvent::from_gilrs(&event) {
-                    self.input
-                        .pad_event(event, &self.bindings, &mut self.effects);
-                }
+    /// Returns whether the menu asked to quit.
+    fn poll_gamepads(&mut self) -> bool {
+        let mut quit = false;
+        while let Some(gilrs) = &mut self.gilrs {
+            let Some(event) = gilrs.next_event() else {
+                break;
+            };
+            let Some(event) = PadEvent::from_gilrs(&event) else {
+                continue;
+            };
+            if self.menu.is_none() {
+                self.input
+                    .pad_event(event, &self.bindings, &mut self.effects);
+            } else if let PadEvent::Button {
+                button,
+                pressed: true,
+                ..
+            } = event
+                && let Some(key) = ButtonKey::of(button)
+                    .and_then(|key| self.bindings.pad.get(&key))
+                    .and_then(|action| menu_key(*action))
+            {
+                quit |= self.menu_input(|menu, help| menu.key(key, help));
             }
         }
         self.apply_effects();
+        quit
     }
 }
 
@@ -491,6 +623,16 @@ impl ApplicationHandler<FrameReady> for App {
                 ..
             } => {
                 let pressed = state == ElementState::Pressed;
+                if self.menu.is_some() {
+                    if pressed
+                        && let Some(key) = menu_key_of(code)
+                            .or_else(|| self.bindings.key_action(code, false).and_then(menu_key))
+                        && self.menu_input(|menu, help| menu.key(key, help))
+                    {
+                        event_loop.exit();
+                    }
+                    return;
+                }
                 let action = if pressed {
                     let action = self.bindings.key_action(code, self.shift_held);
                     if let Some(action) = action {
@@ -502,6 +644,33 @@ impl ApplicationHandler<FrameReady> for App {
                 };
                 if let Some(action) = action {
                     self.action(Source::Keyboard, action, pressed);
+                }
+            }
+            WindowEvent::CursorMoved { position, .. } => {
+                self.cursor = Some((position.x, position.y));
+            }
+            WindowEvent::CursorLeft { .. } => self.cursor = None,
+            WindowEvent::MouseInput {
+                state: ElementState::Pressed,
+                button,
+                ..
+            } => {
+                let quit = match (button, self.menu.is_some()) {
+                    (MouseButton::Right, false) => {
+                        self.open_menu();
+                        false
+                    }
+                    (MouseButton::Right, true) => {
+                        self.menu_input(|menu, help| menu.key(MenuKey::Back, help))
+                    }
+                    (MouseButton::Left, true) => match self.menu_line_under_cursor() {
+                        Some(line) => self.menu_input(|menu, help| menu.click(line, help)),
+                        None => false,
+                    },
+                    _ => false,
+                };
+                if quit {
+                    event_loop.exit();
                 }
             }
             WindowEvent::ModifiersChanged(modifiers) => {
@@ -519,7 +688,9 @@ impl ApplicationHandler<FrameReady> for App {
     }
 
     fn about_to_wait(&mut self, event_loop: &ActiveEventLoop) {
-        self.poll_gamepads();
+        if self.poll_gamepads() {
+            event_loop.exit();
+        }
         self.drain_notices();
         if let Some(sink) = self.audio.reconnect() {
             self.send(Command::Audio(Box::new(sink)));
@@ -575,6 +746,34 @@ fn locked_in_speedrun(action: Action) -> bool {
             | Action::UndoSave
             | Action::RecordMovie
     )
+}
+
+/// What a key means in the menu, whatever the bindings say: the arrows move, Enter or Space
+/// chooses, Escape or Backspace goes back.
+fn menu_key_of(code: KeyCode) -> Option<MenuKey> {
+    Some(match code {
+        KeyCode::ArrowUp => MenuKey::Up,
+        KeyCode::ArrowDown => MenuKey::Down,
+        KeyCode::ArrowLeft => MenuKey::Left,
+        KeyCode::ArrowRight => MenuKey::Right,
+        KeyCode::Enter | KeyCode::NumpadEnter | KeyCode::Space => MenuKey::Choose,
+        KeyCode::Escape | KeyCode::Backspace => MenuKey::Back,
+        _ => return None,
+    })
+}
+
+/// What a bound action means in the menu: the d-pad moves, A or START chooses, B or the
+/// menu's own key goes back (so the gamepad works the menu as it works the game).
+fn menu_key(action: Action) -> Option<MenuKey> {
+    Some(match action {
+        Action::Joypad(Buttons::UP) => MenuKey::Up,
+        Action::Joypad(Buttons::DOWN) => MenuKey::Down,
+        Action::Joypad(Buttons::LEFT) => MenuKey::Left,
+        Action::Joypad(Buttons::RIGHT) => MenuKey::Right,
+        Action::Joypad(Buttons::A | Buttons::START) => MenuKey::Choose,
+        Action::Joypad(Buttons::B) | Action::Menu => MenuKey::Back,
+        _ => return None,
+    })
 }
 
 /// The title shown for a ROM: its header title, else the file name.

@@ -3,7 +3,8 @@
 //! The file lives in the platform config directory (`directories`), e.g.
 //! `~/.config/backspin/config.toml` on Linux, and is written with the defaults on first run.
 //! A file that does not parse or names unknown keys is reported line by line and the defaults
-//! are used for that run; the file is never overwritten once it exists.
+//! are used for that run; the file is never overwritten once it exists, except once to take
+//! Escape (and the pad's Mode) out of `pause` in files written before the menu existed.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -37,6 +38,8 @@ pub enum Action {
     UndoSave,
     /// Start or stop recording a movie.
     RecordMovie,
+    /// Open the menu (which pauses the game while it is open).
+    Menu,
 }
 
 /// Save-state slots per ROM.
@@ -77,6 +80,11 @@ pub const ACTIONS: &[(&str, Action, &str)] = &[
         "forward",
         Action::Forward,
         "hold to replay the kept future (redo)",
+    ),
+    (
+        "menu",
+        Action::Menu,
+        "open the menu (pauses; Esc closes it)",
     ),
     ("pause", Action::Pause, "pause / resume"),
     (
@@ -142,7 +150,8 @@ const DEFAULT_KEYS: &[(&str, &[&str])] = &[
     ("select", &["ShiftRight"]),
     ("rewind", &["Backspace"]),
     ("forward", &["Equal"]),
-    ("pause", &["KeyP", "Escape"]),
+    ("menu", &["Escape"]),
+    ("pause", &["KeyP"]),
     ("frame_advance", &["Period"]),
     ("frame_back", &["Comma"]),
     ("fast_forward", &["Tab"]),
@@ -186,7 +195,7 @@ const DEFAULT_PAD: &[(&str, &[&str])] = &[
     ("select", &["Select"]),
     ("rewind", &["LeftTrigger"]),
     ("forward", &["RightTrigger"]),
-    ("pause", &["Mode"]),
+    ("menu", &["Mode"]),
     ("fast_forward", &["RightTrigger2"]),
 ];
 
@@ -584,6 +593,51 @@ pub fn bindings_help() -> String {
     text
 }
 
+/// The bindings in force, one line per action (its name, then its keys and pad buttons),
+/// for the menu's help page.
+pub fn bindings_lines(bindings: &Bindings) -> Vec<String> {
+    let key_name = |code: &KeyCode| {
+        KEY_NAMES
+            .iter()
+            .find(|(_, c)| c == code)
+            .map_or("?", |(name, _)| *name)
+    };
+    let mut actions: Vec<Action> = ACTIONS.iter().map(|(_, action, _)| *action).collect();
+    actions.extend((1..=SLOTS).map(Action::LoadSlot));
+    actions.extend((1..=SLOTS).map(Action::SaveSlot));
+    actions
+        .into_iter()
+        .map(|action| {
+            let mut names: Vec<String> = bindings
+                .keys
+                .iter()
+                .filter(|(_, bound)| **bound == action)
+                .map(|(code, _)| key_name(code).to_string())
+                .collect();
+            names.extend(
+                bindings
+                    .shifted_keys
+                    .iter()
+                    .filter(|(_, bound)| **bound == action)
+                    .map(|(code, _)| format!("Shift+{}", key_name(code))),
+            );
+            names.extend(
+                bindings
+                    .pad
+                    .iter()
+                    .filter(|(_, bound)| **bound == action)
+                    .map(|(button, _)| format!("pad {}", button.0)),
+            );
+            let names = if names.is_empty() {
+                "-".to_string()
+            } else {
+                names.join(", ")
+            };
+            format!("{:<14}{names}", name_of(action))
+        })
+        .collect()
+}
+
 /// The default config file location (`None` when the platform has no home directory).
 pub fn default_path() -> Option<PathBuf> {
     directories::ProjectDirs::from("", "", "backspin").map(|d| d.config_dir().join("config.toml"))
@@ -596,7 +650,7 @@ pub fn load(path: Option<&Path>) -> Bindings {
         log::warn!("no config directory on this system; using the default bindings");
         return Bindings::defaults();
     };
-    match std::fs::read_to_string(path) {
+    match std::fs::read_to_string(path).map(|text| migrate_menu_keys(path, text)) {
         Ok(text) => match Bindings::parse(&text) {
             Ok(bindings) => {
                 log::info!("bindings from {}", path.display());
@@ -632,6 +686,55 @@ pub fn load(path: Option<&Path>) -> Bindings {
             Bindings::defaults()
         }
     }
+}
+
+/// The keys that opened nothing before the menu existed and paused instead: Escape on the
+/// keyboard and Mode on a gamepad. They open the menu now, and pause stays on P.
+const MOVED_TO_MENU: &[(&str, &str)] = &[("keyboard", "Escape"), ("gamepad", "Mode")];
+
+/// A config file written before the menu existed gives Escape (and the pad's Mode) to pause,
+/// which would keep them from opening the menu. Such a file is rewritten once without them
+/// (comments, order and everything else kept), with a one-line notice; the text to use is
+/// returned even when the file cannot be written.
+fn migrate_menu_keys(path: &Path, text: String) -> String {
+    let Some(migrated) = without_pause_menu_keys(&text) else {
+        return text;
+    };
+    match crate::battery::write_atomic(path, migrated.as_bytes()) {
+        Ok(()) => log::warn!(
+            "{}: Escape now opens the menu, so it no longer pauses (pause stays on P); file updated",
+            path.display()
+        ),
+        Err(error) => log::warn!(
+            "Escape now opens the menu, so it no longer pauses (pause stays on P); cannot update {}: {error}",
+            path.display()
+        ),
+    }
+    migrated
+}
+
+/// `text` with Escape and Mode taken out of the pause lists, or `None` when neither is
+/// there (or the file does not parse: then the usual problems are reported).
+fn without_pause_menu_keys(text: &str) -> Option<String> {
+    let mut document: toml_edit::DocumentMut = text.parse().ok()?;
+    let mut changed = false;
+    for (table, moved) in MOVED_TO_MENU {
+        let Some(pause) = document
+            .get_mut(table)
+            .and_then(|table| table.get_mut("pause"))
+            .and_then(|item| item.as_array_mut())
+        else {
+            continue;
+        };
+        let before = pause.len();
+        pause.retain(|value| {
+            !value
+                .as_str()
+                .is_some_and(|name| name.eq_ignore_ascii_case(moved))
+        });
+        changed |= pause.len() != before;
+    }
+    changed.then(|| document.to_string())
 }
 
 #[cfg(test)]
@@ -697,5 +800,50 @@ mod tests {
             "a user's file is never overwritten"
         );
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn escape_bound_to_pause_moves_to_the_menu_keeping_the_rest_of_the_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("config.toml");
+        let old = "# my keys\n[keyboard]\n# pausing\npause = [\"KeyP\", \"Escape\"] # both\na = [\"KeyS\"]\n\n[gamepad]\npause = [\"Mode\"]\n";
+        std::fs::write(&path, old).unwrap();
+        let bindings = load(Some(&path));
+        let migrated = std::fs::read_to_string(&path).unwrap();
+        assert_eq!(
+            migrated,
+            "# my keys\n[keyboard]\n# pausing\npause = [\"KeyP\"] # both\na = [\"KeyS\"]\n\n[gamepad]\npause = []\n"
+        );
+        assert_eq!(
+            bindings.key_action(KeyCode::Escape, false),
+            Some(Action::Menu)
+        );
+        assert_eq!(
+            bindings.key_action(KeyCode::KeyP, false),
+            Some(Action::Pause)
+        );
+        assert_eq!(
+            bindings.key_action(KeyCode::KeyS, false),
+            Some(Action::Joypad(backspin_core::Buttons::A))
+        );
+        assert_eq!(bindings.pad.get(&ButtonKey("Mode")), Some(&Action::Menu));
+        // Once migrated, the file is left alone.
+        assert!(without_pause_menu_keys(&migrated).is_none());
+        assert!(without_pause_menu_keys(&default_file_text()).is_none());
+    }
+
+    #[test]
+    fn help_lines_show_the_bindings_in_force() {
+        let bindings = Bindings::parse("[keyboard]\npause = [\"KeyQ\"]\n").unwrap();
+        let lines = bindings_lines(&bindings);
+        assert!(lines.contains(&format!("{:<14}KeyQ", "pause")), "{lines:?}");
+        assert!(
+            lines.contains(&format!("{:<14}Escape, pad Mode", "menu")),
+            "{lines:?}"
+        );
+        assert!(
+            lines.contains(&format!("{:<14}Shift+F3", "save_slot_3")),
+            "{lines:?}"
+        );
     }
 }

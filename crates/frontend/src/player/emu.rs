@@ -41,6 +41,9 @@ pub enum Command {
     Forward(bool),
     FastForward(bool),
     TogglePause,
+    /// The menu opened (`true`) or closed: the game holds still while it is open, whatever
+    /// the pause key said, and goes on as it was when it closes.
+    MenuOpen(bool),
     FrameAdvance,
     FrameBack,
     /// Reset before the next frame; logged as an input, so it can be rewound past.
@@ -187,6 +190,8 @@ struct Emu {
     samples: Vec<i16>,
     buttons: u8,
     paused: bool,
+    /// The menu is open: no frame runs (see `Command::MenuOpen`).
+    menu_open: bool,
     rewind_held: bool,
     forward_held: bool,
     fast_forward_held: bool,
@@ -248,6 +253,7 @@ impl Emu {
             samples: Vec::with_capacity(4096),
             buttons: 0,
             paused: settings.start_paused && !settings.speedrun,
+            menu_open: false,
             rewind_held: false,
             forward_held: false,
             fast_forward_held: false,
@@ -271,7 +277,7 @@ impl Emu {
             Mode::Rewinding
         } else if self.forward_held {
             Mode::Forwarding
-        } else if self.paused {
+        } else if self.holding_still() {
             Mode::Paused
         } else if self.fast_forward_held {
             Mode::FastForward
@@ -280,9 +286,14 @@ impl Emu {
         }
     }
 
+    /// Paused by the key or held by the open menu.
+    fn holding_still(&self) -> bool {
+        self.paused || self.menu_open
+    }
+
     /// Whether the next loop iteration emulates or shows a frame.
     fn busy(&self) -> bool {
-        !self.paused
+        !self.holding_still()
             || self.rewind_held
             || self.forward_held
             || self.pending_advance > 0
@@ -308,6 +319,10 @@ impl Emu {
                 self.paused = !self.paused;
                 self.pending_advance = 0;
                 self.pending_back = 0;
+                self.send_frame(true);
+            }
+            Command::MenuOpen(open) => {
+                self.menu_open = open;
                 self.send_frame(true);
             }
             Command::FrameAdvance if self.paused => self.pending_advance += 1,
@@ -394,7 +409,7 @@ impl Emu {
     /// While paused no frames flow: resend the current one so the overlay and title show
     /// the new mode (e.g. "paused" again after a rewind key is released).
     fn refresh_when_paused(&mut self) {
-        if self.paused {
+        if self.holding_still() {
             self.send_frame(true);
         }
     }
@@ -668,6 +683,7 @@ fn locked_in_speedrun(command: &Command) -> bool {
             | Command::Forward(_)
             | Command::FastForward(_)
             | Command::TogglePause
+            | Command::MenuOpen(_)
             | Command::FrameAdvance
             | Command::FrameBack
             | Command::LoadGame(_)

@@ -162,6 +162,15 @@ impl InputState {
 
     /// Lets go of everything `source` holds (an unplugged pad; the window losing focus,
     /// after which key releases never arrive).
+    /// Lets go of everything the keyboard and every gamepad hold (the menu opened).
+    pub fn release_all(&mut self, out: &mut Vec<Effect>) {
+        self.release(Source::Keyboard, out);
+        let pads: Vec<usize> = self.pads.keys().copied().collect();
+        for pad in pads {
+            self.release(Source::Pad(pad), out);
+        }
+    }
+
     pub fn release(&mut self, source: Source, out: &mut Vec<Effect>) {
         let held: Vec<Action> = self.source(source).held.iter().copied().collect();
         for action in held {

@@ -12,6 +12,7 @@ pub mod config;
 mod emu;
 mod game;
 mod input;
+mod menu;
 mod overlay;
 mod picture;
 mod present;

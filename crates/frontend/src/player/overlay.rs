@@ -24,7 +24,15 @@ pub struct OverlayOptions<'a> {
     pub slot_strip: Option<&'a [Option<Vec<u8>>]>,
     /// Speedrun mode: the ROM's CRC-32, shown with the run's timer.
     pub speedrun_crc: Option<u32>,
+    /// The open menu: its lines and the highlighted one, drawn over a darkened picture.
+    pub menu: Option<(&'a [String], Option<usize>)>,
 }
+
+/// Top row of the menu's first line, and the rows each line takes.
+pub const MENU_TOP: usize = 4;
+pub const MENU_LINE: usize = 8;
+/// Left edge of the menu's lines.
+const MENU_LEFT: usize = 6;
 
 /// Characters per toast line (4 pixels each, a margin on both sides).
 const TOAST_COLUMNS: usize = (SCREEN_WIDTH - 4) / 4;
@@ -32,6 +40,24 @@ const TOAST_COLUMNS: usize = (SCREEN_WIDTH - 4) / 4;
 pub const STRIP_TOP: usize = BAR_TOP - 12 - THUMB_HEIGHT;
 
 pub fn draw(rgba: &mut [u8], info: &FrameInfo, options: &OverlayOptions) {
+    if let Some((lines, highlighted)) = options.menu {
+        menu(rgba, lines, highlighted);
+    } else {
+        status(rgba, info, options);
+    }
+    if let Some(strip) = options.slot_strip {
+        slot_strip(rgba, strip);
+    }
+    if let Some(toast) = options.toast {
+        for (line, text) in wrap(toast, TOAST_COLUMNS).iter().enumerate().take(4) {
+            let width = text_width(text).min(SCREEN_WIDTH);
+            text_box(rgba, (SCREEN_WIDTH - width) / 2, 12 + line * 8, text);
+        }
+    }
+}
+
+/// The frame counter, mode, timeline, input display and speedrun timer.
+fn status(rgba: &mut [u8], info: &FrameInfo, options: &OverlayOptions) {
     let scrubbing = matches!(info.mode, Mode::Paused | Mode::Rewinding | Mode::Forwarding);
     if options.show_info || scrubbing {
         text_box(rgba, 2, 2, &format!("{}", info.span.position));
@@ -69,15 +95,6 @@ pub fn draw(rgba: &mut [u8], info: &FrameInfo, options: &OverlayOptions) {
                 SCREEN_HEIGHT - 9,
                 &crc,
             );
-        }
-    }
-    if let Some(strip) = options.slot_strip {
-        slot_strip(rgba, strip);
-    }
-    if let Some(toast) = options.toast {
-        for (line, text) in wrap(toast, TOAST_COLUMNS).iter().enumerate().take(4) {
-            let width = text_width(text).min(SCREEN_WIDTH);
-            text_box(rgba, (SCREEN_WIDTH - width) / 2, 12 + line * 8, text);
         }
     }
 }
@@ -228,9 +245,32 @@ fn text_width(text: &str) -> usize {
     text.chars().count() * 4 + 1
 }
 
+/// The menu's lines over the darkened picture, the highlighted one on the marker colour.
+fn menu(rgba: &mut [u8], lines: &[String], highlighted: Option<usize>) {
+    fill(rgba, 0, 0, SCREEN_WIDTH, SCREEN_HEIGHT, None);
+    for (index, line) in lines.iter().enumerate() {
+        let y = MENU_TOP + index * MENU_LINE;
+        if highlighted == Some(index) {
+            highlighted_text_box(rgba, MENU_LEFT, y, line);
+        } else {
+            text_box(rgba, MENU_LEFT, y, line);
+        }
+    }
+}
+
 /// Draws `text` in the 3×5 font on a darkened box with a one-pixel margin.
 fn text_box(rgba: &mut [u8], x: usize, y: usize, text: &str) {
     fill(rgba, x, y, text_width(text), 7, None);
+    glyphs(rgba, x, y, text);
+}
+
+/// Draws `text` on a box of the marker colour (the selected menu line).
+fn highlighted_text_box(rgba: &mut [u8], x: usize, y: usize, text: &str) {
+    fill(rgba, x, y, text_width(text), 7, Some(MARKER));
+    glyphs(rgba, x, y, text);
+}
+
+fn glyphs(rgba: &mut [u8], x: usize, y: usize, text: &str) {
     for (index, character) in text.chars().enumerate() {
         let glyph = glyph(character.to_ascii_uppercase());
         for row in 0..5 {
@@ -296,6 +336,16 @@ fn glyph(character: char) -> u16 {
         '%' => [5, 1, 2, 4, 5],
         '!' => [2, 2, 2, 0, 2],
         '?' => [6, 1, 2, 0, 2],
+        '<' => [1, 2, 4, 2, 1],
+        '>' => [4, 2, 1, 2, 4],
+        '+' => [0, 2, 7, 2, 0],
+        ',' => [0, 0, 0, 2, 4],
+        '(' => [1, 2, 2, 2, 1],
+        ')' => [4, 2, 2, 2, 4],
+        '_' => [0, 0, 0, 0, 7],
+        '=' => [0, 7, 0, 7, 0],
+        '[' => [3, 2, 2, 2, 3],
+        ']' => [6, 2, 2, 2, 6],
         _ => [0; 5],
     };
     rows.iter().fold(0, |bits, row| bits << 3 | u16::from(*row))
@@ -326,6 +376,7 @@ mod tests {
                 show_info: true,
                 toast: Some("STATE 3 SAVED"),
                 slot_strip: None,
+                menu: None,
             },
         );
         let row = BAR_TOP + 1;
@@ -363,11 +414,33 @@ mod tests {
                 show_info: false,
                 toast: None,
                 slot_strip: Some(&thumbnails),
+                menu: None,
             },
         );
         let at = |x: usize, y: usize| rgba[(y * SCREEN_WIDTH + x) * 4];
         let y = STRIP_TOP + THUMB_HEIGHT - 1;
         assert_eq!(at(2 * THUMB_WIDTH + 5, y), 0xFF, "slot 3's thumbnail");
         assert!(at(5, y) < 0x80, "slot 1 is empty: darkened");
+    }
+
+    #[test]
+    fn the_menu_darkens_the_picture_and_marks_its_selected_line() {
+        let mut rgba = vec![0xFFu8; SCREEN_WIDTH * SCREEN_HEIGHT * 4];
+        let lines = ["RESUME".to_string(), "QUIT".to_string()];
+        draw(
+            &mut rgba,
+            &FrameInfo::default(),
+            &OverlayOptions {
+                speedrun_crc: None,
+                show_info: false,
+                toast: None,
+                slot_strip: None,
+                menu: Some((&lines, Some(1))),
+            },
+        );
+        let pixel = |x: usize, y: usize| &rgba[(y * SCREEN_WIDTH + x) * 4..][..4];
+        assert_eq!(pixel(150, 140), [0x55, 0x55, 0x55, 0xFF], "darkened");
+        assert_eq!(pixel(MENU_LEFT, MENU_TOP + MENU_LINE), MARKER, "selected");
+        assert_ne!(pixel(MENU_LEFT, MENU_TOP), MARKER);
     }
 }

@@ -1,0 +1,112 @@
+//! The in-window menu in the real window under Xvfb (helpers in `gui_support`), on the
+//! software presenter (the menu is drawn in the game's own pixels, so both presenters show
+//! the same thing). One launch: an old config that gives Escape to pause is migrated with a
+//! notice (comments kept); Esc opens the menu and the game holds (the title's frame stays);
+//! a slot is saved from the menu; Esc closes it and play goes on from the same frame; the
+//! slot is loaded from the menu; a right click opens it; its Quit entry quits. Skips with a
+//! printed reason when Xvfb, xdotool or import is missing.
+
+mod gui_support;
+
+use gui_support::{
+    Display, SERIAL, counter_rom, missing_tools, player_args, wait_for_frame, wait_for_log,
+    wait_for_title,
+};
+use std::path::Path;
+
+/// The overlay's marker colour: the menu's selected line is drawn on it.
+const MARKER: [u8; 3] = [0xFF, 0x20, 0x20];
+
+/// Waits until the log holds `text`; panics with the log after the step limit.
+fn expect_log(log: &Path, text: &str) {
+    assert!(
+        wait_for_log(log, text, gui_support::STEP_LIMIT),
+        "{text:?} never logged:\n{}",
+        std::fs::read_to_string(log).unwrap_or_default()
+    );
+}
+
+/// Opens the menu with Esc (pressed again should the first press arrive before the window
+/// takes keys) and returns the frame the game holds at.
+fn open_menu_with_esc(display: &Display, window: &str) -> u64 {
+    display.xdotool(&["key", "Escape"]);
+    wait_for_title(
+        display,
+        window,
+        "the menu open and the game held",
+        |_, t| t.ends_with(" - paused - menu"),
+    )
+    .0
+}
+
+#[test]
+fn gui_menu_pauses_saves_loads_resumes_and_quits() {
+    let name = "gui_menu_pauses_saves_loads_resumes_and_quits";
+    if let Some(missing) = missing_tools() {
+        println!("SKIPPED {name}: {missing} not installed");
+        return;
+    }
+    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let rom = counter_rom("menu");
+    let dir = rom.parent().expect("a folder").to_path_buf();
+    let config = dir.join("config.toml");
+    // The file every earlier version wrote on first run, with a comment of the user's.
+    std::fs::write(
+        &config,
+        "# mine\n[keyboard]\npause = [\"KeyP\", \"Escape\"] # both of them\n",
+    )
+    .unwrap();
+    let data = dir.join("data");
+    let env = [("BACKSPIN_DATA_DIR", data.as_path())];
+    let args = player_args(&rom, &config);
+    let mut display = Display::start();
+
+    let log = dir.join("menu.log");
+    display.launch_with_env(&args, &env, &log);
+    let window = display.wait_for_window(&log);
+    expect_log(&log, "Escape now opens the menu");
+    assert_eq!(
+        std::fs::read_to_string(&config).unwrap(),
+        "# mine\n[keyboard]\npause = [\"KeyP\"] # both of them\n"
+    );
+    display.xdotool(&["windowfocus", "--sync", &window]);
+    wait_for_frame(&display, &window, 60);
+
+    // Esc: the menu is drawn and the game holds while a slot is saved from it.
+    let held_at = open_menu_with_esc(&display, &window);
+    let picture = display.capture(&window, &dir.join("menu.png"));
+    assert!(
+        picture.contains(&MARKER),
+        "no selected menu line in the capture"
+    );
+    display.xdotool(&["key", "Down", "Down", "Return"]); // Save slot < 1 >
+    expect_log(&log, "Slot 1 saved");
+    let (frame, title) = display.title_frame(&window);
+    assert_eq!(frame, held_at, "the game ran under the menu: {title}");
+
+    // Esc closes it: play goes on from the frame it held at.
+    display.xdotool(&["key", "Escape"]);
+    let (resumed_at, _) = wait_for_title(&display, &window, "the game playing on", |_, t| {
+        !t.contains(" - menu") && !t.contains(" - paused")
+    });
+    assert!(resumed_at >= held_at, "{resumed_at} < {held_at}");
+    let later = wait_for_frame(&display, &window, held_at + 60);
+
+    // Load the slot from the menu: back to the frame it was saved at, playing.
+    open_menu_with_esc(&display, &window);
+    display.xdotool(&["key", "Down", "Return"]); // Load slot < 1 >
+    expect_log(&log, "Slot 1 loaded");
+    // A load is an event on the timeline (the frame count goes on; rewinding crosses it,
+    // see gui_slots): the emulation thread's notice says it happened, and play goes on.
+    wait_for_title(&display, &window, "the loaded slot playing", |f, t| {
+        !t.contains(" - menu") && !t.contains(" - paused") && f > later
+    });
+
+    // A right click opens it too; Up from the top wraps to Quit.
+    display.xdotool(&["mousemove", "--window", &window, "20", "20", "click", "3"]);
+    wait_for_title(&display, &window, "the menu from a right click", |_, t| {
+        t.ends_with(" - menu")
+    });
+    display.xdotool(&["key", "Up", "Return"]);
+    display.wait_for_success(&log);
+}
