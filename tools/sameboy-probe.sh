@@ -34,7 +34,7 @@ export SAMEBOY_BOOT_ROMS="$boot_dir"
 
 cargo build -q --release -p backspin
 cargo build -q --release -p backspin-asm --example bsasm
-bin=target/release
+bin="${CARGO_TARGET_DIR:-target}/release"
 out="${keep:-$(mktemp -d)}"
 mkdir -p "$out"
 status=0

@@ -21,6 +21,10 @@ pub trait Bus {
     }
     /// One M-cycle without a memory access.
     fn idle(&mut self);
+    /// The opcode of an instruction that will execute was just fetched (not for an
+    /// interrupt dispatch). Only [`cpu::step`](crate::cpu::step) reports it: a bus whose
+    /// hook does something keeps its checks due (`checks_due`) while it may.
+    fn opcode_fetched(&mut self) {}
     /// One M-cycle in which the CPU is halted or stopped: like `idle`, but an HBlank VRAM
     /// DMA does not run during it (the CGB pauses HDMA while the CPU sleeps).
     fn idle_halted(&mut self) {

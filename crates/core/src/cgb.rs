@@ -43,7 +43,9 @@ pub struct CgbState {
     /// FF6C OPRI: bit 0 set = objects overlap by X (DMG style), clear = by OAM index.
     /// Writable only while the boot ROM is mapped.
     pub opri: u8,
-    /// FF51..=FF54 HDMA1-4: source (low 4 bits ignored) and destination (in VRAM).
+    /// FF51..=FF54 HDMA1-4: source and destination counters (low 4 bits ignored). The
+    /// destination keeps all 16 bits although only bits 4..=12 address VRAM: a transfer
+    /// ends when it carries out of bit 15 (`hdma_next_block`).
     pub hdma_source_high: u8,
     pub hdma_source_low: u8,
     pub hdma_dest_high: u8,
@@ -127,20 +129,28 @@ impl CgbState {
     }
 
     /// The next 16-byte VRAM DMA block: source address and VRAM offset (0..0x2000).
-    /// Advances both addresses and counts the block; returns true in `.2` when it was the
-    /// last (HDMA5 then reads FF).
+    /// Advances both counters and counts the block; returns true in `.2` when the transfer
+    /// is over: its last block, or the destination counter wrapped from $FFF0 to 0, which
+    /// ends it with the blocks left unsent (HDMA5 then reads them minus one with bit 7
+    /// set, FF after the last block). Above bit 12 the destination only counts: $9FF0 goes
+    /// on at $8000 (bit 13 set), $FFF0 stops. UNVERIFIED: SameBoy's rule, which Pan Docs
+    /// ("bits 12-4 respected") does not cover.
     pub fn hdma_next_block(&mut self) -> (u16, u16, bool) {
         let source = u16::from_be_bytes([self.hdma_source_high, self.hdma_source_low]) & 0xFFF0;
-        let dest = u16::from_be_bytes([self.hdma_dest_high, self.hdma_dest_low]) & 0x1FF0;
+        let dest = u16::from_be_bytes([self.hdma_dest_high, self.hdma_dest_low]) & 0xFFF0;
+        let next_dest = dest.wrapping_add(16);
         [self.hdma_source_high, self.hdma_source_low] = source.wrapping_add(16).to_be_bytes();
-        [self.hdma_dest_high, self.hdma_dest_low] = (dest.wrapping_add(16) & 0x1FF0).to_be_bytes();
+        [self.hdma_dest_high, self.hdma_dest_low] = next_dest.to_be_bytes();
         let last = self.hdma_remaining & 0x7F == 0;
+        let wrapped = next_dest == 0;
         self.hdma_remaining = if last {
             0xFF
+        } else if wrapped {
+            HDMA_IDLE | ((self.hdma_remaining & 0x7F) - 1)
         } else {
             (self.hdma_remaining & HDMA_IDLE) | ((self.hdma_remaining & 0x7F) - 1)
         };
-        (source, dest, last)
+        (source, dest & 0x1FF0, last || wrapped)
     }
 
     /// A CGB register read (FF4C..=FF7F, FF56), `None` for addresses this module does not own.
@@ -210,7 +220,7 @@ impl CgbState {
             io::VBK if cgb => self.vbk = value & 1,
             io::HDMA1 if cgb => self.hdma_source_high = value,
             io::HDMA2 if cgb => self.hdma_source_low = value & 0xF0,
-            io::HDMA3 if cgb => self.hdma_dest_high = value & 0x1F,
+            io::HDMA3 if cgb => self.hdma_dest_high = value,
             io::HDMA4 if cgb => self.hdma_dest_low = value & 0xF0,
             io::RP if cgb => self.rp = value & 0xC1,
             io::BCPS => self.bcps = value & 0xBF,

@@ -150,6 +150,7 @@ pub fn step(cpu: &mut CpuState, bus: &mut impl Bus) {
             None => return,
         }
     };
+    bus.opcode_fetched();
     execute::execute(cpu, bus, opcode);
     if ei_was_pending && cpu.ime == 2 {
         cpu.ime = 1;

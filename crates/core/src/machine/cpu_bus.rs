@@ -92,10 +92,8 @@ impl Bus for Machine<'_> {
         self.tick();
     }
     #[inline(always)]
-    fn idle_halted(&mut self) {
-        self.cpu_halted = true;
-        self.tick();
-        self.cpu_halted = false;
+    fn opcode_fetched(&mut self) {
+        self.hblank_dma_after_fetch();
     }
     #[inline(always)]
     fn pending_interrupts(&self) -> u8 {

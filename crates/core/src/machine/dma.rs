@@ -90,6 +90,7 @@ impl<'a> Machine<'a> {
                 break;
             }
         }
+        self.stall_for_hdma_run();
     }
 
     /// Copies the next 16-byte VRAM DMA block; true if it was the last.
@@ -112,12 +113,38 @@ impl<'a> Machine<'a> {
         }
     }
 
+    /// The M-cycle one VRAM DMA run (a general-purpose transfer, or one HBlank block) keeps
+    /// the CPU off the bus beyond its blocks' 8 (16) M-cycles each: at single speed half an
+    /// M-cycle before the first byte and half after the last, at double speed one before.
+    /// UNVERIFIED: SameBoy's timing (`GB_hdma_run`); probes `dma/gdma_duration*`.
+    fn stall_for_hdma_run(&mut self) {
+        self.tick();
+    }
+
+    /// `Bus::opcode_fetched`: the HBlank VRAM DMA's block, if one is due, runs between an
+    /// instruction's opcode fetch and the rest of it; a block due in the middle of an
+    /// instruction waits for the next fetch. UNVERIFIED: SameBoy's rule (`GB_cpu_run`);
+    /// probes `dma/hdma_readback*` and `dma/hdma_mode0_start`, whose reads of HDMA5 see
+    /// the block 2 M-cycles later (3 at double speed) than if it cut into an instruction
+    /// at the start of HBlank. Only the full `cpu::step` reports fetches: nothing is quiet
+    /// while an HBlank transfer waits (`quiet_m_cycles_cgb`), so every tick is full and
+    /// every instruction takes that step.
+    #[inline(always)]
+    pub(super) fn hblank_dma_after_fetch(&mut self) {
+        if self.hw.cgb.hdma_remaining & 0x80 == 0 {
+            self.hblank_dma();
+            // Its stall ticked on.
+            self.settle_clock();
+        }
+    }
+
     /// HBlank VRAM DMA: one block at the start of each HBlank of lines 0..=143, unless the
-    /// CPU is halted or stopped then (`tick_full` does not call this; SameBoy and Gambatte
-    /// keep the transfer inactive during HALT and STOP). The block of an HBlank the CPU
-    /// slept into runs when it wakes, if it halted outside that HBlank: the flag that
-    /// says this HBlank's block is done is neither set nor cleared while the CPU sleeps
-    /// (SameBoy: a block starts at wake-up in mode 0 only if HALT began in another mode).
+    /// CPU is halted or stopped then (only `hblank_dma_after_fetch` calls this;
+    /// SameBoy and Gambatte keep the transfer inactive during HALT and STOP). The block of
+    /// an HBlank the CPU slept into runs when it wakes, if it halted outside that HBlank:
+    /// the flag that says this HBlank's block is done is neither set nor cleared while the
+    /// CPU sleeps (SameBoy: a block starts at wake-up in mode 0 only if HALT began in
+    /// another mode).
     ///
     /// With the LCD off (STAT reads mode 0) the transfer counts as in one long HBlank: a
     /// transfer started then copies one block at once and the rest once the LCD runs
@@ -141,5 +168,6 @@ impl<'a> Machine<'a> {
         self.hw.cgb.hdma_done_this_hblank = 1;
         self.copy_hdma_block();
         self.stall_for_hdma_block();
+        self.stall_for_hdma_run();
     }
 }

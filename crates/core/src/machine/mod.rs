@@ -89,9 +89,6 @@ pub(crate) struct Machine<'a> {
     /// false: the run loop never takes a plain step, `take_checks_due` always answers true
     /// (the reference plain steps are checked against).
     plain_steps: bool,
-    /// true during the tick of an M-cycle the CPU spends halted or stopped, when an
-    /// HBlank VRAM DMA waits (`Bus::idle_halted`). Only for that tick, so never in `State`.
-    cpu_halted: bool,
     /// The ROM windows and the work RAM's fast length: what the CPU's fast paths read.
     windows: RomWindows<'a>,
     /// Whether the run loop must make its per-instruction checks (stop, events, CPU mode,
@@ -147,7 +144,6 @@ impl<'a> Machine<'a> {
             clock: Clock::new(now),
             defer_quiet_ticks: fast.defer_quiet_ticks,
             plain_steps: fast.plain_steps,
-            cpu_halted: false,
             windows: RomWindows::new(fast.rom_windows),
             checks_due: true,
             plain_fetch_end: 0,

@@ -56,11 +56,6 @@ impl<'a> Machine<'a> {
         self.catch_up_to(self.hw.m_cycles - 1);
         self.tick_now();
         self.clock.synced_m_cycles = self.hw.m_cycles;
-        if self.hw.cgb.hdma_remaining & 0x80 == 0 && !self.cpu_halted {
-            self.hblank_dma();
-            // Its stall ticked on.
-            self.settle_clock();
-        }
         let quiet = if self.defer_quiet_ticks {
             self.quiet_m_cycles(u32::MAX)
         } else {

@@ -20,7 +20,15 @@ const ALSO_ON_A_CGB: [&str; 4] = ["poll_loops.asm", "ppu_scene.asm", "oam_dma.as
 /// Sources the oracle must find in `roms-test/`: the ones written for it.
 const REQUIRED_SOURCES: [&str; 3] = ["poll_loops.asm", "ly_polls.asm", "oam_dma.asm"];
 
-/// Every `roms-test/*.asm` and the demo, on the model their header asks for, and the
+/// Probes (`roms-test/probes/`) that exercise a fast path: an HBlank VRAM DMA keeps every
+/// tick full and every instruction on the full step (`Bus::opcode_fetched`), with and
+/// without the LCD.
+const PROBES: [&str; 2] = [
+    "probes/dma/hdma_readback.asm",
+    "probes/dma/hdma_lcd_off.asm",
+];
+
+/// Every `roms-test/*.asm`, the probes of [`PROBES`] and the demo, on the model their header asks for, and the
 /// DMG ones of [`ALSO_ON_A_CGB`] on a CGB too. These are in the repository: a source that
 /// does not assemble fails the test.
 pub fn own_roms() -> Vec<Case> {
@@ -37,6 +45,11 @@ pub fn own_roms() -> Vec<Case> {
             "roms-test/{required} is missing"
         );
     }
+    sources.extend(
+        PROBES
+            .iter()
+            .map(|probe| root.join("roms-test").join(probe)),
+    );
     sources.push(root.join("assets/demo/demo.asm"));
     let mut cases = Vec::new();
     for path in sources {
