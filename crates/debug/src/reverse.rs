@@ -10,6 +10,8 @@ use backspin_core::state::CpuMode;
 /// An instruction boundary found by re-simulation.
 pub(crate) struct Mark {
     cycle: u64,
+    /// LY at the boundary.
+    ly: u8,
     calls: Vec<CallFrame>,
     hit: Option<StopReason>,
 }
@@ -38,9 +40,12 @@ impl Session {
                 .map(StopReason::Watchpoint)
                 .or_else(|| self.breakpoint_here(false).map(StopReason::Breakpoint));
             if (all && running) || hit.is_some() {
+                let ly = self.timeline.core().state().hw.ppu.ly;
+                let calls = self.calls.clone();
                 marks.push(Mark {
                     cycle,
-                    calls: self.calls.clone(),
+                    ly,
+                    calls,
                     hit,
                 });
             }
@@ -51,9 +56,12 @@ impl Session {
         {
             let cycle = self.timeline.cycle();
             let hit = Some(StopReason::Watchpoint(id));
+            let ly = self.timeline.core().state().hw.ppu.ly;
+            let calls = self.calls.clone();
             marks.push(Mark {
                 cycle,
-                calls: self.calls.clone(),
+                ly,
+                calls,
                 hit,
             });
         }
@@ -94,6 +102,7 @@ impl Session {
                 frame,
                 Mark {
                     cycle,
+                    ly: 0,
                     calls,
                     hit: None,
                 },
@@ -112,6 +121,7 @@ impl Session {
                     frame,
                     Mark {
                         cycle,
+                        ly: 0,
                         calls,
                         hit: None,
                     },
@@ -132,6 +142,10 @@ impl Session {
         self.boundaries = None;
         let now = self.timeline.cycle();
         let oldest = self.oldest_frame()?;
+        let stopping = self.breakpoints.iter().any(|b| b.log_message.is_none());
+        if !stopping && self.watchpoints.is_empty() {
+            return self.land_at_oldest();
+        }
         let mut frame = self.timeline.frame();
         // With only write watchpoints, a frame whose watched bytes are the same at both
         // ends is passed over without re-simulating it (see README: a write that stores
@@ -202,13 +216,21 @@ impl Session {
 
     /// Back to the last instruction boundary on another scanline.
     pub fn back_scanline(&mut self) -> Result<StopReason, String> {
+        self.boundaries = None;
         let ly = self.timeline.core().state().hw.ppu.ly;
-        for _ in 0..20_000 {
-            let reason = self.step_back()?;
-            if reason != StopReason::Step || self.timeline.core().state().hw.ppu.ly != ly {
-                return Ok(reason);
+        let now = self.timeline.cycle();
+        let oldest = self.oldest_frame()?;
+        let mut frame = self.timeline.frame();
+        loop {
+            let marks = self.scan(frame, now, true)?;
+            if let Some(mark) = marks.into_iter().rev().find(|m| m.ly != ly) {
+                self.land(frame, mark)?;
+                return Ok(StopReason::Step);
             }
+            if frame <= oldest {
+                return self.land_at_oldest();
+            }
+            frame -= 1;
         }
-        Ok(StopReason::Step)
     }
 }

@@ -131,6 +131,11 @@ impl Session {
         self.timeline.peek(addr)
     }
 
+    /// Fills `out` from `start` on without side effects (addresses wrap).
+    pub fn peek_into(&mut self, start: u16, out: &mut [u8]) {
+        self.timeline.peek_into(start, out);
+    }
+
     /// The labels.
     pub fn symbols(&self) -> &Symbols {
         &self.symbols

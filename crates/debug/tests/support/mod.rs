@@ -26,6 +26,7 @@ pub fn counter() -> (Vec<u8>, Symbols) {
 }
 
 /// A session stopped at the program's entry.
+#[allow(dead_code)] // Used by the session tests, not the DAP ones.
 pub fn session() -> Session {
     let (rom, symbols) = counter();
     let rom = Rom::from_bytes(rom).expect("a valid ROM");
@@ -37,4 +38,23 @@ pub fn session() -> Session {
         },
     );
     Session::new(core, symbols, 64 << 20)
+}
+
+#[allow(dead_code)] // Used by the DAP tests, not the session ones.
+/// A DAP adapter whose launch builds the counter program (any `program` argument).
+pub fn adapter() -> backspin_debug::dap::Adapter {
+    backspin_debug::dap::Adapter::new(Box::new(|_args| {
+        let (rom, symbols) = counter();
+        let rom = Rom::from_bytes(rom).map_err(|e| e.to_string())?;
+        Ok((
+            Core::new(
+                rom,
+                Options {
+                    model: Model::Dmg,
+                    boot_rom: None,
+                },
+            ),
+            symbols,
+        ))
+    }))
 }
