@@ -424,6 +424,19 @@ impl Session {
         done.then_some(StopReason::Step)
     }
 
+    /// Runs `frames` whole frames at full speed, seeing no breakpoint or watchpoint (the
+    /// call stack is not followed: benches and tools that need history first).
+    #[doc(hidden)]
+    pub fn run_frames_unobserved(&mut self, frames: u64) {
+        self.run = None;
+        self.boundaries = None;
+        for _ in 0..frames {
+            self.timeline.run_frame();
+            self.calls_at_frame
+                .insert(self.timeline.frame(), self.calls.clone());
+        }
+    }
+
     /// Runs `motion` to its end (tests and benches: a continue without a breakpoint ahead
     /// never ends).
     pub fn run_to_stop(&mut self, motion: Motion) -> StopReason {

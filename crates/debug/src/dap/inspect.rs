@@ -157,6 +157,12 @@ impl Adapter {
     }
 }
 
+/// CRC-32 of the whole `State`'s bytes: equal hashes across a step back and forth, or a
+/// reverse continue, show the machine is where it was.
+fn state_hash(session: &Session) -> u32 {
+    crc32fast::hash(bytemuck::bytes_of(session.timeline().core().state()))
+}
+
 fn stack_trace(session: &Session) -> Value {
     let pc = session.timeline().core().state().cpu.pc;
     let mut frames = vec![
@@ -233,6 +239,7 @@ fn variables(session: &mut Session, reference: i64) -> Reply {
                 variable("LY", state.hw.ppu.ly.to_string(), None),
                 variable("dot", state.hw.ppu.line_dot.to_string(), None),
                 variable("M-cycle", core.m_cycles().to_string(), None),
+                variable("state CRC-32", format!("{:08X}", state_hash(session)), None),
             ]
         }
         _ => return Err(format!("no variables with reference {reference}")),
