@@ -18,6 +18,12 @@ use std::process::ExitCode;
 /// (or let the extension in editors/vscode start `backspin debug` itself), set a function
 /// breakpoint on a label from the `.sym` file, run, and step forward or back.
 #[derive(Args, Debug)]
+#[command(after_help = "A first session in VS Code:
+  1. cd editors/vscode && npm run package && code --install-extension backspin-debug-0.1.0.vsix
+  2. put `backspin` on your PATH (cargo install --path crates/frontend)
+  3. launch.json: {\"type\": \"backspin\", \"request\": \"launch\", \"program\": \"${workspaceFolder}/game.gb\", \"stopOnEntry\": true}
+  4. F5, then add a function breakpoint on a label from game.sym (or an address like 01:4000)
+  5. step in/over/out, or Step Back / Reverse Continue to run backwards to the previous hit")]
 pub struct DebugArgs {
     /// The ROM (the client's `launch` may name another as `program`).
     pub rom: Option<PathBuf>,
