@@ -190,8 +190,11 @@ impl Session {
     pub(crate) fn step_one(&mut self, watch: bool) -> Stepped {
         let before = self.timeline.core().state().cpu;
         let running = before.mode() == CpuMode::Running;
+        // The instruction's bytes cost a peek: read only when watchpoints need decoding.
         let mut bytes = [0u8; 3];
-        self.timeline.peek_into(before.pc, &mut bytes);
+        if watch {
+            self.timeline.peek_into(before.pc, &mut bytes);
+        }
         let accesses = if running && watch {
             access::decode(&before, bytes)
         } else {
@@ -211,12 +214,12 @@ impl Session {
         self.timeline.step_instruction();
         let after = self.timeline.core().state().cpu;
         let mut dispatch = None;
-        if after.sp == before.sp.wrapping_sub(2)
-            && (!running || !matches!(bytes[0], 0xC5 | 0xD5 | 0xE5 | 0xF5))
-        {
-            let called = running && access::is_call(bytes[0]);
-            let interrupt = !called && matches!(after.pc, 0x40 | 0x48 | 0x50 | 0x58 | 0x60);
-            if called || interrupt {
+        // Two bytes pushed and a jump: a CALL, an RST or an interrupt dispatch (a PUSH goes
+        // on to the next byte). Without the opcode, a CALL to a vector reads as an interrupt.
+        if after.sp == before.sp.wrapping_sub(2) && after.pc != before.pc.wrapping_add(1) {
+            let vector = matches!(after.pc, 0x40 | 0x48 | 0x50 | 0x58 | 0x60);
+            let interrupt = vector && !(running && watch && access::is_call(bytes[0]));
+            {
                 if interrupt {
                     dispatch = Some(after.sp);
                 }
