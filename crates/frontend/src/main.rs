@@ -4,6 +4,7 @@
 
 mod battery;
 mod bench;
+mod debug_command;
 mod error;
 mod headless;
 mod movie_command;
@@ -52,6 +53,10 @@ enum Command {
     /// Movies: `record` from an input script, `play`, `info`, and `verify` (replays, checks
     /// every checkpoint and names the first differing frame, M-cycle and field).
     Movie(movie_command::MovieArgs),
+    /// Debug a ROM from VS Code (or any Debug Adapter Protocol client): breakpoints,
+    /// watchpoints, stepping forward and backward. Speaks DAP on stdin/stdout, or on
+    /// `--port N`.
+    Debug(debug_command::DebugArgs),
 }
 
 /// `--model`: which Game Boy to emulate.
@@ -82,6 +87,7 @@ fn main() -> ExitCode {
         Some(Command::RewindBench(args)) => bench::run_rewind(&args),
         Some(Command::State(args)) => state_command::run(&args),
         Some(Command::Movie(args)) => movie_command::run(&args),
+        Some(Command::Debug(args)) => debug_command::run(&args),
         None => match player::run(cli.rom, &cli.player) {
             Ok(()) => Ok(ExitCode::SUCCESS),
             Err(error) => {

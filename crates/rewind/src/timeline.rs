@@ -46,6 +46,9 @@ pub struct Timeline {
     /// The kinds of input made since the last frame (indexed by `EventKind`): a kept
     /// future that holds an input the player did not make is forked before the next frame.
     made: [bool; EVENT_KINDS],
+    /// The frame a single-instruction step is in (`Timeline::step_instruction`): the frame
+    /// number and reset base it began at, and its bounds.
+    stepping: Option<(u64, u64, FrameBounds)>,
 }
 
 impl Timeline {
@@ -72,6 +75,7 @@ impl Timeline {
             base: 0,
             last_capture: None,
             made: [false; EVENT_KINDS],
+            stepping: None,
         }
     }
 
@@ -106,6 +110,7 @@ impl Timeline {
             base: 0,
             last_capture: None,
             made: [false; EVENT_KINDS],
+            stepping: None,
         };
         // Re-simulating to the present also draws its picture.
         timeline.seek(frame).map_err(|_| HistoryError::Mismatch)?;
@@ -393,6 +398,7 @@ impl Timeline {
         }
         let report = self.rewinder.seek_core(&mut self.core, frame)?;
         self.made = [false; EVENT_KINDS];
+        self.stepping = None;
         self.frame = frame;
         self.base = self.rewinder.cycle_base(frame);
         Ok(report)

@@ -57,6 +57,65 @@ impl Timeline {
         (RunUntil::FramesElapsed, events)
     }
 
+    /// One CPU step (an instruction, an interrupt dispatch or an idle M-cycle), recording
+    /// the frame when it ends as `run_frame` does: what a debugger single-steps and
+    /// re-simulates with. A frame begun by steps keeps its bounds across calls (a reset,
+    /// state load or seek begins a new one).
+    pub fn step_instruction(&mut self) -> Events {
+        let bounds = self.stepping_bounds();
+        let events = self.core.step();
+        if bounds.ended(&self.core) {
+            self.frame += 1;
+            self.record_frame();
+            self.stepping = None;
+        }
+        events
+    }
+
+    /// Runs to timeline cycle `cycle` (an instruction boundary a plain step-by-step run
+    /// reaches: the result is the same `State`), fast within each frame and one step at a
+    /// time for the last few M-cycles; frames ending on the way are recorded. Returns
+    /// false if the cycle lies behind the present.
+    pub fn run_to_cycle(&mut self, cycle: u64) -> bool {
+        // Longer than any instruction or interrupt dispatch: the fast run stops short of it.
+        const MARGIN: u64 = 8;
+        if cycle < self.cycle() {
+            return false;
+        }
+        while self.cycle() < cycle {
+            let bounds = self.stepping_bounds();
+            let target = (cycle - self.base).saturating_sub(MARGIN);
+            if self.core.m_cycles() < target {
+                bounds.run_toward(&mut self.core, target);
+                if bounds.ended(&self.core) {
+                    self.frame += 1;
+                    self.record_frame();
+                    self.stepping = None;
+                }
+                if self.core.m_cycles() < target && !bounds.ended(&self.core) {
+                    // A breakpoint (`LD B,B`) or a locked CPU ended the run early.
+                    self.step_instruction();
+                }
+                continue;
+            }
+            self.step_instruction();
+        }
+        true
+    }
+
+    /// The bounds of the frame being stepped through, begun now if none is.
+    fn stepping_bounds(&mut self) -> FrameBounds {
+        match self.stepping {
+            Some((frame, base, bounds)) if frame == self.frame && base == self.base => bounds,
+            _ => {
+                self.drop_inputs_not_made();
+                let bounds = FrameBounds::begin(&self.core);
+                self.stepping = Some((self.frame, self.base, bounds));
+                bounds
+            }
+        }
+    }
+
     /// Loads `state` as [`Timeline::load_state_boxed`] does, but with the buttons as saved
     /// (logged as an input just before the load) instead of those held now: the machine is
     /// then exactly the saved one, which a script reloading an episode start needs. A

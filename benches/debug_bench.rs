@@ -1,0 +1,157 @@
+//! The debugger's speed on real games, as one JSON object per ROM (DMG):
+//! `cargo run --release -p backspin-benches --bin debug_bench -- ROM...`
+//! - `reverse_watch_s`: reverse continue to the last change of a WRAM byte that last
+//!   changed about ten emulated minutes back;
+//! - `reverse_break_s`: reverse continue to an instruction breakpoint hit 30 s back;
+//! - `step_back_p50_ms`, `step_back_p99_ms`: 1,000 single steps back;
+//! - `continue_ratio`: speed of continuing with 8 instruction breakpoints and 4 write
+//!   watchpoints set (none hit) over plain `run_frame` speed.
+
+use backspin_core::{Core, Model, Options, Rom, run_one_frame};
+use backspin_debug::{AccessKind, BreakpointSpec, Motion, Session, Symbols};
+use std::time::Instant;
+
+const FRAMES_PER_MINUTE: u64 = 3600;
+
+fn core(bytes: &[u8]) -> Core {
+    let rom = Rom::from_bytes(bytes.to_vec()).expect("a valid ROM");
+    Core::new(
+        rom,
+        Options {
+            model: Model::Dmg,
+            boot_rom: None,
+        },
+    )
+}
+
+fn wram(session: &mut Session) -> Vec<u8> {
+    (0xC000u16..0xE000).map(|a| session.peek(a)).collect()
+}
+
+fn bench(path: &str) -> String {
+    let bytes = std::fs::read(path).expect("readable ROM");
+    // Plain speed: frames per second of the core alone.
+    let mut plain = core(&bytes);
+    let frames = 600;
+    let t = Instant::now();
+    for _ in 0..frames {
+        run_one_frame(&mut plain);
+    }
+    let plain_fps = frames as f64 / t.elapsed().as_secs_f64();
+
+    let mut s = Session::new(core(&bytes), Symbols::default(), 1 << 30);
+    // A byte whose last change is early on: changed in the first 10 s, then constant at
+    // every one of the 1-second samples taken over the next ten minutes.
+    s.run_frames_unobserved(60);
+    let early = wram(&mut s);
+    s.run_frames_unobserved(540);
+    let mut candidates: Vec<bool> = wram(&mut s)
+        .iter()
+        .zip(&early)
+        .map(|(a, b)| a != b)
+        .collect();
+    let mut last = wram(&mut s);
+    for _ in 0..10 * 60 {
+        s.run_frames_unobserved(60);
+        let now = wram(&mut s);
+        for (i, c) in candidates.iter_mut().enumerate() {
+            *c &= now[i] == last[i];
+        }
+        last = now;
+    }
+    let watched = candidates
+        .iter()
+        .position(|&c| c)
+        .map(|i| 0xC000 + i as u16);
+    let end_frame = s.timeline().frame();
+    let reverse_watch = watched.map(|addr| {
+        s.add_watchpoint(&format!("${addr:04X}"), 1, AccessKind::Write, None).expect("watchpoint");
+        let t = Instant::now();
+        let reason = s.reverse_continue().expect("reverse continue");
+        let secs = t.elapsed().as_secs_f64();
+        let frame = s.timeline().frame();
+        s.clear_watchpoints();
+        format!(
+            r#"{{"addr": "${addr:04X}", "seconds": {secs:.3}, "landed_frame": {frame}, "frames_back": {}, "reason": "{reason:?}"}}"#,
+            end_frame - frame
+        )
+    });
+    s.run_frames_unobserved(FRAMES_PER_MINUTE);
+
+    // A breakpoint hit 30 s back: the PC at that frame's end, only in that frame.
+    let now = s.timeline().frame();
+    let target = now - FRAMES_PER_MINUTE / 2;
+    let spec = |place: String, condition: Option<String>| BreakpointSpec {
+        place,
+        condition,
+        ..BreakpointSpec::default()
+    };
+    // Find the PC at the target frame: step back there by frames.
+    let mut at_target = Session::new(core(&bytes), Symbols::default(), 0);
+    at_target.run_frames_unobserved(target);
+    let pc = at_target.timeline().core().state().cpu.pc;
+    s.set_breakpoints(&[spec(
+        format!("${pc:04X}"),
+        Some(format!("frame == {target}")),
+    )]);
+    let t = Instant::now();
+    let reason = s.reverse_continue().expect("reverse continue");
+    let reverse_break = t.elapsed().as_secs_f64();
+    let break_frame = s.timeline().frame();
+    s.set_breakpoints(&[]);
+
+    // Steps back from somewhere in the middle of a frame.
+    s.run_frames_unobserved(10);
+    for _ in 0..3000 {
+        s.run_to_stop(Motion::StepIn);
+    }
+    let mut times: Vec<f64> = (0..1000)
+        .map(|_| {
+            let t = Instant::now();
+            s.step_back().expect("step back");
+            t.elapsed().as_secs_f64() * 1000.0
+        })
+        .collect();
+    times.sort_by(f64::total_cmp);
+
+    // Continue with 8 breakpoints and 4 watchpoints that are never hit.
+    let specs: Vec<BreakpointSpec> = (0..8)
+        .map(|i| spec(format!("${:04X}", 0x7FF0 + i), None))
+        .collect();
+    s.set_breakpoints(&specs);
+    for i in 0..4 {
+        s.add_watchpoint(
+            &format!("${:04X}", 0xFF80 + 0x70 + i),
+            1,
+            AccessKind::Write,
+            None,
+        )
+        .expect("watchpoint");
+    }
+    let t = Instant::now();
+    let debug_frames = 120;
+    for _ in 0..debug_frames {
+        s.run_to_stop(Motion::Frame);
+    }
+    let debug_fps = debug_frames as f64 / t.elapsed().as_secs_f64();
+
+    format!(
+        r#"{{"rom": "{path}", "frames_held": {}, "reverse_watch": {}, "reverse_break": {{"seconds": {reverse_break:.3}, "frames_back": {}, "reason": "{reason:?}"}}, "step_back_p50_ms": {:.3}, "step_back_p99_ms": {:.3}, "plain_fps": {plain_fps:.0}, "debug_continue_fps": {debug_fps:.0}, "continue_ratio": {:.3}}}"#,
+        s.timeline().span().newest - s.timeline().span().oldest,
+        reverse_watch.unwrap_or_else(|| "null".into()),
+        now - break_frame,
+        times[500],
+        times[989],
+        debug_fps / plain_fps
+    )
+}
+
+fn main() {
+    let paths: Vec<String> = std::env::args().skip(1).collect();
+    if paths.is_empty() {
+        eprintln!("usage: debug_bench ROM...");
+        std::process::exit(2);
+    }
+    let results: Vec<String> = paths.iter().map(|p| bench(p)).collect();
+    println!("[{}]", results.join(",\n"));
+}
