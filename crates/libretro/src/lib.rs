@@ -60,6 +60,14 @@ fn with_session<T>(name: &str, fallback: T, body: impl FnOnce(&mut Session) -> T
     .unwrap_or(fallback)
 }
 
+/// Runs `f` on the loaded game's core: for the test host, which checks what the exports
+/// show (memory maps, save RAM) against the core's own reads. Not part of the libretro API.
+#[doc(hidden)]
+pub fn with_loaded_core<T>(f: impl FnOnce(&mut backspin_core::Core) -> T) -> Option<T> {
+    let mut slot = SESSION.lock().unwrap_or_else(|e| e.into_inner());
+    slot.as_mut().map(|session| f(&mut session.core))
+}
+
 /// The libretro API version this core implements.
 #[unsafe(no_mangle)]
 pub extern "C" fn retro_api_version() -> c_uint {

@@ -170,8 +170,18 @@ impl Session {
         if self.cheats.has_ram_writes() {
             self.cheats.write_ram(&mut self.core);
         }
+        let frames_before = self.core.state().hw.frames;
+        let lcd_was_on = self.core.state().hw.ppu.lcdc & 0x80 != 0;
         run_one_frame(&mut self.core);
-        self.draw();
+        if self.core.state().hw.frames == frames_before || !lcd_was_on {
+            // The LCD was off (all frame, or until it was switched on during it: a Game Boy
+            // shows nothing of that first frame either): the screen is blank. The core's
+            // frame buffer is not part of the state, so its stale pixels would differ after
+            // a state load.
+            self.blank();
+        } else {
+            self.draw();
+        }
         self.audio.clear();
         self.core.output().audio.drain_i16(&mut self.audio);
         if self.rtc.is_some() {
@@ -191,6 +201,16 @@ impl Session {
                 *out = colours[usize::from(shade & 3)];
             }
         }
+    }
+
+    /// A blank screen: the lightest colour the screen shows.
+    fn blank(&mut self) {
+        let white = if self.core.frame_is_rgb() {
+            self.colour_table[0x7FFF]
+        } else {
+            xrgb(self.settings.palette.colours()[0])
+        };
+        self.video.fill(white);
     }
 
     /// The running game as a state file (fixed metadata, BESS footer).
