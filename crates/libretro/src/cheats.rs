@@ -92,6 +92,8 @@ impl Cheats {
     /// Sets (or clears, when disabled) slot `index`. Returns whether the ROM patches
     /// changed, so the caller re-applies them.
     pub fn set(&mut self, index: usize, enabled: bool, codes: Vec<Cheat>) -> bool {
+        // Frontends number cheats from 0 in a list a person edits: a bound keeps a wild
+        // index from allocating much.
         let index = index.min(4095);
         if self.slots.len() <= index {
             self.slots.resize(index + 1, None);
@@ -217,6 +219,36 @@ mod tests {
             parse_one("3EA-17B"),
             Some(Cheat::GameGenie { compare: None, .. })
         ));
+    }
+
+    #[test]
+    fn game_genie_patches_bank_zero_or_every_matching_switchable_bank() {
+        // 64 KiB: four banks; offset 0x0A17 holds the bank number in each bank.
+        let mut bytes = vec![0u8; 0x10000];
+        bytes[0x147] = 0x01; // MBC1
+        bytes[0x148] = 0x01; // 64 KiB
+        for bank in 0..4 {
+            bytes[bank * 0x4000 + 0x0A17] = bank as u8;
+        }
+        let rom = Rom::from_bytes(bytes).unwrap();
+        let patches_for = |code: &str| {
+            let mut cheats = Cheats::default();
+            cheats.set(0, true, parse(code).unwrap());
+            cheats.rom_patches(&rom)
+        };
+        // 0x4A17 without a compare byte: banks 1-3.
+        let value = 0x99u8;
+        let code = format!("{value:02X}A-17B");
+        assert_eq!(
+            patches_for(&code),
+            vec![(0x4A17, 0x99), (0x8A17, 0x99), (0xCA17, 0x99)]
+        );
+        // With compare byte 2: only bank 2. G and I encode (2 ^ 0xBA) rotated left by 2.
+        let raw = (2u8 ^ 0xBA).rotate_left(2);
+        let code = format!("{value:02X}A-17B-{:X}0{:X}", raw >> 4, raw & 0xF);
+        assert_eq!(patches_for(&code), vec![(0x8A17, 0x99)]);
+        // 0x0A17 (F = 0 inverted is F): bank 0 only.
+        assert_eq!(patches_for("99A-17F"), vec![(0x0A17, 0x99)]);
     }
 
     #[test]

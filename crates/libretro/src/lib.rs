@@ -420,7 +420,7 @@ fn set_input_descriptors() {
     }
 }
 
-/// Sends the memory descriptors (again after the ROM image changed).
+/// Sends the memory descriptors (rcheevos' layout, see [`memory_map`]).
 fn send_memory_map(session: &mut Session) {
     let descriptors = memory_map::descriptors(&mut session.core);
     let map = ffi::MemoryMap {
@@ -519,7 +519,6 @@ pub extern "C" fn retro_cheat_reset() {
     with_session("retro_cheat_reset", (), |s| {
         s.cheats.clear();
         s.apply_rom_patches();
-        send_memory_map(s);
     });
 }
 
@@ -548,7 +547,6 @@ pub unsafe extern "C" fn retro_cheat_set(index: c_uint, enabled: bool, code: *co
         };
         if s.cheats.set(index as usize, enabled, codes) {
             s.apply_rom_patches();
-            send_memory_map(s);
         }
     });
 }

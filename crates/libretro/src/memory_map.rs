@@ -32,9 +32,9 @@ fn descriptor(flags: u64, ptr: *mut u8, start: usize, len: usize) -> MemoryDescr
     }
 }
 
-/// The descriptors for `core`. The pointers stay valid for the life of `core` (its state
-/// stays at one address; the ROM image is shared and unchanged while cheats are unchanged:
-/// Game Genie patches replace the image, and the caller sends the map again then).
+/// The descriptors for `core`. The pointers stay valid for the life of `core`: its state
+/// stays at one address, and ROM descriptors point at the file as loaded, which Game Genie
+/// patches leave alone (they patch the image the CPU reads).
 pub fn descriptors(core: &mut Core) -> Vec<MemoryDescriptor> {
     let cgb = core.model() == Model::Cgb;
     let ram_bytes = core

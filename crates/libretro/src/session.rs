@@ -1,6 +1,7 @@
 //! One loaded game: the core, the options it runs with, the picture and sound buffers the
 //! frontend is handed, the cheats and the clock bytes. No FFI here: `lib.rs` translates.
 
+use backspin_core::screen::ColourCorrection;
 use backspin_core::state_file::{self, Metadata};
 use backspin_core::{
     BootRom, Buttons, Core, FastPaths, Model, Options, Rom, SCREEN_HEIGHT, SCREEN_WIDTH,
@@ -111,11 +112,13 @@ impl Session {
                 boot_rom: boot,
             },
         );
+        let mut colour_table = Box::new([0; 0x8000]);
+        fill_colour_table(&mut colour_table, settings.correction);
         let mut session = Session {
             core,
             settings,
             video: Box::new([0; SCREEN_WIDTH * SCREEN_HEIGHT]),
-            colour_table: Box::new([0; 0x8000]),
+            colour_table,
             audio: Vec::with_capacity(4096),
             cheats: Cheats::default(),
             state_size: 0,
@@ -136,16 +139,12 @@ impl Session {
     /// Takes the options that apply while running (picture, fast paths); the model and boot
     /// ROM wait for the next load.
     pub fn apply_settings(&mut self, settings: Settings) {
-        let table_stale = settings.correction != self.settings.correction
-            || self.colour_table.iter().all(|&c| c == 0);
+        if settings.correction != self.settings.correction {
+            fill_colour_table(&mut self.colour_table, settings.correction);
+        }
         self.settings.palette = settings.palette;
         self.settings.correction = settings.correction;
         self.settings.fast_paths = settings.fast_paths;
-        if table_stale {
-            for (colour, slot) in self.colour_table.iter_mut().enumerate() {
-                *slot = xrgb(settings.correction.apply(colour as u16));
-            }
-        }
         let fast = if settings.fast_paths {
             FastPaths::ALL
         } else {
@@ -282,6 +281,14 @@ impl Session {
                 &format!("clock not loaded: {e}"),
             ),
         }
+    }
+}
+
+/// Every RGB555 colour as XRGB8888 under `correction` (a table: the correction's arithmetic
+/// once, not per pixel and frame).
+fn fill_colour_table(table: &mut [u32; 0x8000], correction: ColourCorrection) {
+    for (colour, slot) in table.iter_mut().enumerate() {
+        *slot = xrgb(correction.apply(colour as u16));
     }
 }
 

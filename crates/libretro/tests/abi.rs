@@ -421,3 +421,33 @@ fn options_change_the_picture() {
     let green = host.frame(0).0;
     assert!(!green.iter().any(|p| [0xAAAAAA, 0x555555].contains(p)));
 }
+
+/// Options v2 where the frontend has them, else the same keys as v1 variables; the v1
+/// values are read back the same way.
+#[test]
+fn options_fall_back_to_v1_variables() {
+    let host = Host::new(&[]);
+    assert!(host::frontend(|f| f.got_v2 && f.variables.is_empty()));
+    drop(host);
+    let host = Host::with_frontend(&[("backspin_model", "cgb")], true);
+    let (got_v2, variables) = host::frontend(|f| (f.got_v2, f.variables.clone()));
+    assert!(!got_v2);
+    let keys: Vec<&str> = variables.iter().map(|(k, _)| k.as_str()).collect();
+    assert_eq!(
+        keys,
+        [
+            "backspin_model",
+            "backspin_boot_rom",
+            "backspin_colour_correction",
+            "backspin_dmg_palette",
+            "backspin_fast_paths"
+        ]
+    );
+    assert!(variables[0].1.ends_with("; auto|dmg|cgb"));
+    // The demo is a DMG cartridge; the option makes it run on a CGB.
+    assert!(host.load(None));
+    assert_eq!(
+        backspin_libretro::with_loaded_core(|core| core.model()),
+        Some(backspin_core::Model::Cgb)
+    );
+}

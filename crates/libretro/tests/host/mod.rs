@@ -21,6 +21,12 @@ pub struct Frontend {
     pub options: HashMap<String, CString>,
     pub options_changed: bool,
     pub descriptors: Vec<MemoryDescriptor>,
+    /// Answer as a frontend without core options v2 does.
+    pub v1_only: bool,
+    /// The v1 variables the core offered (key, "Description; values").
+    pub variables: Vec<(String, String)>,
+    /// Whether the core offered options v2.
+    pub got_v2: bool,
 }
 
 // SAFETY: the descriptors' pointers are only dereferenced by the test thread that holds
@@ -40,11 +46,32 @@ unsafe extern "C" fn environment(cmd: c_uint, data: *mut c_void) -> bool {
     use ffi::env::*;
     match cmd {
         GET_CORE_OPTIONS_VERSION => {
+            if frontend(|f| f.v1_only) {
+                return false;
+            }
             unsafe { *data.cast::<c_uint>() = 2 };
             true
         }
-        SET_CORE_OPTIONS_V2
-        | SET_SUPPORT_NO_GAME
+        SET_CORE_OPTIONS_V2 => {
+            frontend(|f| f.got_v2 = true);
+            true
+        }
+        SET_VARIABLES => {
+            let mut list = Vec::new();
+            let mut at = data.cast::<ffi::Variable>();
+            loop {
+                let var = unsafe { &*at };
+                if var.key.is_null() {
+                    break;
+                }
+                let text = |p| unsafe { CStr::from_ptr(p) }.to_string_lossy().into_owned();
+                list.push((text(var.key), text(var.value)));
+                at = unsafe { at.add(1) };
+            }
+            frontend(|f| f.variables = list);
+            true
+        }
+        SET_SUPPORT_NO_GAME
         | SET_SERIALIZATION_QUIRKS
         | SET_PIXEL_FORMAT
         | SET_INPUT_DESCRIPTORS
@@ -117,9 +144,17 @@ pub struct Host {
 impl Host {
     /// Sets the callbacks and the options (`key=value` pairs); nothing loaded yet.
     pub fn new(options: &[(&str, &str)]) -> Host {
+        Host::with_frontend(options, false)
+    }
+
+    /// As [`Host::new`], as a frontend without core options v2 when `v1_only`.
+    pub fn with_frontend(options: &[(&str, &str)], v1_only: bool) -> Host {
         let game = GAME.lock().unwrap_or_else(|e| e.into_inner());
         frontend(|f| {
-            *f = Frontend::default();
+            *f = Frontend {
+                v1_only,
+                ..Frontend::default()
+            };
             for (key, value) in options {
                 f.options
                     .insert((*key).to_string(), CString::new(*value).unwrap());
