@@ -180,7 +180,8 @@ impl Core {
         fresh.hw.mbc.rtc_latched = old.mbc.rtc_latched;
         fresh.hw.mbc.rtc_subsecond = old.mbc.rtc_subsecond;
         fresh.hw.mbc.rtc_updated_at = fresh.hw.m_cycles;
-        self.state = fresh;
+        // Copied into the same box: hosts may hold its address (`Core::state_mut`).
+        *self.state = *fresh;
     }
 
     /// Replaces the whole state (a load, a rewind, a copy from another core).
@@ -244,8 +245,21 @@ impl Core {
         machine.take_events()
     }
 
-    pub(crate) fn state_mut(&mut self) -> &mut State {
+    /// The state for writing in place: for hosts that share the machine's memories with
+    /// others by address (libretro's memory maps and save RAM, where the frontend reads and
+    /// writes through raw pointers). Any bit pattern is a valid `State`; values derived from
+    /// the mapper registers (bank offsets) are the caller's to leave alone. The state stays
+    /// at one address for the life of the `Core` (loads and resets copy into it).
+    pub fn state_mut(&mut self) -> &mut State {
         &mut self.state
+    }
+
+    /// Applies cheat-device patches (file offset, byte) to the ROM image the CPU reads,
+    /// replacing any earlier ones; an empty list restores the image as loaded. The ROM's
+    /// identity (header, SHA-1) stays that of the file, so save states keep naming the
+    /// unpatched cartridge. Takes effect from the next run call.
+    pub fn set_rom_patches(&mut self, patches: &[(usize, u8)]) {
+        self.rom = self.rom.with_patches(patches);
     }
 
     /// M-cycles since power-on (or the last reset): the clock inputs are stamped with.

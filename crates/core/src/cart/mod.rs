@@ -163,6 +163,29 @@ impl Rom {
         })
     }
 
+    /// A copy whose CPU-visible image has `patches` (file offset, byte) applied over the file
+    /// as loaded, as a cheat device between cartridge and console would: the file itself,
+    /// and so the header and the SHA-1 save states name the cartridge by, stay as loaded.
+    /// Offsets past the image are ignored. No patches gives back the unpatched image.
+    pub(crate) fn with_patches(&self, patches: &[(usize, u8)]) -> Rom {
+        let mut rom = self.clone();
+        let padded_len = self.rom_mask + 1;
+        if patches.is_empty() && padded_len == self.bytes.len() {
+            rom.mapped = Arc::clone(&self.bytes);
+            return rom;
+        }
+        let mut image = vec![0xFF; padded_len];
+        let copied = self.bytes.len().min(padded_len);
+        image[..copied].copy_from_slice(&self.bytes[..copied]);
+        for &(offset, value) in patches {
+            if let Some(byte) = image.get_mut(offset) {
+                *byte = value;
+            }
+        }
+        rom.mapped = image.into();
+        rom
+    }
+
     /// The raw image as loaded.
     pub fn bytes(&self) -> &[u8] {
         &self.bytes
