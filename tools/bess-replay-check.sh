@@ -84,8 +84,9 @@ for run in "${runs[@]}"; do
 			printf 'same       %-28s own=%s\n' "$name-f$frames" "$own"
 		else
 			[[ "$own" == same ]] || differ_own_differs=$((differ_own_differs + 1))
-			printf 'DIFFERENT  %-28s own=%s  %s vs %s\n' "$name-f$frames" "$own" \
-				"$base.backspin.png" "$base.sameboy.png"
+			printf 'DIFFERENT  %-28s own=%s' "$name-f$frames" "$own"
+			[[ -z "$keep" ]] || printf '  %s vs %s' "$base.backspin.png" "$base.sameboy.png"
+			echo
 		fi
 	done
 done
