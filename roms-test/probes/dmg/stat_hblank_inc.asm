@@ -1,0 +1,15 @@
+; model: DMG
+; stat_hblank_inc: an inc a / jr loop (IME 1) until the mode-0 interrupt of line 64, at SCX 0-7; the handler reads STAT after 8 delays one M-cycle apart
+INCLUDE "hardware.inc"
+    TITLE "STAT HBLANK INC"
+DEF SOURCE EQU 0
+DEF WAIT EQU 3
+DEF OUTER EQU 8
+DEF INNER EQU 8
+DEF COARSE EQU 1
+DEF BASE EQU 26
+DEF COARSE_WAIT EQU 1
+INCLUDE "stat_timing.inc"
+SECTION "title", ROM0
+Title:
+    db "STAT HBLANK INC", 0

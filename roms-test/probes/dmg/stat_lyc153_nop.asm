@@ -1,0 +1,15 @@
+; model: DMG
+; stat_lyc153_nop: a NOP slide (IME 1) until the LY=LYC interrupt of line 153; the handler reads STAT after 16 delays one M-cycle apart
+INCLUDE "hardware.inc"
+    TITLE "STAT LYC153 NOP"
+DEF SOURCE EQU 2
+DEF WAIT EQU 2
+DEF OUTER EQU 1
+DEF INNER EQU 16
+DEF COARSE EQU 1
+DEF BASE EQU 84
+DEF COARSE_WAIT EQU 215
+INCLUDE "stat_timing.inc"
+SECTION "title", ROM0
+Title:
+    db "STAT LYC153 NOP", 0

@@ -1,0 +1,15 @@
+; model: DMG
+; stat_lyc1_if: the M-cycle at which IF bit 1 rises for LY=LYC on line 1 (IME 0), 16 delays one M-cycle apart
+INCLUDE "hardware.inc"
+    TITLE "STAT LYC1 IF"
+DEF SOURCE EQU 1
+DEF WAIT EQU 0
+DEF OUTER EQU 1
+DEF INNER EQU 16
+DEF COARSE EQU 255
+DEF BASE EQU 200
+DEF COARSE_WAIT EQU 1
+INCLUDE "stat_timing.inc"
+SECTION "title", ROM0
+Title:
+    db "STAT LYC1 IF", 0
