@@ -7,7 +7,7 @@ use super::config::{Action, Bindings, ButtonKey};
 use super::emu::{Command, FrameInfo, FrameReceiver, Mode};
 use super::game::Game;
 use super::input::{Effect, InputState, PadEvent, Source};
-use super::menu::{Choice, Menu, MenuKey};
+use super::menu::{Choice, Menu, MenuKey, RecentRow};
 use super::overlay::{self, OverlayOptions};
 use super::picture::{ColourCorrection, Colours, Picture};
 use super::present::Presenter;
@@ -310,6 +310,30 @@ impl App {
                 self.close_menu();
                 self.menu_action(action);
             }
+            Choice::ShowRecent => {
+                let rows = recent_rows();
+                log::info!(
+                    "recent games: {} listed, {} with a picture, {} missing",
+                    rows.len(),
+                    rows.iter().filter(|row| row.picture.is_some()).count(),
+                    rows.iter().filter(|row| row.missing).count()
+                );
+                if let Some(menu) = &mut self.menu {
+                    menu.show_recent(rows);
+                }
+            }
+            Choice::Browse => {
+                let start = browser_start();
+                log::info!("browsing {}", start.display());
+                if let Some(menu) = &mut self.menu {
+                    menu.show_folder(&start);
+                }
+            }
+            Choice::Open { path, browsed } => {
+                self.close_menu();
+                self.load_rom(path, browsed);
+            }
+            Choice::Forget(path) => super::recent::forget(&path),
             Choice::Quit => return true,
         }
         self.menu_changed();
@@ -438,6 +462,7 @@ impl App {
             .as_ref()
             .map(|menu| menu.lines(recording, &self.help_lines));
         let options = OverlayOptions {
+            menu_picture: self.menu.as_ref().and_then(Menu::picture),
             menu: menu_lines
                 .as_ref()
                 .map(|(lines, highlighted)| (lines.as_slice(), *highlighted)),
@@ -472,7 +497,9 @@ impl App {
         }
     }
 
-    fn load_rom(&mut self, path: PathBuf) {
+    /// Plays the ROM at `path` (dropped, or picked in the menu; `browsed`: in the file
+    /// browser, whose folder is remembered).
+    fn load_rom(&mut self, path: PathBuf, browsed: bool) {
         if self.speedrun_crc.is_some() {
             self.toast("LOCKED IN SPEEDRUN MODE");
             return;
@@ -490,6 +517,13 @@ impl App {
         let model = crate::headless::model_of(self.model, &rom);
         match Game::open(rom, Some(&path), model) {
             Ok(game) => {
+                super::recent::remember(
+                    &path,
+                    &title,
+                    &format!("{model:?}"),
+                    game.slots.as_ref(),
+                    browsed,
+                );
                 self.rom_title = title;
                 self.slots = game.slots.clone();
                 self.refresh_strip();
@@ -606,7 +640,7 @@ impl ApplicationHandler<FrameReady> for App {
                 }
             }
             WindowEvent::RedrawRequested => self.redraw(),
-            WindowEvent::DroppedFile(path) => self.load_rom(path),
+            WindowEvent::DroppedFile(path) => self.load_rom(path, false),
             WindowEvent::Focused(false) => {
                 // Keys released while unfocused never arrive: let go of everything.
                 self.input.release(Source::Keyboard, &mut self.effects);
@@ -758,6 +792,7 @@ fn menu_key_of(code: KeyCode) -> Option<MenuKey> {
         KeyCode::ArrowRight => MenuKey::Right,
         KeyCode::Enter | KeyCode::NumpadEnter | KeyCode::Space => MenuKey::Choose,
         KeyCode::Escape | KeyCode::Backspace => MenuKey::Back,
+        KeyCode::Delete => MenuKey::Remove,
         _ => return None,
     })
 }
@@ -772,8 +807,42 @@ fn menu_key(action: Action) -> Option<MenuKey> {
         Action::Joypad(Buttons::RIGHT) => MenuKey::Right,
         Action::Joypad(Buttons::A | Buttons::START) => MenuKey::Choose,
         Action::Joypad(Buttons::B) | Action::Menu => MenuKey::Back,
+        Action::Joypad(Buttons::SELECT) => MenuKey::Remove,
         _ => return None,
     })
+}
+
+/// The recent games as the menu lists them, with the pictures of where they stopped.
+fn recent_rows() -> Vec<RecentRow> {
+    let Some(data_dir) = super::slots::data_dir() else {
+        return Vec::new();
+    };
+    let now = crate::battery::unix_now();
+    super::recent::Recent::load(&data_dir)
+        .games
+        .into_iter()
+        .map(|game| RecentRow {
+            missing: !game.path.is_file(),
+            picture: game.picture(super::menu::PICTURE_SCALE),
+            detail: format!(
+                "{} - {}",
+                game.model.to_uppercase(),
+                super::slots::describe_age(game.played_at, now).to_uppercase()
+            ),
+            title: game.title,
+            path: game.path,
+        })
+        .collect()
+}
+
+/// Where the file browser opens: the folder a game was last opened from, else the
+/// current folder.
+fn browser_start() -> PathBuf {
+    super::slots::data_dir()
+        .and_then(|dir| super::recent::Recent::load(&dir).last_folder)
+        .filter(|folder| folder.is_dir())
+        .or_else(|| std::env::current_dir().ok())
+        .unwrap_or_else(|| PathBuf::from("/"))
 }
 
 /// The title shown for a ROM: its header title, else the file name.

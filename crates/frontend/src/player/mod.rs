@@ -8,6 +8,7 @@
 
 mod app;
 mod audio;
+mod browser;
 pub mod config;
 mod emu;
 mod game;
@@ -16,6 +17,7 @@ mod menu;
 mod overlay;
 mod picture;
 mod present;
+mod recent;
 mod recording;
 pub mod slots;
 
@@ -115,6 +117,15 @@ pub fn run(rom_path: Option<PathBuf>, args: &PlayerArgs) -> Result<(), String> {
     let model = crate::headless::model_of(args.model, &rom);
     log::info!("emulating a {model:?}");
     let game = game::Game::open(rom, rom_path.as_deref(), model)?;
+    if let Some(path) = &rom_path {
+        recent::remember(
+            path,
+            &title,
+            &format!("{model:?}"),
+            game.slots.as_ref(),
+            false,
+        );
+    }
     let automation = app::Automation {
         screenshot_after: match &args.screenshot_after {
             Some(values) => {
