@@ -3,10 +3,11 @@
 //! the same thing). One launch: an old config that gives Escape to pause is migrated with a
 //! notice (comments kept); Esc opens the menu and the game holds (the title's frame stays);
 //! a slot is saved from the menu; Esc closes it and play goes on from the same frame; the
-//! slot is loaded from the menu; a right click opens it; its Quit entry quits. A second test
-//! opens a ROM through the file browser using only keys, and after a relaunch finds it in
-//! the recent games with its picture and resumes it. Skips with a printed reason when Xvfb,
-//! xdotool or import is missing.
+//! slot is loaded from the menu; a right click opens it; the model is changed on its
+//! Settings page (config.toml keeps its comments) and the next launch uses it; its Quit
+//! entry quits. A second test opens a ROM through the file browser using only keys, and
+//! after a relaunch finds it in the recent games with its picture and resumes it. Skips
+//! with a printed reason when Xvfb, xdotool or import is missing.
 
 mod gui_support;
 
@@ -111,6 +112,26 @@ fn gui_menu_pauses_saves_loads_resumes_and_quits() {
     wait_for_title(&display, &window, "the menu from a right click", |_, t| {
         t.ends_with(" - menu")
     });
+    // Settings (up past Quit and Keys): the model goes auto -> dmg -> cgb, saved at once.
+    display.xdotool(&["key", "Up", "Up", "Up", "Return", "Right", "Right"]);
+    expect_log(&log, "saved the setting MODEL < cgb >");
+    // Back to the entries (on Settings), then down past Keys to Quit.
+    display.xdotool(&["key", "Escape", "Down", "Down", "Return"]);
+    display.wait_for_success(&log);
+    assert_eq!(
+        std::fs::read_to_string(&config).unwrap(),
+        "# mine\n[keyboard]\npause = [\"KeyP\"] # both of them\n\n[player]\nmodel = \"cgb\"\n",
+        "the user's comments kept"
+    );
+
+    // The next launch plays the DMG game on a CGB.
+    let log = dir.join("relaunch.log");
+    display.launch_with_env(&args, &env, &log);
+    let window = display.wait_for_window(&log);
+    expect_log(&log, "emulating a Cgb");
+    display.xdotool(&["windowfocus", "--sync", &window]);
+    wait_for_frame(&display, &window, 1);
+    open_menu_with_esc(&display, &window);
     display.xdotool(&["key", "Up", "Return"]);
     display.wait_for_success(&log);
 }

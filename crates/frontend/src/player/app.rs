@@ -11,6 +11,7 @@ use super::menu::{Choice, Menu, MenuKey, RecentRow};
 use super::overlay::{self, OverlayOptions};
 use super::picture::{ColourCorrection, Colours, Picture};
 use super::present::Presenter;
+use super::settings::{Setting, Settings};
 use super::slots::Slots;
 use crate::ModelArg;
 use backspin_core::{Buttons, Rom, SCREEN_HEIGHT, SCREEN_WIDTH};
@@ -34,8 +35,10 @@ pub struct FrameReady;
 pub struct ViewOptions {
     /// Skip the GPU presenter.
     pub software: bool,
-    pub model: ModelArg,
-    pub colour_correction: ColourCorrection,
+    /// The settings in force (the config file's, with the command line's over them).
+    pub settings: Settings,
+    /// Where the menu's Settings page writes them.
+    pub config_path: Option<PathBuf>,
     /// Speedrun mode, with the ROM's CRC-32 shown beside the timer.
     pub speedrun_crc: Option<u32>,
 }
@@ -55,6 +58,8 @@ pub struct App {
     software: bool,
     /// The model option, applied to dropped ROMs as to the first one.
     model: ModelArg,
+    settings: Settings,
+    config_path: Option<PathBuf>,
     /// Speedrun mode (the ROM's CRC-32): locked keys only toast.
     speedrun_crc: Option<u32>,
     frames: FrameReceiver,
@@ -143,7 +148,9 @@ impl App {
             window: None,
             presenter: None,
             software: view.software,
-            model: view.model,
+            model: view.settings.model,
+            settings: view.settings,
+            config_path: view.config_path,
             speedrun_crc: view.speedrun_crc,
             frames,
             notices,
@@ -160,7 +167,7 @@ impl App {
             effects: Vec::new(),
             rgba: vec![0; SCREEN_WIDTH * SCREEN_HEIGHT * 4],
             picture: Picture::boxed(),
-            shown_colours: Colours::new(view.colour_correction),
+            shown_colours: Colours::new(view.settings.colour_correction),
             plain_colours: Colours::new(ColourCorrection::Off),
             info: FrameInfo::default(),
             show_info: false,
@@ -334,10 +341,49 @@ impl App {
                 self.load_rom(path, browsed);
             }
             Choice::Forget(path) => super::recent::forget(&path),
+            Choice::ShowSettings => {
+                let settings = self.settings;
+                if let Some(menu) = &mut self.menu {
+                    menu.show_settings(settings);
+                }
+            }
+            Choice::Set(settings, setting) => self.change_setting(settings, setting),
             Choice::Quit => return true,
         }
         self.menu_changed();
         false
+    }
+
+    /// Saves a setting changed in the menu and applies what can change while playing.
+    fn change_setting(&mut self, settings: Settings, setting: Setting) {
+        self.settings = settings;
+        let saved = match &self.config_path {
+            Some(path) => settings.save(path, setting),
+            None => Err("no config directory on this system".to_string()),
+        };
+        if let Err(error) = saved {
+            log::warn!("setting not saved: {error}");
+            self.toast("SETTING NOT SAVED");
+            return;
+        }
+        log::info!("saved the setting {}", settings.label(setting));
+        match setting {
+            Setting::Model => {
+                self.model = settings.model;
+                self.toast("FROM THE NEXT GAME OPENED");
+            }
+            Setting::ColourCorrection => {
+                self.shown_colours = Colours::new(settings.colour_correction)
+            }
+            Setting::Fullscreen => {
+                if let Some(window) = &self.window {
+                    window.set_fullscreen(
+                        settings.fullscreen.then_some(Fullscreen::Borderless(None)),
+                    );
+                }
+            }
+            Setting::RewindBudget | Setting::Sound => self.toast("FROM THE NEXT LAUNCH"),
+        }
     }
 
     /// What a menu entry asks for, refused in speedrun mode as its key would be.
@@ -579,7 +625,12 @@ impl ApplicationHandler<FrameReady> for App {
                 (SCREEN_WIDTH * 4) as f64,
                 (SCREEN_HEIGHT * 4) as f64,
             ))
-            .with_min_inner_size(LogicalSize::new(SCREEN_WIDTH as f64, SCREEN_HEIGHT as f64));
+            .with_min_inner_size(LogicalSize::new(SCREEN_WIDTH as f64, SCREEN_HEIGHT as f64))
+            .with_fullscreen(
+                self.settings
+                    .fullscreen
+                    .then_some(Fullscreen::Borderless(None)),
+            );
         let window = match event_loop.create_window(attributes) {
             Ok(window) => Arc::new(window),
             Err(error) => {

@@ -361,6 +361,9 @@ struct FileFormat {
     keyboard: BTreeMap<String, Vec<String>>,
     #[serde(default)]
     gamepad: BTreeMap<String, Vec<String>>,
+    /// The settings, read by `settings.rs`.
+    #[serde(default, rename = "player")]
+    _player: Option<toml::Table>,
 }
 
 impl Bindings {
@@ -379,6 +382,7 @@ impl Bindings {
         let file = FileFormat {
             keyboard: table(DEFAULT_KEYS),
             gamepad: table(DEFAULT_PAD),
+            _player: None,
         };
         Bindings::from_file(&file).expect("the default bindings are valid")
     }
@@ -391,6 +395,7 @@ impl Bindings {
         let merged = FileFormat {
             keyboard: merge(DEFAULT_KEYS, &file.keyboard),
             gamepad: merge(DEFAULT_PAD, &file.gamepad),
+            _player: None,
         };
         Bindings::from_file(&merged)
     }

@@ -6,6 +6,7 @@
 
 use super::browser::{Folder, Item};
 use super::config::{Action, SLOTS};
+use super::settings::{SETTINGS, Setting, Settings};
 use std::path::{Path, PathBuf};
 
 /// A menu entry, in the order shown.
@@ -23,6 +24,7 @@ pub enum Entry {
     Reset,
     Screenshot,
     Recording,
+    Settings,
     Help,
     Quit,
 }
@@ -37,6 +39,7 @@ const ENTRIES: &[Entry] = &[
     Entry::Reset,
     Entry::Screenshot,
     Entry::Recording,
+    Entry::Settings,
     Entry::Help,
     Entry::Quit,
 ];
@@ -77,6 +80,10 @@ pub enum Choice {
     },
     /// Take this game off the recent list.
     Forget(PathBuf),
+    /// Show the settings ([`Menu::show_settings`]).
+    ShowSettings,
+    /// The settings changed (this one): save and apply them.
+    Set(Settings, Setting),
     Quit,
 }
 
@@ -121,6 +128,10 @@ enum Page {
         /// The last folder that could not be opened.
         error: Option<String>,
     },
+    Settings {
+        values: Settings,
+        selected: usize,
+    },
 }
 
 /// The menu's state while it is open.
@@ -142,6 +153,14 @@ impl Menu {
             slot: slot.clamp(1, SLOTS),
             page: Page::Main,
         }
+    }
+
+    /// Shows the settings.
+    pub fn show_settings(&mut self, values: Settings) {
+        self.page = Page::Settings {
+            values,
+            selected: 0,
+        };
     }
 
     /// Shows the recent games.
@@ -237,6 +256,21 @@ impl Menu {
                 }
                 return Choice::Stay;
             }
+            Page::Settings { values, selected } => {
+                let setting = SETTINGS[*selected];
+                match key {
+                    MenuKey::Back => self.page = Page::Main,
+                    MenuKey::Up | MenuKey::Down => {
+                        move_in_list(selected, SETTINGS.len(), SETTINGS.len(), key)
+                    }
+                    MenuKey::Left | MenuKey::Right | MenuKey::Choose => {
+                        values.step(setting, key != MenuKey::Left);
+                        return Choice::Set(*values, setting);
+                    }
+                    MenuKey::Remove => {}
+                }
+                return Choice::Stay;
+            }
             Page::Browse {
                 folder, selected, ..
             } => {
@@ -279,6 +313,7 @@ impl Menu {
         let rows = match &mut self.page {
             Page::Main => None,
             Page::Help(_) => return self.key(MenuKey::Back, help_len),
+            Page::Settings { selected, .. } => Some((selected, SETTINGS.len(), SETTINGS.len())),
             Page::Recent { rows, selected } => Some((selected, rows.len(), RECENT_ROWS)),
             Page::Browse {
                 folder, selected, ..
@@ -317,6 +352,7 @@ impl Menu {
             Entry::Reset => Choice::CloseAndAct(Action::Reset),
             Entry::Screenshot => Choice::Act(Action::Screenshot),
             Entry::Recording => Choice::CloseAndAct(Action::RecordMovie),
+            Entry::Settings => Choice::ShowSettings,
             Entry::Help => {
                 self.page = Page::Help(0);
                 Choice::Stay
@@ -356,6 +392,11 @@ impl Menu {
                 }
                 let highlighted = (!rows.is_empty()).then(|| 1 + selected - first);
                 (lines, highlighted)
+            }
+            Page::Settings { values, selected } => {
+                let mut lines = vec!["SETTINGS - LEFT/RIGHT CHANGE".to_string()];
+                lines.extend(SETTINGS.iter().map(|setting| values.label(*setting)));
+                (lines, Some(1 + selected))
             }
             Page::Browse {
                 folder,
@@ -401,6 +442,7 @@ impl Menu {
                 Entry::Screenshot => "SCREENSHOT".to_string(),
                 Entry::Recording if recording => "STOP RECORDING".to_string(),
                 Entry::Recording => "START RECORDING".to_string(),
+                Entry::Settings => "SETTINGS".to_string(),
                 Entry::Help => "KEYS".to_string(),
                 Entry::Quit => "QUIT".to_string(),
             })
