@@ -4,8 +4,8 @@
 //! notice (comments kept); Esc opens the menu and the game holds (the title's frame stays);
 //! a slot is saved from the menu; Esc closes it and play goes on from the same frame; the
 //! slot is loaded from the menu; a right click opens it; the model is changed on its
-//! Settings page (config.toml keeps its comments) and the next launch uses it; its Quit
-//! entry quits. A second test opens a ROM through the file browser using only keys, and
+//! Settings page and pause is rebound to a key B had on its Keys page (config.toml keeps
+//! its comments), and the next launch uses both; its Quit entry quits. A second test opens a ROM through the file browser using only keys, and
 //! after a relaunch finds it in the recent games with its picture and resumes it. Skips
 //! with a printed reason when Xvfb, xdotool or import is missing.
 
@@ -115,22 +115,33 @@ fn gui_menu_pauses_saves_loads_resumes_and_quits() {
     // Settings (up past Quit and Keys): the model goes auto -> dmg -> cgb, saved at once.
     display.xdotool(&["key", "Up", "Up", "Up", "Return", "Right", "Right"]);
     expect_log(&log, "saved the setting MODEL < cgb >");
-    // Back to the entries (on Settings), then down past Keys to Quit.
-    display.xdotool(&["key", "Escape", "Down", "Down", "Return"]);
+    // Keys (below Settings): pause, the 12th row, gets Z, which B had (shown, and B loses it).
+    display.xdotool(&["key", "Escape", "Down", "Return"]);
+    for _ in 0..11 {
+        display.xdotool(&["key", "Down"]);
+    }
+    display.xdotool(&["key", "Return", "z"]);
+    expect_log(&log, "bound KeyZ to pause, taken from b");
+    // Back to the entries (on Keys), then down to Quit.
+    display.xdotool(&["key", "Escape", "Down", "Return"]);
     display.wait_for_success(&log);
     assert_eq!(
         std::fs::read_to_string(&config).unwrap(),
-        "# mine\n[keyboard]\npause = [\"KeyP\"] # both of them\n\n[player]\nmodel = \"cgb\"\n",
+        "# mine\n[keyboard]\npause = [\"KeyZ\"] # both of them\nb = []\n\n[player]\nmodel = \"cgb\"\n",
         "the user's comments kept"
     );
 
-    // The next launch plays the DMG game on a CGB.
+    // The next launch plays the DMG game on a CGB, and Z pauses.
     let log = dir.join("relaunch.log");
     display.launch_with_env(&args, &env, &log);
     let window = display.wait_for_window(&log);
     expect_log(&log, "emulating a Cgb");
     display.xdotool(&["windowfocus", "--sync", &window]);
     wait_for_frame(&display, &window, 1);
+    display.xdotool(&["key", "z"]);
+    wait_for_title(&display, &window, "Z pausing", |_, t| {
+        t.ends_with(" - paused")
+    });
     open_menu_with_esc(&display, &window);
     display.xdotool(&["key", "Up", "Return"]);
     display.wait_for_success(&log);

@@ -341,6 +341,7 @@ impl App {
                 self.load_rom(path, browsed);
             }
             Choice::Forget(path) => super::recent::forget(&path),
+            Choice::ResetBindings => self.rewrite_bindings(None),
             Choice::ShowSettings => {
                 let settings = self.settings;
                 if let Some(menu) = &mut self.menu {
@@ -352,6 +353,67 @@ impl App {
         }
         self.menu_changed();
         false
+    }
+
+    /// Binds `code` to the action of the Keys page's row `row` (`None`: every binding back
+    /// to its default), in config.toml (comments kept) and at once.
+    fn rewrite_bindings(&mut self, rebind: Option<(usize, KeyCode)>) {
+        let Some(path) = self.config_path.clone() else {
+            self.toast("NO CONFIG FILE");
+            return;
+        };
+        let text = match std::fs::read_to_string(&path) {
+            Ok(text) => text,
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
+                super::config::default_file_text()
+            }
+            Err(error) => {
+                log::warn!("{}: {error}", path.display());
+                self.toast("CONFIG NOT READ");
+                return;
+            }
+        };
+        let mut message = "KEYS RESET TO DEFAULTS".to_string();
+        let rewritten = match rebind {
+            None => super::config::reset_bindings(&text),
+            Some((row, code)) => {
+                let Some(action) = super::config::listed_actions().get(row).copied() else {
+                    return;
+                };
+                super::config::rebind_key(&text, &self.bindings, action, code).map(
+                    |(text, taken_from)| {
+                        let key = super::config::key_name(code).unwrap_or("?");
+                        let name = super::config::action_name(action);
+                        message = match taken_from {
+                            Some(other) => format!(
+                                "bound {key} to {name}, taken from {}",
+                                super::config::action_name(other)
+                            ),
+                            None => format!("bound {key} to {name}"),
+                        };
+                        text
+                    },
+                )
+            }
+        };
+        let result = rewritten.and_then(|text| {
+            let bindings = Bindings::parse(&text).map_err(|problems| problems.join("; "))?;
+            crate::battery::write_atomic(&path, text.as_bytes())
+                .map_err(|error| crate::error::describe_io(&error))?;
+            Ok(bindings)
+        });
+        match result {
+            Ok(bindings) => {
+                log::info!("{message} ({})", path.display());
+                self.help_lines = super::config::bindings_lines(&bindings);
+                self.bindings = bindings;
+                self.toast(message.to_uppercase());
+            }
+            Err(error) => {
+                log::warn!("{}: keys not changed: {error}", path.display());
+                self.toast("KEYS NOT CHANGED");
+            }
+        }
     }
 
     /// Saves a setting changed in the menu and applies what can change while playing.
@@ -708,6 +770,18 @@ impl ApplicationHandler<FrameReady> for App {
                 ..
             } => {
                 let pressed = state == ElementState::Pressed;
+                if let Some(row) = self.menu.as_ref().and_then(Menu::waiting_for_key) {
+                    if pressed {
+                        if let Some(menu) = &mut self.menu {
+                            menu.stop_waiting();
+                        }
+                        if code != KeyCode::Escape {
+                            self.rewrite_bindings(Some((row, code)));
+                        }
+                        self.menu_changed();
+                    }
+                    return;
+                }
                 if self.menu.is_some() {
                     if pressed
                         && let Some(key) = menu_key_of(code)

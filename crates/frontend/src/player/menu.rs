@@ -80,6 +80,8 @@ pub enum Choice {
     },
     /// Take this game off the recent list.
     Forget(PathBuf),
+    /// Put the default bindings back.
+    ResetBindings,
     /// Show the settings ([`Menu::show_settings`]).
     ShowSettings,
     /// The settings changed (this one): save and apply them.
@@ -116,8 +118,12 @@ const COLUMNS: usize = 38;
 #[derive(Clone, Debug)]
 enum Page {
     Main,
-    /// The bindings, scrolled by this many lines.
-    Help(usize),
+    /// The bindings, one row per action, then "reset all"; `waiting`: the next key pressed
+    /// is bound to the selected action.
+    Keys {
+        selected: usize,
+        waiting: bool,
+    },
     Recent {
         rows: Vec<RecentRow>,
         selected: usize,
@@ -152,6 +158,24 @@ impl Menu {
             selected: 0,
             slot: slot.clamp(1, SLOTS),
             page: Page::Main,
+        }
+    }
+
+    /// The Keys page's row waiting for a key press to bind to its action.
+    pub fn waiting_for_key(&self) -> Option<usize> {
+        match self.page {
+            Page::Keys {
+                selected,
+                waiting: true,
+            } => Some(selected),
+            _ => None,
+        }
+    }
+
+    /// A key was bound (or the wait cancelled).
+    pub fn stop_waiting(&mut self) {
+        if let Page::Keys { waiting, .. } = &mut self.page {
+            *waiting = false;
         }
     }
 
@@ -217,22 +241,21 @@ impl Menu {
 
     #[cfg(test)]
     fn showing_help(&self) -> bool {
-        matches!(self.page, Page::Help(_))
+        matches!(self.page, Page::Keys { .. })
     }
 
     /// Moves the selection or carries out the selected entry. `help_len`: lines of help.
     pub fn key(&mut self, key: MenuKey, help_len: usize) -> Choice {
         match &mut self.page {
             Page::Main => {}
-            Page::Help(scroll) => {
-                let last = help_len.saturating_sub(HELP_ROWS);
+            Page::Keys { selected, waiting } => {
                 match key {
-                    MenuKey::Up => *scroll = scroll.saturating_sub(1),
-                    MenuKey::Down => *scroll = (*scroll + 1).min(last),
-                    MenuKey::Left => *scroll = scroll.saturating_sub(HELP_ROWS),
-                    MenuKey::Right => *scroll = (*scroll + HELP_ROWS).min(last),
-                    MenuKey::Choose | MenuKey::Back => self.page = Page::Main,
-                    MenuKey::Remove => {}
+                    MenuKey::Back if *waiting => *waiting = false,
+                    _ if *waiting => {}
+                    MenuKey::Back => self.page = Page::Main,
+                    MenuKey::Choose if *selected < help_len => *waiting = true,
+                    MenuKey::Choose => return Choice::ResetBindings,
+                    other => move_in_list(selected, help_len + 1, HELP_ROWS, other),
                 }
                 return Choice::Stay;
             }
@@ -312,7 +335,7 @@ impl Menu {
     pub fn click(&mut self, index: usize, help_len: usize) -> Choice {
         let rows = match &mut self.page {
             Page::Main => None,
-            Page::Help(_) => return self.key(MenuKey::Back, help_len),
+            Page::Keys { selected, .. } => Some((selected, help_len + 1, HELP_ROWS)),
             Page::Settings { selected, .. } => Some((selected, SETTINGS.len(), SETTINGS.len())),
             Page::Recent { rows, selected } => Some((selected, rows.len(), RECENT_ROWS)),
             Page::Browse {
@@ -354,7 +377,10 @@ impl Menu {
             Entry::Recording => Choice::CloseAndAct(Action::RecordMovie),
             Entry::Settings => Choice::ShowSettings,
             Entry::Help => {
-                self.page = Page::Help(0);
+                self.page = Page::Keys {
+                    selected: 0,
+                    waiting: false,
+                };
                 Choice::Stay
             }
             Entry::Quit => Choice::Quit,
@@ -366,10 +392,21 @@ impl Menu {
     pub fn lines(&self, recording: bool, help: &[String]) -> (Vec<String>, Option<usize>) {
         let (mut lines, highlighted) = match &self.page {
             Page::Main => self.main_lines(recording),
-            Page::Help(scroll) => {
-                let mut lines = vec!["KEYS - UP/DOWN SCROLL, ESC BACK".to_string()];
-                lines.extend(help.iter().skip(*scroll).take(HELP_ROWS).cloned());
-                (lines, None)
+            Page::Keys { selected, waiting } => {
+                let heading = match waiting {
+                    true => "PRESS THE NEW KEY - ESC CANCELS",
+                    false => "KEYS - ENTER REBINDS, ESC BACK",
+                };
+                let mut lines = vec![heading.to_string()];
+                let first = first_shown(*selected, HELP_ROWS);
+                lines.extend(
+                    help.iter()
+                        .cloned()
+                        .chain(["RESET ALL TO DEFAULTS".to_string()])
+                        .skip(first)
+                        .take(HELP_ROWS),
+                );
+                (lines, Some(1 + selected - first))
             }
             Page::Recent { rows, selected } => {
                 let mut lines = vec!["RECENT GAMES - DEL REMOVES".to_string()];
@@ -587,23 +624,25 @@ mod tests {
     }
 
     #[test]
-    fn help_scrolls_and_goes_back() {
+    fn keys_scroll_wait_for_a_key_and_reset() {
         let help: Vec<String> = (0..40).map(|n| format!("LINE {n}")).collect();
         let mut menu = Menu::new(1);
         let help_index = ENTRIES.iter().position(|e| *e == Entry::Help).unwrap();
         assert_eq!(menu.click(help_index, help.len()), Choice::Stay);
         assert!(menu.showing_help());
-        menu.key(MenuKey::Right, help.len());
-        menu.key(MenuKey::Right, help.len());
-        menu.key(MenuKey::Down, help.len());
+        assert_eq!(menu.key(MenuKey::Choose, help.len()), Choice::Stay);
+        assert_eq!(menu.waiting_for_key(), Some(0));
+        assert_eq!(menu.key(MenuKey::Back, help.len()), Choice::Stay);
+        assert_eq!(menu.waiting_for_key(), None, "Esc cancels the wait");
+        assert!(menu.showing_help());
+        for _ in 0..4 {
+            menu.key(MenuKey::Right, help.len());
+        }
         let (lines, highlighted) = menu.lines(false, &help);
-        assert_eq!(highlighted, None);
+        assert_eq!(highlighted, Some(HELP_ROWS));
         assert_eq!(lines.len(), 1 + HELP_ROWS);
-        assert_eq!(
-            lines.last().unwrap(),
-            "LINE 39",
-            "scrolling stops at the end"
-        );
+        assert_eq!(lines.last().unwrap(), "RESET ALL TO DEFAULTS");
+        assert_eq!(menu.key(MenuKey::Choose, help.len()), Choice::ResetBindings);
         assert_eq!(menu.key(MenuKey::Back, help.len()), Choice::Stay);
         assert!(!menu.showing_help());
         let (lines, highlighted) = menu.lines(true, &help);
