@@ -6,7 +6,8 @@
 //! slot is loaded from the menu; a right click opens it; the model is changed on its
 //! Settings page and pause is rebound to a key B had on its Keys page (config.toml keeps
 //! its comments), and the next launch uses both; its Quit entry quits. A second test opens a ROM through the file browser using only keys, and
-//! after a relaunch finds it in the recent games with its picture and resumes it. Skips
+//! after a relaunch finds it in the recent games with its picture and resumes it, then
+//! restarts it in speedrun mode from the menu. Skips
 //! with a printed reason when Xvfb, xdotool or import is missing.
 
 mod gui_support;
@@ -218,7 +219,22 @@ fn gui_menu_opens_a_rom_by_keys_and_lists_it_in_recent_games() {
     display.xdotool(&["key", "Down", "Return"]);
     let folder = std::fs::canonicalize(&dir).unwrap();
     expect_log(&log, &format!("browsing {}", folder.display()));
-    // Back to the entries (on Open game), then up past Resume to Quit.
-    display.xdotool(&["key", "Escape", "Up", "Up", "Return"]);
+    // Back to the entries (on Open game), then down to the speedrun entry: the player
+    // starts again on the same game in speedrun mode (the same process, so the same log).
+    display.xdotool(&["key", "Escape"]);
+    for _ in 0..8 {
+        display.xdotool(&["key", "Down"]);
+    }
+    display.xdotool(&["key", "Return"]);
+    expect_log(&log, "speedrun: ROM CRC-32");
+    let window = display.wait_for_window(&log);
+    display.xdotool(&["windowfocus", "--sync", &window]);
+    wait_for_title(&display, &window, "the speedrun", |_, t| {
+        t.contains("BS BATTERY CTR") && !t.contains(" - menu")
+    });
+    // The menu opens over the running game (speedrun mode locks pausing); Quit.
+    display.xdotool(&["key", "Escape"]);
+    wait_for_title(&display, &window, "the menu", |_, t| t.ends_with(" - menu"));
+    display.xdotool(&["key", "Up", "Return"]);
     display.wait_for_success(&log);
 }

@@ -39,6 +39,8 @@ pub struct ViewOptions {
     pub settings: Settings,
     /// Where the menu's Settings page writes them.
     pub config_path: Option<PathBuf>,
+    /// The game's file (`None`: the embedded demo).
+    pub rom_path: Option<PathBuf>,
     /// Speedrun mode, with the ROM's CRC-32 shown beside the timer.
     pub speedrun_crc: Option<u32>,
 }
@@ -60,6 +62,10 @@ pub struct App {
     model: ModelArg,
     settings: Settings,
     config_path: Option<PathBuf>,
+    /// The game playing (`None`: the demo), for a restart in speedrun mode.
+    pub rom_path: Option<PathBuf>,
+    /// The menu asked to start again in speedrun mode once this window has closed.
+    pub restart_in_speedrun: bool,
     /// Speedrun mode (the ROM's CRC-32): locked keys only toast.
     speedrun_crc: Option<u32>,
     frames: FrameReceiver,
@@ -151,6 +157,8 @@ impl App {
             model: view.settings.model,
             settings: view.settings,
             config_path: view.config_path,
+            rom_path: view.rom_path,
+            restart_in_speedrun: false,
             speedrun_crc: view.speedrun_crc,
             frames,
             notices,
@@ -342,6 +350,13 @@ impl App {
             }
             Choice::Forget(path) => super::recent::forget(&path),
             Choice::ResetBindings => self.rewrite_bindings(None),
+            Choice::RestartInSpeedrun if self.speedrun_crc.is_some() => {
+                self.toast("ALREADY IN SPEEDRUN MODE")
+            }
+            Choice::RestartInSpeedrun => {
+                self.restart_in_speedrun = true;
+                return true;
+            }
             Choice::ShowSettings => {
                 let settings = self.settings;
                 if let Some(menu) = &mut self.menu {
@@ -636,6 +651,7 @@ impl App {
                 self.slots = game.slots.clone();
                 self.refresh_strip();
                 log::info!("opened {}", path.display());
+                self.rom_path = Some(path);
                 self.send(Command::LoadGame(Box::new(game)));
                 self.toast("ROM LOADED");
             }

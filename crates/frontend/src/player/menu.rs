@@ -24,6 +24,8 @@ pub enum Entry {
     Reset,
     Screenshot,
     Recording,
+    /// Quit and start again in speedrun mode.
+    Speedrun,
     Settings,
     Help,
     Quit,
@@ -39,6 +41,7 @@ const ENTRIES: &[Entry] = &[
     Entry::Reset,
     Entry::Screenshot,
     Entry::Recording,
+    Entry::Speedrun,
     Entry::Settings,
     Entry::Help,
     Entry::Quit,
@@ -82,6 +85,8 @@ pub enum Choice {
     Forget(PathBuf),
     /// Put the default bindings back.
     ResetBindings,
+    /// Quit, then start again on the same game in speedrun mode.
+    RestartInSpeedrun,
     /// Show the settings ([`Menu::show_settings`]).
     ShowSettings,
     /// The settings changed (this one): save and apply them.
@@ -375,6 +380,7 @@ impl Menu {
             Entry::Reset => Choice::CloseAndAct(Action::Reset),
             Entry::Screenshot => Choice::Act(Action::Screenshot),
             Entry::Recording => Choice::CloseAndAct(Action::RecordMovie),
+            Entry::Speedrun => Choice::RestartInSpeedrun,
             Entry::Settings => Choice::ShowSettings,
             Entry::Help => {
                 self.page = Page::Keys {
@@ -479,6 +485,7 @@ impl Menu {
                 Entry::Screenshot => "SCREENSHOT".to_string(),
                 Entry::Recording if recording => "STOP RECORDING".to_string(),
                 Entry::Recording => "START RECORDING".to_string(),
+                Entry::Speedrun => "RESTART IN SPEEDRUN MODE".to_string(),
                 Entry::Settings => "SETTINGS".to_string(),
                 Entry::Help => "KEYS".to_string(),
                 Entry::Quit => "QUIT".to_string(),

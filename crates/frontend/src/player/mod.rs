@@ -215,6 +215,7 @@ pub fn run(rom_path: Option<PathBuf>, args: &PlayerArgs) -> Result<(), String> {
                 || std::env::var("BACKSPIN_PRESENTER").is_ok_and(|v| v == "software"),
             settings,
             config_path,
+            rom_path: rom_path.clone(),
             speedrun_crc,
         },
         automation,
@@ -228,7 +229,56 @@ pub fn run(rom_path: Option<PathBuf>, args: &PlayerArgs) -> Result<(), String> {
     result.map_err(|e| format!("event loop: {e}"))?;
     match app.exit_error {
         Some(error) => Err(error),
+        // Only now: the game's battery save and resume point are on disk.
+        None if app.restart_in_speedrun => restart(speedrun_command(app.rom_path.as_deref(), args)),
         None => Ok(()),
+    }
+}
+
+/// The command line that starts the player again on `rom_path` (`None`: the demo) in
+/// speedrun mode, with this run's options that still apply.
+fn speedrun_command(
+    rom_path: Option<&std::path::Path>,
+    args: &PlayerArgs,
+) -> std::process::Command {
+    let exe = std::env::current_exe().unwrap_or_else(|_| PathBuf::from("backspin"));
+    let mut command = std::process::Command::new(exe);
+    command.args(rom_path).arg("--speedrun");
+    if let Some(config) = &args.config {
+        command.arg("--config").arg(config);
+    }
+    if let Some(model) = args
+        .model
+        .and_then(|m| clap::ValueEnum::to_possible_value(&m))
+    {
+        command.args(["--model", model.get_name()]);
+    }
+    if let Some(correction) = args
+        .colour_correction
+        .and_then(|c| clap::ValueEnum::to_possible_value(&c))
+    {
+        command.args(["--colour-correction", correction.get_name()]);
+    }
+    command.args(args.no_audio.then_some("--no-audio"));
+    command.args(args.software.then_some("--software"));
+    command
+}
+
+/// Replaces this process with `command` (a new process where there is no `exec`).
+fn restart(mut command: std::process::Command) -> Result<(), String> {
+    log::info!("restarting in speedrun mode: {command:?}");
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::CommandExt;
+        let error = command.exec();
+        Err(format!("cannot restart in speedrun mode: {error}"))
+    }
+    #[cfg(not(unix))]
+    {
+        command
+            .spawn()
+            .map(drop)
+            .map_err(|error| format!("cannot restart in speedrun mode: {error}"))
     }
 }
 
@@ -257,4 +307,34 @@ fn quit_on_signal(proxy: winit::event_loop::EventLoopProxy<app::FrameReady>) {
 /// The default bindings for `--help`.
 pub fn bindings_help() -> String {
     config::bindings_help()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_speedrun_restart_keeps_the_game_and_the_options_that_apply() {
+        let args = PlayerArgs {
+            config: Some(PathBuf::from("/c/config.toml")),
+            software: true,
+            model: Some(ModelArg::Cgb),
+            rewind_mib: Some(64),
+            ..PlayerArgs::default()
+        };
+        let command = speedrun_command(Some(std::path::Path::new("/roms/game.zip")), &args);
+        let words: Vec<_> = command.get_args().map(|a| a.to_str().unwrap()).collect();
+        assert_eq!(
+            words,
+            [
+                "/roms/game.zip",
+                "--speedrun",
+                "--config",
+                "/c/config.toml",
+                "--model",
+                "cgb",
+                "--software"
+            ]
+        );
+    }
 }
