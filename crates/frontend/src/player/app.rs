@@ -370,9 +370,9 @@ impl App {
         false
     }
 
-    /// Binds `code` to the action of the Keys page's row `row` (`None`: every binding back
-    /// to its default), in config.toml (comments kept) and at once.
-    fn rewrite_bindings(&mut self, rebind: Option<(usize, KeyCode)>) {
+    /// Binds a key or pad button to the action of the Keys page's row `row` (`None`: every
+    /// binding back to its default), in config.toml (comments kept) and at once.
+    fn rewrite_bindings(&mut self, rebind: Option<(usize, Rebind)>) {
         let Some(path) = self.config_path.clone() else {
             self.toast("NO CONFIG FILE");
             return;
@@ -391,24 +391,31 @@ impl App {
         let mut message = "KEYS RESET TO DEFAULTS".to_string();
         let rewritten = match rebind {
             None => super::config::reset_bindings(&text),
-            Some((row, code)) => {
+            Some((row, rebind)) => {
                 let Some(action) = super::config::listed_actions().get(row).copied() else {
                     return;
                 };
-                super::config::rebind_key(&text, &self.bindings, action, code).map(
-                    |(text, taken_from)| {
-                        let key = super::config::key_name(code).unwrap_or("?");
-                        let name = super::config::action_name(action);
-                        message = match taken_from {
-                            Some(other) => format!(
-                                "bound {key} to {name}, taken from {}",
-                                super::config::action_name(other)
-                            ),
-                            None => format!("bound {key} to {name}"),
-                        };
-                        text
-                    },
-                )
+                let (rebound, key) = match rebind {
+                    Rebind::Key(code) => (
+                        super::config::rebind_key(&text, &self.bindings, action, code),
+                        super::config::key_name(code).unwrap_or("?").to_string(),
+                    ),
+                    Rebind::Button(button) => (
+                        super::config::rebind_button(&text, &self.bindings, action, button),
+                        format!("pad {}", button.0),
+                    ),
+                };
+                rebound.map(|(text, taken_from)| {
+                    let name = super::config::action_name(action);
+                    message = match taken_from {
+                        Some(other) => format!(
+                            "bound {key} to {name}, taken from {}",
+                            super::config::action_name(other)
+                        ),
+                        None => format!("bound {key} to {name}"),
+                    };
+                    text
+                })
             }
         };
         let result = rewritten.and_then(|text| {
@@ -672,7 +679,24 @@ impl App {
             let Some(event) = PadEvent::from_gilrs(&event) else {
                 continue;
             };
-            if self.menu.is_none() {
+            let waiting = self.menu.as_ref().and_then(Menu::waiting_for_key);
+            if let (
+                Some(row),
+                PadEvent::Button {
+                    button,
+                    pressed: true,
+                    ..
+                },
+            ) = (waiting, event)
+            {
+                if let Some(button) = ButtonKey::of(button) {
+                    if let Some(menu) = &mut self.menu {
+                        menu.stop_waiting();
+                    }
+                    self.rewrite_bindings(Some((row, Rebind::Button(button))));
+                    self.menu_changed();
+                }
+            } else if self.menu.is_none() {
                 self.input
                     .pad_event(event, &self.bindings, &mut self.effects);
             } else if let PadEvent::Button {
@@ -792,7 +816,7 @@ impl ApplicationHandler<FrameReady> for App {
                             menu.stop_waiting();
                         }
                         if code != KeyCode::Escape {
-                            self.rewrite_bindings(Some((row, code)));
+                            self.rewrite_bindings(Some((row, Rebind::Key(code))));
                         }
                         self.menu_changed();
                     }
@@ -902,6 +926,13 @@ impl ApplicationHandler<FrameReady> for App {
     fn exiting(&mut self, _: &ActiveEventLoop) {
         self.send(Command::Quit);
     }
+}
+
+/// What the Keys page binds to the waiting action.
+#[derive(Clone, Copy)]
+enum Rebind {
+    Key(KeyCode),
+    Button(ButtonKey),
 }
 
 /// The keys speedrun mode refuses: going back in time, changing speed, pausing (which

@@ -661,6 +661,36 @@ pub fn rebind_key(
     Ok((document.to_string(), taken_from))
 }
 
+/// Config text in which the pad's `button` is `action`'s button, taken away from the
+/// action that had it, everything else as it was. Returns the text and that action.
+pub fn rebind_button(
+    text: &str,
+    bindings: &Bindings,
+    action: Action,
+    button: ButtonKey,
+) -> Result<(String, Option<Action>), String> {
+    let mut document: toml_edit::DocumentMut = text
+        .parse()
+        .map_err(|e: toml_edit::TomlError| format!("not valid TOML: {}", e.message()))?;
+    let table = document
+        .entry("gamepad")
+        .or_insert_with(toml_edit::table)
+        .as_table_mut()
+        .ok_or("[gamepad] is not a table")?;
+    let taken_from = bindings.pad.get(&button).copied().filter(|a| *a != action);
+    set_list(table, &name_of(action), vec![button.0.to_string()]);
+    if let Some(other) = taken_from {
+        let names = bindings
+            .pad
+            .iter()
+            .filter(|(b, bound)| **bound == other && **b != button)
+            .map(|(b, _)| b.0.to_string())
+            .collect();
+        set_list(table, &name_of(other), names);
+    }
+    Ok((document.to_string(), taken_from))
+}
+
 /// Config text with the default bindings: `[keyboard]` and `[gamepad]` emptied (so every
 /// action takes its default), the file's other tables and comments kept.
 pub fn reset_bindings(text: &str) -> Result<String, String> {
@@ -846,8 +876,18 @@ mod tests {
             text.ends_with("save_slot_1 = [\"KeyQ\", \"Shift+F1\"]\n"),
             "{text}"
         );
+        let (text, taken) = rebind_button(
+            &text,
+            &Bindings::parse(&text).unwrap(),
+            Action::Pause,
+            ButtonKey("South"),
+        )
+        .unwrap();
+        assert_eq!(taken, Some(Action::Joypad(backspin_core::Buttons::B)));
+        let pad = Bindings::parse(&text).unwrap().pad;
+        assert_eq!(pad[&ButtonKey("South")], Action::Pause);
         let text = reset_bindings(&text).unwrap();
-        assert_eq!(text, "# mine\n[keyboard]\n");
+        assert_eq!(text, "# mine\n[keyboard]\n\n[gamepad]\n");
         assert_eq!(
             Bindings::parse(&text).unwrap().keys,
             Bindings::defaults().keys

@@ -400,7 +400,7 @@ impl Menu {
             Page::Main => self.main_lines(recording),
             Page::Keys { selected, waiting } => {
                 let heading = match waiting {
-                    true => "PRESS THE NEW KEY - ESC CANCELS",
+                    true => "PRESS A KEY OR BUTTON - ESC CANCELS",
                     false => "KEYS - ENTER REBINDS, ESC BACK",
                 };
                 let mut lines = vec![heading.to_string()];
