@@ -60,7 +60,7 @@ enum Command {
 }
 
 /// `--model`: which Game Boy to emulate.
-#[derive(Clone, Copy, Debug, Default, ValueEnum)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
 pub enum ModelArg {
     /// A CGB for cartridges flagged for it (header 0x143 is 0x80 or 0xC0), else a DMG.
     #[default]

@@ -3,8 +3,12 @@
 //! the same thing). One launch: an old config that gives Escape to pause is migrated with a
 //! notice (comments kept); Esc opens the menu and the game holds (the title's frame stays);
 //! a slot is saved from the menu; Esc closes it and play goes on from the same frame; the
-//! slot is loaded from the menu; a right click opens it; its Quit entry quits. Skips with a
-//! printed reason when Xvfb, xdotool or import is missing.
+//! slot is loaded from the menu; a right click opens it; the model is changed on its
+//! Settings page and pause is rebound to a key B had on its Keys page (config.toml keeps
+//! its comments), and the next launch uses both; its Quit entry quits. A second test opens a ROM through the file browser using only keys, and
+//! after a relaunch finds it in the recent games with its picture and resumes it, then
+//! restarts it in speedrun mode from the menu. Skips
+//! with a printed reason when Xvfb, xdotool or import is missing.
 
 mod gui_support;
 
@@ -16,6 +20,8 @@ use std::path::Path;
 
 /// The overlay's marker colour: the menu's selected line is drawn on it.
 const MARKER: [u8; 3] = [0xFF, 0x20, 0x20];
+/// The frame around the recent list's picture.
+const PICTURE_FRAME: [u8; 3] = [0xB0, 0xB0, 0xC8];
 
 /// Waits until the log holds `text`; panics with the log after the step limit.
 fn expect_log(log: &Path, text: &str) {
@@ -79,7 +85,7 @@ fn gui_menu_pauses_saves_loads_resumes_and_quits() {
         picture.contains(&MARKER),
         "no selected menu line in the capture"
     );
-    display.xdotool(&["key", "Down", "Down", "Return"]); // Save slot < 1 >
+    display.xdotool(&["key", "Down", "Down", "Down", "Down", "Return"]); // Save slot < 1 >
     expect_log(&log, "Slot 1 saved");
     let (frame, title) = display.title_frame(&window);
     assert_eq!(frame, held_at, "the game ran under the menu: {title}");
@@ -94,7 +100,7 @@ fn gui_menu_pauses_saves_loads_resumes_and_quits() {
 
     // Load the slot from the menu: back to the frame it was saved at, playing.
     open_menu_with_esc(&display, &window);
-    display.xdotool(&["key", "Down", "Return"]); // Load slot < 1 >
+    display.xdotool(&["key", "Down", "Down", "Down", "Return"]); // Load slot < 1 >
     expect_log(&log, "Slot 1 loaded");
     // A load is an event on the timeline (the frame count goes on; rewinding crosses it,
     // see gui_slots): the emulation thread's notice says it happened, and play goes on.
@@ -107,6 +113,128 @@ fn gui_menu_pauses_saves_loads_resumes_and_quits() {
     wait_for_title(&display, &window, "the menu from a right click", |_, t| {
         t.ends_with(" - menu")
     });
+    // Settings (up past Quit and Keys): the model goes auto -> dmg -> cgb, saved at once.
+    display.xdotool(&["key", "Up", "Up", "Up", "Return", "Right", "Right"]);
+    expect_log(&log, "saved the setting MODEL < cgb >");
+    // Keys (below Settings): pause, the 12th row, gets Z, which B had (shown, and B loses it).
+    display.xdotool(&["key", "Escape", "Down", "Return"]);
+    for _ in 0..11 {
+        display.xdotool(&["key", "Down"]);
+    }
+    display.xdotool(&["key", "Return", "z"]);
+    expect_log(&log, "bound KeyZ to pause, taken from b");
+    // Back to the entries (on Keys), then down to Quit.
+    display.xdotool(&["key", "Escape", "Down", "Return"]);
+    display.wait_for_success(&log);
+    assert_eq!(
+        std::fs::read_to_string(&config).unwrap(),
+        "# mine\n[keyboard]\npause = [\"KeyZ\"] # both of them\nb = []\n\n[player]\nmodel = \"cgb\"\n",
+        "the user's comments kept"
+    );
+
+    // The next launch plays the DMG game on a CGB, and Z pauses.
+    let log = dir.join("relaunch.log");
+    display.launch_with_env(&args, &env, &log);
+    let window = display.wait_for_window(&log);
+    expect_log(&log, "emulating a Cgb");
+    display.xdotool(&["windowfocus", "--sync", &window]);
+    wait_for_frame(&display, &window, 1);
+    display.xdotool(&["key", "z"]);
+    wait_for_title(&display, &window, "Z pausing", |_, t| {
+        t.ends_with(" - paused")
+    });
+    open_menu_with_esc(&display, &window);
+    display.xdotool(&["key", "Up", "Return"]);
+    display.wait_for_success(&log);
+}
+
+#[test]
+fn gui_menu_opens_a_rom_by_keys_and_lists_it_in_recent_games() {
+    let name = "gui_menu_opens_a_rom_by_keys_and_lists_it_in_recent_games";
+    if let Some(missing) = missing_tools() {
+        println!("SKIPPED {name}: {missing} not installed");
+        return;
+    }
+    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let rom = counter_rom("menu_open");
+    let dir = rom.parent().expect("a folder").to_path_buf();
+    let config = dir.join("config.toml");
+    // The demo (no ROM argument), in the ROM's folder, where the browser first opens; the
+    // data directory is the display's own, shared by both launches.
+    let args = [
+        "--no-audio",
+        "--software",
+        "--config",
+        config.to_str().expect("utf-8 path"),
+    ];
+    let mut display = Display::start();
+
+    let log = dir.join("open.log");
+    display.launch_in(&dir, &args, &log);
+    let window = display.wait_for_window(&log);
+    display.xdotool(&["windowfocus", "--sync", &window]);
+    wait_for_frame(&display, &window, 10);
+    open_menu_with_esc(&display, &window);
+    display.xdotool(&["key", "Down", "Return"]); // Open game
+    expect_log(&log, "browsing ");
+    // The folder lists ../ then counter.gb (no sub-folders; the config and log are not ROMs).
+    display.xdotool(&["key", "Down", "Return"]);
+    expect_log(&log, "counter.gb");
+    let (played_to, _) = wait_for_title(&display, &window, "the opened ROM playing", |f, t| {
+        t.contains("BS BATTERY CTR") && !t.contains(" - menu") && f >= 30
+    });
+    open_menu_with_esc(&display, &window);
+    display.xdotool(&["key", "Up", "Return"]); // Quit: the resume point is saved.
+    display.wait_for_success(&log);
+
+    // Relaunched on the demo: the game is in the recent list with its picture.
+    let log = dir.join("recent.log");
+    display.launch_in(&dir, &args, &log);
+    let window = display.wait_for_window(&log);
+    display.xdotool(&["windowfocus", "--sync", &window]);
+    wait_for_frame(&display, &window, 10);
+    open_menu_with_esc(&display, &window);
+    display.xdotool(&["key", "Down", "Down", "Return"]); // Recent games
+    expect_log(&log, "recent games: 1 listed, 1 with a picture, 0 missing");
+    let (frame, _) = display.title_frame(&window);
+    let capture = display.capture(&window, &dir.join("recent.png"));
+    assert!(
+        capture.contains(&PICTURE_FRAME),
+        "no picture in the recent list"
+    );
+    assert!(capture.contains(&MARKER), "no selected game");
+    assert_eq!(
+        display.title_frame(&window).0,
+        frame,
+        "the demo ran under the menu"
+    );
+    // Choosing it resumes it where the first launch stopped.
+    display.xdotool(&["key", "Return"]);
+    expect_log(&log, "Resumed at frame");
+    wait_for_title(&display, &window, "the recent game resumed", |f, t| {
+        t.contains("BS BATTERY CTR") && f >= played_to
+    });
+    // The browser opens where the game was picked.
+    open_menu_with_esc(&display, &window);
+    display.xdotool(&["key", "Down", "Return"]);
+    let folder = std::fs::canonicalize(&dir).unwrap();
+    expect_log(&log, &format!("browsing {}", folder.display()));
+    // Back to the entries (on Open game), then down to the speedrun entry: the player
+    // starts again on the same game in speedrun mode (the same process, so the same log).
+    display.xdotool(&["key", "Escape"]);
+    for _ in 0..8 {
+        display.xdotool(&["key", "Down"]);
+    }
+    display.xdotool(&["key", "Return"]);
+    expect_log(&log, "speedrun: ROM CRC-32");
+    let window = display.wait_for_window(&log);
+    display.xdotool(&["windowfocus", "--sync", &window]);
+    wait_for_title(&display, &window, "the speedrun", |_, t| {
+        t.contains("BS BATTERY CTR") && !t.contains(" - menu")
+    });
+    // The menu opens over the running game (speedrun mode locks pausing); Quit.
+    display.xdotool(&["key", "Escape"]);
+    wait_for_title(&display, &window, "the menu", |_, t| t.ends_with(" - menu"));
     display.xdotool(&["key", "Up", "Return"]);
     display.wait_for_success(&log);
 }

@@ -7,10 +7,11 @@ use super::config::{Action, Bindings, ButtonKey};
 use super::emu::{Command, FrameInfo, FrameReceiver, Mode};
 use super::game::Game;
 use super::input::{Effect, InputState, PadEvent, Source};
-use super::menu::{Choice, Menu, MenuKey};
+use super::menu::{Choice, Menu, MenuKey, RecentRow};
 use super::overlay::{self, OverlayOptions};
 use super::picture::{ColourCorrection, Colours, Picture};
 use super::present::Presenter;
+use super::settings::{Setting, Settings};
 use super::slots::Slots;
 use crate::ModelArg;
 use backspin_core::{Buttons, Rom, SCREEN_HEIGHT, SCREEN_WIDTH};
@@ -34,8 +35,12 @@ pub struct FrameReady;
 pub struct ViewOptions {
     /// Skip the GPU presenter.
     pub software: bool,
-    pub model: ModelArg,
-    pub colour_correction: ColourCorrection,
+    /// The settings in force (the config file's, with the command line's over them).
+    pub settings: Settings,
+    /// Where the menu's Settings page writes them.
+    pub config_path: Option<PathBuf>,
+    /// The game's file (`None`: the embedded demo).
+    pub rom_path: Option<PathBuf>,
     /// Speedrun mode, with the ROM's CRC-32 shown beside the timer.
     pub speedrun_crc: Option<u32>,
 }
@@ -55,6 +60,12 @@ pub struct App {
     software: bool,
     /// The model option, applied to dropped ROMs as to the first one.
     model: ModelArg,
+    settings: Settings,
+    config_path: Option<PathBuf>,
+    /// The game playing (`None`: the demo), for a restart in speedrun mode.
+    pub rom_path: Option<PathBuf>,
+    /// The menu asked to start again in speedrun mode once this window has closed.
+    pub restart_in_speedrun: bool,
     /// Speedrun mode (the ROM's CRC-32): locked keys only toast.
     speedrun_crc: Option<u32>,
     frames: FrameReceiver,
@@ -143,7 +154,11 @@ impl App {
             window: None,
             presenter: None,
             software: view.software,
-            model: view.model,
+            model: view.settings.model,
+            settings: view.settings,
+            config_path: view.config_path,
+            rom_path: view.rom_path,
+            restart_in_speedrun: false,
             speedrun_crc: view.speedrun_crc,
             frames,
             notices,
@@ -160,7 +175,7 @@ impl App {
             effects: Vec::new(),
             rgba: vec![0; SCREEN_WIDTH * SCREEN_HEIGHT * 4],
             picture: Picture::boxed(),
-            shown_colours: Colours::new(view.colour_correction),
+            shown_colours: Colours::new(view.settings.colour_correction),
             plain_colours: Colours::new(ColourCorrection::Off),
             info: FrameInfo::default(),
             show_info: false,
@@ -310,10 +325,149 @@ impl App {
                 self.close_menu();
                 self.menu_action(action);
             }
+            Choice::ShowRecent => {
+                let rows = recent_rows();
+                log::info!(
+                    "recent games: {} listed, {} with a picture, {} missing",
+                    rows.len(),
+                    rows.iter().filter(|row| row.picture.is_some()).count(),
+                    rows.iter().filter(|row| row.missing).count()
+                );
+                if let Some(menu) = &mut self.menu {
+                    menu.show_recent(rows);
+                }
+            }
+            Choice::Browse => {
+                let start = browser_start();
+                log::info!("browsing {}", start.display());
+                if let Some(menu) = &mut self.menu {
+                    menu.show_folder(&start);
+                }
+            }
+            Choice::Open { path, browsed } => {
+                self.close_menu();
+                self.load_rom(path, browsed);
+            }
+            Choice::Forget(path) => super::recent::forget(&path),
+            Choice::ResetBindings => self.rewrite_bindings(None),
+            Choice::RestartInSpeedrun if self.speedrun_crc.is_some() => {
+                self.toast("ALREADY IN SPEEDRUN MODE")
+            }
+            Choice::RestartInSpeedrun => {
+                self.restart_in_speedrun = true;
+                return true;
+            }
+            Choice::ShowSettings => {
+                let settings = self.settings;
+                if let Some(menu) = &mut self.menu {
+                    menu.show_settings(settings);
+                }
+            }
+            Choice::Set(settings, setting) => self.change_setting(settings, setting),
             Choice::Quit => return true,
         }
         self.menu_changed();
         false
+    }
+
+    /// Binds a key or pad button to the action of the Keys page's row `row` (`None`: every
+    /// binding back to its default), in config.toml (comments kept) and at once.
+    fn rewrite_bindings(&mut self, rebind: Option<(usize, Rebind)>) {
+        let Some(path) = self.config_path.clone() else {
+            self.toast("NO CONFIG FILE");
+            return;
+        };
+        let text = match std::fs::read_to_string(&path) {
+            Ok(text) => text,
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
+                super::config::default_file_text()
+            }
+            Err(error) => {
+                log::warn!("{}: {error}", path.display());
+                self.toast("CONFIG NOT READ");
+                return;
+            }
+        };
+        let mut message = "KEYS RESET TO DEFAULTS".to_string();
+        let rewritten = match rebind {
+            None => super::config::reset_bindings(&text),
+            Some((row, rebind)) => {
+                let Some(action) = super::config::listed_actions().get(row).copied() else {
+                    return;
+                };
+                let (rebound, key) = match rebind {
+                    Rebind::Key(code) => (
+                        super::config::rebind_key(&text, &self.bindings, action, code),
+                        super::config::key_name(code).unwrap_or("?").to_string(),
+                    ),
+                    Rebind::Button(button) => (
+                        super::config::rebind_button(&text, &self.bindings, action, button),
+                        format!("pad {}", button.0),
+                    ),
+                };
+                rebound.map(|(text, taken_from)| {
+                    let name = super::config::action_name(action);
+                    message = match taken_from {
+                        Some(other) => format!(
+                            "bound {key} to {name}, taken from {}",
+                            super::config::action_name(other)
+                        ),
+                        None => format!("bound {key} to {name}"),
+                    };
+                    text
+                })
+            }
+        };
+        let result = rewritten.and_then(|text| {
+            let bindings = Bindings::parse(&text).map_err(|problems| problems.join("; "))?;
+            crate::battery::write_atomic(&path, text.as_bytes())
+                .map_err(|error| crate::error::describe_io(&error))?;
+            Ok(bindings)
+        });
+        match result {
+            Ok(bindings) => {
+                log::info!("{message} ({})", path.display());
+                self.help_lines = super::config::bindings_lines(&bindings);
+                self.bindings = bindings;
+                self.toast(message.to_uppercase());
+            }
+            Err(error) => {
+                log::warn!("{}: keys not changed: {error}", path.display());
+                self.toast("KEYS NOT CHANGED");
+            }
+        }
+    }
+
+    /// Saves a setting changed in the menu and applies what can change while playing.
+    fn change_setting(&mut self, settings: Settings, setting: Setting) {
+        self.settings = settings;
+        let saved = match &self.config_path {
+            Some(path) => settings.save(path, setting),
+            None => Err("no config directory on this system".to_string()),
+        };
+        if let Err(error) = saved {
+            log::warn!("setting not saved: {error}");
+            self.toast("SETTING NOT SAVED");
+            return;
+        }
+        log::info!("saved the setting {}", settings.label(setting));
+        match setting {
+            Setting::Model => {
+                self.model = settings.model;
+                self.toast("FROM THE NEXT GAME OPENED");
+            }
+            Setting::ColourCorrection => {
+                self.shown_colours = Colours::new(settings.colour_correction)
+            }
+            Setting::Fullscreen => {
+                if let Some(window) = &self.window {
+                    window.set_fullscreen(
+                        settings.fullscreen.then_some(Fullscreen::Borderless(None)),
+                    );
+                }
+            }
+            Setting::RewindBudget | Setting::Sound => self.toast("FROM THE NEXT LAUNCH"),
+        }
     }
 
     /// What a menu entry asks for, refused in speedrun mode as its key would be.
@@ -438,6 +592,7 @@ impl App {
             .as_ref()
             .map(|menu| menu.lines(recording, &self.help_lines));
         let options = OverlayOptions {
+            menu_picture: self.menu.as_ref().and_then(Menu::picture),
             menu: menu_lines
                 .as_ref()
                 .map(|(lines, highlighted)| (lines.as_slice(), *highlighted)),
@@ -472,7 +627,9 @@ impl App {
         }
     }
 
-    fn load_rom(&mut self, path: PathBuf) {
+    /// Plays the ROM at `path` (dropped, or picked in the menu; `browsed`: in the file
+    /// browser, whose folder is remembered).
+    fn load_rom(&mut self, path: PathBuf, browsed: bool) {
         if self.speedrun_crc.is_some() {
             self.toast("LOCKED IN SPEEDRUN MODE");
             return;
@@ -490,10 +647,18 @@ impl App {
         let model = crate::headless::model_of(self.model, &rom);
         match Game::open(rom, Some(&path), model) {
             Ok(game) => {
+                super::recent::remember(
+                    &path,
+                    &title,
+                    &format!("{model:?}"),
+                    game.slots.as_ref(),
+                    browsed,
+                );
                 self.rom_title = title;
                 self.slots = game.slots.clone();
                 self.refresh_strip();
                 log::info!("opened {}", path.display());
+                self.rom_path = Some(path);
                 self.send(Command::LoadGame(Box::new(game)));
                 self.toast("ROM LOADED");
             }
@@ -514,7 +679,24 @@ impl App {
             let Some(event) = PadEvent::from_gilrs(&event) else {
                 continue;
             };
-            if self.menu.is_none() {
+            let waiting = self.menu.as_ref().and_then(Menu::waiting_for_key);
+            if let (
+                Some(row),
+                PadEvent::Button {
+                    button,
+                    pressed: true,
+                    ..
+                },
+            ) = (waiting, event)
+            {
+                if let Some(button) = ButtonKey::of(button) {
+                    if let Some(menu) = &mut self.menu {
+                        menu.stop_waiting();
+                    }
+                    self.rewrite_bindings(Some((row, Rebind::Button(button))));
+                    self.menu_changed();
+                }
+            } else if self.menu.is_none() {
                 self.input
                     .pad_event(event, &self.bindings, &mut self.effects);
             } else if let PadEvent::Button {
@@ -545,7 +727,12 @@ impl ApplicationHandler<FrameReady> for App {
                 (SCREEN_WIDTH * 4) as f64,
                 (SCREEN_HEIGHT * 4) as f64,
             ))
-            .with_min_inner_size(LogicalSize::new(SCREEN_WIDTH as f64, SCREEN_HEIGHT as f64));
+            .with_min_inner_size(LogicalSize::new(SCREEN_WIDTH as f64, SCREEN_HEIGHT as f64))
+            .with_fullscreen(
+                self.settings
+                    .fullscreen
+                    .then_some(Fullscreen::Borderless(None)),
+            );
         let window = match event_loop.create_window(attributes) {
             Ok(window) => Arc::new(window),
             Err(error) => {
@@ -606,7 +793,7 @@ impl ApplicationHandler<FrameReady> for App {
                 }
             }
             WindowEvent::RedrawRequested => self.redraw(),
-            WindowEvent::DroppedFile(path) => self.load_rom(path),
+            WindowEvent::DroppedFile(path) => self.load_rom(path, false),
             WindowEvent::Focused(false) => {
                 // Keys released while unfocused never arrive: let go of everything.
                 self.input.release(Source::Keyboard, &mut self.effects);
@@ -623,6 +810,18 @@ impl ApplicationHandler<FrameReady> for App {
                 ..
             } => {
                 let pressed = state == ElementState::Pressed;
+                if let Some(row) = self.menu.as_ref().and_then(Menu::waiting_for_key) {
+                    if pressed {
+                        if let Some(menu) = &mut self.menu {
+                            menu.stop_waiting();
+                        }
+                        if code != KeyCode::Escape {
+                            self.rewrite_bindings(Some((row, Rebind::Key(code))));
+                        }
+                        self.menu_changed();
+                    }
+                    return;
+                }
                 if self.menu.is_some() {
                     if pressed
                         && let Some(key) = menu_key_of(code)
@@ -729,6 +928,13 @@ impl ApplicationHandler<FrameReady> for App {
     }
 }
 
+/// What the Keys page binds to the waiting action.
+#[derive(Clone, Copy)]
+enum Rebind {
+    Key(KeyCode),
+    Button(ButtonKey),
+}
+
 /// The keys speedrun mode refuses: going back in time, changing speed, pausing (which
 /// would allow slow motion by another name), states, and stopping the run's recording.
 fn locked_in_speedrun(action: Action) -> bool {
@@ -758,6 +964,7 @@ fn menu_key_of(code: KeyCode) -> Option<MenuKey> {
         KeyCode::ArrowRight => MenuKey::Right,
         KeyCode::Enter | KeyCode::NumpadEnter | KeyCode::Space => MenuKey::Choose,
         KeyCode::Escape | KeyCode::Backspace => MenuKey::Back,
+        KeyCode::Delete => MenuKey::Remove,
         _ => return None,
     })
 }
@@ -772,8 +979,42 @@ fn menu_key(action: Action) -> Option<MenuKey> {
         Action::Joypad(Buttons::RIGHT) => MenuKey::Right,
         Action::Joypad(Buttons::A | Buttons::START) => MenuKey::Choose,
         Action::Joypad(Buttons::B) | Action::Menu => MenuKey::Back,
+        Action::Joypad(Buttons::SELECT) => MenuKey::Remove,
         _ => return None,
     })
+}
+
+/// The recent games as the menu lists them, with the pictures of where they stopped.
+fn recent_rows() -> Vec<RecentRow> {
+    let Some(data_dir) = super::slots::data_dir() else {
+        return Vec::new();
+    };
+    let now = crate::battery::unix_now();
+    super::recent::Recent::load(&data_dir)
+        .games
+        .into_iter()
+        .map(|game| RecentRow {
+            missing: !game.path.is_file(),
+            picture: game.picture(super::menu::PICTURE_SCALE),
+            detail: format!(
+                "{} - {}",
+                game.model.to_uppercase(),
+                super::slots::describe_age(game.played_at, now).to_uppercase()
+            ),
+            title: game.title,
+            path: game.path,
+        })
+        .collect()
+}
+
+/// Where the file browser opens: the folder a game was last opened from, else the
+/// current folder.
+fn browser_start() -> PathBuf {
+    super::slots::data_dir()
+        .and_then(|dir| super::recent::Recent::load(&dir).last_folder)
+        .filter(|folder| folder.is_dir())
+        .or_else(|| std::env::current_dir().ok())
+        .unwrap_or_else(|| PathBuf::from("/"))
 }
 
 /// The title shown for a ROM: its header title, else the file name.

@@ -361,6 +361,9 @@ struct FileFormat {
     keyboard: BTreeMap<String, Vec<String>>,
     #[serde(default)]
     gamepad: BTreeMap<String, Vec<String>>,
+    /// The settings, read by `settings.rs`.
+    #[serde(default, rename = "player")]
+    _player: Option<toml::Table>,
 }
 
 impl Bindings {
@@ -379,6 +382,7 @@ impl Bindings {
         let file = FileFormat {
             keyboard: table(DEFAULT_KEYS),
             gamepad: table(DEFAULT_PAD),
+            _player: None,
         };
         Bindings::from_file(&file).expect("the default bindings are valid")
     }
@@ -391,6 +395,7 @@ impl Bindings {
         let merged = FileFormat {
             keyboard: merge(DEFAULT_KEYS, &file.keyboard),
             gamepad: merge(DEFAULT_PAD, &file.gamepad),
+            _player: None,
         };
         Bindings::from_file(&merged)
     }
@@ -593,19 +598,132 @@ pub fn bindings_help() -> String {
     text
 }
 
-/// The bindings in force, one line per action (its name, then its keys and pad buttons),
-/// for the menu's help page.
-pub fn bindings_lines(bindings: &Bindings) -> Vec<String> {
-    let key_name = |code: &KeyCode| {
-        KEY_NAMES
-            .iter()
-            .find(|(_, c)| c == code)
-            .map_or("?", |(name, _)| *name)
-    };
+/// The name the config file gives `code`.
+pub fn key_name(code: KeyCode) -> Option<&'static str> {
+    KEY_NAMES
+        .iter()
+        .find(|(_, c)| *c == code)
+        .map(|(name, _)| *name)
+}
+
+/// Every action, in the order the menu's Keys page lists them.
+pub fn listed_actions() -> Vec<Action> {
     let mut actions: Vec<Action> = ACTIONS.iter().map(|(_, action, _)| *action).collect();
     actions.extend((1..=SLOTS).map(Action::LoadSlot));
     actions.extend((1..=SLOTS).map(Action::SaveSlot));
     actions
+}
+
+/// The config file's name of `action` (`pause`, `load_slot_3`).
+pub fn action_name(action: Action) -> String {
+    name_of(action)
+}
+
+/// Config text in which `code` is `action`'s key (its Shift+ keys kept), taken away from
+/// the action that had it, everything else as it was (comments, order, spacing). Returns
+/// the text and the action the key was taken from.
+pub fn rebind_key(
+    text: &str,
+    bindings: &Bindings,
+    action: Action,
+    code: KeyCode,
+) -> Result<(String, Option<Action>), String> {
+    let name = key_name(code).ok_or("that key has no name in the config file")?;
+    let mut document: toml_edit::DocumentMut = text
+        .parse()
+        .map_err(|e: toml_edit::TomlError| format!("not valid TOML: {}", e.message()))?;
+    let table = document
+        .entry("keyboard")
+        .or_insert_with(toml_edit::table)
+        .as_table_mut()
+        .ok_or("[keyboard] is not a table")?;
+    let shifted = |action: Action| {
+        bindings
+            .shifted_keys
+            .iter()
+            .filter(move |(_, bound)| **bound == action)
+            .map(|(code, _)| format!("Shift+{}", key_name(*code).unwrap_or("?")))
+    };
+    let taken_from = bindings.keys.get(&code).copied().filter(|a| *a != action);
+    let mut names = vec![name.to_string()];
+    names.extend(shifted(action));
+    set_list(table, &name_of(action), names);
+    if let Some(other) = taken_from {
+        let mut names: Vec<String> = bindings
+            .keys
+            .iter()
+            .filter(|(c, bound)| **bound == other && **c != code)
+            .filter_map(|(c, _)| key_name(*c).map(str::to_string))
+            .collect();
+        names.extend(shifted(other));
+        set_list(table, &name_of(other), names);
+    }
+    Ok((document.to_string(), taken_from))
+}
+
+/// Config text in which the pad's `button` is `action`'s button, taken away from the
+/// action that had it, everything else as it was. Returns the text and that action.
+pub fn rebind_button(
+    text: &str,
+    bindings: &Bindings,
+    action: Action,
+    button: ButtonKey,
+) -> Result<(String, Option<Action>), String> {
+    let mut document: toml_edit::DocumentMut = text
+        .parse()
+        .map_err(|e: toml_edit::TomlError| format!("not valid TOML: {}", e.message()))?;
+    let table = document
+        .entry("gamepad")
+        .or_insert_with(toml_edit::table)
+        .as_table_mut()
+        .ok_or("[gamepad] is not a table")?;
+    let taken_from = bindings.pad.get(&button).copied().filter(|a| *a != action);
+    set_list(table, &name_of(action), vec![button.0.to_string()]);
+    if let Some(other) = taken_from {
+        let names = bindings
+            .pad
+            .iter()
+            .filter(|(b, bound)| **bound == other && **b != button)
+            .map(|(b, _)| b.0.to_string())
+            .collect();
+        set_list(table, &name_of(other), names);
+    }
+    Ok((document.to_string(), taken_from))
+}
+
+/// Config text with the default bindings: `[keyboard]` and `[gamepad]` emptied (so every
+/// action takes its default), the file's other tables and comments kept.
+pub fn reset_bindings(text: &str) -> Result<String, String> {
+    let mut document: toml_edit::DocumentMut = text
+        .parse()
+        .map_err(|e: toml_edit::TomlError| format!("not valid TOML: {}", e.message()))?;
+    for table in ["keyboard", "gamepad"] {
+        if let Some(table) = document.get_mut(table).and_then(|t| t.as_table_mut()) {
+            table.clear();
+        }
+    }
+    Ok(document.to_string())
+}
+
+/// Sets `key` of `table` to the list `names`, keeping the old value's trailing comment.
+fn set_list(table: &mut toml_edit::Table, key: &str, names: Vec<String>) {
+    let mut array = toml_edit::Value::Array(names.into_iter().collect());
+    match table.get_mut(key).and_then(toml_edit::Item::as_value_mut) {
+        Some(old) => {
+            *array.decor_mut() = old.decor().clone();
+            *old = array;
+        }
+        None => {
+            table.insert(key, toml_edit::Item::Value(array));
+        }
+    }
+}
+
+/// The bindings in force, one line per action (its name, then its keys and pad buttons),
+/// for the menu's help page.
+pub fn bindings_lines(bindings: &Bindings) -> Vec<String> {
+    let key_name = |code: &KeyCode| key_name(*code).unwrap_or("?");
+    listed_actions()
         .into_iter()
         .map(|action| {
             let mut names: Vec<String> = bindings
@@ -740,6 +858,41 @@ fn without_pause_menu_keys(text: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn rebinding_takes_the_key_from_its_action_and_keeps_comments() {
+        let text = "# mine\n[keyboard]\npause = [\"KeyP\"] # pausing\n";
+        let bindings = Bindings::parse(text).unwrap();
+        let (text, taken) = rebind_key(text, &bindings, Action::Pause, KeyCode::KeyZ).unwrap();
+        assert_eq!(taken, Some(Action::Joypad(backspin_core::Buttons::B)));
+        assert_eq!(
+            text,
+            "# mine\n[keyboard]\npause = [\"KeyZ\"] # pausing\nb = []\n"
+        );
+        let bindings = Bindings::parse(&text).unwrap();
+        assert_eq!(bindings.keys[&KeyCode::KeyZ], Action::Pause);
+        let (text, _) = rebind_key(&text, &bindings, Action::SaveSlot(1), KeyCode::KeyQ).unwrap();
+        assert!(
+            text.ends_with("save_slot_1 = [\"KeyQ\", \"Shift+F1\"]\n"),
+            "{text}"
+        );
+        let (text, taken) = rebind_button(
+            &text,
+            &Bindings::parse(&text).unwrap(),
+            Action::Pause,
+            ButtonKey("South"),
+        )
+        .unwrap();
+        assert_eq!(taken, Some(Action::Joypad(backspin_core::Buttons::B)));
+        let pad = Bindings::parse(&text).unwrap().pad;
+        assert_eq!(pad[&ButtonKey("South")], Action::Pause);
+        let text = reset_bindings(&text).unwrap();
+        assert_eq!(text, "# mine\n[keyboard]\n\n[gamepad]\n");
+        assert_eq!(
+            Bindings::parse(&text).unwrap().keys,
+            Bindings::defaults().keys
+        );
+    }
 
     #[test]
     fn default_file_parses_to_the_defaults() {

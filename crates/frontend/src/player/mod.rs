@@ -8,6 +8,7 @@
 
 mod app;
 mod audio;
+mod browser;
 pub mod config;
 mod emu;
 mod game;
@@ -16,7 +17,9 @@ mod menu;
 mod overlay;
 mod picture;
 mod present;
+mod recent;
 mod recording;
+mod settings;
 pub mod slots;
 
 use crate::ModelArg;
@@ -44,15 +47,14 @@ pub struct PlayerArgs {
     /// Present through the software presenter instead of the GPU.
     #[arg(long)]
     pub software: bool,
-    /// Rewind history budget in MiB (0 turns rewind off). Memory is used as history
-    /// grows, not reserved up front.
+    /// Rewind history budget in MiB (0 turns rewind off; default: the config file's
+    /// `[player]` setting, else 128). Memory is used as history grows, not reserved up front.
     #[arg(
         long,
         value_name = "MIB",
-        default_value_t = 128,
         value_parser = clap::value_parser!(u16).range(0..=MAX_REWIND_MIB as i64)
     )]
-    pub rewind_mib: u16,
+    pub rewind_mib: Option<u16>,
     /// Start paused.
     #[arg(long)]
     pub paused: bool,
@@ -61,13 +63,15 @@ pub struct PlayerArgs {
     #[arg(long)]
     pub fresh: bool,
     /// Which Game Boy to emulate: `auto` picks a CGB for cartridges flagged for it and a
-    /// DMG otherwise; `cgb` also plays DMG games on a CGB, coloured as a CGB colours them.
-    #[arg(long, value_enum, default_value_t = ModelArg::Auto)]
-    pub model: ModelArg,
+    /// DMG otherwise; `cgb` also plays DMG games on a CGB, coloured as a CGB colours them
+    /// (default: the config file's `[player]` setting, else auto).
+    #[arg(long, value_enum)]
+    pub model: Option<ModelArg>,
     /// How the window shows CGB colours: `off` is the plain expansion, `lcd` approximates
-    /// the CGB's screen (softer, less saturated). Display only: screenshots stay plain.
-    #[arg(long, value_enum, default_value_t = picture::ColourCorrection::Off)]
-    pub colour_correction: picture::ColourCorrection,
+    /// the CGB's screen (softer, less saturated). Display only: screenshots stay plain
+    /// (default: the config file's `[player]` setting, else off).
+    #[arg(long, value_enum)]
+    pub colour_correction: Option<picture::ColourCorrection>,
     /// Record the session as a movie to FILE (written on exit; `backspin movie verify ROM
     /// FILE` checks it). The record hotkey (M) starts and stops one in the data directory.
     #[arg(long, value_name = "FILE")]
@@ -108,13 +112,28 @@ pub fn run(rom_path: Option<PathBuf>, args: &PlayerArgs) -> Result<(), String> {
         }
     };
     log::info!("playing {title}");
+    // The config file's settings, with this run's options over them.
+    let config_path = args.config.clone().or_else(config::default_path);
+    let mut settings = settings::Settings::load(config_path.as_deref());
+    settings.model = args.model.unwrap_or(settings.model);
+    settings.colour_correction = args.colour_correction.unwrap_or(settings.colour_correction);
+    settings.rewind_mib = args.rewind_mib.unwrap_or(settings.rewind_mib);
     for warning in rom.warnings() {
         log::warn!("{warning}");
     }
     // The battery save is loaded (or refused, with `run`'s message) before a window opens.
-    let model = crate::headless::model_of(args.model, &rom);
+    let model = crate::headless::model_of(settings.model, &rom);
     log::info!("emulating a {model:?}");
     let game = game::Game::open(rom, rom_path.as_deref(), model)?;
+    if let Some(path) = &rom_path {
+        recent::remember(
+            path,
+            &title,
+            &format!("{model:?}"),
+            game.slots.as_ref(),
+            false,
+        );
+    }
     let automation = app::Automation {
         screenshot_after: match &args.screenshot_after {
             Some(values) => {
@@ -147,7 +166,6 @@ pub fn run(rom_path: Option<PathBuf>, args: &PlayerArgs) -> Result<(), String> {
             path.display()
         );
     }
-    let config_path = args.config.clone().or_else(config::default_path);
     let bindings = config::load(config_path.as_deref());
 
     let event_loop = winit::event_loop::EventLoop::<app::FrameReady>::with_user_event()
@@ -159,7 +177,8 @@ pub fn run(rom_path: Option<PathBuf>, args: &PlayerArgs) -> Result<(), String> {
     let (notice_tx, notice_rx) = crossbeam_channel::unbounded();
     let slots = game.slots.clone();
     let (frame_tx, frame_rx) = emu::frame_channels();
-    let no_audio = args.no_audio || std::env::var_os("BACKSPIN_NO_AUDIO").is_some();
+    let no_audio =
+        args.no_audio || !settings.sound || std::env::var_os("BACKSPIN_NO_AUDIO").is_some();
     let (sink, audio_output) = audio::open(!no_audio);
     let emulation = emu::spawn(
         game,
@@ -168,7 +187,7 @@ pub fn run(rom_path: Option<PathBuf>, args: &PlayerArgs) -> Result<(), String> {
             rewind_budget_bytes: if args.speedrun {
                 0
             } else {
-                usize::from(args.rewind_mib) << 20
+                usize::from(settings.rewind_mib) << 20
             },
             start_paused: args.paused,
             fresh: args.fresh || args.speedrun,
@@ -194,8 +213,9 @@ pub fn run(rom_path: Option<PathBuf>, args: &PlayerArgs) -> Result<(), String> {
         app::ViewOptions {
             software: args.software
                 || std::env::var("BACKSPIN_PRESENTER").is_ok_and(|v| v == "software"),
-            model: args.model,
-            colour_correction: args.colour_correction,
+            settings,
+            config_path,
+            rom_path: rom_path.clone(),
             speedrun_crc,
         },
         automation,
@@ -209,7 +229,56 @@ pub fn run(rom_path: Option<PathBuf>, args: &PlayerArgs) -> Result<(), String> {
     result.map_err(|e| format!("event loop: {e}"))?;
     match app.exit_error {
         Some(error) => Err(error),
+        // Only now: the game's battery save and resume point are on disk.
+        None if app.restart_in_speedrun => restart(speedrun_command(app.rom_path.as_deref(), args)),
         None => Ok(()),
+    }
+}
+
+/// The command line that starts the player again on `rom_path` (`None`: the demo) in
+/// speedrun mode, with this run's options that still apply.
+fn speedrun_command(
+    rom_path: Option<&std::path::Path>,
+    args: &PlayerArgs,
+) -> std::process::Command {
+    let exe = std::env::current_exe().unwrap_or_else(|_| PathBuf::from("backspin"));
+    let mut command = std::process::Command::new(exe);
+    command.args(rom_path).arg("--speedrun");
+    if let Some(config) = &args.config {
+        command.arg("--config").arg(config);
+    }
+    if let Some(model) = args
+        .model
+        .and_then(|m| clap::ValueEnum::to_possible_value(&m))
+    {
+        command.args(["--model", model.get_name()]);
+    }
+    if let Some(correction) = args
+        .colour_correction
+        .and_then(|c| clap::ValueEnum::to_possible_value(&c))
+    {
+        command.args(["--colour-correction", correction.get_name()]);
+    }
+    command.args(args.no_audio.then_some("--no-audio"));
+    command.args(args.software.then_some("--software"));
+    command
+}
+
+/// Replaces this process with `command` (a new process where there is no `exec`).
+fn restart(mut command: std::process::Command) -> Result<(), String> {
+    log::info!("restarting in speedrun mode: {command:?}");
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::CommandExt;
+        let error = command.exec();
+        Err(format!("cannot restart in speedrun mode: {error}"))
+    }
+    #[cfg(not(unix))]
+    {
+        command
+            .spawn()
+            .map(drop)
+            .map_err(|error| format!("cannot restart in speedrun mode: {error}"))
     }
 }
 
@@ -238,4 +307,34 @@ fn quit_on_signal(proxy: winit::event_loop::EventLoopProxy<app::FrameReady>) {
 /// The default bindings for `--help`.
 pub fn bindings_help() -> String {
     config::bindings_help()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_speedrun_restart_keeps_the_game_and_the_options_that_apply() {
+        let args = PlayerArgs {
+            config: Some(PathBuf::from("/c/config.toml")),
+            software: true,
+            model: Some(ModelArg::Cgb),
+            rewind_mib: Some(64),
+            ..PlayerArgs::default()
+        };
+        let command = speedrun_command(Some(std::path::Path::new("/roms/game.zip")), &args);
+        let words: Vec<_> = command.get_args().map(|a| a.to_str().unwrap()).collect();
+        assert_eq!(
+            words,
+            [
+                "/roms/game.zip",
+                "--speedrun",
+                "--config",
+                "/c/config.toml",
+                "--model",
+                "cgb",
+                "--software"
+            ]
+        );
+    }
 }

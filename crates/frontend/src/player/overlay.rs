@@ -26,6 +26,9 @@ pub struct OverlayOptions<'a> {
     pub speedrun_crc: Option<u32>,
     /// The open menu: its lines and the highlighted one, drawn over a darkened picture.
     pub menu: Option<(&'a [String], Option<usize>)>,
+    /// A picture in the menu's corner (RGBA, `menu::PICTURE_WIDTH` x `PICTURE_HEIGHT`): the
+    /// selected recent game's resume point.
+    pub menu_picture: Option<&'a [u8]>,
 }
 
 /// Top row of the menu's first line, and the rows each line takes.
@@ -42,6 +45,9 @@ pub const STRIP_TOP: usize = BAR_TOP - 12 - THUMB_HEIGHT;
 pub fn draw(rgba: &mut [u8], info: &FrameInfo, options: &OverlayOptions) {
     if let Some((lines, highlighted)) = options.menu {
         menu(rgba, lines, highlighted);
+        if let Some(picture) = options.menu_picture {
+            menu_picture(rgba, picture);
+        }
     } else {
         status(rgba, info, options);
     }
@@ -49,9 +55,16 @@ pub fn draw(rgba: &mut [u8], info: &FrameInfo, options: &OverlayOptions) {
         slot_strip(rgba, strip);
     }
     if let Some(toast) = options.toast {
-        for (line, text) in wrap(toast, TOAST_COLUMNS).iter().enumerate().take(4) {
+        let lines = wrap(toast, TOAST_COLUMNS);
+        let lines = &lines[..lines.len().min(4)];
+        // Under the menu's lines while it is open, so it hides none of them.
+        let top = match options.menu {
+            Some(_) => SCREEN_HEIGHT - 9 - 8 * lines.len().saturating_sub(1),
+            None => 12,
+        };
+        for (line, text) in lines.iter().enumerate() {
             let width = text_width(text).min(SCREEN_WIDTH);
-            text_box(rgba, (SCREEN_WIDTH - width) / 2, 12 + line * 8, text);
+            text_box(rgba, (SCREEN_WIDTH - width) / 2, top + line * 8, text);
         }
     }
 }
@@ -259,6 +272,32 @@ fn menu(rgba: &mut [u8], lines: &[String], highlighted: Option<usize>) {
 }
 
 /// Draws `text` in the 3×5 font on a darkened box with a one-pixel margin.
+/// The picture at the bottom right, framed.
+fn menu_picture(rgba: &mut [u8], picture: &[u8]) {
+    use super::menu::{PICTURE_HEIGHT, PICTURE_WIDTH};
+    if picture.len() != PICTURE_WIDTH * PICTURE_HEIGHT * 4 {
+        return;
+    }
+    // Above the bottom line, where toasts go while the menu is open.
+    let (x0, y0) = (
+        SCREEN_WIDTH - PICTURE_WIDTH - 4,
+        SCREEN_HEIGHT - PICTURE_HEIGHT - 12,
+    );
+    fill(
+        rgba,
+        x0 - 1,
+        y0 - 1,
+        PICTURE_WIDTH + 2,
+        PICTURE_HEIGHT + 2,
+        Some(PAST),
+    );
+    for y in 0..PICTURE_HEIGHT {
+        let from = y * PICTURE_WIDTH * 4;
+        let to = ((y0 + y) * SCREEN_WIDTH + x0) * 4;
+        rgba[to..to + PICTURE_WIDTH * 4].copy_from_slice(&picture[from..from + PICTURE_WIDTH * 4]);
+    }
+}
+
 fn text_box(rgba: &mut [u8], x: usize, y: usize, text: &str) {
     fill(rgba, x, y, text_width(text), 7, None);
     glyphs(rgba, x, y, text);
@@ -377,6 +416,7 @@ mod tests {
                 toast: Some("STATE 3 SAVED"),
                 slot_strip: None,
                 menu: None,
+                menu_picture: None,
             },
         );
         let row = BAR_TOP + 1;
@@ -415,6 +455,7 @@ mod tests {
                 toast: None,
                 slot_strip: Some(&thumbnails),
                 menu: None,
+                menu_picture: None,
             },
         );
         let at = |x: usize, y: usize| rgba[(y * SCREEN_WIDTH + x) * 4];
@@ -436,6 +477,7 @@ mod tests {
                 toast: None,
                 slot_strip: None,
                 menu: Some((&lines, Some(1))),
+                menu_picture: None,
             },
         );
         let pixel = |x: usize, y: usize| &rgba[(y * SCREEN_WIDTH + x) * 4..][..4];

@@ -55,6 +55,11 @@ impl Slots {
         Slots { dir }
     }
 
+    /// The folder holding this ROM's slots and resume point.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
     /// `slot-N.state` for slot `n` (1..=10).
     pub fn path(&self, slot: u8) -> PathBuf {
         self.dir.join(format!("slot-{slot}.state"))
@@ -108,7 +113,14 @@ impl Slots {
     pub fn thumbnail(&self, slot: u8) -> Option<Vec<u8>> {
         let bytes = read_limited(&self.path(slot)).ok()??;
         let info = state_file::info(&bytes).ok()?;
-        scale_down_png(&info.metadata?.thumbnail_png)
+        scale_down_png(&info.metadata?.thumbnail_png, THUMB_SCALE)
+    }
+
+    /// The resume point's picture scaled down by `scale` (RGBA), if there is one.
+    pub fn resume_thumbnail(&self, scale: usize) -> Option<Vec<u8>> {
+        let bytes = read_limited(&self.resume_state_path()).ok()??;
+        let info = state_file::info(&bytes).ok()?;
+        scale_down_png(&info.metadata?.thumbnail_png, scale)
     }
 }
 
@@ -274,9 +286,10 @@ pub fn describe_age(saved_at: u64, now: u64) -> String {
     }
 }
 
-/// Decodes a 160x144 gray or RGB PNG and averages each `THUMB_SCALE` square into one RGBA
-/// pixel. `None` for anything else.
-fn scale_down_png(png_bytes: &[u8]) -> Option<Vec<u8>> {
+/// Decodes a 160x144 gray or RGB PNG and averages each `scale` square into one RGBA pixel
+/// (`scale` divides 160 and 144). `None` for anything else.
+fn scale_down_png(png_bytes: &[u8], scale: usize) -> Option<Vec<u8>> {
+    let (thumb_width, thumb_height) = (SCREEN_WIDTH / scale, SCREEN_HEIGHT / scale);
     let decoder = png::Decoder::new(std::io::Cursor::new(png_bytes));
     let mut reader = decoder.read_info().ok()?;
     let mut pixels = vec![0; reader.output_buffer_size()?];
@@ -294,12 +307,12 @@ fn scale_down_png(png_bytes: &[u8]) -> Option<Vec<u8>> {
         _ => return None,
     };
     let stride = frame.line_size;
-    let mut out = vec![0xFF; THUMB_WIDTH * THUMB_HEIGHT * 4];
-    for ty in 0..THUMB_HEIGHT {
-        for tx in 0..THUMB_WIDTH {
+    let mut out = vec![0xFF; thumb_width * thumb_height * 4];
+    for ty in 0..thumb_height {
+        for tx in 0..thumb_width {
             let mut sum = [0u32; 3];
-            for y in ty * THUMB_SCALE..(ty + 1) * THUMB_SCALE {
-                for x in tx * THUMB_SCALE..(tx + 1) * THUMB_SCALE {
+            for y in ty * scale..(ty + 1) * scale {
+                for x in tx * scale..(tx + 1) * scale {
                     let at = y * stride + x * channels;
                     let rgb = match channels {
                         1 => [pixels[at]; 3],
@@ -310,9 +323,9 @@ fn scale_down_png(png_bytes: &[u8]) -> Option<Vec<u8>> {
                     }
                 }
             }
-            let at = (ty * THUMB_WIDTH + tx) * 4;
+            let at = (ty * thumb_width + tx) * 4;
             for c in 0..3 {
-                out[at + c] = (sum[c] / (THUMB_SCALE * THUMB_SCALE) as u32) as u8;
+                out[at + c] = (sum[c] / (scale * scale) as u32) as u8;
             }
         }
     }

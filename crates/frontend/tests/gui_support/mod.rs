@@ -157,9 +157,19 @@ impl Display {
 
     /// `launch` with extra environment variables (e.g. `BACKSPIN_DATA_DIR`).
     pub fn launch_with_env(&mut self, args: &[&str], env: &[(&str, &Path)], log: &Path) {
+        self.spawn(self.command(env!("CARGO_BIN_EXE_backspin")), args, env, log);
+    }
+
+    /// `launch` in the working folder `dir` (where the menu's file browser first opens).
+    pub fn launch_in(&mut self, dir: &Path, args: &[&str], log: &Path) {
+        let mut command = self.command(env!("CARGO_BIN_EXE_backspin"));
+        command.current_dir(dir);
+        self.spawn(command, args, &[], log);
+    }
+
+    fn spawn(&mut self, mut command: Command, args: &[&str], env: &[(&str, &Path)], log: &Path) {
         let log_file = std::fs::File::create(log).expect("log file");
-        let child = self
-            .command(env!("CARGO_BIN_EXE_backspin"))
+        let child = command
             .args(args)
             .envs(env.iter().copied())
             .env("RUST_LOG", "info,backspin=debug")
