@@ -78,15 +78,17 @@ impl ApuState {
 
 /// A square channel's trigger: the duty step stays where it was (only powering the APU off
 /// resets it: Pan Docs), the first step comes a start-up delay late, and a channel that was
-/// off outputs 0 until then.
-pub(super) fn trigger_square(tone: &mut ToneState, nrx2: u8, period: u32) {
+/// off outputs 0 until then. The delay is one T-cycle pair shorter in the APU's 1 MHz phase
+/// `lf_div` = 1 (`ApuState::lf_div`, always so at single speed after power-on).
+pub(super) fn trigger_square(tone: &mut ToneState, nrx2: u8, period: u32, lf_div: u32) {
     let was_on = tone.active != 0;
     release_held_level(tone);
     trigger_tone(tone, nrx2, period);
+    let phase = 2 * (1 - lf_div);
     if was_on {
-        tone.timer = period + SQUARE_RESTART_DELAY_T_CYCLES;
+        tone.timer = period + SQUARE_RESTART_DELAY_T_CYCLES + phase;
     } else {
-        tone.timer = period + SQUARE_START_DELAY_T_CYCLES;
+        tone.timer = period + SQUARE_START_DELAY_T_CYCLES + phase;
         tone.position |= SQUARE_SILENT_UNTIL_STEP;
     }
 }

@@ -19,8 +19,8 @@ pub(super) fn plain_paths() -> bool {
 impl ApuState {
     /// `catch_up` through the plain event loop.
     fn catch_up_reference(&mut self) {
-        let t_cycles = self.pending_m_cycles() * 4;
-        self.m_cycles_simulated = self.m_cycles_elapsed();
+        let t_cycles = self.pending_t_cycles();
+        self.set_apu_cycles_simulated(self.apu_cycles_elapsed());
         if t_cycles > 0 {
             self.run_reference(t_cycles, true);
         }
