@@ -167,6 +167,10 @@ pub(crate) const SQUARE_DUTY_HELD: u8 = 0x10;
 /// The held level's bit in `ToneState::position` (with `SQUARE_DUTY_HELD`).
 const SQUARE_HELD_LEVEL_SHIFT: u8 = 5;
 
+/// In `ApuState::frame_step`: the pending sweep overflow check's countdown (APU cycles)
+/// starts at this bit.
+const SWEEP_CHECK_SHIFT: u8 = 3;
+
 /// T-cycles a square's trigger adds to its first duty step, beyond one period: a channel that
 /// was off starts 8 late, a running one 4, 2 more in the APU's other 1 MHz phase (SameBoy's
 /// CGB-E `delay` and `lf_div`; UNVERIFIED, Pan Docs only says the first step is delayed).
@@ -256,6 +260,8 @@ pub struct ApuState {
     #[state(flag)]
     pub sweep_negated: u8,
     /// Frame sequencer: the step (0..=7, masked on use) the next DIV-APU event performs.
+    /// Bits 3-7 (`SWEEP_CHECK_SHIFT`): APU cycles until a sweep step's overflow check
+    /// completes, 0 if none is pending (0 in every older file).
     pub frame_step: u8,
     /// 1 on a CGB (in either mode): wave RAM stays reachable while the wave channel plays,
     /// a retrigger corrupts nothing, and power-off takes the length counters too (Pan Docs
@@ -375,7 +381,7 @@ impl ApuState {
         // UNVERIFIED: on hardware, powering on while DIV bit 4 is set skips the first event
         // (SameBoy); this interface does not see DIV at power-on, so it is not emulated.
         let step = self.frame_step & 7;
-        self.frame_step = (step + 1) & 7;
+        self.frame_step = (self.frame_step & !7) | ((step + 1) & 7);
         if step & 1 == 0 {
             self.clock_lengths();
         }
@@ -407,6 +413,22 @@ impl ApuState {
     fn catch_up_to(&mut self, elapsed: u32, synthesize: bool) {
         let mut t_cycles = u64::from(elapsed.saturating_sub(self.apu_cycles_simulated())) * 2;
         self.set_apu_cycles_simulated(elapsed);
+        let check = u64::from(self.sweep_check_apu_cycles()) * 2;
+        if check != 0 {
+            if t_cycles < check {
+                self.set_sweep_check_apu_cycles(((check - t_cycles) / 2) as u8);
+            } else {
+                self.run_pieces(check, synthesize);
+                t_cycles -= check;
+                self.finish_sweep_check();
+                self.update_level(synthesize);
+            }
+        }
+        self.run_pieces(t_cycles, synthesize);
+    }
+
+    /// The channels `t_cycles` on, in pieces (no event of the sequencer's inside).
+    fn run_pieces(&mut self, mut t_cycles: u64, synthesize: bool) {
         while t_cycles > 0 {
             let piece = t_cycles.min(u64::from(CATCH_UP_PIECE_T_CYCLES)) as u32;
             t_cycles -= u64::from(piece);

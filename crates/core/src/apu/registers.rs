@@ -35,6 +35,14 @@ impl ApuState {
                 let index = usize::from(reg - 0x10);
                 self.regs[index] | READ_MASK[index]
             }
+            0x26 if self.sweep_check_apu_cycles() != 0 => {
+                // A sweep check may turn square 1 off in the meantime: play it on a copy.
+                let mut now = *self;
+                let later = u32::try_from(m_cycles * 2).unwrap_or(u32::MAX);
+                now.catch_up_to(now.apu_cycles_elapsed().saturating_add(later), false);
+                now.set_sweep_check_apu_cycles(0);
+                now.read_register(reg)
+            }
             0x26 => {
                 (self.regs[reg::NR52] & 0x80)
                     | 0x70
@@ -247,6 +255,8 @@ impl ApuState {
     pub(super) fn trigger_square1(&mut self) {
         let frequency = self.frequency(reg::NR13, reg::NR14);
         let lf_div = self.lf_div();
+        // UNVERIFIED: a restart drops a pending sweep check (it makes its own at once).
+        self.set_sweep_check_apu_cycles(0);
         trigger_square(
             &mut self.square1,
             self.regs[reg::NR12],
