@@ -332,15 +332,33 @@ impl ApuState {
         self.advance_through_flushes(n, audio);
     }
 
-    /// One CPU M-cycle at CGB double speed: one 2 MHz APU cycle.
+    /// One CPU M-cycle at CGB double speed: one 2 MHz APU cycle (`tick`'s add and branch).
+    #[inline]
     pub fn tick_double_speed(&mut self, audio: &mut AudioOut) {
-        self.advance_double_speed(1, audio);
+        let (clock, carry) = self.flush_clock.overflowing_add(ELAPSED_HALF);
+        self.flush_clock = clock;
+        if carry {
+            self.flush(audio);
+        }
     }
 
     /// `n` CPU M-cycles at CGB double speed (`n` APU cycles; no DIV-APU event inside).
+    #[inline]
+    pub fn advance_double_speed(&mut self, n: u32, audio: &mut AudioOut) {
+        if n < FLUSH_M_CYCLES {
+            // Usually no flush falls inside: one add, as in `tick_double_speed`.
+            let (clock, carry) = self.flush_clock.overflowing_add(n * ELAPSED_HALF);
+            if !carry {
+                self.flush_clock = clock;
+                return;
+            }
+        }
+        self.advance_double_speed_through_flushes(n, audio);
+    }
+
     #[cold]
     #[inline(never)]
-    pub fn advance_double_speed(&mut self, mut n: u32, audio: &mut AudioOut) {
+    fn advance_double_speed_through_flushes(&mut self, mut n: u32, audio: &mut AudioOut) {
         while n > 0 {
             // APU cycles until the clock carries out (a whole flush period since the last).
             let room = ((1 << 32) - u64::from(self.flush_clock & !(ELAPSED_HALF - 1))) >> 20;
