@@ -263,6 +263,74 @@ fn advance_is_exactly_n_ticks() {
     assert!(a == b);
 }
 
+/// Double speed (one 2 MHz APU cycle per CPU M-cycle) mixed with single speed, so odd APU
+/// cycles cross flushes and speed changes: ticking, advancing and catching up after every
+/// cycle give the same state, PCM reads and samples.
+#[test]
+fn double_speed_ticks_advance_and_catch_up_alike() {
+    let seed = 0x00A9_0003;
+    println!("seed {seed:#x}");
+    let mut random = SplitMix64::new(seed);
+    let mut ticked = powered_on();
+    let mut advanced = powered_on();
+    let mut eager = powered_on();
+    let mut audio = [
+        AudioOut::default(),
+        AudioOut::default(),
+        AudioOut::default(),
+    ];
+    for round in 0..2000 {
+        let double_speed = random.below(3) != 0;
+        let longest = if random.below(2) == 0 { 9 } else { 4095 };
+        let n = random.below(longest) as u32;
+        for _ in 0..n {
+            if double_speed {
+                ticked.tick_double_speed(&mut audio[0]);
+                eager.tick_double_speed(&mut audio[2]);
+            } else {
+                ticked.tick(&mut audio[0]);
+                eager.tick(&mut audio[2]);
+            }
+            eager.catch_up();
+        }
+        if double_speed {
+            advanced.advance_double_speed(n, &mut audio[1]);
+        } else {
+            advanced.advance(n, &mut audio[1]);
+        }
+        assert!(
+            bytemuck::bytes_of(&ticked) == bytemuck::bytes_of(&advanced),
+            "advanced state differs after round {round} (n = {n})"
+        );
+        for reg in [0x76, 0x77] {
+            assert_eq!(ticked.read_pcm(reg), eager.read_pcm(reg), "round {round}");
+        }
+        for apu in [&mut ticked, &mut advanced, &mut eager] {
+            apu.div_apu_event(true);
+        }
+        let (reg, value) = random_write(&mut random);
+        for apu in [&mut ticked, &mut advanced, &mut eager] {
+            apu.write_register(reg, value, true);
+        }
+        let mut caught_up = ticked;
+        caught_up.catch_up();
+        assert!(
+            bytemuck::bytes_of(&caught_up) == bytemuck::bytes_of(&eager),
+            "caught-up state differs after round {round}"
+        );
+    }
+    let samples = audio.map(|mut out| {
+        let mut samples = Vec::new();
+        out.drain_i16(&mut samples);
+        samples
+    });
+    assert!(samples[0].len() > 48_000, "{} samples", samples[0].len());
+    assert!(
+        samples[0] == samples[1] && samples[0] == samples[2],
+        "audio differs"
+    );
+}
+
 /// Runs `seconds` and returns the samples of the last half second.
 fn last_half_second(apu: &mut ApuState, seconds: u32) -> Vec<i16> {
     let mut audio = AudioOut::default();

@@ -21,7 +21,7 @@ ProbeSetup:
     ldh [rNR13], a
     ld a, $85
     ldh [rNR14], a
-    ld bc, 1011
+    ld bc, 862
     call ApuDelay
     ret
 ProbeRead:

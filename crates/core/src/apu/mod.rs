@@ -65,6 +65,19 @@ pub const SAMPLE_RATE: u32 = 48_000;
 const FLUSH_M_CYCLES: u32 = 1 << (32 - FLUSH_CLOCK_SHIFT);
 /// `ApuState::flush_clock` counts M-cycles in its bits from here up.
 const FLUSH_CLOCK_SHIFT: u32 = 21;
+/// In `ApuState::flush_clock`: one 2 MHz APU cycle (half an M-cycle) beyond the M-cycles
+/// counted above it. At CGB double speed a CPU M-cycle is one APU cycle, so this bit flips
+/// on every tick; at single speed ticks add whole M-cycles and leave it as it is.
+const ELAPSED_HALF: u32 = 1 << (FLUSH_CLOCK_SHIFT - 1);
+/// In `ApuState::flush_clock`: the channels have been simulated one APU cycle beyond
+/// `ApuState::m_cycles_simulated`.
+const SIMULATED_HALF: u32 = 1 << (FLUSH_CLOCK_SHIFT - 2);
+/// In `ApuState::flush_clock`: `ELAPSED_HALF` as it was when the APU was powered on. The APU's
+/// 1 MHz phase (SameBoy's `lf_div`) is 1 at power-on and flips with every odd APU cycle, so
+/// it is 1 while the two bits agree.
+const POWER_ON_HALF: u32 = 1 << (FLUSH_CLOCK_SHIFT - 3);
+/// The bits of `ApuState::flush_clock` below the M-cycle count that a flush keeps.
+const FLUSH_CLOCK_PHASE_BITS: u32 = ELAPSED_HALF | SIMULATED_HALF | POWER_ON_HALF;
 // A flush period of samples plus the kernel's spread fits the ring (48 kHz / 1,048,576 Hz).
 const _: () =
     assert!((FLUSH_M_CYCLES as usize * 48_000).div_ceil(1 << 20) + kernel::TAPS < blip::RING);
@@ -154,10 +167,14 @@ pub(crate) const SQUARE_DUTY_HELD: u8 = 0x10;
 /// The held level's bit in `ToneState::position` (with `SQUARE_DUTY_HELD`).
 const SQUARE_HELD_LEVEL_SHIFT: u8 = 5;
 
+/// In `ApuState::frame_step`: the pending sweep overflow check's countdown (APU cycles)
+/// starts at this bit.
+const SWEEP_CHECK_SHIFT: u8 = 3;
+
 /// T-cycles a square's trigger adds to its first duty step, beyond one period: a channel that
-/// was off starts 8 late, a running one 4 (SameBoy's CGB-E `delay`, single speed; UNVERIFIED,
-/// Pan Docs only says the first step is delayed). Pinned by `probes/apu/sq1_trigger` and
-/// `sq_retrigger`.
+/// was off starts 8 late, a running one 4, 2 more in the APU's other 1 MHz phase (SameBoy's
+/// CGB-E `delay` and `lf_div`; UNVERIFIED, Pan Docs only says the first step is delayed).
+/// Pinned by `probes/apu/sq1_trigger`, `sq1_retrigger` and `sq1_trigger_ds`.
 const SQUARE_START_DELAY_T_CYCLES: u32 = 8;
 const SQUARE_RESTART_DELAY_T_CYCLES: u32 = 4;
 
@@ -221,13 +238,15 @@ pub struct ApuState {
     pub square2: ToneState,
     pub noise: ToneState,
     pub wave: WaveState,
-    /// M-cycles since finished samples were last handed to the host, in the top 9 bits
+    /// M-cycles since finished samples were last handed to the host, in the top 11 bits
     /// (`FLUSH_CLOCK_SHIFT`): `FLUSH_M_CYCLES` ticks make it carry out, so `tick` is one add
-    /// and a branch on the carry, and a zeroed state has just flushed. Low bits unused.
+    /// and a branch on the carry, and a zeroed state has just flushed. Below them, the APU's
+    /// 2 MHz phase: `ELAPSED_HALF`, `SIMULATED_HALF`, `POWER_ON_HALF` (all 0 at single speed
+    /// from power-up on); lower bits unused.
     #[state(since = 1)]
     pub flush_clock: u32,
-    /// M-cycles since the last flush that the channels have been simulated for; the rest of
-    /// the elapsed ones are pending.
+    /// M-cycles since the last flush that the channels have been simulated for (plus an APU
+    /// cycle if `flush_clock` has `SIMULATED_HALF`); the rest of the elapsed ones are pending.
     pub m_cycles_simulated: u32,
     /// Square 1 sweep: the shadow frequency the sweep works on.
     pub sweep_shadow: u16,
@@ -241,6 +260,8 @@ pub struct ApuState {
     #[state(flag)]
     pub sweep_negated: u8,
     /// Frame sequencer: the step (0..=7, masked on use) the next DIV-APU event performs.
+    /// Bits 3-7 (`SWEEP_CHECK_SHIFT`): APU cycles until a sweep step's overflow check
+    /// completes, 0 if none is pending (0 in every older file).
     pub frame_step: u8,
     /// 1 on a CGB (in either mode): wave RAM stays reachable while the wave channel plays,
     /// a retrigger corrupts nothing, and power-off takes the length counters too (Pan Docs
@@ -311,6 +332,46 @@ impl ApuState {
         self.advance_through_flushes(n, audio);
     }
 
+    /// One CPU M-cycle at CGB double speed: one 2 MHz APU cycle (`tick`'s add and branch).
+    #[inline]
+    pub fn tick_double_speed(&mut self, audio: &mut AudioOut) {
+        let (clock, carry) = self.flush_clock.overflowing_add(ELAPSED_HALF);
+        self.flush_clock = clock;
+        if carry {
+            self.flush(audio);
+        }
+    }
+
+    /// `n` CPU M-cycles at CGB double speed (`n` APU cycles; no DIV-APU event inside).
+    #[inline]
+    pub fn advance_double_speed(&mut self, n: u32, audio: &mut AudioOut) {
+        if n < FLUSH_M_CYCLES {
+            // Usually no flush falls inside: one add, as in `tick_double_speed`.
+            let (clock, carry) = self.flush_clock.overflowing_add(n * ELAPSED_HALF);
+            if !carry {
+                self.flush_clock = clock;
+                return;
+            }
+        }
+        self.advance_double_speed_through_flushes(n, audio);
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn advance_double_speed_through_flushes(&mut self, mut n: u32, audio: &mut AudioOut) {
+        while n > 0 {
+            // APU cycles until the clock carries out (a whole flush period since the last).
+            let room = ((1 << 32) - u64::from(self.flush_clock & !(ELAPSED_HALF - 1))) >> 20;
+            let step = u64::from(n).min(room);
+            n -= step as u32;
+            let clock = u64::from(self.flush_clock) + (step << (FLUSH_CLOCK_SHIFT - 1));
+            self.flush_clock = clock as u32;
+            if clock >> 32 != 0 {
+                self.flush(audio);
+            }
+        }
+    }
+
     #[cold]
     #[inline(never)]
     fn advance_through_flushes(&mut self, mut n: u32, audio: &mut AudioOut) {
@@ -331,14 +392,14 @@ impl ApuState {
     /// counting or from a DIV write. Called by the machine after `tick` in that cycle.
     /// `synthesize`: whether samples are being made ([`AudioOut::synthesizes`]).
     pub fn div_apu_event(&mut self, synthesize: bool) {
-        self.catch_up_to(self.m_cycles_elapsed(), synthesize);
+        self.catch_up_to(self.apu_cycles_elapsed(), synthesize);
         if !self.powered() {
             return;
         }
         // UNVERIFIED: on hardware, powering on while DIV bit 4 is set skips the first event
         // (SameBoy); this interface does not see DIV at power-on, so it is not emulated.
         let step = self.frame_step & 7;
-        self.frame_step = (step + 1) & 7;
+        self.frame_step = (self.frame_step & !7) | ((step + 1) & 7);
         if step & 1 == 0 {
             self.clock_lengths();
         }
@@ -362,14 +423,30 @@ impl ApuState {
     /// samples (the APU catches up by itself whenever that matters); tests use it to compare
     /// a lazy state with an eager one.
     pub fn catch_up(&mut self) {
-        self.catch_up_to(self.m_cycles_elapsed(), true);
+        self.catch_up_to(self.apu_cycles_elapsed(), true);
     }
 
-    /// Simulates the channels up to `elapsed` M-cycles after the last flush, feeding the
-    /// synthesizer if `synthesize`.
+    /// Simulates the channels up to `elapsed` 2 MHz APU cycles after the last flush, feeding
+    /// the synthesizer if `synthesize`.
     fn catch_up_to(&mut self, elapsed: u32, synthesize: bool) {
-        let mut t_cycles = u64::from(elapsed.saturating_sub(self.m_cycles_simulated)) * 4;
-        self.m_cycles_simulated = elapsed;
+        let mut t_cycles = u64::from(elapsed.saturating_sub(self.apu_cycles_simulated())) * 2;
+        self.set_apu_cycles_simulated(elapsed);
+        let check = u64::from(self.sweep_check_apu_cycles()) * 2;
+        if check != 0 {
+            if t_cycles < check {
+                self.set_sweep_check_apu_cycles(((check - t_cycles) / 2) as u8);
+            } else {
+                self.run_pieces(check, synthesize);
+                t_cycles -= check;
+                self.finish_sweep_check();
+                self.update_level(synthesize);
+            }
+        }
+        self.run_pieces(t_cycles, synthesize);
+    }
+
+    /// The channels `t_cycles` on, in pieces (no event of the sequencer's inside).
+    fn run_pieces(&mut self, mut t_cycles: u64, synthesize: bool) {
         while t_cycles > 0 {
             let piece = t_cycles.min(u64::from(CATCH_UP_PIECE_T_CYCLES)) as u32;
             t_cycles -= u64::from(piece);
@@ -386,11 +463,47 @@ impl ApuState {
         self.regs[reg::NR52] & 0x80 != 0
     }
 
-    /// M-cycles ticked but not yet simulated. Below `FLUSH_M_CYCLES`, even for a corrupt
+    /// T-cycles ticked but not yet simulated. Below a flush period, even for a corrupt
     /// state, so a catch-up is always short.
-    fn pending_m_cycles(&self) -> u32 {
-        self.m_cycles_elapsed()
-            .saturating_sub(self.m_cycles_simulated)
+    fn pending_t_cycles(&self) -> u32 {
+        self.apu_cycles_elapsed()
+            .saturating_sub(self.apu_cycles_simulated())
+            * 2
+    }
+
+    /// 2 MHz APU cycles ticked since the last flush.
+    fn apu_cycles_elapsed(&self) -> u32 {
+        self.flush_clock >> (FLUSH_CLOCK_SHIFT - 1)
+    }
+
+    /// 2 MHz APU cycles since the last flush that the channels have been simulated for.
+    fn apu_cycles_simulated(&self) -> u32 {
+        self.m_cycles_simulated.saturating_mul(2)
+            + u32::from(self.flush_clock & SIMULATED_HALF != 0)
+    }
+
+    fn set_apu_cycles_simulated(&mut self, apu_cycles: u32) {
+        self.m_cycles_simulated = apu_cycles / 2;
+        self.flush_clock &= !SIMULATED_HALF;
+        if apu_cycles & 1 != 0 {
+            self.flush_clock |= SIMULATED_HALF;
+        }
+    }
+
+    /// The APU's 1 MHz phase (SameBoy's `lf_div`): 1 from power-on, flipped by every odd
+    /// 2 MHz APU cycle (so only double speed moves it).
+    fn lf_div(&self) -> u32 {
+        let power_on = self.flush_clock & POWER_ON_HALF != 0;
+        let now = self.flush_clock & ELAPSED_HALF != 0;
+        u32::from(power_on == now)
+    }
+
+    /// Powering on starts the 1 MHz phase at 1 (`lf_div`).
+    fn start_lf_div(&mut self) {
+        self.flush_clock &= !POWER_ON_HALF;
+        if self.flush_clock & ELAPSED_HALF != 0 {
+            self.flush_clock |= POWER_ON_HALF;
+        }
     }
 
     /// M-cycles ticked since the last flush (below `FLUSH_M_CYCLES`).
@@ -402,8 +515,10 @@ impl ApuState {
     #[cold]
     #[inline(never)]
     fn flush(&mut self, audio: &mut AudioOut) {
-        // The clock has just carried out: a whole flush period has passed.
-        self.flush_after(FLUSH_M_CYCLES, audio);
+        // The clock has just carried out: a whole flush period (and maybe an APU cycle) has
+        // passed.
+        let elapsed = FLUSH_M_CYCLES * 2 + u32::from(self.flush_clock & ELAPSED_HALF != 0);
+        self.flush_after(elapsed, audio);
     }
 
     /// A frame has just completed (called by the machine before this cycle's `tick`): flush
@@ -414,9 +529,10 @@ impl ApuState {
     #[cold]
     #[inline(never)]
     pub fn flush_at_frame_end(&mut self, audio: &mut AudioOut) {
-        self.flush_after(self.m_cycles_elapsed(), audio);
+        self.flush_after(self.apu_cycles_elapsed(), audio);
     }
 
+    /// Catches up to `elapsed` APU cycles (all that have ticked) and hands samples on.
     fn flush_after(&mut self, elapsed: u32, audio: &mut AudioOut) {
         let synthesize = audio.synthesizes();
         self.catch_up_to(elapsed, synthesize);
@@ -424,7 +540,8 @@ impl ApuState {
             self.synth.emit(audio);
             self.synth.rotate_head_to_zero();
         }
-        self.flush_clock = 0;
+        // The period starts on a whole M-cycle: an odd APU cycle stays, elapsed and simulated.
+        self.flush_clock &= FLUSH_CLOCK_PHASE_BITS;
         self.m_cycles_simulated = 0;
     }
 }

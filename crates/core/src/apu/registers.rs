@@ -9,7 +9,7 @@ impl ApuState {
     /// needs no samples.
     pub fn read_pcm(&self, reg: u8) -> u8 {
         let mut now = *self;
-        now.catch_up_to(now.m_cycles_elapsed(), false);
+        now.catch_up_to(now.apu_cycles_elapsed(), false);
         let outputs = now.digital_outputs();
         let (low, high) = if reg == crate::io::PCM12 {
             (outputs[0], outputs[1])
@@ -35,6 +35,14 @@ impl ApuState {
                 let index = usize::from(reg - 0x10);
                 self.regs[index] | READ_MASK[index]
             }
+            0x26 if self.sweep_check_apu_cycles() != 0 => {
+                // A sweep check may turn square 1 off in the meantime: play it on a copy.
+                let mut now = *self;
+                let later = u32::try_from(m_cycles * 2).unwrap_or(u32::MAX);
+                now.catch_up_to(now.apu_cycles_elapsed().saturating_add(later), false);
+                now.set_sweep_check_apu_cycles(0);
+                now.read_register(reg)
+            }
             0x26 => {
                 (self.regs[reg::NR52] & 0x80)
                     | 0x70
@@ -55,7 +63,7 @@ impl ApuState {
     /// FF10..=FF3F (`reg` = low byte). `synthesize`: whether samples are being made
     /// ([`AudioOut::synthesizes`]).
     pub fn write_register(&mut self, reg: u8, value: u8, synthesize: bool) {
-        self.catch_up_to(self.m_cycles_elapsed(), synthesize);
+        self.catch_up_to(self.apu_cycles_elapsed(), synthesize);
         match reg {
             0x30..=0x3F => {
                 match self.wave_ram_access_index() {
@@ -93,7 +101,7 @@ impl ApuState {
         if self.wave.active == 0 {
             return WaveRamAccess::Free;
         }
-        let wave = self.wave_after((u64::from(self.pending_m_cycles()) + m_cycles) * 4);
+        let wave = self.wave_after(u64::from(self.pending_t_cycles()) + m_cycles * 4);
         if self.cgb != 0 {
             // CGB: the access always goes to the byte the channel is reading.
             return WaveRamAccess::Redirected(usize::from((wave.position & 31) >> 1));
@@ -132,6 +140,7 @@ impl ApuState {
             // The frame sequencer starts over: the next DIV-APU event is step 0.
             self.regs[reg::NR52] = 0x80;
             self.frame_step = 0;
+            self.start_lf_div();
         }
     }
 
@@ -199,7 +208,8 @@ impl ApuState {
             1 => {
                 let nr22 = self.regs[reg::NR22];
                 let period = square_period(self.frequency(reg::NR23, reg::NR24));
-                trigger_square(&mut self.square2, nr22, period);
+                let lf_div = self.lf_div();
+                trigger_square(&mut self.square2, nr22, period, lf_div);
             }
             2 => self.trigger_wave(),
             _ => {
@@ -244,10 +254,14 @@ impl ApuState {
 
     pub(super) fn trigger_square1(&mut self) {
         let frequency = self.frequency(reg::NR13, reg::NR14);
+        let lf_div = self.lf_div();
+        // UNVERIFIED: a restart drops a pending sweep check (it makes its own at once).
+        self.set_sweep_check_apu_cycles(0);
         trigger_square(
             &mut self.square1,
             self.regs[reg::NR12],
             square_period(frequency),
+            lf_div,
         );
         let nr10 = self.regs[reg::NR10];
         let (period, shift) = ((nr10 >> 4) & 7, nr10 & 7);

@@ -19,11 +19,9 @@ pub(super) fn plain_paths() -> bool {
 impl ApuState {
     /// `catch_up` through the plain event loop.
     fn catch_up_reference(&mut self) {
-        let t_cycles = self.pending_m_cycles() * 4;
-        self.m_cycles_simulated = self.m_cycles_elapsed();
-        if t_cycles > 0 {
-            self.run_reference(t_cycles, true);
-        }
+        let plain = PLAIN_PATHS.replace(true);
+        self.catch_up_to(self.apu_cycles_elapsed(), true);
+        PLAIN_PATHS.set(plain);
     }
 }
 

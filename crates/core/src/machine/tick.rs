@@ -158,8 +158,7 @@ impl<'a> Machine<'a> {
     }
 
     /// `advance_components` at double speed: the PPU moves 2 dots per CPU M-cycle, the
-    /// APU one of its M-cycles per two of the CPU's (on even M-cycles).
-    /// APPROX: the APU in steps of 4 T-cycles every other CPU M-cycle.
+    /// APU one 2 MHz cycle.
     #[cold]
     pub(super) fn advance_double_speed(&mut self, n: u32) {
         let hw = &mut *self.hw;
@@ -169,9 +168,7 @@ impl<'a> Machine<'a> {
             &mut hw.interrupt_flag,
             &mut self.screen,
         );
-        let end = self.clock.synced_m_cycles + u64::from(n);
-        let even = (end / 2 - self.clock.synced_m_cycles / 2) as u32;
-        hw.apu.advance(even, self.audio);
+        hw.apu.advance_double_speed(n, self.audio);
     }
 
     /// The system-counter bit that clocks the APU frame sequencer at the current speed.
@@ -287,9 +284,7 @@ impl<'a> Machine<'a> {
     #[cold]
     pub(super) fn tick_double_speed(&mut self) {
         self.tick_ppu::<2>();
-        if self.hw.m_cycles & 1 == 0 {
-            self.hw.apu.tick(self.audio);
-        }
+        self.hw.apu.tick_double_speed(self.audio);
     }
 
     /// Falling edges of the system counter that clock other components.
