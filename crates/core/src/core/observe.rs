@@ -1,0 +1,159 @@
+//! [`Core::run_observed`]: a run that a debugger watches, instruction by instruction, on
+//! its own entry point so the normal run loop stays as it is.
+
+use super::Core;
+use crate::bus::Bus;
+use crate::cpu::{self, CpuMode, CpuState};
+use crate::events::Events;
+use crate::machine::Machine;
+use crate::poll_loop::PollHooks;
+
+/// What watches a [`Core::run_observed`] run. Every call is made between or within CPU
+/// steps; returning true stops the run (before the step, or after the step that made the
+/// access).
+pub trait StepObserver {
+    /// Before each CPU step but the run's first, with the CPU about to take it at core
+    /// M-cycle `m_cycle` ([`Core::m_cycles`]).
+    fn stop_before(&mut self, cpu: &CpuState, m_cycle: u64) -> bool;
+    /// A CPU write (an instruction's, or an interrupt dispatch's push) during the step.
+    fn write(&mut self, addr: u16, value: u8) -> bool;
+    /// After each step: the CPU before and after it, and whether it dispatched an interrupt.
+    fn after_step(&mut self, before: &CpuState, after: &CpuState, interrupt: bool) -> bool;
+}
+
+/// The machine as the CPU sees it, telling the observer of every write.
+struct Observed<'m, 'a, O> {
+    machine: &'m mut Machine<'a>,
+    observer: &'m mut O,
+    stop: bool,
+    interrupt: bool,
+}
+
+impl<O: StepObserver> Bus for Observed<'_, '_, O> {
+    fn read(&mut self, addr: u16) -> u8 {
+        self.machine.read(addr)
+    }
+    fn write(&mut self, addr: u16, value: u8) {
+        self.stop |= self.observer.write(addr, value);
+        self.machine.write(addr, value);
+    }
+    fn read_high(&mut self, low: u8) -> u8 {
+        self.machine.read_high(low)
+    }
+    fn write_high(&mut self, low: u8, value: u8) {
+        self.stop |= self.observer.write(0xFF00 | u16::from(low), value);
+        self.machine.write_high(low, value);
+    }
+    fn idle(&mut self) {
+        self.machine.idle();
+    }
+    fn idle_halted(&mut self) {
+        self.machine.idle_halted();
+    }
+    fn idle_with_address(&mut self, addr: u16) {
+        self.machine.idle_with_address(addr);
+    }
+    fn halt_wake_interrupts(&mut self) -> u8 {
+        self.machine.halt_wake_interrupts()
+    }
+    fn halt_bug_interrupts(&mut self) -> u8 {
+        self.machine.halt_bug_interrupts()
+    }
+    fn pending_interrupts(&self) -> u8 {
+        self.machine.pending_interrupts()
+    }
+    fn acknowledge_interrupt(&mut self, bit: u8) {
+        self.interrupt = true;
+        self.machine.acknowledge_interrupt(bit);
+    }
+    fn stop(&mut self) -> bool {
+        self.machine.stop()
+    }
+    fn finish_speed_switch(&mut self, pause: bool) {
+        self.machine.finish_speed_switch(pause);
+    }
+    fn cpu_changed(&mut self) {
+        self.machine.cpu_changed();
+    }
+    fn checks_due(&self) -> bool {
+        // Every step here is a full one: the CPU samples interrupts at each fetch.
+        true
+    }
+    fn short_loop_jump(&mut self, target: u16) {
+        self.machine.short_loop_jump(target);
+    }
+    fn breakpoint(&mut self) {
+        self.machine.breakpoint();
+    }
+}
+
+impl Core {
+    /// Runs until the next frame is complete, the M-cycle clock reaches `limit` (or passes
+    /// it by less than one instruction), the CPU executes a breakpoint, or `observer` stops
+    /// it. Every step is a full one (the reference path) and poll-loop skipping is off, so
+    /// the observer sees every instruction and every CPU write; halt skipping, deferred
+    /// ticks and the ROM windows stay on (they skip no instruction and no write). The
+    /// `State` reached is the one single steps reach.
+    pub fn run_observed<O: StepObserver>(&mut self, limit: u64, observer: &mut O) -> Events {
+        let frame_limit = self.state.hw.m_cycles + 2 * crate::M_CYCLES_PER_FRAME;
+        let limit = limit.min(frame_limit);
+        let hw = &mut self.state.hw;
+        let mut registers = self.state.cpu;
+        let cpu = &mut registers;
+        let mut machine = Machine::new(
+            hw,
+            &self.rom,
+            self.boot_rom.as_ref(),
+            &mut self.out,
+            self.fast,
+        );
+        machine.set_stop_m_cycle(limit);
+        let stop_events = Events::BREAKPOINT | Events::FRAME_READY;
+        let mut first = true;
+        loop {
+            machine.take_checks_due_at(cpu.pc);
+            if machine.m_cycles() >= limit || machine.events().intersects(stop_events) {
+                break;
+            }
+            if machine.take_poll_read().is_some() {
+                machine.require_checks();
+            }
+            if machine.take_loop_jump() {
+                machine.not_a_poll_loop(cpu.pc);
+                machine.require_checks();
+            }
+            if !first && observer.stop_before(cpu, machine.m_cycles()) {
+                break;
+            }
+            first = false;
+            let before = *cpu;
+            if cpu.mode() != CpuMode::Running && self.fast.halt_skipping {
+                let idle = cpu.mode() != CpuMode::Halted || machine.pending_interrupts() == 0;
+                if idle {
+                    let budget = limit.saturating_sub(machine.m_cycles() + 1);
+                    machine.skip_quiet_cycles(budget);
+                }
+            }
+            let mut bus = Observed {
+                machine: &mut machine,
+                observer: &mut *observer,
+                stop: false,
+                interrupt: false,
+            };
+            cpu::step(cpu, &mut bus);
+            let (stop, interrupt) = (bus.stop, bus.interrupt);
+            machine.require_checks();
+            if observer.after_step(&before, cpu, interrupt) | stop {
+                break;
+            }
+        }
+        machine.take_poll_read();
+        let mut events = machine.take_events();
+        drop(machine);
+        self.state.cpu = registers;
+        if self.state.cpu.mode() == CpuMode::Locked {
+            events |= Events::CPU_LOCKED;
+        }
+        events
+    }
+}
