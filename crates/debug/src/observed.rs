@@ -130,10 +130,11 @@ impl StepObserver for Watcher {
 impl Session {
     /// Whether the observed run sees every access the watchpoints ask for.
     pub(crate) fn observable(&self) -> bool {
-        self.watchpoints.iter().all(|w| {
-            w.access == AccessKind::Write
-                && !(0x8000..0xA000).chain(0xFE00..0xFEA0).any(|a| w.covers(a))
-        })
+        self.observed_runs
+            && self.watchpoints.iter().all(|w| {
+                w.access == AccessKind::Write
+                    && !(0x8000..0xA000).chain(0xFE00..0xFEA0).any(|a| w.covers(a))
+            })
     }
 
     pub(crate) fn watcher(&mut self, record_starts: bool) -> Watcher {

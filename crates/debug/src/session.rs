@@ -94,6 +94,9 @@ pub struct Session {
     pub(crate) run: Option<Run>,
     /// Logpoint output not yet taken by the client.
     pub(crate) log: Vec<String>,
+    /// Whether runs the core can watch go through its observed run (off: one `Core::step`
+    /// at a time, the reference the tests compare it with).
+    pub(crate) observed_runs: bool,
     next_id: u32,
 }
 
@@ -116,6 +119,7 @@ impl Session {
             boundaries: None,
             run: None,
             log: Vec::new(),
+            observed_runs: true,
             next_id: 1,
         };
         session.calls_at_frame.insert(0, Vec::new());
@@ -145,6 +149,14 @@ impl Session {
     /// The call stack, outermost first.
     pub fn calls(&self) -> &[CallFrame] {
         &self.calls
+    }
+
+    /// Runs one `Core::step` at a time even where the core's observed run could watch
+    /// (`false`): the reference path, for tests and benches.
+    #[doc(hidden)]
+    pub fn set_observed_runs(&mut self, on: bool) {
+        self.observed_runs = on;
+        self.boundaries = None;
     }
 
     /// Logpoint messages printed since the last call.
