@@ -30,58 +30,78 @@ struct Observed<'m, 'a, O> {
 }
 
 impl<O: StepObserver> Bus for Observed<'_, '_, O> {
+    #[inline(always)]
     fn read(&mut self, addr: u16) -> u8 {
         self.machine.read(addr)
     }
+    #[inline(always)]
     fn write(&mut self, addr: u16, value: u8) {
         self.stop |= self.observer.write(addr, value);
         self.machine.write(addr, value);
     }
+    #[inline(always)]
     fn read_high(&mut self, low: u8) -> u8 {
         self.machine.read_high(low)
     }
+    #[inline(always)]
     fn write_high(&mut self, low: u8, value: u8) {
         self.stop |= self.observer.write(0xFF00 | u16::from(low), value);
         self.machine.write_high(low, value);
     }
+    #[inline(always)]
     fn idle(&mut self) {
         self.machine.idle();
     }
+    #[inline(always)]
     fn idle_halted(&mut self) {
         self.machine.idle_halted();
     }
+    #[inline(always)]
     fn idle_with_address(&mut self, addr: u16) {
         self.machine.idle_with_address(addr);
     }
+    #[inline(always)]
     fn halt_wake_interrupts(&mut self) -> u8 {
         self.machine.halt_wake_interrupts()
     }
+    #[inline(always)]
     fn halt_bug_interrupts(&mut self) -> u8 {
         self.machine.halt_bug_interrupts()
     }
+    #[inline(always)]
     fn pending_interrupts(&self) -> u8 {
         self.machine.pending_interrupts()
     }
+    #[inline(always)]
     fn acknowledge_interrupt(&mut self, bit: u8) {
         self.interrupt = true;
         self.machine.acknowledge_interrupt(bit);
     }
+    #[inline(always)]
     fn stop(&mut self) -> bool {
         self.machine.stop()
     }
+    #[inline(always)]
     fn finish_speed_switch(&mut self, pause: bool) {
         self.machine.finish_speed_switch(pause);
     }
+    #[inline(always)]
     fn cpu_changed(&mut self) {
         self.machine.cpu_changed();
     }
+    #[inline(always)]
     fn checks_due(&self) -> bool {
-        // Every step here is a full one: the CPU samples interrupts at each fetch.
-        true
+        self.machine.checks_due()
     }
+    #[inline(always)]
+    fn read_plain_fetch(&mut self, addr: u16) -> (u8, bool) {
+        self.machine.read_plain_fetch(addr)
+    }
+    #[inline(always)]
     fn short_loop_jump(&mut self, target: u16) {
         self.machine.short_loop_jump(target);
     }
+    #[inline(always)]
     fn breakpoint(&mut self) {
         self.machine.breakpoint();
     }
@@ -90,10 +110,9 @@ impl<O: StepObserver> Bus for Observed<'_, '_, O> {
 impl Core {
     /// Runs until the next frame is complete, the M-cycle clock reaches `limit` (or passes
     /// it by less than one instruction), the CPU executes a breakpoint, or `observer` stops
-    /// it. Every step is a full one (the reference path) and poll-loop skipping is off, so
-    /// the observer sees every instruction and every CPU write; halt skipping, deferred
-    /// ticks and the ROM windows stay on (they skip no instruction and no write). The
-    /// `State` reached is the one single steps reach.
+    /// it. Poll-loop skipping is off, so the observer sees every instruction and every CPU
+    /// write; halt skipping, deferred ticks, plain steps and the ROM windows stay on (they
+    /// skip no instruction and no write). The `State` reached is the one single steps reach.
     pub fn run_observed<O: StepObserver>(&mut self, limit: u64, observer: &mut O) -> Events {
         let frame_limit = self.state.hw.m_cycles + 2 * crate::M_CYCLES_PER_FRAME;
         let limit = limit.min(frame_limit);
@@ -111,23 +130,28 @@ impl Core {
         let stop_events = Events::BREAKPOINT | Events::FRAME_READY;
         let mut first = true;
         loop {
-            machine.take_checks_due_at(cpu.pc);
-            if machine.m_cycles() >= limit || machine.events().intersects(stop_events) {
-                break;
-            }
-            if machine.take_poll_read().is_some() {
-                machine.require_checks();
-            }
-            if machine.take_loop_jump() {
-                machine.not_a_poll_loop(cpu.pc);
-                machine.require_checks();
+            // As in `Core::run`: the checks only when the machine says they are due, plain
+            // steps in between; the observer sees every step either way.
+            let due = machine.take_checks_due_at(cpu.pc);
+            if due {
+                if machine.m_cycles() >= limit || machine.events().intersects(stop_events) {
+                    break;
+                }
+                if machine.take_poll_read().is_some() {
+                    machine.require_checks();
+                }
+                if machine.take_loop_jump() {
+                    machine.not_a_poll_loop(cpu.pc);
+                    machine.require_checks();
+                }
             }
             if !first && observer.stop_before(cpu, machine.m_cycles()) {
                 break;
             }
             first = false;
             let before = *cpu;
-            if cpu.mode() != CpuMode::Running && self.fast.halt_skipping {
+            let running = cpu.mode() == CpuMode::Running;
+            if due && !running && self.fast.halt_skipping {
                 let idle = cpu.mode() != CpuMode::Halted || machine.pending_interrupts() == 0;
                 if idle {
                     let budget = limit.saturating_sub(machine.m_cycles() + 1);
@@ -140,9 +164,15 @@ impl Core {
                 stop: false,
                 interrupt: false,
             };
-            cpu::step(cpu, &mut bus);
+            if due {
+                cpu::step(cpu, &mut bus);
+            } else {
+                cpu::step_plain(cpu, &mut bus);
+            }
             let (stop, interrupt) = (bus.stop, bus.interrupt);
-            machine.require_checks();
+            if due && (!running || !cpu.runs_plainly()) {
+                machine.require_checks();
+            }
             if observer.after_step(&before, cpu, interrupt) | stop {
                 break;
             }
