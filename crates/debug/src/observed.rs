@@ -92,6 +92,17 @@ impl StepObserver for Watcher {
         false
     }
 
+    fn may_skip_loop_at(&mut self, pc: u16) -> bool {
+        // A polling loop is a few bytes around `pc`: skip it unless a breakpoint may lie in
+        // it, or every instruction start is wanted.
+        const NEAR: u16 = 16;
+        self.starts.is_none()
+            && !self
+                .addresses
+                .iter()
+                .any(|&a| a.wrapping_sub(pc.wrapping_sub(NEAR)) <= 2 * NEAR)
+    }
+
     fn write(&mut self, addr: u16, _value: u8) -> bool {
         if self
             .ranges

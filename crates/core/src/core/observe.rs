@@ -6,7 +6,7 @@ use crate::bus::Bus;
 use crate::cpu::{self, CpuMode, CpuState};
 use crate::events::Events;
 use crate::machine::Machine;
-use crate::poll_loop::PollHooks;
+use crate::poll_loop::{PollHooks, PollLoops};
 
 /// What watches a [`Core::run_observed`] run. Every call is made between or within CPU
 /// steps; returning true stops the run (before the step, or after the step that made the
@@ -19,6 +19,13 @@ pub trait StepObserver {
     fn write(&mut self, addr: u16, value: u8) -> bool;
     /// After each step: the CPU before and after it, and whether it dispatched an interrupt.
     fn after_step(&mut self, before: &CpuState, after: &CpuState, interrupt: bool) -> bool;
+    /// Whether the run may skip iterations of a loop polling LY, STAT or RAM whose code is
+    /// a few bytes around `pc` (poll-loop skipping): such a loop writes nothing, but its
+    /// skipped instructions are not reported. No by default.
+    fn may_skip_loop_at(&mut self, pc: u16) -> bool {
+        let _ = pc;
+        false
+    }
 }
 
 /// The machine as the CPU sees it, telling the observer of every write.
@@ -110,9 +117,10 @@ impl<O: StepObserver> Bus for Observed<'_, '_, O> {
 impl Core {
     /// Runs until the next frame is complete, the M-cycle clock reaches `limit` (or passes
     /// it by less than one instruction), the CPU executes a breakpoint, or `observer` stops
-    /// it. Poll-loop skipping is off, so the observer sees every instruction and every CPU
-    /// write; halt skipping, deferred ticks, plain steps and the ROM windows stay on (they
-    /// skip no instruction and no write). The `State` reached is the one single steps reach.
+    /// it. The observer sees every instruction and every CPU write, except the iterations
+    /// of polling loops it lets the run skip ([`StepObserver::may_skip_loop_at`]; they
+    /// write nothing); halt skipping, deferred ticks, plain steps and the ROM windows stay
+    /// on (they skip no instruction and no write). The `State` reached is the one single steps reach.
     pub fn run_observed<O: StepObserver>(&mut self, limit: u64, observer: &mut O) -> Events {
         let frame_limit = self.state.hw.m_cycles + 2 * crate::M_CYCLES_PER_FRAME;
         let limit = limit.min(frame_limit);
@@ -129,6 +137,7 @@ impl Core {
         machine.set_stop_m_cycle(limit);
         let stop_events = Events::BREAKPOINT | Events::FRAME_READY;
         let mut first = true;
+        let mut polls = PollLoops::default();
         loop {
             // As in `Core::run`: the checks only when the machine says they are due, plain
             // steps in between; the observer sees every step either way.
@@ -137,12 +146,22 @@ impl Core {
                 if machine.m_cycles() >= limit || machine.events().intersects(stop_events) {
                     break;
                 }
-                if machine.take_poll_read().is_some() {
+                if let Some(read) = machine.take_poll_read() {
+                    if self.fast.poll_loop_skipping && observer.may_skip_loop_at(cpu.pc) {
+                        polls.after_read(cpu, &mut machine, read, limit);
+                    }
+                    // A skip moves the clock: the limit and the CPU are checked again.
                     machine.require_checks();
+                    continue;
                 }
                 if machine.take_loop_jump() {
-                    machine.not_a_poll_loop(cpu.pc);
+                    if self.fast.poll_loop_skipping && observer.may_skip_loop_at(cpu.pc) {
+                        polls.at_loop_jump(cpu, &mut machine, limit);
+                    } else {
+                        machine.not_a_poll_loop(cpu.pc);
+                    }
                     machine.require_checks();
+                    continue;
                 }
             }
             if !first && observer.stop_before(cpu, machine.m_cycles()) {
