@@ -104,15 +104,26 @@ impl StepObserver for Watcher {
     }
 
     fn write(&mut self, addr: u16, _value: u8) -> bool {
-        if self
-            .ranges
-            .iter()
-            .any(|&(start, len)| addr.wrapping_sub(start) < len)
-        {
-            self.written.push(addr);
-            return true;
-        }
-        false
+        // Echo RAM writes work RAM: a watchpoint on either sees both.
+        let echo = match addr {
+            0xC000..=0xDDFF => addr + 0x2000,
+            0xE000..=0xFDFF => addr - 0x2000,
+            _ => addr,
+        };
+        let watched = |a: u16| {
+            self.ranges
+                .iter()
+                .any(|&(start, len)| a.wrapping_sub(start) < len)
+        };
+        let hit = if watched(addr) {
+            addr
+        } else if watched(echo) {
+            echo
+        } else {
+            return false;
+        };
+        self.written.push(hit);
+        true
     }
 
     fn after_step(&mut self, before: &CpuState, after: &CpuState, interrupt: bool) -> bool {
