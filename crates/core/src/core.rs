@@ -11,6 +11,9 @@ use crate::poll_loop::{PollHooks, PollLoops};
 use crate::state::State;
 use crate::{SCREEN_HEIGHT, SCREEN_WIDTH};
 
+mod observe;
+pub use observe::StepObserver;
+
 /// Which Game Boy is emulated.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[repr(u8)]

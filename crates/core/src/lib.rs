@@ -105,6 +105,7 @@ mod timer;
 
 pub use crate::core::{
     BootRom, BootRomError, CGB_BOOT_ROM_BYTES, Core, DMG_BOOT_ROM_BYTES, Model, Options, Output,
+    StepObserver,
 };
 pub use apu::{AudioOut, SAMPLE_RATE};
 pub use banked::BankError;

@@ -7,6 +7,7 @@ mod controls;
 pub mod dap;
 mod expr;
 mod machine_view;
+mod observed;
 mod points;
 mod reverse;
 mod session;

@@ -3,12 +3,15 @@
 //! the session then lands on the one chosen (seek again and run to its cycle). No state
 //! is copied per instruction.
 
+use crate::observed::Paused;
 use crate::points::AccessKind;
 use crate::session::{Boundary, CallFrame, Session, StopReason};
 use backspin_core::state::CpuMode;
 
 /// An instruction boundary found by re-simulation.
 pub(crate) struct Mark {
+    /// The frame whose end the re-simulation started from.
+    frame: u64,
     cycle: u64,
     /// LY at the boundary.
     ly: u8,
@@ -27,6 +30,93 @@ impl Session {
     /// Re-simulates from the end of `frame` until `until` or the next frame end; marks
     /// every instruction boundary where the CPU runs (`all`) or only hits.
     fn scan(&mut self, frame: u64, until: u64, all: bool) -> Result<Vec<Mark>, String> {
+        if self.observable() {
+            return self.scan_observed(frame, until, all);
+        }
+        self.scan_stepping(frame, until, all)
+    }
+
+    /// `scan` through the core's observed run: instruction starts come from the core, and
+    /// conditions are judged only at breakpoint addresses and watched writes. Marks carry
+    /// no LY (0).
+    fn scan_observed(&mut self, frame: u64, until: u64, all: bool) -> Result<Vec<Mark>, String> {
+        self.scan_span(frame, frame, until, all)
+    }
+
+    /// Re-simulates through the core's observed run from the end of `first` while the
+    /// frame is at most `last` and the cycle before `until`, marking instruction starts
+    /// (`all`) or only hits.
+    fn scan_span(
+        &mut self,
+        first: u64,
+        last: u64,
+        until: u64,
+        all: bool,
+    ) -> Result<Vec<Mark>, String> {
+        self.seek_frame(first)?;
+        let mut watcher = self.watcher(all);
+        let mut marks = Vec::new();
+        let mut watch_hit = None;
+        let mut visit = true;
+        loop {
+            let cycle = self.timeline.cycle();
+            let frame = self.timeline.frame();
+            let in_span = frame <= last;
+            if visit && cycle < until {
+                let running = self.timeline.core().state().cpu.mode() == CpuMode::Running;
+                let hit = watch_hit.take().map(StopReason::Watchpoint).or_else(|| {
+                    in_span
+                        .then(|| self.breakpoint_here(false).map(StopReason::Breakpoint))
+                        .flatten()
+                });
+                if (all && running && in_span) || hit.is_some() {
+                    marks.push(Mark {
+                        // A hit just after a frame end belongs to the frame before.
+                        frame: frame.min(last),
+                        cycle,
+                        ly: 0,
+                        calls: watcher.calls.clone(),
+                        hit,
+                    });
+                }
+            }
+            if !in_span || cycle >= until {
+                break;
+            }
+            let base = cycle.wrapping_sub(self.timeline.core().m_cycles());
+            let paused = self.run_observed(&mut watcher, until - cycle);
+            if let Some(starts) = watcher.starts.as_mut() {
+                for (m_cycle, stack) in starts.drain(..) {
+                    marks.push(Mark {
+                        frame,
+                        cycle: base.wrapping_add(m_cycle),
+                        ly: 0,
+                        calls: watcher.stacks[stack].clone(),
+                        hit: None,
+                    });
+                }
+            }
+            if paused == Paused::Wrote {
+                let written = std::mem::take(&mut watcher.written);
+                watch_hit = self.watch_hit(&written);
+            }
+            visit = self.timeline.cycle() != cycle;
+        }
+        self.end_observed(watcher);
+        Ok(marks)
+    }
+
+    /// The last hit from the end of `first` to `until` within frames up to `last`, found
+    /// without drawing.
+    fn last_hit(&mut self, first: u64, last: u64, until: u64) -> Result<Option<Mark>, String> {
+        self.timeline.set_drawing(false);
+        let marks = self.scan_span(first, last, until, false);
+        self.timeline.set_drawing(true);
+        Ok(marks?.into_iter().rev().find(|m| m.hit.is_some()))
+    }
+
+    /// `scan` one `Core::step` at a time (what the observed run cannot watch, and LY).
+    fn scan_stepping(&mut self, frame: u64, until: u64, all: bool) -> Result<Vec<Mark>, String> {
         self.seek_frame(frame)?;
         let watch = !self.watchpoints.is_empty();
         let mut marks = Vec::new();
@@ -43,6 +133,7 @@ impl Session {
                 let ly = self.timeline.core().state().hw.ppu.ly;
                 let calls = self.calls.clone();
                 marks.push(Mark {
+                    frame,
                     cycle,
                     ly,
                     calls,
@@ -59,6 +150,7 @@ impl Session {
             let ly = self.timeline.core().state().hw.ppu.ly;
             let calls = self.calls.clone();
             marks.push(Mark {
+                frame,
                 cycle,
                 ly,
                 calls,
@@ -69,8 +161,8 @@ impl Session {
     }
 
     /// Puts the machine at the mark's boundary after the end of `frame`.
-    fn land(&mut self, frame: u64, mark: Mark) -> Result<(), String> {
-        self.timeline.seek(frame).map_err(|e| e.to_string())?;
+    fn land(&mut self, mark: Mark) -> Result<(), String> {
+        self.timeline.seek(mark.frame).map_err(|e| e.to_string())?;
         self.timeline.run_to_cycle(mark.cycle);
         self.calls = mark.calls;
         Ok(())
@@ -98,15 +190,13 @@ impl Session {
             && i > 0
         {
             let (cycle, calls) = list[i - 1].clone();
-            self.land(
+            self.land(Mark {
                 frame,
-                Mark {
-                    cycle,
-                    ly: 0,
-                    calls,
-                    hit: None,
-                },
-            )?;
+                cycle,
+                ly: 0,
+                calls,
+                hit: None,
+            })?;
             self.boundaries = Some((frame, list));
             return Ok(StopReason::Step);
         }
@@ -117,15 +207,13 @@ impl Session {
             if !marks.is_empty() {
                 let list: Vec<Boundary> = marks.into_iter().map(|m| (m.cycle, m.calls)).collect();
                 let (cycle, calls) = list[list.len() - 1].clone();
-                self.land(
+                self.land(Mark {
                     frame,
-                    Mark {
-                        cycle,
-                        ly: 0,
-                        calls,
-                        hit: None,
-                    },
-                )?;
+                    cycle,
+                    ly: 0,
+                    calls,
+                    hit: None,
+                })?;
                 self.boundaries = Some((frame, list));
                 return Ok(StopReason::Step);
             }
@@ -145,6 +233,9 @@ impl Session {
         let stopping = self.breakpoints.iter().any(|b| b.log_message.is_none());
         if !stopping && self.watchpoints.is_empty() {
             return self.land_at_oldest();
+        }
+        if self.observable() {
+            return self.reverse_continue_observed(now, oldest);
         }
         let mut frame = self.timeline.frame();
         // With only write watchpoints, a frame whose watched bytes are the same at both
@@ -170,7 +261,7 @@ impl Session {
                 let marks = self.scan(frame, now, false)?;
                 if let Some(mark) = marks.into_iter().rev().find(|m| m.hit.is_some()) {
                     let reason = mark.hit.unwrap_or(StopReason::Step);
-                    self.land(frame, mark)?;
+                    self.land(mark)?;
                     return Ok(reason);
                 }
             }
@@ -183,6 +274,86 @@ impl Session {
             }
             frame -= 1;
         }
+    }
+
+    /// `reverse_continue` through the core's observed run. With only write watchpoints
+    /// the stored history says which frames changed the watched bytes and only those are
+    /// re-simulated (a write that stores the value already there, or changes it and back
+    /// within one frame, is found only in the frame under way); otherwise spans of frames
+    /// are re-simulated backwards, each twice as long as the one after it, from the end of
+    /// each span's first frame.
+    fn reverse_continue_observed(&mut self, now: u64, oldest: u64) -> Result<StopReason, String> {
+        let present = self.timeline.frame();
+        let found = self.last_hit(present, present, now)?;
+        if let Some(mark) = found {
+            return self.land_on_hit(mark);
+        }
+        let only_writes = self.breakpoints.iter().all(|b| b.log_message.is_some());
+        if only_writes {
+            let mut later = present;
+            while let Some((changed, next)) = self.last_change_before(later)? {
+                if let Some(mark) = self.last_hit(changed, next - 1, now)? {
+                    return self.land_on_hit(mark);
+                }
+                later = changed;
+            }
+            return self.land_at_oldest();
+        }
+        let mut last = present;
+        let mut span = 4u64;
+        while last > oldest {
+            last -= 1;
+            let first = last.saturating_sub(span - 1).max(oldest);
+            if let Some(mark) = self.last_hit(first, last, now)? {
+                return self.land_on_hit(mark);
+            }
+            last = first;
+            span = (span * 2).min(256);
+        }
+        self.land_at_oldest()
+    }
+
+    fn land_on_hit(&mut self, mark: Mark) -> Result<StopReason, String> {
+        let reason = mark.hit.unwrap_or(StopReason::Step);
+        self.land(mark)?;
+        Ok(reason)
+    }
+
+    /// The newest stored frame before `frame` at whose end the watched bytes differ from
+    /// the next stored frame's, with that next frame: the change was made between them.
+    fn last_change_before(&mut self, frame: u64) -> Result<Option<(u64, u64)>, String> {
+        let ranges: Vec<(u16, u16)> = self.watchpoints.iter().map(|w| (w.start, w.len)).collect();
+        let mut scratch = self.timeline.core().clone();
+        let mut later: Option<(u64, Vec<u8>)> = None;
+        let mut found = None;
+        let mut bytes = Vec::new();
+        self.timeline
+            .stored_states_back(frame, |stored, state| {
+                scratch.load_state(state);
+                bytes.clear();
+                for &(start, len) in &ranges {
+                    let at = bytes.len();
+                    bytes.resize(at + usize::from(len), 0);
+                    scratch.peek_into(start, &mut bytes[at..]);
+                }
+                match &mut later {
+                    Some((next, after)) if *after != bytes => {
+                        found = Some((stored, *next));
+                        false
+                    }
+                    Some((next, after)) => {
+                        *next = stored;
+                        after.clone_from(&bytes);
+                        true
+                    }
+                    None => {
+                        later = Some((stored, bytes.clone()));
+                        true
+                    }
+                }
+            })
+            .map_err(|e| e.to_string())?;
+        Ok(found)
     }
 
     /// Every watched byte, in watchpoint order.
@@ -222,9 +393,9 @@ impl Session {
         let oldest = self.oldest_frame()?;
         let mut frame = self.timeline.frame();
         loop {
-            let marks = self.scan(frame, now, true)?;
+            let marks = self.scan_stepping(frame, now, true)?;
             if let Some(mark) = marks.into_iter().rev().find(|m| m.ly != ly) {
-                self.land(frame, mark)?;
+                self.land(mark)?;
                 return Ok(StopReason::Step);
             }
             if frame <= oldest {

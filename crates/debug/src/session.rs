@@ -4,6 +4,7 @@
 use crate::access::{self, Access};
 use crate::expr::Expr;
 use crate::machine_view::View;
+use crate::observed::Paused;
 use crate::points::{Breakpoint, Watchpoint};
 use crate::symbols::Symbols;
 use backspin_core::Core;
@@ -27,7 +28,7 @@ pub struct CallFrame {
 pub(crate) type Boundary = (u64, Vec<CallFrame>);
 
 /// The deepest call stack kept: deeper recursion drops the outermost frames.
-const MAX_CALL_DEPTH: usize = 256;
+pub(crate) const MAX_CALL_DEPTH: usize = 256;
 
 /// Why a run stopped.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -93,6 +94,9 @@ pub struct Session {
     pub(crate) run: Option<Run>,
     /// Logpoint output not yet taken by the client.
     pub(crate) log: Vec<String>,
+    /// Whether runs the core can watch go through its observed run (off: one `Core::step`
+    /// at a time, the reference the tests compare it with).
+    pub(crate) observed_runs: bool,
     next_id: u32,
 }
 
@@ -115,6 +119,7 @@ impl Session {
             boundaries: None,
             run: None,
             log: Vec::new(),
+            observed_runs: true,
             next_id: 1,
         };
         session.calls_at_frame.insert(0, Vec::new());
@@ -144,6 +149,14 @@ impl Session {
     /// The call stack, outermost first.
     pub fn calls(&self) -> &[CallFrame] {
         &self.calls
+    }
+
+    /// Runs one `Core::step` at a time even where the core's observed run could watch
+    /// (`false`): the reference path, for tests and benches.
+    #[doc(hidden)]
+    pub fn set_observed_runs(&mut self, on: bool) {
+        self.observed_runs = on;
+        self.boundaries = None;
     }
 
     /// Logpoint messages printed since the last call.
@@ -390,6 +403,9 @@ impl Session {
     /// Runs at most `budget` instructions of the run under way; Some when it stopped.
     pub fn advance(&mut self, budget: u64) -> Option<StopReason> {
         let run = self.run?;
+        if run.motion == Motion::Continue && self.observable() {
+            return self.advance_observed(budget);
+        }
         let watch = !self.watchpoints.is_empty();
         for _ in 0..budget {
             let stepped = self.step_one(watch);
@@ -401,6 +417,45 @@ impl Session {
             }
         }
         None
+    }
+
+    /// `advance` for a continue the core's observed run can watch: the core stops only at
+    /// breakpoint addresses and watched writes, where conditions and hit counts are judged.
+    fn advance_observed(&mut self, budget: u64) -> Option<StopReason> {
+        // An instruction takes one to six M-cycles, about two on average.
+        let mut left = budget.saturating_mul(2).max(1);
+        let mut watcher = self.watcher(false);
+        let stop = loop {
+            let start = self.timeline.cycle();
+            let paused = self.run_observed(&mut watcher, left);
+            let ran = self.timeline.cycle().wrapping_sub(start);
+            left = left.saturating_sub(ran);
+            if paused == Paused::Wrote {
+                let written = std::mem::take(&mut watcher.written);
+                if let Some(id) = self.watch_hit(&written) {
+                    break Some(StopReason::Watchpoint(id));
+                }
+            }
+            // The run's first instruction start is not reported (it was judged already):
+            // the one it stopped at is judged here unless no time passed.
+            if ran != 0
+                && let Some(id) = self.breakpoint_here(true)
+            {
+                break Some(StopReason::Breakpoint(id));
+            }
+            if self.timeline.core().state().cpu.mode() == CpuMode::Locked {
+                break Some(StopReason::Locked);
+            }
+            if left == 0 || ran == 0 {
+                break None;
+            }
+        };
+        self.end_observed(watcher);
+        if stop.is_some() {
+            self.run = None;
+            self.boundaries = None;
+        }
+        stop
     }
 
     fn stop_after_step(&mut self, run: Run, stepped: Stepped) -> Option<StopReason> {

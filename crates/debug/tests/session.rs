@@ -170,3 +170,57 @@ fn conditions_hit_counts_and_logpoints() {
     };
     assert!(s.add_breakpoint(&bad).is_err());
 }
+
+/// What a run stopped at: the reason, the CPU, the call stack and the whole `State`.
+type Stop = (StopReason, u16, Vec<backspin_debug::CallFrame>, Vec<u8>);
+
+fn stop(s: &backspin_debug::Session, reason: StopReason) -> Stop {
+    (reason, pc(s), s.calls().to_vec(), state_bytes(s))
+}
+
+/// Continues, reverse continues and steps back with breakpoints (one conditional) and a
+/// write watchpoint, through the core's observed run or one step at a time.
+fn journey(observed: bool) -> Vec<Stop> {
+    let mut s = support::session();
+    s.set_observed_runs(observed);
+    s.set_breakpoints(&[
+        bp("Increment"),
+        BreakpointSpec {
+            place: "MainLoop".into(),
+            condition: Some("[wCounter] % 3 == 1".into()),
+            ..BreakpointSpec::default()
+        },
+    ]);
+    s.add_watchpoint("wCounter", 1, AccessKind::Write, None)
+        .unwrap();
+    let mut stops = Vec::new();
+    for _ in 0..12 {
+        let reason = s.run_to_stop(Motion::Continue);
+        stops.push(stop(&s, reason));
+    }
+    for _ in 0..5 {
+        let reason = s.reverse_continue().unwrap();
+        stops.push(stop(&s, reason));
+    }
+    for _ in 0..30 {
+        let reason = s.step_back().unwrap();
+        stops.push(stop(&s, reason));
+    }
+    s.set_breakpoints(&[]);
+    for _ in 0..3 {
+        let reason = s.reverse_continue().unwrap();
+        stops.push(stop(&s, reason));
+    }
+    stops
+}
+
+#[test]
+fn the_observed_run_stops_where_single_steps_stop() {
+    let observed = journey(true);
+    let stepped = journey(false);
+    assert_eq!(observed.len(), stepped.len());
+    for (i, (a, b)) in observed.iter().zip(&stepped).enumerate() {
+        assert_eq!((a.0, a.1, &a.2), (b.0, b.1, &b.2), "stop {i} differs");
+        assert!(a.3 == b.3, "state differs at stop {i}");
+    }
+}

@@ -521,6 +521,11 @@ impl Rewinder {
     pub(crate) fn set_present(&mut self, frame: u64) {
         self.present = Some(frame);
     }
+
+    /// Puts back a present frame read with [`Rewinder::present_frame`].
+    pub(crate) fn restore_present(&mut self, present: Option<u64>) {
+        self.present = present;
+    }
 }
 
 /// Emulated seconds in `frames` LCD frames (59.7275 per second).

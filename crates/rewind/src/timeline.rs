@@ -146,6 +146,35 @@ impl Timeline {
         self.core.peek_into(start, out);
     }
 
+    /// Hands `visit` the stored states from the one at or before `frame` back to the
+    /// oldest, newest first, each with its frame, until it returns false: no core is
+    /// touched and nothing is re-simulated (one delta is undone per stored frame), so a
+    /// debugger finds in which frame watched bytes last changed. The present stays.
+    pub fn stored_states_back(
+        &mut self,
+        frame: u64,
+        mut visit: impl FnMut(u64, &State) -> bool,
+    ) -> Result<(), RewindError> {
+        let present = self.rewinder.present_frame();
+        let mut at = frame;
+        let result = loop {
+            let snapshot = match self.rewinder.seek(at) {
+                Ok(snapshot) => snapshot,
+                Err(e) => break Err(e),
+            };
+            let stored = snapshot.frame;
+            if !visit(stored, snapshot.state) {
+                break Ok(());
+            }
+            match self.rewinder.oldest_frame() {
+                Some(oldest) if stored > oldest => at = stored - 1,
+                _ => break Ok(()),
+            }
+        };
+        self.rewinder.restore_present(present);
+        result
+    }
+
     /// The frame the core is at.
     pub fn frame(&self) -> u64 {
         self.frame

@@ -4,7 +4,7 @@
 
 use super::Timeline;
 use backspin_core::state::CpuMode;
-use backspin_core::{Core, Events, FrameBounds, State};
+use backspin_core::{Core, Events, FrameBounds, State, StepObserver};
 
 /// Why [`Timeline::run_until_pc`] returned.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -101,6 +101,26 @@ impl Timeline {
             self.step_instruction();
         }
         true
+    }
+
+    /// Runs within the present frame, watched by `observer` ([`Core::run_observed`]), until
+    /// it stops the run, the frame ends (it is then recorded as `run_frame` records it),
+    /// `max_m_cycles` pass or the CPU executes a breakpoint or locks. The `State` reached is
+    /// the one `step_instruction` calls reach.
+    pub fn run_observed<O: StepObserver>(&mut self, max_m_cycles: u64, observer: &mut O) -> Events {
+        let bounds = self.stepping_bounds();
+        let limit = self
+            .core
+            .m_cycles()
+            .saturating_add(max_m_cycles.max(1))
+            .min(bounds.limit());
+        let events = self.core.run_observed(limit, observer);
+        if bounds.ended(&self.core) {
+            self.frame += 1;
+            self.record_frame();
+            self.stepping = None;
+        }
+        events
     }
 
     /// The bounds of the frame being stepped through, begun now if none is.
