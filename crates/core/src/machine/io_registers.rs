@@ -42,8 +42,8 @@ impl<'a> Machine<'a> {
 
     /// The CPU's read of an APU register (FF10..=FF3F) at single speed: the APU as the
     /// deferred M-cycles leave it, told without ticking them (`ApuState::
-    /// read_register_after`). At double speed, where the APU ticks on every other M-cycle
-    /// only, the read catches up (`cpu_read_slow`).
+    /// read_register_after`). At double speed, where each M-cycle moves the APU one of its
+    /// 2 MHz cycles rather than two, the read catches up (`cpu_read_slow`).
     pub(super) fn read_apu_register(&mut self, reg: u8) -> u8 {
         let deferred = self.hw.m_cycles - self.clock.synced_m_cycles;
         let within = u32::try_from(deferred).unwrap_or(u32::MAX);
