@@ -3,6 +3,7 @@
 //! comments, order and other tables stay as they were (the table is added at the end when
 //! the file has none). A command-line option wins over the file for that run.
 
+use super::config::rewrite::set_value;
 use super::picture::ColourCorrection;
 use crate::ModelArg;
 use crate::battery::write_atomic;
@@ -197,17 +198,8 @@ impl Settings {
             .or_insert_with(toml_edit::table)
             .as_table_mut()
             .ok_or("[player] is not a table")?;
-        let (key, mut value) = self.entry(setting);
-        match table.get_mut(key).and_then(toml_edit::Item::as_value_mut) {
-            Some(old) => {
-                // The old value's spacing and trailing comment stay.
-                *value.decor_mut() = old.decor().clone();
-                *old = value;
-            }
-            None => {
-                table.insert(key, toml_edit::Item::Value(value));
-            }
-        }
+        let (key, value) = self.entry(setting);
+        set_value(table, key, value);
         Ok(document.to_string())
     }
 
