@@ -179,8 +179,8 @@ impl App {
             effects: Vec::new(),
             rgba: vec![0; SCREEN_WIDTH * SCREEN_HEIGHT * 4],
             picture: Picture::boxed(),
-            shown_colours: Colours::new(view.settings.colour_correction),
-            plain_colours: Colours::new(ColourCorrection::Off),
+            shown_colours: Colours::new(view.settings.colour_correction, view.settings.palette),
+            plain_colours: Colours::new(ColourCorrection::Off, super::picture::PLAYER_PALETTE),
             info: FrameInfo::default(),
             show_info: false,
             toast: None,
@@ -397,7 +397,8 @@ impl App {
             return;
         };
         let size = window.inner_size();
-        if let Err(error) = presenter.present(&self.rgba, size.width, size.height) {
+        let view = self.settings.view;
+        if let Err(error) = presenter.present(&self.rgba, size.width, size.height, view) {
             log::warn!("present: {error}");
         }
         let now = Instant::now();
@@ -590,7 +591,12 @@ impl ApplicationHandler<FrameReady> for App {
                 self.input.release(Source::Keyboard, &mut self.effects);
                 self.key_actions.clear();
                 self.apply_effects();
+                if self.settings.pause_on_focus_loss {
+                    self.send(Command::Unfocused(true));
+                }
             }
+            // Sent whatever the setting says now: it may have changed in between.
+            WindowEvent::Focused(true) => self.send(Command::Unfocused(false)),
             WindowEvent::KeyboardInput {
                 event:
                     KeyEvent {
