@@ -310,6 +310,23 @@ fn speedrun_command(
     {
         command.args(["--colour-correction", correction.get_name()]);
     }
+    if let Some(palette) = args.palette {
+        command.args(["--palette", palette.name()]);
+    }
+    if let Some(scale) = args.scale {
+        command.args(["--scale", &settings::name_of(scale)]);
+    }
+    if let Some(filter) = args.filter {
+        command.args(["--filter", &settings::name_of(filter)]);
+    }
+    if let Some(volume) = args.volume {
+        command.args(["--volume", &volume.to_string()]);
+    }
+    if let Some(latency) = args.audio_latency {
+        command.args(["--audio-latency", &latency.to_string()]);
+    }
+    command.args(args.mute.then_some("--mute"));
+    command.args(args.pause_on_focus_loss.then_some("--pause-on-focus-loss"));
     command.args(args.no_audio.then_some("--no-audio"));
     command.args(args.software.then_some("--software"));
     command
@@ -371,6 +388,9 @@ mod tests {
             software: true,
             model: Some(ModelArg::Cgb),
             rewind_mib: Some(64),
+            palette: Some(backspin_core::screen::DmgPalette::Pocket),
+            scale: Some(scaling::ScaleMode::Fit),
+            volume: Some(30),
             ..PlayerArgs::default()
         };
         let command = speedrun_command(Some(std::path::Path::new("/roms/game.zip")), &args);
@@ -384,6 +404,12 @@ mod tests {
                 "/c/config.toml",
                 "--model",
                 "cgb",
+                "--palette",
+                "pocket",
+                "--scale",
+                "fit",
+                "--volume",
+                "30",
                 "--software"
             ]
         );

@@ -145,7 +145,8 @@ fn enum_named<T: ValueEnum>(name: &str) -> Option<T> {
     T::from_str(name, true).ok()
 }
 
-fn name_of<T: ValueEnum>(value: T) -> String {
+/// How the command line and the file spell `value`.
+pub(super) fn name_of<T: ValueEnum>(value: T) -> String {
     value
         .to_possible_value()
         .map_or_else(String::new, |v| v.get_name().to_string())

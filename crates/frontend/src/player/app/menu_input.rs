@@ -7,7 +7,7 @@ use super::*;
 impl App {
     /// Opens the menu: everything held is let go, and the game holds still until it closes.
     pub(super) fn open_menu(&mut self) {
-        if self.menu.is_some() {
+        if self.menu.is_some() || !self.menu_hooks {
             return;
         }
         self.input.release_all(&mut self.effects);
