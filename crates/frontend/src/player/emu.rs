@@ -340,14 +340,14 @@ impl Emu {
                 self.send_frame(true);
             }
             Command::MenuOpen(open) => {
+                let was_held = self.held();
                 self.menu_open = open;
-                self.audio.hold(self.held());
-                self.send_frame(true);
+                self.held_changed(was_held);
             }
             Command::Unfocused(unfocused) => {
+                let was_held = self.held();
                 self.unfocused = unfocused;
-                self.audio.hold(self.held());
-                self.send_frame(true);
+                self.held_changed(was_held);
             }
             Command::FastForwardSpeed(speed) => self.fast_forward_speed = speed,
             Command::FrameAdvance if self.paused => self.pending_advance += 1,
@@ -382,6 +382,15 @@ impl Emu {
             Command::Quit => return false,
         }
         true
+    }
+
+    /// The sound fades out or back in only when the hold really changes (the window
+    /// gaining focus says so every time, held or not).
+    fn held_changed(&mut self, was_held: bool) {
+        if self.held() != was_held {
+            self.audio.hold(self.held());
+        }
+        self.send_frame(true);
     }
 
     /// Tells the player something (a toast), and logs it.
