@@ -86,6 +86,15 @@ impl AudioControls {
         volume * volume
     }
 
+    /// Whether the sound is held (the menu) and waiting to refill (the menu closed).
+    #[cfg(test)]
+    pub fn hold_state(&self) -> (bool, bool) {
+        (
+            self.held.load(Ordering::Relaxed),
+            self.refilling.load(Ordering::Relaxed),
+        )
+    }
+
     fn latency_seconds(&self) -> f64 {
         f64::from(self.latency_ms.load(Ordering::Relaxed)) / 1000.0
     }
@@ -260,6 +269,21 @@ impl AudioSink {
         ring.clear();
         shared.controls.refilling.store(true, Ordering::Relaxed);
         shared.controls.held.store(false, Ordering::Relaxed);
+    }
+
+    /// A sink on a ring no device reads, and its controls: for tests of what the emulation
+    /// thread asks of the sound.
+    #[cfg(test)]
+    pub fn unplayed() -> (AudioSink, Arc<AudioControls>) {
+        let controls = AudioControls::new(100, false, 50);
+        let shared = Arc::new(Shared {
+            ring: Mutex::new(VecDeque::new()),
+            dead: AtomicBool::new(false),
+            controls: controls.clone(),
+        });
+        let mut sink = AudioSink::silent();
+        sink.shared = Some(shared);
+        (sink, controls)
     }
 
     /// Queues one frame of 48 kHz interleaved stereo; `reversed` plays it backwards

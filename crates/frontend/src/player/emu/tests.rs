@@ -535,3 +535,20 @@ fn focus_loss_and_the_menu_hold_the_game_until_both_are_gone() {
     assert_eq!(emu.mode(), Mode::FastForward);
     assert_eq!(emu.fast_forward_speed, 4);
 }
+
+#[test]
+fn the_sound_is_held_only_while_the_hold_changes() {
+    let (mut emu, _frames) = demo_emu(0);
+    let (sink, controls) = AudioSink::unplayed();
+    emu.handle(Command::Audio(Box::new(sink)));
+    // The window gaining focus says so whether or not it was held: nothing to refill.
+    emu.handle(Command::Unfocused(false));
+    assert_eq!(controls.hold_state(), (false, false));
+    emu.handle(Command::MenuOpen(true));
+    assert_eq!(controls.hold_state(), (true, false));
+    emu.handle(Command::Unfocused(true));
+    emu.handle(Command::MenuOpen(false));
+    assert_eq!(controls.hold_state(), (true, false), "still unfocused");
+    emu.handle(Command::Unfocused(false));
+    assert_eq!(controls.hold_state(), (false, true), "back, refilling");
+}
