@@ -533,3 +533,36 @@ fn a_zip_with_no_rom_or_two_is_a_one_line_error() {
         "the zip archive holds 2 ROMs (a.gb, b.gbc)",
     );
 }
+
+/// `backspin test` takes zipped ROMs in the manifest as `run` does: the zipped row passes
+/// like the plain one, and a zip with two ROMs fails that row with the same message.
+#[test]
+fn test_command_runs_zipped_roms() {
+    let dir = tempfile::tempdir().unwrap();
+    write_manifest(dir.path());
+    let nop = std::fs::read(dir.path().join("nop.gb")).unwrap();
+    write_zip(dir.path(), "nop.zip", &[("Nop (World).gb", &nop)]);
+    write_zip(dir.path(), "two.zip", &[("a.gb", &nop), ("b.gb", &nop)]);
+    let manifest = dir.path().join("zipped.tsv");
+    std::fs::write(
+        &manifest,
+        "suite\ttest\trom\tmodel\tseconds\texpected\tfeatures\n\
+         own\tzip/white\tnop.zip\tDMG\t0.1\twhite.png\t-\n\
+         own\tzip/two\ttwo.zip\tDMG\t0.1\twhite.png\t-\n",
+    )
+    .unwrap();
+    let baseline = dir.path().join("known_failures.txt");
+    std::fs::write(&baseline, "zip/two\n").unwrap();
+    backspin()
+        .args(["test", "--jobs", "1", "--manifest"])
+        .arg(&manifest)
+        .arg("--baseline")
+        .arg(&baseline)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("FAIL [known] zip/two: "))
+        .stdout(predicate::str::contains(
+            "two.zip: the zip archive holds 2 ROMs (a.gb, b.gb)",
+        ))
+        .stdout(predicate::str::ends_with("1 passed, 1 failed\n"));
+}

@@ -3,8 +3,8 @@
 //! the same thing). One launch: an old config that gives Escape to pause is migrated with a
 //! notice (comments kept); Esc opens the menu and the game holds (the title's frame stays);
 //! a slot is saved from the menu; Esc closes it and play goes on from the same frame; the
-//! slot is loaded from the menu; a right click opens it; the model is changed on its
-//! Settings page and pause is rebound to a key B had on its Keys page (config.toml keeps
+//! slot is loaded from the menu; a right click opens it; the model and the DMG palette
+//! (seen at once) are changed on its Settings page and pause is rebound to a key B had on its Keys page (config.toml keeps
 //! its comments), and the next launch uses both; its Quit entry quits. A second test opens a ROM through the file browser using only keys, and
 //! after a relaunch finds it in the recent games with its picture and resumes it, then
 //! restarts it in speedrun mode from the menu. Skips
@@ -20,6 +20,10 @@ use std::path::Path;
 
 /// The overlay's marker colour: the menu's selected line is drawn on it.
 const MARKER: [u8; 3] = [0xFF, 0x20, 0x20];
+/// The lightest shade of the player's green DMG palette, and the darkest of the grey one
+/// (the counter ROM draws in these two shades).
+const GREEN_LIGHTEST: [u8; 3] = [0xE0, 0xF0, 0xD0];
+const GREY_DARKEST: [u8; 3] = [0, 0, 0];
 /// The frame around the recent list's picture.
 const PICTURE_FRAME: [u8; 3] = [0xB0, 0xB0, 0xC8];
 
@@ -77,6 +81,8 @@ fn gui_menu_pauses_saves_loads_resumes_and_quits() {
     );
     display.xdotool(&["windowfocus", "--sync", &window]);
     wait_for_frame(&display, &window, 60);
+    let playing = display.capture(&window, &dir.join("green.png"));
+    assert!(playing.contains(&GREEN_LIGHTEST), "the DMG game in green");
 
     // Esc: the menu is drawn and the game holds while a slot is saved from it.
     let held_at = open_menu_with_esc(&display, &window);
@@ -116,8 +122,23 @@ fn gui_menu_pauses_saves_loads_resumes_and_quits() {
     // Settings (up past Quit and Keys): the model goes auto -> dmg -> cgb, saved at once.
     display.xdotool(&["key", "Up", "Up", "Up", "Return", "Right", "Right"]);
     expect_log(&log, "saved the setting MODEL < cgb >");
-    // Keys (below Settings): pause, the 12th row, gets Z, which B had (shown, and B loses it).
-    display.xdotool(&["key", "Escape", "Down", "Return"]);
+    // The DMG palette (two rows down) goes green -> grey, and the game shows it at once
+    // once the menu is closed (Esc back to the entries, Esc to close).
+    display.xdotool(&["key", "Down", "Down", "Left"]);
+    expect_log(&log, "saved the setting DMG PALETTE < grey >");
+    display.xdotool(&["key", "Escape", "Escape"]);
+    wait_for_title(&display, &window, "the menu closed", |_, t| {
+        !t.contains(" - menu")
+    });
+    let grey = display.capture(&window, &dir.join("grey.png"));
+    assert!(
+        grey.contains(&GREY_DARKEST) && !grey.contains(&GREEN_LIGHTEST),
+        "the palette applies at once"
+    );
+    // Keys (Up twice from Resume): pause, the 12th row, gets Z, which B had (shown, and B
+    // loses it).
+    open_menu_with_esc(&display, &window);
+    display.xdotool(&["key", "Up", "Up", "Return"]);
     for _ in 0..11 {
         display.xdotool(&["key", "Down"]);
     }
@@ -128,7 +149,7 @@ fn gui_menu_pauses_saves_loads_resumes_and_quits() {
     display.wait_for_success(&log);
     assert_eq!(
         std::fs::read_to_string(&config).unwrap(),
-        "# mine\n[keyboard]\npause = [\"KeyZ\"] # both of them\nb = []\n\n[player]\nmodel = \"cgb\"\n",
+        "# mine\n[keyboard]\npause = [\"KeyZ\"] # both of them\nb = []\n\n[player]\nmodel = \"cgb\"\npalette = \"grey\"\n",
         "the user's comments kept"
     );
 

@@ -15,6 +15,7 @@ mod image;
 mod locate;
 mod manifest;
 mod report;
+mod rom_zip;
 mod run;
 
 pub use baseline::{Baseline, BaselineCheck, default_baseline_path};
@@ -25,6 +26,7 @@ pub use image::{
 pub use locate::{locate_test_roms, read_test_rom, workspace_root};
 pub use manifest::{Judge, ManifestError, ManifestRow, load_manifest, parse_manifest};
 pub use report::{to_json, to_junit_xml};
+pub use rom_zip::{MAX_ROM_FILE_BYTES, unzip_rom};
 pub use run::{
     RunConfig, TestResult, default_artifacts_dir, run_in_memory, run_row, run_rows,
     sanitize_test_name,

@@ -67,6 +67,11 @@ pub fn run_row(row: &ManifestRow, roms_dir: &Path, config: &RunConfig) -> TestRe
             );
         }
     };
+    // A zipped ROM stands for the one inside, as everywhere a ROM path is taken.
+    let rom = match crate::rom_zip::unzip_rom(rom) {
+        Ok(bytes) => bytes,
+        Err(error) => return failed_before_start(row, format!("{}: {error}", rom_path.display())),
+    };
     let expected = match &row.expected {
         None => None,
         Some(relative) => {

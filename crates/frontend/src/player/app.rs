@@ -120,6 +120,9 @@ pub struct App {
     automation: Automation,
     started: Instant,
     presented: PresentStats,
+    /// Off only to measure what the closed menu costs (`BACKSPIN_MENU_HOOKS=off`, see
+    /// `tools/menu-cost.sh`): the menu never opens and each frame skips its checks.
+    menu_hooks: bool,
     pub exit_error: Option<String>,
 }
 
@@ -128,6 +131,8 @@ struct PresentStats {
     since: Instant,
     count: u32,
     worst_gap: Duration,
+    /// Time spent drawing and presenting the frames counted.
+    busy: Duration,
     last: Instant,
 }
 
@@ -179,8 +184,8 @@ impl App {
             effects: Vec::new(),
             rgba: vec![0; SCREEN_WIDTH * SCREEN_HEIGHT * 4],
             picture: Picture::boxed(),
-            shown_colours: Colours::new(view.settings.colour_correction),
-            plain_colours: Colours::new(ColourCorrection::Off),
+            shown_colours: Colours::new(view.settings.colour_correction, view.settings.palette),
+            plain_colours: Colours::new(ColourCorrection::Off, super::picture::PLAYER_PALETTE),
             info: FrameInfo::default(),
             show_info: false,
             toast: None,
@@ -199,8 +204,10 @@ impl App {
                 since: now,
                 count: 0,
                 worst_gap: Duration::ZERO,
+                busy: Duration::ZERO,
                 last: now,
             },
+            menu_hooks: std::env::var("BACKSPIN_MENU_HOOKS").map_or(true, |v| v != "off"),
             exit_error: None,
         }
     }
@@ -348,7 +355,7 @@ impl App {
             Mode::Forwarding => " - redo".into(),
             Mode::FastForward => format!(" - fast-forward x{:.1}", self.info.speed),
         };
-        let menu_open = self.menu.is_some();
+        let menu_open = self.menu_hooks && self.menu.is_some();
         let menu = if menu_open { " - menu" } else { "" };
         let title = format!(
             "Backspin - {} - frame {}{state}{menu}",
@@ -369,6 +376,7 @@ impl App {
     }
 
     fn redraw(&mut self) {
+        let started = Instant::now();
         self.shown_colours.to_rgba(&self.picture, &mut self.rgba);
         if self
             .toast
@@ -378,12 +386,10 @@ impl App {
             self.toast = None;
         }
         let recording = self.info.recording;
-        let menu_lines = self
-            .menu
-            .as_ref()
-            .map(|menu| menu.lines(recording, &self.help_lines));
+        let menu = self.menu.as_ref().filter(|_| self.menu_hooks);
+        let menu_lines = menu.map(|menu| menu.lines(recording, &self.help_lines));
         let options = OverlayOptions {
-            menu_picture: self.menu.as_ref().and_then(Menu::picture),
+            menu_picture: menu.and_then(Menu::picture),
             menu: menu_lines
                 .as_ref()
                 .map(|(lines, highlighted)| (lines.as_slice(), *highlighted)),
@@ -397,24 +403,28 @@ impl App {
             return;
         };
         let size = window.inner_size();
-        if let Err(error) = presenter.present(&self.rgba, size.width, size.height) {
+        let view = self.settings.view;
+        if let Err(error) = presenter.present(&self.rgba, size.width, size.height, view) {
             log::warn!("present: {error}");
         }
         let now = Instant::now();
         let stats = &mut self.presented;
         stats.count += 1;
         stats.worst_gap = stats.worst_gap.max(now - stats.last);
+        stats.busy += now - started;
         stats.last = now;
         if now - stats.since >= Duration::from_secs(1) {
             log::debug!(
-                "presented {:.1} frames/s ({:?}), longest gap {:.1} ms",
+                "presented {:.1} frames/s ({:?}), longest gap {:.1} ms, redraw mean {:.3} ms",
                 f64::from(stats.count) / (now - stats.since).as_secs_f64(),
                 self.info.mode,
-                stats.worst_gap.as_secs_f64() * 1000.0
+                stats.worst_gap.as_secs_f64() * 1000.0,
+                stats.busy.as_secs_f64() * 1000.0 / f64::from(stats.count)
             );
             stats.since = now;
             stats.count = 0;
             stats.worst_gap = Duration::ZERO;
+            stats.busy = Duration::ZERO;
         }
     }
 
@@ -590,7 +600,12 @@ impl ApplicationHandler<FrameReady> for App {
                 self.input.release(Source::Keyboard, &mut self.effects);
                 self.key_actions.clear();
                 self.apply_effects();
+                if self.settings.pause_on_focus_loss {
+                    self.send(Command::Unfocused(true));
+                }
             }
+            // Sent whatever the setting says now: it may have changed in between.
+            WindowEvent::Focused(true) => self.send(Command::Unfocused(false)),
             WindowEvent::KeyboardInput {
                 event:
                     KeyEvent {

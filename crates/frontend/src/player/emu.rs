@@ -44,6 +44,11 @@ pub enum Command {
     /// The menu opened (`true`) or closed: the game holds still while it is open, whatever
     /// the pause key said, and goes on as it was when it closes.
     MenuOpen(bool),
+    /// The window went to the background (`true`) or came back, with pause on focus loss
+    /// set: held like the menu.
+    Unfocused(bool),
+    /// Fast-forward's speed as a multiple of normal (0: as fast as the machine goes).
+    FastForwardSpeed(u8),
     FrameAdvance,
     FrameBack,
     /// Reset before the next frame; logged as an input, so it can be rewound past.
@@ -140,6 +145,8 @@ pub struct EmuSettings {
     /// Speedrun mode: rewind, slots, speed changes, pause and the record toggle do nothing;
     /// pacing follows the emulated clock exactly; the final time is printed on stdout.
     pub speedrun: bool,
+    /// Fast-forward's speed as a multiple of normal (0: unlimited).
+    pub fast_forward: u8,
 }
 
 /// Starts the thread. `notify` wakes the UI after a frame was sent.
@@ -192,6 +199,10 @@ struct Emu {
     paused: bool,
     /// The menu is open: no frame runs (see `Command::MenuOpen`).
     menu_open: bool,
+    /// The window is in the background and pause on focus loss is set.
+    unfocused: bool,
+    /// Fast-forward's speed (0: unlimited).
+    fast_forward_speed: u8,
     rewind_held: bool,
     forward_held: bool,
     fast_forward_held: bool,
@@ -254,6 +265,8 @@ impl Emu {
             buttons: 0,
             paused: settings.start_paused && !settings.speedrun,
             menu_open: false,
+            unfocused: false,
+            fast_forward_speed: settings.fast_forward,
             rewind_held: false,
             forward_held: false,
             fast_forward_held: false,
@@ -286,9 +299,14 @@ impl Emu {
         }
     }
 
-    /// Paused by the key or held by the open menu.
+    /// Paused by the key, or held by the open menu or the window's focus loss.
     fn holding_still(&self) -> bool {
-        self.paused || self.menu_open
+        self.paused || self.held()
+    }
+
+    /// Held by the menu or the focus loss: the sound fades out until both are gone.
+    fn held(&self) -> bool {
+        self.menu_open || self.unfocused
     }
 
     /// Whether the next loop iteration emulates or shows a frame.
@@ -322,9 +340,16 @@ impl Emu {
                 self.send_frame(true);
             }
             Command::MenuOpen(open) => {
+                let was_held = self.held();
                 self.menu_open = open;
-                self.send_frame(true);
+                self.held_changed(was_held);
             }
+            Command::Unfocused(unfocused) => {
+                let was_held = self.held();
+                self.unfocused = unfocused;
+                self.held_changed(was_held);
+            }
+            Command::FastForwardSpeed(speed) => self.fast_forward_speed = speed,
             Command::FrameAdvance if self.paused => self.pending_advance += 1,
             Command::FrameBack if self.paused => self.pending_back += 1,
             Command::FrameAdvance | Command::FrameBack => {}
@@ -343,7 +368,12 @@ impl Emu {
                 self.undo_save = None;
                 self.pending_reset = false;
             }
-            Command::Audio(sink) => self.audio = *sink,
+            Command::Audio(sink) => {
+                self.audio = *sink;
+                if self.held() {
+                    self.audio.hold(true);
+                }
+            }
             Command::SaveSlot(slot) => self.save_slot(slot),
             Command::LoadSlot(slot) => self.load_slot(slot),
             Command::UndoLoad => self.undo_load(),
@@ -352,6 +382,15 @@ impl Emu {
             Command::Quit => return false,
         }
         true
+    }
+
+    /// The sound fades out or back in only when the hold really changes (the window
+    /// gaining focus says so every time, held or not).
+    fn held_changed(&mut self, was_held: bool) {
+        if self.held() != was_held {
+            self.audio.hold(self.held());
+        }
+        self.send_frame(true);
     }
 
     /// Tells the player something (a toast), and logs it.
@@ -470,7 +509,7 @@ impl Emu {
             if shown {
                 self.send_frame(mode != Mode::FastForward);
             }
-            if mode == Mode::FastForward {
+            if mode == Mode::FastForward && self.fast_forward_speed == 0 {
                 deadline = Instant::now();
                 continue;
             }
@@ -479,7 +518,10 @@ impl Emu {
                 continue;
             }
             // Pace by the emulated clock; after a long stall start afresh rather than race.
-            deadline += FRAME_DURATION;
+            deadline += match mode {
+                Mode::FastForward => FRAME_DURATION / u32::from(self.fast_forward_speed),
+                _ => FRAME_DURATION,
+            };
             let now = Instant::now();
             if deadline > now {
                 std::thread::sleep(deadline - now);
@@ -684,6 +726,7 @@ fn locked_in_speedrun(command: &Command) -> bool {
             | Command::FastForward(_)
             | Command::TogglePause
             | Command::MenuOpen(_)
+            | Command::Unfocused(_)
             | Command::FrameAdvance
             | Command::FrameBack
             | Command::LoadGame(_)

@@ -19,6 +19,7 @@ mod picture;
 mod present;
 mod recent;
 mod recording;
+mod scaling;
 mod settings;
 pub mod slots;
 
@@ -72,6 +73,45 @@ pub struct PlayerArgs {
     /// (default: the config file's `[player]` setting, else off).
     #[arg(long, value_enum)]
     pub colour_correction: Option<picture::ColourCorrection>,
+    /// The look of DMG games' four shades: grey, green, dmg (the original olive screen) or
+    /// pocket (default: the config file's `[player]` setting, else green).
+    #[arg(long, value_name = "NAME", value_parser = settings::parse_palette)]
+    pub palette: Option<backspin_core::screen::DmgPalette>,
+    /// How the picture fills the window: `integer` by whole factors, `fit` as large as
+    /// fits (default: the config file's setting, else integer).
+    #[arg(long, value_enum)]
+    pub scale: Option<scaling::ScaleMode>,
+    /// The filter of a fitted picture: `nearest` (sharp) or `linear` (smooth) (default:
+    /// the config file's setting, else nearest).
+    #[arg(long, value_enum)]
+    pub filter: Option<scaling::Filter>,
+    /// Sound volume in percent (default: the config file's setting, else 100).
+    #[arg(long, value_name = "PERCENT", value_parser = clap::value_parser!(u8).range(0..=100))]
+    pub volume: Option<u8>,
+    /// Start with the sound muted (the device stays open; the Settings page unmutes).
+    #[arg(long)]
+    pub mute: bool,
+    /// How much sound is queued ahead of the device, in milliseconds: lower answers faster,
+    /// higher survives a busy machine (default: the config file's setting, else 50).
+    #[arg(
+        long,
+        value_name = "MS",
+        value_parser = clap::value_parser!(u16).range(
+            *settings::LATENCY_RANGE.start() as i64..=*settings::LATENCY_RANGE.end() as i64
+        )
+    )]
+    pub audio_latency: Option<u16>,
+    /// Fast-forward's speed as a multiple of normal, 0 for as fast as the machine goes
+    /// (default: the config file's setting, else 0).
+    #[arg(
+        long,
+        value_name = "N",
+        value_parser = clap::value_parser!(u8).range(0..=settings::MAX_FAST_FORWARD as i64)
+    )]
+    pub fast_forward_speed: Option<u8>,
+    /// Hold the game while the window is in the background.
+    #[arg(long)]
+    pub pause_on_focus_loss: bool,
     /// Record the session as a movie to FILE (written on exit; `backspin movie verify ROM
     /// FILE` checks it). The record hotkey (M) starts and stops one in the data directory.
     #[arg(long, value_name = "FILE")]
@@ -118,6 +158,14 @@ pub fn run(rom_path: Option<PathBuf>, args: &PlayerArgs) -> Result<(), String> {
     settings.model = args.model.unwrap_or(settings.model);
     settings.colour_correction = args.colour_correction.unwrap_or(settings.colour_correction);
     settings.rewind_mib = args.rewind_mib.unwrap_or(settings.rewind_mib);
+    settings.palette = args.palette.unwrap_or(settings.palette);
+    settings.view.scale = args.scale.unwrap_or(settings.view.scale);
+    settings.view.filter = args.filter.unwrap_or(settings.view.filter);
+    settings.volume = args.volume.unwrap_or(settings.volume);
+    settings.mute |= args.mute;
+    settings.audio_latency_ms = args.audio_latency.unwrap_or(settings.audio_latency_ms);
+    settings.fast_forward = args.fast_forward_speed.unwrap_or(settings.fast_forward);
+    settings.pause_on_focus_loss |= args.pause_on_focus_loss;
     for warning in rom.warnings() {
         log::warn!("{warning}");
     }
@@ -179,7 +227,9 @@ pub fn run(rom_path: Option<PathBuf>, args: &PlayerArgs) -> Result<(), String> {
     let (frame_tx, frame_rx) = emu::frame_channels();
     let no_audio =
         args.no_audio || !settings.sound || std::env::var_os("BACKSPIN_NO_AUDIO").is_some();
-    let (sink, audio_output) = audio::open(!no_audio);
+    let controls =
+        audio::AudioControls::new(settings.volume, settings.mute, settings.audio_latency_ms);
+    let (sink, audio_output) = audio::open(!no_audio, controls);
     let emulation = emu::spawn(
         game,
         emu::EmuSettings {
@@ -194,6 +244,7 @@ pub fn run(rom_path: Option<PathBuf>, args: &PlayerArgs) -> Result<(), String> {
             notices: Some(notice_tx),
             record,
             speedrun: args.speedrun,
+            fast_forward: settings.fast_forward,
         },
         command_rx,
         frame_tx,
@@ -259,6 +310,23 @@ fn speedrun_command(
     {
         command.args(["--colour-correction", correction.get_name()]);
     }
+    if let Some(palette) = args.palette {
+        command.args(["--palette", palette.name()]);
+    }
+    if let Some(scale) = args.scale {
+        command.args(["--scale", &settings::name_of(scale)]);
+    }
+    if let Some(filter) = args.filter {
+        command.args(["--filter", &settings::name_of(filter)]);
+    }
+    if let Some(volume) = args.volume {
+        command.args(["--volume", &volume.to_string()]);
+    }
+    if let Some(latency) = args.audio_latency {
+        command.args(["--audio-latency", &latency.to_string()]);
+    }
+    command.args(args.mute.then_some("--mute"));
+    command.args(args.pause_on_focus_loss.then_some("--pause-on-focus-loss"));
     command.args(args.no_audio.then_some("--no-audio"));
     command.args(args.software.then_some("--software"));
     command
@@ -320,6 +388,9 @@ mod tests {
             software: true,
             model: Some(ModelArg::Cgb),
             rewind_mib: Some(64),
+            palette: Some(backspin_core::screen::DmgPalette::Pocket),
+            scale: Some(scaling::ScaleMode::Fit),
+            volume: Some(30),
             ..PlayerArgs::default()
         };
         let command = speedrun_command(Some(std::path::Path::new("/roms/game.zip")), &args);
@@ -333,6 +404,12 @@ mod tests {
                 "/c/config.toml",
                 "--model",
                 "cgb",
+                "--palette",
+                "pocket",
+                "--scale",
+                "fit",
+                "--volume",
+                "30",
                 "--software"
             ]
         );

@@ -9,8 +9,9 @@ use backspin_core::{Core, SCREEN_HEIGHT, SCREEN_WIDTH};
 
 const PIXELS: usize = SCREEN_WIDTH * SCREEN_HEIGHT;
 
-/// The look of the DMG's four shades in the window.
-const DMG_PALETTE: DmgPalette = DmgPalette::Green;
+/// The look of the DMG's four shades in the window unless the settings choose another, and
+/// in the window's screenshots.
+pub const PLAYER_PALETTE: DmgPalette = DmgPalette::Green;
 
 /// RGB555 white: what a CGB's LCD shows while it is off.
 const CGB_BLANK: u16 = 0x7FFF;
@@ -89,7 +90,7 @@ impl From<ColourCorrection> for screen::ColourCorrection {
 }
 
 /// RGB555 to RGBA for one [`ColourCorrection`]: a table of all 32,768 colours, built once,
-/// and the DMG shades' four.
+/// and the DMG shades' four in one [`DmgPalette`].
 pub struct Colours {
     table: Box<[[u8; 4]]>,
     shades: [[u8; 4]; 4],
@@ -100,14 +101,14 @@ fn rgba([r, g, b]: screen::Rgb) -> [u8; 4] {
 }
 
 impl Colours {
-    pub fn new(correction: ColourCorrection) -> Colours {
+    pub fn new(correction: ColourCorrection, palette: DmgPalette) -> Colours {
         let correction = screen::ColourCorrection::from(correction);
         let table = (0..=0x7FFFu16)
             .map(|colour| rgba(correction.apply(colour)))
             .collect();
         Colours {
             table,
-            shades: DMG_PALETTE.colours().map(rgba),
+            shades: palette.colours().map(rgba),
         }
     }
 
@@ -145,7 +146,7 @@ mod tests {
 
     #[test]
     fn plain_expansion_matches_the_core() {
-        let colours = Colours::new(ColourCorrection::Off);
+        let colours = Colours::new(ColourCorrection::Off, PLAYER_PALETTE);
         for colour in [0x0000, 0x7FFF, 0x001F, 0x03E0, 0x7C00, 0x1BEF] {
             let [r, g, b] = backspin_core::rgb555_to_rgb888(colour);
             assert_eq!(
@@ -165,7 +166,7 @@ mod tests {
             [0x08, 0x18, 0x20, 0xFF],
         ];
         for correction in [ColourCorrection::Off, ColourCorrection::Lcd] {
-            let colours = Colours::new(correction);
+            let colours = Colours::new(correction, PLAYER_PALETTE);
             for shade in 0..4 {
                 assert_eq!(
                     first_pixel(&colours, &picture_of(false, shade)),
@@ -177,11 +178,23 @@ mod tests {
 
     #[test]
     fn lcd_correction_is_cores() {
-        let colours = Colours::new(ColourCorrection::Lcd);
+        let colours = Colours::new(ColourCorrection::Lcd, PLAYER_PALETTE);
         for colour in [0x0000, 0x7FFF, 0x001F, 0x7C00] {
             let [r, g, b] = screen::ColourCorrection::Lcd.apply(colour);
             assert_eq!(
                 first_pixel(&colours, &picture_of(true, colour)),
+                [r, g, b, 0xFF]
+            );
+        }
+    }
+
+    #[test]
+    fn dmg_shades_follow_the_chosen_palette() {
+        for palette in DmgPalette::ALL {
+            let colours = Colours::new(ColourCorrection::Off, palette);
+            let [r, g, b] = palette.colour(1);
+            assert_eq!(
+                first_pixel(&colours, &picture_of(false, 1)),
                 [r, g, b, 0xFF]
             );
         }

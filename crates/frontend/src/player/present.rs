@@ -1,14 +1,16 @@
 //! Getting the 160×144 picture onto the window: through pixels (wgpu, Vulkan on Linux) when an
-//! adapter exists, else a plain software presenter (softbuffer). Both scale by the largest
-//! integer factor that fits and letterbox the rest in black.
+//! adapter exists, else a plain software presenter (softbuffer). Both place it as the
+//! [`View`] says (whole factors or fitted, see `scaling.rs`) and letterbox the rest in black.
 
+use super::scaling::{Filter, Placement, ScaleMode, View, scale_into};
 use backspin_core::{SCREEN_HEIGHT, SCREEN_WIDTH};
 use std::num::NonZeroU32;
 use std::sync::Arc;
 use winit::window::Window;
 
 pub enum Presenter {
-    Gpu(Box<pixels::Pixels<'static>>),
+    /// pixels, and the view and window size its buffer and scaling mode were last set for.
+    Gpu(Box<pixels::Pixels<'static>>, Option<(View, u32, u32)>),
     Software {
         surface: softbuffer::Surface<Arc<Window>, Arc<Window>>,
         _context: softbuffer::Context<Arc<Window>>,
@@ -27,7 +29,7 @@ impl Presenter {
             {
                 Ok(pixels) => {
                     log::info!("presenting through the GPU (pixels/wgpu)");
-                    return Ok(Presenter::Gpu(Box::new(pixels)));
+                    return Ok(Presenter::Gpu(Box::new(pixels), None));
                 }
                 Err(error) => {
                     log::warn!("no GPU adapter ({error}); falling back to the software presenter")
@@ -49,19 +51,66 @@ impl Presenter {
         if width == 0 || height == 0 {
             return; // minimised
         }
-        if let Presenter::Gpu(pixels) = self
-            && let Err(error) = pixels.resize_surface(width, height)
-        {
-            log::warn!("resize: {error}");
+        if let Presenter::Gpu(pixels, applied) = self {
+            if let Err(error) = pixels.resize_surface(width, height) {
+                log::warn!("resize: {error}");
+            }
+            *applied = None;
         }
         // The software surface is resized on every present.
     }
 
-    /// Shows `rgba` (160×144×4) scaled into a `width`×`height` window.
-    pub fn present(&mut self, rgba: &[u8], width: u32, height: u32) -> Result<(), String> {
+    /// Shows `rgba` (160×144×4) in a `width`×`height` window as `view` says.
+    pub fn present(
+        &mut self,
+        rgba: &[u8],
+        width: u32,
+        height: u32,
+        view: View,
+    ) -> Result<(), String> {
         match self {
-            Presenter::Gpu(pixels) => {
-                pixels.frame_mut().copy_from_slice(rgba);
+            Presenter::Gpu(pixels, applied) => {
+                // pixels draws a fitted picture only with linear filtering: a nearest one is
+                // scaled here into a buffer of the fitted size, which pixels shows 1:1.
+                let scaled_here = view.scale == ScaleMode::Fit && view.filter == Filter::Nearest;
+                let place = Placement::of(view.scale, width as usize, height as usize);
+                if *applied != Some((view, width, height)) {
+                    let (buffer_width, buffer_height) = match scaled_here {
+                        true => (place.width as u32, place.height as u32),
+                        false => (SCREEN_WIDTH as u32, SCREEN_HEIGHT as u32),
+                    };
+                    pixels.set_scaling_mode(match view.scale {
+                        ScaleMode::Fit if !scaled_here => pixels::ScalingMode::Fill,
+                        _ => pixels::ScalingMode::PixelPerfect,
+                    });
+                    pixels
+                        .resize_buffer(buffer_width, buffer_height)
+                        .map_err(|e| e.to_string())?;
+                    if width > 0 && height > 0 {
+                        pixels
+                            .resize_surface(width, height)
+                            .map_err(|e| e.to_string())?;
+                    }
+                    *applied = Some((view, width, height));
+                }
+                if scaled_here {
+                    let frame: &mut [[u8; 4]] = bytemuck::cast_slice_mut(pixels.frame_mut());
+                    let inside = Placement {
+                        left: 0,
+                        top: 0,
+                        ..place
+                    };
+                    scale_into(
+                        rgba,
+                        frame,
+                        place.width,
+                        inside,
+                        Filter::Nearest,
+                        |[r, g, b]| [r, g, b, 0xFF],
+                    );
+                } else {
+                    pixels.frame_mut().copy_from_slice(rgba);
+                }
                 pixels.render().map_err(|e| e.to_string())
             }
             Presenter::Software { surface, .. } => {
@@ -70,38 +119,13 @@ impl Presenter {
                 };
                 surface.resize(w, h).map_err(|e| e.to_string())?;
                 let mut buffer = surface.buffer_mut().map_err(|e| e.to_string())?;
-                scale_into(rgba, &mut buffer, width as usize, height as usize);
+                let (width, height) = (width as usize, height as usize);
+                let place = Placement::of(view.scale, width, height);
+                buffer.fill(0);
+                scale_into(rgba, &mut buffer, width, place, view.filter, |[r, g, b]| {
+                    u32::from(r) << 16 | u32::from(g) << 8 | u32::from(b)
+                });
                 buffer.present().map_err(|e| e.to_string())
-            }
-        }
-    }
-}
-
-/// The integer scale and top-left corner of the picture in a window of this size.
-pub fn letterbox(width: usize, height: usize) -> (usize, usize, usize) {
-    let scale = (width / SCREEN_WIDTH).min(height / SCREEN_HEIGHT).max(1);
-    let x = width.saturating_sub(SCREEN_WIDTH * scale) / 2;
-    let y = height.saturating_sub(SCREEN_HEIGHT * scale) / 2;
-    (scale, x, y)
-}
-
-/// Nearest-neighbour integer scaling of RGBA into 0RGB pixels, black around.
-fn scale_into(rgba: &[u8], out: &mut [u32], width: usize, height: usize) {
-    let (scale, left, top) = letterbox(width, height);
-    out.fill(0);
-    for y in 0..SCREEN_HEIGHT * scale {
-        let row = top + y;
-        if row >= height {
-            break;
-        }
-        let source_row = &rgba[(y / scale) * SCREEN_WIDTH * 4..][..SCREEN_WIDTH * 4];
-        let target = &mut out[row * width..][..width];
-        for (x, pixel) in source_row.chunks_exact(4).enumerate() {
-            let value = u32::from(pixel[0]) << 16 | u32::from(pixel[1]) << 8 | u32::from(pixel[2]);
-            let start = left + x * scale;
-            let end = (start + scale).min(width);
-            if start < end {
-                target[start..end].fill(value);
             }
         }
     }
@@ -112,13 +136,13 @@ mod tests {
     use super::*;
 
     #[test]
-    fn letterbox_uses_the_largest_integer_scale() {
-        assert_eq!(letterbox(640, 576), (4, 0, 0));
-        assert_eq!(letterbox(800, 600), (4, 80, 12));
-        assert_eq!(letterbox(100, 100), (1, 0, 0));
+    fn the_software_picture_is_placed_and_letterboxed_in_black() {
         let rgba = vec![0xFFu8; SCREEN_WIDTH * SCREEN_HEIGHT * 4];
-        let mut out = vec![1u32; 800 * 600];
-        scale_into(&rgba, &mut out, 800, 600);
+        let mut out = vec![0u32; 800 * 600];
+        let place = Placement::of(ScaleMode::Integer, 800, 600);
+        scale_into(&rgba, &mut out, 800, place, Filter::Nearest, |[r, g, b]| {
+            u32::from(r) << 16 | u32::from(g) << 8 | u32::from(b)
+        });
         assert_eq!(out[0], 0, "letterbox is black");
         assert_eq!(out[12 * 800 + 80], 0xFF_FFFF);
         assert_eq!(out[(12 + 576) * 800 + 80], 0);

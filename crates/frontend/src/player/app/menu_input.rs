@@ -7,7 +7,7 @@ use super::*;
 impl App {
     /// Opens the menu: everything held is let go, and the game holds still until it closes.
     pub(super) fn open_menu(&mut self) {
-        if self.menu.is_some() {
+        if self.menu.is_some() || !self.menu_hooks {
             return;
         }
         self.input.release_all(&mut self.effects);
@@ -182,9 +182,18 @@ impl App {
                 self.model = settings.model;
                 self.toast("FROM THE NEXT GAME OPENED");
             }
-            Setting::ColourCorrection => {
-                self.shown_colours = Colours::new(settings.colour_correction)
+            Setting::ColourCorrection | Setting::Palette => {
+                self.shown_colours = Colours::new(settings.colour_correction, settings.palette)
             }
+            // The presenter reads the view at every redraw.
+            Setting::Scale | Setting::Filter | Setting::PauseOnFocusLoss => {}
+            Setting::Volume => self.audio.controls().set_volume(settings.volume),
+            Setting::Mute => self.audio.controls().set_mute(settings.mute),
+            Setting::AudioLatency => self
+                .audio
+                .controls()
+                .set_latency_ms(settings.audio_latency_ms),
+            Setting::FastForward => self.send(Command::FastForwardSpeed(settings.fast_forward)),
             Setting::Fullscreen => {
                 if let Some(window) = &self.window {
                     window.set_fullscreen(
@@ -209,13 +218,16 @@ impl App {
     pub(super) fn menu_line_under_cursor(&self) -> Option<usize> {
         let ((x, y), window) = (self.cursor?, self.window.as_ref()?);
         let size = window.inner_size();
-        let (scale, left, top) =
-            crate::player::present::letterbox(size.width as usize, size.height as usize);
+        let place = crate::player::scaling::Placement::of(
+            self.settings.view.scale,
+            size.width as usize,
+            size.height as usize,
+        );
         let (x, y) = (x as usize, y as usize);
-        if x < left || y < top || x >= left + SCREEN_WIDTH * scale {
+        if !place.covers_column(x) {
             return None;
         }
-        let row = (y - top) / scale;
+        let row = place.game_row(y)?;
         let line = row.checked_sub(overlay::MENU_TOP)? / overlay::MENU_LINE;
         Some(line)
     }

@@ -21,6 +21,7 @@ fn emu_for(game: Game, budget_bytes: usize) -> (Emu, FrameReceiver) {
         notices: None,
         record: None,
         speedrun: false,
+        fast_forward: 0,
     };
     let emu = Emu::new(
         game,
@@ -517,4 +518,37 @@ fn the_clock_catch_up_is_recorded_on_the_timeline() {
         Some([0, 1, 1, 0, 0]),
         "S M H DL DH: one hour one minute on"
     );
+}
+
+#[test]
+fn focus_loss_and_the_menu_hold_the_game_until_both_are_gone() {
+    let (mut emu, _frames) = demo_emu(0);
+    assert!(emu.handle(Command::Unfocused(true)));
+    assert_eq!(emu.mode(), Mode::Paused);
+    emu.handle(Command::MenuOpen(true));
+    emu.handle(Command::Unfocused(false));
+    assert_eq!(emu.mode(), Mode::Paused, "the menu still holds it");
+    emu.handle(Command::MenuOpen(false));
+    assert_eq!(emu.mode(), Mode::Playing);
+    emu.handle(Command::FastForwardSpeed(4));
+    emu.handle(Command::FastForward(true));
+    assert_eq!(emu.mode(), Mode::FastForward);
+    assert_eq!(emu.fast_forward_speed, 4);
+}
+
+#[test]
+fn the_sound_is_held_only_while_the_hold_changes() {
+    let (mut emu, _frames) = demo_emu(0);
+    let (sink, controls) = AudioSink::unplayed();
+    emu.handle(Command::Audio(Box::new(sink)));
+    // The window gaining focus says so whether or not it was held: nothing to refill.
+    emu.handle(Command::Unfocused(false));
+    assert_eq!(controls.hold_state(), (false, false));
+    emu.handle(Command::MenuOpen(true));
+    assert_eq!(controls.hold_state(), (true, false));
+    emu.handle(Command::Unfocused(true));
+    emu.handle(Command::MenuOpen(false));
+    assert_eq!(controls.hold_state(), (true, false), "still unfocused");
+    emu.handle(Command::Unfocused(false));
+    assert_eq!(controls.hold_state(), (false, true), "back, refilling");
 }
