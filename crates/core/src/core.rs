@@ -265,6 +265,16 @@ impl Core {
         self.rom = self.rom.with_patches(patches);
     }
 
+    /// Finishes now every audio sample that lies wholly in the past and hands it to
+    /// [`Output::audio`], instead of at the next frame end or flush period (a frame with the
+    /// LCD off has no end): for a host that accounts for its samples at moments of its own
+    /// choosing (libretro, where the samples delivered must equal emulated time × rate).
+    /// Emulation and the samples themselves are unchanged; the synthesizer's bookkeeping in
+    /// `State` moves on as at a frame end.
+    pub fn finish_audio(&mut self) {
+        self.machine().finish_audio();
+    }
+
     /// M-cycles since power-on (or the last reset): the clock inputs are stamped with.
     pub fn m_cycles(&self) -> u64 {
         self.state.hw.m_cycles

@@ -40,6 +40,7 @@ pub mod memory {
 pub mod env {
     use std::ffi::c_uint;
     const EXPERIMENTAL: c_uint = 0x10000;
+    pub const GET_CAN_DUPE: c_uint = 3;
     pub const GET_SYSTEM_DIRECTORY: c_uint = 9;
     pub const SET_PIXEL_FORMAT: c_uint = 10;
     pub const SET_INPUT_DESCRIPTORS: c_uint = 11;
@@ -50,6 +51,7 @@ pub mod env {
     pub const GET_LOG_INTERFACE: c_uint = 27;
     pub const SET_MEMORY_MAPS: c_uint = 36 | EXPERIMENTAL;
     pub const SET_SERIALIZATION_QUIRKS: c_uint = 44;
+    pub const GET_AUDIO_VIDEO_ENABLE: c_uint = 47 | EXPERIMENTAL;
     pub const GET_INPUT_BITMASKS: c_uint = 51 | EXPERIMENTAL;
     pub const GET_CORE_OPTIONS_VERSION: c_uint = 52;
     pub const SET_CORE_OPTIONS_V2: c_uint = 67;

@@ -18,6 +18,8 @@ pub struct Callbacks {
     pub input_poll: Option<InputPollFn>,
     pub input_state: Option<InputStateFn>,
     pub log: Option<LogPrintfFn>,
+    /// Whether `video` takes a null picture as "the last one again" (GET_CAN_DUPE).
+    pub can_dupe: bool,
 }
 
 pub static CALLBACKS: Mutex<Callbacks> = Mutex::new(Callbacks {
@@ -27,6 +29,7 @@ pub static CALLBACKS: Mutex<Callbacks> = Mutex::new(Callbacks {
     input_poll: None,
     input_state: None,
     log: None,
+    can_dupe: false,
 });
 
 /// A copy of the callbacks (a poisoned lock still holds valid function pointers).
@@ -49,6 +52,33 @@ pub unsafe fn environment(cmd: c_uint, data: *mut c_void) -> bool {
         Some(env) => unsafe { env(cmd, data) },
         None => false,
     }
+}
+
+/// Asks whether the frontend can repeat a frame (a null picture), and remembers it.
+pub fn fetch_can_dupe() {
+    let mut can_dupe = false;
+    // SAFETY: GET_CAN_DUPE fills a bool.
+    let answered = unsafe {
+        environment(
+            ffi::env::GET_CAN_DUPE,
+            std::ptr::from_mut(&mut can_dupe).cast(),
+        )
+    };
+    update(|c| c.can_dupe = answered && can_dupe);
+}
+
+/// Whether the frontend will show the frame about to run: false for the frames run-ahead
+/// runs unseen (GET_AUDIO_VIDEO_ENABLE bit 0); true when the frontend does not say.
+pub fn video_shown() -> bool {
+    let mut flags: std::ffi::c_int = 0;
+    // SAFETY: GET_AUDIO_VIDEO_ENABLE fills an int.
+    let answered = unsafe {
+        environment(
+            ffi::env::GET_AUDIO_VIDEO_ENABLE,
+            std::ptr::from_mut(&mut flags).cast(),
+        )
+    };
+    !answered || flags & 1 != 0
 }
 
 /// Asks the frontend for its log interface (once the environment callback is set).

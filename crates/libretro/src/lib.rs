@@ -18,6 +18,7 @@ pub mod ffi;
 mod host;
 pub mod memory_map;
 pub mod options;
+mod picture;
 pub mod session;
 
 use std::ffi::{CStr, c_char, c_uint, c_void};
@@ -285,12 +286,20 @@ pub extern "C" fn retro_run() {
         if let Some(settings) = settings {
             session.apply_settings(settings);
         }
-        session.run_frame(buttons);
+        session.run_frame(buttons, host::video_shown());
         if let Some(video) = callbacks.video {
-            // SAFETY: the buffer is 160 x 144 XRGB8888 pixels, 640 bytes per row.
+            // An unchanged picture is sent as null where the frontend repeats its last one:
+            // it then neither converts nor copies it again. A frame the frontend does not
+            // show is never converted, so "unchanged" means "as last shown".
+            let pixels = if session.picture_changed || !callbacks.can_dupe {
+                session.picture.pixels().as_ptr().cast()
+            } else {
+                std::ptr::null()
+            };
+            // SAFETY: null, or 160 x 144 XRGB8888 pixels, 640 bytes per row.
             unsafe {
                 video(
-                    session.video.as_ptr().cast(),
+                    pixels,
                     SCREEN_WIDTH as c_uint,
                     SCREEN_HEIGHT as c_uint,
                     SCREEN_WIDTH * 4,
@@ -356,6 +365,7 @@ pub unsafe extern "C" fn retro_load_game(game: *const ffi::GameInfo) -> bool {
             return false;
         }
         set_input_descriptors();
+        host::fetch_can_dupe();
         let settings = Settings::read(host::variable);
         let system = host::system_directory();
         let boot_rom = |name: &str| {

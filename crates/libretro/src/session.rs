@@ -1,15 +1,12 @@
 //! One loaded game: the core, the options it runs with, the picture and sound buffers the
 //! frontend is handed, the cheats and the clock bytes. No FFI here: `lib.rs` translates.
 
-use backspin_core::screen::ColourCorrection;
 use backspin_core::state_file::{self, Metadata};
-use backspin_core::{
-    BootRom, Buttons, Core, FastPaths, Model, Options, Rom, SCREEN_HEIGHT, SCREEN_WIDTH,
-    run_one_frame,
-};
+use backspin_core::{BootRom, Buttons, Core, FastPaths, Model, Options, Rom, run_one_frame};
 
 use crate::cheats::Cheats;
 use crate::options::{ModelChoice, Settings};
+use crate::picture::Picture;
 
 /// The embedded demo the frontend's player runs without a ROM: what no content runs.
 pub const DEMO_ROM: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/demo.gb"));
@@ -21,10 +18,10 @@ pub const RTC_BYTES: usize = 48;
 pub struct Session {
     pub core: Core,
     pub settings: Settings,
-    /// The picture as XRGB8888, row-major, what `retro_video_refresh` gets.
-    pub video: Box<[u32; SCREEN_WIDTH * SCREEN_HEIGHT]>,
-    /// RGB555 to XRGB8888 under the current colour correction.
-    colour_table: Box<[u32; 0x8000]>,
+    /// What `retro_video_refresh` gets.
+    pub picture: Picture,
+    /// Whether the last frame changed the picture.
+    pub picture_changed: bool,
     /// Samples of the last frame, interleaved L, R.
     pub audio: Vec<i16>,
     pub cheats: Cheats,
@@ -112,13 +109,11 @@ impl Session {
                 boot_rom: boot,
             },
         );
-        let mut colour_table = Box::new([0; 0x8000]);
-        fill_colour_table(&mut colour_table, settings.correction);
         let mut session = Session {
             core,
             settings,
-            video: Box::new([0; SCREEN_WIDTH * SCREEN_HEIGHT]),
-            colour_table,
+            picture: Picture::new(settings.correction, settings.palette),
+            picture_changed: true,
             audio: Vec::with_capacity(4096),
             cheats: Cheats::default(),
             state_size: 0,
@@ -132,16 +127,15 @@ impl Session {
             session.rtc = Some(Box::new([0; RTC_BYTES]));
             session.publish_rtc();
         }
-        session.draw();
+        session.picture.draw(&session.core);
         Ok(session)
     }
 
     /// Takes the options that apply while running (picture, fast paths); the model and boot
     /// ROM wait for the next load.
     pub fn apply_settings(&mut self, settings: Settings) {
-        if settings.correction != self.settings.correction {
-            fill_colour_table(&mut self.colour_table, settings.correction);
-        }
+        self.picture
+            .set_colours(settings.correction, settings.palette);
         self.settings.palette = settings.palette;
         self.settings.correction = settings.correction;
         self.settings.fast_paths = settings.fast_paths;
@@ -159,8 +153,9 @@ impl Session {
     }
 
     /// One frame (`run_one_frame`, the stepper every Backspin tool counts frames with) with
-    /// `buttons` held: cheats first, then the frame; fills `video` and `audio`.
-    pub fn run_frame(&mut self, buttons: u8) {
+    /// `buttons` held: cheats first, then the frame; fills `audio`, and `picture` if
+    /// `show` (the frontend shows this frame).
+    pub fn run_frame(&mut self, buttons: u8, show: bool) {
         if !self.started {
             self.started = true;
             self.catch_up_clock();
@@ -172,44 +167,26 @@ impl Session {
         let frames_before = self.core.state().hw.frames;
         let lcd_was_on = self.core.state().hw.ppu.lcdc & 0x80 != 0;
         run_one_frame(&mut self.core);
-        if self.core.state().hw.frames == frames_before || !lcd_was_on {
+        // Every sample up to the present, not only those the core's own flushes (frame
+        // ends, a flush period) have finished: the samples delivered then equal emulated
+        // time x rate to within one, whatever the frame (LCD off, double speed).
+        self.core.finish_audio();
+        self.picture_changed = if !show {
+            false
+        } else if self.core.state().hw.frames == frames_before || !lcd_was_on {
             // The LCD was off (all frame, or until it was switched on during it: a Game Boy
             // shows nothing of that first frame either): the screen is blank. The core's
             // frame buffer is not part of the state, so its stale pixels would differ after
             // a state load.
-            self.blank();
+            self.picture.blank(&self.core)
         } else {
-            self.draw();
-        }
+            self.picture.draw(&self.core)
+        };
         self.audio.clear();
         self.core.output().audio.drain_i16(&mut self.audio);
         if self.rtc.is_some() {
             self.publish_rtc();
         }
-    }
-
-    /// Converts the core's last frame into `video`.
-    fn draw(&mut self) {
-        if self.core.frame_is_rgb() {
-            for (out, &colour) in self.video.iter_mut().zip(self.core.frame_rgb().iter()) {
-                *out = self.colour_table[usize::from(colour & 0x7FFF)];
-            }
-        } else {
-            let colours = self.settings.palette.colours().map(xrgb);
-            for (out, &shade) in self.video.iter_mut().zip(self.core.frame().iter()) {
-                *out = colours[usize::from(shade & 3)];
-            }
-        }
-    }
-
-    /// A blank screen: the lightest colour the screen shows.
-    fn blank(&mut self) {
-        let white = if self.core.frame_is_rgb() {
-            self.colour_table[0x7FFF]
-        } else {
-            xrgb(self.settings.palette.colours()[0])
-        };
-        self.video.fill(white);
     }
 
     /// The running game as a state file (fixed metadata, BESS footer).
@@ -221,7 +198,7 @@ impl Session {
     pub fn unserialize(&mut self, bytes: &[u8]) -> Result<(), String> {
         let (_, state) = state_file::decode_for(&self.core, bytes).map_err(|e| e.to_string())?;
         self.core.load_state(&state);
-        self.draw();
+        self.picture_changed = self.picture.draw(&self.core);
         Ok(())
     }
 
@@ -282,18 +259,6 @@ impl Session {
             ),
         }
     }
-}
-
-/// Every RGB555 colour as XRGB8888 under `correction` (a table: the correction's arithmetic
-/// once, not per pixel and frame).
-fn fill_colour_table(table: &mut [u32; 0x8000], correction: ColourCorrection) {
-    for (colour, slot) in table.iter_mut().enumerate() {
-        *slot = xrgb(correction.apply(colour as u16));
-    }
-}
-
-fn xrgb([r, g, b]: [u8; 3]) -> u32 {
-    u32::from(r) << 16 | u32::from(g) << 8 | u32::from(b)
 }
 
 /// The frame rate `retro_get_system_av_info` declares: M-cycles per second over M-cycles

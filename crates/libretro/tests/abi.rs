@@ -363,39 +363,203 @@ fn bad_input_is_refused_without_panicking() {
     host.frame(0);
 }
 
-/// Sound keeps pace with emulated time: over three emulated minutes (or
-/// `BACKSPIN_AUDIO_DRIFT_FRAMES` frames) the samples delivered stay within two samples of
-/// emulated seconds x 48,000, checked every 1,000 frames, so nothing accumulates. (The
-/// synthesizer finishes a sample once its kernel has passed it: about one sample late.)
+/// What [`measure_audio_drift`] saw.
+struct Drift {
+    /// The least and the largest samples delivered - emulated seconds x 48,000 after a frame.
+    range: (f64, f64),
+    /// Frames that began with the LCD off or ended by `FrameBounds`' limit (the core's
+    /// frame counter stood still), not at a frame end, where the core flushes its samples.
+    lcd_off_frames: u64,
+    /// Frames run wholly at CGB double speed.
+    double_speed_frames: u64,
+    /// Frames in which the speed switched.
+    speed_switches: u64,
+}
+
+/// Runs `frames` frames of `rom` (with `options`) and compares, after every frame, the
+/// samples delivered with the emulated time since the load x 48,000. Emulated time is the
+/// APU's 2 MHz clock: two per M-cycle, one per M-cycle at double speed. A frame in which
+/// the speed switches (STOP with KEY1 armed) does not say where inside it the switch fell:
+/// counting restarts, samples and time alike, after it (a game switches once, at start).
+fn measure_audio_drift(rom: &[u8], options: &[(&str, &str)], frames: u64) -> Drift {
+    let host = Host::new(options);
+    assert!(host.load(Some(rom)));
+    let probe = || {
+        backspin_libretro::with_loaded_core(|core| {
+            let hw = &core.state().hw;
+            let lcd_on = hw.ppu.lcdc & 0x80 != 0;
+            (core.m_cycles(), hw.cgb.double_speed(), (hw.frames, lcd_on))
+        })
+        .unwrap()
+    };
+    let (mut m_cycles, mut double_speed, mut lcd_frames) = probe();
+    let (mut apu_cycles, mut samples) = (0u64, 0u64);
+    let mut drift = Drift {
+        range: (0.0, 0.0),
+        lcd_off_frames: 0,
+        double_speed_frames: 0,
+        speed_switches: 0,
+    };
+    for frame in 1..=frames {
+        samples += host.frame(0).1.len() as u64 / 2;
+        let (now, double_now, lcd_now) = probe();
+        // The frame began with the LCD off (the core shows it blank) or ended by time.
+        if !lcd_frames.1 || lcd_now.0 == lcd_frames.0 {
+            drift.lcd_off_frames += 1;
+        }
+        if double_now != double_speed {
+            drift.speed_switches += 1;
+            (apu_cycles, samples) = (0, 0);
+        } else {
+            apu_cycles += (now - m_cycles) * if double_now { 1 } else { 2 };
+            drift.double_speed_frames += u64::from(double_now);
+        }
+        (m_cycles, double_speed, lcd_frames) = (now, double_now, lcd_now);
+        let expected = apu_cycles as f64 * 48_000.0 / f64::from(1u32 << 21);
+        let off = samples as f64 - expected;
+        drift.range = (drift.range.0.min(off), drift.range.1.max(off));
+        assert!(
+            off.abs() < 1.0,
+            "frame {frame}: {samples} samples for {expected:.2} expected"
+        );
+    }
+    drift
+}
+
+/// Frames the drift tests run: one emulated minute, or `BACKSPIN_AUDIO_DRIFT_FRAMES`
+/// (215,000 for an hour).
+fn drift_frames() -> u64 {
+    std::env::var("BACKSPIN_AUDIO_DRIFT_FRAMES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(3_600)
+}
+
+/// Sound keeps pace with emulated time on a DMG: after every frame the samples delivered
+/// are within one sample of emulated seconds x 48,000 (the core finishes every sample up
+/// to the present at the end of each `retro_run`), so nothing can accumulate.
 #[test]
-fn audio_does_not_drift() {
+fn audio_does_not_drift_on_a_dmg() {
     let Some(rom) = host::shared_rom("homebrew/opus5.gb") else {
         return;
     };
-    let frames: u64 = std::env::var("BACKSPIN_AUDIO_DRIFT_FRAMES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(10_800);
+    let frames = drift_frames();
+    let drift = measure_audio_drift(&rom, &[], frames);
+    println!(
+        "opus5 (DMG), {frames} frames: difference {:?} samples",
+        drift.range
+    );
+}
+
+/// The same at CGB double speed: µCity switches to it at start and stays there.
+#[test]
+fn audio_does_not_drift_at_double_speed() {
+    let Some(rom) = host::shared_rom("homebrew-cgb/ucity/ucity.gbc") else {
+        return;
+    };
+    let frames = drift_frames();
+    let drift = measure_audio_drift(&rom, &[], frames);
+    assert!(drift.double_speed_frames > frames * 9 / 10);
+    println!(
+        "ucity (CGB), {frames} frames, {} at double speed: difference {:?} samples",
+        drift.double_speed_frames, drift.range
+    );
+}
+
+/// The same across frames with the LCD off, which end by time (`FrameBounds`), not at a
+/// frame end where the core would flush its samples anyway.
+#[test]
+fn audio_does_not_drift_with_the_lcd_off() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/lcd_off.asm");
+    let rom = backspin_asm::assemble_file(&path).expect("lcd_off.asm assembles");
+    let frames = drift_frames();
+    let drift = measure_audio_drift(&rom, &[], frames);
+    assert!(drift.lcd_off_frames > frames / 4);
+    println!(
+        "lcd_off.asm, {frames} frames, {} with the LCD off: difference {:?} samples",
+        drift.lcd_off_frames, drift.range
+    );
+}
+
+/// Finishing every sample at the end of each frame changes when samples are delivered, not
+/// what they are: the core's stream, run with `run_one_frame` alone, is the same samples.
+#[test]
+fn audio_is_the_cores_own_stream() {
+    let Some(rom) = host::shared_rom("homebrew-cgb/ucity/ucity.gbc") else {
+        return;
+    };
     let host = Host::new(&[]);
     assert!(host.load(Some(&rom)));
-    let m_cycles = || backspin_libretro::with_loaded_core(|core| core.m_cycles()).unwrap();
-    let start = m_cycles();
-    let mut samples = 0u64;
-    let mut worst = 0.0f64;
-    for frame in 1..=frames {
-        samples += host.frame(0).1.len() as u64 / 2;
-        if frame % 1000 == 0 || frame == frames {
-            let expected =
-                (m_cycles() - start) as f64 * 48_000.0 / backspin_core::M_CYCLES_PER_SECOND as f64;
-            let off = samples as f64 - expected;
-            worst = worst.max(off.abs());
-            assert!(
-                off.abs() < 2.0,
-                "frame {frame}: {samples} samples for {expected:.1} expected"
-            );
-        }
+    let mut delivered = Vec::new();
+    for _ in 0..600 {
+        delivered.extend(host.frame(0).1);
     }
-    println!("{frames} frames: largest difference {worst:.2} samples");
+    let parsed = backspin_core::Rom::from_bytes(rom).unwrap();
+    let model = backspin_core::Model::auto_for(&parsed);
+    let mut core = backspin_core::Core::new(
+        parsed,
+        backspin_core::Options {
+            model,
+            boot_rom: None,
+        },
+    );
+    let mut own = Vec::new();
+    for _ in 0..600 {
+        backspin_core::run_one_frame(&mut core);
+        core.output().audio.drain_i16(&mut own);
+    }
+    assert!(own.len() <= delivered.len() && own.len() + 2 * 100 > delivered.len());
+    assert!(own.iter().any(|&s| s != own[0]), "no sound to compare");
+    assert!(delivered[..own.len()] == own[..], "the samples differ");
+}
+
+/// A picture that did not change is sent as "the last one again" (null, to a frontend that
+/// repeats frames), and frames the frontend does not show (run-ahead's hidden ones) are not
+/// converted at all; what it shows is still each shown frame's own picture. Run-ahead by
+/// one frame as RetroArch does it: a hidden frame, a state, a shown frame, the state back.
+#[test]
+fn unchanged_pictures_are_repeated_and_hidden_frames_skipped() {
+    let Some(rom) = host::shared_rom("homebrew/gejmboj.gb") else {
+        return;
+    };
+    let host = Host::new(&[]);
+    assert!(host.load(Some(&rom)));
+    let grey = |shade: &u8| [0xFFFFFF, 0xAAAAAA, 0x555555, 0][usize::from(shade & 3)];
+    let truth = || {
+        backspin_libretro::with_loaded_core(|core| core.frame().iter().map(grey).collect()).unwrap()
+    };
+    let mut shown_changes = 0;
+    let mut last: Vec<u32> = Vec::new();
+    for frame in 0..600u64 {
+        host::frontend(|f| f.video_off = true);
+        host.frame(scripted_buttons(frame));
+        let state = host.serialize();
+        host::frontend(|f| f.video_off = false);
+        let (video, _) = host.frame(scripted_buttons(frame));
+        let expected: Vec<u32> = truth();
+        assert!(
+            video == expected,
+            "frame {frame}: the picture shown is not the frame's"
+        );
+        shown_changes += u32::from(video != last);
+        last = video;
+        assert!(host.unserialize(&state));
+    }
+    assert!(shown_changes > 10);
+    let dupes = host::frontend(|f| f.dupes);
+    assert!(dupes > 600, "{dupes} frames repeated");
+    drop(host);
+    // A still screen is sent once.
+    let Some(rom) = host::shared_rom("homebrew/opus5.gb") else {
+        return;
+    };
+    let host = Host::new(&[]);
+    assert!(host.load(Some(&rom)));
+    for _ in 0..300 {
+        host.frame(0);
+    }
+    let dupes = host::frontend(|f| f.dupes);
+    assert!(dupes > 250, "{dupes} of 300 frames repeated");
 }
 
 /// The options offered are the ones read: a palette change shows on the next frame.

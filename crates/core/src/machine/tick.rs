@@ -261,6 +261,12 @@ impl<'a> Machine<'a> {
         self.hw.apu.tick(self.audio);
     }
 
+    /// Hands the host every sample that lies wholly in the past (`Core::finish_audio`).
+    pub(crate) fn finish_audio(&mut self) {
+        self.sync();
+        self.hw.apu.flush_at_frame_end(self.audio);
+    }
+
     pub(super) fn frame_done(&mut self) {
         self.hw.frames += 1;
         self.events |= Events::FRAME_READY;

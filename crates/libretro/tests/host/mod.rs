@@ -27,6 +27,10 @@ pub struct Frontend {
     pub variables: Vec<(String, String)>,
     /// Whether the core offered options v2.
     pub got_v2: bool,
+    /// Frames the core sent as "the last picture again" (null; we answer GET_CAN_DUPE).
+    pub dupes: u64,
+    /// Tell the core the coming frames are not shown (as run-ahead's hidden frames).
+    pub video_off: bool,
 }
 
 // SAFETY: the descriptors' pointers are only dereferenced by the test thread that holds
@@ -71,6 +75,15 @@ unsafe extern "C" fn environment(cmd: c_uint, data: *mut c_void) -> bool {
             frontend(|f| f.variables = list);
             true
         }
+        GET_CAN_DUPE => {
+            unsafe { *data.cast::<bool>() = true };
+            true
+        }
+        GET_AUDIO_VIDEO_ENABLE => {
+            let video = if frontend(|f| f.video_off) { 0 } else { 1 };
+            unsafe { *data.cast::<std::ffi::c_int>() = video | 2 };
+            true
+        }
         SET_SUPPORT_NO_GAME
         | SET_SERIALIZATION_QUIRKS
         | SET_PIXEL_FORMAT
@@ -109,6 +122,11 @@ unsafe extern "C" fn environment(cmd: c_uint, data: *mut c_void) -> bool {
 
 unsafe extern "C" fn video(data: *const c_void, width: c_uint, height: c_uint, pitch: usize) {
     assert_eq!((width, height, pitch), (160, 144, 640));
+    if data.is_null() {
+        // The last picture again, as a frontend that repeats frames shows it.
+        frontend(|f| f.dupes += 1);
+        return;
+    }
     let pixels = unsafe { std::slice::from_raw_parts(data.cast::<u32>(), 160 * 144) };
     frontend(|f| {
         f.video.clear();
