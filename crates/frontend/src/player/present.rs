@@ -1,14 +1,20 @@
 //! Getting the 160×144 picture onto the window: through pixels (wgpu, Vulkan on Linux) when an
 //! adapter exists, else a plain software presenter (softbuffer). Both scale by the largest
-//! integer factor that fits and letterbox the rest in black.
+//! integer factor that fits and letterbox the rest in black. The GPU presenter also paints
+//! the egui menu over the picture ([`MenuGui`]); the software presenter shows the reduced
+//! menu the overlay draws into the picture itself.
 
+use super::menu_gui::{MenuClick, MenuGui, MenuScene};
 use backspin_core::{SCREEN_HEIGHT, SCREEN_WIDTH};
 use std::num::NonZeroU32;
 use std::sync::Arc;
 use winit::window::Window;
 
 pub enum Presenter {
-    Gpu(Box<pixels::Pixels<'static>>),
+    Gpu {
+        pixels: Box<pixels::Pixels<'static>>,
+        menu: Box<MenuGui>,
+    },
     Software {
         surface: softbuffer::Surface<Arc<Window>, Arc<Window>>,
         _context: softbuffer::Context<Arc<Window>>,
@@ -27,7 +33,12 @@ impl Presenter {
             {
                 Ok(pixels) => {
                     log::info!("presenting through the GPU (pixels/wgpu)");
-                    return Ok(Presenter::Gpu(Box::new(pixels)));
+                    let menu =
+                        MenuGui::new(window, pixels.device(), pixels.surface_texture_format());
+                    return Ok(Presenter::Gpu {
+                        pixels: Box::new(pixels),
+                        menu: Box::new(menu),
+                    });
                 }
                 Err(error) => {
                     log::warn!("no GPU adapter ({error}); falling back to the software presenter")
@@ -49,7 +60,7 @@ impl Presenter {
         if width == 0 || height == 0 {
             return; // minimised
         }
-        if let Presenter::Gpu(pixels) = self
+        if let Presenter::Gpu { pixels, .. } = self
             && let Err(error) = pixels.resize_surface(width, height)
         {
             log::warn!("resize: {error}");
@@ -57,21 +68,64 @@ impl Presenter {
         // The software surface is resized on every present.
     }
 
-    /// Shows `rgba` (160×144×4) scaled into a `width`×`height` window.
-    pub fn present(&mut self, rgba: &[u8], width: u32, height: u32) -> Result<(), String> {
+    /// Whether this presenter draws the menu with egui (else the overlay draws it into the
+    /// picture).
+    pub fn draws_menu(&self) -> bool {
+        matches!(self, Presenter::Gpu { .. })
+    }
+
+    /// A window event while the menu is open: the egui menu takes the pointer's. Returns
+    /// whether to draw again.
+    pub fn menu_event(&mut self, window: &Window, event: &winit::event::WindowEvent) -> bool {
         match self {
-            Presenter::Gpu(pixels) => {
+            Presenter::Gpu { menu, .. } => menu.window_event(window, event),
+            Presenter::Software { .. } => false,
+        }
+    }
+
+    /// Shows `rgba` (160×144×4) scaled into a `width`×`height` window, with the egui menu
+    /// over it when `menu` is given (GPU only); returns the menu's click, if any.
+    pub fn present(
+        &mut self,
+        rgba: &[u8],
+        width: u32,
+        height: u32,
+        menu: Option<(&Window, &MenuScene)>,
+    ) -> Result<Option<MenuClick>, String> {
+        match self {
+            Presenter::Gpu { pixels, menu: gui } => {
                 pixels.frame_mut().copy_from_slice(rgba);
-                pixels.render().map_err(|e| e.to_string())
+                let mut clicked = None;
+                let Some((window, scene)) = menu else {
+                    pixels.render().map_err(|e| e.to_string())?;
+                    return Ok(None);
+                };
+                let painting = gui.layout(window, scene, &mut clicked);
+                pixels
+                    .render_with(|encoder, view, context| {
+                        context.scaling_renderer.render(encoder, view);
+                        gui.paint(
+                            painting,
+                            encoder,
+                            view,
+                            &context.device,
+                            &context.queue,
+                            [width, height],
+                        );
+                        Ok(())
+                    })
+                    .map_err(|e| e.to_string())?;
+                Ok(clicked)
             }
             Presenter::Software { surface, .. } => {
                 let (Some(w), Some(h)) = (NonZeroU32::new(width), NonZeroU32::new(height)) else {
-                    return Ok(());
+                    return Ok(None);
                 };
                 surface.resize(w, h).map_err(|e| e.to_string())?;
                 let mut buffer = surface.buffer_mut().map_err(|e| e.to_string())?;
                 scale_into(rgba, &mut buffer, width as usize, height as usize);
-                buffer.present().map_err(|e| e.to_string())
+                buffer.present().map_err(|e| e.to_string())?;
+                Ok(None)
             }
         }
     }
