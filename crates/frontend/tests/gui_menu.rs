@@ -59,7 +59,7 @@ fn gui_menu_is_drawn_with_egui_on_the_gpu_presenter() {
     let window = display.wait_for_window(&log);
     expect_log(&log, "presenting through the GPU");
     display.xdotool(&["windowfocus", "--sync", &window]);
-    wait_for_frame(&display, &window, 30);
+    wait_for_title(&display, &window, "30 frames", |f, _| f >= 30);
     let before = display.capture(&window, &dir.join("egui-game.png"));
     assert!(
         pixels_of(&before, PANEL).is_empty(),
@@ -161,7 +161,7 @@ fn gui_menu_pauses_saves_loads_resumes_and_quits() {
         "# mine\n[keyboard]\npause = [\"KeyP\"] # both of them\n"
     );
     display.xdotool(&["windowfocus", "--sync", &window]);
-    wait_for_frame(&display, &window, 60);
+    wait_for_title(&display, &window, "60 frames", |f, _| f >= 60);
 
     // Esc: the menu is drawn and the game holds while a slot is saved from it.
     let held_at = open_menu_with_esc(&display, &window);
@@ -223,7 +223,8 @@ fn gui_menu_pauses_saves_loads_resumes_and_quits() {
     let window = display.wait_for_window(&log);
     expect_log(&log, "emulating a Cgb");
     display.xdotool(&["windowfocus", "--sync", &window]);
-    wait_for_frame(&display, &window, 1);
+    // The title has no frame number until the first frame (wait_for_frame needs one).
+    wait_for_title(&display, &window, "the first frame", |f, _| f >= 1);
     display.xdotool(&["key", "z"]);
     wait_for_title(&display, &window, "Z pausing", |_, t| {
         t.ends_with(" - paused")
@@ -258,7 +259,7 @@ fn gui_menu_opens_a_rom_by_keys_and_lists_it_in_recent_games() {
     display.launch_in(&dir, &args, &log);
     let window = display.wait_for_window(&log);
     display.xdotool(&["windowfocus", "--sync", &window]);
-    wait_for_frame(&display, &window, 10);
+    wait_for_title(&display, &window, "10 frames", |f, _| f >= 10);
     open_menu_with_esc(&display, &window);
     display.xdotool(&["key", "Down", "Return"]); // Open game
     expect_log(&log, "browsing ");
@@ -277,7 +278,7 @@ fn gui_menu_opens_a_rom_by_keys_and_lists_it_in_recent_games() {
     display.launch_in(&dir, &args, &log);
     let window = display.wait_for_window(&log);
     display.xdotool(&["windowfocus", "--sync", &window]);
-    wait_for_frame(&display, &window, 10);
+    wait_for_title(&display, &window, "10 frames", |f, _| f >= 10);
     open_menu_with_esc(&display, &window);
     display.xdotool(&["key", "Down", "Down", "Return"]); // Recent games
     expect_log(&log, "recent games: 1 listed, 1 with a picture, 0 missing");
