@@ -12,6 +12,7 @@ use super::emu::{Command, FrameInfo, FrameReceiver, Mode};
 use super::game::Game;
 use super::input::{Effect, InputState, PadEvent, Source};
 use super::menu::{Choice, Menu, MenuKey, RecentRow};
+use super::menu_gui::MenuScene;
 use super::overlay::{self, OverlayOptions};
 use super::picture::{ColourCorrection, Colours, Picture};
 use super::present::Presenter;
@@ -375,7 +376,8 @@ impl App {
         }
     }
 
-    fn redraw(&mut self) {
+    /// Draws the picture and whatever is over it. Returns whether the menu asked to quit.
+    fn redraw(&mut self) -> bool {
         let started = Instant::now();
         self.shown_colours.to_rgba(&self.picture, &mut self.rgba);
         if self
@@ -386,27 +388,51 @@ impl App {
             self.toast = None;
         }
         let recording = self.info.recording;
+        // With the menu hooks off (BACKSPIN_MENU_HOOKS=off, for measuring their cost) no menu
+        // is drawn.
         let menu = self.menu.as_ref().filter(|_| self.menu_hooks);
         let menu_lines = menu.map(|menu| menu.lines(recording, &self.help_lines));
-        let options = OverlayOptions {
-            menu_picture: menu.and_then(Menu::picture),
-            menu: menu_lines
-                .as_ref()
-                .map(|(lines, highlighted)| (lines.as_slice(), *highlighted)),
-            show_info: self.show_info,
-            toast: self.toast.as_ref().map(|(text, _)| text.as_str()),
-            slot_strip: self.strip.as_deref(),
-            speedrun_crc: self.speedrun_crc,
+        let toast = self.toast.as_ref().map(|(text, _)| text.as_str());
+        // The GPU presenter draws the open menu with egui over the plain picture.
+        let egui_menu = match (menu, &menu_lines, &self.presenter) {
+            (Some(menu), Some((lines, highlighted)), Some(presenter)) if presenter.draws_menu() => {
+                Some(MenuScene {
+                    lines,
+                    heading: menu.has_heading(),
+                    highlighted: *highlighted,
+                    strip: self.strip.as_deref().map(|strip| (strip, menu.slot())),
+                    picture: menu.picture(),
+                    toast,
+                })
+            }
+            _ => None,
         };
-        overlay::draw(&mut self.rgba, &self.info, &options);
+        if egui_menu.is_none() {
+            let options = OverlayOptions {
+                menu_picture: menu.and_then(Menu::picture),
+                menu: menu_lines
+                    .as_ref()
+                    .map(|(lines, highlighted)| (lines.as_slice(), *highlighted)),
+                show_info: self.show_info,
+                toast,
+                slot_strip: self.strip.as_deref(),
+                speedrun_crc: self.speedrun_crc,
+            };
+            overlay::draw(&mut self.rgba, &self.info, &options);
+        }
         let (Some(window), Some(presenter)) = (&self.window, &mut self.presenter) else {
-            return;
+            return false;
         };
         let size = window.inner_size();
         let view = self.settings.view;
-        if let Err(error) = presenter.present(&self.rgba, size.width, size.height, view) {
-            log::warn!("present: {error}");
-        }
+        let menu = egui_menu.as_ref().map(|scene| (window.as_ref(), scene));
+        let clicked = match presenter.present(&self.rgba, size.width, size.height, view, menu) {
+            Ok(clicked) => clicked,
+            Err(error) => {
+                log::warn!("present: {error}");
+                None
+            }
+        };
         let now = Instant::now();
         let stats = &mut self.presented;
         stats.count += 1;
@@ -426,6 +452,7 @@ impl App {
             stats.worst_gap = Duration::ZERO;
             stats.busy = Duration::ZERO;
         }
+        clicked.is_some_and(|click| self.menu_click(click))
     }
 
     /// Plays the ROM at `path` (dropped, or picked in the menu; `browsed`: in the file
@@ -583,6 +610,12 @@ impl ApplicationHandler<FrameReady> for App {
     }
 
     fn window_event(&mut self, event_loop: &ActiveEventLoop, _: WindowId, event: WindowEvent) {
+        if self.menu.is_some()
+            && let (Some(window), Some(presenter)) = (&self.window, &mut self.presenter)
+            && presenter.menu_event(window, &event)
+        {
+            window.request_redraw();
+        }
         match event {
             WindowEvent::CloseRequested => event_loop.exit(),
             WindowEvent::Resized(size) => {
@@ -593,7 +626,8 @@ impl ApplicationHandler<FrameReady> for App {
                     window.request_redraw();
                 }
             }
-            WindowEvent::RedrawRequested => self.redraw(),
+            // Drawing the egui menu can carry out a click, Quit among them.
+            WindowEvent::RedrawRequested if self.redraw() => event_loop.exit(),
             WindowEvent::DroppedFile(path) => self.load_rom(path, false),
             WindowEvent::Focused(false) => {
                 // Keys released while unfocused never arrive: let go of everything.
@@ -668,6 +702,8 @@ impl ApplicationHandler<FrameReady> for App {
                     (MouseButton::Right, true) => {
                         self.menu_input(|menu, help| menu.key(MenuKey::Back, help))
                     }
+                    // The egui menu reports its clicks when it is drawn.
+                    (MouseButton::Left, true) if self.egui_menu() => false,
                     (MouseButton::Left, true) => match self.menu_line_under_cursor() {
                         Some(line) => self.menu_input(|menu, help| menu.click(line, help)),
                         None => false,

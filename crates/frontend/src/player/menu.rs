@@ -238,6 +238,11 @@ impl Menu {
         self.slot
     }
 
+    /// Whether the first line is the page's heading (every page but the entries).
+    pub fn has_heading(&self) -> bool {
+        !matches!(self.page, Page::Main)
+    }
+
     /// Whether the selected entry acts on a slot (the slot thumbnails are shown then).
     pub fn on_a_slot(&self) -> bool {
         matches!(self.page, Page::Main)

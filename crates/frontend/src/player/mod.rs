@@ -14,6 +14,7 @@ mod emu;
 mod game;
 mod input;
 mod menu;
+mod menu_gui;
 mod overlay;
 mod picture;
 mod present;

@@ -8,7 +8,8 @@ use backspin_core::{Buttons, SCREEN_HEIGHT, SCREEN_WIDTH};
 /// The timeline marker colour: no game shade is red, so tests can find it in a capture.
 pub const MARKER: [u8; 4] = [0xFF, 0x20, 0x20, 0xFF];
 const TEXT: [u8; 4] = [0xFF, 0xFF, 0xFF, 0xFF];
-const PAST: [u8; 4] = [0xB0, 0xB0, 0xC8, 0xFF];
+/// The timeline's past, and the frame around the recent game's picture in the menu.
+pub const PAST: [u8; 4] = [0xB0, 0xB0, 0xC8, 0xFF];
 const FUTURE: [u8; 4] = [0x50, 0x50, 0x78, 0xFF];
 /// Rows of the timeline bar.
 pub const BAR_TOP: usize = SCREEN_HEIGHT - 8;

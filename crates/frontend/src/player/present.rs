@@ -1,7 +1,10 @@
 //! Getting the 160×144 picture onto the window: through pixels (wgpu, Vulkan on Linux) when an
 //! adapter exists, else a plain software presenter (softbuffer). Both place it as the
 //! [`View`] says (whole factors or fitted, see `scaling.rs`) and letterbox the rest in black.
+//! The GPU presenter also paints the egui menu over the picture ([`MenuGui`]); the software
+//! presenter shows the reduced menu the overlay draws into the picture itself.
 
+use super::menu_gui::{MenuClick, MenuGui, MenuScene};
 use super::scaling::{Filter, Placement, ScaleMode, View, scale_into};
 use backspin_core::{SCREEN_HEIGHT, SCREEN_WIDTH};
 use std::num::NonZeroU32;
@@ -9,8 +12,12 @@ use std::sync::Arc;
 use winit::window::Window;
 
 pub enum Presenter {
-    /// pixels, and the view and window size its buffer and scaling mode were last set for.
-    Gpu(Box<pixels::Pixels<'static>>, Option<(View, u32, u32)>),
+    Gpu {
+        pixels: Box<pixels::Pixels<'static>>,
+        /// The view and window size the buffer and scaling mode were last set for.
+        applied: Option<(View, u32, u32)>,
+        menu: Box<MenuGui>,
+    },
     Software {
         surface: softbuffer::Surface<Arc<Window>, Arc<Window>>,
         _context: softbuffer::Context<Arc<Window>>,
@@ -29,7 +36,13 @@ impl Presenter {
             {
                 Ok(pixels) => {
                     log::info!("presenting through the GPU (pixels/wgpu)");
-                    return Ok(Presenter::Gpu(Box::new(pixels), None));
+                    let menu =
+                        MenuGui::new(window, pixels.device(), pixels.surface_texture_format());
+                    return Ok(Presenter::Gpu {
+                        pixels: Box::new(pixels),
+                        applied: None,
+                        menu: Box::new(menu),
+                    });
                 }
                 Err(error) => {
                     log::warn!("no GPU adapter ({error}); falling back to the software presenter")
@@ -51,7 +64,10 @@ impl Presenter {
         if width == 0 || height == 0 {
             return; // minimised
         }
-        if let Presenter::Gpu(pixels, applied) = self {
+        if let Presenter::Gpu {
+            pixels, applied, ..
+        } = self
+        {
             if let Err(error) = pixels.resize_surface(width, height) {
                 log::warn!("resize: {error}");
             }
@@ -60,16 +76,37 @@ impl Presenter {
         // The software surface is resized on every present.
     }
 
-    /// Shows `rgba` (160×144×4) in a `width`×`height` window as `view` says.
+    /// Whether this presenter draws the menu with egui (else the overlay draws it into the
+    /// picture).
+    pub fn draws_menu(&self) -> bool {
+        matches!(self, Presenter::Gpu { .. })
+    }
+
+    /// A window event while the menu is open: the egui menu takes the pointer's. Returns
+    /// whether to draw again.
+    pub fn menu_event(&mut self, window: &Window, event: &winit::event::WindowEvent) -> bool {
+        match self {
+            Presenter::Gpu { menu, .. } => menu.window_event(window, event),
+            Presenter::Software { .. } => false,
+        }
+    }
+
+    /// Shows `rgba` (160×144×4) in a `width`×`height` window as `view` says, with the egui
+    /// menu over it when `menu` is given (GPU only); returns the menu's click, if any.
     pub fn present(
         &mut self,
         rgba: &[u8],
         width: u32,
         height: u32,
         view: View,
-    ) -> Result<(), String> {
+        menu: Option<(&Window, &MenuScene)>,
+    ) -> Result<Option<MenuClick>, String> {
         match self {
-            Presenter::Gpu(pixels, applied) => {
+            Presenter::Gpu {
+                pixels,
+                applied,
+                menu: gui,
+            } => {
                 // pixels draws a fitted picture only with linear filtering: a nearest one is
                 // scaled here into a buffer of the fitted size, which pixels shows 1:1.
                 let scaled_here = view.scale == ScaleMode::Fit && view.filter == Filter::Nearest;
@@ -111,11 +148,31 @@ impl Presenter {
                 } else {
                     pixels.frame_mut().copy_from_slice(rgba);
                 }
-                pixels.render().map_err(|e| e.to_string())
+                let Some((window, scene)) = menu else {
+                    pixels.render().map_err(|e| e.to_string())?;
+                    return Ok(None);
+                };
+                let mut clicked = None;
+                let painting = gui.layout(window, scene, &mut clicked);
+                pixels
+                    .render_with(|encoder, view, context| {
+                        context.scaling_renderer.render(encoder, view);
+                        gui.paint(
+                            painting,
+                            encoder,
+                            view,
+                            &context.device,
+                            &context.queue,
+                            [width, height],
+                        );
+                        Ok(())
+                    })
+                    .map_err(|e| e.to_string())?;
+                Ok(clicked)
             }
             Presenter::Software { surface, .. } => {
                 let (Some(w), Some(h)) = (NonZeroU32::new(width), NonZeroU32::new(height)) else {
-                    return Ok(());
+                    return Ok(None);
                 };
                 surface.resize(w, h).map_err(|e| e.to_string())?;
                 let mut buffer = surface.buffer_mut().map_err(|e| e.to_string())?;
@@ -125,7 +182,8 @@ impl Presenter {
                 scale_into(rgba, &mut buffer, width, place, view.filter, |[r, g, b]| {
                     u32::from(r) << 16 | u32::from(g) << 8 | u32::from(b)
                 });
-                buffer.present().map_err(|e| e.to_string())
+                buffer.present().map_err(|e| e.to_string())?;
+                Ok(None)
             }
         }
     }

@@ -3,6 +3,7 @@
 //! the file browser).
 
 use super::*;
+use crate::player::menu_gui::MenuClick;
 
 impl App {
     /// Opens the menu: everything held is let go, and the game holds still until it closes.
@@ -214,7 +215,21 @@ impl App {
         }
     }
 
-    /// The menu line under the mouse, if the menu is open and the mouse is on the picture.
+    /// A click in the egui menu, carried out as the model's own input. Returns whether to quit.
+    pub(super) fn menu_click(&mut self, click: MenuClick) -> bool {
+        match click {
+            MenuClick::Line(line) => self.menu_input(|menu, help| menu.click(line, help)),
+            MenuClick::Key(key) => self.menu_input(|menu, help| menu.key(key, help)),
+        }
+    }
+
+    /// Whether the menu is drawn with egui (the GPU presenter), which handles its own clicks.
+    pub(super) fn egui_menu(&self) -> bool {
+        self.presenter.as_ref().is_some_and(Presenter::draws_menu)
+    }
+
+    /// The menu line under the mouse in the reduced menu, if the menu is open and the mouse
+    /// is on the picture.
     pub(super) fn menu_line_under_cursor(&self) -> Option<usize> {
         let ((x, y), window) = (self.cursor?, self.window.as_ref()?);
         let size = window.inner_size();
