@@ -133,6 +133,12 @@ impl Session {
         };
         let mut timeline = Timeline::with_config(core, config);
         timeline.set_drawing(true);
+        Session::attach(timeline, symbols)
+    }
+
+    /// A session over a timeline already playing (a window's, which a debugger attaches
+    /// to): its history and settings stay as they are.
+    pub fn attach(timeline: Timeline, symbols: Symbols) -> Session {
         let mut session = Session {
             timeline,
             symbols,
@@ -147,8 +153,29 @@ impl Session {
             observed_runs: true,
             next_id: 1,
         };
-        session.calls_at_frame.insert(0, Vec::new());
+        // The calls made before attaching are unknown: the stack starts empty here.
+        let frame = session.timeline.frame();
+        session.calls_at_frame.insert(frame, Vec::new());
         session
+    }
+
+    /// Ends the session, handing the timeline back (to the window it was attached to).
+    pub fn into_timeline(self) -> Timeline {
+        self.timeline
+    }
+
+    /// Exchanges the session's timeline with `other` (a window lends it out to show its
+    /// picture between requests); swap back before the session is used again.
+    pub fn swap_timeline(&mut self, other: &mut Timeline) {
+        std::mem::swap(&mut self.timeline, other);
+    }
+
+    /// The buttons held from now on, as a timeline input (a player's, while attached).
+    pub fn set_buttons(&mut self, buttons: u8) {
+        if self.timeline.buttons() != buttons {
+            self.timeline.set_buttons(buttons);
+            self.forget_future();
+        }
     }
 
     /// The timeline (read-only: changes go through the session so its caches stay right).

@@ -106,26 +106,35 @@ fn load(asked: &LaunchArgs, defaults: &LaunchArgs) -> Result<Program, CliError> 
             ));
         }
     };
-    let sym = pick(&asked.sym, &defaults.sym)
-        .map(PathBuf::from)
-        .unwrap_or_else(|| program.with_extension("sym"));
-    let symbols = if sym.exists() || asked.sym.is_some() || defaults.sym.is_some() {
-        read_symbols(&sym)?
+    let named = pick(&asked.sym, &defaults.sym).map(PathBuf::from);
+    let given = named.is_some();
+    let sym = named.unwrap_or_else(|| program.with_extension("sym"));
+    let (symbols, lines) = labels_and_lines(&sym, given)?;
+    Ok(Program {
+        core: Core::new(rom, Options { model, boot_rom }),
+        symbols,
+        lines,
+    })
+}
+
+/// The labels in `sym` (which must exist when `required`) and our assembler's line table
+/// beside it (`game.lines`), if there is one.
+pub(crate) fn labels_and_lines(
+    sym: &Path,
+    required: bool,
+) -> Result<(Symbols, SourceLines), CliError> {
+    let symbols = if required || sym.exists() {
+        read_symbols(sym)?
     } else {
         Symbols::default()
     };
-    // Our assembler's line table sits beside the `.sym` (`game.lines`).
     let lines_path = sym.with_extension("lines");
     let lines = if lines_path.exists() {
         SourceLines::new(read_line_table(&lines_path)?)
     } else {
         SourceLines::default()
     };
-    Ok(Program {
-        core: Core::new(rom, Options { model, boot_rom }),
-        symbols,
-        lines,
-    })
+    Ok((symbols, lines))
 }
 
 fn read_line_table(path: &Path) -> Result<LineTable, CliError> {

@@ -87,6 +87,26 @@ impl Adapter {
         }
     }
 
+    /// An adapter for a session already under way (a playing window's): `attach` succeeds
+    /// at once, `launch` is refused, and after `configurationDone` the game runs on.
+    pub fn attached(session: Session) -> Adapter {
+        let mut adapter = Adapter::new(Box::new(|_| {
+            Err("attached to a running game: there is nothing to launch".into())
+        }));
+        adapter.session = Some(session);
+        adapter
+    }
+
+    /// The session, once launched or attached.
+    pub fn session_mut(&mut self) -> Option<&mut Session> {
+        self.session.as_mut()
+    }
+
+    /// Ends the adapter, handing back its session.
+    pub fn into_session(self) -> Option<Session> {
+        self.session
+    }
+
     /// Whether the client ended the session (disconnect or terminate).
     pub fn finished(&self) -> bool {
         self.finished
@@ -146,10 +166,16 @@ impl Adapter {
     /// Runs the program on by one slice; returns the events that produced (a `stopped`
     /// event when it stopped, logpoint output).
     pub fn poll(&mut self) -> Vec<Value> {
+        self.poll_for(RUN_SLICE)
+    }
+
+    /// [`Adapter::poll`] with a slice of at most `instructions` (a window paces its game
+    /// with short slices).
+    pub fn poll_for(&mut self, instructions: u64) -> Vec<Value> {
         let Some(session) = self.session.as_mut() else {
             return Vec::new();
         };
-        let stop = session.advance(RUN_SLICE);
+        let stop = session.advance(instructions);
         let mut out = self.log_events();
         if let Some(reason) = stop {
             out.push(self.stopped(reason));

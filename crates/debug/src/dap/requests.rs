@@ -65,6 +65,11 @@ impl Adapter {
         }
         match command {
             "initialize" => Ok(capabilities()),
+            // Attaching to a window's session: it is there already.
+            "attach" if self.session.is_some() => {
+                after.push(self.event("initialized", Value::Null));
+                Ok(Value::Null)
+            }
             "launch" | "attach" => {
                 self.launch(args)?;
                 after.push(self.event("initialized", Value::Null));
