@@ -5,13 +5,14 @@
 //! - `reverse_break_s`: reverse continue to an instruction breakpoint hit 30 s back;
 //! - `step_back_p50_ms`, `step_back_p99_ms`: 1,000 single steps back;
 //! - `continue_ratio`: speed of a continue with 8 instruction breakpoints and 4 write
-//!   watchpoints (on WRAM bytes that stayed the same for ten minutes) set over plain
-//!   `run_frame` speed (`timeline_fps`: the session's timeline running frames and recording
-//!   its history, without a debugger's run).
+//!   watchpoints (on WRAM bytes that stayed the same for ten minutes) set, over
+//!   `plain_fps`: the core alone on the same 600 frames (`run_one_frame`, sound on, as
+//!   `backspin bench` runs); `timeline_fps`: the session's timeline running frames and
+//!   recording its history, without a debugger's run.
 //!
 //! Times are the bench thread's CPU time.
 
-use backspin_core::{Core, Model, Options, Rom, run_one_frame};
+use backspin_core::{Core, FastPaths, Model, Options, Rom, run_one_frame};
 use backspin_debug::{AccessKind, BreakpointSpec, Motion, Session, Symbols};
 // CPU time of this thread, not wall time: the machines it runs on are shared, and wall
 // time there counts the other programs' turns too.
@@ -36,15 +37,6 @@ fn wram(session: &mut Session) -> Vec<u8> {
 
 fn bench(path: &str) -> String {
     let bytes = std::fs::read(path).expect("readable ROM");
-    // Plain speed: frames per second of the core alone.
-    let mut plain = core(&bytes);
-    let frames = 600;
-    let t = ThreadTime::now();
-    for _ in 0..frames {
-        run_one_frame(&mut plain);
-    }
-    let plain_fps = frames as f64 / t.elapsed().as_secs_f64();
-
     let mut s = Session::new(core(&bytes), Symbols::default(), 1 << 30);
     // A byte whose last change is early on: changed in the first 10 s, then constant at
     // every one of the 1-second samples taken over the next ten minutes.
@@ -144,6 +136,15 @@ fn bench(path: &str) -> String {
     let t = ThreadTime::now();
     s.run_frames_unobserved(600);
     let timeline_fps = 600.0 / t.elapsed().as_secs_f64();
+    // Plain speed over the same frames: the core alone with every fast path and sound on,
+    // as `backspin bench` runs it.
+    let mut plain = s.timeline().core().clone();
+    plain.set_fast_paths(FastPaths::ALL);
+    let t = ThreadTime::now();
+    for _ in 0..600 {
+        run_one_frame(&mut plain);
+    }
+    let plain_fps = 600.0 / t.elapsed().as_secs_f64();
     let t = ThreadTime::now();
     let from = s.timeline().frame();
     let debug_frames = 600;
