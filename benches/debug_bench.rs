@@ -5,13 +5,18 @@
 //! - `reverse_break_s`: reverse continue to an instruction breakpoint hit 30 s back;
 //! - `step_back_p50_ms`, `step_back_p99_ms`: 1,000 single steps back;
 //! - `continue_ratio`: speed of a continue with 8 instruction breakpoints and 4 write
-//!   watchpoints (on WRAM bytes that stayed the same for ten minutes) set over plain
-//!   `run_frame` speed (`timeline_fps`: the session's timeline running frames and recording
-//!   its history, without a debugger's run).
+//!   watchpoints (on WRAM bytes that stayed the same for ten minutes) set, over
+//!   `plain_fps`: the core alone on the same 600 frames (`run_one_frame`, sound on, as
+//!   `backspin bench` runs); `timeline_fps`: the session's timeline running frames and
+//!   recording its history, without a debugger's run.
+//!
+//! Times are the bench thread's CPU time.
 
-use backspin_core::{Core, Model, Options, Rom, run_one_frame};
+use backspin_core::{Core, FastPaths, Model, Options, Rom, run_one_frame};
 use backspin_debug::{AccessKind, BreakpointSpec, Motion, Session, Symbols};
-use std::time::Instant;
+// CPU time of this thread, not wall time: the machines it runs on are shared, and wall
+// time there counts the other programs' turns too.
+use cpu_time::ThreadTime;
 
 const FRAMES_PER_MINUTE: u64 = 3600;
 
@@ -32,15 +37,6 @@ fn wram(session: &mut Session) -> Vec<u8> {
 
 fn bench(path: &str) -> String {
     let bytes = std::fs::read(path).expect("readable ROM");
-    // Plain speed: frames per second of the core alone.
-    let mut plain = core(&bytes);
-    let frames = 600;
-    let t = Instant::now();
-    for _ in 0..frames {
-        run_one_frame(&mut plain);
-    }
-    let plain_fps = frames as f64 / t.elapsed().as_secs_f64();
-
     let mut s = Session::new(core(&bytes), Symbols::default(), 1 << 30);
     // A byte whose last change is early on: changed in the first 10 s, then constant at
     // every one of the 1-second samples taken over the next ten minutes.
@@ -77,7 +73,7 @@ fn bench(path: &str) -> String {
     let end_frame = s.timeline().frame();
     let reverse_watch = watched.map(|addr| {
         s.add_watchpoint(&format!("${addr:04X}"), 1, AccessKind::Write, None).expect("watchpoint");
-        let t = Instant::now();
+        let t = ThreadTime::now();
         let reason = s.reverse_continue().expect("reverse continue");
         let secs = t.elapsed().as_secs_f64();
         let frame = s.timeline().frame();
@@ -105,7 +101,7 @@ fn bench(path: &str) -> String {
         format!("${pc:04X}"),
         Some(format!("frame == {target}")),
     )]);
-    let t = Instant::now();
+    let t = ThreadTime::now();
     let reason = s.reverse_continue().expect("reverse continue");
     let reverse_break = t.elapsed().as_secs_f64();
     let break_frame = s.timeline().frame();
@@ -118,7 +114,7 @@ fn bench(path: &str) -> String {
     }
     let mut times: Vec<f64> = (0..1000)
         .map(|_| {
-            let t = Instant::now();
+            let t = ThreadTime::now();
             s.step_back().expect("step back");
             t.elapsed().as_secs_f64() * 1000.0
         })
@@ -137,10 +133,19 @@ fn bench(path: &str) -> String {
     // The same frames on the session's timeline without a debugger's run (recording the
     // rewind history every frame), then a continue in slices, as the adapter runs it
     // between messages.
-    let t = Instant::now();
+    let t = ThreadTime::now();
     s.run_frames_unobserved(600);
     let timeline_fps = 600.0 / t.elapsed().as_secs_f64();
-    let t = Instant::now();
+    // Plain speed over the same frames: the core alone with every fast path and sound on,
+    // as `backspin bench` runs it.
+    let mut plain = s.timeline().core().clone();
+    plain.set_fast_paths(FastPaths::ALL);
+    let t = ThreadTime::now();
+    for _ in 0..600 {
+        run_one_frame(&mut plain);
+    }
+    let plain_fps = 600.0 / t.elapsed().as_secs_f64();
+    let t = ThreadTime::now();
     let from = s.timeline().frame();
     let debug_frames = 600;
     let mut hits = 0;

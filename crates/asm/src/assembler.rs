@@ -53,6 +53,8 @@ pub(crate) struct Assembler {
     pub(crate) variables: HashMap<String, i64>,
     /// Labels in floating sections: (name, section, offset), defined once placed.
     pub(crate) floating_labels: Vec<(String, usize, u32)>,
+    /// Every label defined (not constants or variables) and its section, for `.sym`.
+    pub(crate) labels: Vec<(String, usize)>,
     /// Lines processed so far and `REPT`/`IF` nesting, both bounded.
     pub(crate) lines_run: u64,
     pub(crate) block_depth: u32,
@@ -106,6 +108,7 @@ impl Assembler {
             scope: String::new(),
             variables: HashMap::new(),
             floating_labels: Vec::new(),
+            labels: Vec::new(),
             lines_run: 0,
             block_depth: 0,
             stmts: Vec::new(),

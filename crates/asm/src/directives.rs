@@ -58,6 +58,7 @@ impl Assembler {
             self.scope = name;
         }
         let (index, addr) = self.here()?;
+        self.labels.push((full.clone(), index));
         let (floating, start) = (self.sections[index].floating, self.sections[index].start);
         if floating {
             // Its address is known once the section is placed.

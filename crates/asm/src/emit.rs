@@ -5,20 +5,27 @@ use crate::AsmError;
 use crate::assembler::{Assembler, DataItem, StmtKind};
 use crate::encode::{encode, value8, value16};
 use crate::header;
+use crate::line_table::{LineEntry, LineTable};
 use crate::sections::{Kind, Section};
 use crate::sources::Loc;
 
+/// An emitted image, which statement (index + 1) wrote each byte, and each statement's
+/// byte count.
+pub(crate) type Image = (Vec<u8>, Vec<u32>, Vec<u32>);
+
 impl Assembler {
     /// Second pass: evaluates every statement and writes its bytes into an image of `len`
-    /// bytes, at the offset `offset(section, address)` gives.
+    /// bytes, at the offset `offset(section, address)` gives. Also returns which statement
+    /// (index + 1) wrote each byte, and each statement's byte count (in statement order).
     pub(crate) fn emit_image(
         &self,
         len: usize,
         offset: impl Fn(&Section, u32) -> usize,
-    ) -> Result<(Vec<u8>, Vec<u32>), AsmError> {
+    ) -> Result<Image, AsmError> {
         let mut image = vec![0xFF; len];
         // Which statement (index + 1) wrote each byte, to report overlaps.
         let mut owner = vec![0u32; len];
+        let mut sizes = Vec::with_capacity(self.stmts.len());
         for (index, stmt) in self.stmts.iter().enumerate() {
             let err = |m: String| self.sources.error(stmt.loc, m);
             let section = &self.sections[stmt.section];
@@ -62,6 +69,7 @@ impl Assembler {
                 }
             };
             let start = offset(section, addr);
+            sizes.push(bytes.len() as u32);
             for (i, byte) in bytes.into_iter().enumerate() {
                 let at = start + i;
                 if owner[at] != 0 {
@@ -75,10 +83,70 @@ impl Assembler {
                 image[at] = byte;
             }
         }
-        Ok((image, owner))
+        Ok((image, owner, sizes))
     }
 
-    pub(crate) fn emit_rom(&self) -> Result<Vec<u8>, AsmError> {
+    /// Where each statement's bytes went (after `emit_image`'s `sizes`), and the source
+    /// files by index.
+    pub(crate) fn line_table(&self, sizes: &[u32]) -> LineTable {
+        let mut entries: Vec<LineEntry> = self
+            .stmts
+            .iter()
+            .zip(sizes)
+            .filter(|&(_, &size)| size > 0)
+            .map(|(stmt, &size)| {
+                let section = &self.sections[stmt.section];
+                LineEntry {
+                    bank: if section.kind == Kind::Romx {
+                        section.bank as u16
+                    } else {
+                        0
+                    },
+                    addr: (section.start + stmt.offset) as u16,
+                    len: size.min(u32::from(u16::MAX)) as u16,
+                    file: stmt.loc.file,
+                    line: stmt.loc.line,
+                }
+            })
+            .collect();
+        entries.sort_by_key(|e| (e.bank, e.addr));
+        // Absolute paths, as an editor names the files it shows.
+        let files = self
+            .sources
+            .names
+            .iter()
+            .map(|name| match std::fs::canonicalize(name) {
+                Ok(path) => path.display().to_string(),
+                Err(_) => name.clone(),
+            })
+            .collect();
+        LineTable { files, entries }
+    }
+
+    /// Every label as a `.sym` file (RGBDS's format: `BANK:ADDR name`, banks in hex as
+    /// RGBDS numbers them), sorted by bank and address.
+    pub(crate) fn sym_text(&self) -> String {
+        let mut labels: Vec<(u32, i64, &str)> = self
+            .labels
+            .iter()
+            .filter_map(|(name, section)| {
+                let section = &self.sections[*section];
+                let bank = match section.kind {
+                    Kind::Romx | Kind::Wramx | Kind::Sram | Kind::Vram => section.bank,
+                    _ => 0,
+                };
+                Some((bank, *self.symbols.get(name)?, name.as_str()))
+            })
+            .collect();
+        labels.sort();
+        let mut out = String::from("; labels written by backspin-asm\n");
+        for (bank, addr, name) in labels {
+            out.push_str(&format!("{bank:02X}:{:04X} {name}\n", addr & 0xFFFF));
+        }
+        out
+    }
+
+    pub(crate) fn emit_rom(&self) -> Result<(Vec<u8>, LineTable), AsmError> {
         let banks_used = self
             .sections
             .iter()
@@ -106,7 +174,7 @@ impl Assembler {
             size_code = code;
         }
         let len = 0x8000usize << size_code;
-        let (mut rom, owner) = self.emit_image(len, |section, addr| match section.kind {
+        let (mut rom, owner, sizes) = self.emit_image(len, |section, addr| match section.kind {
             Kind::Romx => section.bank as usize * 0x4000 + (addr as usize - 0x4000),
             _ => addr as usize,
         })?;
@@ -119,6 +187,6 @@ impl Assembler {
             ));
         }
         header::fix_up(&mut rom, &self.header, size_code);
-        Ok(rom)
+        Ok((rom, self.line_table(&sizes)))
     }
 }

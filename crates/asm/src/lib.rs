@@ -40,6 +40,7 @@ mod encode;
 mod expr;
 mod header;
 mod lexer;
+mod line_table;
 mod sections;
 mod sources;
 
@@ -49,6 +50,7 @@ use sources::Sources;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+pub use line_table::{LineEntry, LineTable};
 pub use sources::BUILTIN_INCLUDES;
 
 /// An assembly error at a source position. Displays as `file:line: message`.
@@ -81,6 +83,21 @@ pub struct Assembled {
     /// Every file read (the source, its includes and binaries, not built-in includes): a
     /// build script prints `cargo:rerun-if-changed=` for each.
     pub files: Vec<PathBuf>,
+    /// The labels (not constants) as a `.sym` file in RGBDS's format.
+    pub sym: String,
+    /// Which source line put which bytes where (empty for snippets); write it beside the
+    /// `.sym` with [`LineTable::to_text`] as a `.lines` file.
+    pub lines: LineTable,
+}
+
+impl Assembled {
+    /// Writes the ROM to `rom_path` and, beside it, its labels (`.sym`) and line table
+    /// (`.lines`): what `backspin debug` reads.
+    pub fn write_with_debug_info(&self, rom_path: &Path) -> std::io::Result<()> {
+        std::fs::write(rom_path, &self.rom)?;
+        std::fs::write(rom_path.with_extension("sym"), &self.sym)?;
+        std::fs::write(rom_path.with_extension("lines"), self.lines.to_text())
+    }
 }
 
 /// Assembles the file at `path` into a ROM image with its header filled in.
@@ -165,17 +182,21 @@ fn assemble_source(
     asm.run_lines(&lines)?;
     asm.sources.lines = lines;
     asm.place_floating_sections()?;
-    let rom = match mode {
+    let (rom, lines) = match mode {
         Mode::Rom => asm.emit_rom()?,
         Mode::Snippet(_) => {
-            let (image, _) = asm.emit_image(0x10000, |_, addr| addr as usize)?;
+            let (image, _, _) = asm.emit_image(0x10000, |_, addr| addr as usize)?;
             let section = &asm.sections[0];
-            image[section.start as usize..(section.start + section.size) as usize].to_vec()
+            let code = &image[section.start as usize..(section.start + section.size) as usize];
+            (code.to_vec(), LineTable::default())
         }
     };
+    let sym = asm.sym_text();
     Ok(Assembled {
         rom,
         symbols: asm.symbols.into_iter().collect(),
         files: asm.sources.files,
+        sym,
+        lines,
     })
 }

@@ -18,7 +18,8 @@ pub(crate) enum Paused {
     AtBreakpointAddress,
     /// After a step that wrote watched bytes (`Watcher::written`).
     Wrote,
-    /// The frame ended, the cycle limit passed, or the CPU executed `LD B,B` or locked.
+    /// The frame ended, the cycle limit passed, the CPU executed `LD B,B` or locked, or
+    /// the call stack got back to `Watcher::until_depth` (see `Watcher::returned`).
     Other,
 }
 
@@ -35,6 +36,12 @@ pub(crate) struct Watcher {
     pub(crate) starts: Option<Vec<(u64, usize)>>,
     pub(crate) stacks: Vec<Vec<CallFrame>>,
     calls_changed: bool,
+    /// With `Some(depth)`, the run stops after a step that leaves at most `depth` calls
+    /// with the CPU at an instruction.
+    pub(crate) until_depth: Option<usize>,
+    /// Whether the last run stopped for `until_depth` (it may have written watched bytes
+    /// in the same step, so `Paused` can say `Wrote` instead).
+    pub(crate) returned: bool,
 }
 
 impl Watcher {
@@ -57,6 +64,8 @@ impl Watcher {
             starts: record_starts.then(Vec::new),
             stacks: Vec::new(),
             calls_changed: true,
+            until_depth: None,
+            returned: false,
         }
     }
 
@@ -145,7 +154,10 @@ impl StepObserver for Watcher {
             self.calls.pop();
             self.calls_changed = true;
         }
-        false
+        self.returned = self
+            .until_depth
+            .is_some_and(|depth| self.calls.len() <= depth && after.mode() == CpuMode::Running);
+        self.returned
     }
 }
 
@@ -168,6 +180,7 @@ impl Session {
     pub(crate) fn run_observed(&mut self, watcher: &mut Watcher, max_m_cycles: u64) -> Paused {
         watcher.written.clear();
         watcher.at_address = false;
+        watcher.returned = false;
         let frame = self.timeline.frame();
         self.timeline.run_observed(max_m_cycles, watcher);
         if self.timeline.frame() != frame {

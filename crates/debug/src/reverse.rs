@@ -5,8 +5,13 @@
 
 use crate::observed::Paused;
 use crate::points::AccessKind;
-use crate::session::{Boundary, CallFrame, Session, StopReason};
+use crate::session::{Boundaries, CallFrame, Session, StopReason};
 use backspin_core::state::CpuMode;
+use backspin_rewind::Checkpoint;
+
+/// M-cycles between the checkpoints a step back keeps in the frame it scans (a quarter of
+/// a frame): landing on an instruction re-simulates at most this far.
+const CHECKPOINT_EVERY: u64 = 4096;
 
 /// An instruction boundary found by re-simulation.
 pub(crate) struct Mark {
@@ -29,29 +34,44 @@ impl Session {
 
     /// Re-simulates from the end of `frame` until `until` or the next frame end; marks
     /// every instruction boundary where the CPU runs (`all`) or only hits.
-    fn scan(&mut self, frame: u64, until: u64, all: bool) -> Result<Vec<Mark>, String> {
+    /// With `checkpoints`, keeps one at the frame end and every `CHECKPOINT_EVERY` M-cycles
+    /// after it.
+    fn scan(
+        &mut self,
+        frame: u64,
+        until: u64,
+        all: bool,
+        checkpoints: Option<&mut Vec<Checkpoint>>,
+    ) -> Result<Vec<Mark>, String> {
         if self.observable() {
-            return self.scan_observed(frame, until, all);
+            return self.scan_span(frame, frame, until, all, checkpoints);
         }
-        self.scan_stepping(frame, until, all)
+        self.scan_stepping(frame, until, all, checkpoints)
     }
 
-    /// `scan` through the core's observed run: instruction starts come from the core, and
-    /// conditions are judged only at breakpoint addresses and watched writes. Marks carry
-    /// no LY (0).
-    fn scan_observed(&mut self, frame: u64, until: u64, all: bool) -> Result<Vec<Mark>, String> {
-        self.scan_span(frame, frame, until, all)
+    /// Keeps a checkpoint when the last one kept is `CHECKPOINT_EVERY` M-cycles back.
+    fn keep_checkpoint(&self, checkpoints: &mut Option<&mut Vec<Checkpoint>>) {
+        if let Some(list) = checkpoints {
+            let due = list
+                .last()
+                .is_none_or(|c| self.timeline.cycle() - c.cycle() >= CHECKPOINT_EVERY);
+            if due {
+                list.push(self.timeline.checkpoint());
+            }
+        }
     }
 
     /// Re-simulates through the core's observed run from the end of `first` while the
     /// frame is at most `last` and the cycle before `until`, marking instruction starts
-    /// (`all`) or only hits.
+    /// (`all`) or only hits. Instruction starts come from the core, and conditions are
+    /// judged only at breakpoint addresses and watched writes; marks carry no LY (0).
     fn scan_span(
         &mut self,
         first: u64,
         last: u64,
         until: u64,
         all: bool,
+        mut checkpoints: Option<&mut Vec<Checkpoint>>,
     ) -> Result<Vec<Mark>, String> {
         self.seek_frame(first)?;
         let mut watcher = self.watcher(all);
@@ -84,7 +104,12 @@ impl Session {
                 break;
             }
             let base = cycle.wrapping_sub(self.timeline.core().m_cycles());
-            let paused = self.run_observed(&mut watcher, until - cycle);
+            let mut budget = until - cycle;
+            if checkpoints.is_some() {
+                self.keep_checkpoint(&mut checkpoints);
+                budget = budget.min(CHECKPOINT_EVERY);
+            }
+            let paused = self.run_observed(&mut watcher, budget);
             if let Some(starts) = watcher.starts.as_mut() {
                 for (m_cycle, stack) in starts.drain(..) {
                     marks.push(Mark {
@@ -110,19 +135,26 @@ impl Session {
     /// without drawing.
     fn last_hit(&mut self, first: u64, last: u64, until: u64) -> Result<Option<Mark>, String> {
         self.timeline.set_drawing(false);
-        let marks = self.scan_span(first, last, until, false);
+        let marks = self.scan_span(first, last, until, false, None);
         self.timeline.set_drawing(true);
         Ok(marks?.into_iter().rev().find(|m| m.hit.is_some()))
     }
 
     /// `scan` one `Core::step` at a time (what the observed run cannot watch, and LY).
-    fn scan_stepping(&mut self, frame: u64, until: u64, all: bool) -> Result<Vec<Mark>, String> {
+    fn scan_stepping(
+        &mut self,
+        frame: u64,
+        until: u64,
+        all: bool,
+        mut checkpoints: Option<&mut Vec<Checkpoint>>,
+    ) -> Result<Vec<Mark>, String> {
         self.seek_frame(frame)?;
         let watch = !self.watchpoints.is_empty();
         let mut marks = Vec::new();
         // A watchpoint hit belongs to the boundary after the instruction that made it.
         let mut pending_watch = None;
         while self.timeline.frame() == frame && self.timeline.cycle() < until {
+            self.keep_checkpoint(&mut checkpoints);
             let cycle = self.timeline.cycle();
             let running = self.timeline.core().state().cpu.mode() == CpuMode::Running;
             let hit = pending_watch
@@ -160,9 +192,15 @@ impl Session {
         Ok(marks)
     }
 
-    /// Puts the machine at the mark's boundary after the end of `frame`.
-    fn land(&mut self, mark: Mark) -> Result<(), String> {
-        self.timeline.seek(mark.frame).map_err(|e| e.to_string())?;
+    /// Puts the machine at the mark's boundary after the end of `frame`: from the newest
+    /// of `checkpoints` (taken on the way there) not after it, or from a seek.
+    fn land(&mut self, mark: Mark, checkpoints: &[Checkpoint]) -> Result<(), String> {
+        match checkpoints.iter().rev().find(|c| c.cycle() <= mark.cycle) {
+            Some(checkpoint) => self.timeline.restore_checkpoint(checkpoint),
+            None => {
+                self.timeline.seek(mark.frame).map_err(|e| e.to_string())?;
+            }
+        }
         self.timeline.run_to_cycle(mark.cycle);
         self.calls = mark.calls;
         Ok(())
@@ -183,38 +221,47 @@ impl Session {
     }
 
     /// One instruction back (a halted stretch counts as part of the instruction before).
+    /// The first step back into a frame re-simulates it up to now, keeping its instruction
+    /// boundaries and a few checkpoints; later steps land from the nearest checkpoint.
     pub fn step_back(&mut self) -> Result<StopReason, String> {
         let now = self.timeline.cycle();
-        if let Some((frame, list)) = self.boundaries.take()
-            && let Some(i) = list.iter().position(|(c, _)| *c == now)
+        if let Some(cached) = self.boundaries.take()
+            && let Some(i) = cached.list.iter().position(|(c, _)| *c == now)
             && i > 0
         {
-            let (cycle, calls) = list[i - 1].clone();
-            self.land(Mark {
-                frame,
+            let (cycle, calls) = cached.list[i - 1].clone();
+            let mark = Mark {
+                frame: cached.frame,
                 cycle,
                 ly: 0,
                 calls,
                 hit: None,
-            })?;
-            self.boundaries = Some((frame, list));
+            };
+            self.land(mark, &cached.checkpoints)?;
+            self.boundaries = Some(cached);
             return Ok(StopReason::Step);
         }
         let oldest = self.oldest_frame()?;
         let mut frame = self.timeline.frame();
         loop {
-            let marks = self.scan(frame, now, true)?;
+            let mut checkpoints = Vec::new();
+            let marks = self.scan(frame, now, true, Some(&mut checkpoints))?;
             if !marks.is_empty() {
-                let list: Vec<Boundary> = marks.into_iter().map(|m| (m.cycle, m.calls)).collect();
+                let list: Vec<_> = marks.into_iter().map(|m| (m.cycle, m.calls)).collect();
                 let (cycle, calls) = list[list.len() - 1].clone();
-                self.land(Mark {
+                let mark = Mark {
                     frame,
                     cycle,
                     ly: 0,
                     calls,
                     hit: None,
-                })?;
-                self.boundaries = Some((frame, list));
+                };
+                self.land(mark, &checkpoints)?;
+                self.boundaries = Some(Boundaries {
+                    frame,
+                    list,
+                    checkpoints,
+                });
                 return Ok(StopReason::Step);
             }
             if frame <= oldest {
@@ -258,10 +305,10 @@ impl Session {
                 _ => true,
             };
             if scan_it {
-                let marks = self.scan(frame, now, false)?;
+                let marks = self.scan(frame, now, false, None)?;
                 if let Some(mark) = marks.into_iter().rev().find(|m| m.hit.is_some()) {
                     let reason = mark.hit.unwrap_or(StopReason::Step);
-                    self.land(mark)?;
+                    self.land(mark, &[])?;
                     return Ok(reason);
                 }
             }
@@ -315,16 +362,19 @@ impl Session {
 
     fn land_on_hit(&mut self, mark: Mark) -> Result<StopReason, String> {
         let reason = mark.hit.unwrap_or(StopReason::Step);
-        self.land(mark)?;
+        self.land(mark, &[])?;
         Ok(reason)
     }
 
     /// The newest stored frame before `frame` at whose end the watched bytes differ from
-    /// the next stored frame's, with that next frame: the change was made between them.
+    /// those at the end of the next stored frame (or of `frame` itself, which need not be
+    /// stored), with that next frame: the change was made between them. Leaves the
+    /// timeline at the end of `frame`.
     fn last_change_before(&mut self, frame: u64) -> Result<Option<(u64, u64)>, String> {
         let ranges: Vec<(u16, u16)> = self.watchpoints.iter().map(|w| (w.start, w.len)).collect();
+        self.seek_frame(frame)?;
+        let mut later = Some((frame, self.watched_bytes()));
         let mut scratch = self.timeline.core().clone();
-        let mut later: Option<(u64, Vec<u8>)> = None;
         let mut found = None;
         let mut bytes = Vec::new();
         self.timeline
@@ -393,9 +443,9 @@ impl Session {
         let oldest = self.oldest_frame()?;
         let mut frame = self.timeline.frame();
         loop {
-            let marks = self.scan_stepping(frame, now, true)?;
+            let marks = self.scan_stepping(frame, now, true, None)?;
             if let Some(mark) = marks.into_iter().rev().find(|m| m.ly != ly) {
-                self.land(mark)?;
+                self.land(mark, &[])?;
                 return Ok(StopReason::Step);
             }
             if frame <= oldest {

@@ -6,10 +6,11 @@ use crate::expr::Expr;
 use crate::machine_view::View;
 use crate::observed::Paused;
 use crate::points::{Breakpoint, Watchpoint};
+use crate::source_lines::SourceLines;
 use crate::symbols::Symbols;
 use backspin_core::Core;
 use backspin_core::state::CpuMode;
-use backspin_rewind::Timeline;
+use backspin_rewind::{Config, Timeline};
 use std::collections::BTreeMap;
 
 /// One entry of the call stack: a CALL, RST or interrupt dispatch not yet returned from.
@@ -26,6 +27,15 @@ pub struct CallFrame {
 
 /// An instruction boundary: its timeline cycle and the call stack there.
 pub(crate) type Boundary = (u64, Vec<CallFrame>);
+
+/// The instruction boundaries of one frame found by a step back, with checkpoints to land
+/// on them from (dropped with any change to the machine: they hold its old history).
+pub(crate) struct Boundaries {
+    /// The frame whose end the re-simulation started from.
+    pub(crate) frame: u64,
+    pub(crate) list: Vec<Boundary>,
+    pub(crate) checkpoints: Vec<backspin_rewind::Checkpoint>,
+}
 
 /// The deepest call stack kept: deeper recursion drops the outermost frames.
 pub(crate) const MAX_CALL_DEPTH: usize = 256;
@@ -83,14 +93,14 @@ pub(crate) struct Stepped {
 pub struct Session {
     pub(crate) timeline: Timeline,
     pub(crate) symbols: Symbols,
+    pub(crate) source_lines: SourceLines,
     pub(crate) breakpoints: Vec<Breakpoint>,
     pub(crate) watchpoints: Vec<Watchpoint>,
     pub(crate) calls: Vec<CallFrame>,
     /// The call stack at each frame end passed, for re-simulation from there.
     pub(crate) calls_at_frame: BTreeMap<u64, Vec<CallFrame>>,
-    /// Instruction boundaries of one frame found by the last backward step (frame, the
-    /// timeline cycle of each boundary and the call stack there).
-    pub(crate) boundaries: Option<(u64, Vec<Boundary>)>,
+    /// Instruction boundaries of one frame found by the last backward step.
+    pub(crate) boundaries: Option<Boundaries>,
     pub(crate) run: Option<Run>,
     /// Logpoint output not yet taken by the client.
     pub(crate) log: Vec<String>,
@@ -100,18 +110,39 @@ pub struct Session {
     next_id: u32,
 }
 
+/// The session's history stores every this many frames: storing is most of what running
+/// forward costs, and going back re-simulates the frames between (a few hundred
+/// microseconds; a step back keeps checkpoints so it pays that once per frame).
+const CAPTURE_EVERY: u32 = 4;
+
 /// How much rewind history a session keeps: with the default it holds well over ten
 /// emulated minutes of a typical game.
 pub const DEFAULT_HISTORY_BYTES: usize = 256 << 20;
 
 impl Session {
     /// A session over `core` with `history_bytes` of rewind history.
-    pub fn new(core: Core, symbols: Symbols, history_bytes: usize) -> Session {
-        let mut timeline = Timeline::new(core, history_bytes);
+    pub fn new(mut core: Core, symbols: Symbols, history_bytes: usize) -> Session {
+        // Nobody hears a debugging session: the APU keeps its state but makes no samples
+        // (the emulation is the same either way).
+        let mut fast = core.fast_paths();
+        fast.audio_synthesis = false;
+        core.set_fast_paths(fast);
+        let config = Config {
+            capture_every: CAPTURE_EVERY,
+            ..Config::new(history_bytes)
+        };
+        let mut timeline = Timeline::with_config(core, config);
         timeline.set_drawing(true);
+        Session::attach(timeline, symbols)
+    }
+
+    /// A session over a timeline already playing (a window's, which a debugger attaches
+    /// to): its history and settings stay as they are.
+    pub fn attach(timeline: Timeline, symbols: Symbols) -> Session {
         let mut session = Session {
             timeline,
             symbols,
+            source_lines: SourceLines::default(),
             breakpoints: Vec::new(),
             watchpoints: Vec::new(),
             calls: Vec::new(),
@@ -122,8 +153,29 @@ impl Session {
             observed_runs: true,
             next_id: 1,
         };
-        session.calls_at_frame.insert(0, Vec::new());
+        // The calls made before attaching are unknown: the stack starts empty here.
+        let frame = session.timeline.frame();
+        session.calls_at_frame.insert(frame, Vec::new());
         session
+    }
+
+    /// Ends the session, handing the timeline back (to the window it was attached to).
+    pub fn into_timeline(self) -> Timeline {
+        self.timeline
+    }
+
+    /// Exchanges the session's timeline with `other` (a window lends it out to show its
+    /// picture between requests); swap back before the session is used again.
+    pub fn swap_timeline(&mut self, other: &mut Timeline) {
+        std::mem::swap(&mut self.timeline, other);
+    }
+
+    /// The buttons held from now on, as a timeline input (a player's, while attached).
+    pub fn set_buttons(&mut self, buttons: u8) {
+        if self.timeline.buttons() != buttons {
+            self.timeline.set_buttons(buttons);
+            self.forget_future();
+        }
     }
 
     /// The timeline (read-only: changes go through the session so its caches stay right).
@@ -144,6 +196,16 @@ impl Session {
     /// The labels.
     pub fn symbols(&self) -> &Symbols {
         &self.symbols
+    }
+
+    /// Source lines (from our assembler's line table) for breakpoints by file and line.
+    pub fn set_source_lines(&mut self, lines: SourceLines) {
+        self.source_lines = lines;
+    }
+
+    /// The source lines (empty without a line table).
+    pub fn source_lines(&self) -> &SourceLines {
+        &self.source_lines
     }
 
     /// The call stack, outermost first.
@@ -403,8 +465,12 @@ impl Session {
     /// Runs at most `budget` instructions of the run under way; Some when it stopped.
     pub fn advance(&mut self, budget: u64) -> Option<StopReason> {
         let run = self.run?;
-        if run.motion == Motion::Continue && self.observable() {
-            return self.advance_observed(budget);
+        let observed_motion = matches!(
+            run.motion,
+            Motion::Continue | Motion::Next | Motion::StepOut
+        );
+        if observed_motion && self.observable() {
+            return self.advance_observed(run, budget);
         }
         let watch = !self.watchpoints.is_empty();
         for _ in 0..budget {
@@ -419,12 +485,19 @@ impl Session {
         None
     }
 
-    /// `advance` for a continue the core's observed run can watch: the core stops only at
-    /// breakpoint addresses and watched writes, where conditions and hit counts are judged.
-    fn advance_observed(&mut self, budget: u64) -> Option<StopReason> {
+    /// `advance` for a continue, step over or step out the core's observed run can watch:
+    /// the core stops only at breakpoint addresses, watched writes and (stepping) where the
+    /// call stack is back to the depth wanted; conditions and hit counts are judged there.
+    fn advance_observed(&mut self, run: Run, budget: u64) -> Option<StopReason> {
         // An instruction takes one to six M-cycles, about two on average.
         let mut left = budget.saturating_mul(2).max(1);
         let mut watcher = self.watcher(false);
+        watcher.until_depth = match run.motion {
+            Motion::Next => Some(run.depth),
+            // Out of the outermost frame there is nowhere to return to: a continue.
+            Motion::StepOut => run.depth.checked_sub(1),
+            _ => None,
+        };
         let stop = loop {
             let start = self.timeline.cycle();
             let paused = self.run_observed(&mut watcher, left);
@@ -445,6 +518,9 @@ impl Session {
             }
             if self.timeline.core().state().cpu.mode() == CpuMode::Locked {
                 break Some(StopReason::Locked);
+            }
+            if watcher.returned {
+                break Some(StopReason::Step);
             }
             if left == 0 || ran == 0 {
                 break None;

@@ -298,3 +298,54 @@ fn ten_thousand_fuzzed_messages_get_answers_and_the_session_survives() {
     assert_eq!(threads["body"]["threads"][0]["id"], 1);
     c.ok("stackTrace", json!({"threadId": 1}));
 }
+
+/// The line of `counter.asm` (1-based) whose text is `text`, trimmed.
+fn counter_line(text: &str) -> u32 {
+    let source = include_str!("roms/counter.asm");
+    1 + source
+        .lines()
+        .position(|l| l.trim() == text)
+        .expect("line in counter.asm") as u32
+}
+
+#[test]
+fn source_breakpoints_go_by_file_and_line_and_frames_carry_lines() {
+    let mut c = Client::new();
+    c.ok("initialize", json!({"adapterID": "backspin"}));
+    c.ok(
+        "launch",
+        json!({"program": "counter.gb", "stopOnEntry": true}),
+    );
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/roms/counter.asm");
+    // The label line has no code: the breakpoint moves to the line below.
+    let label = counter_line("Increment:");
+    let (bps, _) = c.ok(
+        "setBreakpoints",
+        json!({"source": {"path": path}, "breakpoints": [{"line": label}, {"line": 100_000}]}),
+    );
+    let placed = &bps["body"]["breakpoints"];
+    assert_eq!(placed[0]["verified"], true, "{placed}");
+    assert_eq!(placed[0]["line"], label + 1);
+    assert_eq!(placed[1]["verified"], false);
+    // An included file this ROM does not hold is refused with a reason.
+    let (other, _) = c.ok(
+        "setBreakpoints",
+        json!({"source": {"path": "/nowhere/else.asm"}, "breakpoints": [{"line": 1}]}),
+    );
+    assert_eq!(other["body"]["breakpoints"][0]["verified"], false);
+    c.ok("configurationDone", json!({}));
+    let (_, events) = c.ok("continue", json!({"threadId": 1}));
+    assert_eq!(Client::stopped(&events)["reason"], "breakpoint");
+    let (trace, _) = c.ok("stackTrace", json!({"threadId": 1}));
+    let frames = &trace["body"]["stackFrames"];
+    assert_eq!(frames[0]["line"], label + 1);
+    assert!(
+        frames[0]["source"]["path"]
+            .as_str()
+            .unwrap()
+            .ends_with("counter.asm")
+    );
+    // The caller's frame is the `call Increment` line in the main loop.
+    let call = counter_line("MainLoop:") + 1;
+    assert_eq!(frames[1]["line"], call);
+}

@@ -178,7 +178,7 @@ fn stop(s: &backspin_debug::Session, reason: StopReason) -> Stop {
     (reason, pc(s), s.calls().to_vec(), state_bytes(s))
 }
 
-/// Continues, reverse continues and steps back with breakpoints (one conditional) and a
+/// Continues, reverse continues, steps over and out and steps back with breakpoints (one conditional) and a
 /// write watchpoint, through the core's observed run or one step at a time.
 fn journey(observed: bool) -> Vec<Stop> {
     let mut s = support::session();
@@ -203,6 +203,25 @@ fn journey(observed: bool) -> Vec<Stop> {
         stops.push(stop(&s, reason));
     }
     for _ in 0..30 {
+        let reason = s.step_back().unwrap();
+        stops.push(stop(&s, reason));
+    }
+    // Steps over and out (into calls, out of them, and out of the outermost frame, which
+    // runs on to a breakpoint or the watchpoint), then back over them.
+    let steps = [Motion::Next; 40].into_iter().chain([
+        Motion::StepIn,
+        Motion::StepIn,
+        Motion::StepOut,
+        Motion::StepIn,
+        Motion::Next,
+        Motion::StepOut,
+        Motion::StepOut,
+    ]);
+    for motion in steps {
+        let reason = s.run_to_stop(motion);
+        stops.push(stop(&s, reason));
+    }
+    for _ in 0..60 {
         let reason = s.step_back().unwrap();
         stops.push(stop(&s, reason));
     }

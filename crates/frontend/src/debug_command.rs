@@ -6,8 +6,8 @@ use crate::headless::{load_boot_rom, model_of};
 use crate::rom_file::load_rom;
 use crate::{CliResult, ModelArg};
 use backspin_core::{Core, Model, Options};
-use backspin_debug::Symbols;
-use backspin_debug::dap::{Adapter, LaunchArgs, serve};
+use backspin_debug::dap::{Adapter, LaunchArgs, Program, serve};
+use backspin_debug::{LineTable, SourceLines, Symbols};
 use clap::Args;
 use std::io::BufReader;
 use std::path::{Path, PathBuf};
@@ -27,7 +27,8 @@ use std::process::ExitCode;
 pub struct DebugArgs {
     /// The ROM (the client's `launch` may name another as `program`).
     pub rom: Option<PathBuf>,
-    /// Labels (an RGBDS `.sym` file); default: the ROM's name with `.sym`, if present.
+    /// Labels (an RGBDS `.sym` file); default: the ROM's name with `.sym`, if present. A
+    /// line table from our assembler beside it (`.lines`) gives breakpoints by source line.
     #[arg(long)]
     pub sym: Option<PathBuf>,
     #[arg(long, value_enum, default_value_t = ModelArg::Auto)]
@@ -77,8 +78,9 @@ pub fn run(args: &DebugArgs) -> CliResult {
     Ok(ExitCode::SUCCESS)
 }
 
-/// The machine and labels for a launch: the client's arguments, else the command line's.
-fn load(asked: &LaunchArgs, defaults: &LaunchArgs) -> Result<(Core, Symbols), CliError> {
+/// The machine, labels and source lines for a launch: the client's arguments, else the
+/// command line's.
+fn load(asked: &LaunchArgs, defaults: &LaunchArgs) -> Result<Program, CliError> {
     let pick = |a: &Option<String>, b: &Option<String>| a.clone().or_else(|| b.clone());
     let program = pick(&asked.program, &defaults.program)
         .ok_or_else(|| CliError::without_path("no ROM: give `program` in launch.json"))?;
@@ -104,19 +106,41 @@ fn load(asked: &LaunchArgs, defaults: &LaunchArgs) -> Result<(Core, Symbols), Cl
             ));
         }
     };
-    let sym = pick(&asked.sym, &defaults.sym).map(PathBuf::from);
-    let symbols = match sym {
-        Some(path) => read_symbols(&path)?,
-        None => {
-            let beside = program.with_extension("sym");
-            if beside.exists() {
-                read_symbols(&beside)?
-            } else {
-                Symbols::default()
-            }
-        }
+    let named = pick(&asked.sym, &defaults.sym).map(PathBuf::from);
+    let given = named.is_some();
+    let sym = named.unwrap_or_else(|| program.with_extension("sym"));
+    let (symbols, lines) = labels_and_lines(&sym, given)?;
+    Ok(Program {
+        core: Core::new(rom, Options { model, boot_rom }),
+        symbols,
+        lines,
+    })
+}
+
+/// The labels in `sym` (which must exist when `required`) and our assembler's line table
+/// beside it (`game.lines`), if there is one.
+pub(crate) fn labels_and_lines(
+    sym: &Path,
+    required: bool,
+) -> Result<(Symbols, SourceLines), CliError> {
+    let symbols = if required || sym.exists() {
+        read_symbols(sym)?
+    } else {
+        Symbols::default()
     };
-    Ok((Core::new(rom, Options { model, boot_rom }), symbols))
+    let lines_path = sym.with_extension("lines");
+    let lines = if lines_path.exists() {
+        SourceLines::new(read_line_table(&lines_path)?)
+    } else {
+        SourceLines::default()
+    };
+    Ok((symbols, lines))
+}
+
+fn read_line_table(path: &Path) -> Result<LineTable, CliError> {
+    let bytes = read_user_file("line table", path, 256 << 20)?;
+    let text = String::from_utf8_lossy(&bytes);
+    LineTable::parse(&text).map_err(|e| CliError::new(e, path))
 }
 
 fn read_symbols(path: &Path) -> Result<Symbols, CliError> {

@@ -90,4 +90,4 @@ pub use rewinder::{
     Captured, Config, HistoryError, RewindError, Rewinder, SeekReport, Snapshot, Stats,
     frames_to_seconds,
 };
-pub use timeline::{RunUntil, Span, Timeline};
+pub use timeline::{Checkpoint, RunUntil, Span, Timeline};

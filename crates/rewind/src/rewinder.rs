@@ -522,6 +522,13 @@ impl Rewinder {
         self.present = Some(frame);
     }
 
+    /// Makes `frame` the present as a seek there does, for a core put back some other way
+    /// (a timeline checkpoint): no write counts as made at the present cycle.
+    pub(crate) fn arrive_at(&mut self, frame: u64) {
+        self.present = Some(frame);
+        self.logs.writes_made = (0, 0);
+    }
+
     /// Puts back a present frame read with [`Rewinder::present_frame`].
     pub(crate) fn restore_present(&mut self, present: Option<u64>) {
         self.present = present;

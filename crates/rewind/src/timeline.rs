@@ -6,7 +6,7 @@
 
 mod scripting;
 
-pub use scripting::RunUntil;
+pub use scripting::{Checkpoint, RunUntil};
 
 use crate::rewinder::{
     Captured, Config, EVENT_KINDS, EventKind, HistoryError, MemoryWrite, ResetMark, RewindError,

@@ -136,3 +136,19 @@ test('errors get error responses and the session goes on', async (t) => {
   const threads = await dc.threadsRequest();
   assert.strictEqual(threads.body.threads.length, 1);
 });
+
+test('breaks by source file and line (our assembler\'s line table)', async (t) => {
+  const dc = await session(t);
+  const source = path.resolve(__dirname, '../../../crates/debug/tests/roms/counter.asm');
+  const lines = require('node:fs').readFileSync(source, 'utf8').split('\n');
+  const label = lines.findIndex((l) => l.trim() === 'Increment:') + 1;
+  const bps = await dc.setBreakpointsRequest({ source: { path: source }, breakpoints: [{ line: label }] });
+  assert.strictEqual(bps.body.breakpoints[0].verified, true);
+  assert.strictEqual(bps.body.breakpoints[0].line, label + 1); // moved to the first code line
+  const stop = await stepping(dc, dc.continueRequest({ threadId: 1 }));
+  assert.strictEqual(stop.reason, 'breakpoint');
+  const trace = await dc.stackTraceRequest({ threadId: 1 });
+  const top = trace.body.stackFrames[0];
+  assert.strictEqual(top.line, label + 1);
+  assert.strictEqual(path.basename(top.source.path), 'counter.asm');
+});

@@ -165,20 +165,29 @@ fn state_hash(session: &Session) -> u32 {
 
 fn stack_trace(session: &Session) -> Value {
     let pc = session.timeline().core().state().cpu.pc;
-    let mut frames = vec![
-        json!({"id": 0, "name": place_name(session, pc), "line": 0, "column": 0,
-        "instructionPointerReference": format!("0x{pc:04X}")}),
-    ];
+    let mut frames = vec![frame(session, 0, String::new(), pc)];
     for (i, call) in session.calls().iter().rev().enumerate() {
         let kind = if call.interrupt { "interrupt at " } else { "" };
-        frames.push(
-            json!({"id": i + 1, "name": format!("{kind}{}", place_name(session, call.call_site)),
-            "line": 0, "column": 0,
-            "instructionPointerReference": format!("0x{:04X}", call.call_site)}),
-        );
+        frames.push(frame(session, i + 1, kind.into(), call.call_site));
     }
     let total = frames.len();
     json!({"stackFrames": frames, "totalFrames": total})
+}
+
+/// One stack frame at `addr`, with its source file and line when the line table has them.
+fn frame(session: &Session, id: usize, kind: String, addr: u16) -> Value {
+    let mut frame = json!({"id": id, "name": format!("{kind}{}", place_name(session, addr)),
+        "line": 0, "column": 0, "instructionPointerReference": format!("0x{addr:04X}")});
+    let bank = session.timeline().core().rom_bank_at(addr);
+    if let Some((path, line)) = session.source_lines().line_at(addr, bank) {
+        let name = std::path::Path::new(path)
+            .file_name()
+            .map_or(path.into(), |n| n.to_string_lossy());
+        frame["source"] = json!({"name": name, "path": path});
+        frame["line"] = json!(line);
+        frame["column"] = json!(1);
+    }
+    frame
 }
 
 fn variables(session: &mut Session, reference: i64) -> Reply {

@@ -9,10 +9,12 @@ mod transport;
 pub use transport::{read_message, write_message};
 
 use crate::session::{Session, StopReason};
+use crate::source_lines::SourceLines;
 use crate::symbols::Symbols;
 use backspin_core::Core;
 use serde::Deserialize;
 use serde_json::{Value, json};
+use std::collections::BTreeMap;
 use std::io::{BufRead, Write};
 use std::sync::mpsc;
 
@@ -32,8 +34,16 @@ pub struct LaunchArgs {
     pub boot_rom: Option<String>,
 }
 
-/// Builds the machine and its labels for a launch (the frontend's ROM loading).
-pub type Loader = Box<dyn FnMut(&LaunchArgs) -> Result<(Core, Symbols), String> + Send>;
+/// What a launch debugs: the machine, its labels and (for ROMs from our assembler) its
+/// source lines.
+pub struct Program {
+    pub core: Core,
+    pub symbols: Symbols,
+    pub lines: SourceLines,
+}
+
+/// Builds the program for a launch (the frontend's ROM loading).
+pub type Loader = Box<dyn FnMut(&LaunchArgs) -> Result<Program, String> + Send>;
 
 /// Instructions run between looks at the incoming messages while running (a pause
 /// answers within a few milliseconds).
@@ -47,7 +57,16 @@ pub struct Adapter {
     stop_on_entry: bool,
     pub(crate) function_specs: Vec<crate::BreakpointSpec>,
     pub(crate) instruction_specs: Vec<crate::BreakpointSpec>,
+    /// Source breakpoints by file path: the line asked for and where it went (the line
+    /// with code and its breakpoint) or why it could not be placed.
+    pub(crate) source_specs: BTreeMap<String, Vec<SourceBreakpoint>>,
     finished: bool,
+}
+
+/// A breakpoint set on a source line.
+pub(crate) struct SourceBreakpoint {
+    /// The line with code it moved to and its instruction breakpoint, or why none.
+    pub(crate) placed: Result<(u32, crate::BreakpointSpec), String>,
 }
 
 /// A request's failure: the message shown to the user.
@@ -63,8 +82,29 @@ impl Adapter {
             stop_on_entry: false,
             function_specs: Vec::new(),
             instruction_specs: Vec::new(),
+            source_specs: BTreeMap::new(),
             finished: false,
         }
+    }
+
+    /// An adapter for a session already under way (a playing window's): `attach` succeeds
+    /// at once, `launch` is refused, and after `configurationDone` the game runs on.
+    pub fn attached(session: Session) -> Adapter {
+        let mut adapter = Adapter::new(Box::new(|_| {
+            Err("attached to a running game: there is nothing to launch".into())
+        }));
+        adapter.session = Some(session);
+        adapter
+    }
+
+    /// The session, once launched or attached.
+    pub fn session_mut(&mut self) -> Option<&mut Session> {
+        self.session.as_mut()
+    }
+
+    /// Ends the adapter, handing back its session.
+    pub fn into_session(self) -> Option<Session> {
+        self.session
     }
 
     /// Whether the client ended the session (disconnect or terminate).
@@ -126,10 +166,16 @@ impl Adapter {
     /// Runs the program on by one slice; returns the events that produced (a `stopped`
     /// event when it stopped, logpoint output).
     pub fn poll(&mut self) -> Vec<Value> {
+        self.poll_for(RUN_SLICE)
+    }
+
+    /// [`Adapter::poll`] with a slice of at most `instructions` (a window paces its game
+    /// with short slices).
+    pub fn poll_for(&mut self, instructions: u64) -> Vec<Value> {
         let Some(session) = self.session.as_mut() else {
             return Vec::new();
         };
-        let stop = session.advance(RUN_SLICE);
+        let stop = session.advance(instructions);
         let mut out = self.log_events();
         if let Some(reason) = stop {
             out.push(self.stopped(reason));
@@ -188,9 +234,11 @@ impl Adapter {
         }
         let args: LaunchArgs = serde_json::from_value(args.clone())
             .map_err(|e| format!("bad launch arguments: {e}"))?;
-        let (core, symbols) = (self.loader)(&args)?;
+        let program = (self.loader)(&args)?;
         self.stop_on_entry = args.stop_on_entry.unwrap_or(false);
-        self.session = Some(Session::new(core, symbols, crate::DEFAULT_HISTORY_BYTES));
+        let mut session = Session::new(program.core, program.symbols, crate::DEFAULT_HISTORY_BYTES);
+        session.set_source_lines(program.lines);
+        self.session = Some(session);
         Ok(Value::Null)
     }
 }

@@ -1,6 +1,6 @@
 //! Request dispatch: which request does what, and the run-control requests.
 
-use super::{Adapter, Reply};
+use super::{Adapter, Reply, SourceBreakpoint};
 use crate::BreakpointSpec;
 use crate::points::AccessKind;
 use crate::session::{Motion, Session, StopReason};
@@ -65,6 +65,11 @@ impl Adapter {
         }
         match command {
             "initialize" => Ok(capabilities()),
+            // Attaching to a window's session: it is there already.
+            "attach" if self.session.is_some() => {
+                after.push(self.event("initialized", Value::Null));
+                Ok(Value::Null)
+            }
             "launch" | "attach" => {
                 self.launch(args)?;
                 after.push(self.event("initialized", Value::Null));
@@ -145,15 +150,22 @@ impl Adapter {
         Ok(Value::Null)
     }
 
-    /// Applies both breakpoint lists (function and instruction) to the session.
+    /// Applies every breakpoint list (function, instruction, then source breakpoints by
+    /// file) to the session; one result per spec in that order.
     fn apply_breakpoints(&mut self) -> Vec<Value> {
         let Some(session) = self.session.as_mut() else {
             return Vec::new();
         };
+        let sources = self
+            .source_specs
+            .values()
+            .flatten()
+            .filter_map(|b| b.placed.as_ref().ok().map(|(_, spec)| spec));
         let specs: Vec<BreakpointSpec> = self
             .function_specs
             .iter()
             .chain(&self.instruction_specs)
+            .chain(sources)
             .cloned()
             .collect();
         session
@@ -214,22 +226,83 @@ impl Adapter {
         }
         self.instruction_specs = specs;
         let all = self.apply_breakpoints();
-        let own = all[self.function_specs.len()..].to_vec();
+        let first = self.function_specs.len();
+        let own = all[first..first + self.instruction_specs.len()].to_vec();
         Ok(json!({"breakpoints": own}))
     }
 
-    /// Source breakpoints need a line table; `.sym` files hold labels only, so each line
-    /// is answered unverified with the reason (use function breakpoints by label).
+    /// Breakpoints by file and line, through the ROM's line table (our assembler writes
+    /// one beside the `.sym`): a line without code moves to the next line with code; a line
+    /// whose code was placed several times (`REPT`) breaks at its first place.
     fn set_source_breakpoints(&mut self, args: &Value) -> Reply {
-        let lines = args
+        let session = self.session.as_mut().ok_or("launch first")?;
+        let source = args.get("source").ok_or("source missing")?;
+        let path = text(source, "path")
+            .ok_or("source.path missing")?
+            .to_string();
+        let list = args
             .get("breakpoints")
             .and_then(Value::as_array)
-            .map_or(0, Vec::len);
-        let message = "no line table for this source: set a function breakpoint on a label";
-        let list: Vec<Value> = (0..lines)
-            .map(|_| json!({"verified": false, "message": message}))
-            .collect();
-        Ok(json!({"breakpoints": list}))
+            .ok_or("breakpoints missing")?;
+        let lines = session.source_lines();
+        let mut own = Vec::new();
+        for b in list {
+            let asked = int(b, "line").unwrap_or(0);
+            let placed = if lines.is_empty() {
+                Err(
+                    "no line table for this ROM (our assembler writes one as `.lines` beside \
+                     the `.sym`): set a function breakpoint on a label"
+                        .to_string(),
+                )
+            } else {
+                u32::try_from(asked)
+                    .map_err(|_| format!("no line {asked}"))
+                    .and_then(|line| lines.place(&path, line))
+                    .and_then(|at| {
+                        let &(bank, addr) = at.places.first().ok_or("no code on that line")?;
+                        let place = if addr < 0x8000 {
+                            format!("{bank:02X}:{addr:04X}")
+                        } else {
+                            format!("${addr:04X}")
+                        };
+                        let spec = BreakpointSpec {
+                            place,
+                            condition: text(b, "condition").map(str::to_string),
+                            hit_condition: text(b, "hitCondition").map(str::to_string),
+                            log_message: text(b, "logMessage").map(str::to_string),
+                        };
+                        Ok((at.line, spec))
+                    })
+            };
+            own.push(SourceBreakpoint { placed });
+        }
+        self.source_specs.insert(path.clone(), own);
+        let all = self.apply_breakpoints();
+        // This file's results follow the function and instruction breakpoints and those of
+        // the files before it (in path order).
+        let placed_count =
+            |list: &Vec<SourceBreakpoint>| list.iter().filter(|b| b.placed.is_ok()).count();
+        let mut next = self.function_specs.len()
+            + self.instruction_specs.len()
+            + self
+                .source_specs
+                .range(..path.clone())
+                .map(|(_, list)| placed_count(list))
+                .sum::<usize>();
+        let mut out = Vec::new();
+        for b in &self.source_specs[&path] {
+            match &b.placed {
+                Err(message) => out.push(json!({"verified": false, "message": message})),
+                Ok((line, _)) => {
+                    let mut result = all.get(next).cloned().unwrap_or(Value::Null);
+                    next += 1;
+                    result["line"] = json!(line);
+                    result["source"] = json!({"path": path});
+                    out.push(result);
+                }
+            }
+        }
+        Ok(json!({"breakpoints": out}))
     }
 }
 

@@ -14,10 +14,12 @@ use crate::battery::BatteryKeeper;
 use backspin_core::{Events, State};
 use backspin_rewind::{Captured, Span, Timeline};
 use crossbeam_channel::{Receiver, RecvTimeoutError, Sender, TrySendError};
+pub use debug_attach::DebugPort;
 use pacer::Pacer;
 use session::new_session;
 use std::time::{Duration, Instant};
 
+mod debug_attach;
 mod pacer;
 mod session;
 mod slot_commands;
@@ -142,6 +144,8 @@ pub struct EmuSettings {
     pub notices: Option<Sender<String>>,
     /// Record the session as a movie to this file from the start (`--record`).
     pub record: Option<std::path::PathBuf>,
+    /// Where a debugger attaches (`--debug-port`).
+    pub debug_port: Option<DebugPort>,
     /// Speedrun mode: rewind, slots, speed changes, pause and the record toggle do nothing;
     /// pacing follows the emulated clock exactly; the final time is printed on stdout.
     pub speedrun: bool,
@@ -161,7 +165,9 @@ pub fn spawn(
     std::thread::Builder::new()
         .name("emulation".into())
         .spawn(move || {
+            let mut settings = settings;
             let mut emu = Emu::new(game, &settings, frames, audio, Box::new(notify));
+            emu.debug_port = settings.debug_port.take();
             emu.run(&commands);
             // Closed, quit by a signal, or the UI went away: the movie and the game's save
             // come first, then the resume point.
@@ -211,6 +217,7 @@ struct Emu {
     pending_back: u32,
     /// Said once per session: the history budget cannot hold a single frame.
     warned_budget: bool,
+    debug_port: Option<DebugPort>,
     stats: Stats,
     last_sent: Instant,
 }
@@ -274,6 +281,7 @@ impl Emu {
             pending_advance: 0,
             pending_back: 0,
             warned_budget: false,
+            debug_port: None,
             stats: Stats {
                 since: Instant::now(),
                 frames: 0,
@@ -459,6 +467,12 @@ impl Emu {
         self.send_frame(true);
         let mut deadline = Instant::now();
         loop {
+            if let Some(client) = self.debug_port.as_ref().and_then(DebugPort::client) {
+                if !debug_attach::serve(self, client, commands) {
+                    return;
+                }
+                deadline = Instant::now();
+            }
             // Idle while paused: wait for a command rather than spin.
             if !self.busy() {
                 match commands.recv_timeout(Duration::from_millis(250)) {

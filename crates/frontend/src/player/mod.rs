@@ -133,6 +133,11 @@ pub struct PlayerArgs {
         alias = "headless-screenshot-after"
     )]
     pub screenshot_after: Option<Vec<String>>,
+    /// Let a debugger (Debug Adapter Protocol, e.g. VS Code with editors/vscode) attach on
+    /// this localhost TCP port: pausing there stops the game and shows the picture at that
+    /// instruction; continue plays on; disconnecting leaves the game running.
+    #[arg(long, value_name = "PORT")]
+    pub debug_port: Option<u16>,
     /// Test hook: quit after this many seconds.
     #[arg(long, value_name = "SECONDS")]
     pub quit_after: Option<f64>,
@@ -216,6 +221,10 @@ pub fn run(rom_path: Option<PathBuf>, args: &PlayerArgs) -> Result<(), String> {
         );
     }
     let bindings = config::load(config_path.as_deref());
+    let debug_port = args
+        .debug_port
+        .map(|port| emu::DebugPort::open(port, rom_path.as_deref()))
+        .transpose()?;
 
     let event_loop = winit::event_loop::EventLoop::<app::FrameReady>::with_user_event()
         .build()
@@ -244,6 +253,7 @@ pub fn run(rom_path: Option<PathBuf>, args: &PlayerArgs) -> Result<(), String> {
             fresh: args.fresh || args.speedrun,
             notices: Some(notice_tx),
             record,
+            debug_port,
             speedrun: args.speedrun,
             fast_forward: settings.fast_forward,
         },

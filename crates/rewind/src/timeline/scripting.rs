@@ -6,6 +6,24 @@ use super::Timeline;
 use backspin_core::state::CpuMode;
 use backspin_core::{Core, Events, FrameBounds, State, StepObserver};
 
+/// Where a timeline stood ([`Timeline::checkpoint`]): its core and position. A debugger
+/// keeps a few within the frame it steps back through, so landing on an instruction there
+/// re-simulates only from the nearest one before it.
+#[derive(Clone)]
+pub struct Checkpoint {
+    core: Core,
+    frame: u64,
+    base: u64,
+    stepping: Option<(u64, u64, FrameBounds)>,
+}
+
+impl Checkpoint {
+    /// The timeline cycle it was taken at.
+    pub fn cycle(&self) -> u64 {
+        self.base.wrapping_add(self.core.m_cycles())
+    }
+}
+
 /// Why [`Timeline::run_until_pc`] returned.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RunUntil {
@@ -121,6 +139,32 @@ impl Timeline {
             self.stepping = None;
         }
         events
+    }
+
+    /// A copy of where the timeline stands now, to come back to with
+    /// [`Timeline::restore_checkpoint`] without a seek's re-simulation. Take it only where a
+    /// seek could land or re-simulation from there passes (not after an input made since
+    /// the last seek), and keep it only while the history is unchanged.
+    pub fn checkpoint(&self) -> Checkpoint {
+        Checkpoint {
+            core: self.core.clone(),
+            frame: self.frame,
+            base: self.base,
+            stepping: self.stepping,
+        }
+    }
+
+    /// Puts the timeline back where `checkpoint` was taken: the same `State`, picture and
+    /// position as re-simulating there from a seek. The caller vouches that the history
+    /// has not changed since (no input, reset, load or fork): a stale checkpoint puts the
+    /// core off its history.
+    pub fn restore_checkpoint(&mut self, checkpoint: &Checkpoint) {
+        self.core.clone_from(&checkpoint.core);
+        self.frame = checkpoint.frame;
+        self.base = checkpoint.base;
+        self.stepping = checkpoint.stepping;
+        self.made = Default::default();
+        self.rewinder.arrive_at(checkpoint.frame);
     }
 
     /// The bounds of the frame being stepped through, begun now if none is.

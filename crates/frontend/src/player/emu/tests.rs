@@ -20,6 +20,7 @@ fn emu_for(game: Game, budget_bytes: usize) -> (Emu, FrameReceiver) {
         fresh: true,
         notices: None,
         record: None,
+        debug_port: None,
         speedrun: false,
         fast_forward: 0,
     };
@@ -551,4 +552,133 @@ fn the_sound_is_held_only_while_the_hold_changes() {
     assert_eq!(controls.hold_state(), (true, false), "still unfocused");
     emu.handle(Command::Unfocused(false));
     assert_eq!(controls.hold_state(), (false, true), "back, refilling");
+}
+
+/// A DAP client on the other end of `stream`: sends requests and reads until each answer.
+struct DapClient {
+    reader: std::io::BufReader<std::net::TcpStream>,
+    writer: std::net::TcpStream,
+    seq: i64,
+}
+
+impl DapClient {
+    /// Sends `command`; returns its response and the events read before it (those it
+    /// causes come after it).
+    fn request(
+        &mut self,
+        command: &str,
+        arguments: serde_json::Value,
+    ) -> (serde_json::Value, Vec<serde_json::Value>) {
+        self.seq += 1;
+        let message = serde_json::json!({"seq": self.seq, "type": "request",
+            "command": command, "arguments": arguments});
+        backspin_debug::dap::write_message(&mut self.writer, &message).unwrap();
+        let mut events = Vec::new();
+        loop {
+            let body = backspin_debug::dap::read_message(&mut self.reader)
+                .unwrap()
+                .unwrap();
+            let value: serde_json::Value = serde_json::from_slice(&body).unwrap();
+            if value["type"] == "response" && value["request_seq"] == self.seq {
+                assert_eq!(value["success"], true, "{command}: {value}");
+                return (value, events);
+            }
+            events.push(value);
+        }
+    }
+
+    /// Reads until a `stopped` event (it may have come with the last response's events).
+    fn wait_stopped(&mut self, mut seen: Vec<serde_json::Value>) -> serde_json::Value {
+        loop {
+            if let Some(stop) = seen.iter().find(|e| e["event"] == "stopped") {
+                return stop["body"].clone();
+            }
+            let body = backspin_debug::dap::read_message(&mut self.reader)
+                .unwrap()
+                .unwrap();
+            seen = vec![serde_json::from_slice(&body).unwrap()];
+        }
+    }
+
+    /// The frame number, from `evaluate` (`$HEX (DECIMAL)`).
+    fn frame(&mut self) -> i64 {
+        let (r, _) = self.request("evaluate", serde_json::json!({"expression": "frame"}));
+        let result = r["body"]["result"].as_str().unwrap().to_string();
+        let decimal = result.split_once('(').unwrap().1.trim_end_matches(')');
+        decimal.parse().unwrap()
+    }
+}
+
+#[test]
+fn a_debugger_attaches_to_the_playing_game_pauses_it_and_leaves_it_running() {
+    use backspin_debug::{SourceLines, Symbols};
+    let (mut emu, frames) = demo_emu(16 << 20);
+    for _ in 0..30 {
+        emu.play_frame(false);
+    }
+    let listener = std::net::TcpListener::bind(("127.0.0.1", 0)).unwrap();
+    let addr = listener.local_addr().unwrap();
+    emu.debug_port = Some(DebugPort::listen(
+        listener,
+        Symbols::default(),
+        SourceLines::default(),
+    ));
+    let (_commands_tx, commands) = crossbeam_channel::unbounded();
+    let client = std::thread::spawn(move || {
+        let stream = std::net::TcpStream::connect(addr).unwrap();
+        let mut c = DapClient {
+            reader: std::io::BufReader::new(stream.try_clone().unwrap()),
+            writer: stream,
+            seq: 0,
+        };
+        c.request("initialize", serde_json::json!({"adapterID": "backspin"}));
+        c.request("attach", serde_json::json!({}));
+        let body = backspin_debug::dap::read_message(&mut c.reader)
+            .unwrap()
+            .unwrap();
+        let event: serde_json::Value = serde_json::from_slice(&body).unwrap();
+        assert_eq!(event["event"], "initialized");
+        // The game plays on under the debugger until it is paused.
+        c.request("configurationDone", serde_json::json!({}));
+        let (_, events) = c.request("pause", serde_json::json!({"threadId": 1}));
+        assert_eq!(c.wait_stopped(events)["reason"], "pause");
+        let paused_at = c.frame();
+        let (_, events) = c.request("stepIn", serde_json::json!({"threadId": 1}));
+        assert_eq!(c.wait_stopped(events)["reason"], "step");
+        let (_, events) = c.request("stepBack", serde_json::json!({"threadId": 1}));
+        assert_eq!(c.wait_stopped(events)["reason"], "step");
+        // Continue plays frames; pausing again is later.
+        c.request("continue", serde_json::json!({"threadId": 1}));
+        loop {
+            let (_, events) = c.request("pause", serde_json::json!({"threadId": 1}));
+            c.wait_stopped(events);
+            if c.frame() > paused_at + 2 {
+                break;
+            }
+            c.request("continue", serde_json::json!({"threadId": 1}));
+        }
+        c.request("disconnect", serde_json::json!({}));
+        paused_at
+    });
+    let stream = loop {
+        if let Some(stream) = emu.debug_port.as_ref().and_then(DebugPort::client) {
+            break stream;
+        }
+        std::thread::sleep(Duration::from_millis(1));
+    };
+    let before = emu.timeline.frame();
+    assert!(
+        debug_attach::serve(&mut emu, stream, &commands),
+        "the window stays open"
+    );
+    let paused_at = client.join().expect("the client's checks hold");
+    assert!(paused_at >= before as i64);
+    // The window's own timeline is back, with its history, running on.
+    assert!(emu.timeline.rewind_enabled());
+    assert!(emu.timeline.frame() > before + 2);
+    assert!(!emu.paused);
+    assert!(
+        frames.frames.try_iter().count() > 0,
+        "stops showed pictures"
+    );
 }
