@@ -43,6 +43,7 @@ mod audio_out;
 mod blip;
 mod channels;
 mod kernel;
+mod noise_clock;
 mod registers;
 mod sequencer;
 #[cfg(test)]
@@ -50,6 +51,7 @@ mod tests;
 
 pub use audio_out::AudioOut;
 use channels::*;
+use noise_clock::NoiseClock;
 use sequencer::*;
 
 use crate::state_fields::StateFields;
@@ -185,7 +187,8 @@ const DUTY_PATTERNS: [u8; 4] = [0b1000_0000, 0b1000_0001, 0b1110_0001, 0b0111_11
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Pod, Zeroable, StateFields)]
 #[repr(C)]
 pub struct ToneState {
-    /// T-cycles until the next duty step / LFSR shift (while active; 0 acts as 1).
+    /// T-cycles until the next duty step (while active; 0 acts as 1). Noise: the channel's
+    /// clock, packed (`NoiseClock`); during a catch-up, T-cycles until the next LFSR shift.
     pub timer: u32,
     /// Length counter: counts down to 0, which silences the channel when length is enabled.
     pub length: u16,
@@ -445,8 +448,17 @@ impl ApuState {
         self.run_pieces(t_cycles, synthesize);
     }
 
-    /// The channels `t_cycles` on, in pieces (no event of the sequencer's inside).
+    /// The channels `t_cycles` (a whole number of APU cycles) on, in pieces (no event of the
+    /// sequencer's inside).
     fn run_pieces(&mut self, mut t_cycles: u64, synthesize: bool) {
+        if t_cycles == 0 {
+            return;
+        }
+        // The noise channel runs on the T-cycles to its next shift, which its clock gives.
+        let nr43 = self.regs[reg::NR43];
+        let mut clock = NoiseClock::from_packed(self.noise.timer);
+        self.noise.timer = clock.t_cycles_to_shift(nr43);
+        clock.advance((t_cycles / 2) as u32, nr43);
         while t_cycles > 0 {
             let piece = t_cycles.min(u64::from(CATCH_UP_PIECE_T_CYCLES)) as u32;
             t_cycles -= u64::from(piece);
@@ -457,6 +469,7 @@ impl ApuState {
             }
             self.run(piece, synthesize);
         }
+        self.noise.timer = clock.packed();
     }
 
     fn powered(&self) -> bool {
