@@ -141,6 +141,8 @@ impl ApuState {
             self.regs[reg::NR52] = 0x80;
             self.frame_step = 0;
             self.start_lf_div();
+            // The noise clock's alignment counts APU cycles from power-on.
+            self.noise.timer = 0;
         }
     }
 
@@ -171,7 +173,14 @@ impl ApuState {
             reg::NR41 => self.noise.length = 64 - u16::from(value & 0x3F),
             reg::NR12 => write_envelope(&mut self.square1, old, value, cgb),
             reg::NR22 => write_envelope(&mut self.square2, old, value, cgb),
-            reg::NR42 => write_envelope(&mut self.noise, old, value, cgb),
+            reg::NR42 => {
+                if value & 0xF8 == 0 {
+                    let (nr43, active) = (self.regs[reg::NR43], self.noise.active != 0);
+                    self.update_noise_clock(|clock| clock.dac_off(active, nr43));
+                }
+                write_envelope(&mut self.noise, old, value, cgb);
+            }
+            reg::NR43 => self.write_nr43(old, value),
             reg::NR30 if value & 0x80 == 0 => self.wave.active = 0,
             reg::NR14 | reg::NR24 | reg::NR34 | reg::NR44 => {
                 // NR14, NR24, NR34, NR44 are five registers apart: channel 0..=3.
@@ -212,12 +221,40 @@ impl ApuState {
                 trigger_square(&mut self.square2, nr22, period, lf_div);
             }
             2 => self.trigger_wave(),
-            _ => {
-                let nr42 = self.regs[reg::NR42];
-                let period = noise_period(self.regs[reg::NR43]);
-                trigger_tone(&mut self.noise, nr42, period);
-                self.noise.lfsr = 0x7FFF;
-            }
+            _ => self.trigger_noise(),
+        }
+    }
+
+    /// Applies `change` to the noise channel's clock (kept packed in its `timer` between
+    /// catch-ups).
+    fn update_noise_clock<R>(&mut self, change: impl FnOnce(&mut NoiseClock) -> R) -> R {
+        let mut clock = NoiseClock::from_packed(self.noise.timer);
+        let result = change(&mut clock);
+        self.noise.timer = clock.packed();
+        result
+    }
+
+    /// NR43 written (it is already in `regs`): the noise clock realigns, and the LFSR may
+    /// shift at once (`NoiseClock::nr43_write`).
+    fn write_nr43(&mut self, old: u8, value: u8) {
+        if self.update_noise_clock(|clock| clock.nr43_write(old, value)) {
+            shift_lfsr(&mut self.noise, value);
+        }
+    }
+
+    /// The noise channel's trigger: the LFSR starts over (all ones), the clock's counter runs
+    /// on and only its countdown to the next step reloads (`NoiseClock::trigger`).
+    fn trigger_noise(&mut self) {
+        let (nr42, nr43) = (self.regs[reg::NR42], self.regs[reg::NR43]);
+        let was_active = self.noise.active != 0;
+        let start = self.update_noise_clock(|clock| clock.trigger(nr42, nr43, was_active));
+        let clock = self.noise.timer;
+        trigger_tone(&mut self.noise, nr42, 0);
+        self.noise.timer = clock;
+        // SameBoy's odd seed 0x0055, in our inverted register.
+        self.noise.lfsr = if start.odd_seed { 0x7FAA } else { 0x7FFF };
+        if start.instant_shift {
+            shift_lfsr(&mut self.noise, nr43);
         }
     }
 

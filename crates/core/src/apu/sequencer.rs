@@ -135,16 +135,71 @@ pub(super) fn envelope_period(nrx2: u8) -> u8 {
     }
 }
 
-/// Frame sequencer step 7 (64 Hz).
-pub(super) fn clock_envelope(tone: &mut ToneState, nrx2: u8) {
-    if nrx2 & 7 == 0 || tone.envelope_running == 0 || tone.active == 0 {
+/// In `ToneState::envelope_timer`: the envelope's period has run out and it steps at the next
+/// frame sequencer step 7 (bits 0-3 hold the periods left until then).
+pub(super) const ENVELOPE_ARMED: u8 = 0x80;
+
+/// Frame sequencer step 6: the envelope's period counts down, and when it runs out the
+/// envelope arms for step 7. The count and the step are two events apart, so a trigger
+/// between them (which reloads the period and disarms) waits a whole period more (SameBoy's
+/// `volume_countdown` and `envelope_clock`; UNVERIFIED, Pan Docs only says the envelope steps
+/// at step 7). Pinned by `probes/apu/env_trigger_late`.
+pub(super) fn count_envelope(tone: &mut ToneState, nrx2: u8) {
+    let armed = tone.envelope_timer & ENVELOPE_ARMED != 0;
+    if nrx2 & 7 == 0 || tone.envelope_running == 0 || tone.active == 0 || armed {
         return;
     }
-    tone.envelope_timer = tone.envelope_timer.saturating_sub(1);
-    if tone.envelope_timer != 0 {
+    let periods = (tone.envelope_timer & 0x0F).saturating_sub(1);
+    tone.envelope_timer = if periods == 0 {
+        ENVELOPE_ARMED
+    } else {
+        periods
+    };
+}
+
+/// In `ToneState::envelope_timer` (bits 4-5, with `ENVELOPE_ARMED`): step 7 has come at CGB
+/// double speed, and the envelope steps this many APU cycles after the event's M-cycle
+/// (`ApuState::div_apu_event_double_speed`).
+pub(super) const ENVELOPE_DUE_SHIFT: u8 = 4;
+const ENVELOPE_DUE_MASK: u8 = 3 << ENVELOPE_DUE_SHIFT;
+/// The machine calls the event before the M-cycle's APU cycle: the step lands in the next
+/// M-cycle, two APU cycles on.
+const ENVELOPE_DELAY_APU_CYCLES: u8 = 2;
+
+/// Step 7 at double speed: an armed envelope steps two APU cycles later.
+pub(super) fn make_envelope_due(tone: &mut ToneState, _nrx2: u8) {
+    if tone.envelope_timer & ENVELOPE_ARMED != 0 {
+        tone.envelope_timer = tone.envelope_timer & !ENVELOPE_DUE_MASK
+            | ENVELOPE_DELAY_APU_CYCLES << ENVELOPE_DUE_SHIFT;
+    }
+}
+
+/// APU cycles until a delayed envelope step (0: none due).
+pub(super) fn envelope_due(tone: &ToneState) -> u8 {
+    if tone.envelope_timer & ENVELOPE_ARMED == 0 {
+        return 0;
+    }
+    (tone.envelope_timer & ENVELOPE_DUE_MASK) >> ENVELOPE_DUE_SHIFT
+}
+
+/// A delayed envelope step `apu_cycles` (fewer than its countdown) closer.
+pub(super) fn bring_envelope_due(tone: &mut ToneState, apu_cycles: u8) {
+    let due = envelope_due(tone);
+    if due != 0 {
+        tone.envelope_timer =
+            tone.envelope_timer & !ENVELOPE_DUE_MASK | (due - apu_cycles) << ENVELOPE_DUE_SHIFT;
+    }
+}
+
+/// Frame sequencer step 7 (64 Hz): an armed envelope steps and reloads its period.
+pub(super) fn clock_envelope(tone: &mut ToneState, nrx2: u8) {
+    if tone.envelope_timer & ENVELOPE_ARMED == 0 {
         return;
     }
     tone.envelope_timer = envelope_period(nrx2);
+    if nrx2 & 7 == 0 || tone.envelope_running == 0 || tone.active == 0 {
+        return;
+    }
     let volume = tone.volume & 15;
     release_held_level(tone);
     if nrx2 & 0x08 != 0 && volume < 15 {
