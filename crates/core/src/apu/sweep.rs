@@ -9,8 +9,8 @@
 use super::*;
 
 /// 1 MHz cycles from a trigger to the end of its sweep calculation, beyond the shift: one
-/// more if the channel was off. Pinned by `probes/apu/sweep_negate_clear` and
-/// `sweep_negate_restart`.
+/// more if the channel was off. Pinned by `probes/apu/sweep_negate_clear`,
+/// `sweep_negate_restart` and `sweep_negate_clear_ds`.
 const SWEEP_TRIGGER_DELAY: u8 = 2;
 
 impl ApuState {
@@ -36,10 +36,12 @@ impl ApuState {
         self.sweep_negated = 0;
         // With a non-zero shift, the trigger makes an overflow check, without writing back
         // (Blargg `06-overflow_on_trigger`); a pending one from before is dropped.
+        // Counted in 1 MHz ticks, which fall on the APU cycles that end `lf_div` = 1: the
+        // first comes one APU cycle on when it is 1 (only double speed sees the odd cycle).
         let delay = if shift == 0 {
             0
         } else {
-            (SWEEP_TRIGGER_DELAY + u8::from(!was_on) + shift) * 2
+            (SWEEP_TRIGGER_DELAY + u8::from(!was_on) + shift) * 2 - lf_div as u8
         };
         self.set_sweep_check_apu_cycles(delay);
     }
