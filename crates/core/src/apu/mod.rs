@@ -46,13 +46,17 @@ mod kernel;
 mod noise_clock;
 mod registers;
 mod sequencer;
+mod square;
+mod sweep;
 #[cfg(test)]
 mod tests;
+mod wave;
 
 pub use audio_out::AudioOut;
 use channels::*;
 use noise_clock::NoiseClock;
 use sequencer::*;
+use square::*;
 
 use crate::state_fields::StateFields;
 pub use blip::SynthState;
@@ -226,7 +230,8 @@ pub struct WaveState {
     /// 1 while the channel is on.
     #[state(flag)]
     pub active: u8,
-    /// Sample index 0..=31 (masked on use).
+    /// Sample index 0..=31 (masked on use); bit 7 (`wave::WAVE_BUFFER_FROM_PC`) while a stop
+    /// waits for the CPU's PC.
     pub position: u8,
     /// The wave RAM byte last read: the channel plays its nibbles from here, not from RAM.
     pub sample_buffer: u8,

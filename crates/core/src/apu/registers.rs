@@ -181,7 +181,7 @@ impl ApuState {
                 write_envelope(&mut self.noise, old, value, cgb);
             }
             reg::NR43 => self.write_nr43(old, value),
-            reg::NR30 if value & 0x80 == 0 => self.wave.active = 0,
+            reg::NR30 if value & 0x80 == 0 => self.stop_wave(),
             reg::NR14 | reg::NR24 | reg::NR34 | reg::NR44 => {
                 // NR14, NR24, NR34, NR44 are five registers apart: channel 0..=3.
                 let channel = (index - reg::NR14) / 5;
@@ -206,7 +206,9 @@ impl ApuState {
             let period = square_period(self.frequency(reg::NR23, reg::NR24));
             (&mut self.square2, period)
         };
-        if tone.active != 0 && tone.timer == old_period {
+        // A stopped channel keeps the flag from its last step: the reload then sets up the
+        // countdown a trigger's step rule looks at (`square::restart_steps_on`).
+        if tone.timer == old_period {
             tone.timer = period;
         }
     }
@@ -217,8 +219,8 @@ impl ApuState {
             1 => {
                 let nr22 = self.regs[reg::NR22];
                 let period = square_period(self.frequency(reg::NR23, reg::NR24));
-                let lf_div = self.lf_div();
-                trigger_square(&mut self.square2, nr22, period, lf_div);
+                let (nr24, lf_div) = (self.regs[reg::NR24], self.lf_div());
+                trigger_square(&mut self.square2, nr22, nr24, period, lf_div, self.cgb != 0);
             }
             2 => self.trigger_wave(),
             _ => self.trigger_noise(),
@@ -287,59 +289,6 @@ impl ApuState {
             }
         }
         trigger
-    }
-
-    pub(super) fn trigger_square1(&mut self) {
-        let frequency = self.frequency(reg::NR13, reg::NR14);
-        let lf_div = self.lf_div();
-        // UNVERIFIED: a restart drops a pending sweep check (it makes its own at once).
-        self.set_sweep_check_apu_cycles(0);
-        trigger_square(
-            &mut self.square1,
-            self.regs[reg::NR12],
-            square_period(frequency),
-            lf_div,
-        );
-        let nr10 = self.regs[reg::NR10];
-        let (period, shift) = ((nr10 >> 4) & 7, nr10 & 7);
-        self.sweep_shadow = frequency;
-        self.sweep_timer = if period == 0 { 8 } else { period };
-        self.sweep_enabled = u8::from(period != 0 || shift != 0);
-        self.sweep_negated = 0;
-        if shift != 0 {
-            // The overflow check runs at once, without writing back (Blargg
-            // `06-overflow_on_trigger`).
-            self.sweep_calculate();
-        }
-    }
-
-    pub(super) fn trigger_wave(&mut self) {
-        let wave = &mut self.wave;
-        let about_to_read = self.cgb == 0
-            && wave.active != 0
-            && wave.timer.max(1) <= WAVE_CORRUPTION_WINDOW_T_CYCLES;
-        if about_to_read {
-            // DMG: the channel was about to read the byte after its position; the retrigger
-            // copies that byte (or its 4-byte row) over the start of wave RAM (Pan Docs,
-            // Blargg `10-wave_trigger_while_on`).
-            let next = usize::from(((wave.position + 1) & 31) >> 1);
-            if next < 4 {
-                self.wave_ram[0] = self.wave_ram[next];
-            } else {
-                let row = next & !3;
-                self.wave_ram.copy_within(row..row + 4, 0);
-            }
-        }
-        let period = wave_period(self.frequency(reg::NR33, reg::NR34));
-        let wave = &mut self.wave;
-        if about_to_read {
-            // The read it was about to make still happens, from the start of wave RAM (SameBoy).
-            wave.sample_buffer = self.wave_ram[0];
-        }
-        wave.position = 0;
-        wave.timer = period + WAVE_TRIGGER_DELAY_T_CYCLES;
-        // The sample buffer keeps its old byte: the first nibble played is a stale one (Pan Docs).
-        wave.active = u8::from(self.regs[reg::NR30] & 0x80 != 0);
     }
 }
 

@@ -1,66 +1,9 @@
-//! What the frame sequencer clocks: square 1's frequency sweep, the length counters and the
-//! volume envelopes.
+//! What the frame sequencer clocks: the length counters and the volume envelopes (square
+//! 1's frequency sweep is in `sweep`).
 
 use super::*;
 
 impl ApuState {
-    /// The sweep's next frequency; silences square 1 if it overflows 2047.
-    pub(super) fn sweep_calculate(&mut self) -> u16 {
-        let nr10 = self.regs[reg::NR10];
-        let delta = self.sweep_shadow >> (nr10 & 7);
-        let next = if nr10 & 0x08 != 0 {
-            self.sweep_negated = 1;
-            self.sweep_shadow.wrapping_sub(delta)
-        } else {
-            self.sweep_shadow.saturating_add(delta) // (a hand-made shadow may be huge)
-        };
-        if next > 2047 {
-            self.square1.active = 0;
-        }
-        next
-    }
-
-    /// The pending sweep overflow check (`clock_sweep`) completes: the second calculation.
-    pub(super) fn finish_sweep_check(&mut self) {
-        self.set_sweep_check_apu_cycles(0);
-        self.sweep_calculate();
-    }
-
-    /// APU cycles until a sweep step's overflow check completes (0: none pending).
-    pub(super) fn sweep_check_apu_cycles(&self) -> u8 {
-        self.frame_step >> SWEEP_CHECK_SHIFT
-    }
-
-    pub(super) fn set_sweep_check_apu_cycles(&mut self, apu_cycles: u8) {
-        self.frame_step = (self.frame_step & 7) | (apu_cycles << SWEEP_CHECK_SHIFT);
-    }
-
-    /// Frame sequencer steps 2 and 6 (128 Hz).
-    pub(super) fn clock_sweep(&mut self) {
-        self.sweep_timer = self.sweep_timer.saturating_sub(1);
-        if self.sweep_timer != 0 {
-            return;
-        }
-        let nr10 = self.regs[reg::NR10];
-        let (period, shift) = ((nr10 >> 4) & 7, nr10 & 7);
-        self.sweep_timer = if period == 0 { 8 } else { period };
-        if self.sweep_enabled != 0 && period != 0 {
-            let next = self.sweep_calculate();
-            if next <= 2047 && shift != 0 {
-                self.sweep_shadow = next;
-                self.regs[reg::NR13] = next as u8;
-                self.regs[reg::NR14] = self.regs[reg::NR14] & !7 | (next >> 8) as u8;
-                // A second calculation with the new value, for its overflow check only,
-                // completes `shift` + 1 + `lf_div` 1 MHz cycles later (`finish_sweep_check`;
-                // SameBoy, UNVERIFIED; at double speed SameBoy also aligns the count to the
-                // 1 MHz phase, not emulated). Pinned by `probes/apu/sweep_clock` and
-                // `sweep_shift3`.
-                let lf_div = self.lf_div() as u8;
-                self.set_sweep_check_apu_cycles((shift + 1 + lf_div) * 2);
-            }
-        }
-    }
-
     /// Frame sequencer steps 0, 2, 4, 6 (256 Hz).
     pub(super) fn clock_lengths(&mut self) {
         let channels: [(&mut u16, &mut u8, u8); 4] = [
@@ -93,23 +36,6 @@ impl ApuState {
                 }
             }
         }
-    }
-}
-
-/// A square channel's trigger: the duty step stays where it was (only powering the APU off
-/// resets it: Pan Docs), the first step comes a start-up delay late, and a channel that was
-/// off outputs 0 until then. The delay is one T-cycle pair shorter in the APU's 1 MHz phase
-/// `lf_div` = 1 (`ApuState::lf_div`, always so at single speed after power-on).
-pub(super) fn trigger_square(tone: &mut ToneState, nrx2: u8, period: u32, lf_div: u32) {
-    let was_on = tone.active != 0;
-    release_held_level(tone);
-    trigger_tone(tone, nrx2, period);
-    let phase = 2 * (1 - lf_div);
-    if was_on {
-        tone.timer = period + SQUARE_RESTART_DELAY_T_CYCLES + phase;
-    } else {
-        tone.timer = period + SQUARE_START_DELAY_T_CYCLES + phase;
-        tone.position |= SQUARE_SILENT_UNTIL_STEP;
     }
 }
 
