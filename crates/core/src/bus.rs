@@ -21,10 +21,10 @@ pub trait Bus {
     }
     /// One M-cycle without a memory access.
     fn idle(&mut self);
-    /// The opcode of an instruction that will execute was just fetched (not for an
-    /// interrupt dispatch). Only [`cpu::step`](crate::cpu::step) reports it: a bus whose
+    /// The opcode of an instruction that will execute was just fetched from `pc` (not for
+    /// an interrupt dispatch). Only [`cpu::step`](crate::cpu::step) reports it: a bus whose
     /// hook does something keeps its checks due (`checks_due`) while it may.
-    fn opcode_fetched(&mut self) {}
+    fn opcode_fetched(&mut self, _pc: u16) {}
     /// One M-cycle in which the CPU is halted or stopped: like `idle`, but an HBlank VRAM
     /// DMA does not run during it (the CGB pauses HDMA while the CPU sleeps).
     fn idle_halted(&mut self) {

@@ -154,7 +154,7 @@ impl CgbState {
     }
 
     /// A CGB register read (FF4C..=FF7F, FF56), `None` for addresses this module does not own.
-    /// `palette_locked`: the PPU is in mode 3, where palette RAM reads FF.
+    /// `palette_locked`: the PPU keeps palette RAM (`PpuState::palette_locked`), which reads FF.
     pub fn read(&self, reg: u8, palette_locked: bool) -> Option<u8> {
         if !self.is_cgb() {
             return None;

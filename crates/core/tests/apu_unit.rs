@@ -121,16 +121,26 @@ fn dac_off_silences_the_channel_and_trigger_needs_the_dac() {
 #[test]
 fn sweep_overflow_on_trigger_and_negate_quirk() {
     let mut apu = powered_on();
+    let mut audio = AudioOut::default();
+    // A trigger's sweep calculation completes a few M-cycles after it.
+    let mut settle = |apu: &mut ApuState| {
+        for _ in 0..16 {
+            apu.tick(&mut audio);
+        }
+    };
     apu.write_register(0x12, 0xF0, true);
-    // Shift 1, up: $7FF + $3FF overflows at once.
+    // Shift 1, up: $7FF + $3FF overflows.
     apu.write_register(0x10, 0x11, true);
     apu.write_register(0x13, 0xFF, true);
     apu.write_register(0x14, 0x87, true);
+    assert_eq!(apu.read_register(0x26) & 1, 1, "not yet");
+    settle(&mut apu);
     assert_eq!(apu.read_register(0x26) & 1, 0);
     // Negate mode used, then cleared: the channel turns off.
     apu.write_register(0x10, 0x19, true);
     apu.write_register(0x13, 0x00, true);
     apu.write_register(0x14, 0x84, true);
+    settle(&mut apu);
     assert_eq!(apu.read_register(0x26) & 1, 1);
     apu.write_register(0x10, 0x11, true);
     assert_eq!(apu.read_register(0x26) & 1, 0);

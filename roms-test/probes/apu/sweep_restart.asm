@@ -1,8 +1,9 @@
 ; model: CGB
-; Square 1's sweep restarted: as sweep_clock, but square 1 is retriggered (frequency $500
-; again) at 48 M-cycle offsets around its first sweep clock, single speed, and NR52 read 80
-; M-cycles later. Shows whether the restart reloads the sweep's timer and shadow frequency in
-; time to avoid the overflow.
+; Square 1's sweep (NR10 $11: period 1, up, shift 1) from frequency $500: its first sweep
+; clock writes $780 and the second calculation overflows. Square 1 is restarted at $500 (NR13
+; and NR14 rewritten) at 48 M-cycle offsets around that clock, single speed; NR52 read 80 M-cycles
+; later. A restart before the clock is turned off by it; one after the clock's overflow check
+; plays on (a restart reloads the sweep's shadow frequency).
 INCLUDE "hardware.inc"
     TITLE "SWEEP RESTART"
     CGB_FLAG $C0
@@ -21,10 +22,12 @@ ProbeSetup:
     ldh [rNR13], a
     ld a, $85
     ldh [rNR14], a
-    ld bc, 1005
+    ld bc, 861
     call ApuDelay
     ret
 ProbeRead:
+    ld a, $00
+    ldh [rNR13], a
     ld a, $85
     ldh [rNR14], a
     ld b, 20

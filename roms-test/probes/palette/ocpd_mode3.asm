@@ -6,6 +6,7 @@
 INCLUDE "hardware.inc"
 DEF INDEX_REG EQU rOCPS
 DEF DATA_REG EQU rOCPD
+DEF DOUBLE_SPEED EQU 0
 INCLUDE "palette_mode3.inc"
 
 Title:

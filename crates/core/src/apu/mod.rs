@@ -43,14 +43,20 @@ mod audio_out;
 mod blip;
 mod channels;
 mod kernel;
+mod noise_clock;
 mod registers;
 mod sequencer;
+mod square;
+mod sweep;
 #[cfg(test)]
 mod tests;
+mod wave;
 
 pub use audio_out::AudioOut;
 use channels::*;
+use noise_clock::NoiseClock;
 use sequencer::*;
+use square::*;
 
 use crate::state_fields::StateFields;
 pub use blip::SynthState;
@@ -185,7 +191,8 @@ const DUTY_PATTERNS: [u8; 4] = [0b1000_0000, 0b1000_0001, 0b1110_0001, 0b0111_11
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Pod, Zeroable, StateFields)]
 #[repr(C)]
 pub struct ToneState {
-    /// T-cycles until the next duty step / LFSR shift (while active; 0 acts as 1).
+    /// T-cycles until the next duty step (while active; 0 acts as 1). Noise: the channel's
+    /// clock, packed (`NoiseClock`); during a catch-up, T-cycles until the next LFSR shift.
     pub timer: u32,
     /// Length counter: counts down to 0, which silences the channel when length is enabled.
     pub length: u16,
@@ -200,7 +207,9 @@ pub struct ToneState {
     pub position: u8,
     /// Envelope volume 0..=15 (masked on use).
     pub volume: u8,
-    /// Envelope ticks (64 Hz) until the next volume change.
+    /// Envelope periods (64 Hz, counted at frame sequencer step 6) until the envelope arms,
+    /// in bits 0-3; bit 7 (`ENVELOPE_ARMED`): it steps at the next step 7; bits 4-5
+    /// (`ENVELOPE_DUE_SHIFT`): at double speed, APU cycles until that step lands.
     pub envelope_timer: u8,
     /// 1 until the envelope reaches 0 or 15 and stops.
     #[state(flag)]
@@ -221,7 +230,8 @@ pub struct WaveState {
     /// 1 while the channel is on.
     #[state(flag)]
     pub active: u8,
-    /// Sample index 0..=31 (masked on use).
+    /// Sample index 0..=31 (masked on use); bit 7 (`wave::WAVE_BUFFER_FROM_PC`) while a stop
+    /// waits for the CPU's PC.
     pub position: u8,
     /// The wave RAM byte last read: the channel plays its nibbles from here, not from RAM.
     pub sample_buffer: u8,
@@ -392,6 +402,18 @@ impl ApuState {
     /// counting or from a DIV write. Called by the machine after `tick` in that cycle.
     /// `synthesize`: whether samples are being made ([`AudioOut::synthesizes`]).
     pub fn div_apu_event(&mut self, synthesize: bool) {
+        self.frame_sequencer_event(synthesize, false);
+    }
+
+    /// The DIV-APU event at CGB double speed (a falling edge of DIV bit 5): as
+    /// [`Self::div_apu_event`], but an envelope step lands in the CPU M-cycle after the
+    /// event's (SameBoy's `pending_envelope_tick`, CGB-D/E; UNVERIFIED, the documentation is
+    /// silent). Pinned by `probes/apu/env_div_ds`.
+    pub fn div_apu_event_double_speed(&mut self, synthesize: bool) {
+        self.frame_sequencer_event(synthesize, true);
+    }
+
+    fn frame_sequencer_event(&mut self, synthesize: bool, delay_envelope: bool) {
         self.catch_up_to(self.apu_cycles_elapsed(), synthesize);
         if !self.powered() {
             return;
@@ -406,15 +428,20 @@ impl ApuState {
         if step == 2 || step == 6 {
             self.clock_sweep();
         }
-        if step == 7 {
+        if step >= 6 {
             let [nr12, nr22, nr42] = [
                 self.regs[reg::NR12],
                 self.regs[reg::NR22],
                 self.regs[reg::NR42],
             ];
-            clock_envelope(&mut self.square1, nr12);
-            clock_envelope(&mut self.square2, nr22);
-            clock_envelope(&mut self.noise, nr42);
+            let envelope = match (step, delay_envelope) {
+                (6, _) => count_envelope,
+                (_, true) => make_envelope_due,
+                _ => clock_envelope,
+            };
+            envelope(&mut self.square1, nr12);
+            envelope(&mut self.square2, nr22);
+            envelope(&mut self.noise, nr42);
         }
         self.update_level(synthesize);
     }
@@ -431,6 +458,44 @@ impl ApuState {
     fn catch_up_to(&mut self, elapsed: u32, synthesize: bool) {
         let mut t_cycles = u64::from(elapsed.saturating_sub(self.apu_cycles_simulated())) * 2;
         self.set_apu_cycles_simulated(elapsed);
+        // A delayed envelope step (the same countdown in every channel it applies to).
+        let due = [&self.square1, &self.square2, &self.noise]
+            .map(envelope_due)
+            .into_iter()
+            .max()
+            .unwrap_or(0);
+        if due != 0 {
+            let due_t_cycles = u64::from(due) * 2;
+            if t_cycles < due_t_cycles {
+                let passed = (t_cycles / 2) as u8;
+                bring_envelope_due(&mut self.square1, passed);
+                bring_envelope_due(&mut self.square2, passed);
+                bring_envelope_due(&mut self.noise, passed);
+            } else {
+                self.run_timed(due_t_cycles, synthesize);
+                t_cycles -= due_t_cycles;
+                let [nr12, nr22, nr42] = [
+                    self.regs[reg::NR12],
+                    self.regs[reg::NR22],
+                    self.regs[reg::NR42],
+                ];
+                for (tone, nrx2) in [
+                    (&mut self.square1, nr12),
+                    (&mut self.square2, nr22),
+                    (&mut self.noise, nr42),
+                ] {
+                    if envelope_due(tone) != 0 {
+                        clock_envelope(tone, nrx2);
+                    }
+                }
+                self.update_level(synthesize);
+            }
+        }
+        self.run_timed(t_cycles, synthesize);
+    }
+
+    /// The channels `t_cycles` on, completing a pending sweep check at its T-cycle.
+    fn run_timed(&mut self, mut t_cycles: u64, synthesize: bool) {
         let check = u64::from(self.sweep_check_apu_cycles()) * 2;
         if check != 0 {
             if t_cycles < check {
@@ -445,8 +510,17 @@ impl ApuState {
         self.run_pieces(t_cycles, synthesize);
     }
 
-    /// The channels `t_cycles` on, in pieces (no event of the sequencer's inside).
+    /// The channels `t_cycles` (a whole number of APU cycles) on, in pieces (no event of the
+    /// sequencer's inside).
     fn run_pieces(&mut self, mut t_cycles: u64, synthesize: bool) {
+        if t_cycles == 0 {
+            return;
+        }
+        // The noise channel runs on the T-cycles to its next shift, which its clock gives.
+        let nr43 = self.regs[reg::NR43];
+        let mut clock = NoiseClock::from_packed(self.noise.timer);
+        self.noise.timer = clock.t_cycles_to_shift(nr43);
+        clock.advance((t_cycles / 2) as u32, nr43);
         while t_cycles > 0 {
             let piece = t_cycles.min(u64::from(CATCH_UP_PIECE_T_CYCLES)) as u32;
             t_cycles -= u64::from(piece);
@@ -457,6 +531,7 @@ impl ApuState {
             }
             self.run(piece, synthesize);
         }
+        self.noise.timer = clock.packed();
     }
 
     fn powered(&self) -> bool {

@@ -141,6 +141,8 @@ impl ApuState {
             self.regs[reg::NR52] = 0x80;
             self.frame_step = 0;
             self.start_lf_div();
+            // The noise clock's alignment counts APU cycles from power-on.
+            self.noise.timer = 0;
         }
     }
 
@@ -171,8 +173,15 @@ impl ApuState {
             reg::NR41 => self.noise.length = 64 - u16::from(value & 0x3F),
             reg::NR12 => write_envelope(&mut self.square1, old, value, cgb),
             reg::NR22 => write_envelope(&mut self.square2, old, value, cgb),
-            reg::NR42 => write_envelope(&mut self.noise, old, value, cgb),
-            reg::NR30 if value & 0x80 == 0 => self.wave.active = 0,
+            reg::NR42 => {
+                if value & 0xF8 == 0 {
+                    let (nr43, active) = (self.regs[reg::NR43], self.noise.active != 0);
+                    self.update_noise_clock(|clock| clock.dac_off(active, nr43));
+                }
+                write_envelope(&mut self.noise, old, value, cgb);
+            }
+            reg::NR43 => self.write_nr43(old, value),
+            reg::NR30 if value & 0x80 == 0 => self.stop_wave(),
             reg::NR14 | reg::NR24 | reg::NR34 | reg::NR44 => {
                 // NR14, NR24, NR34, NR44 are five registers apart: channel 0..=3.
                 let channel = (index - reg::NR14) / 5;
@@ -197,7 +206,9 @@ impl ApuState {
             let period = square_period(self.frequency(reg::NR23, reg::NR24));
             (&mut self.square2, period)
         };
-        if tone.active != 0 && tone.timer == old_period {
+        // A stopped channel keeps the flag from its last step: the reload then sets up the
+        // countdown a trigger's step rule looks at (`square::restart_steps_on`).
+        if tone.timer == old_period {
             tone.timer = period;
         }
     }
@@ -208,16 +219,44 @@ impl ApuState {
             1 => {
                 let nr22 = self.regs[reg::NR22];
                 let period = square_period(self.frequency(reg::NR23, reg::NR24));
-                let lf_div = self.lf_div();
-                trigger_square(&mut self.square2, nr22, period, lf_div);
+                let (nr24, lf_div) = (self.regs[reg::NR24], self.lf_div());
+                trigger_square(&mut self.square2, nr22, nr24, period, lf_div, self.cgb != 0);
             }
             2 => self.trigger_wave(),
-            _ => {
-                let nr42 = self.regs[reg::NR42];
-                let period = noise_period(self.regs[reg::NR43]);
-                trigger_tone(&mut self.noise, nr42, period);
-                self.noise.lfsr = 0x7FFF;
-            }
+            _ => self.trigger_noise(),
+        }
+    }
+
+    /// Applies `change` to the noise channel's clock (kept packed in its `timer` between
+    /// catch-ups).
+    fn update_noise_clock<R>(&mut self, change: impl FnOnce(&mut NoiseClock) -> R) -> R {
+        let mut clock = NoiseClock::from_packed(self.noise.timer);
+        let result = change(&mut clock);
+        self.noise.timer = clock.packed();
+        result
+    }
+
+    /// NR43 written (it is already in `regs`): the noise clock realigns, and the LFSR may
+    /// shift at once (`NoiseClock::nr43_write`).
+    fn write_nr43(&mut self, old: u8, value: u8) {
+        if self.update_noise_clock(|clock| clock.nr43_write(old, value)) {
+            shift_lfsr(&mut self.noise, value);
+        }
+    }
+
+    /// The noise channel's trigger: the LFSR starts over (all ones), the clock's counter runs
+    /// on and only its countdown to the next step reloads (`NoiseClock::trigger`).
+    fn trigger_noise(&mut self) {
+        let (nr42, nr43) = (self.regs[reg::NR42], self.regs[reg::NR43]);
+        let was_active = self.noise.active != 0;
+        let start = self.update_noise_clock(|clock| clock.trigger(nr42, nr43, was_active));
+        let clock = self.noise.timer;
+        trigger_tone(&mut self.noise, nr42, 0);
+        self.noise.timer = clock;
+        // SameBoy's odd seed 0x0055, in our inverted register.
+        self.noise.lfsr = if start.odd_seed { 0x7FAA } else { 0x7FFF };
+        if start.instant_shift {
+            shift_lfsr(&mut self.noise, nr43);
         }
     }
 
@@ -250,59 +289,6 @@ impl ApuState {
             }
         }
         trigger
-    }
-
-    pub(super) fn trigger_square1(&mut self) {
-        let frequency = self.frequency(reg::NR13, reg::NR14);
-        let lf_div = self.lf_div();
-        // UNVERIFIED: a restart drops a pending sweep check (it makes its own at once).
-        self.set_sweep_check_apu_cycles(0);
-        trigger_square(
-            &mut self.square1,
-            self.regs[reg::NR12],
-            square_period(frequency),
-            lf_div,
-        );
-        let nr10 = self.regs[reg::NR10];
-        let (period, shift) = ((nr10 >> 4) & 7, nr10 & 7);
-        self.sweep_shadow = frequency;
-        self.sweep_timer = if period == 0 { 8 } else { period };
-        self.sweep_enabled = u8::from(period != 0 || shift != 0);
-        self.sweep_negated = 0;
-        if shift != 0 {
-            // The overflow check runs at once, without writing back (Blargg
-            // `06-overflow_on_trigger`).
-            self.sweep_calculate();
-        }
-    }
-
-    pub(super) fn trigger_wave(&mut self) {
-        let wave = &mut self.wave;
-        let about_to_read = self.cgb == 0
-            && wave.active != 0
-            && wave.timer.max(1) <= WAVE_CORRUPTION_WINDOW_T_CYCLES;
-        if about_to_read {
-            // DMG: the channel was about to read the byte after its position; the retrigger
-            // copies that byte (or its 4-byte row) over the start of wave RAM (Pan Docs,
-            // Blargg `10-wave_trigger_while_on`).
-            let next = usize::from(((wave.position + 1) & 31) >> 1);
-            if next < 4 {
-                self.wave_ram[0] = self.wave_ram[next];
-            } else {
-                let row = next & !3;
-                self.wave_ram.copy_within(row..row + 4, 0);
-            }
-        }
-        let period = wave_period(self.frequency(reg::NR33, reg::NR34));
-        let wave = &mut self.wave;
-        if about_to_read {
-            // The read it was about to make still happens, from the start of wave RAM (SameBoy).
-            wave.sample_buffer = self.wave_ram[0];
-        }
-        wave.position = 0;
-        wave.timer = period + WAVE_TRIGGER_DELAY_T_CYCLES;
-        // The sample buffer keeps its old byte: the first nibble played is a stale one (Pan Docs).
-        wave.active = u8::from(self.regs[reg::NR30] & 0x80 != 0);
     }
 }
 

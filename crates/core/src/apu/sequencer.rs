@@ -1,66 +1,9 @@
-//! What the frame sequencer clocks: square 1's frequency sweep, the length counters and the
-//! volume envelopes.
+//! What the frame sequencer clocks: the length counters and the volume envelopes (square
+//! 1's frequency sweep is in `sweep`).
 
 use super::*;
 
 impl ApuState {
-    /// The sweep's next frequency; silences square 1 if it overflows 2047.
-    pub(super) fn sweep_calculate(&mut self) -> u16 {
-        let nr10 = self.regs[reg::NR10];
-        let delta = self.sweep_shadow >> (nr10 & 7);
-        let next = if nr10 & 0x08 != 0 {
-            self.sweep_negated = 1;
-            self.sweep_shadow.wrapping_sub(delta)
-        } else {
-            self.sweep_shadow.saturating_add(delta) // (a hand-made shadow may be huge)
-        };
-        if next > 2047 {
-            self.square1.active = 0;
-        }
-        next
-    }
-
-    /// The pending sweep overflow check (`clock_sweep`) completes: the second calculation.
-    pub(super) fn finish_sweep_check(&mut self) {
-        self.set_sweep_check_apu_cycles(0);
-        self.sweep_calculate();
-    }
-
-    /// APU cycles until a sweep step's overflow check completes (0: none pending).
-    pub(super) fn sweep_check_apu_cycles(&self) -> u8 {
-        self.frame_step >> SWEEP_CHECK_SHIFT
-    }
-
-    pub(super) fn set_sweep_check_apu_cycles(&mut self, apu_cycles: u8) {
-        self.frame_step = (self.frame_step & 7) | (apu_cycles << SWEEP_CHECK_SHIFT);
-    }
-
-    /// Frame sequencer steps 2 and 6 (128 Hz).
-    pub(super) fn clock_sweep(&mut self) {
-        self.sweep_timer = self.sweep_timer.saturating_sub(1);
-        if self.sweep_timer != 0 {
-            return;
-        }
-        let nr10 = self.regs[reg::NR10];
-        let (period, shift) = ((nr10 >> 4) & 7, nr10 & 7);
-        self.sweep_timer = if period == 0 { 8 } else { period };
-        if self.sweep_enabled != 0 && period != 0 {
-            let next = self.sweep_calculate();
-            if next <= 2047 && shift != 0 {
-                self.sweep_shadow = next;
-                self.regs[reg::NR13] = next as u8;
-                self.regs[reg::NR14] = self.regs[reg::NR14] & !7 | (next >> 8) as u8;
-                // A second calculation with the new value, for its overflow check only,
-                // completes `shift` + 1 + `lf_div` 1 MHz cycles later (`finish_sweep_check`;
-                // SameBoy, UNVERIFIED; at double speed SameBoy also aligns the count to the
-                // 1 MHz phase, not emulated). Pinned by `probes/apu/sweep_clock` and
-                // `sweep_shift3`.
-                let lf_div = self.lf_div() as u8;
-                self.set_sweep_check_apu_cycles((shift + 1 + lf_div) * 2);
-            }
-        }
-    }
-
     /// Frame sequencer steps 0, 2, 4, 6 (256 Hz).
     pub(super) fn clock_lengths(&mut self) {
         let channels: [(&mut u16, &mut u8, u8); 4] = [
@@ -96,23 +39,6 @@ impl ApuState {
     }
 }
 
-/// A square channel's trigger: the duty step stays where it was (only powering the APU off
-/// resets it: Pan Docs), the first step comes a start-up delay late, and a channel that was
-/// off outputs 0 until then. The delay is one T-cycle pair shorter in the APU's 1 MHz phase
-/// `lf_div` = 1 (`ApuState::lf_div`, always so at single speed after power-on).
-pub(super) fn trigger_square(tone: &mut ToneState, nrx2: u8, period: u32, lf_div: u32) {
-    let was_on = tone.active != 0;
-    release_held_level(tone);
-    trigger_tone(tone, nrx2, period);
-    let phase = 2 * (1 - lf_div);
-    if was_on {
-        tone.timer = period + SQUARE_RESTART_DELAY_T_CYCLES + phase;
-    } else {
-        tone.timer = period + SQUARE_START_DELAY_T_CYCLES + phase;
-        tone.position |= SQUARE_SILENT_UNTIL_STEP;
-    }
-}
-
 /// A square's output is worked out anew (from its duty pattern) when its volume changes.
 /// (The noise channel's `position` is 0 and stays so.)
 pub(super) fn release_held_level(tone: &mut ToneState) {
@@ -135,16 +61,71 @@ pub(super) fn envelope_period(nrx2: u8) -> u8 {
     }
 }
 
-/// Frame sequencer step 7 (64 Hz).
-pub(super) fn clock_envelope(tone: &mut ToneState, nrx2: u8) {
-    if nrx2 & 7 == 0 || tone.envelope_running == 0 || tone.active == 0 {
+/// In `ToneState::envelope_timer`: the envelope's period has run out and it steps at the next
+/// frame sequencer step 7 (bits 0-3 hold the periods left until then).
+pub(super) const ENVELOPE_ARMED: u8 = 0x80;
+
+/// Frame sequencer step 6: the envelope's period counts down, and when it runs out the
+/// envelope arms for step 7. The count and the step are two events apart, so a trigger
+/// between them (which reloads the period and disarms) waits a whole period more (SameBoy's
+/// `volume_countdown` and `envelope_clock`; UNVERIFIED, Pan Docs only says the envelope steps
+/// at step 7). Pinned by `probes/apu/env_trigger_late`.
+pub(super) fn count_envelope(tone: &mut ToneState, nrx2: u8) {
+    let armed = tone.envelope_timer & ENVELOPE_ARMED != 0;
+    if nrx2 & 7 == 0 || tone.envelope_running == 0 || tone.active == 0 || armed {
         return;
     }
-    tone.envelope_timer = tone.envelope_timer.saturating_sub(1);
-    if tone.envelope_timer != 0 {
+    let periods = (tone.envelope_timer & 0x0F).saturating_sub(1);
+    tone.envelope_timer = if periods == 0 {
+        ENVELOPE_ARMED
+    } else {
+        periods
+    };
+}
+
+/// In `ToneState::envelope_timer` (bits 4-5, with `ENVELOPE_ARMED`): step 7 has come at CGB
+/// double speed, and the envelope steps this many APU cycles after the event's M-cycle
+/// (`ApuState::div_apu_event_double_speed`).
+pub(super) const ENVELOPE_DUE_SHIFT: u8 = 4;
+const ENVELOPE_DUE_MASK: u8 = 3 << ENVELOPE_DUE_SHIFT;
+/// The machine calls the event before the M-cycle's APU cycle: the step lands in the next
+/// M-cycle, two APU cycles on.
+const ENVELOPE_DELAY_APU_CYCLES: u8 = 2;
+
+/// Step 7 at double speed: an armed envelope steps two APU cycles later.
+pub(super) fn make_envelope_due(tone: &mut ToneState, _nrx2: u8) {
+    if tone.envelope_timer & ENVELOPE_ARMED != 0 {
+        tone.envelope_timer = tone.envelope_timer & !ENVELOPE_DUE_MASK
+            | ENVELOPE_DELAY_APU_CYCLES << ENVELOPE_DUE_SHIFT;
+    }
+}
+
+/// APU cycles until a delayed envelope step (0: none due).
+pub(super) fn envelope_due(tone: &ToneState) -> u8 {
+    if tone.envelope_timer & ENVELOPE_ARMED == 0 {
+        return 0;
+    }
+    (tone.envelope_timer & ENVELOPE_DUE_MASK) >> ENVELOPE_DUE_SHIFT
+}
+
+/// A delayed envelope step `apu_cycles` (fewer than its countdown) closer.
+pub(super) fn bring_envelope_due(tone: &mut ToneState, apu_cycles: u8) {
+    let due = envelope_due(tone);
+    if due != 0 {
+        tone.envelope_timer =
+            tone.envelope_timer & !ENVELOPE_DUE_MASK | (due - apu_cycles) << ENVELOPE_DUE_SHIFT;
+    }
+}
+
+/// Frame sequencer step 7 (64 Hz): an armed envelope steps and reloads its period.
+pub(super) fn clock_envelope(tone: &mut ToneState, nrx2: u8) {
+    if tone.envelope_timer & ENVELOPE_ARMED == 0 {
         return;
     }
     tone.envelope_timer = envelope_period(nrx2);
+    if nrx2 & 7 == 0 || tone.envelope_running == 0 || tone.active == 0 {
+        return;
+    }
     let volume = tone.volume & 15;
     release_held_level(tone);
     if nrx2 & 0x08 != 0 && volume < 15 {

@@ -132,6 +132,7 @@ impl CpuState {
 /// either dispatches the interrupt (IME on) or executes the next instruction (IME off).
 #[inline(always)]
 pub fn step(cpu: &mut CpuState, bus: &mut impl Bus) {
+    let fetch_pc = cpu.pc;
     // One test covers every case but a running CPU with IME settled (0 or 1) and no HALT
     // bug: those go through `begin_unusual_step`, which is the general form of the fetch
     // below. Any other bit pattern of the three fields lands there too.
@@ -150,7 +151,7 @@ pub fn step(cpu: &mut CpuState, bus: &mut impl Bus) {
             None => return,
         }
     };
-    bus.opcode_fetched();
+    bus.opcode_fetched(fetch_pc);
     execute::execute(cpu, bus, opcode);
     if ei_was_pending && cpu.ime == 2 {
         cpu.ime = 1;

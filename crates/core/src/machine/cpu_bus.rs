@@ -92,8 +92,13 @@ impl Bus for Machine<'_> {
         self.tick();
     }
     #[inline(always)]
-    fn opcode_fetched(&mut self) {
+    fn opcode_fetched(&mut self, pc: u16) {
         self.hblank_dma_after_fetch();
+        // The write just before (the last M-cycle of its instruction) left the APU waiting
+        // for the CPU's PC then, which is this fetch's address (`ApuState::wants_pc`).
+        if self.hw.apu.wants_pc() {
+            self.hw.apu.take_pc(pc);
+        }
     }
     #[inline(always)]
     fn pending_interrupts(&self) -> u8 {

@@ -138,6 +138,21 @@ impl<'a> Machine<'a> {
         }
     }
 
+    /// Whether the HBlank VRAM DMA counts the PPU as in HBlank (`PpuState::in_hblank`).
+    pub(super) fn in_hblank_for_dma(&self) -> bool {
+        self.hw.ppu.in_hblank(self.hw.cgb.double_speed())
+    }
+
+    /// The LCD was just switched off in mode 0 before the HBlank transfer's block was due
+    /// (at double speed the block waits a few dots into mode 0, `in_hblank`): this HBlank's
+    /// block never comes, nor one for the time the LCD stays off (switched off in another
+    /// mode, or later in mode 0, the transfer copies that one block, `hblank_dma`).
+    /// UNVERIFIED: SameBoy's rule (a block starts at LCD off only if STAT showed another
+    /// mode, and one already due runs); probe `dma/hdma_lcd_off_2x`.
+    pub(super) fn hdma_at_lcd_off_early_in_mode0(&mut self) {
+        self.hw.cgb.hdma_done_this_hblank = 1;
+    }
+
     /// HBlank VRAM DMA: one block at the start of each HBlank of lines 0..=143, unless the
     /// CPU is halted or stopped then (only `hblank_dma_after_fetch` calls this;
     /// SameBoy and Gambatte keep the transfer inactive during HALT and STOP). The block of
@@ -158,7 +173,7 @@ impl<'a> Machine<'a> {
             return;
         }
         let lcd_off = self.hw.ppu.lcdc & 0x80 == 0;
-        if !(lcd_off || self.hw.ppu.in_hblank()) {
+        if !(lcd_off || self.in_hblank_for_dma()) {
             self.hw.cgb.hdma_done_this_hblank = 0;
             return;
         }

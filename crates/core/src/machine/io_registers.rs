@@ -76,7 +76,7 @@ impl<'a> Machine<'a> {
             io::DMA => hw.dma.source_high,
             io::LCDC..=io::WX => hw.ppu.read_register(reg),
             io::PCM12 | io::PCM34 if hw.cgb.is_cgb() => hw.apu.read_pcm(reg),
-            _ => hw.cgb.read(reg, hw.ppu.in_mode3()).unwrap_or(0xFF),
+            _ => hw.cgb.read(reg, hw.ppu.palette_locked()).unwrap_or(0xFF),
         }
     }
 
@@ -101,7 +101,13 @@ impl<'a> Machine<'a> {
             io::DMA => hw.dma.request(value),
             io::LCDC..=io::WX => {
                 let lcd_was_on = hw.ppu.lcdc & 0x80 != 0;
+                let before_hblank_dma =
+                    hw.ppu.stat & 3 == 0 && !hw.ppu.in_hblank(hw.cgb.double_speed());
                 hw.ppu.write_register(reg, value, &mut hw.interrupt_flag);
+                if reg == io::LCDC && lcd_was_on && value & 0x80 == 0 && before_hblank_dma {
+                    self.hdma_at_lcd_off_early_in_mode0();
+                }
+                let hw = &mut *self.hw;
                 // Switched on at double speed, the LCD starts a dot later within the
                 // M-cycle than at normal speed (AGE's LCD alignment; AGE `stat-mode-ds`).
                 if reg == io::LCDC && !lcd_was_on && value & 0x80 != 0 && hw.cgb.double_speed() {
@@ -114,8 +120,8 @@ impl<'a> Machine<'a> {
             }
             io::HDMA5 if hw.cgb.cgb_mode() => self.write_hdma5(value),
             _ => {
-                let (mapped, in_mode3) = (hw.boot_rom_mapped != 0, hw.ppu.in_mode3());
-                if hw.cgb.write(reg, value, mapped, in_mode3) && reg == io::KEY0 {
+                let (mapped, palette_locked) = (hw.boot_rom_mapped != 0, hw.ppu.palette_locked());
+                if hw.cgb.write(reg, value, mapped, palette_locked) && reg == io::KEY0 {
                     hw.ppu.set_colour_mode(hw.cgb.mode());
                 }
                 if reg == io::SVBK {

@@ -301,7 +301,12 @@ impl<'a> Machine<'a> {
             hw.serial.clock(&mut hw.interrupt_flag);
         }
         if fell & self.div_apu_bit() != 0 {
-            self.hw.apu.div_apu_event(self.audio.synthesizes());
+            let synthesize = self.audio.synthesizes();
+            if self.hw.cgb.double_speed() {
+                self.hw.apu.div_apu_event_double_speed(synthesize);
+            } else {
+                self.hw.apu.div_apu_event(synthesize);
+            }
         }
     }
 

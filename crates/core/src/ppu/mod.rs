@@ -89,6 +89,10 @@ const STAT_OAM_SOURCE: u8 = 1 << 5;
 const STAT_LYC_SOURCE: u8 = 1 << 6;
 const STAT_LYC_FLAG: u8 = 1 << 2;
 
+/// Dots before the pixel FIFO starts (`Step::Mode3Start`) from which palette RAM is closed
+/// to the CPU: mode 3 shows 5 dots before it, palette RAM closes 3 dots later.
+const PALETTE_LOCK_LEAD: u16 = 2;
+
 /// Dots before the writing access at which SCY / SCX writes reach the fetcher.
 const SCY_LEAD_DOTS: u16 = 1;
 const SCX_LEAD_DOTS: u16 = 1;
@@ -528,7 +532,10 @@ impl PpuState {
         }
         // Whole lines between this one and the line whose scan comes next.
         let lines_between = match Step::from_raw(self.step) {
-            Step::Mode0Interrupt | Step::LineWindowCheck | Step::LineEnd => match self.ly {
+            Step::Mode0Interrupt
+            | Step::Mode0PaletteUnlock
+            | Step::LineWindowCheck
+            | Step::LineEnd => match self.ly {
                 0..=142 => 0,
                 143 => 10,
                 _ => return 0,
@@ -642,20 +649,39 @@ impl PpuState {
         false
     }
 
-    /// Whether the PPU is in mode 3 (CGB palette RAM is closed to the CPU then).
+    /// Whether the PPU is in mode 3.
     pub fn in_mode3(&self) -> bool {
         self.lcdc & LCDC_LCD_ENABLE != 0 && self.stat & 3 == 3
     }
 
+    /// Whether CGB palette RAM is closed to the CPU: from a few dots into mode 3 (the last
+    /// `PALETTE_LOCK_LEAD` dots before the pixel FIFO starts, `Step::Mode3Start`) to, in CGB
+    /// mode, a few dots into mode 0 (up to `Step::Mode0PaletteUnlock`). UNVERIFIED: SameBoy's
+    /// display code; probes `palette/*_mode3*`.
+    pub fn palette_locked(&self) -> bool {
+        if self.lcdc & LCDC_LCD_ENABLE == 0 {
+            return false;
+        }
+        match Step::from_raw(self.step) {
+            // Mode 3 may owe dots already (`fifo_lag`): they count as run.
+            Step::Mode3Start => self.wait_dots <= PALETTE_LOCK_LEAD + self.fifo_lag,
+            Step::Mode0Interrupt | Step::Mode0PaletteUnlock => true,
+            _ => self.stat & 3 == 3,
+        }
+    }
+
     /// Whether the PPU is in the HBlank of a visible line (from the end of mode 3 to the
-    /// line's end): when CGB HBlank VRAM DMA copies a block.
-    pub fn in_hblank(&self) -> bool {
+    /// line's end) as CGB HBlank VRAM DMA sees it: it copies a block then. At double speed
+    /// the HBlank starts for it with `Step::Mode0PaletteUnlock` (UNVERIFIED: SameBoy's
+    /// display code, probe `dma/hdma_readback_2x`).
+    pub fn in_hblank(&self, double_speed: bool) -> bool {
         self.lcdc & LCDC_LCD_ENABLE != 0
             && self.fifo_lag == 0
-            && matches!(
-                Step::from_raw(self.step),
-                Step::HBlank | Step::Mode0Interrupt | Step::LineWindowCheck | Step::LineEnd
-            )
+            && match Step::from_raw(self.step) {
+                Step::HBlank | Step::Mode0Interrupt | Step::LineWindowCheck | Step::LineEnd => true,
+                Step::Mode0PaletteUnlock => !double_speed,
+                _ => false,
+            }
     }
 
     /// Sets how pixels are coloured (`cgb::MODE_*`): at power-on, and when the CGB boot ROM

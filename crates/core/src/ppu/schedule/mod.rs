@@ -16,6 +16,16 @@ pub(super) const SCAN_END_DOT: u16 = 80;
 pub(super) const MODE3_DOT: u16 = 84;
 pub(super) const WINDOW_CHECK_DOT: u16 = LINE_DOTS - 2;
 
+/// Dots from `Mode0Interrupt` to `Mode0PaletteUnlock` in CGB mode: palette RAM stays closed
+/// to the CPU that long into mode 0, and at double speed the HBlank VRAM DMA waits as long.
+/// So it opens 5 dots after STAT shows mode 0 at single speed (where `Mode0Interrupt` comes a
+/// dot after mode 0), 2 at double speed. UNVERIFIED: SameBoy's display code (the same dots,
+/// and at double speed the HBlank transfer's start with the unlock); probes
+/// `palette/*_mode3*`, `dma/hdma_readback_2x`, `dma/hdma_mode0_start_2x`.
+const fn palette_lock_tail(double_speed: bool) -> u16 {
+    if double_speed { 2 } else { 4 }
+}
+
 impl PpuState {
     pub(super) fn goto(&mut self, step: Step, wait: u16) {
         self.step = step as u8;
@@ -249,6 +259,7 @@ impl PpuState {
             }
             Step::Line153Dot24 => self.goto(Step::FrameEnd, LINE_DOTS - 24),
             Step::Mode0Interrupt => return self.line_turn(Step::Mode0Interrupt, dots, bus),
+            Step::Mode0PaletteUnlock => self.goto_window_check(),
             Step::FrameEnd => {
                 self.ly = 0;
                 self.line_dot = 0;
@@ -358,6 +369,19 @@ impl PpuState {
         self.oam_read_blocked = 0;
         self.stat_mode_for_interrupt = 0;
         self.update_stat(bus.interrupt_flag);
+        if self.colour_mode == MODE_CGB {
+            self.goto(
+                Step::Mode0PaletteUnlock,
+                palette_lock_tail(bus.double_speed),
+            );
+            return;
+        }
+        self.goto_window_check();
+    }
+
+    /// The rest of mode 0 up to the WY check (`LineWindowCheck`).
+    #[inline(always)]
+    fn goto_window_check(&mut self) {
         let wait = WINDOW_CHECK_DOT.saturating_sub(self.line_dot);
         self.goto(Step::LineWindowCheck, wait);
     }
@@ -570,6 +594,12 @@ impl PpuState {
                         return dots;
                     }
                     // Only ever the walk's first step: it runs at `line_dot + wait_dots`.
+                    // (`Mode0PaletteUnlock`, which may follow it, requests nothing.)
+                    let dot = self.line_dot.wrapping_add(self.wait_dots);
+                    (Step::LineWindowCheck, WINDOW_CHECK_DOT.saturating_sub(dot))
+                }
+                Step::Mode0PaletteUnlock => {
+                    // Only ever the walk's first step, as above; it requests nothing.
                     let dot = self.line_dot.wrapping_add(self.wait_dots);
                     (Step::LineWindowCheck, WINDOW_CHECK_DOT.saturating_sub(dot))
                 }

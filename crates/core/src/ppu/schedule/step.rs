@@ -66,6 +66,9 @@ pub(in crate::ppu) enum Step {
     Line153CgbLyZero = 41,
     /// One dot into mode 0: the HBlank STAT source rises; a CGB lets OAM reads through.
     Mode0Interrupt = 42,
+    /// CGB mode, a few dots into mode 0 (`Mode0Interrupt` leads here): palette RAM opens to
+    /// the CPU, and at double speed the HBlank VRAM DMA may start.
+    Mode0PaletteUnlock = 46,
     /// End of line 153: the next frame starts.
     FrameEnd = 23,
 }
@@ -116,6 +119,7 @@ impl Step {
             40 => Step::Line153CgbCompare,
             41 => Step::Line153CgbLyZero,
             42 => Step::Mode0Interrupt,
+            46 => Step::Mode0PaletteUnlock,
             23 => Step::FrameEnd,
             _ => Step::Off,
         }

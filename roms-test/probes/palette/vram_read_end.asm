@@ -1,0 +1,12 @@
+; model: CGB
+; A VRAM read swept over 32 consecutive M-cycles across the end of mode 3 of line 10, at
+; single speed: where the PPU lets the CPU's reads through again (mode3_end_read.inc).
+
+    TITLE "VRAM READ END"
+DEF ACCESS_ADDR EQU $9800
+DEF DOUBLE_SPEED EQU 0
+DEF BASE_DELAY EQU 0
+INCLUDE "mode3_end_read.inc"
+
+Title:
+    db "VRAM READ END", 0
