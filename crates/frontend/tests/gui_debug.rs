@@ -7,11 +7,10 @@ mod gui_support;
 
 use backspin_debug::dap::{read_message, write_message};
 use gui_support::{Display, SERIAL, STEP_LIMIT, counter_rom, missing_tools, out_dir, player_args};
-use gui_support::{paused_frame, wait_for_title};
+use gui_support::{paused_frame, wait_for_log, wait_for_title};
 use serde_json::{Value, json};
 use std::io::BufReader;
 use std::net::TcpStream;
-use std::time::{Duration, Instant};
 
 struct Client {
     reader: BufReader<TcpStream>,
@@ -20,16 +19,9 @@ struct Client {
 }
 
 impl Client {
-    /// Connects once the window listens.
+    /// Connects to a window that listens (its log says so: see `wait_for_log`).
     fn connect(port: u16) -> Client {
-        let started = Instant::now();
-        let stream = loop {
-            match TcpStream::connect(("127.0.0.1", port)) {
-                Ok(stream) => break stream,
-                Err(e) => assert!(started.elapsed() < STEP_LIMIT, "cannot connect: {e}"),
-            }
-            std::thread::sleep(Duration::from_millis(20));
-        };
+        let stream = TcpStream::connect(("127.0.0.1", port)).expect("the window listens");
         Client {
             reader: BufReader::new(stream.try_clone().expect("a socket clones")),
             writer: stream,
@@ -96,6 +88,10 @@ fn gui_a_debugger_attaches_pauses_and_detaches_leaving_the_game_running() {
     let window = display.wait_for_window(&log);
     wait_for_title(&display, &window, "a second of play", |f, _| f >= 60);
 
+    assert!(
+        wait_for_log(&log, "a debugger can attach", STEP_LIMIT),
+        "the window does not listen on {port}"
+    );
     let mut c = Client::connect(port.parse().expect("a port number"));
     c.request("initialize", json!({"adapterID": "backspin"}));
     c.request("attach", json!({}));
