@@ -6,7 +6,8 @@
 //! disconnect hands the timeline back with the game running. The window's own controls
 //! other than the buttons wait until the debugger detaches.
 
-use super::{Command, Emu, FRAME_DURATION};
+use super::pacer::Pacer;
+use super::{Command, Emu};
 use backspin_debug::dap::{Adapter, read_message, write_message};
 use backspin_debug::{Session, SourceLines, Symbols};
 use backspin_rewind::Timeline;
@@ -14,7 +15,7 @@ use crossbeam_channel::{Receiver, RecvTimeoutError, TryRecvError};
 use std::io::BufReader;
 use std::net::{TcpListener, TcpStream};
 use std::path::Path;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Instructions per slice while the debugger's continue runs: well under a frame, so the
 /// game is paced by frames and a pause answers at once.
@@ -106,7 +107,7 @@ fn serve_with(
     let mut session = Session::attach(timeline, port.symbols.clone());
     session.set_source_lines(port.lines.clone());
     let mut adapter = Adapter::attached(session);
-    let mut deadline = Instant::now();
+    let mut pacer = Pacer::new();
     let mut window_open = true;
     loop {
         for command in commands.try_iter() {
@@ -145,17 +146,14 @@ fn serve_with(
                 .is_some_and(|s| s.timeline().frame() != frame);
             show |= framed || out.iter().any(|m| m["event"] == "stopped");
             if framed {
-                // The game's own pace, as when playing.
-                deadline += FRAME_DURATION;
-                let now = Instant::now();
-                if deadline > now {
-                    std::thread::sleep(deadline - now);
-                } else if now - deadline > 4 * FRAME_DURATION {
-                    deadline = now;
+                // The game's own pace, as when playing in speedrun mode: by emulated time.
+                if let Some(session) = adapter.session_mut() {
+                    pacer.wait_for(session.timeline().cycle());
                 }
             }
         } else {
-            deadline = Instant::now();
+            // Stopped: the pace starts afresh at the next continue.
+            pacer = Pacer::new();
         }
         if out.iter().any(|m| write_message(&mut stream, m).is_err()) {
             break;

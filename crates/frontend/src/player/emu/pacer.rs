@@ -1,9 +1,9 @@
-//! Speedrun mode's pacing by the exact emulated clock.
+//! Pacing by the exact emulated clock: speedrun mode's, and an attached debugger's continue.
 
 use super::FRAME_DURATION;
 use std::time::{Duration, Instant};
 
-/// Speedrun pacing: each frame is shown when the wall clock reaches its emulated time,
+/// Each frame is shown when the wall clock reaches its emulated time,
 /// computed from the emulated M-cycles since an anchor in integer nanoseconds, so the rate
 /// is exactly 1,048,576 M-cycles a second (59.7275 frames/s) with no rounding that adds up
 /// (the per-frame `FRAME_DURATION` drops 0.3 ns a frame). After a stall of more than four
