@@ -1,10 +1,11 @@
 ; model: CGB
 ; An HBlank VRAM DMA while the CPU sleeps in HALT (IME off). Case k (1-8): a 16-block
 ; transfer started in VBlank; at line 10 (polled) the CPU halts until LY = LYC = 10 + k, reads
-; HDMA5, halts again until that line's mode 0 interrupt and reads HDMA5 again, then stops
-; the transfer. Two results per case: the blocks left minus one after each wake-up (no block
-; runs while halted; SameBoy runs one when the CPU wakes in mode 0 from a HALT begun outside
-; it).
+; HDMA5 and LY, halts again until that line's mode 0 interrupt, reads HDMA5, then stops the
+; transfer. Three results per case: the blocks left minus one after the first wake-up (no
+; block ran while halted, whatever k), the line it woke in, and the blocks left minus one
+; after the wake-up in mode 0 (SameBoy: a HALT begun outside mode 0 that ends in it lets
+; that HBlank's block run at once).
 
 INCLUDE "hardware.inc"
 
@@ -49,6 +50,8 @@ Start:
     nop
     ldh a, [rHDMA5]
     ld c, a
+    ldh a, [rLY]
+    ld d, a
     ld a, STATF_MODE00
     ldh [rSTAT], a
     xor a
@@ -56,22 +59,28 @@ Start:
     halt
     nop
     ldh a, [rHDMA5]
-    ld d, a
+    ld e, a
     xor a
     ldh [rHDMA5], a
     ldh [rSTAT], a
     ldh [rIE], a
     ldh [rIF], a
+    push de
     ld a, c
     call StoreNext
+    pop de
+    push de
     ld a, d
+    call StoreNext
+    pop de
+    ld a, e
     call StoreNext
     inc b
     ld a, b
     cp 9
     jr nz, .case
     ld de, Title
-    ld c, 16
+    ld c, 24
     jp ProbeShow
 
 Title:
