@@ -2,10 +2,12 @@
 # sameboy-probe.sh: run probe ROMs (our assembler's sources) in SameBoy and in Backspin from
 # the same boot ROM and compare the screens: the differential check of roms-test/probes/.
 #
-# Usage: tools/sameboy-probe.sh [--frames N] [--keep DIR] PROBE.asm...
+# Usage: tools/sameboy-probe.sh [--frames N] [--keep DIR] [--runner BIN] PROBE.asm...
 #   The model comes from the probe's header line `; model: DMG` or `; model: CGB` (default CGB).
 #   A probe shows its results and then holds a still screen, so the frame count only needs to
 #   be past the end of the probe's sweep (default 300; SameBoy's boot animation alone takes about 3 s).
+#   --runner BIN: SameBoy's screen from `BIN ROM MODEL FRAMES OUT.png` instead of sameboy-bess
+#   (tools/sameboy-rtc-run.c: the cartridge clock counting emulated time, for mbc3/ probes).
 # Environment:
 #   SAMEBOY_BUILD  the folder ../shared/peers/build-sameboy.sh built into
 #                  (default /tmp/sameboy-bess-build); boot ROMs from its SameBoy/build/bin/BootROMs.
@@ -17,14 +19,16 @@ cd "$(dirname "$0")/.."
 
 frames=300
 keep=""
+runner=""
 while [[ $# -gt 0 && "$1" == --* ]]; do
 	case "$1" in
 	--frames) frames="$2"; shift 2 ;;
 	--keep) keep="$2"; shift 2 ;;
+	--runner) runner="$2"; shift 2 ;;
 	*) echo "unknown option $1" >&2; exit 2 ;;
 	esac
 done
-[[ $# -gt 0 ]] || { sed -n 4,12p "$0" >&2; exit 2; }
+[[ $# -gt 0 ]] || { sed -n 4,16p "$0" >&2; exit 2; }
 
 build="${SAMEBOY_BUILD:-/tmp/sameboy-bess-build}"
 sameboy="$build/sameboy-bess"
@@ -48,7 +52,11 @@ for source in "$@"; do
 	*) echo "$source: model $model is neither DMG nor CGB" >&2; exit 2 ;;
 	esac
 	"$bin/examples/bsasm" "$source" "$out/$name.gb"
-	"$sameboy" make-fixture "$out/$name.gb" "$model" "$frames" "$out/$name.sameboy" >/dev/null
+	if [[ -n "$runner" ]]; then
+		"$runner" "$out/$name.gb" "$model" "$frames" "$out/$name.sameboy.at.png"
+	else
+		"$sameboy" make-fixture "$out/$name.gb" "$model" "$frames" "$out/$name.sameboy" >/dev/null
+	fi
 	"$bin/backspin" run "$out/$name.gb" --model "$ours" --boot-rom "$boot" --frames "$frames" \
 		--no-save --screenshot "$out/$name.backspin.png" >/dev/null
 	if "$sameboy" compare "$out/$name.sameboy.at.png" "$out/$name.backspin.png" >/dev/null; then

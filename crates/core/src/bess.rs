@@ -285,10 +285,11 @@ pub fn import(core: &mut Core, bytes: &[u8]) -> Result<BessImport, BessError> {
     if let Some(mbc) = find(b"MBC ") {
         for write in mbc.body.chunks_exact(3) {
             let addr = u16::from_le_bytes([write[0], write[1]]);
+            let now = rom.rtc_now_in(hw);
             match addr {
-                0x0000..=0x7FFF => rom.write(&mut hw.mbc, addr, write[2], hw.m_cycles),
+                0x0000..=0x7FFF => rom.write(&mut hw.mbc, addr, write[2], now),
                 0xA000..=0xBFFF => {
-                    rom.write_ram(&mut hw.mbc, &mut hw.cart_ram, addr, write[2], hw.m_cycles);
+                    rom.write_ram(&mut hw.mbc, &mut hw.cart_ram, addr, write[2], now);
                 }
                 _ => {}
             }
@@ -553,9 +554,9 @@ pub(crate) fn append_footer(
 /// latched, then the host time of the save.
 fn rtc_block(state: &State, rom: &Rom, unix_seconds: u64) -> Vec<u8> {
     let mbc = &state.hw.mbc;
-    let live = rom
-        .rtc_registers(mbc, state.hw.m_cycles)
-        .unwrap_or(mbc.rtc_live);
+    let mut copy = *mbc;
+    let now = rom.rtc_now(&mut copy, state.hw.m_cycles, state.hw.cgb.double_speed());
+    let live = rom.rtc_registers(&copy, now).unwrap_or(mbc.rtc_live);
     let mut body = Vec::with_capacity(RTC_BLOCK_BYTES);
     for register in live.iter().chain(&mbc.rtc_latched) {
         body.extend_from_slice(&u32::from(*register).to_le_bytes());

@@ -177,7 +177,8 @@ impl Core {
         let old = &mut self.state.hw;
         // Bring the lazily counted clock up to now, then carry it over restarted at the new
         // M-cycle origin.
-        self.rom.rtc_sync(&mut old.mbc, old.m_cycles);
+        let now = self.rom.rtc_now_in(old);
+        self.rom.rtc_sync(&mut old.mbc, now);
         fresh.hw.cart_ram = old.cart_ram;
         fresh.hw.mbc.rtc_live = old.mbc.rtc_live;
         fresh.hw.mbc.rtc_latched = old.mbc.rtc_latched;
@@ -302,7 +303,11 @@ impl Core {
         }
         // The clock counts lazily; save it as of now without touching the running state.
         let mut mbc = self.state.hw.mbc;
-        self.rom.rtc_sync(&mut mbc, self.state.hw.m_cycles);
+        let hw = &self.state.hw;
+        let now = self
+            .rom
+            .rtc_now(&mut mbc, hw.m_cycles, hw.cgb.double_speed());
+        self.rom.rtc_sync(&mut mbc, now);
         Some(
             self.rom
                 .battery_bytes(&mbc, &self.state.hw.cart_ram, unix_now),
@@ -314,7 +319,8 @@ impl Core {
     /// the clock by the time that passed ([`Core::rtc_advance_seconds`]).
     pub fn load_battery(&mut self, bytes: &[u8]) -> Result<Option<u64>, crate::cart::BatteryError> {
         let hw = &mut self.state.hw;
-        self.rom.rtc_sync(&mut hw.mbc, hw.m_cycles);
+        let now = self.rom.rtc_now_in(hw);
+        self.rom.rtc_sync(&mut hw.mbc, now);
         self.rom.load_battery(&mut hw.mbc, &mut hw.cart_ram, bytes)
     }
 
@@ -322,8 +328,8 @@ impl Core {
     /// enters emulation (an input event at the current M-cycle, recorded like a button).
     pub fn rtc_advance_seconds(&mut self, seconds: u64) {
         let hw = &mut self.state.hw;
-        self.rom
-            .rtc_advance_seconds(&mut hw.mbc, seconds, hw.m_cycles);
+        let now = self.rom.rtc_now_in(hw);
+        self.rom.rtc_advance_seconds(&mut hw.mbc, seconds, now);
     }
 
     /// Whether an MBC5 rumble cartridge has its motor on now.

@@ -5,7 +5,7 @@
 ; transfer); the GDMA runs in VBlank (in mode 3 the PPU's VRAM reads garble its writes).
 ;   0 HDMA5 after $83 is written in VBlank (4 blocks, HBlank mode)
 ;   1 in line 2 (lines 0 and 1 copied a block each)
-;   2 after $00 is written (stops the HBlank transfer; Pan Docs: reads the blocks left)
+;   2 after $00 is written (stops the HBlank transfer; reads $80 | the value written)
 ;   3 in line 144 (no more blocks)
 ;   4 after $00 again (a 1-block GDMA now)
 ;   5 after $81 is written (HBlank mode, 2 blocks)

@@ -3,13 +3,15 @@
 //!
 //! Mapper facts from Pan Docs (MBC3): RAMG enables RAM and clock when the low 4 bits are $A;
 //! ROMB is 7 bits with 0 → 1 (8 bits on MBC30, recognised here by a ROM over 2 MiB); RAMB
-//! $00-$07 picks a RAM bank, $08-$0C a clock register; writing $00 then $01 to 6000-7FFF
-//! copies the counting registers into the latched ones the CPU reads.
+//! $00-$07 picks a RAM bank, $08-$0C a clock register; a write to 6000-7FFF copies the
+//! counting registers into the latched ones the CPU reads (software writes $00 then $01).
 //!
 //! The clock counts emulated time only, so runs are reproducible: `MbcState` keeps the
 //! M-cycle of the last update and the M-cycles into the current second, and every access
 //! that can observe the clock (latch, register write, host advance) first catches it up to
-//! `now`. Host time enters only through `Rom::rtc_advance_seconds`.
+//! `now`. Host time enters only through `Rom::rtc_advance_seconds`. The clock has its own
+//! crystal: at CGB double speed two CPU M-cycles make one M-cycle of its time
+//! (`Rom::rtc_now`).
 //!
 //! Counting rules (rtc3test by ax6; SameBoy agrees): registers hold only their valid bits
 //! (seconds/minutes 6, hours 5, day high bits 0, 6, 7; the others read 0). A register carries
@@ -41,12 +43,16 @@ pub(super) fn write(rom: &Rom, mbc: &mut MbcState, addr: u16, value: u8, now: u6
         }
         0x4000..=0x5FFF => mbc.ramb = value & 0x0F,
         _ => {
-            // UNVERIFIED: latching on exactly $00 then $01 follows Pan Docs; SameBoy latches
-            // on any write. Games and rtc3test use the documented sequence.
-            if rom.header.has_rtc && mbc.rtc_latch_last_write == 0x00 && value == 0x01 {
+            // Every write latches, whatever its value. UNVERIFIED: SameBoy's rule, which is
+            // the MBC3A's as gbdev's hardware notes (Pan Docs MBC3 revision, PR 637)
+            // describe it; the MBC3B latches only on an odd value after an even one. Pan
+            // Docs proper only says what software should write ($00 then $01), which
+            // latches under both rules; so do rtc3test and the games.
+            if rom.header.has_rtc {
                 rtc_catch_up(mbc, now);
                 mbc.rtc_latched = mbc.rtc_live;
             }
+            // Kept for the state layout and debuggers; no rule reads it.
             mbc.rtc_latch_last_write = value;
             return;
         }
@@ -61,6 +67,17 @@ fn rom_bank_bits(rom: &Rom) -> u8 {
     } else {
         0x7F
     }
+}
+
+/// Whether RAMB selects a RAM bank this cartridge's MBC3 does not have: a plain MBC3 with a
+/// clock has banks 0-3 only, so RAMB $04-$07 reach no RAM (reads $FF, writes lost); an MBC30
+/// (ROM over 2 MiB or RAM over 32 KiB) has 8. UNVERIFIED: SameBoy's rule (`memory.c`); Pan
+/// Docs lists $00-$07 as RAM banks without saying what a plain MBC3 does with 4-7.
+fn ram_bank_missing(rom: &Rom, mbc: &MbcState) -> bool {
+    mbc.ramb & 0x04 != 0
+        && rom.header.has_rtc
+        && rom.mapped.len() <= 2 * 1024 * 1024
+        && rom.header.ram_bytes <= 32 * 1024
 }
 
 pub(super) fn update_offsets(mbc: &mut MbcState) {
@@ -87,7 +104,7 @@ pub(super) fn read_ram(rom: &Rom, mbc: &MbcState, ram: &[u8; CART_RAM_MAX], addr
         // Stored masked already; masking again keeps a corrupt state's extra bits invisible.
         Some(Some(index)) => mbc.rtc_latched[index] & VALID_BITS[index],
         Some(None) => 0xFF,
-        None => rom.read_banked_ram(mbc, ram, addr, true),
+        None => rom.read_banked_ram(mbc, ram, addr, !ram_bank_missing(rom, mbc)),
     }
 }
 
@@ -113,7 +130,7 @@ pub(super) fn write_ram(
             true
         }
         Some(None) => false,
-        None => rom.write_banked_ram(mbc, ram, addr, value, true),
+        None => rom.write_banked_ram(mbc, ram, addr, value, !ram_bank_missing(rom, mbc)),
     }
 }
 
@@ -130,6 +147,20 @@ pub(super) fn rtc_catch_up(mbc: &mut MbcState, now: u64) {
     // The remainder is below M_CYCLES_PER_SECOND, so it fits in u32.
     mbc.rtc_subsecond = (total % M_CYCLES_PER_SECOND) as u32;
     add_seconds(&mut mbc.rtc_live, total / M_CYCLES_PER_SECOND);
+}
+
+/// `rtc_catch_up` at CGB double speed: the CPU M-cycles since the last update count half.
+/// An odd one left over stays for the next update (the stamp moves by whole pairs only).
+pub(super) fn rtc_catch_up_double_speed(mbc: &mut MbcState, now: u64) {
+    let Some(elapsed) = now.checked_sub(mbc.rtc_updated_at) else {
+        // Only in a corrupt state (see `rtc_catch_up`): resynchronise.
+        mbc.rtc_updated_at = now;
+        return;
+    };
+    let pairs = elapsed / 2;
+    let start = mbc.rtc_updated_at;
+    rtc_catch_up(mbc, start + pairs);
+    mbc.rtc_updated_at = start + 2 * pairs;
 }
 
 /// Adds `seconds` ticks to the counting registers in constant time (the host may pass years).

@@ -90,12 +90,12 @@ pub struct MbcState {
     /// RAMB: RAM bank (MBC5: bit 3 is the rumble motor on rumble carts); on MBC3, $08-$0C
     /// select an RTC register instead of RAM.
     pub ramb: u8,
-    /// MBC3: the last value written to 6000-7FFF; writing $00 then $01 latches the clock.
+    /// MBC3: the last value written to 6000-7FFF (any write there latches the clock).
     pub rtc_latch_last_write: u8,
     /// MBC3 RTC counting registers: seconds, minutes, hours, day low, day high (bit 0 day
     /// bit 8, bit 6 halt, bit 7 day carry). Stored masked to their valid bits.
     pub rtc_live: [u8; 5],
-    /// MBC3 RTC: the copy the CPU reads, taken by the latch sequence.
+    /// MBC3 RTC: the copy the CPU reads, taken by a write to 6000-7FFF.
     pub rtc_latched: [u8; 5],
     pub _pad: [u8; 6],
 }
@@ -234,7 +234,6 @@ impl Rom {
         // Gekkio: BANK1 and ROMB0 power on as 1 (bank 1 at 4000-7FFF).
         mbc.bank1 = 1;
         mbc.romb0 = 1;
-        // Not $00, so the first latch needs the full $00, $01 sequence.
         mbc.rtc_latch_last_write = 0xFF;
         self.update_offsets(&mut mbc);
         mbc
@@ -377,6 +376,27 @@ impl Rom {
         let mut copy = *mbc;
         mbc3::rtc_catch_up(&mut copy, now);
         Some(copy.rtc_live)
+    }
+
+    #[doc(hidden)]
+    /// MBC3 clocks: the `now` to pass the clock's methods at the machine's M-cycle
+    /// `m_cycles`. The clock runs on the cartridge's own crystal, so it counts time, not CPU
+    /// M-cycles: at CGB double speed (two CPU M-cycles per M-cycle of normal-speed time) it
+    /// is first brought up to date here at half the CPU's pace, and the answer is where
+    /// that left it. At normal speed it is `m_cycles`. The machine also calls it before
+    /// the speed changes, so one pace holds from the clock's last update on.
+    pub fn rtc_now(&self, mbc: &mut MbcState, m_cycles: u64, double_speed: bool) -> u64 {
+        if double_speed && self.header.has_rtc {
+            mbc3::rtc_catch_up_double_speed(mbc, m_cycles);
+            mbc.rtc_updated_at
+        } else {
+            m_cycles
+        }
+    }
+
+    /// [`Rom::rtc_now`] for the machine `hw`.
+    pub(crate) fn rtc_now_in(&self, hw: &mut crate::state::HwState) -> u64 {
+        self.rtc_now(&mut hw.mbc, hw.m_cycles, hw.cgb.double_speed())
     }
 
     #[doc(hidden)]

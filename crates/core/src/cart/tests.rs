@@ -363,9 +363,9 @@ fn rtc_counts_emulated_seconds_and_latches() {
     // The latched copy stays put while the clock runs on ...
     rom.write(&mut mbc, 0x4000, 0x08, 0);
     assert_eq!(rom.read_ram(&mbc, &ram, 0xA000, 10 * SECOND), 1);
-    // ... and a lone $01 (without $00 first) does not latch again.
+    // ... until any write to 6000-7FFF latches again (SameBoy; the MBC3A).
     rom.write(&mut mbc, 0x6000, 0x01, 10 * SECOND);
-    assert_eq!(rom.read_ram(&mbc, &ram, 0xA000, 10 * SECOND), 1);
+    assert_eq!(rom.read_ram(&mbc, &ram, 0xA000, 10 * SECOND), 10);
     let t = (3600 + 61) * SECOND;
     assert_eq!(rtc_latch_read(&rom, &mut mbc, &ram, t), [1, 1, 1, 0, 0]);
     assert_eq!(
@@ -804,4 +804,23 @@ fn rtc_lazy_catch_up_equals_one_step() {
         mbc3::rtc_catch_up(&mut once, now);
         assert_eq!(often, once);
     }
+}
+
+#[test]
+fn rtc_counts_half_the_cpu_m_cycles_at_double_speed() {
+    // The clock's crystal does not follow the CPU: at double speed 2 s of CPU M-cycles are
+    // 1 s of clock time, however often the clock is looked at (odd gaps included).
+    let (rom, mut mbc, _ram) = rtc_cart();
+    let mut m_cycles = 0;
+    for step in [1, 3, 7, 2 * SECOND - 11] {
+        m_cycles += step;
+        rom.rtc_now(&mut mbc, m_cycles, true);
+    }
+    assert_eq!(m_cycles, 2 * SECOND);
+    let now = rom.rtc_now(&mut mbc, m_cycles, true);
+    assert_eq!(rom.rtc_registers(&mbc, now), Some([1, 0, 0, 0, 0]));
+    // Back at normal speed the clock counts every M-cycle again.
+    rom.rtc_sync(&mut mbc, now);
+    let later = rom.rtc_now(&mut mbc, 3 * SECOND, false);
+    assert_eq!(rom.rtc_registers(&mbc, later), Some([2, 0, 0, 0, 0]));
 }

@@ -72,8 +72,10 @@ impl<'a> Machine<'a> {
     pub(super) fn write_hdma5(&mut self, value: u8) {
         let cgb = &mut self.hw.cgb;
         if value & 0x80 == 0 && cgb.hdma_hblank_active() {
-            // Stopped: HDMA5 reads the blocks left, with bit 7 set.
-            cgb.hdma_remaining |= 0x80;
+            // Stopped. The write still loads the length counter, so HDMA5 reads the length
+            // just written with bit 7 set. UNVERIFIED: SameBoy and Gambatte both do this
+            // (their suites are checked on hardware); Pan Docs says the blocks left.
+            cgb.hdma_remaining = 0x80 | (value & 0x7F);
             return;
         }
         cgb.hdma_remaining = value & 0x7F;
@@ -98,10 +100,22 @@ impl<'a> Machine<'a> {
         self.settle_clock();
         let (source, dest, last) = self.hw.cgb.hdma_next_block();
         for offset in 0..16 {
-            let byte = self.read_mapped(source.wrapping_add(offset));
+            let byte = self.hdma_source_byte(source.wrapping_add(offset));
             *vram_slot(self.hw, 0x8000 | (dest + offset)) = byte;
         }
         last
+    }
+
+    /// The byte a VRAM DMA reads at `source`. It reads only ROM, cartridge RAM and work RAM
+    /// ($0000-$7FFF, $A000-$DFFF); from VRAM and from $E000 up it sees no memory and copies
+    /// $FF. UNVERIFIED: Gambatte copies $FF from VRAM and from $FE00 up (echo RAM from
+    /// $E000-$FDFF); SameBoy copies the open bus, the last byte on the cartridge bus, which
+    /// fades to $FF after a few cycles (so a block's first bytes may differ; not modelled).
+    fn hdma_source_byte(&mut self, source: u16) -> u8 {
+        match source {
+            0x8000..=0x9FFF | 0xE000.. => 0xFF,
+            _ => self.read_mapped(source),
+        }
     }
 
     /// The M-cycles one VRAM DMA block keeps the CPU off the bus: 8 at normal speed, the

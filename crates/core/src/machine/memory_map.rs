@@ -106,8 +106,10 @@ impl<'a> Machine<'a> {
             // The OAM bug depends on the row the scan is reading.
             0xFE00..=0xFEFF => self.sync(),
             // The APU at CGB double speed (`read_apu_register`), a CGB's LY, and its PCM12
-            // and PCM34 (the channels' outputs at this M-cycle).
-            0xFF10..=0xFF3F | 0xFF44 | 0xFF76 | 0xFF77 => {
+            // and PCM34 (the channels' outputs at this M-cycle). BCPD and OCPD too: palette
+            // RAM closes a few dots before mode 3's first step is due
+            // (`PpuState::palette_locked`), which `sync_ppu_view` would not run up to.
+            0xFF10..=0xFF3F | 0xFF44 | 0xFF69 | 0xFF6B | 0xFF76 | 0xFF77 => {
                 self.sync();
                 return self.read_io(addr as u8);
             }
@@ -241,7 +243,8 @@ impl<'a> Machine<'a> {
         let hw = &mut *self.hw;
         match addr {
             0x0000..=0x7FFF => {
-                self.rom.write(&mut hw.mbc, addr, value, hw.m_cycles);
+                let now = self.rom.rtc_now_in(hw);
+                self.rom.write(&mut hw.mbc, addr, value, now);
                 self.refresh_rom_windows();
             }
             0x8000..=0x9FFF => {
@@ -250,9 +253,10 @@ impl<'a> Machine<'a> {
                 }
             }
             0xA000..=0xBFFF => {
+                let now = self.rom.rtc_now_in(hw);
                 if self
                     .rom
-                    .write_ram(&mut hw.mbc, &mut hw.cart_ram, addr, value, hw.m_cycles)
+                    .write_ram(&mut hw.mbc, &mut hw.cart_ram, addr, value, now)
                 {
                     self.events |= Events::BATTERY_DIRTY;
                 }

@@ -53,6 +53,14 @@ impl<'a> Machine<'a> {
         interrupts | if settled { SPEED_SWITCH_SETTLED } else { 0 }
     }
 
+    /// The cartridge clock counts time, not CPU M-cycles (`Rom::rtc_now`): brought up to
+    /// date at the old pace before the speed changes.
+    fn rtc_before_speed_change(&mut self) {
+        let hw = &mut *self.hw;
+        let now = self.rom.rtc_now_in(hw);
+        self.rom.rtc_sync(&mut hw.mbc, now);
+    }
+
     /// `Bus::stop`: a plain STOP resets DIV; with KEY1 armed in CGB mode, the speed switch
     /// starts (true).
     pub(super) fn stop_cpu(&mut self) -> bool {
@@ -68,7 +76,8 @@ impl<'a> Machine<'a> {
         // SameBoy switches up a few clocks late alike; AGE `spsw-mode0-cgbBCE` sees the PPU
         // position this leaves.
         if hw.cgb.double_speed() {
-            hw.cgb.key1 = 0;
+            self.rtc_before_speed_change();
+            self.hw.cgb.key1 = 0;
         }
         true
     }
@@ -78,6 +87,7 @@ impl<'a> Machine<'a> {
     pub(super) fn finish_speed_switch_now(&mut self, pause: bool) {
         self.sync_and_recheck();
         if self.hw.cgb.key1 & 1 != 0 {
+            self.rtc_before_speed_change();
             self.hw.cgb.key1 = 0x80;
             // Into double speed with the LCD on, the PPU ends up 3 dots further on
             // relative to the CPU's M-cycles than this M-cycle's pace gives it: the
