@@ -8,26 +8,10 @@ INCLUDE "hardware.inc"
     CGB_FLAG $C0
 DEF SWEEP_COUNT EQU 48
 DEF DOUBLE_SPEED EQU 0
+DEF SETUP_DELAY EQU 2325
 
-SECTION "probe", ROM0
-ProbeSetup:
-    ld a, $C0
-    ldh [rNR11], a
-    ld a, $F1
-    ldh [rNR12], a
-    ld a, $FF
-    ldh [rNR13], a
-    ld a, $87
-    ldh [rNR14], a
-    ld bc, 2325
-    call ApuDelay
-    ret
-ProbeRead:
-    ldh a, [rPCM12]
-    ret
+SECTION "title", ROM0
 Title:
     db "ENVELOPE DIV", 0
 
-INCLUDE "apu.inc"
-INCLUDE "../../include/common.inc"
-INCLUDE "../../include/probe.inc"
+INCLUDE "env_div.inc"

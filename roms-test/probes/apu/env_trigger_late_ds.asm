@@ -8,31 +8,11 @@ INCLUDE "hardware.inc"
     CGB_FLAG $C0
 DEF SWEEP_COUNT EQU 48
 DEF DOUBLE_SPEED EQU 1
+DEF SETUP_DELAY EQU 4080
+DEF READ_DELAY EQU 620
 
-SECTION "probe", ROM0
-ProbeSetup:
-    ld a, $C0
-    ldh [rNR11], a
-    ld a, $F1
-    ldh [rNR12], a
-    ld a, $FF
-    ldh [rNR13], a
-    ld bc, 4080
-    call ApuDelay
-    ret
-ProbeRead:
-    ld a, $87
-    ldh [rNR14], a
-    ld bc, 620
-    call ApuDelay
-    nop
-    nop
-    nop
-    ldh a, [rPCM12]
-    ret
+SECTION "title", ROM0
 Title:
     db "ENV TRIG LATE DS", 0
 
-INCLUDE "apu.inc"
-INCLUDE "../../include/common.inc"
-INCLUDE "../../include/probe.inc"
+INCLUDE "env_trigger_late.inc"

@@ -6,26 +6,10 @@ INCLUDE "hardware.inc"
     CGB_FLAG $C0
 DEF SWEEP_COUNT EQU 48
 DEF DOUBLE_SPEED EQU 1
+DEF SETUP_DELAY EQU 570
 
-SECTION "probe", ROM0
-ProbeSetup:
-    ld a, $3F
-    ldh [rNR11], a
-    ld a, $F0
-    ldh [rNR12], a
-    ld a, $87
-    ldh [rNR14], a
-    ld bc, 570
-    call ApuDelay
-    ret
-ProbeRead:
-    ld a, $47
-    ldh [rNR14], a
-    ldh a, [rNR52]
-    ret
+SECTION "title", ROM0
 Title:
     db "LENGTH EN DS", 0
 
-INCLUDE "apu.inc"
-INCLUDE "../../include/common.inc"
-INCLUDE "../../include/probe.inc"
+INCLUDE "length_enable.inc"

@@ -8,21 +8,8 @@ INCLUDE "hardware.inc"
 DEF SWEEP_COUNT EQU 60
 DEF DOUBLE_SPEED EQU 0
 
-SECTION "probe", ROM0
-ProbeSetup:
-    ld a, $F0
-    ldh [rNR42], a
-    ld a, $01
-    ldh [rNR43], a
-    ld a, $80
-    ldh [rNR44], a
-    ret
-ProbeRead:
-    ldh a, [rPCM34]
-    ret
+SECTION "title", ROM0
 Title:
     db "NOISE TRIGGER", 0
 
-INCLUDE "apu.inc"
-INCLUDE "../../include/common.inc"
-INCLUDE "../../include/probe.inc"
+INCLUDE "noise_trigger.inc"

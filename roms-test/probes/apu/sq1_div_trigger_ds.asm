@@ -8,35 +8,8 @@ INCLUDE "hardware.inc"
 DEF SWEEP_COUNT EQU 96
 DEF DOUBLE_SPEED EQU 1
 
-SECTION "probe", ROM0
-ProbeSetup:
-    ld a, $80
-    ldh [rNR11], a
-    ld a, $F0
-    ldh [rNR12], a
-    ld a, $FC
-    ldh [rNR13], a
-    ret
-ProbeRead:
-    ldh [rDIV], a
-    ld a, $87
-    ldh [rNR14], a
-    ; then SWEEP_COUNT - k nops: the read comes at the same time for every k
-    ld a, [wOffset]
-    ld e, a
-    ld d, 0
-    ld hl, .slide
-    add hl, de
-    jp hl
-.slide:
-    REPT SWEEP_COUNT
-    nop
-    ENDR
-    ldh a, [rPCM12]
-    ret
+SECTION "title", ROM0
 Title:
     db "SQ1 DIV TRIG DS", 0
 
-INCLUDE "apu.inc"
-INCLUDE "../../include/common.inc"
-INCLUDE "../../include/probe.inc"
+INCLUDE "sq1_div_trigger.inc"

@@ -6,23 +6,8 @@ INCLUDE "hardware.inc"
 DEF SWEEP_COUNT EQU 96
 DEF DOUBLE_SPEED EQU 1
 
-SECTION "probe", ROM0
-ProbeSetup:
-    ld a, $00
-    ldh [rNR11], a
-    ld a, $F0
-    ldh [rNR12], a
-    ld a, $FC
-    ldh [rNR13], a
-    ld a, $87
-    ldh [rNR14], a
-    ret
-ProbeRead:
-    ldh a, [rPCM12]
-    ret
+SECTION "title", ROM0
 Title:
     db "SQ1 TRIGGER DS", 0
 
-INCLUDE "apu.inc"
-INCLUDE "../../include/common.inc"
-INCLUDE "../../include/probe.inc"
+INCLUDE "sq1_trigger.inc"

@@ -7,23 +7,8 @@ INCLUDE "hardware.inc"
 DEF SWEEP_COUNT EQU 96
 DEF DOUBLE_SPEED EQU 1
 
-SECTION "probe", ROM0
-ProbeSetup:
-    ld a, $00
-    ldh [rNR21], a
-    ld a, $F0
-    ldh [rNR22], a
-    ld a, $FC
-    ldh [rNR23], a
-    ld a, $87
-    ldh [rNR24], a
-    ret
-ProbeRead:
-    ldh a, [rPCM12]
-    ret
+SECTION "title", ROM0
 Title:
     db "SQ2 TRIGGER DS", 0
 
-INCLUDE "apu.inc"
-INCLUDE "../../include/common.inc"
-INCLUDE "../../include/probe.inc"
+INCLUDE "sq2_trigger.inc"

@@ -7,24 +7,8 @@ INCLUDE "hardware.inc"
 DEF SWEEP_COUNT EQU 96
 DEF DOUBLE_SPEED EQU 1
 
-SECTION "probe", ROM0
-ProbeSetup:
-    call ApuLoadRampWave
-    ld a, $80
-    ldh [rNR30], a
-    ld a, $20
-    ldh [rNR32], a
-    ld a, $F8
-    ldh [rNR33], a
-    ld a, $87
-    ldh [rNR34], a
-    ret
-ProbeRead:
-    ldh a, [$FF30]
-    ret
+SECTION "title", ROM0
 Title:
     db "WAVE READ DS", 0
 
-INCLUDE "apu.inc"
-INCLUDE "../../include/common.inc"
-INCLUDE "../../include/probe.inc"
+INCLUDE "wave_ram_read.inc"

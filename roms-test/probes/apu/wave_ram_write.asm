@@ -9,40 +9,8 @@ INCLUDE "hardware.inc"
 DEF SWEEP_COUNT EQU 48
 DEF DOUBLE_SPEED EQU 0
 
-SECTION "probe", ROM0
-ProbeSetup:
-    call ApuLoadRampWave
-    ld a, $80
-    ldh [rNR30], a
-    ld a, $20
-    ldh [rNR32], a
-    ld a, $F8
-    ldh [rNR33], a
-    ld a, $87
-    ldh [rNR34], a
-    ret
-ProbeRead:
-    xor a
-    ldh [$FF3F], a
-    ldh [rNR30], a
-    ; which wave RAM byte took the write ($FF: none)
-    ld hl, _AUD3WAVERAM
-    ld b, 0
-.find:
-    ld a, [hl+]
-    and a
-    jr z, .found
-    inc b
-    ld a, b
-    cp 16
-    jr nz, .find
-    ld b, $FF
-.found:
-    ld a, b
-    ret
+SECTION "title", ROM0
 Title:
     db "WAVE RAM WRITE", 0
 
-INCLUDE "apu.inc"
-INCLUDE "../../include/common.inc"
-INCLUDE "../../include/probe.inc"
+INCLUDE "wave_ram_write.inc"

@@ -7,27 +7,10 @@ INCLUDE "hardware.inc"
     CGB_FLAG $C0
 DEF SWEEP_COUNT EQU 96
 DEF DOUBLE_SPEED EQU 1
+DEF FREQUENCY_LOW EQU $F8
 
-SECTION "probe", ROM0
-ProbeSetup:
-    call ApuLoadRampWave
-    ld a, $80
-    ldh [rNR30], a
-    ld a, $20
-    ldh [rNR32], a
-    ld a, $F8
-    ldh [rNR33], a
-    ld a, $87
-    ldh [rNR34], a
-    ret
-ProbeRead:
-    ld a, $87
-    ldh [rNR34], a
-    ldh a, [rPCM34]
-    ret
+SECTION "title", ROM0
 Title:
     db "WAVE RETRIG DS", 0
 
-INCLUDE "apu.inc"
-INCLUDE "../../include/common.inc"
-INCLUDE "../../include/probe.inc"
+INCLUDE "wave_retrigger.inc"

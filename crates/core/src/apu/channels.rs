@@ -589,7 +589,7 @@ pub(super) fn square_level(tone: &ToneState, duty: u8) -> u8 {
 /// An NRx1 write's duty side: the level already out stays until the next duty step.
 pub(super) fn hold_square_level(tone: &mut ToneState, old_nrx1: u8) {
     let level = square_level(tone, DUTY_PATTERNS[usize::from(old_nrx1 >> 6)]);
-    tone.position = tone.position & (7 | SQUARE_SILENT_UNTIL_STEP)
+    tone.position = tone.position & (7 | SQUARE_SILENT_UNTIL_STEP | SQUARE_NOT_STEPPED)
         | SQUARE_DUTY_HELD
         | level << SQUARE_HELD_LEVEL_SHIFT;
 }

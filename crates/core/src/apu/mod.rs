@@ -82,8 +82,18 @@ const SIMULATED_HALF: u32 = 1 << (FLUSH_CLOCK_SHIFT - 2);
 /// 1 MHz phase (SameBoy's `lf_div`) is 1 at power-on and flips with every odd APU cycle, so
 /// it is 1 while the two bits agree.
 const POWER_ON_HALF: u32 = 1 << (FLUSH_CLOCK_SHIFT - 3);
+/// In `ApuState::flush_clock`: the APU was powered on while the DIV bit that makes DIV-APU
+/// events (bit 4, bit 5 at double speed) was set, and the first event is still to come: it
+/// does nothing (SameBoy's `skip_div_event`; UNVERIFIED, the documentation is silent).
+/// Meanwhile the frame sequencer stands after step 0 (`frame_step` 1), as SameBoy's
+/// `div_divider` 1. Pinned by `probes/apu/power_on_div`.
+const SKIP_DIV_APU_EVENT: u32 = 1 << (FLUSH_CLOCK_SHIFT - 4);
+/// In `ApuState::flush_clock`: that first event has been skipped; the next one performs step
+/// 0 (and leaves the sequencer after it, as it stood).
+const SKIPPED_DIV_APU_EVENT: u32 = 1 << (FLUSH_CLOCK_SHIFT - 5);
 /// The bits of `ApuState::flush_clock` below the M-cycle count that a flush keeps.
-const FLUSH_CLOCK_PHASE_BITS: u32 = ELAPSED_HALF | SIMULATED_HALF | POWER_ON_HALF;
+const FLUSH_CLOCK_PHASE_BITS: u32 =
+    ELAPSED_HALF | SIMULATED_HALF | POWER_ON_HALF | SKIP_DIV_APU_EVENT | SKIPPED_DIV_APU_EVENT;
 // A flush period of samples plus the kernel's spread fits the ring (48 kHz / 1,048,576 Hz).
 const _: () =
     assert!((FLUSH_M_CYCLES as usize * 48_000).div_ceil(1 << 20) + kernel::TAPS < blip::RING);
@@ -170,6 +180,10 @@ pub(crate) const SQUARE_SILENT_UNTIL_STEP: u8 = 0x08;
 /// write changes the pattern but not the level already out (SameBoy; UNVERIFIED, the
 /// documentation is silent). Pinned by `probes/apu/sq2_duty_change`.
 pub(crate) const SQUARE_DUTY_HELD: u8 = 0x10;
+/// In a square's `ToneState::position`: no duty step since the last trigger (SameBoy's
+/// `did_tick` clear); the first step clears it, as it carries out of bits 0-2.
+pub(crate) const SQUARE_NOT_STEPPED: u8 = 0x40;
+
 /// The held level's bit in `ToneState::position` (with `SQUARE_DUTY_HELD`).
 const SQUARE_HELD_LEVEL_SHIFT: u8 = 5;
 
@@ -203,7 +217,8 @@ pub struct ToneState {
     pub active: u8,
     /// Square: duty step 0..=7 in bits 0-2; bit 3 (`SQUARE_SILENT_UNTIL_STEP`) set while a
     /// trigger's start-up delay holds the output at 0, bits 4-5 (`SQUARE_DUTY_HELD`) while a
-    /// duty change waits for the next step. Every duty step clears bits 3-7.
+    /// duty change waits for the next step, bit 6 (`SQUARE_NOT_STEPPED`) until the first step
+    /// after a trigger. Every duty step clears bits 3-7.
     pub position: u8,
     /// Envelope volume 0..=15 (masked on use).
     pub volume: u8,
@@ -418,8 +433,14 @@ impl ApuState {
         if !self.powered() {
             return;
         }
-        // UNVERIFIED: on hardware, powering on while DIV bit 4 is set skips the first event
-        // (SameBoy); this interface does not see DIV at power-on, so it is not emulated.
+        if self.flush_clock & SKIP_DIV_APU_EVENT != 0 {
+            self.flush_clock ^= SKIP_DIV_APU_EVENT | SKIPPED_DIV_APU_EVENT;
+            return;
+        }
+        if self.flush_clock & SKIPPED_DIV_APU_EVENT != 0 {
+            self.flush_clock &= !SKIPPED_DIV_APU_EVENT;
+            self.frame_step &= !7;
+        }
         let step = self.frame_step & 7;
         self.frame_step = (self.frame_step & !7) | ((step + 1) & 7);
         if step & 1 == 0 {
@@ -428,20 +449,26 @@ impl ApuState {
         if step == 2 || step == 6 {
             self.clock_sweep();
         }
-        if step >= 6 {
-            let [nr12, nr22, nr42] = [
-                self.regs[reg::NR12],
-                self.regs[reg::NR22],
-                self.regs[reg::NR42],
-            ];
-            let envelope = match (step, delay_envelope) {
-                (6, _) => count_envelope,
-                (_, true) => make_envelope_due,
-                _ => clock_envelope,
-            };
-            envelope(&mut self.square1, nr12);
-            envelope(&mut self.square2, nr22);
-            envelope(&mut self.noise, nr42);
+        let [nr12, nr22, nr42] = [
+            self.regs[reg::NR12],
+            self.regs[reg::NR22],
+            self.regs[reg::NR42],
+        ];
+        for (tone, nrx2) in [
+            (&mut self.square1, nr12),
+            (&mut self.square2, nr22),
+            (&mut self.noise, nr42),
+        ] {
+            if step == 6 {
+                count_envelope(tone);
+            }
+            if delay_envelope && tone.envelope_timer & ENVELOPE_ARMED != 0 {
+                // Arms again after the delayed step (`catch_up_to`).
+                make_envelope_due(tone);
+            } else {
+                clock_envelope(tone, nrx2);
+                arm_envelope(tone, nrx2);
+            }
         }
         self.update_level(synthesize);
     }
@@ -486,6 +513,7 @@ impl ApuState {
                 ] {
                     if envelope_due(tone) != 0 {
                         clock_envelope(tone, nrx2);
+                        arm_envelope(tone, nrx2);
                     }
                 }
                 self.update_level(synthesize);

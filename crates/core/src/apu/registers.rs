@@ -10,13 +10,30 @@ impl ApuState {
     pub fn read_pcm(&self, reg: u8) -> u8 {
         let mut now = *self;
         now.catch_up_to(now.apu_cycles_elapsed(), false);
-        let outputs = now.digital_outputs();
         let (low, high) = if reg == crate::io::PCM12 {
-            (outputs[0], outputs[1])
+            (
+                now.square_pcm(&now.square1, reg::NR11),
+                now.square_pcm(&now.square2, reg::NR21),
+            )
         } else {
-            (outputs[2], outputs[3])
+            let wave = wave_output(&now.wave, now.regs[reg::NR32]);
+            let noise = now.noise.volume & 0u8.wrapping_sub(!now.noise.lfsr as u8 & 1);
+            (
+                wave & 0u8.wrapping_sub(now.wave.active & 1),
+                noise & 0u8.wrapping_sub(now.noise.active & 1),
+            )
         };
-        (low & 15) | ((high & 15) << 4)
+        // A volume an envelope took beyond 15 carries into the next nibble (SameBoy ORs its
+        // byte-wide samples; UNVERIFIED, see `sequencer::clock_envelope`).
+        low | high << 4
+    }
+
+    /// A square's output for PCM12: its whole volume byte (not masked to 4 bits as the
+    /// mixer's `square_output` is) while its level is 1 and it is on.
+    fn square_pcm(&self, tone: &ToneState, nrx1: usize) -> u8 {
+        let duty = DUTY_PATTERNS[usize::from(self.regs[nrx1] >> 6)];
+        let on = square_level(tone, duty) & tone.active & 1;
+        tone.volume & 0u8.wrapping_sub(on)
     }
 
     /// FF10..=FF3F (`reg` = low byte), incl. read masks and wave RAM quirks.
@@ -61,8 +78,22 @@ impl ApuState {
     }
 
     /// FF10..=FF3F (`reg` = low byte). `synthesize`: whether samples are being made
-    /// ([`AudioOut::synthesizes`]).
+    /// ([`AudioOut::synthesizes`]). As [`Self::write_register_at`] with the DIV-APU bit clear.
     pub fn write_register(&mut self, reg: u8, value: u8, synthesize: bool) {
+        self.write_register_at(reg, value, false, synthesize);
+    }
+
+    /// FF10..=FF3F, told whether the DIV bit whose falling edges make the DIV-APU events
+    /// (bit 4, bit 5 at CGB double speed) is set: powering on then skips the first event
+    /// (`SKIP_DIV_APU_EVENT`), and an NRx2 write comes after the rising edge at which an
+    /// envelope arms (`sequencer::arm_envelope`).
+    pub fn write_register_at(
+        &mut self,
+        reg: u8,
+        value: u8,
+        div_apu_bit_set: bool,
+        synthesize: bool,
+    ) {
         self.catch_up_to(self.apu_cycles_elapsed(), synthesize);
         match reg {
             0x30..=0x3F => {
@@ -73,9 +104,16 @@ impl ApuState {
                 }
                 return;
             }
-            0x26 => self.write_nr52(value),
+            0x26 => {
+                let was_on = self.powered();
+                self.write_nr52(value);
+                if !was_on && self.powered() && div_apu_bit_set {
+                    self.frame_step |= 1;
+                    self.flush_clock |= SKIP_DIV_APU_EVENT;
+                }
+            }
             0x10..=0x25 if self.powered() => {
-                self.write_channel_register(usize::from(reg - 0x10), value)
+                self.write_channel_register(usize::from(reg - 0x10), value, div_apu_bit_set)
             }
             // The CGB ignores every write while powered off.
             _ if self.cgb != 0 => {}
@@ -141,18 +179,44 @@ impl ApuState {
             self.regs[reg::NR52] = 0x80;
             self.frame_step = 0;
             self.start_lf_div();
+            self.flush_clock &= !(SKIP_DIV_APU_EVENT | SKIPPED_DIV_APU_EVENT);
             // The noise clock's alignment counts APU cycles from power-on.
             self.noise.timer = 0;
         }
     }
 
-    pub(super) fn write_channel_register(&mut self, index: usize, value: u8) {
+    pub(super) fn write_channel_register(
+        &mut self,
+        index: usize,
+        value: u8,
+        div_apu_bit_set: bool,
+    ) {
         let old = self.regs[index];
         let cgb = self.cgb != 0;
         let old_square_periods = [
             square_period(self.frequency(reg::NR13, reg::NR14)),
             square_period(self.frequency(reg::NR23, reg::NR24)),
         ];
+        if cgb {
+            let [nr11, nr21] = [self.regs[reg::NR11], self.regs[reg::NR21]];
+            match index {
+                reg::NR14 => undo_step_on_high_write(
+                    &mut self.square1,
+                    nr11,
+                    old,
+                    value,
+                    old_square_periods[0],
+                ),
+                reg::NR24 => undo_step_on_high_write(
+                    &mut self.square2,
+                    nr21,
+                    old,
+                    value,
+                    old_square_periods[1],
+                ),
+                _ => {}
+            }
+        }
         self.regs[index] = value;
         match index {
             reg::NR13 | reg::NR14 => self.reload_if_just_stepped(0, old_square_periods[0]),
@@ -171,14 +235,14 @@ impl ApuState {
             }
             reg::NR31 => self.wave.length = 256 - u16::from(value),
             reg::NR41 => self.noise.length = 64 - u16::from(value & 0x3F),
-            reg::NR12 => write_envelope(&mut self.square1, old, value, cgb),
-            reg::NR22 => write_envelope(&mut self.square2, old, value, cgb),
+            reg::NR12 => write_envelope(&mut self.square1, old, value, cgb, div_apu_bit_set),
+            reg::NR22 => write_envelope(&mut self.square2, old, value, cgb, div_apu_bit_set),
             reg::NR42 => {
                 if value & 0xF8 == 0 {
                     let (nr43, active) = (self.regs[reg::NR43], self.noise.active != 0);
                     self.update_noise_clock(|clock| clock.dac_off(active, nr43));
                 }
-                write_envelope(&mut self.noise, old, value, cgb);
+                write_envelope(&mut self.noise, old, value, cgb, div_apu_bit_set);
             }
             reg::NR43 => self.write_nr43(old, value),
             reg::NR30 if value & 0x80 == 0 => self.stop_wave(),

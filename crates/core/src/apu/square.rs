@@ -21,6 +21,7 @@ pub(super) fn trigger_square(
     release_held_level(tone);
     trigger_tone(tone, nrx2, period);
     let phase = 2 * (1 - lf_div);
+    tone.position |= SQUARE_NOT_STEPPED;
     if was_on {
         tone.timer = period + SQUARE_RESTART_DELAY_T_CYCLES + phase;
     } else {
@@ -57,4 +58,29 @@ fn restart_steps_on(tone: &ToneState, nrx4: u8, period: u32, was_on: bool) -> bo
         countdown / 2
     };
     count & 0x400 == 0
+}
+
+/// CGB (CGB-E as SameBoy has it; UNVERIFIED, the documentation is silent): an NRx4 write
+/// without a trigger that takes frequency bits 8-10 from 7 to anything else, in the two
+/// 2 MHz cycles after a duty step reloaded the countdown (not the trigger's start-up), undoes
+/// that step: the countdown keeps the old length and the step is taken again when it runs out.
+/// The level already out holds until then. Pinned by `probes/apu/sq2_freq_high`.
+pub(super) fn undo_step_on_high_write(
+    tone: &mut ToneState,
+    nrx1: u8,
+    old: u8,
+    value: u8,
+    old_period: u32,
+) {
+    let leaves_7 = old & 7 == 7 && value & 7 != 7;
+    let just_stepped = tone.timer == old_period || tone.timer + 2 == old_period;
+    if value & 0x80 != 0 || tone.active == 0 || !leaves_7 || !just_stepped {
+        return;
+    }
+    if tone.position & SQUARE_NOT_STEPPED != 0 {
+        return;
+    }
+    hold_square_level(tone, nrx1);
+    tone.position =
+        tone.position & !(7 | SQUARE_SILENT_UNTIL_STEP) | (tone.position.wrapping_sub(1) & 7);
 }

@@ -97,7 +97,16 @@ impl<'a> Machine<'a> {
                 }
             }
             io::IF => hw.interrupt_flag = value & 0x1F,
-            io::NR10..=0x3F => hw.apu.write_register(reg, value, self.audio.synthesizes()),
+            io::NR10..=0x3F => {
+                let div_apu_bit = if hw.cgb.double_speed() {
+                    0x2000
+                } else {
+                    0x1000
+                };
+                let bit_set = hw.timer.system_counter & div_apu_bit != 0;
+                hw.apu
+                    .write_register_at(reg, value, bit_set, self.audio.synthesizes());
+            }
             io::DMA => hw.dma.request(value),
             io::LCDC..=io::WX => {
                 let lcd_was_on = hw.ppu.lcdc & 0x80 != 0;
