@@ -16,7 +16,7 @@
 
 use super::colour::{cgb_tile_address, tile_bank, x_flipped};
 use super::colour_span::{bg_palettes, rgb_pixels};
-use super::lazy::SPREAD;
+use super::lazy::Shades;
 use super::window::WINDOW_GLITCH_ARMED;
 use super::*;
 
@@ -312,43 +312,5 @@ impl PpuState {
         self.set_low_half_latch(latch);
         (self.bg_fifo_low, self.bg_fifo_high) = (low, high);
         self.bg_fifo_attributes = attributes;
-    }
-}
-
-/// A DMG background palette as a tile row's shades in one sum: a pixel's shade is bilinear
-/// in its two colour bits (`s0 + d1 * p0 + d2 * p1 + d3 * p0 * p1`), and the sum over all
-/// eight bytes is exact in wrapping arithmetic since each byte's total is 0..=3. The same
-/// result as `lazy::shaded` with three multiplications fewer per tile.
-#[derive(Clone, Copy)]
-struct Shades {
-    base: u64,
-    low: u64,
-    high: u64,
-    both: u64,
-}
-
-impl Shades {
-    /// `palette`'s shades; with the background disabled (`enabled` false) colour 0's
-    /// everywhere.
-    fn new(palette: u8, enabled: bool) -> Shades {
-        let shade = |colour: u8| i64::from((palette >> (colour * 2)) & 3);
-        let (s0, s1, s2, s3) = (shade(0), shade(1), shade(2), shade(3));
-        let factor = |value: i64| if enabled { value as u64 } else { 0 };
-        Shades {
-            base: s0 as u64 * 0x0101_0101_0101_0101,
-            low: factor(s1 - s0),
-            high: factor(s2 - s0),
-            both: factor(s3 - s2 - s1 + s0),
-        }
-    }
-
-    /// The shades of a tile row with colour planes `low` and `high`, left pixel first.
-    #[inline(always)]
-    fn row(self, low: u8, high: u8) -> u64 {
-        let (p0, p1) = (SPREAD[usize::from(low)], SPREAD[usize::from(high)]);
-        self.base
-            .wrapping_add(self.low.wrapping_mul(p0))
-            .wrapping_add(self.high.wrapping_mul(p1))
-            .wrapping_add(self.both.wrapping_mul(p0 & p1))
     }
 }
