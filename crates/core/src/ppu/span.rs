@@ -16,7 +16,7 @@
 
 use super::colour::{cgb_tile_address, tile_bank, x_flipped};
 use super::colour_span::{bg_palettes, rgb_pixels};
-use super::lazy::SPREAD;
+use super::lazy::Shades;
 use super::window::WINDOW_GLITCH_ARMED;
 use super::*;
 
@@ -176,25 +176,37 @@ impl PpuState {
         let (entry, y) = self.map_entry_at(start.wrapping_add(2), false);
         let map_row = super::fetcher::map_address(entry & 0x80, y);
         let mut column = entry;
-        let palette = self.bgp;
-        let bg_enable = self.lcdc & LCDC_BG_ENABLE != 0;
+        // Everything that cannot change within the span in locals: stores into the frame
+        // would otherwise make each tile load them again.
+        let vram = bus.vram;
+        // A tile's row address as `tile_row_address` forms it: with LCDC bit 4 clear, tile
+        // t sits at 0x800 + (t ^ 0x80) * 16, set at t * 16.
+        let flip = if self.lcdc & LCDC_TILE_DATA == 0 {
+            0x80
+        } else {
+            0
+        };
+        let row_base = self.tile_row_address(flip);
+        let shades = Shades::new(self.bgp, self.lcdc & LCDC_BG_ENABLE != 0);
         let (mut low, mut high) = (self.bg_fifo_low, self.bg_fifo_high);
         let mut tile = self.fetch_tile_number;
-        let mut at = usize::from(self.ly) * SCREEN_WIDTH + usize::from(self.screen_x);
-        for _ in 0..rest {
-            let (p0, p1) = if bg_enable {
-                (SPREAD[usize::from(low)], SPREAD[usize::from(high)])
-            } else {
-                (0, 0)
-            };
-            if let Some(row) = frame.get_mut(at..at + 8) {
-                row.copy_from_slice(&super::lazy::shaded(palette, p0, p1).to_le_bytes());
+        let at = usize::from(self.ly) * SCREEN_WIDTH + usize::from(self.screen_x);
+        // `whole_tiles` keeps the span on screen; were it not, a spare row takes the pixels.
+        let len = 8 * usize::from(rest);
+        let mut spare: [u8; SCREEN_WIDTH];
+        let row = match frame.get_mut(at..at + len) {
+            Some(row) => row,
+            None => {
+                spare = [0; SCREEN_WIDTH];
+                &mut spare[..len]
             }
-            at += 8;
-            tile = bus.vram[map_row + usize::from(column & 0x1F)];
+        };
+        for out in row.as_chunks_mut::<8>().0 {
+            *out = shades.row(low, high).to_le_bytes();
+            tile = vram[(map_row + usize::from(column & 0x1F)) & 0x1FFF];
             column = column.wrapping_add(1);
-            let address = self.tile_row_address(tile);
-            (low, high) = (bus.vram[address], bus.vram[address + 1]);
+            let address = row_base + usize::from(tile ^ flip) * 16;
+            (low, high) = (vram[address & 0x1FFF], vram[(address + 1) & 0x1FFF]);
         }
         self.scanline_x = start.wrapping_add(8 * rest);
         self.screen_x += 8 * rest;
