@@ -9,6 +9,9 @@
 # Environment:
 #   SAMEBOY_BUILD  the folder ../shared/peers/build-sameboy.sh built into
 #                  (default /tmp/sameboy-bess-build); boot ROMs from its SameBoy/build/bin/BootROMs.
+# A probe with an input script beside it (`X.inputs` for `X.asm`, the format of `backspin movie
+# record --inputs`, `@CYCLE` lines only) runs with those buttons pressed in both emulators: SameBoy
+# through tools/sameboy-input.c, built into SAMEBOY_BUILD on first use.
 # Prints one line per probe (same / DIFFERENT, with the two PNGs when kept); exits 1 if any differ.
 # Needs SameBoy, so CI does not run it: the probes' expected screens (checked by cargo test) are
 # the ones this script found SameBoy and Backspin to agree on.
@@ -35,6 +38,12 @@ export SAMEBOY_BOOT_ROMS="$boot_dir"
 cargo build -q --release -p backspin
 cargo build -q --release -p backspin-asm --example bsasm
 bin="${CARGO_TARGET_DIR:-target}/release"
+sameboy_input="$build/sameboy-input"
+build_sameboy_input() {
+	[[ "$sameboy_input" -nt tools/sameboy-input.c ]] && return
+	cc -O2 -std=gnu11 -Wall -Wextra -I"$build/SameBoy" -o "$sameboy_input" tools/sameboy-input.c \
+		"$build/SameBoy/build/lib/libsameboy.a" $(pkg-config --cflags --libs libpng) -lm
+}
 out="${keep:-$(mktemp -d)}"
 mkdir -p "$out"
 status=0
@@ -48,9 +57,17 @@ for source in "$@"; do
 	*) echo "$source: model $model is neither DMG nor CGB" >&2; exit 2 ;;
 	esac
 	"$bin/examples/bsasm" "$source" "$out/$name.gb"
-	"$sameboy" make-fixture "$out/$name.gb" "$model" "$frames" "$out/$name.sameboy" >/dev/null
+	inputs="${source%.asm}.inputs"
+	if [[ -f "$inputs" ]]; then
+		build_sameboy_input
+		"$sameboy_input" "$out/$name.gb" "$model" "$frames" "$inputs" "$out/$name.sameboy.at.png"
+		with_inputs=(--inputs "$inputs")
+	else
+		"$sameboy" make-fixture "$out/$name.gb" "$model" "$frames" "$out/$name.sameboy" >/dev/null
+		with_inputs=()
+	fi
 	"$bin/backspin" run "$out/$name.gb" --model "$ours" --boot-rom "$boot" --frames "$frames" \
-		--no-save --screenshot "$out/$name.backspin.png" >/dev/null
+		--no-save --screenshot "$out/$name.backspin.png" "${with_inputs[@]}" >/dev/null
 	if "$sameboy" compare "$out/$name.sameboy.at.png" "$out/$name.backspin.png" >/dev/null; then
 		echo "same       $name ($model)"
 	else

@@ -1,5 +1,6 @@
 //! The CGB speed switch (STOP with KEY1 armed) and the PPU's dot phase it moves.
 
+use super::tick::{DIV_APU_BIT, DIV_APU_BIT_DOUBLE_SPEED};
 use super::*;
 
 /// M-cycles the CPU stays halted after STOP switches the speed (after DIV's reset), while
@@ -53,6 +54,50 @@ impl<'a> Machine<'a> {
         interrupts | if settled { SPEED_SWITCH_SETTLED } else { 0 }
     }
 
+    /// `Bus::idle_stopped`: one M-cycle of STOP mode. The system counter stands still (DIV,
+    /// TIMA, serial and the frame sequencer with it); a DMG's PPU and APU stand still too,
+    /// a CGB's run on (SameBoy `timers_run`, `GB_display_run`, `GB_apu_run`). UNVERIFIED
+    /// beyond Pan Docs' "the clock is stopped" for the DMG.
+    #[cold]
+    pub(super) fn idle_stopped_now(&mut self) {
+        self.sync();
+        self.hw.m_cycles += 1;
+        if self.hw.cgb.is_cgb() {
+            if self.hw.cgb.double_speed() {
+                self.tick_double_speed();
+            } else {
+                self.tick_ppu::<4>();
+                self.hw.apu.tick(self.audio);
+            }
+        }
+        self.clock.synced_m_cycles = self.hw.m_cycles;
+        self.set_full_tick_m_cycle(self.hw.m_cycles + 1);
+        self.require_checks();
+    }
+
+    /// The STOP fast path: a stopped DMG with no P1 line low moves nothing but the clock, so
+    /// `budget` M-cycles pass at once (a CGB's PPU runs on: it takes `idle_stopped` steps).
+    pub(crate) fn skip_stopped_cycles(&mut self, budget: u64) {
+        self.sync();
+        if self.hw.cgb.is_cgb() || self.hw.joypad.lines != 0x0F {
+            return;
+        }
+        self.hw.m_cycles += budget;
+        self.clock.synced_m_cycles = self.hw.m_cycles;
+        self.set_full_tick_m_cycle(self.hw.m_cycles + 1);
+    }
+
+    /// The DIV-APU event of a speed switch's DIV reset, by the speed before the switch.
+    #[cold]
+    fn speed_switch_div_apu_edge(&mut self, fell: u16, from_double: bool) {
+        let synthesize = self.audio.synthesizes();
+        if from_double && fell & DIV_APU_BIT_DOUBLE_SPEED != 0 {
+            self.hw.apu.div_apu_event_double_speed(synthesize);
+        } else if !from_double && fell & DIV_APU_BIT != 0 {
+            self.hw.apu.div_apu_event(synthesize);
+        }
+    }
+
     /// `Bus::stop`: a plain STOP resets DIV; with KEY1 armed in CGB mode, the speed switch
     /// starts (true).
     pub(super) fn stop_cpu(&mut self) -> bool {
@@ -77,6 +122,8 @@ impl<'a> Machine<'a> {
     /// with `pause` the HALT that follows.
     pub(super) fn finish_speed_switch_now(&mut self, pause: bool) {
         self.sync_and_recheck();
+        // Armed still: the switch goes up (down, `stop_cpu` has disarmed it already).
+        let from_double = self.hw.cgb.key1 & 1 == 0;
         if self.hw.cgb.key1 & 1 != 0 {
             self.hw.cgb.key1 = 0x80;
             // Into double speed with the LCD on, the PPU ends up 3 dots further on
@@ -90,9 +137,14 @@ impl<'a> Machine<'a> {
         if pause {
             let hw = &mut *self.hw;
             let fell = hw.timer.reset_at_speed_switch();
-            if fell & (COUNTER_EDGE_BITS | hw.serial.clock_bit()) != 0 {
-                self.counter_edges(fell);
+            let apu_bits = DIV_APU_BIT | DIV_APU_BIT_DOUBLE_SPEED;
+            if fell & !apu_bits & (COUNTER_EDGE_BITS | hw.serial.clock_bit()) != 0 {
+                self.counter_edges(fell & !apu_bits);
             }
+            // STOP resets DIV before the new speed takes hold (SameBoy `enter_stop_mode`),
+            // so the frame sequencer sees the fall of the bit the old speed watches (bit 12,
+            // or 13 at double speed): probe `speed_switch_length`. UNVERIFIED.
+            self.speed_switch_div_apu_edge(fell, from_double);
             self.hw.speed_switch_wake_m_cycle =
                 self.hw.m_cycles + u64::from(SPEED_SWITCH_PAUSE_M_CYCLES);
         } else {
