@@ -13,6 +13,8 @@ use super::*;
 const SPEED_SWITCH_PAUSE_M_CYCLES: u32 = 0x20000 / 4;
 /// PPU dots a switch into double speed adds relative to the CPU (see `finish_speed_switch`).
 const SPEED_SWITCH_PPU_DOTS: u16 = 3;
+/// APU cycles a switch into double speed adds relative to the CPU (see `finish_speed_switch`).
+const SPEED_SWITCH_APU_CYCLES: u32 = 2;
 /// What `halt_wake_interrupts` reports when a speed switch's HALT has run its time: a bit
 /// outside the five interrupts, so the CPU wakes without a dispatch.
 const SPEED_SWITCH_SETTLED: u8 = 0x80;
@@ -133,6 +135,12 @@ impl<'a> Machine<'a> {
             // `spsw-mode0-cgbBCE` (LY and the start of mode 0 after each switch), not by
             // a model of the clock switch. Back to normal speed the phase stays.
             self.run_ppu_dots(SPEED_SWITCH_PPU_DOTS);
+            // The APU, clocked with DIV through the switch, comes out 2 APU cycles further
+            // on as well (SameBoy: the first T-cycles of the switch still run at single
+            // speed). APPROX like the PPU's dots: pinned by probe `speed_switch_pcm`.
+            self.hw
+                .apu
+                .advance_double_speed(SPEED_SWITCH_APU_CYCLES, self.audio);
         }
         if pause {
             let hw = &mut *self.hw;
