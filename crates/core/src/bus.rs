@@ -51,6 +51,16 @@ pub trait Bus {
     fn pending_interrupts(&self) -> u8;
     /// Clears bit `bit` (0..=4) of IF: the CPU is dispatching that interrupt (no cycle passes).
     fn acknowledge_interrupt(&mut self, bit: u8);
+    /// One M-cycle of a CPU in STOP mode: like `idle_halted`, but the system counter (DIV,
+    /// TIMA, serial, the APU's frame sequencer) stands still, and on a DMG the PPU and APU too.
+    fn idle_stopped(&mut self) {
+        self.idle_halted();
+    }
+    /// Whether a P1 line the program selected is low, a pressed button pulling it (no cycle
+    /// passes): it decides what STOP does and wakes a stopped CPU.
+    fn joypad_line_low(&self) -> bool {
+        false
+    }
     /// The CPU executed STOP (no cycle passes). Returns false for a plain STOP: the machine
     /// has reset DIV and decides when the CPU wakes up again. Returns true when STOP
     /// switched the CGB's speed; the CPU then calls `finish_speed_switch`.

@@ -283,11 +283,9 @@ impl Core {
 
     /// Sets the pressed buttons from now on: an input event at the current M-cycle.
     pub fn set_buttons(&mut self, buttons: Buttons) {
+        // A pressed button pulls a selected P1 line low, which a stopped CPU sees at its
+        // next step.
         self.machine().set_buttons(buttons.0);
-        // A pressed button pulls a P1 line low, which restarts a stopped CPU.
-        if buttons.0 != 0 && self.state.cpu.mode() == CpuMode::Stopped {
-            self.state.cpu.set_mode(CpuMode::Running);
-        }
     }
 
     /// Whether the cartridge keeps RAM (or a clock) on a battery.
@@ -483,7 +481,11 @@ impl Core {
                     if idle {
                         // Leave one cycle for the CPU's own idle step, which handles any event.
                         let budget = limit.saturating_sub(machine.m_cycles() + 1);
-                        machine.skip_quiet_cycles(budget);
+                        if cpu.mode() == CpuMode::Stopped {
+                            machine.skip_stopped_cycles(budget);
+                        } else {
+                            machine.skip_quiet_cycles(budget);
+                        }
                     }
                 }
                 cpu::step(cpu, &mut machine);

@@ -240,15 +240,26 @@ fn halt_bug_on_an_operand_fetch() {
 
 #[test]
 fn stop_and_illegal_opcodes_idle_forever() {
+    // STOP skips its second byte in a stopped M-cycle (Pan Docs' STOP chart)...
     let mut bus = FlatBus::with_program(0x0100, &[0x10, 0x00]);
     let mut cpu = cpu_at(0x0100, 0xD000);
     step(&mut cpu, &mut bus);
     assert_eq!(
         (cpu.mode(), cpu.pc, bus.stops),
-        (CpuMode::Stopped, 0x0101, 1)
+        (CpuMode::Stopped, 0x0102, 1)
     );
     step(&mut cpu, &mut bus);
-    assert_eq!(bus.take_log(), [Cycle::Read(0x0100, 0x10), Cycle::Idle]);
+    assert_eq!(
+        bus.take_log(),
+        [Cycle::Read(0x0100, 0x10), Cycle::Idle, Cycle::Idle]
+    );
+    // ... but not with an interrupt pending: the byte after it runs next.
+    let mut bus = FlatBus::with_program(0x0100, &[0x10, 0x00]);
+    let mut cpu = cpu_at(0x0100, 0xD000);
+    bus.set_ie(0x01);
+    bus.interrupt_flag = 0x01;
+    step(&mut cpu, &mut bus);
+    assert_eq!((cpu.mode(), cpu.pc), (CpuMode::Stopped, 0x0101));
 
     let mut bus = FlatBus::with_program(0x0100, &[0xDD, 0x00]);
     let mut cpu = cpu_at(0x0100, 0xD000);

@@ -142,6 +142,12 @@ fn run_case(bus: &mut FlatBus, case: &Case) -> Result<(), String> {
         }
     }
 
+    // The cases take STOP for one byte. Pan Docs' STOP chart (and SameBoy) has the CPU
+    // read its second byte and skip it when no interrupt is pending, as the flat bus's is
+    // not: that byte is the one difference from the case.
+    if opcode == 0x10 && cpu.pc == case.expected.pc.wrapping_add(1) {
+        cpu.pc = case.expected.pc;
+    }
     let result = check(bus, &cpu, case);
     // Clean the memory for the next case: only these addresses can have been touched.
     for &(address, _) in initial.ram.iter().chain(&case.expected.ram) {

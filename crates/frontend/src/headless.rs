@@ -45,6 +45,10 @@ pub struct RunArgs {
     /// Save the state at the end of the run to this file.
     #[arg(long, value_name = "FILE")]
     pub save_state: Option<PathBuf>,
+    /// Press buttons as this input script says (the format of `movie record --inputs`;
+    /// cycle lines count M-cycles from power-on, boot ROM included).
+    #[arg(long, value_name = "SCRIPT", conflicts_with = "load_state")]
+    pub inputs: Option<PathBuf>,
 }
 
 pub fn load_boot_rom(path: &Path) -> Result<BootRom, CliError> {
@@ -92,6 +96,16 @@ impl Length {
 pub fn run_for_each_frame(
     core: &mut Core,
     length: Length,
+    each_frame: impl FnMut(&mut Core),
+) -> Events {
+    run_frames_with(core, length, Core::run_frame, each_frame)
+}
+
+/// [`run_for_each_frame`] with `run_frame` emulating each frame (a script's player).
+fn run_frames_with(
+    core: &mut Core,
+    length: Length,
+    mut run_frame: impl FnMut(&mut Core) -> Events,
     mut each_frame: impl FnMut(&mut Core),
 ) -> Events {
     let start_cycles = core.m_cycles();
@@ -103,14 +117,14 @@ pub fn run_for_each_frame(
             let cycle_limit = start_cycles
                 .saturating_add(frames.saturating_mul(2).saturating_mul(M_CYCLES_PER_FRAME));
             while core.state().hw.frames - start_frames < frames && core.m_cycles() < cycle_limit {
-                events |= core.run_frame();
+                events |= run_frame(core);
                 each_frame(core);
             }
         }
         Length::MCycles(m_cycles) => {
             let target = start_cycles.saturating_add(m_cycles);
             while core.m_cycles() < target {
-                events |= core.run_frame();
+                events |= run_frame(core);
                 each_frame(core);
             }
         }
@@ -153,8 +167,26 @@ pub fn run(args: &RunArgs) -> CliResult {
         crate::state_command::load_into(&mut core, path)?;
     }
 
+    let mut player = match &args.inputs {
+        None => None,
+        Some(path) => {
+            let text = read_user_file("input script", path, 1 << 20)?;
+            let text = String::from_utf8(text)
+                .map_err(|_| CliError::new("the input script is not UTF-8 text", path))?;
+            let script = backspin_movie::Script::parse(&text)
+                .map_err(|e| CliError::new(e.to_string(), path))?;
+            Some(
+                backspin_movie::ScriptPlayer::new(&script)
+                    .map_err(|e| CliError::new(format!("the input script, {e}"), path))?,
+            )
+        }
+    };
     let mut samples = Vec::new();
-    let events = run_for_each_frame(&mut core, length, |core| {
+    let run_frame = |core: &mut Core| match &mut player {
+        Some(player) => player.run_frame(core),
+        None => core.run_frame(),
+    };
+    let events = run_frames_with(&mut core, length, run_frame, |core| {
         if args.wav.is_some() {
             core.output().audio.drain_i16(&mut samples);
         }

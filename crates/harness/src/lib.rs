@@ -28,6 +28,6 @@ pub use manifest::{Judge, ManifestError, ManifestRow, load_manifest, parse_manif
 pub use report::{to_json, to_junit_xml};
 pub use rom_zip::{MAX_ROM_FILE_BYTES, unzip_rom};
 pub use run::{
-    RunConfig, TestResult, default_artifacts_dir, run_in_memory, run_row, run_rows,
-    sanitize_test_name,
+    INPUTS_FEATURE, RunConfig, TestResult, default_artifacts_dir, load_row_inputs, run_in_memory,
+    run_in_memory_with_inputs, run_row, run_rows, sanitize_test_name,
 };

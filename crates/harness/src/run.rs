@@ -5,6 +5,7 @@ use crate::image::{
 };
 use crate::manifest::{Judge, ManifestRow};
 use backspin_core::{Core, Events, M_CYCLES_PER_SECOND, Model, Options, Rom};
+use backspin_movie::{Script, ScriptPlayer};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -87,7 +88,29 @@ pub fn run_row(row: &ManifestRow, roms_dir: &Path, config: &RunConfig) -> TestRe
             }
         }
     };
-    run_in_memory(row, rom, expected.as_deref(), config)
+    let inputs = match load_row_inputs(row, roms_dir) {
+        Ok(inputs) => inputs,
+        Err(reason) => return failed_before_start(row, reason),
+    };
+    run_in_memory_with_inputs(row, rom, expected.as_deref(), inputs.as_ref(), config)
+}
+
+/// The feature that gives a row an input script: `<rom without its extension>.inputs`
+/// beside the ROM, in the text format of `backspin movie record --inputs` (cycle lines count
+/// M-cycles from power-on). Probes of STOP and the joypad press buttons this way.
+pub const INPUTS_FEATURE: &str = "inputs";
+
+/// The row's input script, if its features name [`INPUTS_FEATURE`].
+pub fn load_row_inputs(row: &ManifestRow, roms_dir: &Path) -> Result<Option<Script>, String> {
+    if !row.features.iter().any(|f| f == INPUTS_FEATURE) {
+        return Ok(None);
+    }
+    let path = roms_dir.join(&row.rom).with_extension("inputs");
+    let text = std::fs::read_to_string(&path)
+        .map_err(|error| format!("cannot read input script {}: {error}", path.display()))?;
+    Script::parse(&text)
+        .map(Some)
+        .map_err(|error| format!("{}: {error}", path.display()))
 }
 
 /// Runs a row from ROM bytes in memory (our own assembled ROMs) with the expected PNG bytes,
@@ -98,7 +121,22 @@ pub fn run_in_memory(
     expected_png: Option<&[u8]>,
     config: &RunConfig,
 ) -> TestResult {
+    run_in_memory_with_inputs(row, rom, expected_png, None, config)
+}
+
+/// [`run_in_memory`] with the buttons (and writes) of an input script played in.
+pub fn run_in_memory_with_inputs(
+    row: &ManifestRow,
+    rom: Vec<u8>,
+    expected_png: Option<&[u8]>,
+    inputs: Option<&Script>,
+    config: &RunConfig,
+) -> TestResult {
     let started = Instant::now();
+    let mut player = match inputs.map(ScriptPlayer::new).transpose() {
+        Ok(player) => player,
+        Err(reason) => return failed_before_start(row, format!("input script: {reason}")),
+    };
     let rom = match Rom::from_bytes(rom) {
         Ok(rom) => rom,
         Err(error) => return failed_before_start(row, format!("ROM rejected: {error}")),
@@ -123,7 +161,10 @@ pub fn run_in_memory(
     let mut blargg_seen_running = false;
 
     while core.m_cycles() < target {
-        let events = core.run_frame();
+        let events = match &mut player {
+            Some(player) => player.run_frame(&mut core),
+            None => core.run_frame(),
+        };
         verdict = match judge {
             Judge::Mooneye => mooneye_verdict(&core, events),
             Judge::Blargg => blargg_early_verdict(&mut core, &mut blargg_seen_running),

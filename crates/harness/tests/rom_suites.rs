@@ -9,8 +9,8 @@
 //! every machine and must all pass: they have no baseline.
 
 use backspin_harness::{
-    Baseline, ManifestRow, RunConfig, default_baseline_path, load_manifest, locate_test_roms,
-    run_in_memory, run_row, workspace_root,
+    Baseline, ManifestRow, RunConfig, default_baseline_path, load_manifest, load_row_inputs,
+    locate_test_roms, run_in_memory_with_inputs, run_row, workspace_root,
 };
 use libtest_mimic::{Arguments, Failed, Trial};
 use std::sync::Arc;
@@ -66,7 +66,14 @@ fn own_trials() -> Vec<Trial> {
                     ),
                     None => None,
                 };
-                let result = run_in_memory(&row, rom, expected.as_deref(), &config);
+                let inputs = load_row_inputs(&row, &dir).map_err(Failed::from)?;
+                let result = run_in_memory_with_inputs(
+                    &row,
+                    rom,
+                    expected.as_deref(),
+                    inputs.as_ref(),
+                    &config,
+                );
                 if result.passed {
                     Ok(())
                 } else {

@@ -42,7 +42,7 @@ pub use format::{
 pub use input_script::InputScript;
 pub use recording::Recorder;
 pub use regions::FieldDifference;
-pub use script::Script;
+pub use script::{Script, ScriptPlayer};
 pub use split_mix::SplitMix64;
 
 use backspin_core::state_file::{self, checksum::sha1};

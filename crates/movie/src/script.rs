@@ -17,7 +17,7 @@
 
 use crate::InputScript;
 use crate::format::{Input, MovieError};
-use backspin_core::{Buttons, M_CYCLES_PER_FRAME};
+use backspin_core::{Buttons, Core, Events, FrameBounds, M_CYCLES_PER_FRAME};
 
 /// When a script line takes effect.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -195,5 +195,76 @@ impl crate::engine::InputSource for ScriptSource {
             Some((When::Cycle(at), _)) => *at,
             _ => u64::MAX,
         }
+    }
+}
+
+/// Plays a script's button, clock and write lines into a core as it runs, without recording:
+/// the test harness's scripted rows and `backspin run --inputs`. Lines apply as when
+/// recording (`Engine`): a cycle line at the first instruction boundary at or after its
+/// M-cycle (the core's clock, from power-on), a frame line at the start of that frame.
+pub struct ScriptPlayer {
+    source: ScriptSource,
+    frame: u64,
+}
+
+impl ScriptPlayer {
+    /// A player for `script`; a `reset` line is refused (it would restart the core's clock
+    /// under the caller).
+    pub fn new(script: &Script) -> Result<ScriptPlayer, String> {
+        if let Some(index) = script.lines.iter().position(|(_, i)| *i == Input::Reset) {
+            return Err(format!(
+                "line {} of {}: `reset` is not supported here",
+                index + 1,
+                script.lines.len()
+            ));
+        }
+        Ok(ScriptPlayer {
+            source: ScriptSource {
+                lines: script.lines.clone(),
+                next: 0,
+            },
+            frame: 0,
+        })
+    }
+
+    /// Runs `core` to the end of its next frame (as [`Core::run_frame`]), applying the lines
+    /// that fall due on the way; returns the events of the whole frame.
+    pub fn run_frame(&mut self, core: &mut Core) -> Events {
+        use crate::engine::InputSource;
+        let bounds = FrameBounds::begin(core);
+        let mut events = Events::empty();
+        loop {
+            while let Some(input) = self.source.due(core.m_cycles(), self.frame) {
+                match input {
+                    Input::Buttons(mask) => core.set_buttons(Buttons(mask)),
+                    Input::RtcAdvance(seconds) => core.rtc_advance_seconds(seconds),
+                    Input::Write {
+                        bank: None,
+                        addr,
+                        value,
+                    } => events |= core.poke(addr, value),
+                    Input::Write {
+                        bank: Some(bank),
+                        addr,
+                        value,
+                    } => _ = core.poke_banked(bank, addr, value),
+                    Input::Reset => {}
+                }
+            }
+            if bounds.ended(core) {
+                break;
+            }
+            let target = self
+                .source
+                .next_cycle()
+                .min(bounds.limit())
+                .max(core.m_cycles() + 1);
+            events |= core.run_frame_until(target);
+            if bounds.ended(core) {
+                break;
+            }
+        }
+        self.frame += 1;
+        Events(events.0 & !Events::TARGET_REACHED.0)
     }
 }

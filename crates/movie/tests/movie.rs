@@ -372,3 +372,29 @@ fn frames_match_a_timeline_with_resets() {
         Outcome::Clean { .. }
     ));
 }
+
+#[test]
+fn script_player_presses_at_its_cycles_and_refuses_a_reset() {
+    use backspin_core::{Buttons, Core, Options};
+    use backspin_movie::ScriptPlayer;
+    let script = Script::parse("@100000 a\n@200000 none\n").unwrap();
+    let mut player = ScriptPlayer::new(&script).unwrap();
+    let mut core = Core::new(rom("input_echo.asm"), Options::default());
+    let mut seen = Vec::new();
+    while core.m_cycles() < 300_000 {
+        player.run_frame(&mut core);
+        seen.push((core.m_cycles(), core.buttons()));
+    }
+    for (cycle, buttons) in seen {
+        // A frame ends where it ends; what it holds at its end follows the lines due by then.
+        let expected = if (100_000..200_000).contains(&cycle) {
+            Buttons(Buttons::A)
+        } else {
+            Buttons(0)
+        };
+        assert_eq!(buttons, expected, "at M-cycle {cycle}");
+    }
+    let reset = Script::parse("10 reset\n").unwrap();
+    let refused = ScriptPlayer::new(&reset).err();
+    assert!(refused.is_some_and(|why| why.contains("reset")));
+}

@@ -1,7 +1,7 @@
 ; model: CGB
 ; The MBC3 clock at double speed: its crystal does not follow the CPU. At double speed, case
 ; k (0-7) writes seconds 0 and latches the seconds (96 + 8k)/128 s later: the second is up
-; from k = 4 on (1 s). Needs SameBoy's clock in emulated time (tools/sameboy-rtc-run.c).
+; from k = 4 on (1 s). Needs SameBoy's clock in emulated time (tools/sameboy-run.c runs it so).
 
 INCLUDE "rtc_common.inc"
 

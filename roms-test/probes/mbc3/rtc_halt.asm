@@ -7,7 +7,7 @@
 ;            counter: always 5);
 ;   minutes: runs (k + 1) * 8/64 s, writes minutes 0, runs 36/64 s (no restart: 1 from k = 3).
 ; Results: the latched seconds, 8 per part. Needs SameBoy's clock in emulated time
-; (tools/sameboy-rtc-run.c).
+; (tools/sameboy-run.c runs it so).
 
 INCLUDE "rtc_common.inc"
 

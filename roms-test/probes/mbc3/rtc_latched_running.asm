@@ -3,7 +3,7 @@
 ; (the clock running), a latch right away, then (k + 1) * 12/64 s later the latched seconds
 ; read, a latch, and the seconds read again. Two results per case: 0 (the latched copy does
 ; not move), then the seconds counted so far (1 from k = 5 on). Needs SameBoy's clock in
-; emulated time (tools/sameboy-rtc-run.c).
+; emulated time (tools/sameboy-run.c runs it so).
 
 INCLUDE "rtc_common.inc"
 

@@ -1,7 +1,7 @@
 ; model: DMG
 ; The MBC3 clock counting one second on from 8 register settings: each case sets S, M, H,
 ; DL, DH (clock running), waits 68/64 s and latches; five results per case, the latched
-; S, M, H, DL, DH. Needs SameBoy's clock in emulated time (tools/sameboy-rtc-run.c).
+; S, M, H, DL, DH. Needs SameBoy's clock in emulated time (tools/sameboy-run.c runs it so).
 ;   0 59:59:23 day $0FF     carries into day bit 8
 ;   1 59:59:23 day $1FF     day 511 -> 0 sets the carry bit
 ;   2 63 s                  an invalid value wraps to 0 without carrying

@@ -85,6 +85,14 @@ impl<O: StepObserver> Bus for Observed<'_, '_, O> {
         self.machine.acknowledge_interrupt(bit);
     }
     #[inline(always)]
+    fn idle_stopped(&mut self) {
+        self.machine.idle_stopped();
+    }
+    #[inline(always)]
+    fn joypad_line_low(&self) -> bool {
+        self.machine.joypad_line_low()
+    }
+    #[inline(always)]
     fn stop(&mut self) -> bool {
         self.machine.stop()
     }
@@ -174,7 +182,11 @@ impl Core {
                 let idle = cpu.mode() != CpuMode::Halted || machine.pending_interrupts() == 0;
                 if idle {
                     let budget = limit.saturating_sub(machine.m_cycles() + 1);
-                    machine.skip_quiet_cycles(budget);
+                    if cpu.mode() == CpuMode::Stopped {
+                        machine.skip_stopped_cycles(budget);
+                    } else {
+                        machine.skip_quiet_cycles(budget);
+                    }
                 }
             }
             let mut bus = Observed {

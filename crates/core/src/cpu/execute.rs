@@ -674,6 +674,34 @@ fn speed_switch(cpu: &mut CpuState, bus: &mut impl Bus) {
     cpu.set_mode(CpuMode::Halted);
 }
 
+/// STOP, as Pan Docs' STOP chart (Lior Halphon's, SameBoy `stop`) has it. With a selected
+/// P1 line already low (a button held) there is no STOP mode and DIV runs on: the CPU halts,
+/// or with an interrupt pending (IE & IF) goes straight on. Otherwise a CGB with KEY1 armed
+/// switches speed; else the CPU stops (the machine has reset DIV). STOP is two bytes (its
+/// second read in a stopped M-cycle and skipped) unless an interrupt is pending, when the
+/// byte after the opcode runs as the next instruction.
+#[inline(never)]
+fn stop(cpu: &mut CpuState, bus: &mut impl Bus) {
+    let pending = bus.pending_interrupts() != 0;
+    if bus.joypad_line_low() {
+        if !pending {
+            bus.read(cpu.pc);
+            cpu.pc = cpu.pc.wrapping_add(1);
+            cpu.set_mode(CpuMode::Halted);
+        }
+        return;
+    }
+    if bus.stop() {
+        speed_switch(cpu, bus);
+        return;
+    }
+    cpu.set_mode(CpuMode::Stopped);
+    if !pending {
+        bus.idle_stopped();
+        cpu.pc = cpu.pc.wrapping_add(1);
+    }
+}
+
 /// Executes the instruction `opcode`, already fetched (PC points past it).
 #[inline(always)]
 pub(super) fn execute(cpu: &mut CpuState, bus: &mut impl Bus, opcode: u8) {
@@ -698,14 +726,8 @@ pub(super) fn execute(cpu: &mut CpuState, bus: &mut impl Bus, opcode: u8) {
         0x0E => ld8(cpu, bus, Reg(C), Imm),
         0x0F => shift_a(cpu, ShiftOp::Rrc),
 
-        // STOP is two bytes in assemblers, but the CPU only consumes the opcode (SM83
-        // cases end with PC + 1); the machine decides when it wakes up.
         0x10 => {
-            if bus.stop() {
-                speed_switch(cpu, bus);
-            } else {
-                cpu.set_mode(CpuMode::Stopped);
-            }
+            stop(cpu, bus);
             bus.cpu_changed();
         }
         0x11 => ld16_imm(cpu, bus, R16::De),

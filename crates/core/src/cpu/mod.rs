@@ -213,7 +213,16 @@ fn begin_unusual_step(cpu: &mut CpuState, bus: &mut impl Bus) -> Option<(u8, boo
             cpu.set_mode(CpuMode::Running);
         }
         CpuMode::Stopped => {
-            bus.idle_halted();
+            // Each M-cycle the stopped CPU looks at the P1 lines; a low one ends STOP, and
+            // two running M-cycles pass before the next fetch (SameBoy `GB_cpu_run`).
+            // UNVERIFIED: Pan Docs gives no latency.
+            bus.idle_stopped();
+            if bus.joypad_line_low() {
+                cpu.set_mode(CpuMode::Running);
+                bus.cpu_changed();
+                bus.idle();
+                bus.idle();
+            }
             return None;
         }
         CpuMode::Locked => {

@@ -167,6 +167,12 @@ impl Bus for Machine<'_> {
     fn stop(&mut self) -> bool {
         self.stop_cpu()
     }
+    fn idle_stopped(&mut self) {
+        self.idle_stopped_now();
+    }
+    fn joypad_line_low(&self) -> bool {
+        self.hw.joypad.lines != 0x0F
+    }
     fn finish_speed_switch(&mut self, pause: bool) {
         self.finish_speed_switch_now(pause);
     }

@@ -1,5 +1,6 @@
 //! The CGB speed switch (STOP with KEY1 armed) and the PPU's dot phase it moves.
 
+use super::tick::{DIV_APU_BIT, DIV_APU_BIT_DOUBLE_SPEED};
 use super::*;
 
 /// M-cycles the CPU stays halted after STOP switches the speed (after DIV's reset), while
@@ -12,6 +13,8 @@ use super::*;
 const SPEED_SWITCH_PAUSE_M_CYCLES: u32 = 0x20000 / 4;
 /// PPU dots a switch into double speed adds relative to the CPU (see `finish_speed_switch`).
 const SPEED_SWITCH_PPU_DOTS: u16 = 3;
+/// APU cycles a switch into double speed adds relative to the CPU (see `finish_speed_switch`).
+const SPEED_SWITCH_APU_CYCLES: u32 = 2;
 /// What `halt_wake_interrupts` reports when a speed switch's HALT has run its time: a bit
 /// outside the five interrupts, so the CPU wakes without a dispatch.
 const SPEED_SWITCH_SETTLED: u8 = 0x80;
@@ -61,6 +64,50 @@ impl<'a> Machine<'a> {
         self.rom.rtc_sync(&mut hw.mbc, now);
     }
 
+    /// `Bus::idle_stopped`: one M-cycle of STOP mode. The system counter stands still (DIV,
+    /// TIMA, serial and the frame sequencer with it); a DMG's PPU and APU stand still too,
+    /// a CGB's run on (SameBoy `timers_run`, `GB_display_run`, `GB_apu_run`). UNVERIFIED
+    /// beyond Pan Docs' "the clock is stopped" for the DMG.
+    #[cold]
+    pub(super) fn idle_stopped_now(&mut self) {
+        self.sync();
+        self.hw.m_cycles += 1;
+        if self.hw.cgb.is_cgb() {
+            if self.hw.cgb.double_speed() {
+                self.tick_double_speed();
+            } else {
+                self.tick_ppu::<4>();
+                self.hw.apu.tick(self.audio);
+            }
+        }
+        self.clock.synced_m_cycles = self.hw.m_cycles;
+        self.set_full_tick_m_cycle(self.hw.m_cycles + 1);
+        self.require_checks();
+    }
+
+    /// The STOP fast path: a stopped DMG with no P1 line low moves nothing but the clock, so
+    /// `budget` M-cycles pass at once (a CGB's PPU runs on: it takes `idle_stopped` steps).
+    pub(crate) fn skip_stopped_cycles(&mut self, budget: u64) {
+        self.sync();
+        if self.hw.cgb.is_cgb() || self.hw.joypad.lines != 0x0F {
+            return;
+        }
+        self.hw.m_cycles += budget;
+        self.clock.synced_m_cycles = self.hw.m_cycles;
+        self.set_full_tick_m_cycle(self.hw.m_cycles + 1);
+    }
+
+    /// The DIV-APU event of a speed switch's DIV reset, by the speed before the switch.
+    #[cold]
+    fn speed_switch_div_apu_edge(&mut self, fell: u16, from_double: bool) {
+        let synthesize = self.audio.synthesizes();
+        if from_double && fell & DIV_APU_BIT_DOUBLE_SPEED != 0 {
+            self.hw.apu.div_apu_event_double_speed(synthesize);
+        } else if !from_double && fell & DIV_APU_BIT != 0 {
+            self.hw.apu.div_apu_event(synthesize);
+        }
+    }
+
     /// `Bus::stop`: a plain STOP resets DIV; with KEY1 armed in CGB mode, the speed switch
     /// starts (true).
     pub(super) fn stop_cpu(&mut self) -> bool {
@@ -86,6 +133,8 @@ impl<'a> Machine<'a> {
     /// with `pause` the HALT that follows.
     pub(super) fn finish_speed_switch_now(&mut self, pause: bool) {
         self.sync_and_recheck();
+        // Armed still: the switch goes up (down, `stop_cpu` has disarmed it already).
+        let from_double = self.hw.cgb.key1 & 1 == 0;
         if self.hw.cgb.key1 & 1 != 0 {
             self.rtc_before_speed_change();
             self.hw.cgb.key1 = 0x80;
@@ -96,13 +145,24 @@ impl<'a> Machine<'a> {
             // `spsw-mode0-cgbBCE` (LY and the start of mode 0 after each switch), not by
             // a model of the clock switch. Back to normal speed the phase stays.
             self.run_ppu_dots(SPEED_SWITCH_PPU_DOTS);
+            // The APU, clocked with DIV through the switch, comes out 2 APU cycles further
+            // on as well (SameBoy: the first T-cycles of the switch still run at single
+            // speed). APPROX like the PPU's dots: pinned by probe `speed_switch_pcm`.
+            self.hw
+                .apu
+                .advance_double_speed(SPEED_SWITCH_APU_CYCLES, self.audio);
         }
         if pause {
             let hw = &mut *self.hw;
             let fell = hw.timer.reset_at_speed_switch();
-            if fell & (COUNTER_EDGE_BITS | hw.serial.clock_bit()) != 0 {
-                self.counter_edges(fell);
+            let apu_bits = DIV_APU_BIT | DIV_APU_BIT_DOUBLE_SPEED;
+            if fell & !apu_bits & (COUNTER_EDGE_BITS | hw.serial.clock_bit()) != 0 {
+                self.counter_edges(fell & !apu_bits);
             }
+            // STOP resets DIV before the new speed takes hold (SameBoy `enter_stop_mode`),
+            // so the frame sequencer sees the fall of the bit the old speed watches (bit 12,
+            // or 13 at double speed): probe `speed_switch_length`. UNVERIFIED.
+            self.speed_switch_div_apu_edge(fell, from_double);
             self.hw.speed_switch_wake_m_cycle =
                 self.hw.m_cycles + u64::from(SPEED_SWITCH_PAUSE_M_CYCLES);
         } else {

@@ -4,9 +4,9 @@
 use super::*;
 
 /// The system-counter bit whose falling edge clocks the APU frame sequencer (DIV bit 4).
-const DIV_APU_BIT: u16 = 1 << 12;
+pub(super) const DIV_APU_BIT: u16 = 1 << 12;
 /// The same at CGB double speed (DIV bit 5), so that the sequencer keeps its 512 Hz.
-const DIV_APU_BIT_DOUBLE_SPEED: u16 = 1 << 13;
+pub(super) const DIV_APU_BIT_DOUBLE_SPEED: u16 = 1 << 13;
 /// System-counter T-cycles between falls of `DIV_APU_BIT`.
 const DIV_APU_PERIOD: u32 = (DIV_APU_BIT as u32) << 1;
 /// Whether counter bit 12 falls (a DIV-APU event at single speed) within the `n` M-cycles
