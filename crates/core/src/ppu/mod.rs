@@ -108,6 +108,8 @@ pub struct Host<'a> {
     frame_rgb: Option<&'a mut [u16; 160 * 144]>,
     /// `FastPaths::lazy_mode3`.
     lazy_mode3: bool,
+    /// `FastPaths::colour_object_runs`.
+    colour_object_runs: bool,
 }
 
 impl<'a> Host<'a> {
@@ -127,6 +129,7 @@ impl<'a> Host<'a> {
             frame,
             frame_rgb,
             lazy_mode3: fast.lazy_mode3,
+            colour_object_runs: fast.colour_object_runs,
         }
     }
 
@@ -364,6 +367,8 @@ struct Ctx<'a> {
     double_speed: bool,
     /// `FastPaths::lazy_mode3`.
     lazy: bool,
+    /// `FastPaths::colour_object_runs`.
+    colour_object_runs: bool,
 }
 
 impl<'a> Ctx<'a> {
@@ -380,6 +385,7 @@ impl<'a> Ctx<'a> {
             frame_done: false,
             double_speed: false,
             lazy: true,
+            colour_object_runs: true,
         }
     }
 
@@ -395,6 +401,7 @@ impl<'a> Ctx<'a> {
             frame_rgb: host.frame_rgb.as_deref_mut(),
             double_speed,
             lazy: host.lazy_mode3,
+            colour_object_runs: host.colour_object_runs,
             ..Ctx::look_ahead(memory, interrupt_flag)
         }
     }
