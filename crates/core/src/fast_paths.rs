@@ -30,11 +30,14 @@ pub enum FastPath {
     AudioSynthesis,
     /// The PPU colours and stores pixels. Off, the frame buffers keep what they held.
     Drawing,
+    /// On a CGB, lazy mode 3 runs each object's fetch with all its dots at once, as on a
+    /// DMG, rather than through the step dispatch dot by dot.
+    ColourObjectRuns,
 }
 
 impl FastPath {
     /// Every trick, in the order of [`FastPaths`]' fields.
-    pub const ALL: [FastPath; 8] = [
+    pub const ALL: [FastPath; 9] = [
         FastPath::LazyMode3,
         FastPath::DeferQuietTicks,
         FastPath::HaltSkipping,
@@ -43,6 +46,7 @@ impl FastPath {
         FastPath::RomWindows,
         FastPath::AudioSynthesis,
         FastPath::Drawing,
+        FastPath::ColourObjectRuns,
     ];
 
     /// The trick's name, as its field in [`FastPaths`] spells it.
@@ -56,6 +60,7 @@ impl FastPath {
             FastPath::RomWindows => "rom_windows",
             FastPath::AudioSynthesis => "audio_synthesis",
             FastPath::Drawing => "drawing",
+            FastPath::ColourObjectRuns => "colour_object_runs",
         }
     }
 
@@ -87,6 +92,8 @@ pub struct FastPaths {
     pub audio_synthesis: bool,
     /// [`FastPath::Drawing`].
     pub drawing: bool,
+    /// [`FastPath::ColourObjectRuns`].
+    pub colour_object_runs: bool,
 }
 
 impl FastPaths {
@@ -100,6 +107,7 @@ impl FastPaths {
         rom_windows: true,
         audio_synthesis: true,
         drawing: true,
+        colour_object_runs: true,
     };
 
     /// Every trick off: the plain reference (drawing and synthesizing nothing).
@@ -112,6 +120,7 @@ impl FastPaths {
         rom_windows: false,
         audio_synthesis: false,
         drawing: false,
+        colour_object_runs: false,
     };
 
     /// The switch of `trick`.
@@ -125,6 +134,7 @@ impl FastPaths {
             FastPath::RomWindows => &mut self.rom_windows,
             FastPath::AudioSynthesis => &mut self.audio_synthesis,
             FastPath::Drawing => &mut self.drawing,
+            FastPath::ColourObjectRuns => &mut self.colour_object_runs,
         }
     }
 

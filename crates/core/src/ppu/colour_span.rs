@@ -59,6 +59,60 @@ pub(super) fn bg_palettes(cgb: Option<&CgbState>) -> &[u8; 64] {
     cgb.map_or(&[0; 64], |cgb| &cgb.bg_palettes)
 }
 
+/// How background rows are coloured while nothing that decides it can change (a drain, a
+/// span): worked out once (`PpuState::background_colours`), applied to each tile row.
+#[derive(Clone, Copy)]
+pub(super) struct BackgroundColours<'a> {
+    /// CGB mode; else compatibility mode.
+    cgb_mode: bool,
+    /// Palette RAM's background palettes.
+    palettes: &'a [u8; 64],
+    /// Compatibility mode: each colour number's shade through BGP (colour 0's for all of
+    /// them while LCDC bit 0 blanks the background).
+    shades: [u64; 4],
+    /// Compatibility mode: background palette 0, which colours the shades.
+    compatibility_lanes: u64,
+}
+
+impl BackgroundColours<'_> {
+    /// A background tile row (bit planes as fetched, bit 7 - i is pixel i) as the frames
+    /// get it: pixel i's frame value in byte i, and the four RGB555 colours the values
+    /// 0..=3 stand for (`rgb_pixels` puts them together). In CGB mode the value is the
+    /// colour number, coloured through the palette of the tile's `attributes`; in
+    /// compatibility mode it is the shade BGP gives, coloured through background palette
+    /// 0. The one source of background colours for the spans.
+    #[inline(always)]
+    pub(super) fn row(&self, low: u8, high: u8, attributes: u8) -> (u64, u64) {
+        if self.cgb_mode {
+            self.row_in::<true>(low, high, attributes)
+        } else {
+            self.row_in::<false>(low, high, attributes)
+        }
+    }
+
+    /// `row` in CGB mode (`CGB_MODE`) or compatibility mode, which the caller knows: a loop
+    /// over a span's tiles then keeps only what its mode needs.
+    #[inline(always)]
+    pub(super) fn row_in<const CGB_MODE: bool>(
+        &self,
+        low: u8,
+        high: u8,
+        attributes: u8,
+    ) -> (u64, u64) {
+        debug_assert_eq!(self.cgb_mode, CGB_MODE);
+        let spread = |plane: u8| SPREAD[usize::from(plane)];
+        if CGB_MODE {
+            let numbers = spread(low) | (spread(high) << 1);
+            let palette = attributes & ATTRIBUTE_PALETTE;
+            (numbers, palette_lanes(self.palettes, palette))
+        } else {
+            let both = spread(low & high);
+            let numbers = select(SPREAD[255], spread(low), spread(high), both, self.shades);
+            (numbers, self.compatibility_lanes)
+        }
+    }
+}
+
 impl PpuState {
     /// `length` plain dots on a CGB: the same effects, in the same order, as that many
     /// `Mode3Dot` steps (`output_colour_pixel`, then `tick_cgb_fetcher`, each dot).
@@ -139,10 +193,11 @@ impl PpuState {
     /// the few object pixels that win over it.
     pub(super) fn draw_colour_span(&self, discarded: u8, length: u8, bus: &mut Ctx) {
         let cgb = bus.cgb;
-        let (low, high) = self.shown_background(self.bg_fifo_low, self.bg_fifo_high);
+        let background = self.background_colours(bg_palettes(cgb));
         let (numbers, lanes) =
-            self.background_row(low, high, self.bg_fifo_attributes, bg_palettes(cgb));
+            background.row(self.bg_fifo_low, self.bg_fifo_high, self.bg_fifo_attributes);
         let mut colours = rgb_pixels(numbers, lanes);
+        let (low, high) = self.shown_background(self.bg_fifo_low, self.bg_fifo_high);
         let mut numbers = numbers.to_le_bytes();
         let opaque = self.obj_fifo_low | self.obj_fifo_high;
         if self.lcdc & LCDC_OBJ_ENABLE != 0 && opaque != 0 {
@@ -176,9 +231,9 @@ impl PpuState {
         }
     }
 
-    /// A background tile row's bit planes as they decide pixels: in compatibility mode a
-    /// clear LCDC bit 0 blanks the background to colour 0 (also for object priority); in
-    /// CGB mode it only gives objects priority.
+    /// A background tile row's bit planes as they decide object priority: in compatibility
+    /// mode a clear LCDC bit 0 blanks the background to colour 0; in CGB mode it only gives
+    /// objects priority.
     #[inline(always)]
     pub(super) fn shown_background(&self, low: u8, high: u8) -> (u8, u8) {
         if self.colour_mode == MODE_CGB || self.lcdc & LCDC_BG_ENABLE != 0 {
@@ -188,30 +243,24 @@ impl PpuState {
         }
     }
 
-    /// A background tile row (`shown_background` planes, bit 7 - i is pixel i) as the
-    /// frames get it: pixel i's frame value in byte i, and the four RGB555 colours the
-    /// values 0..=3 stand for (`rgb_pixels` puts them together). In CGB mode the value is
-    /// the colour number, coloured through the palette of the tile's `attributes`; in
-    /// compatibility mode it is the shade BGP gives, coloured through background palette
-    /// 0. The one source of background colours for the spans.
+    /// How this PPU colours background rows (`BackgroundColours::row`) from
+    /// `bg_palettes`, for as long as no register changes (a drain, a span).
     #[inline(always)]
-    pub(super) fn background_row(
+    pub(super) fn background_colours<'a>(
         &self,
-        low: u8,
-        high: u8,
-        attributes: u8,
-        bg_palettes: &[u8; 64],
-    ) -> (u64, u64) {
-        if self.colour_mode == MODE_CGB {
-            let numbers = SPREAD[usize::from(low)] | (SPREAD[usize::from(high)] << 1);
-            let palette = attributes & ATTRIBUTE_PALETTE;
-            (numbers, palette_lanes(bg_palettes, palette))
+        bg_palettes: &'a [u8; 64],
+    ) -> BackgroundColours<'a> {
+        let shades = if self.lcdc & LCDC_BG_ENABLE != 0 {
+            [0, 2, 4, 6].map(|shift| u64::from((self.bgp >> shift) & 3))
         } else {
-            let shades = [0, 2, 4, 6].map(|shift| u64::from((self.bgp >> shift) & 3));
-            let spread = |plane: u8| SPREAD[usize::from(plane)];
-            let both = spread(low & high);
-            let numbers = select(SPREAD[255], spread(low), spread(high), both, shades);
-            (numbers, palette_lanes(bg_palettes, 0))
+            // Compatibility mode blanks the background to colour 0.
+            [u64::from(self.bgp & 3); 4]
+        };
+        BackgroundColours {
+            cgb_mode: self.colour_mode == MODE_CGB,
+            palettes: bg_palettes,
+            shades,
+            compatibility_lanes: palette_lanes(bg_palettes, 0),
         }
     }
 

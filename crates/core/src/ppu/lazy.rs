@@ -279,21 +279,25 @@ impl PpuState {
                 break;
             }
             if !self.mode3_dot_is_plain() {
-                if !COLOUR {
-                    // The next object's fetch, all its dots at once, or the dots that
-                    // pass objects not fetched (`object_span.rs`).
-                    let run = if self.lcdc & LCDC_OBJ_ENABLE != 0 {
-                        self.mode3_object_run(dots, bus)
+                // The next object's fetch, all its dots at once, or on a DMG the dots that
+                // pass objects not fetched (`object_span.rs`).
+                let run = if COLOUR {
+                    if bus.colour_object_runs {
+                        self.mode3_object_run::<true>(dots, bus)
                     } else {
-                        self.mode3_hidden_object_dots(dots, bus)
-                    };
-                    if run != 0 {
-                        dots -= run;
-                        if self.screen_x >= 160 {
-                            break;
-                        }
-                        continue;
+                        0
                     }
+                } else if self.lcdc & LCDC_OBJ_ENABLE != 0 {
+                    self.mode3_object_run::<false>(dots, bus)
+                } else {
+                    self.mode3_hidden_object_dots(dots, bus)
+                };
+                if run != 0 {
+                    dots -= run;
+                    if self.screen_x >= 160 {
+                        break;
+                    }
+                    continue;
                 }
                 break;
             }

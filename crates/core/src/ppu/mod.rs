@@ -108,6 +108,8 @@ pub struct Host<'a> {
     frame_rgb: Option<&'a mut [u16; 160 * 144]>,
     /// `FastPaths::lazy_mode3`.
     lazy_mode3: bool,
+    /// `FastPaths::colour_object_runs`.
+    colour_object_runs: bool,
 }
 
 impl<'a> Host<'a> {
@@ -127,6 +129,7 @@ impl<'a> Host<'a> {
             frame,
             frame_rgb,
             lazy_mode3: fast.lazy_mode3,
+            colour_object_runs: fast.colour_object_runs,
         }
     }
 
@@ -364,6 +367,8 @@ struct Ctx<'a> {
     double_speed: bool,
     /// `FastPaths::lazy_mode3`.
     lazy: bool,
+    /// `FastPaths::colour_object_runs`.
+    colour_object_runs: bool,
 }
 
 impl<'a> Ctx<'a> {
@@ -380,6 +385,7 @@ impl<'a> Ctx<'a> {
             frame_done: false,
             double_speed: false,
             lazy: true,
+            colour_object_runs: true,
         }
     }
 
@@ -395,6 +401,7 @@ impl<'a> Ctx<'a> {
             frame_rgb: host.frame_rgb.as_deref_mut(),
             double_speed,
             lazy: host.lazy_mode3,
+            colour_object_runs: host.colour_object_runs,
             ..Ctx::look_ahead(memory, interrupt_flag)
         }
     }
@@ -532,10 +539,7 @@ impl PpuState {
         }
         // Whole lines between this one and the line whose scan comes next.
         let lines_between = match Step::from_raw(self.step) {
-            Step::Mode0Interrupt
-            | Step::Mode0PaletteUnlock
-            | Step::LineWindowCheck
-            | Step::LineEnd => match self.ly {
+            Step::Mode0Interrupt | Step::LineWindowCheck | Step::LineEnd => match self.ly {
                 0..=142 => 0,
                 143 => 10,
                 _ => return 0,
@@ -656,8 +660,8 @@ impl PpuState {
 
     /// Whether CGB palette RAM is closed to the CPU: from a few dots into mode 3 (the last
     /// `PALETTE_LOCK_LEAD` dots before the pixel FIFO starts, `Step::Mode3Start`) to, in CGB
-    /// mode, a few dots into mode 0 (up to `Step::Mode0PaletteUnlock`). UNVERIFIED: SameBoy's
-    /// display code; probes `palette/*_mode3*`.
+    /// mode, a few dots into mode 0 (up to `Step::Mode0Interrupt`'s second run). UNVERIFIED:
+    /// SameBoy's display code; probes `palette/*_mode3*`.
     pub fn palette_locked(&self) -> bool {
         if self.lcdc & LCDC_LCD_ENABLE == 0 {
             return false;
@@ -665,21 +669,21 @@ impl PpuState {
         match Step::from_raw(self.step) {
             // Mode 3 may owe dots already (`fifo_lag`): they count as run.
             Step::Mode3Start => self.wait_dots <= PALETTE_LOCK_LEAD + self.fifo_lag,
-            Step::Mode0Interrupt | Step::Mode0PaletteUnlock => true,
+            Step::Mode0Interrupt => true,
             _ => self.stat & 3 == 3,
         }
     }
 
     /// Whether the PPU is in the HBlank of a visible line (from the end of mode 3 to the
     /// line's end) as CGB HBlank VRAM DMA sees it: it copies a block then. At double speed
-    /// the HBlank starts for it with `Step::Mode0PaletteUnlock` (UNVERIFIED: SameBoy's
-    /// display code, probe `dma/hdma_readback_2x`).
+    /// the HBlank starts for it with the palette unlock, `Step::Mode0Interrupt`'s second run
+    /// (UNVERIFIED: SameBoy's display code, probe `dma/hdma_readback_2x`).
     pub fn in_hblank(&self, double_speed: bool) -> bool {
         self.lcdc & LCDC_LCD_ENABLE != 0
             && self.fifo_lag == 0
             && match Step::from_raw(self.step) {
-                Step::HBlank | Step::Mode0Interrupt | Step::LineWindowCheck | Step::LineEnd => true,
-                Step::Mode0PaletteUnlock => !double_speed,
+                Step::HBlank | Step::LineWindowCheck | Step::LineEnd => true,
+                Step::Mode0Interrupt => !(double_speed && self.mode0_step_is_unlock()),
                 _ => false,
             }
     }

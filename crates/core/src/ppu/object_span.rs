@@ -1,12 +1,15 @@
-//! Object fetches in lazy mode 3 on a DMG, all their dots at once: from the plain-looking
-//! `Mode3Dot` at which the next object is due to the pixel that goes out after its push
+//! Object fetches in lazy mode 3, all their dots at once: from the plain-looking `Mode3Dot`
+//! at which the next object is due to the pixel that goes out after its push
 //! (`mode3_sprite_check`, `sprite_wait_fetcher`, the `Sprite*` steps). Without this each
-//! object takes the step dispatch for every one of its steps.
+//! object takes the step dispatch for every one of its steps. On a CGB (either colour mode)
+//! it is a trick of its own, `FastPaths::colour_object_runs`.
 //!
 //! The span runs the same functions in the same order as those steps; only the dispatch
 //! and the waits between steps go. Registers, VRAM and OAM cannot change within a run
 //! (writes are applied between runs), so the object's row address is the same at each of
-//! the three steps that form it. Debug builds check each span against the steps.
+//! the three steps that form it, and a CGB's reading each data byte a dot ahead of a DMG
+//! (`object_read_lead`) reads the same bytes. Debug builds check each span against the
+//! steps.
 //!
 //! With LCDC bit 1 clear a DMG fetches no object, and only drops each the dot after its
 //! column: `mode3_hidden_object_dots` runs such dots through the fast paths as if there
@@ -26,14 +29,21 @@ impl PpuState {
 
     /// If the `Mode3Dot` step waiting one dot would start fetching the next object (and
     /// the objects due at the same column after it) in the visible part of the line, with
-    /// a pixel in the background FIFO and nothing else due (window, inserted pixel), the
-    /// dots from here to the pixel after the last of them is pushed; else 0.
+    /// a pixel in the background FIFO and nothing else due (window, inserted pixel, on a
+    /// CGB the tile-data glitch of a dot after an LCDC bit 4 write), the dots from here to
+    /// the pixel after the last of them is pushed; else 0. `COLOUR`: a CGB's pipeline
+    /// (`run_plain_dots`), which fetches objects while LCDC bit 1 is clear too.
     #[inline(always)]
-    fn object_fetch_dots(&self) -> u32 {
+    fn object_fetch_dots<const COLOUR: bool>(&self) -> u32 {
         let x = self.scanline_x;
+        let may_fetch = if COLOUR {
+            self.tile_sel_glitch == 0
+        } else {
+            self.lcdc & LCDC_OBJ_ENABLE != 0
+        };
         if !self.next_object_due()
-            || self.lcdc & LCDC_OBJ_ENABLE == 0
-            || self.is_cgb_hardware()
+            || !may_fetch
+            || COLOUR != self.is_cgb_hardware()
             || x >= 160
             || self.bg_fifo_len == 0
             || self.insert_background_pixel != 0
@@ -62,8 +72,8 @@ impl PpuState {
     /// the line's 160th, which ends mode 3. Out of line: `run`'s plain path keeps its
     /// registers.
     #[inline(never)]
-    pub(super) fn mode3_object_run(&mut self, most: u32, bus: &mut Ctx) -> u32 {
-        let dots = self.object_fetch_dots();
+    pub(super) fn mode3_object_run<const COLOUR: bool>(&mut self, most: u32, bus: &mut Ctx) -> u32 {
+        let dots = self.object_fetch_dots::<COLOUR>();
         if dots == 0 || dots >= most {
             return 0;
         }

@@ -225,6 +225,17 @@ impl PpuState {
     /// entry, attributes and data bytes come in, with the fetcher and FIFO state set once
     /// at the end (`finish_cgb_fetch` and the push, for fetcher step 0 and no glitch).
     fn draw_colour_tiles(&mut self, tiles: u8, bus: &mut Ctx) {
+        if self.colour_mode == MODE_CGB {
+            self.draw_colour_tiles_in::<true>(tiles, bus);
+        } else {
+            self.draw_colour_tiles_in::<false>(tiles, bus);
+        }
+    }
+
+    /// `draw_colour_tiles` in CGB mode (`CGB_MODE`) or compatibility mode: one loop each,
+    /// which keeps only what its mode needs (one loop for both cost CGB mode's tiles more).
+    #[inline(always)]
+    fn draw_colour_tiles_in<const CGB_MODE: bool>(&mut self, tiles: u8, bus: &mut Ctx) {
         let objects_shown =
             self.lcdc & LCDC_OBJ_ENABLE != 0 && (self.obj_fifo_low | self.obj_fifo_high) != 0;
         let rest = if objects_shown {
@@ -247,8 +258,7 @@ impl PpuState {
         let map_row = super::fetcher::map_address(entry & 0x80, y);
         let mut column = entry;
         let tile_sel = u8::from(self.lcdc & LCDC_TILE_DATA != 0);
-        let cgb_mode = self.colour_mode == MODE_CGB;
-        let palettes = bg_palettes(bus.cgb);
+        let background = self.background_colours(bg_palettes(bus.cgb));
         let (vram, vram_bank1) = (bus.vram, bus.vram_bank1);
         let (mut low, mut high) = (self.bg_fifo_low, self.bg_fifo_high);
         let mut attributes = self.bg_fifo_attributes;
@@ -281,14 +291,13 @@ impl PpuState {
         };
         let rows = numbers_out.as_chunks_mut::<8>().0.iter_mut();
         for (out, out_rgb) in rows.zip(rgb_out.as_chunks_mut::<8>().0) {
-            let (shown_low, shown_high) = self.shown_background(low, high);
-            let (numbers, lanes) = self.background_row(shown_low, shown_high, attributes, palettes);
+            let (numbers, lanes) = background.row_in::<CGB_MODE>(low, high, attributes);
             *out = numbers.to_le_bytes();
             *out_rgb = rgb_pixels(numbers, lanes);
             let map = map_row + usize::from(column & 0x1F);
             column = column.wrapping_add(1);
             tile = vram[map];
-            attributes = if cgb_mode { vram_bank1[map] } else { 0 };
+            attributes = if CGB_MODE { vram_bank1[map] } else { 0 };
             let (address, low_half) = cgb_tile_address(tile, tile_sel, y, attributes);
             let bank = tile_bank(attributes, vram, vram_bank1);
             (fetched_low, fetched_high) = (bank[address], bank[address | 1]);

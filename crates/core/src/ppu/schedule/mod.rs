@@ -16,8 +16,9 @@ pub(super) const SCAN_END_DOT: u16 = 80;
 pub(super) const MODE3_DOT: u16 = 84;
 pub(super) const WINDOW_CHECK_DOT: u16 = LINE_DOTS - 2;
 
-/// Dots from `Mode0Interrupt` to `Mode0PaletteUnlock` in CGB mode: palette RAM stays closed
-/// to the CPU that long into mode 0, and at double speed the HBlank VRAM DMA waits as long.
+/// Dots from `Mode0Interrupt` to its second run in CGB mode, the palette unlock: palette RAM
+/// stays closed to the CPU that long into mode 0, and at double speed the HBlank VRAM DMA
+/// waits as long.
 /// So it opens 5 dots after STAT shows mode 0 at single speed (where `Mode0Interrupt` comes a
 /// dot after mode 0), 2 at double speed. UNVERIFIED: SameBoy's display code (the same dots,
 /// and at double speed the HBlank transfer's start with the unlock); probes
@@ -259,7 +260,6 @@ impl PpuState {
             }
             Step::Line153Dot24 => self.goto(Step::FrameEnd, LINE_DOTS - 24),
             Step::Mode0Interrupt => return self.line_turn(Step::Mode0Interrupt, dots, bus),
-            Step::Mode0PaletteUnlock => self.goto_window_check(),
             Step::FrameEnd => {
                 self.ly = 0;
                 self.line_dot = 0;
@@ -363,20 +363,38 @@ impl PpuState {
     }
 
     /// The HBlank source rises one dot after STAT shows mode 0: with SCX=3 or 7 that dot is
-    /// in the next M-cycle (AGE stat-int-*, verified on DMG-C and CGB B/C/E; SameBoy).
+    /// in the next M-cycle (AGE stat-int-*, verified on DMG-C and CGB B/C/E; SameBoy). In CGB
+    /// mode the step then waits for the palette unlock (`palette_lock_tail`) and runs again:
+    /// the unlock is the run that finds the HBlank source already selected. It takes no arm
+    /// of its own in the step dispatch, whose every arm costs the DMG too.
     #[inline(always)]
     fn mode0_interrupt(&mut self, bus: &mut Ctx) {
+        if self.colour_mode == MODE_CGB {
+            if self.mode0_step_is_unlock() {
+                // Palette RAM opens (`palette_locked`).
+                self.goto_window_check();
+                return;
+            }
+            self.raise_hblank_source(bus);
+            self.goto(Step::Mode0Interrupt, palette_lock_tail(bus.double_speed));
+            return;
+        }
+        self.raise_hblank_source(bus);
+        self.goto_window_check();
+    }
+
+    #[inline(always)]
+    fn raise_hblank_source(&mut self, bus: &mut Ctx) {
         self.oam_read_blocked = 0;
         self.stat_mode_for_interrupt = 0;
         self.update_stat(bus.interrupt_flag);
-        if self.colour_mode == MODE_CGB {
-            self.goto(
-                Step::Mode0PaletteUnlock,
-                palette_lock_tail(bus.double_speed),
-            );
-            return;
-        }
-        self.goto_window_check();
+    }
+
+    /// Whether a pending `Mode0Interrupt` is CGB mode's palette unlock (its second run,
+    /// `mode0_interrupt`), which requests nothing and leaves palette RAM open: its first
+    /// run selected the HBlank source, which the step finds selected only then.
+    pub(super) fn mode0_step_is_unlock(&self) -> bool {
+        self.stat_mode_for_interrupt == 0
     }
 
     /// The rest of mode 0 up to the WY check (`LineWindowCheck`).
@@ -590,16 +608,14 @@ impl PpuState {
                     (Step::LineWindowCheck, WINDOW_CHECK_DOT - MODE3_DOT)
                 }
                 Step::Mode0Interrupt => {
-                    if self.stat & STAT_HBLANK_SOURCE != 0 || lyc_may_match(line) {
+                    // The CGB palette unlock (the step's second run) requests nothing.
+                    if !self.mode0_step_is_unlock()
+                        && (self.stat & STAT_HBLANK_SOURCE != 0 || lyc_may_match(line))
+                    {
                         return dots;
                     }
-                    // Only ever the walk's first step: it runs at `line_dot + wait_dots`.
-                    // (`Mode0PaletteUnlock`, which may follow it, requests nothing.)
-                    let dot = self.line_dot.wrapping_add(self.wait_dots);
-                    (Step::LineWindowCheck, WINDOW_CHECK_DOT.saturating_sub(dot))
-                }
-                Step::Mode0PaletteUnlock => {
-                    // Only ever the walk's first step, as above; it requests nothing.
+                    // Only ever the walk's first step: it runs at `line_dot + wait_dots`
+                    // (in CGB mode its second run, which requests nothing, follows).
                     let dot = self.line_dot.wrapping_add(self.wait_dots);
                     (Step::LineWindowCheck, WINDOW_CHECK_DOT.saturating_sub(dot))
                 }

@@ -64,11 +64,11 @@ pub(in crate::ppu) enum Step {
     Line153CgbCompare = 40,
     /// CGB line 153, dot 8: LY reads 0 (a DMG's at dot 6).
     Line153CgbLyZero = 41,
-    /// One dot into mode 0: the HBlank STAT source rises; a CGB lets OAM reads through.
+    /// One dot into mode 0: the HBlank STAT source rises; a CGB lets OAM reads through. In
+    /// CGB mode the step runs a second time a few dots later (once `stat_mode_for_interrupt`
+    /// is 0): palette RAM opens to the CPU, and at double speed the HBlank VRAM DMA may
+    /// start. Discriminant 46, the unlock's own step in older states, decodes to it too.
     Mode0Interrupt = 42,
-    /// CGB mode, a few dots into mode 0 (`Mode0Interrupt` leads here): palette RAM opens to
-    /// the CPU, and at double speed the HBlank VRAM DMA may start.
-    Mode0PaletteUnlock = 46,
     /// End of line 153: the next frame starts.
     FrameEnd = 23,
 }
@@ -118,8 +118,7 @@ impl Step {
             22 => Step::Line153Dot24,
             40 => Step::Line153CgbCompare,
             41 => Step::Line153CgbLyZero,
-            42 => Step::Mode0Interrupt,
-            46 => Step::Mode0PaletteUnlock,
+            42 | 46 => Step::Mode0Interrupt,
             23 => Step::FrameEnd,
             _ => Step::Off,
         }
