@@ -105,9 +105,10 @@ impl<'a> Machine<'a> {
         match addr {
             // The OAM bug depends on the row the scan is reading.
             0xFE00..=0xFEFF => self.sync(),
-            // The APU at CGB double speed (`read_apu_register`), a CGB's LY, and its PCM12
-            // and PCM34 (the channels' outputs at this M-cycle).
-            0xFF10..=0xFF3F | 0xFF44 | 0xFF76 | 0xFF77 => {
+            0xFF44 => return self.read_cgb_ly(),
+            // The APU at CGB double speed (`read_apu_register`), and a CGB's PCM12 and PCM34
+            // (the channels' outputs at this M-cycle).
+            0xFF10..=0xFF3F | 0xFF76 | 0xFF77 => {
                 self.sync();
                 return self.read_io(addr as u8);
             }

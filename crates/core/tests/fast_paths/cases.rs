@@ -94,7 +94,8 @@ const SHARED: [(&str, &[Model]); 16] = [
     ),
     ("acid/cgb-acid2.gbc", &[Model::Cgb]),
     ("acid/dmg-acid2.gb", &[Model::Dmg]),
-    ("blargg/cpu_instrs/cpu_instrs.gb", &[Model::Dmg]),
+    // In CGB mode it runs at double speed.
+    ("blargg/cpu_instrs/cpu_instrs.gb", &[Model::Dmg, Model::Cgb]),
     ("blargg/dmg_sound/03-trigger.gb", &[Model::Dmg]),
     // Dozens of speed switches, each with its HALT (which HALT skipping must end on time).
     ("age/speed-switch/spsw-tima-cgbE.gb", &[Model::Cgb]),
