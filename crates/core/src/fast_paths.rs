@@ -15,12 +15,18 @@ pub enum FastPath {
     /// M-cycles in which nothing observable happens are only counted, and the timer, PPU
     /// and APU catch up on them in one go.
     DeferQuietTicks,
+    /// At CGB double speed, a quiet window reaches across the PPU steps that request
+    /// nothing and through mode 3, as at single speed, rather than ending at the next step.
+    DoubleSpeedWindows,
     /// A halted (or stopped, or locked) CPU jumps straight to the next event instead of
     /// idling one M-cycle at a time.
     HaltSkipping,
     /// Loops that poll LY, STAT or RAM skip their iterations while nothing can change what
     /// they read.
     PollLoopSkipping,
+    /// On a CGB, loops that poll LY or STAT are skipped too, from a forecast of its reads
+    /// (whose LY lags the line's start by two dots).
+    CgbPollForecast,
     /// Between the run loop's checks, the CPU runs plain steps that sample interrupts only
     /// when something may have changed them.
     PlainSteps,
@@ -37,11 +43,13 @@ pub enum FastPath {
 
 impl FastPath {
     /// Every trick, in the order of [`FastPaths`]' fields.
-    pub const ALL: [FastPath; 9] = [
+    pub const ALL: [FastPath; 11] = [
         FastPath::LazyMode3,
         FastPath::DeferQuietTicks,
+        FastPath::DoubleSpeedWindows,
         FastPath::HaltSkipping,
         FastPath::PollLoopSkipping,
+        FastPath::CgbPollForecast,
         FastPath::PlainSteps,
         FastPath::RomWindows,
         FastPath::AudioSynthesis,
@@ -54,8 +62,10 @@ impl FastPath {
         match self {
             FastPath::LazyMode3 => "lazy_mode3",
             FastPath::DeferQuietTicks => "defer_quiet_ticks",
+            FastPath::DoubleSpeedWindows => "double_speed_windows",
             FastPath::HaltSkipping => "halt_skipping",
             FastPath::PollLoopSkipping => "poll_loop_skipping",
+            FastPath::CgbPollForecast => "cgb_poll_forecast",
             FastPath::PlainSteps => "plain_steps",
             FastPath::RomWindows => "rom_windows",
             FastPath::AudioSynthesis => "audio_synthesis",
@@ -80,10 +90,14 @@ pub struct FastPaths {
     pub lazy_mode3: bool,
     /// [`FastPath::DeferQuietTicks`].
     pub defer_quiet_ticks: bool,
+    /// [`FastPath::DoubleSpeedWindows`].
+    pub double_speed_windows: bool,
     /// [`FastPath::HaltSkipping`].
     pub halt_skipping: bool,
     /// [`FastPath::PollLoopSkipping`].
     pub poll_loop_skipping: bool,
+    /// [`FastPath::CgbPollForecast`].
+    pub cgb_poll_forecast: bool,
     /// [`FastPath::PlainSteps`].
     pub plain_steps: bool,
     /// [`FastPath::RomWindows`].
@@ -101,8 +115,10 @@ impl FastPaths {
     pub const ALL: FastPaths = FastPaths {
         lazy_mode3: true,
         defer_quiet_ticks: true,
+        double_speed_windows: true,
         halt_skipping: true,
         poll_loop_skipping: true,
+        cgb_poll_forecast: true,
         plain_steps: true,
         rom_windows: true,
         audio_synthesis: true,
@@ -114,8 +130,10 @@ impl FastPaths {
     pub const NONE: FastPaths = FastPaths {
         lazy_mode3: false,
         defer_quiet_ticks: false,
+        double_speed_windows: false,
         halt_skipping: false,
         poll_loop_skipping: false,
+        cgb_poll_forecast: false,
         plain_steps: false,
         rom_windows: false,
         audio_synthesis: false,
@@ -128,8 +146,10 @@ impl FastPaths {
         match trick {
             FastPath::LazyMode3 => &mut self.lazy_mode3,
             FastPath::DeferQuietTicks => &mut self.defer_quiet_ticks,
+            FastPath::DoubleSpeedWindows => &mut self.double_speed_windows,
             FastPath::HaltSkipping => &mut self.halt_skipping,
             FastPath::PollLoopSkipping => &mut self.poll_loop_skipping,
+            FastPath::CgbPollForecast => &mut self.cgb_poll_forecast,
             FastPath::PlainSteps => &mut self.plain_steps,
             FastPath::RomWindows => &mut self.rom_windows,
             FastPath::AudioSynthesis => &mut self.audio_synthesis,

@@ -29,15 +29,33 @@ impl<'a> Machine<'a> {
             }
         };
         if matches!(reg, io::LY | io::STAT) {
-            self.require_checks();
-            self.poll_read = PollRead {
-                m_cycle: self.hw.m_cycles,
-                reg,
-                value,
-            };
-            self.events |= Events::POLL_READ;
+            self.report_poll_read(reg, value);
         }
         value
+    }
+
+    /// A CGB's LY read, from the PPU caught up (its LY lags the line's start by two dots,
+    /// `PpuState::ly_as_read`), reported to `poll_loop` as every LY read is. Out of line:
+    /// `cpu_read_slow` keeps its shape for a DMG's reads.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn read_cgb_ly(&mut self) -> u8 {
+        self.sync();
+        let value = self.hw.ppu.read_register(io::LY);
+        self.report_poll_read(io::LY, value);
+        value
+    }
+
+    /// Tells the run loop's checks of a CPU read of LY or STAT (`poll_loop`).
+    #[inline(always)]
+    fn report_poll_read(&mut self, reg: u8, value: u8) {
+        self.require_checks();
+        self.poll_read = PollRead {
+            m_cycle: self.hw.m_cycles,
+            reg,
+            value,
+        };
+        self.events |= Events::POLL_READ;
     }
 
     /// The CPU's read of an APU register (FF10..=FF3F) at single speed: the APU as the

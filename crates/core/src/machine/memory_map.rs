@@ -105,11 +105,12 @@ impl<'a> Machine<'a> {
         match addr {
             // The OAM bug depends on the row the scan is reading.
             0xFE00..=0xFEFF => self.sync(),
-            // The APU at CGB double speed (`read_apu_register`), a CGB's LY, and its PCM12
-            // and PCM34 (the channels' outputs at this M-cycle). BCPD and OCPD too: palette
-            // RAM closes a few dots before mode 3's first step is due
-            // (`PpuState::palette_locked`), which `sync_ppu_view` would not run up to.
-            0xFF10..=0xFF3F | 0xFF44 | 0xFF69 | 0xFF6B | 0xFF76 | 0xFF77 => {
+            0xFF44 => return self.read_cgb_ly(),
+            // The APU at CGB double speed (`read_apu_register`), and a CGB's PCM12 and PCM34
+            // (the channels' outputs at this M-cycle). BCPD and OCPD too: palette RAM closes a
+            // few dots before mode 3's first step is due (`PpuState::palette_locked`), which
+            // `sync_ppu_view` would not run up to.
+            0xFF10..=0xFF3F | 0xFF69 | 0xFF6B | 0xFF76 | 0xFF77 => {
                 self.sync();
                 return self.read_io(addr as u8);
             }

@@ -86,6 +86,12 @@ pub(crate) struct Machine<'a> {
     clock: Clock,
     /// false: every tick runs in full (the reference the deferral is checked against).
     defer_quiet_ticks: bool,
+    /// false: at double speed a quiet window ends at the PPU's next step
+    /// (`FastPaths::double_speed_windows`).
+    double_speed_windows: bool,
+    /// false: on a CGB, a polling loop's reads of LY and STAT are foreseen no further than
+    /// the current one (`FastPaths::cgb_poll_forecast`).
+    cgb_poll_forecast: bool,
     /// false: the run loop never takes a plain step, `take_checks_due` always answers true
     /// (the reference plain steps are checked against).
     plain_steps: bool,
@@ -143,6 +149,8 @@ impl<'a> Machine<'a> {
             events: Events::empty(),
             clock: Clock::new(now),
             defer_quiet_ticks: fast.defer_quiet_ticks,
+            double_speed_windows: fast.double_speed_windows,
+            cgb_poll_forecast: fast.cgb_poll_forecast,
             plain_steps: fast.plain_steps,
             windows: RomWindows::new(fast.rom_windows),
             checks_due: true,

@@ -40,6 +40,19 @@ impl<'a> Machine<'a> {
     }
 }
 
+impl Machine<'_> {
+    /// `poll_forecast` on a CGB, whose LY reads depend on the line's dot, not only on its
+    /// steps: from the PPU caught up.
+    #[cold]
+    #[inline(never)]
+    fn poll_forecast_cgb(&mut self, reg: u8) -> ReadForecast {
+        self.sync();
+        let hw = &*self.hw;
+        hw.ppu
+            .read_forecast_cgb(reg, hw.cgb.double_speed(), self.cgb_poll_forecast)
+    }
+}
+
 impl PollHooks for Machine<'_> {
     #[inline(always)]
     fn m_cycles(&self) -> u64 {
@@ -82,10 +95,15 @@ impl PollHooks for Machine<'_> {
     /// while no register is written, as within the quiet window (`PpuState::read_forecast`):
     /// for skipping a loop that polls it. The clock is settled (`poll_room`).
     fn poll_forecast(&mut self, reg: u8) -> ReadForecast {
-        // The deferred M-cycles then run no step, so the PPU stands that many dots behind.
-        self.sync_ppu_view();
-        let behind = (self.hw.m_cycles - self.clock.synced_m_cycles) as u32;
-        let forecast = self.hw.ppu.read_forecast(reg, behind);
+        let forecast = if self.hw.cgb.is_cgb() {
+            self.poll_forecast_cgb(reg)
+        } else {
+            // The deferred M-cycles then run no step, so the PPU stands that many dots
+            // behind.
+            self.sync_ppu_view();
+            let behind = (self.hw.m_cycles - self.clock.synced_m_cycles) as u32;
+            self.hw.ppu.read_forecast(reg, behind)
+        };
         debug_assert_eq!(
             forecast.at(0).map(|(value, _)| value),
             Some(self.read_io(reg)),

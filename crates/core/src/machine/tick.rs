@@ -228,8 +228,11 @@ impl<'a> Machine<'a> {
         }
         let others = hw.timer.quiet_m_cycles(watched).min(budget);
         let ppu_quiet = if hw.cgb.double_speed() {
-            hw.ppu
-                .quiet_m_cycles_of::<2>(self.screen.lazy_mode3(), others)
+            hw.ppu.quiet_m_cycles_walked::<2>(
+                self.screen.lazy_mode3(),
+                self.double_speed_windows,
+                others,
+            )
         } else {
             hw.ppu
                 .quiet_m_cycles_of::<4>(self.screen.lazy_mode3(), others)

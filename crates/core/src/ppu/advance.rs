@@ -14,9 +14,24 @@ impl PpuState {
     /// `quiet_m_cycles` for M-cycles of `DOTS` dots (see `tick_dots`), with or without
     /// `FastPaths::lazy_mode3` (without it, mode 3 is never quiet). Looks no further than
     /// `limit` M-cycles (the caller's other bounds): the answer is then at least `limit`.
+    /// At double speed a window ends at the next step (`quiet_m_cycles_walked` walks on).
     #[inline(always)]
     pub fn quiet_m_cycles_of<const DOTS: u16>(&self, lazy_mode3: bool, limit: u32) -> u32 {
-        let limit_dots = limit.saturating_mul(4).saturating_add(3);
+        self.quiet_m_cycles_walked::<DOTS>(lazy_mode3, DOTS == 4, limit)
+    }
+
+    /// `quiet_m_cycles_of`, across the steps that cannot interrupt and through mode 3
+    /// (`quiet_dots`) when `walk`: always at single speed, at double speed with
+    /// `FastPaths::double_speed_windows`. Without it a window ends at the next step.
+    #[inline(always)]
+    pub fn quiet_m_cycles_walked<const DOTS: u16>(
+        &self,
+        lazy_mode3: bool,
+        walk: bool,
+        limit: u32,
+    ) -> u32 {
+        let dots = u32::from(DOTS);
+        let limit_dots = limit.saturating_mul(dots).saturating_add(dots - 1);
         if self.lcdc & LCDC_LCD_ENABLE == 0 {
             let left = u32::from(lcd_off_frame::<DOTS>().saturating_sub(self.lcd_off_m_cycles));
             return left.saturating_sub(1);
@@ -26,27 +41,37 @@ impl PpuState {
         {
             return 0;
         }
-        if self.fifo_lag != 0 || (self.step_is_mode3() && DOTS == 4 && lazy_mode3) {
+        if self.fifo_lag != 0 || (self.step_is_mode3() && walk && lazy_mode3) {
             if self.oam_dma_active != 0 || !lazy_mode3 {
                 return 0;
             }
-            if DOTS == 4 {
+            if walk {
                 // Through mode 3's end when nothing there interrupts (`quiet_dots`).
-                return self.quiet_dots(true, limit_dots) / 4;
+                return self.quiet_dots_at::<DOTS>(true, limit_dots) / dots;
             }
             // Mode 3 owes dots: ticks only add more while `tick`'s fast path holds.
             let ahead = u32::from(self.screen_x) + u32::from(self.fifo_lag);
-            return 159u32.saturating_sub(ahead) / u32::from(DOTS);
+            return 159u32.saturating_sub(ahead) / dots;
         }
         if self.step_is_mode3() {
             return 0;
         }
-        if DOTS == 4 {
+        if walk {
             // Across the steps that cannot interrupt, into or through mode 3 (`quiet_dots`).
-            return self.quiet_dots(lazy_mode3, limit_dots) / 4;
+            return self.quiet_dots_at::<DOTS>(lazy_mode3, limit_dots) / dots;
         }
         // The next step runs in tick number wait/DOTS (counting from 0).
-        u32::from(self.wait_dots) / u32::from(DOTS)
+        u32::from(self.wait_dots) / dots
+    }
+
+    /// `quiet_dots` for M-cycles of `DOTS` dots (2: double speed), its speed a constant.
+    #[inline(always)]
+    fn quiet_dots_at<const DOTS: u16>(&self, lazy_mode3: bool, limit: u32) -> u32 {
+        if DOTS == 2 {
+            self.quiet_dots::<true>(lazy_mode3, limit)
+        } else {
+            self.quiet_dots::<false>(lazy_mode3, limit)
+        }
     }
 
     /// Whether the quiet window holds across a pending register write: a write deferred
@@ -86,7 +111,7 @@ impl PpuState {
         }
         // The caller's promise; checking it would cost a second walk (`quiet_dots`) per
         // catch-up.
-        debug_assert!(n <= self.quiet_m_cycles_of::<DOTS>(host.lazy_mode3, n));
+        debug_assert!(n <= self.quiet_m_cycles_walked::<DOTS>(host.lazy_mode3, true, n));
         if self.deferred_valid != 0 && n != 0 {
             n -= 1;
             if self.advance_deferred_write::<DOTS>(n, memory, interrupt_flag, host) {

@@ -213,6 +213,58 @@ impl PpuState {
         ReadForecast::constant(value, dots / 4)
     }
 
+    /// `read_forecast` on CGB hardware, from a PPU caught up with the clock (no M-cycle
+    /// behind): what reads of `reg` (LY or STAT) return while no step runs, for M-cycles
+    /// of 2 dots at `double_speed`, 4 otherwise. STAT changes only in a step, as on a DMG.
+    /// LY changes at the line's end, and reads the line before for its dots 1 and 2
+    /// (`ly_as_read`): from there, or close enough to reach it in one M-cycle, only the
+    /// current value is sure. The lines after are not foreseen. With `enabled` off
+    /// (`FastPaths::cgb_poll_forecast`), only the current value, at once unsure.
+    pub(crate) fn read_forecast_cgb(
+        &self,
+        reg: u8,
+        double_speed: bool,
+        enabled: bool,
+    ) -> ReadForecast {
+        let value = self.read_register(reg);
+        if self.lcdc & LCDC_LCD_ENABLE == 0 {
+            // LY and STAT read as they are until LCDC is written.
+            return ReadForecast::constant(value, u32::MAX);
+        }
+        if !enabled || self.wx_just_changed | self.deferred_valid != 0 {
+            return ReadForecast::constant(value, 0);
+        }
+        let dots = if double_speed { 2 } else { 4 };
+        let left = if reg == io::LY {
+            if ly_changes_off_line_end(Step::from_raw(self.step))
+                || (self.ly != 0 && self.line_dot < 3)
+            {
+                return ReadForecast::constant(value, 0);
+            }
+            let left = u32::from(LINE_DOTS)
+                .saturating_sub(u32::from(self.line_dot) + u32::from(self.fifo_lag));
+            if double_speed || left == 0 {
+                // (`ReadForecast::at` counts lines of single-speed M-cycles.)
+                return ReadForecast::constant(value, left / dots);
+            }
+            // As on a DMG, a read `left / 4 + 1` M-cycles on is the first of the next line,
+            // at its dot `4 - left % 4` (lines are whole M-cycles long, so every later line
+            // is read at the same dots). At dot 1 or 2 it still reads the line before, so
+            // each new number shows an M-cycle later.
+            let first_dot = 4 - left % 4;
+            return ReadForecast {
+                value,
+                stable: left / 4 + u32::from(first_dot <= 2),
+                lines_after: 152u8.saturating_sub(self.ly),
+            };
+        } else if self.fifo_lag != 0 {
+            159u32.saturating_sub(u32::from(self.screen_x) + u32::from(self.fifo_lag))
+        } else {
+            u32::from(self.wait_dots)
+        };
+        ReadForecast::constant(value, left / dots)
+    }
+
     /// FF44 LY as the CPU reads it. A CGB's LY register takes a new line number two dots
     /// after the PPU does (AGE `ly-cgbE`, `ly-ncmE`, and at double speed or after a speed
     /// switch, where reads fall on odd dots of the line, `spsw-mode0-cgbBCE`). The LY=LYC

@@ -501,7 +501,7 @@ impl PpuState {
         self.goto(Step::Mode3Start, 5);
     }
 
-    /// Dots of real time from now, at single speed, during which the steps can request no
+    /// Dots of real time from now, at single speed or `DOUBLE_SPEED`, during which the steps can request no
     /// interrupt and complete no frame, as long as no register is written: ticks over them
     /// may be deferred and run at once (`quiet_m_cycles_of`). Mode 3 counts only with
     /// `lazy_mode3` (not lazy, every tick of mode 3 pays its dots).
@@ -522,11 +522,21 @@ impl PpuState {
     ///
     /// The walk stops once it has found `limit` dots (the caller's other bounds): the
     /// answer is then at least `limit`.
-    pub(super) fn quiet_dots(&self, lazy_mode3: bool, limit: u32) -> u32 {
+    pub(super) fn quiet_dots<const DOUBLE_SPEED: bool>(&self, lazy_mode3: bool, limit: u32) -> u32 {
         let lyc_source = self.stat & STAT_LYC_SOURCE != 0;
         let oam_source = self.stat & STAT_OAM_SOURCE != 0;
         // Whether the comparator seeing `line` may raise the STAT line.
         let lyc_may_match = |line: u8| lyc_source && self.lyc == line;
+        // Whether a step at `line`'s OAM interrupt may raise it: the comparator is
+        // suspended there (line 0: it sees 0) and holds its last output, that of this line
+        // or the one before.
+        let oam_step_requests = |line: u8| {
+            let lyc_held = self.lyc_match != 0
+                || line == 0
+                || self.lyc == line
+                || self.lyc == line.wrapping_sub(1);
+            oam_source || (lyc_source && lyc_held)
+        };
         // Mode 3 and mode 0 request nothing (on a line whose comparator cannot see LYC).
         let mode3_quiet =
             lazy_mode3 && self.oam_dma_active == 0 && self.stat & STAT_HBLANK_SOURCE == 0;
@@ -575,16 +585,22 @@ impl PpuState {
                         }
                     }
                     screen_x = 0;
-                    (Step::LineOamInterrupt, OAM_INTERRUPT_DOT)
+                    if DOUBLE_SPEED {
+                        (Step::LineOamInterruptEarly, 2)
+                    } else {
+                        (Step::LineOamInterrupt, OAM_INTERRUPT_DOT)
+                    }
+                }
+                Step::LineOamInterruptEarly => {
+                    // Double speed: the OAM source rises here, a dot before the comparator
+                    // and mode change at `LineOamInterrupt`.
+                    if oam_step_requests(line) {
+                        return dots;
+                    }
+                    (Step::LineOamInterrupt, OAM_INTERRUPT_DOT - 2)
                 }
                 Step::LineOamInterrupt => {
-                    // The comparator is suspended here (line 0: it sees 0) and holds its
-                    // last output, that of this line or the one before.
-                    let lyc_held = self.lyc_match != 0
-                        || line == 0
-                        || self.lyc == line
-                        || self.lyc == line.wrapping_sub(1);
-                    if oam_source || (lyc_source && lyc_held) {
+                    if oam_step_requests(line) {
                         return dots;
                     }
                     (Step::LineMode2, MODE2_DOT - OAM_INTERRUPT_DOT)
