@@ -246,10 +246,14 @@ impl<'a> Machine<'a> {
             }
             0x8000..=0x9FFF => {
                 if !ppu_locks || hw.ppu.cpu_can_write_vram() {
-                    *vram_slot(hw, addr) = value;
+                    let slot = vram_slot(hw, addr);
+                    *slot = value;
+                    let slot: *const u8 = slot;
+                    self.written.note(hw, slot);
                 }
             }
             0xA000..=0xBFFF => {
+                self.written.note_cart_ram();
                 if self
                     .rom
                     .write_ram(&mut hw.mbc, &mut hw.cart_ram, addr, value, hw.m_cycles)
@@ -257,7 +261,12 @@ impl<'a> Machine<'a> {
                     self.events |= Events::BATTERY_DIRTY;
                 }
             }
-            0xC000..=0xFDFF => *wram_slot(hw, addr) = value,
+            0xC000..=0xFDFF => {
+                let slot = wram_slot(hw, addr);
+                *slot = value;
+                let slot: *const u8 = slot;
+                self.written.note(hw, slot);
+            }
             0xFE00..=0xFE9F => {
                 if !ppu_locks || hw.ppu.cpu_can_write_oam() {
                     hw.oam[usize::from(addr - 0xFE00)] = value;
