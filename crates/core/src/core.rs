@@ -198,10 +198,10 @@ impl Core {
         self.out.written = WrittenPages::ALL;
     }
 
-    /// The pages of VRAM, banked work RAM and cartridge RAM that may have changed since the
-    /// last call (every page after a load, a reset, `state_mut` or a battery load), and
-    /// starts over: a rewind capture compares only those pages of the large memories
-    /// (nothing before [`TRACKED_FROM`](crate::written_pages::TRACKED_FROM) is tracked).
+    /// The pages of the CGB's banked work RAM and of cartridge RAM that may have changed
+    /// since the last call (every page after a load, a reset, `state_mut` or a battery
+    /// load), and starts over: a rewind capture compares only those pages of them (nothing
+    /// before [`TRACKED_FROM`](crate::written_pages::TRACKED_FROM) is tracked).
     /// Writes through a reference or pointer kept from `state_mut` are not seen.
     pub fn take_written_pages(&mut self) -> WrittenPages {
         std::mem::replace(&mut self.out.written, WrittenPages::NONE)

@@ -1,4 +1,4 @@
-//! A capture compares only the pages of the large memories (VRAM, the CGB's banked work
+//! A capture compares only the pages of the large memories (the CGB's banked work
 //! RAM, cartridge RAM) that the core wrote since the last one: a game writing all of them
 //! in turn, with the pages it touches moving every frame, still rewinds to every frame
 //! byte for byte, on a DMG and on a CGB, with scripted writes, loads, resets and seeks
@@ -11,7 +11,7 @@ use backspin_test_support::InputScript;
 /// MBC5 with 128 KiB of RAM, CGB-compatible. Forever: picks a cartridge RAM bank, a work
 /// RAM bank and a VRAM bank from a counter, and writes a byte into each at an address that
 /// walks through them (VRAM only while the PPU lets it, as a game would; the writes that
-/// it blocks change nothing).
+/// it blocks change nothing). VRAM is not tracked (always compared), the others are.
 const SOURCE: &str = r#"
     CART_TYPE $1B ; MBC5+RAM+BATTERY
     RAM_SIZE $04 ; 128 KiB
@@ -25,7 +25,7 @@ Start:
     ld a, $0A
     ld [$0000], a ; cartridge RAM on
     ld hl, $0000 ; the walking offset
-    ld e, 0 ; the counter
+    ld de, 0 ; the counter (e) and the number of wraps (d)
 .loop:
     inc e
     ld a, e
@@ -44,6 +44,7 @@ Start:
     ld b, a
     ld c, l
     ld a, e
+    xor d
     ld [bc], a
     ; banked work RAM at $D000 + (hl & $0FFF)
     ld a, h
@@ -51,6 +52,7 @@ Start:
     or $D0
     ld b, a
     ld a, e
+    xor d
     ld [bc], a
     ; VRAM at $8000 + (hl & $1FFF)
     ld a, h
@@ -58,10 +60,14 @@ Start:
     or $80
     ld b, a
     ld a, e
+    xor d
     ld [bc], a
-    ; the offset moves by 97 bytes a round: a new page every twenty or so
+    ; the offset moves by 97 bytes a round: a new page every twenty or so; each time it
+    ; wraps, the values written change (d), so memory keeps changing
     ld bc, 97
     add hl, bc
+    jr nc, .loop
+    inc d
     jr .loop
 "#;
 
@@ -116,14 +122,15 @@ fn plays_back_exactly(model: Model) {
             "{model:?}: frame {frame} differs after a seek"
         );
     }
-    // Every frame's state moved in the tracked memories (the test means something).
+    // Most frames changed the tracked memories (the test means something; after a load
+    // or a reset the game writes what it wrote before for a while).
     let tracked = backspin_core::written_pages::TRACKED_FROM;
     let moved = states
         .windows(2)
         .filter(|pair| pair[0].as_bytes()[tracked..] != pair[1].as_bytes()[tracked..])
         .count();
     assert!(
-        moved > 250,
+        moved > 200,
         "{model:?}: only {moved} frames wrote the tracked memories"
     );
 }

@@ -99,10 +99,7 @@ impl<'a> Machine<'a> {
         let (source, dest, last) = self.hw.cgb.hdma_next_block();
         for offset in 0..16 {
             let byte = self.read_mapped(source.wrapping_add(offset));
-            let slot = vram_slot(self.hw, 0x8000 | (dest + offset));
-            *slot = byte;
-            let slot: *const u8 = slot;
-            self.written.note(self.hw, slot);
+            *vram_slot(self.hw, 0x8000 | (dest + offset)) = byte;
         }
         last
     }

@@ -246,10 +246,7 @@ impl<'a> Machine<'a> {
             }
             0x8000..=0x9FFF => {
                 if !ppu_locks || hw.ppu.cpu_can_write_vram() {
-                    let slot = vram_slot(hw, addr);
-                    *slot = value;
-                    let slot: *const u8 = slot;
-                    self.written.note(hw, slot);
+                    *vram_slot(hw, addr) = value;
                 }
             }
             0xA000..=0xBFFF => {
@@ -262,10 +259,8 @@ impl<'a> Machine<'a> {
                 }
             }
             0xC000..=0xFDFF => {
-                let slot = wram_slot(hw, addr);
-                *slot = value;
-                let slot: *const u8 = slot;
-                self.written.note(hw, slot);
+                *wram_slot(hw, addr) = value;
+                self.written.note_wram_banks();
             }
             0xFE00..=0xFE9F => {
                 if !ppu_locks || hw.ppu.cpu_can_write_oam() {
