@@ -9,6 +9,7 @@ use crate::joypad::Buttons;
 use crate::machine::Machine;
 use crate::poll_loop::{PollHooks, PollLoops};
 use crate::state::State;
+use crate::written_pages::WrittenPages;
 use crate::{SCREEN_HEIGHT, SCREEN_WIDTH};
 
 mod observe;
@@ -119,6 +120,8 @@ pub struct Output {
     pub serial: Vec<u8>,
     /// Audio produced since the host last drained it.
     pub audio: crate::apu::AudioOut,
+    /// Pages of the large memories written since `Core::take_written_pages`.
+    pub(crate) written: WrittenPages,
 }
 
 impl Output {
@@ -128,6 +131,7 @@ impl Output {
             frame_rgb: Box::new([0; SCREEN_WIDTH * SCREEN_HEIGHT]),
             serial: Vec::new(),
             audio: crate::apu::AudioOut::default(),
+            written: WrittenPages::ALL,
         }
     }
 }
@@ -186,11 +190,22 @@ impl Core {
         fresh.hw.mbc.rtc_updated_at = fresh.hw.m_cycles;
         // Copied into the same box: hosts may hold its address (`Core::state_mut`).
         *self.state = *fresh;
+        self.out.written = WrittenPages::ALL;
     }
 
     /// Replaces the whole state (a load, a rewind, a copy from another core).
     pub fn load_state(&mut self, state: &State) {
         *self.state = *state;
+        self.out.written = WrittenPages::ALL;
+    }
+
+    /// The pages of the CGB's banked work RAM and of cartridge RAM that may have changed
+    /// since the last call (every page after a load, a reset, `state_mut` or a battery
+    /// load), and starts over: a rewind capture compares only those pages of them (nothing
+    /// before [`TRACKED_FROM`](crate::written_pages::TRACKED_FROM) is tracked).
+    /// Writes through a reference or pointer kept from `state_mut` are not seen.
+    pub fn take_written_pages(&mut self) -> WrittenPages {
+        std::mem::replace(&mut self.out.written, WrittenPages::NONE)
     }
 
     /// The cartridge.
@@ -255,6 +270,7 @@ impl Core {
     /// the mapper registers (bank offsets) are the caller's to leave alone. The state stays
     /// at one address for the life of the `Core` (loads and resets copy into it).
     pub fn state_mut(&mut self) -> &mut State {
+        self.out.written = WrittenPages::ALL;
         &mut self.state
     }
 
@@ -316,6 +332,7 @@ impl Core {
     /// host time stored with the clock, if any, so the host can decide whether to advance
     /// the clock by the time that passed ([`Core::rtc_advance_seconds`]).
     pub fn load_battery(&mut self, bytes: &[u8]) -> Result<Option<u64>, crate::cart::BatteryError> {
+        self.out.written.note_cart_ram();
         let hw = &mut self.state.hw;
         let now = self.rom.rtc_now_in(hw);
         self.rom.rtc_sync(&mut hw.mbc, now);
@@ -541,6 +558,8 @@ impl Clone for Core {
                 frame_rgb: self.out.frame_rgb.clone(),
                 serial: self.out.serial.clone(),
                 audio: self.out.audio.clone(),
+                // A clone's past is not this core's: nothing is known of it.
+                written: WrittenPages::ALL,
             },
             fast: self.fast,
         }

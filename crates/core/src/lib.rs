@@ -102,6 +102,7 @@ pub mod state_file;
 pub mod testing;
 #[allow(missing_docs)]
 mod timer;
+pub mod written_pages;
 
 pub use crate::core::{
     BootRom, BootRomError, CGB_BOOT_ROM_BYTES, Core, DMG_BOOT_ROM_BYTES, Model, Options, Output,
@@ -117,6 +118,7 @@ pub use frame_bounds::{FrameBounds, run_one_frame};
 pub use joypad::Buttons;
 pub use screen::rgb555_to_rgb888;
 pub use state::State;
+pub use written_pages::WrittenPages;
 
 /// M-cycles per second: the DMG's 4,194,304 Hz crystal divided by four.
 pub const M_CYCLES_PER_SECOND: u64 = 1_048_576;

@@ -50,7 +50,9 @@ use lz4_flex::block::CompressTable;
 mod tests;
 mod tokens;
 
-use tokens::{apply_tokens, tokenize};
+use backspin_core::WrittenPages;
+use backspin_core::written_pages::{PAGE_BYTES, TRACKED_FROM};
+use tokens::{SPAN, apply_tokens, tokenize};
 pub use tokens::{get_varint, max_token_len, put_varint, tokenize_diff, varint_len};
 /// Token streams at most this long skip LZ4: it cannot win much on them and its hash-table
 /// reset alone costs more than the bytes saved.
@@ -101,6 +103,8 @@ pub struct Encoder {
     large_table: CompressTable,
     /// The code deltas are written with: the one stored in the latest keyframe.
     code: TokenCode,
+    /// `code.is_flat()`, kept: asked every capture, and a scan of every context's table.
+    code_flat: bool,
     /// The code the pending keyframe carries, until `commit_keyframe`.
     pending: TokenCode,
     /// Byte statistics of the token streams since the latest keyframe.
@@ -135,6 +139,7 @@ impl Encoder {
             small_table: CompressTable::small(),
             large_table: CompressTable::large(),
             code: TokenCode::flat(),
+            code_flat: true,
             pending: TokenCode::flat(),
             counts: TokenCounts::default(),
             hot: HotSet::new(),
@@ -169,13 +174,28 @@ impl Encoder {
 
     /// True while deltas are written without a learned code (no statistics yet).
     pub fn code_is_flat(&self) -> bool {
-        self.code.is_flat()
+        self.code_flat
     }
 
     /// Encodes `cur` against `base` (the previous snapshot) as a delta record and copies
     /// the changed bytes of `cur` into `base` in the same pass (so `base == cur`
     /// afterwards). Returns the record, valid until the next call.
     pub fn encode_delta(&mut self, base: &mut [u8], cur: &[u8]) -> &[u8] {
+        self.encode_delta_written(base, cur, WrittenPages::ALL)
+    }
+
+    /// [`Encoder::encode_delta`] of two states (`State` bytes) that differ at most in the
+    /// tracked pages `written` and in the untracked part before them (see
+    /// `backspin_core::written_pages`): the other pages are not compared. The record is
+    /// the same as `encode_delta`'s.
+    pub fn encode_delta_written(
+        &mut self,
+        base: &mut [u8],
+        cur: &[u8],
+        written: WrittenPages,
+    ) -> &[u8] {
+        // The tokenizer's spans are the core's pages, so a span is a page.
+        const _: () = assert!(SPAN == PAGE_BYTES);
         self.tokens.clear();
         // The mirror first (it copies the old source into `base`'s region), then counters
         // (they rewrite `base` so that `cur - base` is the coded step), then the hot bytes
@@ -192,12 +212,22 @@ impl Encoder {
             &mut self.tokens,
             true,
             Some(&mut self.change_counts),
+            |span| span * SPAN >= TRACKED_FROM && !written.contains(span),
         );
         self.change_counts.end_frame();
-        self.counts.add(&self.tokens, self.hot.ends());
+        // The group's statistics, and the stream's Huffman size, in one walk.
+        let huffman_len = if self.code_flat {
+            self.counts.add(&self.tokens, self.hot.ends());
+            None
+        } else {
+            Some(
+                self.code
+                    .count_and_measure(&mut self.counts, &self.tokens, self.hot.ends()),
+            )
+        };
         self.record.clear();
         self.record.extend_from_slice(&[0, 0, 0]);
-        let flags = self.store_tokens(true);
+        let flags = self.store_tokens(huffman_len);
         self.finish(flags)
     }
 
@@ -227,7 +257,7 @@ impl Encoder {
         }
         self.tokens.clear();
         let mut zeros = std::mem::take(&mut self.zeros);
-        tokenize(&mut zeros, cur, &mut self.tokens, false, None);
+        tokenize(&mut zeros, cur, &mut self.tokens, false, None, |_| false);
         self.zeros = zeros;
         self.record.clear();
         self.record.extend_from_slice(&[0, 0, 0]);
@@ -239,7 +269,7 @@ impl Encoder {
         self.pending_counters.write(&mut self.meta);
         self.pending_mirror.write(&mut self.meta);
         self.store_meta();
-        let flags = self.store_tokens(false) | FLAG_KEYFRAME;
+        let flags = self.store_tokens(None) | FLAG_KEYFRAME;
         self.finish(flags)
     }
 
@@ -269,6 +299,7 @@ impl Encoder {
     /// The keyframe just encoded was stored: later deltas use its code.
     pub fn commit_keyframe(&mut self) {
         self.code = self.pending.clone();
+        self.code_flat = self.code.is_flat();
         self.hot.copy_from(&self.pending_hot);
         self.counters.copy_from(&self.pending_counters);
         self.mirror.copy_from(&self.pending_mirror);
@@ -294,6 +325,7 @@ impl Encoder {
             &mut self.mirror,
         )?;
         self.code = code;
+        self.code_flat = self.code.is_flat();
         self.counts = TokenCounts::default();
         self.change_counts.reset();
         self.votes.reset();
@@ -302,17 +334,15 @@ impl Encoder {
     }
 
     /// Appends the token stream to the record in its smallest form; returns the flags.
-    fn store_tokens(&mut self, allow_huffman: bool) -> u8 {
+    /// `huffman_bytes`: the stream's size coded with the group's learned code (deltas only,
+    /// once a code is learned).
+    fn store_tokens(&mut self, huffman_bytes: Option<usize>) -> u8 {
         let raw_len = self.tokens.len();
         let prefix = self.record.len();
         let mut best = (raw_len, 0u8);
-        let hot_ends = if allow_huffman {
-            *self.hot.ends()
-        } else {
-            [0; hot::CLASSES]
-        };
-        let huffman_len = if allow_huffman && !self.code.is_flat() {
-            let n = self.code.encoded_len(&self.tokens, &hot_ends) + varint_len(raw_len as u64);
+        let hot_ends = *self.hot.ends();
+        let huffman_len = if let Some(bytes) = huffman_bytes {
+            let n = bytes + varint_len(raw_len as u64);
             if n < best.0 {
                 best = (n, FLAG_HUFFMAN);
             }

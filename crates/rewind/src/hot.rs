@@ -163,26 +163,47 @@ impl HotSet {
 /// group's hot positions.
 pub struct ChangeCounts {
     counts: Vec<u16>,
+    /// Bit `n`: some count in `counts[n * COUNTED_PAGE..]` may be non-zero (the last bit
+    /// stands for everything from there on). Keyframes then scan and clear only those
+    /// pages: a group changes a few pages of the state.
+    pages: u64,
     frames: u32,
 }
+
+/// Counts per bit of `ChangeCounts::pages`.
+const COUNTED_PAGE: usize = 4096;
 
 impl ChangeCounts {
     pub fn new(state_len: usize) -> ChangeCounts {
         ChangeCounts {
             counts: vec![0; state_len],
+            pages: 0,
             frames: 0,
         }
     }
 
     pub fn reset(&mut self) {
-        self.counts.fill(0);
+        for range in self.page_ranges() {
+            self.counts[range].fill(0);
+        }
+        self.pages = 0;
         self.frames = 0;
+    }
+
+    /// The index ranges of `counts` that may hold non-zero counts, in order.
+    fn page_ranges(&self) -> impl Iterator<Item = std::ops::Range<usize>> + use<> {
+        let (pages, len) = (self.pages, self.counts.len());
+        (0..64).filter(move |&n| pages >> n & 1 != 0).map(move |n| {
+            let end = if n == 63 { len } else { (n + 1) * COUNTED_PAGE };
+            (n * COUNTED_PAGE).min(len)..end.min(len)
+        })
     }
 
     /// Byte `i` differs in this delta (as coded: after the counter transform).
     #[inline]
     pub fn note(&mut self, i: usize) {
         self.counts[i] = self.counts[i].saturating_add(1);
+        self.pages |= 1 << (i / COUNTED_PAGE).min(63);
     }
 
     /// Counts the nonzero hot bytes of a delta (those never reach the tokeniser).
@@ -215,9 +236,8 @@ impl ChangeCounts {
         let min_count = (CLASS_MIN[CLASSES - 1] * frames).div_ceil(256).max(1);
         let min_count = u16::try_from(min_count).unwrap_or(u16::MAX);
         let candidates = || {
-            self.counts
-                .iter()
-                .enumerate()
+            self.page_ranges()
+                .flat_map(|range| range.clone().zip(&self.counts[range]))
                 .filter(move |&(_, &c)| c >= min_count)
                 .filter_map(move |(i, &c)| class_of(c).map(|class| (i, class)))
         };

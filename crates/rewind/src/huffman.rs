@@ -534,9 +534,27 @@ impl TokenCode {
         Some((code, at))
     }
 
+    #[cfg(test)]
     pub fn encoded_len(&self, tokens: &[u8], hot: &[usize; CLASSES]) -> usize {
         let mut bits = 0usize;
         for_each_byte(tokens, hot, |b, context| {
+            bits += usize::from(self.codes[context].lengths[usize::from(b)]);
+        });
+        bits.div_ceil(8)
+    }
+
+    /// `counts.add(tokens, hot)` and `encoded_len(tokens, hot)` in one walk over the
+    /// stream (a capture needs both).
+    pub fn count_and_measure(
+        &self,
+        counts: &mut TokenCounts,
+        tokens: &[u8],
+        hot: &[usize; CLASSES],
+    ) -> usize {
+        let mut bits = 0usize;
+        for_each_byte(tokens, hot, |b, context| {
+            let count = &mut counts.counts[context][usize::from(b)];
+            *count = count.saturating_add(1);
             bits += usize::from(self.codes[context].lengths[usize::from(b)]);
         });
         bits.div_ceil(8)

@@ -10,7 +10,7 @@ use crate::logs::LoggedWrite;
 pub(crate) use crate::logs::{EVENT_KINDS, EventKind, MemoryWrite, ResetMark};
 use crate::logs::{Logs, RESET_LOG_MAX, RTC_LOG_MAX};
 use crate::ring::Ring;
-use backspin_core::{Events, M_CYCLES_PER_FRAME, M_CYCLES_PER_SECOND, State};
+use backspin_core::{Events, M_CYCLES_PER_FRAME, M_CYCLES_PER_SECOND, State, WrittenPages};
 
 mod history_file;
 mod resimulate;
@@ -180,6 +180,10 @@ pub struct Rewinder {
     logs: Logs,
     /// Uncompressed copy of the newest stored state: a capture is one pass against it.
     newest: Box<State>,
+    /// Tracked pages (`backspin_core::written_pages`) in which `newest` may differ from
+    /// the state last offered to `capture`, beyond what the core wrote since (all of them
+    /// unless that state was stored as `newest` or skipped right after it).
+    unsynced: WrittenPages,
     /// A scratch state that seeks rebuild into, and the stored frame it holds.
     cursor: Box<State>,
     cursor_frame: Option<u64>,
@@ -219,6 +223,7 @@ impl Rewinder {
             decoder: Decoder::new(STATE_LEN),
             logs: Logs::new(),
             newest: bytemuck::zeroed_box(),
+            unsynced: WrittenPages::ALL,
             cursor: bytemuck::zeroed_box(),
             cursor_frame: None,
             first_key_frame: None,
@@ -244,6 +249,7 @@ impl Rewinder {
     pub fn clear(&mut self) {
         self.ring.clear();
         self.logs.clear();
+        self.unsynced = WrittenPages::ALL;
         self.first_key_frame = None;
         self.decoder.forget_meta();
         self.cursor_frame = None;

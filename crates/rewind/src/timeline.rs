@@ -401,11 +401,14 @@ impl Timeline {
     pub fn record_frame(&mut self) {
         if self.history {
             let cycle = self.cycle();
-            self.last_capture = Some(self.rewinder.capture_at(
-                self.core.state(),
-                self.frame,
-                cycle,
-            ));
+            // Everything else that changes the core (a seek, load, reset, checkpoint or
+            // write) goes through it too, and notes what it wrote or marks every page.
+            let written = self.core.take_written_pages();
+            self.last_capture =
+                Some(
+                    self.rewinder
+                        .capture_at(self.core.state(), self.frame, cycle, written),
+                );
         } else {
             self.rewinder.set_present(self.frame);
             // Nothing re-simulates without history: the writes of past frames are done with.

@@ -254,6 +254,7 @@ impl<'a> Machine<'a> {
                 }
             }
             0xA000..=0xBFFF => {
+                self.written.note_cart_ram();
                 let now = self.rom.rtc_now_in(hw);
                 if self
                     .rom
@@ -262,7 +263,10 @@ impl<'a> Machine<'a> {
                     self.events |= Events::BATTERY_DIRTY;
                 }
             }
-            0xC000..=0xFDFF => *wram_slot(hw, addr) = value,
+            0xC000..=0xFDFF => {
+                *wram_slot(hw, addr) = value;
+                self.written.note_wram_banks();
+            }
             0xFE00..=0xFE9F => {
                 if !ppu_locks || hw.ppu.cpu_can_write_oam() {
                     hw.oam[usize::from(addr - 0xFE00)] = value;

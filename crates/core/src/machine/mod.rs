@@ -23,6 +23,7 @@ use crate::ppu::{self, PpuState, VideoMemory};
 use crate::serial::{SERIAL_CLOCK_BIT, SerialState, SerialWrite};
 use crate::state::{HwState, State};
 use crate::timer::TimerState;
+use crate::written_pages::WrittenPages;
 
 /// The PPU's view of the hardware state's memories (a macro, so that `hw.ppu` stays
 /// borrowable beside them).
@@ -81,6 +82,8 @@ pub(crate) struct Machine<'a> {
     screen: ppu::Host<'a>,
     audio: &'a mut AudioOut,
     serial: &'a mut Vec<u8>,
+    /// Pages of the large memories the slow write paths wrote (`WrittenPages`).
+    written: &'a mut WrittenPages,
     events: Events,
     /// Where the deferred ticks stand (see "The clock").
     clock: Clock,
@@ -137,6 +140,7 @@ impl<'a> Machine<'a> {
             frame_rgb,
             serial,
             audio,
+            written,
         } = out;
         audio.set_synthesis(fast.audio_synthesis);
         let mut machine = Machine {
@@ -146,6 +150,7 @@ impl<'a> Machine<'a> {
             screen: ppu::Host::new(frame, frame_rgb, fast),
             audio,
             serial,
+            written,
             events: Events::empty(),
             clock: Clock::new(now),
             defer_quiet_ticks: fast.defer_quiet_ticks,

@@ -21,20 +21,26 @@ pub fn max_token_len(len: usize) -> usize {
 /// Appends the zero-run tokens of `cur - base` to `out`; when `sync_base`, also copies
 /// every differing byte of `cur` into `base`.
 pub fn tokenize_diff(base: &mut [u8], cur: &[u8], out: &mut Vec<u8>, sync_base: bool) {
-    tokenize(base, cur, out, sync_base, None);
+    tokenize(base, cur, out, sync_base, None, |_| false);
 }
+
+/// Bytes of a span: the unit of the first equality test, and of `known_equal`.
+pub const SPAN: usize = 2048;
 
 /// Appends the zero-run tokens of `cur - base` to `out`. When `sync_base`, `base` becomes
 /// `cur`. `counts` (when given) counts every byte that differs.
 ///
 /// Equal 2 KiB spans, then equal 64-byte blocks, are skipped with one slice comparison
 /// each (a vectorised memcmp), so a capture costs little more than its changed bytes.
+/// Spans for which `known_equal(span index)` holds are skipped without a look (the caller
+/// knows nothing wrote them): the tokens are the same, only found sooner.
 pub fn tokenize(
     base: &mut [u8],
     cur: &[u8],
     out: &mut Vec<u8>,
     sync_base: bool,
     mut counts: Option<&mut ChangeCounts>,
+    known_equal: impl Fn(usize) -> bool,
 ) {
     assert_eq!(
         base.len(),
@@ -42,7 +48,6 @@ pub fn tokenize(
         "difference of states of different sizes"
     );
     const BLOCK: usize = 64;
-    const SPAN: usize = 2048;
     let len = cur.len();
     // End of the bytes already described by tokens (start of the current zero gap).
     let mut emitted = 0usize;
@@ -53,7 +58,9 @@ pub fn tokenize(
     while block_start < len {
         if block_start % SPAN == 0 {
             let span_end = (block_start + SPAN).min(len);
-            if base[block_start..span_end] == cur[block_start..span_end] {
+            if known_equal(block_start / SPAN)
+                || base[block_start..span_end] == cur[block_start..span_end]
+            {
                 block_start = span_end;
                 continue;
             }

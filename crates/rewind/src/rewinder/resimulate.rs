@@ -4,6 +4,10 @@
 use super::{RewindError, Rewinder};
 use backspin_core::{Buttons, Core, Events, FrameBounds};
 
+/// M-cycles before an input that re-simulation covers one step at a time: more than any
+/// instruction or interrupt dispatch takes, so the fast run before them cannot pass it.
+const STEP_MARGIN: u64 = 8;
+
 impl Rewinder {
     /// Runs `frames` frames from the core's current state (stored frame `from`), applying
     /// each logged input when the timeline clock reaches its cycle (at an instruction
@@ -80,7 +84,24 @@ impl Rewinder {
                 .min(resets.peek().map_or(u64::MAX, |r| r.cycle))
                 .min(writes.peek().map_or(u64::MAX, |w| w.write.cycle));
             while !bounds.ended(core) && base.wrapping_add(core.m_cycles()) < next {
-                events |= core.step();
+                // Most of the way with the core's fast run, which stops at an instruction
+                // boundary that single steps reach too (the same `State`), short of the
+                // next input by less than one instruction; the last few M-cycles, and
+                // past a breakpoint or a locked CPU (where the run stops early), one step
+                // at a time, so the input lands on the cycle the live run applied it at.
+                let target = match next {
+                    u64::MAX => u64::MAX,
+                    next => next.wrapping_sub(base).saturating_sub(STEP_MARGIN),
+                };
+                let before = core.m_cycles();
+                if before < target {
+                    let run = core.run_frame_until(target.min(bounds.limit()));
+                    // Only what a step would report: the stop at the target is ours.
+                    events |= Events(run.0 & !Events::TARGET_REACHED.0);
+                }
+                if core.m_cycles() == before || (core.m_cycles() >= target && !bounds.ended(core)) {
+                    events |= core.step();
+                }
                 if base.wrapping_add(core.m_cycles()) > cycle_limit {
                     return Err(RewindError::Stalled);
                 }

@@ -4,7 +4,7 @@
 use super::{Captured, RewindError, Rewinder};
 use crate::codec;
 use crate::ring::PushError;
-use backspin_core::State;
+use backspin_core::{State, WrittenPages};
 
 /// Until the first learned Huffman code, keyframes come this often (the first group's
 /// statistics are what the code is built from).
@@ -16,12 +16,23 @@ impl Rewinder {
     /// matches and forks if it does not. Allocation-free.
     pub fn capture(&mut self, state: &State, frame: u64) -> Captured {
         let cycle = self.cycle_base(frame).wrapping_add(state.hw.m_cycles);
-        self.capture_at(state, frame, cycle)
+        self.capture_at(state, frame, cycle, WrittenPages::ALL)
     }
 
     /// `capture`, with the timeline cycle of `state` given by the caller (who knows it even
-    /// when the logs still hold a reset that this run did not make).
-    pub(crate) fn capture_at(&mut self, state: &State, frame: u64, cycle: u64) -> Captured {
+    /// when the logs still hold a reset that this run did not make), and the tracked pages
+    /// the core wrote since the state last offered (`Core::take_written_pages`): the others
+    /// are not compared.
+    pub(crate) fn capture_at(
+        &mut self,
+        state: &State,
+        frame: u64,
+        cycle: u64,
+        written: WrittenPages,
+    ) -> Captured {
+        // Pages where `newest` may differ from `state`; until `newest` is `state` again (or
+        // the state is skipped right after it), nothing is known.
+        let differ = std::mem::replace(&mut self.unsynced, WrittenPages::ALL).union(written);
         let Some(newest) = self.newest_frame() else {
             self.present = Some(frame);
             return self.store_first(state, frame);
@@ -29,9 +40,10 @@ impl Rewinder {
         if frame > newest {
             self.present = Some(frame);
             if frame - newest < u64::from(self.config.capture_every) {
+                self.unsynced = differ;
                 return Captured::Skipped;
             }
-            return self.append(state, frame);
+            return self.append(state, frame, differ);
         }
         // At or before the newest stored frame: replaying a recorded future (or the caller
         // jumped back without seeking).
@@ -40,6 +52,9 @@ impl Rewinder {
         self.present = Some(frame);
         if previous == Some(frame) {
             if self.reconstruct(frame).is_ok() && self.cursor.as_bytes() == state.as_bytes() {
+                if frame == newest {
+                    self.unsynced = WrittenPages::NONE;
+                }
                 return Captured::Replayed;
             }
         } else if previous.is_some_and(|p| frame - p < u64::from(self.config.capture_every)) {
@@ -50,7 +65,7 @@ impl Rewinder {
         self.fork_after(frame.saturating_sub(1));
         let bytes = match self.newest_frame() {
             None => self.store_first(state, frame),
-            Some(_) => self.append(state, frame),
+            Some(_) => self.append(state, frame, WrittenPages::ALL),
         };
         match bytes {
             Captured::Stored { bytes, .. } => Captured::Forked { bytes },
@@ -65,6 +80,7 @@ impl Rewinder {
         self.cursor_frame = None;
         self.keyframe_due = false;
         *self.newest = *state;
+        self.unsynced = WrittenPages::NONE;
         let record = self.encoder.encode_keyframe(state.as_bytes());
         let len = record.len();
         match self.ring.push(frame, record) {
@@ -86,10 +102,16 @@ impl Rewinder {
         }
     }
 
-    pub(super) fn append(&mut self, state: &State, frame: u64) -> Captured {
-        let record = self
-            .encoder
-            .encode_delta(bytemuck::bytes_of_mut(&mut *self.newest), state.as_bytes());
+    /// Stores `state` as a delta against `newest`, which may differ from it only in the
+    /// tracked pages `differ` (and the untracked part).
+    pub(super) fn append(&mut self, state: &State, frame: u64, differ: WrittenPages) -> Captured {
+        let record = self.encoder.encode_delta_written(
+            bytemuck::bytes_of_mut(&mut *self.newest),
+            state.as_bytes(),
+            differ,
+        );
+        // `newest` is `state` now, whatever becomes of the record.
+        self.unsynced = WrittenPages::NONE;
         let delta_len = record.len();
         let evicted = match self.ring.push(frame, record) {
             Ok(evicted) => evicted,
@@ -225,6 +247,7 @@ impl Rewinder {
             return;
         }
         *self.newest = *self.cursor;
+        self.unsynced = WrittenPages::ALL;
         self.ring.truncate(keep);
         // Keyframes after the fork are gone: continue with the code of the keyframe that
         // now governs the newest frame, and forget decoded codes (frames may be reused).

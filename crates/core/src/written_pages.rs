@@ -1,0 +1,84 @@
+//! Which pages of the large, rarely written memories in [`State`] may have been written
+//! since a host last asked ([`Core::take_written_pages`](crate::Core::take_written_pages)):
+//! the rewind capture then compares only those pages of the CGB's banked work RAM and of
+//! cartridge RAM (about five sixths of the state) instead of every byte each frame.
+//!
+//! Only the slow write paths note them, with one OR of a constant (the fast path writes
+//! work RAM banks 0 and 1 and HRAM, which lie before the tracked part).
+//! Whatever replaces the state as a whole (power-on, reset, a load, `Core::state_mut`, a
+//! battery load, a clone) marks every page.
+
+use crate::State;
+use crate::state::HwState;
+use std::mem::offset_of;
+
+/// Bytes of `State` per page.
+pub const PAGE_BYTES: usize = 2048;
+
+/// Offset in `State` of the first tracked byte (the CGB's work RAM banks 2 to 7): pages
+/// before it are not tracked, so a host compares them always. VRAM lies before it: games
+/// write it every frame on the slow path, where even one OR per write shows in the core's
+/// instruction count, and its 16 KiB compare fast.
+pub const TRACKED_FROM: usize = offset_of!(State, hw) + offset_of!(HwState, wram_banks);
+
+const HW_OFFSET: usize = offset_of!(State, hw);
+const WRAM_BANKS_FROM: usize = HW_OFFSET + offset_of!(HwState, wram_banks);
+const CART_RAM_FROM: usize = HW_OFFSET + offset_of!(HwState, cart_ram);
+
+const _: () = assert!(
+    size_of::<State>() <= 128 * PAGE_BYTES,
+    "a page bit per 2 KiB"
+);
+const _: () = assert!(
+    offset_of!(HwState, cart_ram) + crate::cart::CART_RAM_MAX == size_of::<HwState>(),
+    "cartridge RAM ends the state"
+);
+
+/// A set of pages of `State` (bit `n`: bytes `n * PAGE_BYTES ..`). Only pages from
+/// [`TRACKED_FROM`] on mean anything; the others may be set or not.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WrittenPages(pub u128);
+
+impl WrittenPages {
+    /// Every page (nothing known).
+    pub const ALL: WrittenPages = WrittenPages(u128::MAX);
+    /// No page.
+    pub const NONE: WrittenPages = WrittenPages(0);
+
+    /// Whether page `page` may have been written.
+    #[inline]
+    pub fn contains(self, page: usize) -> bool {
+        page >= 128 || self.0 >> page & 1 != 0
+    }
+
+    /// The pages of either set.
+    #[inline]
+    pub fn union(self, other: WrittenPages) -> WrittenPages {
+        WrittenPages(self.0 | other.0)
+    }
+
+    /// Notes the CGB's work RAM banks 2 to 7 (a slow write to work RAM, which may land in
+    /// bank 0 or 1 instead: those are not tracked).
+    #[inline(always)]
+    pub(crate) fn note_wram_banks(&mut self) {
+        self.0 |= pages(WRAM_BANKS_FROM, 0x6000);
+    }
+
+    /// Notes all of cartridge RAM (the mapper decides which byte a write reaches).
+    #[inline(always)]
+    pub(crate) fn note_cart_ram(&mut self) {
+        self.0 |= pages(CART_RAM_FROM, crate::cart::CART_RAM_MAX);
+    }
+}
+
+/// The pages holding `len` bytes of `State` from offset `from`.
+const fn pages(from: usize, len: usize) -> u128 {
+    let first = from / PAGE_BYTES;
+    let end = (from + len).div_ceil(PAGE_BYTES);
+    let upto_end = if end >= 128 {
+        u128::MAX
+    } else {
+        (1 << end) - 1
+    };
+    upto_end & !((1 << first) - 1)
+}
