@@ -1,9 +1,15 @@
 //! A history file written before the record format lost its value-block option (the
-//! fixture is the output of `write_old_history_fixture` at that time): it still loads, and
-//! seeks in it land on exactly the states of the live run it was saved from.
+//! fixture is the output of `write_old_history_fixture` at that time): it still reads.
+//!
+//! The file also holds the emulation of its day. Since then the envelope's counter took new
+//! bits of the APU state (issue 30), so the demo's states differ from the file's in the APU
+//! and a resume stops at its final check (the present re-simulated against the core's
+//! state): `Mismatch`, which the player reports as a history that no longer fits and starts a
+//! new one. Every record has been read and decoded by then. Exact replay of a history file is
+//! `history_file.rs`'s test, with today's emulation.
 
 use backspin_core::{Core, Options, Rom, State};
-use backspin_rewind::{Config, Timeline};
+use backspin_rewind::{Config, HistoryError, Timeline};
 use backspin_test_support::{InputScript, builtin_rom};
 
 const FIXTURE: &str = concat!(
@@ -52,33 +58,21 @@ fn write_old_history_fixture() {
 }
 
 #[test]
-fn an_old_history_file_loads_and_replays_identically() {
+fn an_old_history_file_still_reads() {
     let (timeline, states) = played();
     let bytes = std::fs::read(FIXTURE).expect("fixture");
-    // The format did not change: today's writer produces the same bytes but for the
-    // save-state minor it stamps (a later minor with the same `State` layout) and so the
-    // file's CRC.
+    // The format did not change: today's writer stamps the same header but for the
+    // save-state minor (a later minor with the same `State` layout).
     let today = timeline.save_history().unwrap();
-    assert_eq!(today.len(), bytes.len(), "same length");
     assert!(
         today[..MINOR_AT] == bytes[..MINOR_AT],
         "same header up to the minor"
     );
-    let end = bytes.len() - 4;
-    assert!(
-        today[MINOR_AT + 2..end] == bytes[MINOR_AT + 2..end],
-        "same records"
-    );
     let mut core = core();
     core.load_state(&states[300]);
-    let mut resumed = Timeline::resume(core, Config::new(4 << 20), &bytes).expect("resumes");
-    assert_eq!(resumed.frame(), 300);
-    assert_eq!(resumed.span(), timeline.span());
-    for frame in [299u64, 250, 201, 200, 199, 120, 91, 90, 89, 57, 8, 0] {
-        resumed.seek(frame).unwrap();
-        assert!(
-            resumed.core().state().as_bytes() == states[frame as usize].as_bytes(),
-            "seek to {frame}"
-        );
-    }
+    let resumed = Timeline::resume(core, Config::new(4 << 20), &bytes);
+    assert!(
+        matches!(resumed, Err(HistoryError::Mismatch)),
+        "the old file reads to its end and only the emulation differs"
+    );
 }
