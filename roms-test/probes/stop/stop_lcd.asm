@@ -3,8 +3,7 @@
 ; captured while the CPU is stopped. The picture: BG tiles 0-3 filled with colours 0-3 (BGP
 ; $E4, BG palette 0 four greys) in diagonal stripes ((x + y) & 3 per map cell). Three frames after
 ; the LCD is turned on (at the start of line 145, in VBlank), with the buttons selected in P1
-; and none pressed, STOP. Shows what
-; the stopped LCD displays.
+; and none pressed, STOP. Shows what the stopped LCD displays.
 
 INCLUDE "hardware.inc"
 
