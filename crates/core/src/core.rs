@@ -498,11 +498,7 @@ impl Core {
                     if idle {
                         // Leave one cycle for the CPU's own idle step, which handles any event.
                         let budget = limit.saturating_sub(machine.m_cycles() + 1);
-                        if cpu.mode() == CpuMode::Stopped {
-                            machine.skip_stopped_cycles(budget);
-                        } else {
-                            machine.skip_quiet_cycles(budget);
-                        }
+                        machine.skip_idle_cycles(cpu.mode(), budget);
                     }
                 }
                 cpu::step(cpu, &mut machine);

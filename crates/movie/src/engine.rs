@@ -7,7 +7,7 @@
 //! start of the next frame: the frame's hash is taken before it.
 
 use crate::format::{Event, Input};
-use backspin_core::{Buttons, Core, FrameBounds, State};
+use backspin_core::{Buttons, Core, Events, FrameBounds, State};
 
 /// A single-bit fault to inject during replay (testing the desync detector).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -64,6 +64,31 @@ pub(crate) struct Engine<S> {
     pub log: Option<Vec<Event>>,
 }
 
+/// Applies a button, clock or write input to `core` now and returns the events of a write.
+/// A reset is the caller's (`Engine::apply` moves the timeline's base across it).
+pub(crate) fn apply_to_core(core: &mut Core, input: Input) -> Events {
+    match input {
+        Input::Buttons(mask) => core.set_buttons(Buttons(mask)),
+        Input::RtcAdvance(seconds) => core.rtc_advance_seconds(seconds),
+        // A banked write with no target does nothing, as in `Timeline::poke_banked`
+        // (which logs only writes that landed).
+        Input::Write {
+            bank: None,
+            addr,
+            value,
+        } => return core.poke(addr, value),
+        Input::Write {
+            bank: Some(bank),
+            addr,
+            value,
+        } => {
+            let _ = core.poke_banked(bank, addr, value);
+        }
+        Input::Reset => {}
+    }
+    Events::empty()
+}
+
 impl<S: InputSource> Engine<S> {
     pub fn new(core: Core, source: S) -> Engine<S> {
         Engine {
@@ -90,7 +115,6 @@ impl<S: InputSource> Engine<S> {
     fn apply(&mut self, input: Input) -> bool {
         let cycle = self.cycle();
         match input {
-            Input::Buttons(mask) => self.core.set_buttons(Buttons(mask)),
             Input::Reset => {
                 let held = self.core.buttons();
                 self.core.reset();
@@ -98,22 +122,8 @@ impl<S: InputSource> Engine<S> {
                 // The buttons stay held across the power cycle (as `Timeline::reset`).
                 self.core.set_buttons(held);
             }
-            Input::RtcAdvance(seconds) => self.core.rtc_advance_seconds(seconds),
-            // A banked write with no target does nothing, as in `Timeline::poke_banked`
-            // (which logs only writes that landed).
-            Input::Write {
-                bank: None,
-                addr,
-                value,
-            } => {
-                self.core.poke(addr, value);
-            }
-            Input::Write {
-                bank: Some(bank),
-                addr,
-                value,
-            } => {
-                let _ = self.core.poke_banked(bank, addr, value);
+            other => {
+                apply_to_core(&mut self.core, other);
             }
         }
         if let Some(log) = &mut self.log {

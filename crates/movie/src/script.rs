@@ -235,21 +235,7 @@ impl ScriptPlayer {
         let mut events = Events::empty();
         loop {
             while let Some(input) = self.source.due(core.m_cycles(), self.frame) {
-                match input {
-                    Input::Buttons(mask) => core.set_buttons(Buttons(mask)),
-                    Input::RtcAdvance(seconds) => core.rtc_advance_seconds(seconds),
-                    Input::Write {
-                        bank: None,
-                        addr,
-                        value,
-                    } => events |= core.poke(addr, value),
-                    Input::Write {
-                        bank: Some(bank),
-                        addr,
-                        value,
-                    } => _ = core.poke_banked(bank, addr, value),
-                    Input::Reset => {}
-                }
+                events |= crate::engine::apply_to_core(core, input);
             }
             if bounds.ended(core) {
                 break;

@@ -2,7 +2,7 @@
 //! fixture is the output of `write_old_history_fixture` at that time): it still reads.
 //!
 //! The file also holds the emulation of its day. Since then the envelope's counter took new
-//! bits of the APU state (issue 30), so the demo's states differ from the file's in the APU
+//! bits of the APU state, so the demo's states differ from the file's in the APU
 //! and a resume stops at its final check (the present re-simulated against the core's
 //! state): `Mismatch`, which the player reports as a history that no longer fits and starts a
 //! new one. Every record has been read and decoded by then. Exact replay of a history file is

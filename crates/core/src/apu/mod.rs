@@ -449,16 +449,7 @@ impl ApuState {
         if step == 2 || step == 6 {
             self.clock_sweep();
         }
-        let [nr12, nr22, nr42] = [
-            self.regs[reg::NR12],
-            self.regs[reg::NR22],
-            self.regs[reg::NR42],
-        ];
-        for (tone, nrx2) in [
-            (&mut self.square1, nr12),
-            (&mut self.square2, nr22),
-            (&mut self.noise, nr42),
-        ] {
+        for (tone, nrx2) in self.envelope_channels() {
             if step == 6 {
                 count_envelope(tone);
             }
@@ -471,6 +462,20 @@ impl ApuState {
             }
         }
         self.update_level(synthesize);
+    }
+
+    /// The channels with an envelope (both squares and noise), each with its NRx2.
+    fn envelope_channels(&mut self) -> [(&mut ToneState, u8); 3] {
+        let [nr12, nr22, nr42] = [
+            self.regs[reg::NR12],
+            self.regs[reg::NR22],
+            self.regs[reg::NR42],
+        ];
+        [
+            (&mut self.square1, nr12),
+            (&mut self.square2, nr22),
+            (&mut self.noise, nr42),
+        ]
     }
 
     /// Brings the channels up to the present. Has no observable effect on registers or
@@ -501,16 +506,7 @@ impl ApuState {
             } else {
                 self.run_timed(due_t_cycles, synthesize);
                 t_cycles -= due_t_cycles;
-                let [nr12, nr22, nr42] = [
-                    self.regs[reg::NR12],
-                    self.regs[reg::NR22],
-                    self.regs[reg::NR42],
-                ];
-                for (tone, nrx2) in [
-                    (&mut self.square1, nr12),
-                    (&mut self.square2, nr22),
-                    (&mut self.noise, nr42),
-                ] {
+                for (tone, nrx2) in self.envelope_channels() {
                     if envelope_due(tone) != 0 {
                         clock_envelope(tone, nrx2);
                         arm_envelope(tone, nrx2);

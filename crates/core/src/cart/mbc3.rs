@@ -44,7 +44,7 @@ pub(super) fn write(rom: &Rom, mbc: &mut MbcState, addr: u16, value: u8, now: u6
         0x4000..=0x5FFF => mbc.ramb = value & 0x0F,
         _ => {
             // Every write latches, whatever its value. UNVERIFIED: SameBoy's rule, which is
-            // the MBC3A's as gbdev's hardware notes (Pan Docs MBC3 revision, PR 637)
+            // the MBC3A's as gbdev's hardware notes (a proposed Pan Docs MBC3 revision)
             // describe it; the MBC3B latches only on an odd value after an even one. Pan
             // Docs proper only says what software should write ($00 then $01), which
             // latches under both rules; so do rtc3test and the games.

@@ -182,11 +182,7 @@ impl Core {
                 let idle = cpu.mode() != CpuMode::Halted || machine.pending_interrupts() == 0;
                 if idle {
                     let budget = limit.saturating_sub(machine.m_cycles() + 1);
-                    if cpu.mode() == CpuMode::Stopped {
-                        machine.skip_stopped_cycles(budget);
-                    } else {
-                        machine.skip_quiet_cycles(budget);
-                    }
+                    machine.skip_idle_cycles(cpu.mode(), budget);
                 }
             }
             let mut bus = Observed {

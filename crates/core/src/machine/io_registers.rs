@@ -1,6 +1,7 @@
 //! I/O register dispatch: the CPU's reads and writes of 0xFF00..=0xFF7F, and the PPU and
 //! APU register reads told from the deferred state.
 
+use super::tick::div_apu_bit;
 use super::*;
 
 impl<'a> Machine<'a> {
@@ -116,12 +117,7 @@ impl<'a> Machine<'a> {
             }
             io::IF => hw.interrupt_flag = value & 0x1F,
             io::NR10..=0x3F => {
-                let div_apu_bit = if hw.cgb.double_speed() {
-                    0x2000
-                } else {
-                    0x1000
-                };
-                let bit_set = hw.timer.system_counter & div_apu_bit != 0;
+                let bit_set = hw.timer.system_counter & div_apu_bit(hw.cgb.double_speed()) != 0;
                 hw.apu
                     .write_register_at(reg, value, bit_set, self.audio.synthesizes());
             }

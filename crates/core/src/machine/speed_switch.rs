@@ -87,7 +87,7 @@ impl<'a> Machine<'a> {
 
     /// The STOP fast path: a stopped DMG with no P1 line low moves nothing but the clock, so
     /// `budget` M-cycles pass at once (a CGB's PPU runs on: it takes `idle_stopped` steps).
-    pub(crate) fn skip_stopped_cycles(&mut self, budget: u64) {
+    pub(super) fn skip_stopped_cycles(&mut self, budget: u64) {
         self.sync();
         if self.hw.cgb.is_cgb() || self.hw.joypad.lines != 0x0F {
             return;

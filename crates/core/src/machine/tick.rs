@@ -7,6 +7,15 @@ use super::*;
 pub(super) const DIV_APU_BIT: u16 = 1 << 12;
 /// The same at CGB double speed (DIV bit 5), so that the sequencer keeps its 512 Hz.
 pub(super) const DIV_APU_BIT_DOUBLE_SPEED: u16 = 1 << 13;
+/// The system-counter bit that clocks the APU frame sequencer at either speed.
+#[inline(always)]
+pub(super) fn div_apu_bit(double_speed: bool) -> u16 {
+    if double_speed {
+        DIV_APU_BIT_DOUBLE_SPEED
+    } else {
+        DIV_APU_BIT
+    }
+}
 /// System-counter T-cycles between falls of `DIV_APU_BIT`.
 const DIV_APU_PERIOD: u32 = (DIV_APU_BIT as u32) << 1;
 /// Whether counter bit 12 falls (a DIV-APU event at single speed) within the `n` M-cycles
@@ -174,11 +183,7 @@ impl<'a> Machine<'a> {
     /// The system-counter bit that clocks the APU frame sequencer at the current speed.
     #[inline(always)]
     pub(super) fn div_apu_bit(&self) -> u16 {
-        if self.hw.cgb.double_speed() {
-            DIV_APU_BIT_DOUBLE_SPEED
-        } else {
-            DIV_APU_BIT
-        }
+        div_apu_bit(self.hw.cgb.double_speed())
     }
 
     /// M-cycles (at most `budget`) from now on during which ticking can have no observable
@@ -343,6 +348,17 @@ impl<'a> Machine<'a> {
         let quiet = self.quiet_m_cycles(u32::MAX);
         let end = self.clock.window_end(now + u64::from(quiet) + 1, now);
         self.set_full_tick_m_cycle(end);
+    }
+
+    /// The run loop's skip for a CPU that is not running (`FastPaths::halt_skipping`): up to
+    /// `budget` M-cycles at once, as a stopped CPU (`skip_stopped_cycles`) or a halted or
+    /// locked one (`skip_quiet_cycles`) lets them pass.
+    pub(crate) fn skip_idle_cycles(&mut self, mode: crate::cpu::CpuMode, budget: u64) {
+        if mode == crate::cpu::CpuMode::Stopped {
+            self.skip_stopped_cycles(budget);
+        } else {
+            self.skip_quiet_cycles(budget);
+        }
     }
 
     /// HALT/STOP fast path: advances every component by as many M-cycles as possible (at
