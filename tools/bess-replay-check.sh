@@ -4,28 +4,38 @@
 # writes a state at each frame count, SameBoy imports it through its BESS footer and runs 300
 # frames, and that screen is compared with Backspin's own 300 frames after loading the state.
 #
-# Usage: tools/bess-replay-check.sh [--frames "600 700 1333 2000"] [--keep DIR]
+# Usage: tools/bess-replay-check.sh [--frames "600 700 1333 2000"] [--post-boot] [--keep DIR]
 # Environment:
 #   SAMEBOY_BUILD  the folder ../shared/peers/build-sameboy.sh built into
 #                  (default /tmp/sameboy-bess-build)
 #   BACKSPIN       a backspin binary to use instead of building the release one
 # Prints one line per state, then the totals; exits 1 if any replay differs.
 #
-# Control column: SameBoy's BESS import starts the PPU afresh at LY 0 with the LCD just switched
-# on (BESS has no PPU position), so a program that polls LY while the state is saved in VBlank
-# loses a frame in SameBoy whoever wrote the state. To tell that apart from a fault in our
-# export, each line also shows SameBoy's round trip of its own state at the same frame count
-# (`make-fixture` from its boot ROM, then `check --bess-only`): "own=same" or "own=DIFFERENT".
+# Control columns. SameBoy's BESS import starts the PPU afresh at LY 0 with the LCD just
+# switched on (BESS has no PPU position), so a program that polls LY while the state is saved
+# in VBlank can lose a frame in SameBoy whoever wrote the state. To tell that apart from a fault
+# in our export, SameBoy also writes its own state at the same moment (`make-fixture`) and
+# replays it BESS-only (`check --bess-only`): "own=same" or "own=DIFFERENT".
+# - By default both emulators start from SameBoy's boot ROM, so the two states are taken at the
+#   same moment of the game. SameBoy's fixture counts one frame more from power-on than
+#   Backspin does, so Backspin's state for frame count N is taken after N - 1 of its frames;
+#   "at=same" shows that both screens agree at that moment (the alignment holds). Where a
+#   replay differs, "import=same" shows that SameBoy turned our state and its own into the same
+#   screen (the difference is SameBoy's import, not our export).
+# - `--post-boot` starts Backspin from its post-boot state instead (as a player would); then the
+#   moments differ and the control columns only hint.
 # Needs SameBoy, so CI does not run it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 frame_counts="600 700 1333 2000"
 keep=""
+post_boot=""
 while [[ $# -gt 0 && "$1" == --* ]]; do
 	case "$1" in
 	--frames) frame_counts="$2"; shift 2 ;;
 	--keep) keep="$2"; shift 2 ;;
+	--post-boot) post_boot=1; shift ;;
 	*) echo "unknown option $1" >&2; exit 2 ;;
 	esac
 done
@@ -58,40 +68,57 @@ runs+=("$roms/homebrew/opus5.gb cgb")
 
 out="${keep:-$(mktemp -d)}"
 mkdir -p "$out"
-total=0 same=0 own_same=0 differ_own_differs=0
+# `compare` prints its verdict; only the exit status matters here.
+same_screen() { "$sameboy" compare "$1" "$2" >/dev/null; }
+
+total=0 same=0 own_same=0 aligned=0 differ_own_differs=0 differ_import_same=0
 for run in "${runs[@]}"; do
 	read -r rom model <<<"$run"
 	name="$(basename "${rom%.*}")-$model"
 	sameboy_model="${model^^}"
 	for frames in $frame_counts; do
 		base="$out/$name-f$frames"
-		"$backspin" run "$rom" --model "$model" --frames "$frames" --no-save \
-			--save-state "$base.state" >/dev/null
+		start=(--frames "$frames")
+		[[ -n "$post_boot" ]] ||
+			start=(--boot-rom "$SAMEBOY_BOOT_ROMS/${model}_boot.bin" --frames "$((frames - 1))")
+		"$backspin" run "$rom" --model "$model" "${start[@]}" --no-save \
+			--save-state "$base.state" --screenshot "$base.backspin.at.png" >/dev/null
 		"$backspin" run "$rom" --model "$model" --load-state "$base.state" --frames 300 \
 			--no-save --screenshot "$base.backspin.png" >/dev/null 2>&1
 		"$sameboy" check "$base.state" "$rom" "$sameboy_model" "$base.sameboy.png" >/dev/null 2>&1
 		"$sameboy" make-fixture "$rom" "$sameboy_model" "$frames" "$base.own" >/dev/null 2>&1
 		"$sameboy" check --bess-only "$base.own.state" "$rom" "$sameboy_model" \
 			"$base.own.replay.png" >/dev/null 2>&1
-		own=DIFFERENT
-		if "$sameboy" compare "$base.own.after300.png" "$base.own.replay.png" >/dev/null; then
+		own=DIFFERENT at=DIFFERENT
+		if same_screen "$base.own.after300.png" "$base.own.replay.png"; then
 			own=same
 			own_same=$((own_same + 1))
 		fi
+		if same_screen "$base.backspin.at.png" "$base.own.at.png"; then
+			at=same
+			aligned=$((aligned + 1))
+		fi
 		total=$((total + 1))
-		if "$sameboy" compare "$base.backspin.png" "$base.sameboy.png" >/dev/null; then
+		if same_screen "$base.backspin.png" "$base.sameboy.png"; then
 			same=$((same + 1))
-			printf 'same       %-28s own=%s\n' "$name-f$frames" "$own"
+			printf 'same       %-28s at=%-9s own=%s\n' "$name-f$frames" "$at" "$own"
 		else
 			[[ "$own" == same ]] || differ_own_differs=$((differ_own_differs + 1))
-			printf 'DIFFERENT  %-28s own=%s' "$name-f$frames" "$own"
+			import=DIFFERENT
+			if same_screen "$base.sameboy.png" "$base.own.replay.png"; then
+				import=same
+				differ_import_same=$((differ_import_same + 1))
+			fi
+			printf 'DIFFERENT  %-28s at=%-9s own=%-9s import=%s' "$name-f$frames" "$at" "$own" "$import"
 			[[ -z "$keep" ]] || printf '  %s vs %s' "$base.backspin.png" "$base.sameboy.png"
 			echo
 		fi
 	done
 done
 echo "identical: $same of $total Backspin states replayed in SameBoy"
+echo "screens at the save point equal to SameBoy's: $aligned of $total"
 echo "SameBoy's own BESS-only round trip at the same frame counts: $own_same of $total identical"
-echo "of the $((total - same)) that differ, $differ_own_differs also differ in SameBoy's own round trip"
+echo "of the $((total - same)) that differ, $differ_own_differs also differ in SameBoy's own round trip," \
+	"and SameBoy imported $differ_import_same of them to the same screen as its own state"
 [[ -n "$keep" ]] || rm -rf "$out"
 [[ "$same" -eq "$total" ]]
