@@ -43,17 +43,17 @@ pub(super) fn x_flipped(attributes: u8, low: u8, high: u8) -> (u8, u8) {
 /// `attributes`, and whether it lies in the 0x8000-0x8FFF half (`low_half_latch`).
 #[inline(always)]
 pub(super) fn cgb_tile_address(tile: u8, tile_sel: u8, y: u8, attributes: u8) -> (usize, bool) {
-    let index = if tile_sel == 0 && tile < 128 {
-        usize::from(tile) + 256
-    } else {
-        usize::from(tile)
-    };
-    let mut row = y & 7;
+    // With `tile_sel` 0, tiles 0..=127 sit at 0x1000 and 128..=255 at 0x800: tile t at
+    // 0x800 + (t ^ 0x80) * 16, one form for both halves.
+    let (base, flip) = if tile_sel != 0 { (0, 0) } else { (0x800, 0x80) };
+    // Row 7 - r is at 14 - 2r, which is 2r ^ 14.
+    let mut row = usize::from(y & 7) * 2;
     if attributes & ATTRIBUTE_Y_FLIP != 0 {
-        row ^= 7;
+        row ^= 14;
     }
-    // At most 383 * 16 + 14: within the bank.
-    ((index * 16 + usize::from(row) * 2) & 0x1FFE, index < 256)
+    // At most 0x800 + 255 * 16 + 14: within the bank.
+    let address = (base + usize::from(tile ^ flip) * 16 + row) & 0x1FFF;
+    (address, address < 0x1000)
 }
 
 /// The VRAM bank (`bank0` or `bank1`) a tile with `attributes` is read from (bit 3).

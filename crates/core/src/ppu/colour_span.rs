@@ -13,49 +13,14 @@
 //! `crates/harness/tests/render_oracle.rs` compares it with dot-by-dot stepping every frame
 //! (cgb-acid2 and cgb-acid-hell among the workloads: attributes, flips, priorities).
 
-use super::colour::ATTRIBUTE_PALETTE;
-use super::lazy::SPREAD;
+use super::colour::{ATTRIBUTE_PALETTE, cgb_tile_address, tile_bank, x_flipped};
+use super::colour_rows::{ColourQuad, palette_colours};
+use super::lazy::{SPREAD, Shades};
 use super::*;
-
-/// Per byte lane (bit planes spread by `SPREAD`, `ones` having 1 in every lane),
-/// `values[c]` for the lane's colour c = 2 * high + low, given the bit planes `low`, `high`
-/// and `both` (their AND) spread to lanes of 0 or 1: `value0 + low * (value1 - value0) +
-/// high * (value2 - value0) + both * (value3 - value2 - value1 + value0)`. A term may be
-/// negative and borrow from the next lane, but the terms add up to every lane's value in
-/// place, and that fits: the wrapping sum is exact.
-#[inline(always)]
-fn select(ones: u64, low: u64, high: u64, both: u64, values: [u64; 4]) -> u64 {
-    let [v0, v1, v2, v3] = values;
-    let mixed = v3.wrapping_sub(v2).wrapping_sub(v1).wrapping_add(v0);
-    ones.wrapping_mul(v0)
-        .wrapping_add(low.wrapping_mul(v1.wrapping_sub(v0)))
-        .wrapping_add(high.wrapping_mul(v2.wrapping_sub(v0)))
-        .wrapping_add(both.wrapping_mul(mixed))
-}
-
-/// Palette `palette`'s (0..=7) four RGB555 colours, colour c in 16-bit lane c, read at once
-/// from palette RAM (`bg_palettes` or `obj_palettes`: little-endian colours, bit 15 unused).
-fn palette_lanes(ram: &[u8; 64], palette: u8) -> u64 {
-    let (palettes, _) = ram.as_chunks::<8>();
-    palettes.get(usize::from(palette & 7)).map_or(0, |&bytes| {
-        u64::from_le_bytes(bytes) & 0x7FFF_7FFF_7FFF_7FFF
-    })
-}
-
-/// Eight RGB555 pixels: pixel i is colour `numbers` byte i (0..=3) of the four in `lanes`
-/// (colour c in 16-bit lane c, as `palette_lanes` reads them).
-#[inline(always)]
-pub(super) fn rgb_pixels(numbers: u64, lanes: u64) -> [u16; 8] {
-    // Byte i becomes 16 * number (at most 48, so no byte carries into the next): the shift
-    // that brings the number's lane down. A wrapping shift uses only the count's low 6
-    // bits, so the bytes above byte i do not disturb it.
-    let counts = numbers << 4;
-    core::array::from_fn(|i| lanes.wrapping_shr((counts >> (8 * i)) as u32) as u16)
-}
 
 /// Background palette RAM, or none (a DMG's context): every colour 0.
 #[inline(always)]
-pub(super) fn bg_palettes(cgb: Option<&CgbState>) -> &[u8; 64] {
+fn bg_palettes(cgb: Option<&CgbState>) -> &[u8; 64] {
     cgb.map_or(&[0; 64], |cgb| &cgb.bg_palettes)
 }
 
@@ -69,47 +34,56 @@ pub(super) struct BackgroundColours<'a> {
     palettes: &'a [u8; 64],
     /// Compatibility mode: each colour number's shade through BGP (colour 0's for all of
     /// them while LCDC bit 0 blanks the background).
-    shades: [u64; 4],
-    /// Compatibility mode: background palette 0, which colours the shades.
-    compatibility_lanes: u64,
+    shades: Shades,
+    /// CGB mode: the background palettes decoded so far (bit p for palette p, in
+    /// `quads[p]`); a span's tiles mostly share one or two.
+    decoded: u8,
+    /// The colours of each colour number: in CGB mode per palette, as `decoded` says; in
+    /// compatibility mode, `quads[0]`: the shades coloured through background palette 0.
+    quads: [ColourQuad; 8],
 }
 
 impl BackgroundColours<'_> {
     /// A background tile row (bit planes as fetched, bit 7 - i is pixel i) as the frames
-    /// get it: pixel i's frame value in byte i, and the four RGB555 colours the values
-    /// 0..=3 stand for (`rgb_pixels` puts them together). In CGB mode the value is the
-    /// colour number, coloured through the palette of the tile's `attributes`; in
-    /// compatibility mode it is the shade BGP gives, coloured through background palette
-    /// 0. The one source of background colours for the spans.
+    /// get it: pixel i's frame value in byte i, and the pixels' RGB555 colours. In CGB mode
+    /// the value is the colour number, coloured through the palette of the tile's
+    /// `attributes`; in compatibility mode it is the shade BGP gives, coloured through
+    /// background palette 0. The one source of background colours for the spans.
     #[inline(always)]
-    pub(super) fn row(&self, low: u8, high: u8, attributes: u8) -> (u64, u64) {
-        if self.cgb_mode {
-            self.row_in::<true>(low, high, attributes)
+    pub(super) fn row(&mut self, low: u8, high: u8, attributes: u8) -> (u64, [u16; 8]) {
+        let numbers = if self.cgb_mode {
+            self.numbers_in::<true>(low, high)
         } else {
-            self.row_in::<false>(low, high, attributes)
+            self.numbers_in::<false>(low, high)
+        };
+        (numbers, self.quad(attributes).pixels(low, high))
+    }
+
+    /// `row`'s frame values in CGB mode (`CGB_MODE`) or compatibility mode, which the
+    /// caller knows: a loop over a span's tiles then keeps only what its mode needs.
+    #[inline(always)]
+    pub(super) fn numbers_in<const CGB_MODE: bool>(&self, low: u8, high: u8) -> u64 {
+        debug_assert_eq!(self.cgb_mode, CGB_MODE);
+        if CGB_MODE {
+            SPREAD[usize::from(low)] | (SPREAD[usize::from(high)] << 1)
+        } else {
+            self.shades.row(low, high)
         }
     }
 
-    /// `row` in CGB mode (`CGB_MODE`) or compatibility mode, which the caller knows: a loop
-    /// over a span's tiles then keeps only what its mode needs.
+    /// `row`'s colours for each colour number, for a tile with `attributes`.
     #[inline(always)]
-    pub(super) fn row_in<const CGB_MODE: bool>(
-        &self,
-        low: u8,
-        high: u8,
-        attributes: u8,
-    ) -> (u64, u64) {
-        debug_assert_eq!(self.cgb_mode, CGB_MODE);
-        let spread = |plane: u8| SPREAD[usize::from(plane)];
-        if CGB_MODE {
-            let numbers = spread(low) | (spread(high) << 1);
-            let palette = attributes & ATTRIBUTE_PALETTE;
-            (numbers, palette_lanes(self.palettes, palette))
-        } else {
-            let both = spread(low & high);
-            let numbers = select(SPREAD[255], spread(low), spread(high), both, self.shades);
-            (numbers, self.compatibility_lanes)
+    pub(super) fn quad(&mut self, attributes: u8) -> ColourQuad {
+        if !self.cgb_mode {
+            return self.quads[0];
         }
+        let palette = attributes & ATTRIBUTE_PALETTE;
+        let bit = 1 << palette;
+        if self.decoded & bit == 0 {
+            self.decoded |= bit;
+            self.quads[usize::from(palette)] = ColourQuad::from_palette(self.palettes, palette);
+        }
+        self.quads[usize::from(palette)]
     }
 }
 
@@ -193,10 +167,9 @@ impl PpuState {
     /// the few object pixels that win over it.
     pub(super) fn draw_colour_span(&self, discarded: u8, length: u8, bus: &mut Ctx) {
         let cgb = bus.cgb;
-        let background = self.background_colours(bg_palettes(cgb));
-        let (numbers, lanes) =
+        let mut background = self.background_colours(bg_palettes(cgb));
+        let (numbers, mut colours) =
             background.row(self.bg_fifo_low, self.bg_fifo_high, self.bg_fifo_attributes);
-        let mut colours = rgb_pixels(numbers, lanes);
         let (low, high) = self.shown_background(self.bg_fifo_low, self.bg_fifo_high);
         let mut numbers = numbers.to_le_bytes();
         let opaque = self.obj_fifo_low | self.obj_fifo_high;
@@ -231,6 +204,118 @@ impl PpuState {
         }
     }
 
+    /// A CGB span of `tiles` whole tiles drawn (`drain_tiles`). Every tile is on screen
+    /// (`whole_tiles` keeps the span within columns 0..160) and only the first can show
+    /// object pixels (the object FIFO is empty after it): that one goes as
+    /// `mode3_colour_drain` does it when it may, and, as in `draw_dmg_tiles`, each other
+    /// tile's background goes out and the next tile's map entry, attributes and data bytes
+    /// come in, with the fetcher and FIFO state set once at the end (`finish_cgb_fetch` and
+    /// the push, for fetcher step 0 and no glitch).
+    pub(super) fn draw_colour_tiles(&mut self, tiles: u8, bus: &mut Ctx) {
+        if self.colour_mode == MODE_CGB {
+            self.draw_colour_tiles_in::<true>(tiles, bus);
+        } else {
+            self.draw_colour_tiles_in::<false>(tiles, bus);
+        }
+    }
+
+    /// `draw_colour_tiles` in CGB mode (`CGB_MODE`) or compatibility mode: one loop each,
+    /// which keeps only what its mode needs (one loop for both cost CGB mode's tiles more).
+    #[inline(always)]
+    fn draw_colour_tiles_in<const CGB_MODE: bool>(&mut self, tiles: u8, bus: &mut Ctx) {
+        let objects_shown =
+            self.lcdc & LCDC_OBJ_ENABLE != 0 && (self.obj_fifo_low | self.obj_fifo_high) != 0;
+        let rest = if objects_shown {
+            self.mode3_colour_drain(8, bus);
+            tiles - 1
+        } else {
+            // The object pixels the first tile pops are all transparent or not shown.
+            self.shift_object_fifo(8);
+            tiles
+        };
+        if rest == 0 {
+            return;
+        }
+        // Each tile's step 0 chooses its map entry one dot on; the column then moves one
+        // entry per tile (wrapping in the row of 32), or for the window one per fetch. The
+        // row source, LCDC bit 4 (latched at steps 2 and 4) and the colour mode cannot
+        // change within the span.
+        let start = self.scanline_x;
+        let (entry, y) = self.map_entry_at(start.wrapping_add(1), false);
+        let map_row = super::fetcher::map_address(entry & 0x80, y);
+        let mut column = entry;
+        let tile_sel = u8::from(self.lcdc & LCDC_TILE_DATA != 0);
+        let mut background = self.background_colours(bg_palettes(bus.cgb));
+        let (vram, vram_bank1) = (bus.vram, bus.vram_bank1);
+        let (mut low, mut high) = (self.bg_fifo_low, self.bg_fifo_high);
+        let mut attributes = self.bg_fifo_attributes;
+        // Neighbouring tiles mostly share a palette: the loop keeps the last one's colours.
+        let mut palette = attributes & ATTRIBUTE_PALETTE;
+        let mut quad = background.quad(attributes);
+        let mut latch = self.low_half_latch();
+        let at = usize::from(self.ly) * SCREEN_WIDTH + usize::from(self.screen_x);
+        let row = at..at + 8 * usize::from(rest);
+        let frame = bus
+            .frame
+            .as_deref_mut()
+            .and_then(|frame| frame.get_mut(row.clone()));
+        let frame_rgb = bus
+            .frame_rgb
+            .as_deref_mut()
+            .and_then(|frame| frame.get_mut(row));
+        // The machine's contexts draw into both frames or neither; one alone draws into a
+        // spare row for the other.
+        let (mut spare, mut spare_rgb): ([u8; SCREEN_WIDTH], [u16; SCREEN_WIDTH]);
+        let (numbers_out, rgb_out) = match (frame, frame_rgb) {
+            (Some(frame), Some(frame_rgb)) => (frame, frame_rgb),
+            (frame, frame_rgb) => {
+                spare = [0; SCREEN_WIDTH];
+                spare_rgb = [0; SCREEN_WIDTH];
+                let len = 8 * usize::from(rest);
+                (
+                    frame.unwrap_or(&mut spare[..len]),
+                    frame_rgb.unwrap_or(&mut spare_rgb[..len]),
+                )
+            }
+        };
+        let rows = numbers_out.as_chunks_mut::<8>().0.iter_mut();
+        for (out, out_rgb) in rows.zip(rgb_out.as_chunks_mut::<8>().0) {
+            if CGB_MODE && attributes & ATTRIBUTE_PALETTE != palette {
+                palette = attributes & ATTRIBUTE_PALETTE;
+                quad = background.quad(attributes);
+            }
+            *out = background.numbers_in::<CGB_MODE>(low, high).to_le_bytes();
+            *out_rgb = quad.pixels(low, high);
+            let map = map_row + usize::from(column & 0x1F);
+            column = column.wrapping_add(1);
+            attributes = if CGB_MODE { vram_bank1[map] } else { 0 };
+            let (address, low_half) = cgb_tile_address(vram[map], tile_sel, y, attributes);
+            let bank = tile_bank(attributes, vram, vram_bank1);
+            let (fetched_low, fetched_high) = (bank[address], bank[address | 1]);
+            if low_half {
+                latch = fetched_high;
+            }
+            (low, high) = x_flipped(attributes, fetched_low, fetched_high);
+        }
+        // The last tile's fetch, as the fetcher leaves it (a flip undoes itself).
+        let last_map = map_row + usize::from(column.wrapping_sub(1) & 0x1F);
+        self.fetch_tile_number = vram[last_map];
+        (self.fetch_tile_low, self.fetch_tile_high) = x_flipped(attributes, low, high);
+        self.scanline_x = start.wrapping_add(8 * rest);
+        self.screen_x += 8 * rest;
+        self.window_fetch_starting = 0;
+        if self.in_window != 0 {
+            self.fetcher_window_x = self.fetcher_window_x.wrapping_add(rest);
+        }
+        self.fetch_map_entry = (entry & 0x80) | (column.wrapping_sub(1) & 0x1F);
+        self.fetcher_y = y;
+        self.fetch_tile_attributes = attributes;
+        self.fetch_tile_sel = tile_sel;
+        self.set_low_half_latch(latch);
+        (self.bg_fifo_low, self.bg_fifo_high) = (low, high);
+        self.bg_fifo_attributes = attributes;
+    }
+
     /// A background tile row's bit planes as they decide object priority: in compatibility
     /// mode a clear LCDC bit 0 blanks the background to colour 0; in CGB mode it only gives
     /// objects priority.
@@ -250,17 +335,24 @@ impl PpuState {
         &self,
         bg_palettes: &'a [u8; 64],
     ) -> BackgroundColours<'a> {
-        let shades = if self.lcdc & LCDC_BG_ENABLE != 0 {
-            [0, 2, 4, 6].map(|shift| u64::from((self.bgp >> shift) & 3))
-        } else {
-            // Compatibility mode blanks the background to colour 0.
-            [u64::from(self.bgp & 3); 4]
-        };
+        let cgb_mode = self.colour_mode == MODE_CGB;
+        let enabled = self.lcdc & LCDC_BG_ENABLE != 0;
+        let mut quads = [ColourQuad::default(); 8];
+        if !cgb_mode {
+            // Compatibility mode blanks the background to colour 0 while LCDC bit 0 is clear.
+            let shade = |colour: u8| {
+                let colour = if enabled { colour } else { 0 };
+                (self.bgp >> (2 * colour)) & 3
+            };
+            let palette0 = palette_colours(bg_palettes, 0);
+            quads[0] = ColourQuad::new([0, 1, 2, 3].map(|c| palette0[usize::from(shade(c))]));
+        }
         BackgroundColours {
-            cgb_mode: self.colour_mode == MODE_CGB,
+            cgb_mode,
             palettes: bg_palettes,
-            shades,
-            compatibility_lanes: palette_lanes(bg_palettes, 0),
+            shades: Shades::new(self.bgp, enabled),
+            decoded: 0,
+            quads,
         }
     }
 

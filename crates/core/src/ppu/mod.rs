@@ -43,6 +43,7 @@ use bytemuck::{Pod, Zeroable};
 mod advance;
 mod boot_logo;
 mod colour;
+mod colour_rows;
 mod colour_span;
 mod fetcher;
 mod lazy;

@@ -14,8 +14,6 @@
 //! the number of tiles. Debug builds check each span against that many single drains;
 //! `crates/harness/tests/render_oracle.rs` compares fast and plain, drawing and not.
 
-use super::colour::{cgb_tile_address, tile_bank, x_flipped};
-use super::colour_span::{bg_palettes, rgb_pixels};
 use super::lazy::Shades;
 use super::window::WINDOW_GLITCH_ARMED;
 use super::*;
@@ -216,110 +214,5 @@ impl PpuState {
         self.fetch_tile_number = tile;
         (self.fetch_tile_low, self.fetch_tile_high) = (low, high);
         (self.bg_fifo_low, self.bg_fifo_high) = (low, high);
-    }
-
-    /// A CGB span drawn. Every tile is on screen (`whole_tiles` keeps the span within
-    /// columns 0..160) and only the first can show object pixels (the object FIFO is
-    /// empty after it): that one goes as `mode3_colour_drain` does it when it may, and, as
-    /// in `draw_dmg_tiles`, each other tile's background goes out and the next tile's map
-    /// entry, attributes and data bytes come in, with the fetcher and FIFO state set once
-    /// at the end (`finish_cgb_fetch` and the push, for fetcher step 0 and no glitch).
-    fn draw_colour_tiles(&mut self, tiles: u8, bus: &mut Ctx) {
-        if self.colour_mode == MODE_CGB {
-            self.draw_colour_tiles_in::<true>(tiles, bus);
-        } else {
-            self.draw_colour_tiles_in::<false>(tiles, bus);
-        }
-    }
-
-    /// `draw_colour_tiles` in CGB mode (`CGB_MODE`) or compatibility mode: one loop each,
-    /// which keeps only what its mode needs (one loop for both cost CGB mode's tiles more).
-    #[inline(always)]
-    fn draw_colour_tiles_in<const CGB_MODE: bool>(&mut self, tiles: u8, bus: &mut Ctx) {
-        let objects_shown =
-            self.lcdc & LCDC_OBJ_ENABLE != 0 && (self.obj_fifo_low | self.obj_fifo_high) != 0;
-        let rest = if objects_shown {
-            self.mode3_colour_drain(8, bus);
-            tiles - 1
-        } else {
-            // The object pixels the first tile pops are all transparent or not shown.
-            self.shift_object_fifo(8);
-            tiles
-        };
-        if rest == 0 {
-            return;
-        }
-        // Each tile's step 0 chooses its map entry one dot on; the column then moves one
-        // entry per tile (wrapping in the row of 32), or for the window one per fetch. The
-        // row source, LCDC bit 4 (latched at steps 2 and 4) and the colour mode cannot
-        // change within the span.
-        let start = self.scanline_x;
-        let (entry, y) = self.map_entry_at(start.wrapping_add(1), false);
-        let map_row = super::fetcher::map_address(entry & 0x80, y);
-        let mut column = entry;
-        let tile_sel = u8::from(self.lcdc & LCDC_TILE_DATA != 0);
-        let background = self.background_colours(bg_palettes(bus.cgb));
-        let (vram, vram_bank1) = (bus.vram, bus.vram_bank1);
-        let (mut low, mut high) = (self.bg_fifo_low, self.bg_fifo_high);
-        let mut attributes = self.bg_fifo_attributes;
-        let (mut tile, mut fetched_low, mut fetched_high) = (0, 0, 0);
-        let mut latch = self.low_half_latch();
-        let at = usize::from(self.ly) * SCREEN_WIDTH + usize::from(self.screen_x);
-        let row = at..at + 8 * usize::from(rest);
-        let frame = bus
-            .frame
-            .as_deref_mut()
-            .and_then(|frame| frame.get_mut(row.clone()));
-        let frame_rgb = bus
-            .frame_rgb
-            .as_deref_mut()
-            .and_then(|frame| frame.get_mut(row));
-        // The machine's contexts draw into both frames or neither; one alone draws into a
-        // spare row for the other.
-        let (mut spare, mut spare_rgb): ([u8; SCREEN_WIDTH], [u16; SCREEN_WIDTH]);
-        let (numbers_out, rgb_out) = match (frame, frame_rgb) {
-            (Some(frame), Some(frame_rgb)) => (frame, frame_rgb),
-            (frame, frame_rgb) => {
-                spare = [0; SCREEN_WIDTH];
-                spare_rgb = [0; SCREEN_WIDTH];
-                let len = 8 * usize::from(rest);
-                (
-                    frame.unwrap_or(&mut spare[..len]),
-                    frame_rgb.unwrap_or(&mut spare_rgb[..len]),
-                )
-            }
-        };
-        let rows = numbers_out.as_chunks_mut::<8>().0.iter_mut();
-        for (out, out_rgb) in rows.zip(rgb_out.as_chunks_mut::<8>().0) {
-            let (numbers, lanes) = background.row_in::<CGB_MODE>(low, high, attributes);
-            *out = numbers.to_le_bytes();
-            *out_rgb = rgb_pixels(numbers, lanes);
-            let map = map_row + usize::from(column & 0x1F);
-            column = column.wrapping_add(1);
-            tile = vram[map];
-            attributes = if CGB_MODE { vram_bank1[map] } else { 0 };
-            let (address, low_half) = cgb_tile_address(tile, tile_sel, y, attributes);
-            let bank = tile_bank(attributes, vram, vram_bank1);
-            (fetched_low, fetched_high) = (bank[address], bank[address | 1]);
-            if low_half {
-                latch = fetched_high;
-            }
-            (low, high) = x_flipped(attributes, fetched_low, fetched_high);
-        }
-        self.scanline_x = start.wrapping_add(8 * rest);
-        self.screen_x += 8 * rest;
-        self.window_fetch_starting = 0;
-        if self.in_window != 0 {
-            self.fetcher_window_x = self.fetcher_window_x.wrapping_add(rest);
-        }
-        self.fetch_map_entry = (entry & 0x80) | (column.wrapping_sub(1) & 0x1F);
-        self.fetcher_y = y;
-        self.fetch_tile_number = tile;
-        self.fetch_tile_attributes = attributes;
-        self.fetch_tile_sel = tile_sel;
-        (self.fetch_tile_low, self.fetch_tile_high) = (fetched_low, fetched_high);
-        self.set_low_half_latch(latch);
-        (self.bg_fifo_low, self.bg_fifo_high) = (low, high);
-        self.bg_fifo_attributes = attributes;
     }
 }

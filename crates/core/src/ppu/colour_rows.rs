@@ -1,0 +1,118 @@
+//! A tile row's two bit planes as RGB555 pixels, eight at a time: a table spreads each
+//! plane to one 16-bit lane per pixel, and a palette's four colours, spread across the lanes
+//! once (`ColourQuad`), pick each lane's colour with a few word-wide operations. Pixel by
+//! pixel, the same row takes a shift and a lookup per pixel.
+
+/// `LANE_MASKS[x]`: the bits of `x` as 16-bit lanes, 0xFFFF where set, left pixel (bit 7)
+/// first: lane k of word 0 is bit 7 - k, lane k of word 1 is bit 3 - k.
+const LANE_MASKS: [[u64; 2]; 256] = {
+    let mut table = [[0u64; 2]; 256];
+    let mut x = 0;
+    while x < 256 {
+        let mut pixel = 0;
+        while pixel < 8 {
+            if (x >> (7 - pixel)) & 1 != 0 {
+                table[x][pixel / 4] |= 0xFFFF << (16 * (pixel % 4));
+            }
+            pixel += 1;
+        }
+        x += 1;
+    }
+    table
+};
+
+/// Palette `palette`'s (0..=7) four RGB555 colours in palette RAM (`bg_palettes` or
+/// `obj_palettes`: little-endian colours, bit 15 unused).
+#[inline(always)]
+pub(super) fn palette_colours(ram: &[u8; 64], palette: u8) -> [u16; 4] {
+    let (palettes, _) = ram.as_chunks::<8>();
+    let lanes = palettes
+        .get(usize::from(palette & 7))
+        .map_or(0, |&bytes| u64::from_le_bytes(bytes));
+    core::array::from_fn(|c| (lanes >> (16 * c)) as u16 & 0x7FFF)
+}
+
+/// Every 16-bit lane of a word set to 1.
+const EVERY_LANE: u64 = 0x0001_0001_0001_0001;
+
+/// Four RGB555 colours (for colour numbers 0..=3), each spread to every 16-bit lane, as
+/// colour 0 and differences (xor): a lane whose low and high colour bits have masks `l`
+/// and `h` gets `base ^ (l & low) ^ (h & high) ^ (l & h & both)`, in which the other
+/// colours cancel to leave colour `2h + l`.
+#[derive(Clone, Copy, Default)]
+pub(super) struct ColourQuad {
+    base: u64,
+    low: u64,
+    high: u64,
+    both: u64,
+}
+
+impl ColourQuad {
+    /// The quad of `colours` (RGB555, bit 15 clear).
+    #[inline(always)]
+    pub(super) fn new(colours: [u16; 4]) -> ColourQuad {
+        let [c0, c1, c2, c3] = colours.map(|colour| u64::from(colour) * EVERY_LANE);
+        ColourQuad {
+            base: c0,
+            low: c0 ^ c1,
+            high: c0 ^ c2,
+            both: c0 ^ c1 ^ c2 ^ c3,
+        }
+    }
+
+    /// The quad of palette `palette` (0..=7) in palette RAM (`palette_colours`).
+    #[inline(always)]
+    pub(super) fn from_palette(ram: &[u8; 64], palette: u8) -> ColourQuad {
+        ColourQuad::new(palette_colours(ram, palette))
+    }
+
+    /// The pixels of a tile row with colour planes `low` and `high` (bit 7 - i is pixel i).
+    #[inline(always)]
+    pub(super) fn pixels(self, low: u8, high: u8) -> [u16; 8] {
+        let [low0, low1] = LANE_MASKS[usize::from(low)];
+        let [high0, high1] = LANE_MASKS[usize::from(high)];
+        let select =
+            |l: u64, h: u64| self.base ^ (l & self.low) ^ (h & self.high) ^ (l & h & self.both);
+        let (left, right) = (select(low0, high0), select(low1, high1));
+        core::array::from_fn(|i| {
+            let word = if i < 4 { left } else { right };
+            (word >> (16 * (i % 4))) as u16
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pixels_pick_each_colour_by_its_number() {
+        let colours = [0x7FFF, 0x1234, 0x0ACE, 0x5555];
+        let quad = ColourQuad::new(colours);
+        for low in 0..=255u8 {
+            for high in [0x00, 0xFF, 0xA5, 0x3C, low, !low] {
+                let pixels = quad.pixels(low, high);
+                for (i, &pixel) in pixels.iter().enumerate() {
+                    let bit = 7 - i;
+                    let number = (((high >> bit) & 1) << 1) | ((low >> bit) & 1);
+                    assert_eq!(
+                        pixel,
+                        colours[usize::from(number)],
+                        "{low:#x} {high:#x} {i}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn from_palette_reads_little_endian_colours_without_bit_15() {
+        let mut ram = [0u8; 64];
+        ram[24..32].copy_from_slice(&[0x34, 0x92, 0xFF, 0xFF, 0x00, 0x80, 0x01, 0x00]);
+        let quad = ColourQuad::from_palette(&ram, 3);
+        assert_eq!(quad.pixels(0x80, 0x40)[..2], [0x7FFF, 0x0000]);
+        assert_eq!(quad.pixels(0x00, 0x80)[0], 0x0000);
+        assert_eq!(quad.pixels(0x00, 0x00)[7], 0x1234);
+        assert_eq!(quad.pixels(0x01, 0x01)[7], 0x0001);
+    }
+}
