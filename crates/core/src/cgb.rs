@@ -19,6 +19,16 @@ pub const MODE_CGB: u8 = 2;
 
 /// HDMA5 bit 7 in `hdma_remaining`: set while no HBlank transfer is running.
 const HDMA_IDLE: u8 = 0x80;
+/// Kept in unused bits of `CgbState::key1` (which read 1 whatever they hold; no save-state
+/// field of their own): STOP mode has just begun, and what it will cut the PPU off from is
+/// decided after its first M-cycle (`Machine::stopped_cgb_output`).
+pub(crate) const KEY1_STOP_BEGUN: u8 = 0x02;
+/// In `key1`: STOP mode cut the PPU off from palette RAM until the wake-up (`ppu/stopped.rs`).
+pub(crate) const KEY1_STOP_PALETTES_CUT: u8 = 0x04;
+/// In `key1`: STOP mode cut the PPU off from VRAM until the wake-up (`ppu/stopped.rs`).
+pub(crate) const KEY1_STOP_VRAM_CUT: u8 = 0x08;
+/// Every STOP bit of `key1`.
+pub(crate) const KEY1_STOP_BITS: u8 = KEY1_STOP_BEGUN | KEY1_STOP_PALETTES_CUT | KEY1_STOP_VRAM_CUT;
 
 /// Everything the CGB adds, besides VRAM bank 1 and WRAM banks 2..=7 (in `HwState`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Pod, Zeroable, StateFields)]
@@ -31,7 +41,8 @@ pub struct CgbState {
     /// FF4C KEY0: bit 2 set = DMG compatibility mode. Writable only while the boot ROM is
     /// mapped.
     pub key0: u8,
-    /// FF4D KEY1: bit 0 = switch armed, bit 7 = double speed.
+    /// FF4D KEY1: bit 0 = switch armed, bit 7 = double speed. Bits 1-3, which read 1
+    /// whatever they hold, keep STOP mode's cut-off (`KEY1_STOP_BITS`).
     pub key1: u8,
     /// FF4F VBK: bit 0 selects the VRAM bank the CPU sees.
     pub vbk: u8,

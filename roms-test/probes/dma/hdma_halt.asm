@@ -12,80 +12,8 @@ INCLUDE "hardware.inc"
     TITLE "HDMA HALT"
     CGB_FLAG $C0
 
-SECTION "entry", ROM0[$100]
-    nop
-    jp Start
-
-SECTION "main", ROM0[$150]
-Start:
-    di
-    ld sp, $E000
-    call ResetStores
-    ld b, 1
-.case:
-    ld a, 144
-    call WaitLy
-    ld a, $C0
-    ldh [rHDMA1], a
-    xor a
-    ldh [rHDMA2], a
-    ld a, $80
-    ldh [rHDMA3], a
-    xor a
-    ldh [rHDMA4], a
-    ld a, $8F
-    ldh [rHDMA5], a
-    ld a, 10
-    call WaitLy
-    ld a, 10
-    add b
-    ldh [rLYC], a
-    ld a, STATF_LYC
-    ldh [rSTAT], a
-    ld a, IEF_STAT
-    ldh [rIE], a
-    xor a
-    ldh [rIF], a
-    halt
-    nop
-    ldh a, [rHDMA5]
-    ld c, a
-    ldh a, [rLY]
-    ld d, a
-    ld a, STATF_MODE00
-    ldh [rSTAT], a
-    xor a
-    ldh [rIF], a
-    halt
-    nop
-    ldh a, [rHDMA5]
-    ld e, a
-    xor a
-    ldh [rHDMA5], a
-    ldh [rSTAT], a
-    ldh [rIE], a
-    ldh [rIF], a
-    push de
-    ld a, c
-    call StoreNext
-    pop de
-    push de
-    ld a, d
-    call StoreNext
-    pop de
-    ld a, e
-    call StoreNext
-    inc b
-    ld a, b
-    cp 9
-    jr nz, .case
-    ld de, Title
-    ld c, 24
-    jp ProbeShow
+DEF DOUBLE_SPEED EQU 0
+INCLUDE "hdma_halt.inc"
 
 Title:
     db "HDMA HALT", 0
-
-INCLUDE "../../include/common.inc"
-INCLUDE "../../include/probe.inc"
-INCLUDE "../../include/cycle_sweep.inc"

@@ -11,67 +11,8 @@ INCLUDE "hardware.inc"
     TITLE "HDMA STOP"
     CGB_FLAG $C0
 
-SECTION "entry", ROM0[$100]
-    nop
-    jp Start
-
-SECTION "main", ROM0[$150]
-Start:
-    di
-    ld sp, $E000
-    call ResetStores
-    ld b, 0
-.case:
-    ld a, 144
-    call WaitLy
-    ld a, $C0
-    ldh [rHDMA1], a
-    xor a
-    ldh [rHDMA2], a
-    ld a, $80
-    ldh [rHDMA3], a
-    xor a
-    ldh [rHDMA4], a
-    ld a, $8F
-    ldh [rHDMA5], a
-    ld a, b
-    add 2
-    call WaitLy
-    ld a, b
-    bit 0, b
-    jr nz, .restart
-    add $10
-    jr .write
-.restart:
-    add $A0
-.write:
-    ldh [rHDMA5], a
-    ldh a, [rHDMA5]
-    call StoreNext
-    ld a, b
-    add 4
-    call WaitLy
-    ldh a, [rHDMA5]
-    call StoreNext
-    ; stopped for the next case (a stop write is harmless when none runs: a 1-block
-    ; general-purpose DMA at most, to where the next case writes anyway)
-    ldh a, [rHDMA5]
-    bit 7, a
-    jr nz, .idle
-    xor a
-    ldh [rHDMA5], a
-.idle:
-    inc b
-    ld a, b
-    cp 8
-    jr nz, .case
-    ld de, Title
-    ld c, 16
-    jp ProbeShow
+DEF DOUBLE_SPEED EQU 0
+INCLUDE "hdma_stop.inc"
 
 Title:
     db "HDMA STOP", 0
-
-INCLUDE "../../include/common.inc"
-INCLUDE "../../include/probe.inc"
-INCLUDE "../../include/cycle_sweep.inc"

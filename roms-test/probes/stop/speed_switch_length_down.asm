@@ -11,80 +11,8 @@ INCLUDE "hardware.inc"
     TITLE "SPSW LEN DOWN"
     CGB_FLAG $C0
 
-DEF STEPS EQU 16
-
-SECTION "entry", ROM0[$100]
-    nop
-    jp Start
-
-SECTION "main", ROM0[$150]
-Start:
-    di
-    ld sp, $E000
-    call ResetStores
-    xor a
-    ldh [rIE], a
-    ldh [rIF], a
-    ldh [rNR52], a
-    ld a, $80
-    ldh [rNR52], a
-    ld a, $FF
-    ldh [rNR51], a
-    ld a, $77
-    ldh [rNR50], a
-    ld b, 0
-.sweep:
-    call EnterDoubleSpeed
-    ldh [rDIV], a
-    ; the APU on again just after the DIV reset: the frame sequencer starts from step 0
-    ; wherever the boot left it
-    xor a
-    ldh [rNR52], a
-    ld a, $80
-    ldh [rNR52], a
-    ld a, 64 - 12
-    ldh [rNR21], a
-    ld a, $F0
-    ldh [rNR22], a
-    ld a, $C0
-    ldh [rNR24], a
-    ld c, b
-    inc c
-.wait:
-    dec c
-    jr z, .switch
-    REPT 4
-    ld a, 106
-    call DelayA
-    ENDR
-    jr .wait
-.switch:
-    ld a, 1
-    ldh [rKEY1], a
-    stop
-    ld hl, 0
-.poll:
-    ldh a, [rNR52]
-    inc hl
-    bit 1, a
-    jr nz, .poll
-    push hl
-    ld a, h
-    call StoreNext
-    pop hl
-    ld a, l
-    call StoreNext
-    inc b
-    ld a, b
-    cp STEPS
-    jr nz, .sweep
-    ld de, Title
-    ld c, 2 * STEPS
-    jp ProbeShow
+DEF DOWN EQU 1
+INCLUDE "speed_switch_length.inc"
 
 Title:
     db "SPSW LENGTH DOWN", 0
-
-INCLUDE "../../include/common.inc"
-INCLUDE "../../include/probe.inc"
-INCLUDE "../../include/cycle_sweep.inc"

@@ -2,6 +2,8 @@
 
 use super::tick::{DIV_APU_BIT, DIV_APU_BIT_DOUBLE_SPEED};
 use super::*;
+use crate::cgb::{KEY1_STOP_BEGUN, KEY1_STOP_BITS, KEY1_STOP_PALETTES_CUT, KEY1_STOP_VRAM_CUT};
+use crate::ppu::CutOff;
 
 /// M-cycles the CPU stays halted after STOP switches the speed (after DIV's reset), while
 /// the timer, PPU and APU run on at the new speed: 0x20000 clocks, exactly two turns of the
@@ -73,16 +75,70 @@ impl<'a> Machine<'a> {
         self.sync();
         self.hw.m_cycles += 1;
         if self.hw.cgb.is_cgb() {
+            let was_mode3 = self.hw.ppu.in_mode3();
             if self.hw.cgb.double_speed() {
                 self.tick_double_speed();
             } else {
                 self.tick_ppu::<4>();
                 self.hw.apu.tick(self.audio);
             }
+            if self.hw.cgb.key1 & KEY1_STOP_BITS != 0 {
+                self.stopped_cgb_output(was_mode3);
+            }
         }
         self.clock.synced_m_cycles = self.hw.m_cycles;
         self.set_full_tick_m_cycle(self.hw.m_cycles + 1);
         self.require_checks();
+    }
+
+    /// A stopped CGB's PPU after one more stopped M-cycle (`ppu/stopped.rs`). In the first,
+    /// STOP cuts it off from what the CPU can reach now (with the LCD on): one M-cycle after
+    /// its opcode's (SameBoy `enter_stop_mode`, probes `stop_lcd_*`). Later, what it outputs
+    /// cut off replaces its pixels, until the wake-up, which is now if a selected P1 line is
+    /// low (the CPU looks after this M-cycle).
+    #[cold]
+    fn stopped_cgb_output(&mut self, was_mode3: bool) {
+        let hw = &mut *self.hw;
+        let waking = hw.joypad.lines != 0x0F;
+        if hw.cgb.key1 & KEY1_STOP_BEGUN != 0 {
+            hw.cgb.key1 &= !KEY1_STOP_BEGUN;
+            if hw.ppu.lcdc & 0x80 != 0 && !waking {
+                if !hw.ppu.palette_locked() {
+                    hw.cgb.key1 |= KEY1_STOP_PALETTES_CUT;
+                }
+                if hw.ppu.cpu_can_access_vram() {
+                    hw.cgb.key1 |= KEY1_STOP_VRAM_CUT;
+                }
+            }
+            return;
+        }
+        let cut_off = if hw.cgb.key1 & KEY1_STOP_PALETTES_CUT != 0 {
+            CutOff::Palettes
+        } else {
+            CutOff::Vram
+        };
+        hw.ppu.black_out_stopped_pixels(
+            cut_off,
+            was_mode3,
+            waking,
+            video_memory!(hw),
+            &mut hw.interrupt_flag,
+            &mut self.screen,
+        );
+        if waking {
+            hw.cgb.key1 &= !KEY1_STOP_BITS;
+        }
+    }
+
+    /// What STOP mode does to the LCD as it begins (`ppu/stopped.rs`): a DMG's is blanked;
+    /// a CGB's PPU is cut off from what the CPU can reach after this M-cycle.
+    fn stop_lcd(&mut self) {
+        let hw = &mut *self.hw;
+        if hw.cgb.is_cgb() {
+            hw.cgb.key1 |= KEY1_STOP_BEGUN;
+        } else if hw.ppu.lcdc & 0x80 != 0 {
+            self.screen.blank_frame();
+        }
     }
 
     /// The STOP fast path: a stopped DMG with no P1 line low moves nothing but the clock, so
@@ -116,6 +172,7 @@ impl<'a> Machine<'a> {
         if !(hw.cgb.cgb_mode() && hw.cgb.key1 & 1 != 0) {
             // STOP resets the system counter like a DIV write.
             self.write_io(io::DIV, 0);
+            self.stop_lcd();
             return false;
         }
         // CGB speed switch (Pan Docs KEY1). Back to single speed at once; to double speed

@@ -53,6 +53,7 @@ mod objects;
 mod registers;
 mod schedule;
 mod span;
+mod stopped;
 mod tile_sel;
 mod window;
 
@@ -60,6 +61,7 @@ pub use boot_logo::write_boot_logo;
 pub(crate) use registers::ReadForecast;
 pub(crate) use schedule::is_saved_step;
 use schedule::{MODE3_STEPS, Step};
+pub use stopped::CutOff;
 
 const SCREEN_WIDTH: usize = crate::SCREEN_WIDTH;
 /// Dots per scanline.
