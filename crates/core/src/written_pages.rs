@@ -1,10 +1,13 @@
 //! Which pages of the large, rarely written memories in [`State`] may have been written
 //! since a host last asked ([`Core::take_written_pages`](crate::Core::take_written_pages)):
-//! the rewind capture then compares only those pages of the CGB's banked work RAM and of
-//! cartridge RAM (about five sixths of the state) instead of every byte each frame.
+//! the rewind capture then compares only those pages of the CGB's VRAM bank 1, its banked
+//! work RAM and of cartridge RAM (about seven eighths of the state) instead of every byte
+//! each frame.
 //!
 //! Only the slow write paths note them, with one OR of a constant (the fast path writes
-//! work RAM banks 0 and 1 and HRAM, which lie before the tracked part).
+//! work RAM banks 0 and 1 and HRAM, which lie before the tracked part). VRAM bank 1 is
+//! noted only where a write reaches it (VBK or a VRAM DMA selecting it), which a DMG never
+//! does.
 //! Whatever replaces the state as a whole (power-on, reset, a load, `Core::state_mut`, a
 //! battery load, a clone) marks every page.
 
@@ -15,19 +18,24 @@ use std::mem::offset_of;
 /// Bytes of `State` per page.
 pub const PAGE_BYTES: usize = 2048;
 
-/// Offset in `State` of the first tracked byte (the CGB's work RAM banks 2 to 7): pages
-/// before it are not tracked, so a host compares them always. VRAM lies before it: games
+/// Offset in `State` of the first tracked byte (the CGB's VRAM bank 1): pages before it
+/// are not tracked, so a host compares them always. VRAM bank 0 lies before it: games
 /// write it every frame on the slow path, where even one OR per write shows in the core's
-/// instruction count, and its 16 KiB compare fast.
-pub const TRACKED_FROM: usize = offset_of!(State, hw) + offset_of!(HwState, wram_banks);
+/// instruction count.
+pub const TRACKED_FROM: usize = offset_of!(State, hw) + offset_of!(HwState, vram_bank1);
 
 const HW_OFFSET: usize = offset_of!(State, hw);
+const VRAM_BANK1_FROM: usize = HW_OFFSET + offset_of!(HwState, vram_bank1);
 const WRAM_BANKS_FROM: usize = HW_OFFSET + offset_of!(HwState, wram_banks);
 const CART_RAM_FROM: usize = HW_OFFSET + offset_of!(HwState, cart_ram);
 
 const _: () = assert!(
     size_of::<State>() <= 128 * PAGE_BYTES,
     "a page bit per 2 KiB"
+);
+const _: () = assert!(
+    offset_of!(HwState, vram_bank1) + 0x2000 == offset_of!(HwState, wram_banks),
+    "the tracked part is VRAM bank 1, banked work RAM and cartridge RAM, in one piece"
 );
 const _: () = assert!(
     offset_of!(HwState, cart_ram) + crate::cart::CART_RAM_MAX == size_of::<HwState>(),
@@ -62,6 +70,12 @@ impl WrittenPages {
     #[inline(always)]
     pub(crate) fn note_wram_banks(&mut self) {
         self.0 |= pages(WRAM_BANKS_FROM, 0x6000);
+    }
+
+    /// Notes VRAM bank 1 (a write that reaches it: only a CGB selects it).
+    #[inline(always)]
+    pub(crate) fn note_vram_bank1(&mut self) {
+        self.0 |= pages(VRAM_BANK1_FROM, 0x2000);
     }
 
     /// Notes all of cartridge RAM (the mapper decides which byte a write reaches).

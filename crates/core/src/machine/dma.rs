@@ -101,7 +101,7 @@ impl<'a> Machine<'a> {
         let (source, dest, last) = self.hw.cgb.hdma_next_block();
         for offset in 0..16 {
             let byte = self.hdma_source_byte(source.wrapping_add(offset));
-            *vram_slot(self.hw, 0x8000 | (dest + offset)) = byte;
+            *vram_write_slot(self.hw, self.written, 0x8000 | (dest + offset)) = byte;
         }
         last
     }

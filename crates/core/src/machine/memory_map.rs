@@ -250,7 +250,7 @@ impl<'a> Machine<'a> {
             }
             0x8000..=0x9FFF => {
                 if !ppu_locks || hw.ppu.cpu_can_write_vram() {
-                    *vram_slot(hw, addr) = value;
+                    *vram_write_slot(hw, self.written, addr) = value;
                 }
             }
             0xA000..=0xBFFF => {
@@ -334,6 +334,23 @@ fn wram_block(hw: &HwState, addr: u16) -> &[u8] {
         }
     };
     &bank[start..start + len]
+}
+
+/// [`vram_slot`] for a write: one to bank 1 is noted in `written` (the rewind capture
+/// compares that bank only when written; a DMG never takes the branch).
+#[inline(always)]
+pub(super) fn vram_write_slot<'a>(
+    hw: &'a mut HwState,
+    written: &mut WrittenPages,
+    addr: u16,
+) -> &'a mut u8 {
+    let offset = usize::from(addr & 0x1FFF);
+    if hw.cgb.vbk & 1 == 0 {
+        &mut hw.vram[offset]
+    } else {
+        written.note_vram_bank1();
+        &mut hw.vram_bank1[offset]
+    }
 }
 
 /// The VRAM byte at `addr` (8000..=9FFF) in the bank VBK selects (VBK is written only in
