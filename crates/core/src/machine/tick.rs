@@ -48,6 +48,9 @@ impl<'a> Machine<'a> {
     /// those due in the next dot (`Bus::halt_wake_interrupts`). With that every DMG Mooneye
     /// acceptance test passes, including `intr_2_0_timing`, `vblank_stat_intr-GS` and
     /// `hblank_ly_scx_timing-GS`, and Mealybug's mid-line writes land on their pixel.
+    ///
+    /// Counted one M-cycle at a time even inside a quiet window: counting a step's ticks
+    /// once at its end measured dearer (docs/architecture.md, "chosen by measurement").
     #[inline(always)]
     pub(super) fn tick(&mut self) {
         if self.clock.count_tick() {
