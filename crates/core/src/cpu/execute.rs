@@ -563,9 +563,15 @@ fn daa(cpu: &mut CpuState) {
 /// HALT decides later than it fetches: a PPU request due within the next M-cycle already
 /// counts as pending (AGE `halt-m0-interrupt-dmgC-cgbBCE`, verified on
 /// DMG and CGB: mode 0 with SCX 0..=2 causes the HALT bug, with SCX 3..=7 it does not).
+///
+/// IME on works the same way: a request that rose during the HALT's own fetch (too late
+/// for that fetch's interrupt sample) or is due within the next M-cycle means no halt, and
+/// the next fetch dispatches it with the HALT bug's PC, so the handler returns to the HALT,
+/// which then halts for the next request. UNVERIFIED: SameBoy's `halt` does this (no halt,
+/// PC back on the HALT); it is the `EI; HALT` case above with IME already on.
 #[inline(always)]
 fn halt(cpu: &mut CpuState, bus: &mut impl Bus) {
-    if cpu.ime != 1 && bus.halt_bug_interrupts() != 0 {
+    if bus.halt_bug_interrupts() != 0 {
         cpu.halt_bug = 1;
     } else {
         cpu.set_mode(CpuMode::Halted);
