@@ -57,6 +57,15 @@ pub use tokens::{get_varint, max_token_len, put_varint, tokenize_diff, varint_le
 /// Token streams at most this long skip LZ4: it cannot win much on them and its hash-table
 /// reset alone costs more than the bytes saved.
 const LZ4_MIN_INPUT: usize = 96;
+/// After this many deltas in a row where LZ4 lost, a delta's LZ4 attempt is skipped ...
+const LZ4_LOSSES_BEFORE_SKIPPING: u32 = 8;
+/// ... for this many deltas (then tried again): each attempt clears LZ4's 8 KiB hash table
+/// and walks the stream, the costliest part of a capture on games whose deltas it rarely
+/// shrinks below their Huffman size, while games that copy memory around win often.
+const LZ4_SKIP: u32 = 16;
+/// Streams at least this long always try LZ4 (a large delta, e.g. memory copied around, is
+/// where it wins most, and the table reset is small beside it).
+const LZ4_ALWAYS_FROM: usize = 256;
 /// Token bytes a group must have seen before its statistics replace the flat code.
 const MIN_STATS_BYTES: u64 = 4096;
 
@@ -125,6 +134,10 @@ pub struct Encoder {
     use_hot: bool,
     use_counters: bool,
     use_mirror: bool,
+    /// Deltas in a row whose LZ4 attempt lost, and deltas left to skip the attempt for
+    /// (`LZ4_SKIP`); encoder-side only (a record's flags say how it is stored).
+    lz4_losses: u32,
+    lz4_skip: u32,
     /// Keyframe metadata being written, and its LZ4 block.
     meta: Vec<u8>,
     packed_meta: Vec<u8>,
@@ -154,6 +167,8 @@ impl Encoder {
             use_hot: true,
             use_counters: true,
             use_mirror: true,
+            lz4_losses: 0,
+            lz4_skip: 0,
             meta: Vec::with_capacity(MAX_META),
             packed_meta: Vec::with_capacity(lz4_flex::block::get_maximum_output_size(MAX_META)),
         }
@@ -350,7 +365,10 @@ impl Encoder {
         } else {
             usize::MAX
         };
-        if raw_len > LZ4_MIN_INPUT {
+        // Keyframes (no Huffman size) always try LZ4; deltas unless it keeps losing.
+        let try_lz4 = raw_len > LZ4_MIN_INPUT
+            && (huffman_bytes.is_none() || raw_len >= LZ4_ALWAYS_FROM || !self.skip_lz4());
+        if try_lz4 {
             put_varint(&mut self.record, raw_len as u64);
             let start = self.record.len();
             let bound = lz4_flex::block::get_maximum_output_size(raw_len);
@@ -368,7 +386,11 @@ impl Encoder {
             )
             .expect("output sized by get_maximum_output_size");
             let n = written + (start - prefix);
-            if n < best.0 {
+            let won = n < best.0;
+            if huffman_bytes.is_some() {
+                self.note_lz4_attempt(won);
+            }
+            if won {
                 self.record.truncate(start + written);
                 return FLAG_LZ4;
             }
@@ -382,6 +404,26 @@ impl Encoder {
         }
         self.record.extend_from_slice(&self.tokens);
         0
+    }
+
+    /// Whether this delta skips its LZ4 attempt (LZ4 kept losing: see `LZ4_SKIP`).
+    fn skip_lz4(&mut self) -> bool {
+        let skip = self.lz4_skip > 0;
+        self.lz4_skip = self.lz4_skip.saturating_sub(1);
+        skip
+    }
+
+    /// Counts a delta's LZ4 attempt towards skipping the next ones.
+    fn note_lz4_attempt(&mut self, won: bool) {
+        if won {
+            self.lz4_losses = 0;
+        } else {
+            self.lz4_losses += 1;
+            if self.lz4_losses >= LZ4_LOSSES_BEFORE_SKIPPING {
+                self.lz4_losses = LZ4_LOSSES_BEFORE_SKIPPING - 1;
+                self.lz4_skip = LZ4_SKIP;
+            }
+        }
     }
 
     fn finish(&mut self, flags: u8) -> &[u8] {
