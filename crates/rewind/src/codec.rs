@@ -98,6 +98,12 @@ pub enum DecodeError {
 /// positions, counters, mirror.
 const MAX_META: usize = TokenCode::BYTES + 1 + 3 * hot::MAX_HOT + 10 * (MAX_COUNTERS + 1) + 16;
 
+/// Worst-case Huffman-coded token stream for a state of `len` bytes (codes of at most
+/// `MAX_LEN` bits a byte).
+fn max_coded_len(len: usize) -> usize {
+    (max_token_len(len) * crate::huffman::MAX_LEN as usize).div_ceil(8) + 8
+}
+
 /// Worst-case record length for a state of `len` bytes.
 pub fn max_record_len(len: usize) -> usize {
     HEADER_LEN + 6 + MAX_META + 16 + lz4_flex::block::get_maximum_output_size(max_token_len(len))
@@ -106,6 +112,8 @@ pub fn max_record_len(len: usize) -> usize {
 /// Reusable buffers so that encoding a snapshot never allocates.
 pub struct Encoder {
     tokens: Vec<u8>,
+    /// The token stream Huffman-coded with `code` (deltas, once a code is learned).
+    coded: Vec<u8>,
     record: Vec<u8>,
     zeros: Vec<u8>,
     small_table: CompressTable,
@@ -147,6 +155,7 @@ impl Encoder {
     pub fn new(state_len: usize) -> Encoder {
         Encoder {
             tokens: Vec::with_capacity(max_token_len(state_len)),
+            coded: Vec::with_capacity(max_coded_len(state_len)),
             record: Vec::with_capacity(max_record_len(state_len)),
             zeros: vec![0; state_len],
             small_table: CompressTable::small(),
@@ -235,10 +244,13 @@ impl Encoder {
             self.counts.add(&self.tokens, self.hot.ends());
             None
         } else {
-            Some(
-                self.code
-                    .count_and_measure(&mut self.counts, &self.tokens, self.hot.ends()),
-            )
+            self.coded.clear();
+            Some(self.code.count_and_encode(
+                &mut self.counts,
+                &self.tokens,
+                self.hot.ends(),
+                &mut self.coded,
+            ))
         };
         self.record.clear();
         self.record.extend_from_slice(&[0, 0, 0]);
@@ -355,7 +367,6 @@ impl Encoder {
         let raw_len = self.tokens.len();
         let prefix = self.record.len();
         let mut best = (raw_len, 0u8);
-        let hot_ends = *self.hot.ends();
         let huffman_len = if let Some(bytes) = huffman_bytes {
             let n = bytes + varint_len(raw_len as u64);
             if n < best.0 {
@@ -399,7 +410,7 @@ impl Encoder {
         if best.1 == FLAG_HUFFMAN {
             debug_assert!(huffman_len < raw_len);
             put_varint(&mut self.record, raw_len as u64);
-            self.code.encode(&self.tokens, &hot_ends, &mut self.record);
+            self.record.extend_from_slice(&self.coded);
             return FLAG_HUFFMAN;
         }
         self.record.extend_from_slice(&self.tokens);
