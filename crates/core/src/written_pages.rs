@@ -1,7 +1,7 @@
 //! Which pages of the large, rarely written memories in [`State`] may have been written
 //! since a host last asked ([`Core::take_written_pages`](crate::Core::take_written_pages)):
 //! the rewind capture then compares only those pages of the CGB's VRAM bank 1, its banked
-//! work RAM and of cartridge RAM (about seven eighths of the state) instead of every byte
+//! work RAM and of cartridge RAM (about nine tenths of the state) instead of every byte
 //! each frame.
 //!
 //! Only the slow write paths note them, with one OR of a constant (the fast path writes

@@ -71,7 +71,7 @@ fn main() {
         let secs = frames_to_seconds(frames);
         let (a, b) = (every.stats(), k4.stats());
         println!(
-            "{:20} every {:6.2} KiB/s (keyframes {:3}, last {:5} B)  k4 {:6.2} KiB/s",
+            "{:20} every {:7.3} KiB/s (keyframes {:3}, last {:5} B)  k4 {:7.3} KiB/s",
             path.rsplit('/').next().unwrap_or(&path),
             a.bytes_written as f64 / secs / 1024.0,
             a.keyframes_written,

@@ -57,6 +57,15 @@ pub use tokens::{get_varint, max_token_len, put_varint, tokenize_diff, varint_le
 /// Token streams at most this long skip LZ4: it cannot win much on them and its hash-table
 /// reset alone costs more than the bytes saved.
 const LZ4_MIN_INPUT: usize = 96;
+/// After this many deltas in a row where LZ4 lost, a delta's LZ4 attempt is skipped ...
+const LZ4_LOSSES_BEFORE_SKIPPING: u32 = 8;
+/// ... for this many deltas (then tried again): each attempt clears LZ4's 8 KiB hash table
+/// and walks the stream, the costliest part of a capture on games whose deltas it rarely
+/// shrinks below their Huffman size, while games that copy memory around win often.
+const LZ4_SKIP: u32 = 16;
+/// Streams at least this long always try LZ4 (a large delta, e.g. memory copied around, is
+/// where it wins most, and the table reset is small beside it).
+const LZ4_ALWAYS_FROM: usize = 256;
 /// Token bytes a group must have seen before its statistics replace the flat code.
 const MIN_STATS_BYTES: u64 = 4096;
 
@@ -89,6 +98,12 @@ pub enum DecodeError {
 /// positions, counters, mirror.
 const MAX_META: usize = TokenCode::BYTES + 1 + 3 * hot::MAX_HOT + 10 * (MAX_COUNTERS + 1) + 16;
 
+/// Worst-case Huffman-coded token stream for a state of `len` bytes (codes of at most
+/// `MAX_LEN` bits a byte).
+fn max_coded_len(len: usize) -> usize {
+    (max_token_len(len) * crate::huffman::MAX_LEN as usize).div_ceil(8) + 8
+}
+
 /// Worst-case record length for a state of `len` bytes.
 pub fn max_record_len(len: usize) -> usize {
     HEADER_LEN + 6 + MAX_META + 16 + lz4_flex::block::get_maximum_output_size(max_token_len(len))
@@ -97,6 +112,8 @@ pub fn max_record_len(len: usize) -> usize {
 /// Reusable buffers so that encoding a snapshot never allocates.
 pub struct Encoder {
     tokens: Vec<u8>,
+    /// The token stream Huffman-coded with `code` (deltas, once a code is learned).
+    coded: Vec<u8>,
     record: Vec<u8>,
     zeros: Vec<u8>,
     small_table: CompressTable,
@@ -125,6 +142,10 @@ pub struct Encoder {
     use_hot: bool,
     use_counters: bool,
     use_mirror: bool,
+    /// Deltas in a row whose LZ4 attempt lost, and deltas left to skip the attempt for
+    /// (`LZ4_SKIP`); encoder-side only (a record's flags say how it is stored).
+    lz4_losses: u32,
+    lz4_skip: u32,
     /// Keyframe metadata being written, and its LZ4 block.
     meta: Vec<u8>,
     packed_meta: Vec<u8>,
@@ -134,6 +155,7 @@ impl Encoder {
     pub fn new(state_len: usize) -> Encoder {
         Encoder {
             tokens: Vec::with_capacity(max_token_len(state_len)),
+            coded: Vec::with_capacity(max_coded_len(state_len)),
             record: Vec::with_capacity(max_record_len(state_len)),
             zeros: vec![0; state_len],
             small_table: CompressTable::small(),
@@ -154,6 +176,8 @@ impl Encoder {
             use_hot: true,
             use_counters: true,
             use_mirror: true,
+            lz4_losses: 0,
+            lz4_skip: 0,
             meta: Vec::with_capacity(MAX_META),
             packed_meta: Vec::with_capacity(lz4_flex::block::get_maximum_output_size(MAX_META)),
         }
@@ -220,10 +244,13 @@ impl Encoder {
             self.counts.add(&self.tokens, self.hot.ends());
             None
         } else {
-            Some(
-                self.code
-                    .count_and_measure(&mut self.counts, &self.tokens, self.hot.ends()),
-            )
+            self.coded.clear();
+            Some(self.code.count_and_encode(
+                &mut self.counts,
+                &self.tokens,
+                self.hot.ends(),
+                &mut self.coded,
+            ))
         };
         self.record.clear();
         self.record.extend_from_slice(&[0, 0, 0]);
@@ -340,7 +367,6 @@ impl Encoder {
         let raw_len = self.tokens.len();
         let prefix = self.record.len();
         let mut best = (raw_len, 0u8);
-        let hot_ends = *self.hot.ends();
         let huffman_len = if let Some(bytes) = huffman_bytes {
             let n = bytes + varint_len(raw_len as u64);
             if n < best.0 {
@@ -350,7 +376,10 @@ impl Encoder {
         } else {
             usize::MAX
         };
-        if raw_len > LZ4_MIN_INPUT {
+        // Keyframes (no Huffman size) always try LZ4; deltas unless it keeps losing.
+        let try_lz4 = raw_len > LZ4_MIN_INPUT
+            && (huffman_bytes.is_none() || raw_len >= LZ4_ALWAYS_FROM || !self.skip_lz4());
+        if try_lz4 {
             put_varint(&mut self.record, raw_len as u64);
             let start = self.record.len();
             let bound = lz4_flex::block::get_maximum_output_size(raw_len);
@@ -368,7 +397,11 @@ impl Encoder {
             )
             .expect("output sized by get_maximum_output_size");
             let n = written + (start - prefix);
-            if n < best.0 {
+            let won = n < best.0;
+            if huffman_bytes.is_some() {
+                self.note_lz4_attempt(won);
+            }
+            if won {
                 self.record.truncate(start + written);
                 return FLAG_LZ4;
             }
@@ -377,11 +410,31 @@ impl Encoder {
         if best.1 == FLAG_HUFFMAN {
             debug_assert!(huffman_len < raw_len);
             put_varint(&mut self.record, raw_len as u64);
-            self.code.encode(&self.tokens, &hot_ends, &mut self.record);
+            self.record.extend_from_slice(&self.coded);
             return FLAG_HUFFMAN;
         }
         self.record.extend_from_slice(&self.tokens);
         0
+    }
+
+    /// Whether this delta skips its LZ4 attempt (LZ4 kept losing: see `LZ4_SKIP`).
+    fn skip_lz4(&mut self) -> bool {
+        let skip = self.lz4_skip > 0;
+        self.lz4_skip = self.lz4_skip.saturating_sub(1);
+        skip
+    }
+
+    /// Counts a delta's LZ4 attempt towards skipping the next ones.
+    fn note_lz4_attempt(&mut self, won: bool) {
+        if won {
+            self.lz4_losses = 0;
+        } else {
+            self.lz4_losses += 1;
+            if self.lz4_losses >= LZ4_LOSSES_BEFORE_SKIPPING {
+                self.lz4_losses = LZ4_LOSSES_BEFORE_SKIPPING - 1;
+                self.lz4_skip = LZ4_SKIP;
+            }
+        }
     }
 
     fn finish(&mut self, flags: u8) -> &[u8] {

@@ -543,23 +543,38 @@ impl TokenCode {
         bits.div_ceil(8)
     }
 
-    /// `counts.add(tokens, hot)` and `encoded_len(tokens, hot)` in one walk over the
-    /// stream (a capture needs both).
-    pub fn count_and_measure(
+    /// `counts.add(tokens, hot)` and `encode(tokens, hot, out)` in one walk over the stream
+    /// (a capture needs the statistics, and the coded stream whenever it is the smallest);
+    /// returns the coded length in bytes.
+    pub fn count_and_encode(
         &self,
         counts: &mut TokenCounts,
         tokens: &[u8],
         hot: &[usize; CLASSES],
+        out: &mut Vec<u8>,
     ) -> usize {
-        let mut bits = 0usize;
+        let start = out.len();
+        let mut acc = 0u64;
+        let mut n = 0u32;
         for_each_byte(tokens, hot, |b, context| {
             let count = &mut counts.counts[context][usize::from(b)];
             *count = count.saturating_add(1);
-            bits += usize::from(self.codes[context].lengths[usize::from(b)]);
+            let code = &self.codes[context];
+            let len = u32::from(code.lengths[usize::from(b)]);
+            acc = (acc << len) | u64::from(code.codes[usize::from(b)]);
+            n += len;
+            while n >= 8 {
+                n -= 8;
+                out.push((acc >> n) as u8);
+            }
         });
-        bits.div_ceil(8)
+        if n > 0 {
+            out.push((acc << (8 - n)) as u8);
+        }
+        out.len() - start
     }
 
+    #[cfg(test)]
     pub fn encode(&self, tokens: &[u8], hot: &[usize; CLASSES], out: &mut Vec<u8>) {
         let mut acc = 0u64;
         let mut n = 0u32;
@@ -757,6 +772,12 @@ mod tests {
         let mut bits = Vec::new();
         code.encode(&tokens, &hot, &mut bits);
         assert_eq!(bits.len(), code.encoded_len(&tokens, &hot));
+        // The capture's one walk: the same bits after a prefix, and the same statistics.
+        let mut both = vec![0xAA];
+        let mut recounted = TokenCounts::default();
+        let len = code.count_and_encode(&mut recounted, &tokens, &hot, &mut both);
+        assert_eq!((len, &both[1..]), (bits.len(), &bits[..]));
+        assert!(recounted.counts == counts.counts);
         assert!(
             bits.len() < tokens.len() * 3 / 5,
             "{} of {}",
