@@ -470,8 +470,9 @@ impl PpuState {
                 self.pay(1, bus);
             }
             if self.step_is_mode3() {
+                // The dots after the write's stay owed: every caller settles next
+                // (`tick_slow`'s `advance_dots`, `delay_one_dot`'s `pay`).
                 self.write_register_now(reg, value, bus.interrupt_flag);
-                self.pay(self.fifo_lag, bus);
                 return;
             }
         }
