@@ -1,6 +1,7 @@
 //! The colour counterpart of the DMG drain (`lazy.rs`): the background FIFO's remaining
 //! pixels go out at once on a CGB (either colour mode), while the CGB fetcher finishes its
-//! tile and pushes it at the last dot.
+//! tile and pushes it at the last dot; and the CGB's spans of whole tiles
+//! (`draw_colour_tiles`, for `span.rs`), which the same reasons make exact.
 //!
 //! `mode3_drain_length` decides when this is exact; it holds for both pipelines because
 //! nothing that decides a pixel can change within a span:
