@@ -1,6 +1,7 @@
 //! The colour counterpart of the DMG drain (`lazy.rs`): the background FIFO's remaining
 //! pixels go out at once on a CGB (either colour mode), while the CGB fetcher finishes its
-//! tile and pushes it at the last dot.
+//! tile and pushes it at the last dot; and the CGB's spans of whole tiles
+//! (`draw_colour_tiles`, for `span.rs`), which the same reasons make exact.
 //!
 //! `mode3_drain_length` decides when this is exact; it holds for both pipelines because
 //! nothing that decides a pixel can change within a span:
@@ -35,12 +36,8 @@ pub(super) struct BackgroundColours<'a> {
     /// Compatibility mode: each colour number's shade through BGP (colour 0's for all of
     /// them while LCDC bit 0 blanks the background).
     shades: Shades,
-    /// CGB mode: the background palettes decoded so far (bit p for palette p, in
-    /// `quads[p]`); a span's tiles mostly share one or two.
-    decoded: u8,
-    /// The colours of each colour number: in CGB mode per palette, as `decoded` says; in
-    /// compatibility mode, `quads[0]`: the shades coloured through background palette 0.
-    quads: [ColourQuad; 8],
+    /// Compatibility mode: the shades coloured through background palette 0.
+    compatibility: ColourQuad,
 }
 
 impl BackgroundColours<'_> {
@@ -50,7 +47,7 @@ impl BackgroundColours<'_> {
     /// `attributes`; in compatibility mode it is the shade BGP gives, coloured through
     /// background palette 0. The one source of background colours for the spans.
     #[inline(always)]
-    pub(super) fn row(&mut self, low: u8, high: u8, attributes: u8) -> (u64, [u16; 8]) {
+    pub(super) fn row(&self, low: u8, high: u8, attributes: u8) -> (u64, [u16; 8]) {
         let numbers = if self.cgb_mode {
             self.numbers_in::<true>(low, high)
         } else {
@@ -73,17 +70,12 @@ impl BackgroundColours<'_> {
 
     /// `row`'s colours for each colour number, for a tile with `attributes`.
     #[inline(always)]
-    pub(super) fn quad(&mut self, attributes: u8) -> ColourQuad {
-        if !self.cgb_mode {
-            return self.quads[0];
+    pub(super) fn quad(&self, attributes: u8) -> ColourQuad {
+        if self.cgb_mode {
+            ColourQuad::from_palette(self.palettes, attributes & ATTRIBUTE_PALETTE)
+        } else {
+            self.compatibility
         }
-        let palette = attributes & ATTRIBUTE_PALETTE;
-        let bit = 1 << palette;
-        if self.decoded & bit == 0 {
-            self.decoded |= bit;
-            self.quads[usize::from(palette)] = ColourQuad::from_palette(self.palettes, palette);
-        }
-        self.quads[usize::from(palette)]
     }
 }
 
@@ -167,7 +159,7 @@ impl PpuState {
     /// the few object pixels that win over it.
     pub(super) fn draw_colour_span(&self, discarded: u8, length: u8, bus: &mut Ctx) {
         let cgb = bus.cgb;
-        let mut background = self.background_colours(bg_palettes(cgb));
+        let background = self.background_colours(bg_palettes(cgb));
         let (numbers, mut colours) =
             background.row(self.bg_fifo_low, self.bg_fifo_high, self.bg_fifo_attributes);
         let (low, high) = self.shown_background(self.bg_fifo_low, self.bg_fifo_high);
@@ -245,7 +237,7 @@ impl PpuState {
         let map_row = super::fetcher::map_address(entry & 0x80, y);
         let mut column = entry;
         let tile_sel = u8::from(self.lcdc & LCDC_TILE_DATA != 0);
-        let mut background = self.background_colours(bg_palettes(bus.cgb));
+        let background = self.background_colours(bg_palettes(bus.cgb));
         let (vram, vram_bank1) = (bus.vram, bus.vram_bank1);
         let (mut low, mut high) = (self.bg_fifo_low, self.bg_fifo_high);
         let mut attributes = self.bg_fifo_attributes;
@@ -278,18 +270,38 @@ impl PpuState {
                 )
             }
         };
+        // Within a span a map entry's tile and attributes decide its row (VRAM, the row
+        // source and LCDC bit 4 cannot change), so an entry like the previous one (blank
+        // space, a run of one tile) is that row again: only a new entry is fetched and
+        // expanded. The FIFO's tile is expanded first (`expanded` false), its entry unknown.
+        let mut fetched_entry = u32::MAX;
+        let mut expanded = false;
+        let (mut numbers, mut colours) = (0, [0; 8]);
         let rows = numbers_out.as_chunks_mut::<8>().0.iter_mut();
         for (out, out_rgb) in rows.zip(rgb_out.as_chunks_mut::<8>().0) {
-            if CGB_MODE && attributes & ATTRIBUTE_PALETTE != palette {
-                palette = attributes & ATTRIBUTE_PALETTE;
-                quad = background.quad(attributes);
+            if !expanded {
+                expanded = true;
+                if CGB_MODE && attributes & ATTRIBUTE_PALETTE != palette {
+                    palette = attributes & ATTRIBUTE_PALETTE;
+                    quad = background.quad(attributes);
+                }
+                numbers = background.numbers_in::<CGB_MODE>(low, high);
+                colours = quad.pixels(low, high);
             }
-            *out = background.numbers_in::<CGB_MODE>(low, high).to_le_bytes();
-            *out_rgb = quad.pixels(low, high);
+            *out = numbers.to_le_bytes();
+            *out_rgb = colours;
             let map = map_row + usize::from(column & 0x1F);
             column = column.wrapping_add(1);
-            attributes = if CGB_MODE { vram_bank1[map] } else { 0 };
-            let (address, low_half) = cgb_tile_address(vram[map], tile_sel, y, attributes);
+            let tile = vram[map];
+            let next_attributes = if CGB_MODE { vram_bank1[map] } else { 0 };
+            let entry = u32::from(u16::from_le_bytes([tile, next_attributes]));
+            if entry == fetched_entry {
+                continue;
+            }
+            fetched_entry = entry;
+            expanded = false;
+            attributes = next_attributes;
+            let (address, low_half) = cgb_tile_address(tile, tile_sel, y, attributes);
             let bank = tile_bank(attributes, vram, vram_bank1);
             let (fetched_low, fetched_high) = (bank[address], bank[address | 1]);
             if low_half {
@@ -337,22 +349,23 @@ impl PpuState {
     ) -> BackgroundColours<'a> {
         let cgb_mode = self.colour_mode == MODE_CGB;
         let enabled = self.lcdc & LCDC_BG_ENABLE != 0;
-        let mut quads = [ColourQuad::default(); 8];
-        if !cgb_mode {
+        let compatibility = if cgb_mode {
+            // Not used: CGB mode's colours come from each tile's palette.
+            ColourQuad::new([0; 4])
+        } else {
             // Compatibility mode blanks the background to colour 0 while LCDC bit 0 is clear.
             let shade = |colour: u8| {
                 let colour = if enabled { colour } else { 0 };
                 (self.bgp >> (2 * colour)) & 3
             };
             let palette0 = palette_colours(bg_palettes, 0);
-            quads[0] = ColourQuad::new([0, 1, 2, 3].map(|c| palette0[usize::from(shade(c))]));
-        }
+            ColourQuad::new([0, 1, 2, 3].map(|c| palette0[usize::from(shade(c))]))
+        };
         BackgroundColours {
             cgb_mode,
             palettes: bg_palettes,
             shades: Shades::new(self.bgp, enabled),
-            decoded: 0,
-            quads,
+            compatibility,
         }
     }
 
