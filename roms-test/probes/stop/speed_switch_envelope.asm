@@ -11,6 +11,7 @@ INCLUDE "hardware.inc"
 
 DEF DOWN EQU 0
 DEF MEASURE EQU 1
+DEF FINE_REPS EQU 0
 INCLUDE "speed_switch_length.inc"
 
 Title:

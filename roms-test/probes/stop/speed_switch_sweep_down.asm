@@ -9,6 +9,7 @@ INCLUDE "hardware.inc"
 
 DEF DOWN EQU 1
 DEF MEASURE EQU 2
+DEF FINE_REPS EQU 0
 INCLUDE "speed_switch_length.inc"
 
 Title:
