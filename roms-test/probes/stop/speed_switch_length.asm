@@ -12,6 +12,8 @@ INCLUDE "hardware.inc"
     CGB_FLAG $C0
 
 DEF DOWN EQU 0
+DEF MEASURE EQU 0
+DEF FINE_REPS EQU 0
 INCLUDE "speed_switch_length.inc"
 
 Title:
