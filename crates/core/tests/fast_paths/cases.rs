@@ -31,8 +31,9 @@ const REQUIRED_SOURCES: [&str; 3] = ["poll_loops.asm", "ly_polls.asm", "oam_dma.
 /// without the LCD (at double speed too); palette writes across mode 3's edges meet lazy
 /// mode 3 and the quiet windows through mode 0's first steps (`PpuState::palette_locked`),
 /// and palette reads there the PPU's catch-up on a slow read (`cpu_read_slow`); a DMG's
-/// STOP (no button comes here, so it stays stopped) takes the STOP skip.
-const PROBES: [&str; 7] = [
+/// STOP (no button comes here, so it stays stopped) takes the STOP skip; open-bus reads
+/// of cartridge RAM take the data reads' fast and slow paths (`Bus::read_after_fetch`).
+const PROBES: [&str; 9] = [
     "probes/dma/hdma_readback.asm",
     "probes/dma/hdma_lcd_off.asm",
     "probes/dma/hdma_lcd_off_2x.asm",
@@ -40,6 +41,8 @@ const PROBES: [&str; 7] = [
     "probes/palette/bcpd_mode3_2x.asm",
     "probes/palette/bcpd_read_mode3_2x.asm",
     "probes/stop/stop_wake_dmg.asm",
+    "probes/bus/open_bus_mbc3.asm",
+    "probes/bus/open_bus_mbc3_ds.asm",
 ];
 
 /// Every `roms-test/*.asm`, the probes of [`PROBES`] and the demo, on the model their header asks for, and the
