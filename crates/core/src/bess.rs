@@ -646,7 +646,8 @@ fn io_registers(state: &State) -> [u8; 0x80] {
         io[0x69] = palette_byte(&cgb.bg_palettes, cgb.bcps);
         io[0x6A] = cgb.ocps;
         io[0x6B] = palette_byte(&cgb.obj_palettes, cgb.ocps);
-        io[0x6C] = cgb.opri;
+        // The priority mode (a later write's read-back value is not kept).
+        io[0x6C] = cgb.opri & 1;
         io[0x70] = cgb.svbk;
         io[0x72..0x76].copy_from_slice(&[cgb.ff72, cgb.ff73, cgb.ff74, cgb.ff75]);
     }

@@ -10,6 +10,13 @@ pub trait Bus {
     fn read(&mut self, addr: u16) -> u8;
     /// One M-cycle that writes `value` to `addr`.
     fn write(&mut self, addr: u16, value: u8);
+    /// `read` of a data operand at `addr` by an instruction whose previous M-cycle
+    /// fetched the byte at `pc - 1` (its opcode or last immediate): what the data bus
+    /// still carries if nothing drives it at `addr` (`Machine::open_bus`).
+    fn read_after_fetch(&mut self, addr: u16, pc: u16) -> u8 {
+        let _ = pc;
+        self.read(addr)
+    }
     /// `read` of 0xFF00 + `low` (LDH), which a bus can tell apart from ROM and work RAM
     /// without looking.
     fn read_high(&mut self, low: u8) -> u8 {

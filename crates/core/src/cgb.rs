@@ -52,7 +52,8 @@ pub struct CgbState {
     pub bcps: u8,
     pub ocps: u8,
     /// FF6C OPRI: bit 0 set = objects overlap by X (DMG style), clear = by OAM index.
-    /// Writable only while the boot ROM is mapped.
+    /// Writable only while the boot ROM is mapped; bit 1 set when a later write (which
+    /// reads back but changes nothing) left the other value.
     pub opri: u8,
     /// FF51..=FF54 HDMA1-4: source and destination counters (low 4 bits ignored). The
     /// destination keeps all 16 bits although only bits 4..=12 address VRAM: a transfer
@@ -176,7 +177,10 @@ impl CgbState {
             // Compatibility mode: bank 0, still readable (Mooneye `boot_hwio-C`).
             io::VBK => self.vbk | 0xFE,
             io::HDMA5 if cgb => self.hdma_remaining,
-            io::RP if cgb => self.rp | 0x3C | 0x02,
+            // Bits 1-3 and 5 read 1 (bit 1: no infrared light); bit 4 reads 0 on the CGB-E
+            // (UNVERIFIED: SameBoy's, which reads 1 there on earlier revisions; Pan Docs
+            // names only bits 0, 1, 6 and 7).
+            io::RP if cgb => self.rp | 0x2E,
             // The index registers stay readable in compatibility mode, as the boot ROM
             // left them (Mooneye `boot_hwio-C`: C8 and D0); the data registers read FF.
             io::BCPS => self.bcps | 0x40,
@@ -195,7 +199,7 @@ impl CgbState {
                     self.obj_palettes[usize::from(self.ocps & 0x3F)]
                 }
             }
-            io::OPRI if cgb => self.opri | 0xFE,
+            io::OPRI if cgb => (self.opri ^ (self.opri >> 1)) & 1 | 0xFE,
             io::SVBK if cgb => self.svbk | 0xF8,
             0x72 => self.ff72,
             0x73 => self.ff73,
@@ -252,9 +256,10 @@ impl CgbState {
             // The boot ROM sets the priority mode and locks it: once it is unmapped, writes
             // have no effect (Pan Docs "OPRI"; Matt Currie found the register's purpose by
             // writing it before the boot ROM locked it, cgb-acid2 issue 1). UNVERIFIED: what
-            // a post-boot write reads back; here the locked mode.
+            // a post-boot write reads back; here its value (SameBoy's), kept in bit 1 as its
+            // difference from the locked mode in bit 0.
             io::OPRI if boot_rom_mapped => self.opri = value & 1,
-            io::OPRI if cgb => {}
+            io::OPRI if cgb => self.opri = (self.opri & 1) | ((value ^ self.opri) & 1) << 1,
             io::SVBK if cgb => self.svbk = value & 7,
             0x72 => self.ff72 = value,
             0x73 => self.ff73 = value,
@@ -365,8 +370,12 @@ mod tests {
         let mut cgb = CgbState::power_on(MODE_CGB);
         assert!(cgb.write(io::OPRI, 1, true, false));
         assert_eq!(cgb.read(io::OPRI, false), Some(0xFF));
-        // Boot ROM unmapped: the write is taken (no other register answers) and ignored.
+        // Boot ROM unmapped: the write is taken (no other register answers) and reads back,
+        // but the mode stays.
         assert!(cgb.write(io::OPRI, 0, false, false));
+        assert_eq!(cgb.opri & 1, 1);
+        assert_eq!(cgb.read(io::OPRI, false), Some(0xFE));
+        assert!(cgb.write(io::OPRI, 1, false, false));
         assert_eq!(cgb.opri, 1);
         assert_eq!(cgb.read(io::OPRI, false), Some(0xFF));
         // Compatibility mode: the register reads FF and ignores writes as well.

@@ -30,12 +30,9 @@ pub(super) fn update_offsets(mbc: &mut MbcState) {
     mbc.ram_offset = 0;
 }
 
-pub(super) fn read_ram(mbc: &MbcState, ram: &[u8; CART_RAM_MAX], addr: u16) -> u8 {
-    if mbc.ramg != 0 {
-        ram[usize::from(addr) & RAM_MASK] | 0xF0
-    } else {
-        0xFF
-    }
+/// `None` (open bus) while disabled.
+pub(super) fn read_ram(mbc: &MbcState, ram: &[u8; CART_RAM_MAX], addr: u16) -> Option<u8> {
+    (mbc.ramg != 0).then(|| ram[usize::from(addr) & RAM_MASK] | 0xF0)
 }
 
 pub(super) fn write_ram(

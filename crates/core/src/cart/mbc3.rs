@@ -96,15 +96,24 @@ fn selected_rtc_register(rom: &Rom, mbc: &MbcState) -> Option<Option<usize>> {
     Some((rom.header.has_rtc && index <= DAYS_HIGH).then_some(index))
 }
 
-pub(super) fn read_ram(rom: &Rom, mbc: &MbcState, ram: &[u8; CART_RAM_MAX], addr: u16) -> u8 {
+/// `None` (open bus) while disabled, for a clock register number with no register
+/// ($0D-$0F), and without RAM. RAMB $04-$07 on a plain MBC3 with a clock reads $FF: SameBoy
+/// drives that value (UNVERIFIED).
+pub(super) fn read_ram(
+    rom: &Rom,
+    mbc: &MbcState,
+    ram: &[u8; CART_RAM_MAX],
+    addr: u16,
+) -> Option<u8> {
     if mbc.ramg == 0 {
-        return 0xFF;
+        return None;
     }
     match selected_rtc_register(rom, mbc) {
         // Stored masked already; masking again keeps a corrupt state's extra bits invisible.
-        Some(Some(index)) => mbc.rtc_latched[index] & VALID_BITS[index],
-        Some(None) => 0xFF,
-        None => rom.read_banked_ram(mbc, ram, addr, !ram_bank_missing(rom, mbc)),
+        Some(Some(index)) => Some(mbc.rtc_latched[index] & VALID_BITS[index]),
+        Some(None) => None,
+        None if ram_bank_missing(rom, mbc) => Some(0xFF),
+        None => rom.read_banked_ram(mbc, ram, addr, true),
     }
 }
 

@@ -317,11 +317,27 @@ impl Rom {
         }
     }
 
-    /// CPU read of 0xA000..=0xBFFF. Disabled or absent RAM reads $FF (open bus, pulled up).
-    /// `now` is unused: the CPU reads the latched clock registers, which do not run.
+    /// CPU read of 0xA000..=0xBFFF, with $FF where nothing drives the data bus (what
+    /// [`Rom::read_ram_driven`] answers `None` for). `now` is unused: the CPU reads the
+    /// latched clock registers, which do not run.
     #[inline]
     #[doc(hidden)]
     pub fn read_ram(&self, mbc: &MbcState, ram: &[u8; CART_RAM_MAX], addr: u16, _now: u64) -> u8 {
+        self.read_ram_driven(mbc, ram, addr).unwrap_or(0xFF)
+    }
+
+    /// CPU read of 0xA000..=0xBFFF: the byte the cartridge drives onto the data bus, or
+    /// `None` where it drives nothing and the CPU reads the open bus (what the bus last
+    /// carried, `Machine::open_bus`): RAM disabled, absent, or an MBC3 clock register
+    /// number with no register ($0D-$0F). UNVERIFIED beyond SameBoy (`read_mbc_ram`): Pan
+    /// Docs only says such reads usually give $FF.
+    #[inline]
+    pub(crate) fn read_ram_driven(
+        &self,
+        mbc: &MbcState,
+        ram: &[u8; CART_RAM_MAX],
+        addr: u16,
+    ) -> Option<u8> {
         match self.header.mbc_kind {
             MbcKind::RomOnly => self.read_banked_ram(mbc, ram, addr, true),
             MbcKind::Mbc1 | MbcKind::Mbc5 => self.read_banked_ram(mbc, ram, addr, mbc.ramg != 0),
@@ -409,7 +425,8 @@ impl Rom {
         }
     }
 
-    /// Reads RAM banked by `mbc.ram_offset`, shared by the mappers whose RAM is plain.
+    /// Reads RAM banked by `mbc.ram_offset`, shared by the mappers whose RAM is plain:
+    /// `None` (open bus) when disabled or absent.
     #[inline]
     fn read_banked_ram(
         &self,
@@ -417,12 +434,8 @@ impl Rom {
         ram: &[u8; CART_RAM_MAX],
         addr: u16,
         enabled: bool,
-    ) -> u8 {
-        if enabled && self.header.ram_bytes != 0 {
-            ram[self.ram_index(mbc, addr)]
-        } else {
-            0xFF
-        }
+    ) -> Option<u8> {
+        (enabled && self.header.ram_bytes != 0).then(|| ram[self.ram_index(mbc, addr)])
     }
 
     #[inline]

@@ -42,6 +42,10 @@ impl<O: StepObserver> Bus for Observed<'_, '_, O> {
         self.machine.read(addr)
     }
     #[inline(always)]
+    fn read_after_fetch(&mut self, addr: u16, pc: u16) -> u8 {
+        self.machine.read_after_fetch(addr, pc)
+    }
+    #[inline(always)]
     fn write(&mut self, addr: u16, value: u8) {
         self.stop |= self.observer.write(addr, value);
         self.machine.write(addr, value);

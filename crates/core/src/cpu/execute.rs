@@ -124,7 +124,8 @@ impl Loc8 {
                 if addr.is_high() {
                     bus.read_high(address as u8)
                 } else {
-                    bus.read(address)
+                    // Every such read follows the fetch of the byte before `cpu.pc`.
+                    bus.read_after_fetch(address, cpu.pc)
                 }
             }
         }

@@ -19,6 +19,23 @@ impl Bus for Machine<'_> {
         self.tick();
         self.cpu_read(addr)
     }
+    /// As `read` (`cpu_read`'s fast paths, then its slow path); only a read of cartridge RAM
+    /// looks at `pc`, as it may meet the open bus.
+    #[inline(always)]
+    fn read_after_fetch(&mut self, addr: u16, pc: u16) -> u8 {
+        self.tick();
+        if addr < self.windows.end {
+            debug_assert!(self.hw.dma.active == 0 && self.hw.boot_rom_mapped == 0);
+            return self.rom_window_byte(addr);
+        }
+        if let Some(value) = self.ram_fast_read(addr) {
+            return value;
+        }
+        if addr & 0xE000 == 0xA000 {
+            return self.cpu_read_cart_ram_after_fetch(addr, pc.wrapping_sub(1));
+        }
+        self.cpu_read_slow(addr)
+    }
     #[inline(always)]
     fn write(&mut self, addr: u16, value: u8) {
         self.tick();

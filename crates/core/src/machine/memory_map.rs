@@ -138,14 +138,65 @@ impl<'a> Machine<'a> {
         self.read_mapped(addr)
     }
 
+    /// `cpu_read_slow` of `addr` in cartridge RAM by a read that follows the CPU's fetch of
+    /// `fetched` (`Bus::read_after_fetch`), which the open bus may still carry (`open_bus`).
+    #[cold]
+    #[inline(never)]
+    pub(super) fn cpu_read_cart_ram_after_fetch(&mut self, addr: u16, fetched: u16) -> u8 {
+        self.open_bus_fetch = Some(fetched);
+        let value = self.cpu_read_slow(addr);
+        self.open_bus_fetch = None;
+        value
+    }
+
+    /// What a CPU read gets where nothing drives the data bus: the byte the bus carried
+    /// last, while it holds it. That bus is the cartridge's: ROM and cartridge RAM, and on
+    /// a DMG work RAM too (the CGB gives work RAM a bus of its own). SameBoy lets it hold
+    /// a byte for 12 ticks of 8 MHz (1.5 M-cycles at normal speed, 3 at double speed) and
+    /// then read $FF; an access that itself met the open bus leaves it as it was. So a data
+    /// read right after the CPU's fetch of an operand or opcode from the cartridge sees
+    /// that byte (`ld a,[hl]` reads $7E, `ld a,[$A000]` reads $A0), at either speed; the
+    /// machine keeps nothing and takes the byte from the fetch the CPU names. Reads with no
+    /// such fetch just before (`pop`, `ret`, a fetch or a DMA read meeting the open bus)
+    /// read $FF: what they would see after a read that met the open bus, or an idle
+    /// M-cycle, at normal speed. UNVERIFIED (SameBoy's model; its author calls it naive,
+    /// and cartridges differ), and at double speed such reads may see an older byte in
+    /// SameBoy.
+    fn open_bus(&self) -> u8 {
+        let Some(fetched) = self.open_bus_fetch else {
+            return 0xFF;
+        };
+        let hw = &*self.hw;
+        match fetched {
+            0x0000..=0x7FFF => self.rom_byte(fetched),
+            // A fetch that met the open bus itself left the bus decaying: $FF.
+            0xA000..=0xBFFF => self
+                .rom
+                .read_ram_driven(&hw.mbc, &hw.cart_ram, fetched)
+                .unwrap_or(0xFF),
+            0xC000..=0xFDFF if !hw.cgb.is_cgb() => wram_block(hw, fetched)[0],
+            // VRAM and (on a CGB) work RAM have buses of their own; HRAM and I/O are inside
+            // the CPU. (Code in a DMG's OAM, which is on the cartridge bus, is not followed.)
+            _ => 0xFF,
+        }
+    }
+
+    /// The boot ROM or cartridge ROM byte at `addr` (0x0000..=0x7FFF).
+    fn rom_byte(&self, addr: u16) -> u8 {
+        let hw = &*self.hw;
+        if addr <= 0x08FF
+            && hw.boot_rom_mapped != 0
+            && let Some(byte) = self.boot_rom.and_then(|boot| boot.read(addr))
+        {
+            return byte;
+        }
+        self.rom.read(&hw.mbc, addr)
+    }
+
     pub(super) fn read_mapped(&mut self, addr: u16) -> u8 {
         let hw = &*self.hw;
         match addr {
-            0x0000..=0x08FF if hw.boot_rom_mapped != 0 => self
-                .boot_rom
-                .and_then(|boot| boot.read(addr))
-                .unwrap_or_else(|| self.rom.read(&hw.mbc, addr)),
-            0x0000..=0x7FFF => self.rom.read(&hw.mbc, addr),
+            0x0000..=0x7FFF => self.rom_byte(addr),
             0x8000..=0x9FFF => {
                 if hw.ppu.cpu_can_access_vram() {
                     *vram_slot(self.hw, addr)
@@ -153,7 +204,10 @@ impl<'a> Machine<'a> {
                     0xFF
                 }
             }
-            0xA000..=0xBFFF => self.rom.read_ram(&hw.mbc, &hw.cart_ram, addr, hw.m_cycles),
+            0xA000..=0xBFFF => self
+                .rom
+                .read_ram_driven(&hw.mbc, &hw.cart_ram, addr)
+                .unwrap_or_else(|| self.open_bus()),
             0xC000..=0xFDFF => *wram_slot(self.hw, addr),
             0xFE00..=0xFE9F => {
                 if hw.ppu.cpu_can_access_oam() {
@@ -162,12 +216,17 @@ impl<'a> Machine<'a> {
                     0xFF
                 }
             }
-            // DMG: the unusable area reads 0 while OAM is reachable (Mooneye `bits/mem_oam`).
+            // The unusable area, while OAM is reachable: 0 on a DMG (Mooneye `bits/mem_oam`);
+            // on a CGB (revision E) the high nibble of the address's low byte, twice (Pan
+            // Docs, "FEA0-FEFF range"; SameBoy's CGB-E).
             0xFEA0..=0xFEFF => {
-                if hw.ppu.cpu_can_access_oam() {
-                    0x00
-                } else {
+                if !hw.ppu.cpu_can_access_oam() {
                     0xFF
+                } else if hw.cgb.is_cgb() {
+                    let low = addr as u8;
+                    (low & 0xF0) | (low >> 4)
+                } else {
+                    0x00
                 }
             }
             0xFF00..=0xFF7F => self.read_io(addr as u8),

@@ -118,6 +118,9 @@ pub(crate) struct Machine<'a> {
     /// The last jump target found not to start a skippable polling loop, so that its
     /// iterations do not each take the run loop's checks (`poll_loop`).
     not_a_poll_loop: u16,
+    /// While a CPU read of cartridge RAM runs: the address the CPU fetched in the M-cycle
+    /// before, if it said (`Bus::read_after_fetch`), for `open_bus`.
+    open_bus_fetch: Option<u16>,
 }
 
 impl Drop for Machine<'_> {
@@ -167,6 +170,7 @@ impl<'a> Machine<'a> {
             },
             loop_jump: false,
             not_a_poll_loop: 0xFFFF,
+            open_bus_fetch: None,
         };
         machine.refresh_rom_windows();
         machine

@@ -32,8 +32,9 @@ const REQUIRED_SOURCES: [&str; 3] = ["poll_loops.asm", "ly_polls.asm", "oam_dma.
 /// mode 3 and the quiet windows through mode 0's first steps (`PpuState::palette_locked`),
 /// and palette reads there the PPU's catch-up on a slow read (`cpu_read_slow`); a DMG's
 /// STOP (no button comes here, so it stays stopped) takes the STOP skip; HALTs reached
-/// just before, at and after a mode-0 request meet HALT skipping.
-const PROBES: [&str; 8] = [
+/// just before, at and after a mode-0 request meet HALT skipping; open-bus reads of
+/// cartridge RAM take the data reads' fast and slow paths (`Bus::read_after_fetch`).
+const PROBES: [&str; 10] = [
     "probes/dma/hdma_readback.asm",
     "probes/dma/hdma_lcd_off.asm",
     "probes/dma/hdma_lcd_off_2x.asm",
@@ -42,6 +43,8 @@ const PROBES: [&str; 8] = [
     "probes/palette/bcpd_read_mode3_2x.asm",
     "probes/stop/stop_wake_dmg.asm",
     "probes/dmg/halt_ime1_hblank.asm",
+    "probes/bus/open_bus_mbc3.asm",
+    "probes/bus/open_bus_mbc3_ds.asm",
 ];
 
 /// Every `roms-test/*.asm`, the probes of [`PROBES`] and the demo, on the model their header asks for, and the

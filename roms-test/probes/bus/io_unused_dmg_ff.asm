@@ -1,0 +1,16 @@
+; model: DMG
+; Unused I/O bits on a DMG: 57 addresses written $FF and read back (io_unused.inc).
+INCLUDE "hardware.inc"
+    TITLE "IO UNUSED"
+
+DEF VALUE EQU $FF
+
+SECTION "entry", ROM0[$100]
+    nop
+    jp Start
+
+SECTION "title", ROM0
+Title:
+    db "IO UNUSED DMG FF", 0
+
+INCLUDE "io_unused.inc"

@@ -1,0 +1,26 @@
+; model: DMG
+; MBC3 with a clock (RAMG, RAMB pairs: $0A/$0D-$0F clock register numbers with no register, $00/$00 RAM disabled, $00/$08 clock disabled, $0A/$00 RAM): 12 reads each (open_bus.inc).
+INCLUDE "hardware.inc"
+    TITLE "OPEN BUS"
+
+    CART_TYPE $10
+    RAM_SIZE $02
+DEF DOUBLE_SPEED EQU 0
+DEF CASES EQU 6
+
+SECTION "entry", ROM0[$100]
+    nop
+    jp Start
+
+SECTION "cases", ROM0
+Cases:
+    db $0A, $0D
+    db $0A, $0E
+    db $0A, $0F
+    db $00, $00
+    db $00, $08
+    db $0A, $00
+Title:
+    db "OPEN BUS MBC3", 0
+
+INCLUDE "open_bus.inc"
