@@ -576,21 +576,7 @@ impl TokenCode {
 
     #[cfg(test)]
     pub fn encode(&self, tokens: &[u8], hot: &[usize; CLASSES], out: &mut Vec<u8>) {
-        let mut acc = 0u64;
-        let mut n = 0u32;
-        for_each_byte(tokens, hot, |b, context| {
-            let code = &self.codes[context];
-            let len = u32::from(code.lengths[usize::from(b)]);
-            acc = (acc << len) | u64::from(code.codes[usize::from(b)]);
-            n += len;
-            while n >= 8 {
-                n -= 8;
-                out.push((acc >> n) as u8);
-            }
-        });
-        if n > 0 {
-            out.push((acc << (8 - n)) as u8);
-        }
+        self.count_and_encode(&mut TokenCounts::default(), tokens, hot, out);
     }
 }
 
