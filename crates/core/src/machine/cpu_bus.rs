@@ -24,11 +24,7 @@ impl Bus for Machine<'_> {
     #[inline(always)]
     fn read_after_fetch(&mut self, addr: u16, pc: u16) -> u8 {
         self.tick();
-        if addr < self.windows.end {
-            debug_assert!(self.hw.dma.active == 0 && self.hw.boot_rom_mapped == 0);
-            return self.rom_window_byte(addr);
-        }
-        if let Some(value) = self.ram_fast_read(addr) {
+        if let Some(value) = self.cpu_fast_read(addr) {
             return value;
         }
         if addr & 0xE000 == 0xA000 {

@@ -46,17 +46,22 @@ impl<'a> Machine<'a> {
     /// The CPU's view of `addr` this M-cycle, including DMA and PPU lock-outs.
     #[inline(always)]
     pub(super) fn cpu_read(&mut self, addr: u16) -> u8 {
-        // Fast paths for the common case: cartridge ROM (its windows exist only with no DMA
-        // and no boot ROM), work RAM and HRAM with no DMA.
+        match self.cpu_fast_read(addr) {
+            Some(value) => value,
+            None => self.cpu_read_slow(addr),
+        }
+    }
+
+    /// `cpu_read`'s fast paths for the common case: cartridge ROM (its windows exist only
+    /// with no DMA and no boot ROM), work RAM and HRAM with no DMA. None elsewhere.
+    #[inline(always)]
+    pub(super) fn cpu_fast_read(&self, addr: u16) -> Option<u8> {
         if addr < self.windows.end {
             debug_assert!(self.hw.dma.active == 0 && self.hw.boot_rom_mapped == 0);
-            return self.rom_window_byte(addr);
+            return Some(self.rom_window_byte(addr));
         }
         // (ROM addresses fall through while the windows are off.)
-        if let Some(value) = self.ram_fast_read(addr) {
-            return value;
-        }
-        self.cpu_read_slow(addr)
+        self.ram_fast_read(addr)
     }
 
     /// `cpu_read`'s fast paths past the ROM windows: work RAM with no DMA and HRAM, which
@@ -403,13 +408,10 @@ pub(super) fn vram_write_slot<'a>(
     written: &mut WrittenPages,
     addr: u16,
 ) -> &'a mut u8 {
-    let offset = usize::from(addr & 0x1FFF);
-    if hw.cgb.vbk & 1 == 0 {
-        &mut hw.vram[offset]
-    } else {
+    if hw.cgb.vbk & 1 != 0 {
         written.note_vram_bank1();
-        &mut hw.vram_bank1[offset]
     }
+    vram_slot(hw, addr)
 }
 
 /// The VRAM byte at `addr` (8000..=9FFF) in the bank VBK selects (VBK is written only in
