@@ -294,8 +294,16 @@ fn auto_increment(index: u8) -> u8 {
 }
 
 fn palette_colour(ram: &[u8; 64], palette: u8, colour: u8) -> u16 {
-    let at = usize::from(palette & 7) * 8 + usize::from(colour & 3) * 2;
-    u16::from_le_bytes([ram[at], ram[at + 1]]) & 0x7FFF
+    palette_colours(ram, palette)[usize::from(colour & 3)]
+}
+
+/// Palette `palette`'s (0..=7) four RGB555 colours in palette RAM (`bg_palettes` or
+/// `obj_palettes`: eight bytes a palette, little-endian colours, bit 15 unused).
+#[inline(always)]
+pub(crate) fn palette_colours(ram: &[u8; 64], palette: u8) -> [u16; 4] {
+    let (palettes, _) = ram.as_chunks::<8>();
+    let lanes = u64::from_le_bytes(palettes[usize::from(palette & 7)]);
+    core::array::from_fn(|c| (lanes >> (16 * c)) as u16 & 0x7FFF)
 }
 
 // The RGB555 expansion lives with the other host-side colour conversions; the palette tests

@@ -3,6 +3,8 @@
 //! once (`ColourQuad`), pick each lane's colour with a few word-wide operations. Pixel by
 //! pixel, the same row takes a shift and a lookup per pixel.
 
+use crate::cgb::palette_colours;
+
 /// `LANE_MASKS[x]`: the bits of `x` as 16-bit lanes, 0xFFFF where set, left pixel (bit 7)
 /// first: lane k of word 0 is bit 7 - k, lane k of word 1 is bit 3 - k.
 const LANE_MASKS: [[u64; 2]; 256] = {
@@ -20,17 +22,6 @@ const LANE_MASKS: [[u64; 2]; 256] = {
     }
     table
 };
-
-/// Palette `palette`'s (0..=7) four RGB555 colours in palette RAM (`bg_palettes` or
-/// `obj_palettes`: little-endian colours, bit 15 unused).
-#[inline(always)]
-pub(super) fn palette_colours(ram: &[u8; 64], palette: u8) -> [u16; 4] {
-    let (palettes, _) = ram.as_chunks::<8>();
-    let lanes = palettes
-        .get(usize::from(palette & 7))
-        .map_or(0, |&bytes| u64::from_le_bytes(bytes));
-    core::array::from_fn(|c| (lanes >> (16 * c)) as u16 & 0x7FFF)
-}
 
 /// Every 16-bit lane of a word set to 1.
 const EVERY_LANE: u64 = 0x0001_0001_0001_0001;

@@ -15,9 +15,10 @@
 //! (cgb-acid2 and cgb-acid-hell among the workloads: attributes, flips, priorities).
 
 use super::colour::{ATTRIBUTE_PALETTE, cgb_tile_address, tile_bank, x_flipped};
-use super::colour_rows::{ColourQuad, palette_colours};
+use super::colour_rows::ColourQuad;
 use super::lazy::{SPREAD, Shades};
 use super::*;
+use crate::cgb::palette_colours;
 
 /// Background palette RAM, or none (a DMG's context): every colour 0.
 #[inline(always)]
@@ -232,8 +233,7 @@ impl PpuState {
         // entry per tile (wrapping in the row of 32), or for the window one per fetch. The
         // row source, LCDC bit 4 (latched at steps 2 and 4) and the colour mode cannot
         // change within the span.
-        let start = self.scanline_x;
-        let (entry, y) = self.map_entry_at(start.wrapping_add(1), false);
+        let (entry, y) = self.map_entry_at(self.scanline_x.wrapping_add(1), false);
         let map_row = super::fetcher::map_address(entry & 0x80, y);
         let mut column = entry;
         let tile_sel = u8::from(self.lcdc & LCDC_TILE_DATA != 0);
@@ -313,12 +313,8 @@ impl PpuState {
         let last_map = map_row + usize::from(column.wrapping_sub(1) & 0x1F);
         self.fetch_tile_number = vram[last_map];
         (self.fetch_tile_low, self.fetch_tile_high) = x_flipped(attributes, low, high);
-        self.scanline_x = start.wrapping_add(8 * rest);
-        self.screen_x += 8 * rest;
+        self.move_on_tiles(rest);
         self.window_fetch_starting = 0;
-        if self.in_window != 0 {
-            self.fetcher_window_x = self.fetcher_window_x.wrapping_add(rest);
-        }
         self.fetch_map_entry = (entry & 0x80) | (column.wrapping_sub(1) & 0x1F);
         self.fetcher_y = y;
         self.fetch_tile_attributes = attributes;

@@ -170,8 +170,7 @@ impl PpuState {
         // The DMG reads each tile number at the tile's second dot (`mode3_drain`); the map
         // column then moves one entry per tile (wrapping in the row of 32), or for the
         // window one per fetch.
-        let start = self.scanline_x;
-        let (entry, y) = self.map_entry_at(start.wrapping_add(2), false);
+        let (entry, y) = self.map_entry_at(self.scanline_x.wrapping_add(2), false);
         let map_row = super::fetcher::map_address(entry & 0x80, y);
         let mut column = entry;
         // Everything that cannot change within the span in locals: stores into the frame
@@ -206,13 +205,20 @@ impl PpuState {
             let address = row_base + usize::from(tile ^ flip) * 16;
             (low, high) = (vram[address & 0x1FFF], vram[(address + 1) & 0x1FFF]);
         }
-        self.scanline_x = start.wrapping_add(8 * rest);
-        self.screen_x += 8 * rest;
-        if self.in_window != 0 {
-            self.fetcher_window_x = self.fetcher_window_x.wrapping_add(rest);
-        }
+        self.move_on_tiles(rest);
         self.fetch_tile_number = tile;
         (self.fetch_tile_low, self.fetch_tile_high) = (low, high);
         (self.bg_fifo_low, self.bg_fifo_high) = (low, high);
+    }
+
+    /// The positions after a span's `tiles` whole tiles went out at once: the scanline and
+    /// screen columns, and in the window the fetcher's column.
+    #[inline(always)]
+    pub(super) fn move_on_tiles(&mut self, tiles: u8) {
+        self.scanline_x = self.scanline_x.wrapping_add(8 * tiles);
+        self.screen_x += 8 * tiles;
+        if self.in_window != 0 {
+            self.fetcher_window_x = self.fetcher_window_x.wrapping_add(tiles);
+        }
     }
 }
