@@ -573,11 +573,6 @@ impl TokenCode {
         }
         out.len() - start
     }
-
-    #[cfg(test)]
-    pub fn encode(&self, tokens: &[u8], hot: &[usize; CLASSES], out: &mut Vec<u8>) {
-        self.count_and_encode(&mut TokenCounts::default(), tokens, hot, out);
-    }
 }
 
 /// Decoding tables for a [`TokenCode`].
@@ -755,14 +750,15 @@ mod tests {
         let mut counts = TokenCounts::default();
         counts.add(&tokens, &hot);
         let code = TokenCode::from_counts(&counts);
-        let mut bits = Vec::new();
-        code.encode(&tokens, &hot, &mut bits);
-        assert_eq!(bits.len(), code.encoded_len(&tokens, &hot));
-        // The capture's one walk: the same bits after a prefix, and the same statistics.
-        let mut both = vec![0xAA];
+        // The capture's one walk: the coded stream appended after what `out` held, its
+        // length returned, and the same statistics as `add`.
+        let mut out = vec![0xAA];
         let mut recounted = TokenCounts::default();
-        let len = code.count_and_encode(&mut recounted, &tokens, &hot, &mut both);
-        assert_eq!((len, &both[1..]), (bits.len(), &bits[..]));
+        let len = code.count_and_encode(&mut recounted, &tokens, &hot, &mut out);
+        assert_eq!(out[0], 0xAA);
+        let bits = &out[1..];
+        assert_eq!(len, bits.len());
+        assert_eq!(bits.len(), code.encoded_len(&tokens, &hot));
         assert!(recounted.counts == counts.counts);
         assert!(
             bits.len() < tokens.len() * 3 / 5,
@@ -772,7 +768,7 @@ mod tests {
         );
         let mut back = vec![0u8; tokens.len()];
         TokenDecoder::new(&code)
-            .decode(&bits, &mut back, &hot)
+            .decode(bits, &mut back, &hot)
             .unwrap();
         assert_eq!(back, tokens);
         let mut table = Vec::new();
