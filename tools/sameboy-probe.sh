@@ -40,7 +40,7 @@ cargo build -q --release -p backspin
 cargo build -q --release -p backspin-asm --example bsasm
 bin="${CARGO_TARGET_DIR:-target}/release"
 sameboy_run="$build/sameboy-run"
-if [[ ! "$sameboy_run" -nt tools/sameboy-run.c ]]; then
+if [[ ! "$sameboy_run" -nt tools/sameboy-run.c || ! "$sameboy_run" -nt tools/sameboy-power-on.h ]]; then
 	cc -O2 -std=gnu11 -Wall -Wextra -I"$build/SameBoy" -o "$sameboy_run" tools/sameboy-run.c \
 		"$build/SameBoy/build/lib/libsameboy.a" $(pkg-config --cflags --libs libpng) -lm
 fi

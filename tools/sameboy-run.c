@@ -5,9 +5,9 @@
 // A hand tool; CI never builds SameBoy.
 //
 // Usage: sameboy-run ROM MODEL FRAMES SCRIPT|- OUT.png
-//   Powers MODEL (DMG = DMG-B, CGB = CGB-E) on with SameBoy's own boot ROM, as
-//   ../shared/peers/sameboy-bess does (same RAM seed, grey DMG palette, CGB colours
-//   uncorrected), runs FRAMES frames and writes the last one to OUT.png.
+//   Powers MODEL (DMG = DMG-B, CGB = CGB-E) on as `tools/sameboy-power-on.h` says (SameBoy's
+//   own boot ROM, as ../shared/peers/sameboy-bess does), runs FRAMES frames and writes the
+//   last one to OUT.png.
 // SCRIPT (or - for none) is a Backspin input script (`backspin movie record --inputs`), of which
 // this reads the lines `@CYCLE BUTTONS...` (M-cycles of 4 MHz / 4 from power-on; buttons a b
 // select start right left up down, or none), comments (#) and `end N`; any other line is an
@@ -20,7 +20,6 @@
 // (tools/sameboy-probe.sh does this on first use.) Boot ROMs come from $SAMEBOY_BOOT_ROMS.
 
 #include <Core/gb.h>
-#include <Core/random.h>
 
 #include <ctype.h>
 #include <png.h>
@@ -32,12 +31,11 @@
 #include <string.h>
 #include <strings.h>
 
-// The seed sameboy-bess uses, so a probe sees the same power-on RAM in both hosts.
-#define POWER_ON_SEED 0x5A3EB0075A3EB007ULL
+#include "sameboy-power-on.h"
+
 #define MAX_LINES 65536
 
 static uint32_t pixels[256 * 224];
-static const char *boot_dir;
 static long frames_done;
 
 struct line {
@@ -98,26 +96,6 @@ static void parse_script(const char *path)
 	fclose(f);
 }
 
-static void on_boot_rom_request(GB_gameboy_t *gb, GB_boot_rom_t type)
-{
-	const char *file = type == GB_BOOT_ROM_DMG || type == GB_BOOT_ROM_DMG_0 ? "dmg_boot.bin" : "cgb_boot.bin";
-	char path[4096];
-	snprintf(path, sizeof(path), "%s/%s", boot_dir, file);
-	if (GB_load_boot_rom(gb, path)) die("cannot load boot ROM %s", path);
-}
-
-static uint32_t encode_rgb(GB_gameboy_t *gb, uint8_t r, uint8_t g, uint8_t b)
-{
-	(void) gb;
-	return ((uint32_t) r << 16) | ((uint32_t) g << 8) | b;
-}
-
-static char *no_debugger_input(GB_gameboy_t *gb)
-{
-	(void) gb;
-	return NULL;
-}
-
 static void on_vblank(GB_gameboy_t *gb, GB_vblank_type_t type)
 {
 	(void) gb;
@@ -146,32 +124,13 @@ static void write_png(const char *path)
 int main(int argc, char **argv)
 {
 	if (argc != 6) die("usage: sameboy-run ROM MODEL FRAMES SCRIPT|- OUT.png");
-	boot_dir = getenv("SAMEBOY_BOOT_ROMS");
-	if (!boot_dir || !*boot_dir) die("set SAMEBOY_BOOT_ROMS to the folder with dmg_boot.bin and cgb_boot.bin");
-	GB_model_t model;
-	if (!strcasecmp(argv[2], "DMG")) model = GB_MODEL_DMG_B;
-	else if (!strcasecmp(argv[2], "CGB")) model = GB_MODEL_CGB_E;
-	else die("model %s is neither DMG nor CGB", argv[2]);
+	GB_model_t model = power_on_model(argv[2]);
 	long frames = strtol(argv[3], NULL, 10);
 	if (frames <= 0) die("bad frame count %s", argv[3]);
 	if (strcmp(argv[4], "-")) parse_script(argv[4]);
 
-	GB_random_seed(POWER_ON_SEED);
-	GB_gameboy_t *gb = GB_init(GB_alloc(), model);
-	GB_set_input_callback(gb, no_debugger_input);
-	GB_set_async_input_callback(gb, NULL);
-	GB_set_boot_rom_load_callback(gb, on_boot_rom_request);
-	GB_set_color_correction_mode(gb, GB_COLOR_CORRECTION_DISABLED);
-	GB_set_rgb_encode_callback(gb, encode_rgb);
-	GB_set_palette(gb, &GB_PALETTE_GREY);
-	GB_set_border_mode(gb, GB_BORDER_NEVER);
-	GB_set_pixels_output(gb, pixels);
-	GB_set_emulate_joypad_bouncing(gb, false);
-	if (GB_load_rom(gb, argv[1])) die("cannot load ROM %s", argv[1]);
-	GB_random_seed(POWER_ON_SEED);
-	GB_reset(gb);
+	GB_gameboy_t *gb = power_on(argv[1], model, pixels);
 	GB_set_vblank_callback(gb, on_vblank);
-	GB_set_rtc_mode(gb, GB_RTC_MODE_ACCURATE);
 
 	// GB_run returns 8 MHz ticks at either speed: 8 per M-cycle of the single-speed clock.
 	uint64_t ticks = 0;

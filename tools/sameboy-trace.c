@@ -1,5 +1,5 @@
-// sameboy-trace: SameBoy's side of a differential trace, beside `tools/sameboy-run.c` (same
-// power-on: DMG-B or CGB-E from SameBoy's own boot ROM, the same RAM seed). A hand tool; CI
+// sameboy-trace: SameBoy's side of a differential trace, beside `tools/sameboy-run.c` (the same
+// power-on, `tools/sameboy-power-on.h`). A hand tool; CI
 // never builds SameBoy.
 //
 // Usage:
@@ -16,33 +16,23 @@
 //     start zeroed as in Backspin instead of SameBoy's seeded noise, so that programs that
 //     read uninitialised RAM (gejmboj, 20y) can be compared.
 // Build (B = the folder ../shared/peers/build-sameboy.sh built into):
-//   cc -O2 -std=gnu11 -I"$B/SameBoy" -o "$B/sameboy-trace" tools/sameboy-trace.c \
+//   cc -O2 -std=gnu11 -I"$B/SameBoy" -o "$B/sameboy-trace" tools/sameboy-trace.c
 //      "$B/SameBoy/build/lib/libsameboy.a" -lm
 // Boot ROMs come from $SAMEBOY_BOOT_ROMS.
 #define GB_INTERNAL
 #include <Core/gb.h>
-#include <Core/random.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
-#define POWER_ON_SEED 0x5A3EB0075A3EB007ULL
+#include "sameboy-power-on.h"
+
 static uint32_t pixels[256 * 224];
-static const char *boot_dir;
 static long frames_done, trace_frame;
 static uint64_t ticks, frame_start;
 static int tracing;
 
-static void on_boot_rom_request(GB_gameboy_t *gb, GB_boot_rom_t type)
-{
-	const char *file = type == GB_BOOT_ROM_DMG || type == GB_BOOT_ROM_DMG_0 ? "dmg_boot.bin" : "cgb_boot.bin";
-	char path[4096];
-	snprintf(path, sizeof(path), "%s/%s", boot_dir, file);
-	if (GB_load_boot_rom(gb, path)) { fprintf(stderr, "no boot ROM\n"); exit(2); }
-}
-static uint32_t encode_rgb(GB_gameboy_t *gb, uint8_t r, uint8_t g, uint8_t b) { (void) gb; return ((uint32_t) r << 16) | ((uint32_t) g << 8) | b; }
-static char *no_input(GB_gameboy_t *gb) { (void) gb; return NULL; }
 static void on_vblank(GB_gameboy_t *gb, GB_vblank_type_t type)
 {
 	(void) type;
@@ -76,27 +66,12 @@ int main(int argc, char **argv)
 {
 	if (argc == 6) { shot_every = atol(argv[3]); shot_out = fopen(argv[5], "wb"); trace_frame = atol(argv[4]); }
 	else if (argc != 4) { fprintf(stderr, "usage: sameboy-trace ROM DMG|CGB FRAMES\n"); return 2; }
-	boot_dir = getenv("SAMEBOY_BOOT_ROMS");
-	GB_model_t model = strcasecmp(argv[2], "DMG") ? GB_MODEL_CGB_E : GB_MODEL_DMG_B;
+	GB_model_t model = power_on_model(argv[2]);
 	if (!shot_every) trace_frame = strtol(argv[3], NULL, 10);
-	GB_random_seed(POWER_ON_SEED);
-	GB_gameboy_t *gb = GB_init(GB_alloc(), model);
-	GB_set_input_callback(gb, no_input);
-	GB_set_async_input_callback(gb, NULL);
-	GB_set_boot_rom_load_callback(gb, on_boot_rom_request);
-	GB_set_color_correction_mode(gb, GB_COLOR_CORRECTION_DISABLED);
-	GB_set_rgb_encode_callback(gb, encode_rgb);
-	GB_set_palette(gb, &GB_PALETTE_GREY);
-	GB_set_border_mode(gb, GB_BORDER_NEVER);
-	GB_set_pixels_output(gb, pixels);
-	GB_set_emulate_joypad_bouncing(gb, false);
-	if (GB_load_rom(gb, argv[1])) return 2;
-	GB_random_seed(POWER_ON_SEED);
-	GB_reset(gb);
+	GB_gameboy_t *gb = power_on(argv[1], model, pixels);
 	if (getenv("ZERO_RAM")) { memset(gb->ram, 0, gb->ram_size); memset(gb->hram, 0, sizeof(gb->hram)); memset(gb->oam, 0, sizeof(gb->oam)); }
 	if (shot_every) GB_set_vblank_callback(gb, on_vblank_shot);
 	else { GB_set_vblank_callback(gb, on_vblank); GB_set_execution_callback(gb, on_exec); }
-	GB_set_rtc_mode(gb, GB_RTC_MODE_ACCURATE);
 	while (frames_done <= trace_frame) ticks += GB_run(gb);
 	return 0;
 }
