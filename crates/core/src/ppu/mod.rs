@@ -662,9 +662,10 @@ impl PpuState {
     }
 
     /// Whether CGB palette RAM is closed to the CPU: from a few dots into mode 3 (the last
-    /// `PALETTE_LOCK_LEAD` dots before the pixel FIFO starts, `Step::Mode3Start`) to, in CGB
-    /// mode, a few dots into mode 0 (up to `Step::Mode0Interrupt`'s second run). UNVERIFIED:
-    /// SameBoy's display code; probes `palette/*_mode3*`.
+    /// `PALETTE_LOCK_LEAD` dots before the pixel FIFO starts, `Step::Mode3Start`) to a few
+    /// dots into mode 0 (up to `Step::Mode0Interrupt`'s second run), in compatibility mode
+    /// too, where only a stopped PPU's cut-off shows it. UNVERIFIED: SameBoy's display code;
+    /// probes `palette/*_mode3*`, `stop/stop_lcd_compat_*`.
     pub fn palette_locked(&self) -> bool {
         if self.lcdc & LCDC_LCD_ENABLE == 0 {
             return false;
