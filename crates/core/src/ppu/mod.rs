@@ -673,6 +673,9 @@ impl PpuState {
         match Step::from_raw(self.step) {
             // Mode 3 may owe dots already (`fifo_lag`): they count as run.
             Step::Mode3Start => self.wait_dots <= PALETTE_LOCK_LEAD + self.fifo_lag,
+            // The line the LCD starts with, at single speed: VRAM closes a dot before the
+            // FIFO starts, palette RAM as on every line (probe `palette/bcpd_lcd_on`).
+            Step::LcdOnVramBlock => self.wait_dots < PALETTE_LOCK_LEAD,
             Step::Mode0Interrupt => true,
             _ => self.stat & 3 == 3,
         }
