@@ -695,6 +695,24 @@ impl PpuState {
             }
     }
 
+    /// Whether an HBlank VRAM DMA started now (HDMA5 written) copies its first block at
+    /// once: STAT reads mode 0 with the LCD on, except at a line's dot 3, the dot before
+    /// mode 2 (at double speed from dot 2). So a transfer started in a line's last M-cycle
+    /// still copies one although the CPU's next fetch, where `in_hblank` is asked, is
+    /// already in the next line. UNVERIFIED: SameBoy's rule (`GB_IO_HDMA5`, whose dot 3 is
+    /// its display state 7); at double speed APPROX: SameBoy's window ends an M-cycle
+    /// earlier than dot 3 gives here, at lines' ends but not at VBlank's start (probes
+    /// `dma/hdma_line_end*`, `dma/hdma_vblank_start*`).
+    pub fn hdma_starts_in_hblank(&self, double_speed: bool) -> bool {
+        self.lcdc & LCDC_LCD_ENABLE != 0
+            && self.stat & 3 == 0
+            && match Step::from_raw(self.step) {
+                Step::LineMode2 => false,
+                Step::LineOamInterrupt => !double_speed,
+                _ => true,
+            }
+    }
+
     /// Sets how pixels are coloured (`cgb::MODE_*`): at power-on, and when the CGB boot ROM
     /// selects compatibility mode.
     pub fn set_colour_mode(&mut self, mode: u8) {
