@@ -1,8 +1,8 @@
 ; model: CGB
 ; stop_lcd_vram_cut in DMG compatibility mode (no CGB flag; stop_lcd.inc), one M-cycle after
-; stop_lcd_compat_mode3_end. Not a manifest row: SameBoy shows white (VRAM cut off alone:
-; colour 3 through BGP $1B and the compatibility palette), Backspin black (palette RAM cut off
-; too); see the README.
+; stop_lcd_compat_mode3_end: palette RAM is still closed to the CPU there in compatibility
+; mode too, so the PPU is cut off from VRAM alone: white (colour 3 through BGP $1B and the
+; compatibility palette's colour 0).
 
 INCLUDE "hardware.inc"
 

@@ -80,8 +80,13 @@ impl<'a> Machine<'a> {
         }
         cgb.hdma_remaining = value & 0x7F;
         if value & 0x80 != 0 {
-            // The first block goes at the next HBlank (or this one, if one is under way).
+            // The first block goes at the next HBlank (or this one, if one is under way):
+            // at once if STAT reads mode 0 now, even if the HBlank is over by the next
+            // fetch (`PpuState::hdma_starts_in_hblank`).
             cgb.hdma_done_this_hblank = 0;
+            if self.hw.ppu.hdma_starts_in_hblank(cgb.double_speed()) {
+                self.hblank_dma_block();
+            }
             return;
         }
         // General-purpose: every block now, the CPU paused meanwhile.
@@ -194,6 +199,11 @@ impl<'a> Machine<'a> {
         if self.hw.cgb.hdma_done_this_hblank != 0 {
             return;
         }
+        self.hblank_dma_block();
+    }
+
+    /// This HBlank's block of the HBlank transfer, now.
+    fn hblank_dma_block(&mut self) {
         self.hw.cgb.hdma_done_this_hblank = 1;
         self.copy_hdma_block();
         self.stall_for_hdma_block();

@@ -662,9 +662,10 @@ impl PpuState {
     }
 
     /// Whether CGB palette RAM is closed to the CPU: from a few dots into mode 3 (the last
-    /// `PALETTE_LOCK_LEAD` dots before the pixel FIFO starts, `Step::Mode3Start`) to, in CGB
-    /// mode, a few dots into mode 0 (up to `Step::Mode0Interrupt`'s second run). UNVERIFIED:
-    /// SameBoy's display code; probes `palette/*_mode3*`.
+    /// `PALETTE_LOCK_LEAD` dots before the pixel FIFO starts, `Step::Mode3Start`) to a few
+    /// dots into mode 0 (up to `Step::Mode0Interrupt`'s second run), in compatibility mode
+    /// too, where only a stopped PPU's cut-off shows it. UNVERIFIED: SameBoy's display code;
+    /// probes `palette/*_mode3*`, `stop/stop_lcd_compat_*`.
     pub fn palette_locked(&self) -> bool {
         if self.lcdc & LCDC_LCD_ENABLE == 0 {
             return false;
@@ -672,6 +673,9 @@ impl PpuState {
         match Step::from_raw(self.step) {
             // Mode 3 may owe dots already (`fifo_lag`): they count as run.
             Step::Mode3Start => self.wait_dots <= PALETTE_LOCK_LEAD + self.fifo_lag,
+            // The line the LCD starts with, at single speed: VRAM closes a dot before the
+            // FIFO starts, palette RAM as on every line (probe `palette/bcpd_lcd_on`).
+            Step::LcdOnVramBlock => self.wait_dots < PALETTE_LOCK_LEAD,
             Step::Mode0Interrupt => true,
             _ => self.stat & 3 == 3,
         }
@@ -688,6 +692,24 @@ impl PpuState {
                 Step::HBlank | Step::LineWindowCheck | Step::LineEnd => true,
                 Step::Mode0Interrupt => !(double_speed && self.mode0_step_is_unlock()),
                 _ => false,
+            }
+    }
+
+    /// Whether an HBlank VRAM DMA started now (HDMA5 written) copies its first block at
+    /// once: STAT reads mode 0 with the LCD on, except at a line's dot 3, the dot before
+    /// mode 2 (at double speed from dot 2). So a transfer started in a line's last M-cycle
+    /// still copies one although the CPU's next fetch, where `in_hblank` is asked, is
+    /// already in the next line. UNVERIFIED: SameBoy's rule (`GB_IO_HDMA5`, whose dot 3 is
+    /// its display state 7); at double speed APPROX: SameBoy's window ends an M-cycle
+    /// earlier than dot 3 gives here, at lines' ends but not at VBlank's start (probes
+    /// `dma/hdma_line_end*`, `dma/hdma_vblank_start*`).
+    pub fn hdma_starts_in_hblank(&self, double_speed: bool) -> bool {
+        self.lcdc & LCDC_LCD_ENABLE != 0
+            && self.stat & 3 == 0
+            && match Step::from_raw(self.step) {
+                Step::LineMode2 => false,
+                Step::LineOamInterrupt => !double_speed,
+                _ => true,
             }
     }
 

@@ -363,13 +363,14 @@ impl PpuState {
     }
 
     /// The HBlank source rises one dot after STAT shows mode 0: with SCX=3 or 7 that dot is
-    /// in the next M-cycle (AGE stat-int-*, verified on DMG-C and CGB B/C/E; SameBoy). In CGB
-    /// mode the step then waits for the palette unlock (`palette_lock_tail`) and runs again:
-    /// the unlock is the run that finds the HBlank source already selected. It takes no arm
-    /// of its own in the step dispatch, whose every arm costs the DMG too.
+    /// in the next M-cycle (AGE stat-int-*, verified on DMG-C and CGB B/C/E; SameBoy). On a
+    /// CGB, in either colour mode, the step then waits for the palette unlock
+    /// (`palette_lock_tail`) and runs again: the unlock is the run that finds the HBlank
+    /// source already selected. It takes no arm of its own in the step dispatch, whose every
+    /// arm costs the DMG too.
     #[inline(always)]
     fn mode0_interrupt(&mut self, bus: &mut Ctx) {
-        if self.colour_mode == MODE_CGB {
+        if self.is_cgb_hardware() {
             if self.mode0_step_is_unlock() {
                 // Palette RAM opens (`palette_locked`).
                 self.goto_window_check();
