@@ -442,10 +442,11 @@ impl Core {
     /// completed frame. Idle stretches of a halted CPU are skipped, but never past `limit`.
     fn run(&mut self, limit: u64, stop_at_frame: bool) -> Events {
         let hw = &mut self.state.hw;
-        // The registers live in a local for the run (stored back below): the loop then
-        // addresses them on its own stack frame rather than through a reloaded pointer.
-        let mut registers = self.state.cpu;
-        let cpu = &mut registers;
+        // The registers live in a local for the run (stored back below), whose address
+        // never escapes: the plain steps keep them in host registers. Everything else
+        // works on a copy (`cpu::out_of_line`), as any call not inlined would pin them in
+        // memory for the whole loop.
+        let mut registers = cpu::Registers::from(self.state.cpu);
         let mut machine = Machine::new(
             hw,
             &self.rom,
@@ -468,55 +469,20 @@ impl Core {
             // (`Machine::take_checks_due_at`; the limit ends a quiet window). Between them
             // the CPU runs plain steps, which sample interrupts only when their fetch's
             // M-cycle ran in full.
-            if !machine.take_checks_due_at(cpu.pc) {
-                cpu::step_plain(cpu, &mut machine);
+            if !machine.take_checks_due_at(registers.pc) {
+                cpu::step_plain(&mut registers, &mut machine);
                 continue;
             }
             if machine.m_cycles() >= limit || machine.events().intersects(stop_events) {
                 break;
             }
-            if let Some(read) = machine.take_poll_read() {
-                if self.fast.poll_loop_skipping {
-                    polls.after_read(cpu, &mut machine, read, limit);
-                }
-                // A skip moves the clock: the limit and the CPU are checked again.
-                machine.require_checks();
-                continue;
-            }
-            if machine.take_loop_jump() {
-                if self.fast.poll_loop_skipping {
-                    polls.at_loop_jump(cpu, &mut machine, limit);
-                } else {
-                    machine.not_a_poll_loop(cpu.pc);
-                }
-                machine.require_checks();
-                continue;
-            }
-            if cpu.mode() != CpuMode::Running {
-                if self.fast.halt_skipping {
-                    let idle = cpu.mode() != CpuMode::Halted || machine.pending_interrupts() == 0;
-                    if idle {
-                        // Leave one cycle for the CPU's own idle step, which handles any event.
-                        let budget = limit.saturating_sub(machine.m_cycles() + 1);
-                        machine.skip_idle_cycles(cpu.mode(), budget);
-                    }
-                }
-                cpu::step(cpu, &mut machine);
-                // Idle or just woken, the CPU takes the full step once more.
-                machine.require_checks();
-                continue;
-            }
-            cpu::step(cpu, &mut machine);
-            // An unusual CPU (an EI waiting, the HALT bug, halted) takes the full step again.
-            if !cpu.runs_plainly() {
-                machine.require_checks();
-            }
+            checked_step(&mut registers, &mut machine, &mut polls, self.fast, limit);
         }
         // A poll read the run stopped after is not the host's business.
         machine.take_poll_read();
         let mut events = machine.take_events();
         drop(machine);
-        self.state.cpu = registers;
+        self.state.cpu = registers.into();
         if self.state.cpu.mode() == CpuMode::Locked {
             events |= Events::CPU_LOCKED;
         }
@@ -539,6 +505,57 @@ impl Core {
     /// 0x0000-0x00FF it still names the cartridge bank beneath.
     pub fn rom_bank_at(&self, addr: u16) -> Option<u16> {
         (addr < 0x8000).then(|| self.rom.bank_at(&self.state.hw.mbc, addr))
+    }
+}
+
+/// The run loop's step when its checks are due (`Core::run`): a polling loop's skip, a
+/// halted or stopped CPU's idle stretch, or a full step ([`cpu::step`]'s, which samples
+/// interrupts and reports its fetch). Each leaves the checks due for the next step where
+/// it may have changed what they see. Inlined, it works on the loop's own registers; the
+/// polling loops' functions take a copy.
+#[inline(always)]
+fn checked_step(
+    cpu: &mut cpu::Registers,
+    machine: &mut Machine<'_>,
+    polls: &mut PollLoops,
+    fast: FastPaths,
+    limit: u64,
+) {
+    if let Some(read) = machine.take_poll_read() {
+        if fast.poll_loop_skipping {
+            cpu::out_of_line_state(cpu, |cpu| polls.after_read(cpu, machine, read, limit));
+        }
+        // A skip moves the clock: the limit and the CPU are checked again.
+        machine.require_checks();
+        return;
+    }
+    if machine.take_loop_jump() {
+        if fast.poll_loop_skipping {
+            cpu::out_of_line_state(cpu, |cpu| polls.at_loop_jump(cpu, machine, limit));
+        } else {
+            machine.not_a_poll_loop(cpu.pc);
+        }
+        machine.require_checks();
+        return;
+    }
+    if cpu.mode() != CpuMode::Running {
+        if fast.halt_skipping {
+            let idle = cpu.mode() != CpuMode::Halted || machine.pending_interrupts() == 0;
+            if idle {
+                // Leave one cycle for the CPU's own idle step, which handles any event.
+                let budget = limit.saturating_sub(machine.m_cycles() + 1);
+                machine.skip_idle_cycles(cpu.mode(), budget);
+            }
+        }
+        cpu::step_registers(cpu, machine);
+        // Idle or just woken, the CPU takes the full step once more.
+        machine.require_checks();
+        return;
+    }
+    cpu::step_registers(cpu, machine);
+    // An unusual CPU (an EI waiting, the HALT bug, halted) takes the full step again.
+    if !cpu.runs_plainly() {
+        machine.require_checks();
     }
 }
 

@@ -368,11 +368,20 @@ impl<M: PollHooks> DryBus<'_, M> {
     /// Runs `registers` on from where they stand until they are back there, at most
     /// `MAX_ITERATION_INSTRUCTIONS` instructions. False if the loop went elsewhere, or
     /// did anything the dry run does not allow.
-    fn run_iteration(&mut self, registers: &mut CpuState) -> bool {
+    fn run_iteration(&mut self, state: &mut CpuState) -> bool {
+        // The interpreter's form of the registers for the whole iteration.
+        let mut registers = cpu::Registers::from(*state);
+        let back = self.run_iteration_on(&mut registers);
+        *state = registers.into();
+        back
+    }
+
+    #[inline(always)]
+    fn run_iteration_on(&mut self, registers: &mut cpu::Registers) -> bool {
         let start = registers.pc;
         self.slack = u64::MAX;
         for _ in 0..MAX_ITERATION_INSTRUCTIONS {
-            cpu::step(registers, self);
+            cpu::step_registers(registers, self);
             // Whatever stops the CPU running plainly (EI, HALT, STOP, an illegal opcode)
             // calls `cpu_changed`, which fails the run.
             debug_assert!(self.failed || registers.runs_plainly());

@@ -198,7 +198,9 @@ impl Core {
             if due {
                 cpu::step(cpu, &mut bus);
             } else {
-                cpu::step_plain(cpu, &mut bus);
+                let mut registers = cpu::Registers::from(*cpu);
+                cpu::step_plain(&mut registers, &mut bus);
+                *cpu = registers.into();
             }
             let (stop, interrupt) = (bus.stop, bus.interrupt);
             if due && (!running || !cpu.runs_plainly()) {

@@ -10,7 +10,7 @@
 //! activity in order. Cycle counts are Pan Docs' / Gekkio's (opcode fetch included), checked
 //! per cycle by the SM83 single-step cases.
 
-use super::{CpuMode, CpuState, FLAG_C, FLAG_H, FLAG_N, FLAG_Z};
+use super::{CpuMode, CpuState, FLAG_C, FLAG_H, FLAG_N, FLAG_Z, Registers};
 use crate::bus::Bus;
 
 /// An 8-bit register, in the encoding order of the opcode table (6 is `[hl]`, not here).
@@ -27,29 +27,41 @@ enum R8 {
 
 impl R8 {
     #[inline(always)]
-    fn get(self, cpu: &CpuState) -> u8 {
+    fn get(self, cpu: &Registers) -> u8 {
         match self {
-            R8::B => cpu.b,
-            R8::C => cpu.c,
-            R8::D => cpu.d,
-            R8::E => cpu.e,
-            R8::H => cpu.h,
-            R8::L => cpu.l,
+            R8::B => (cpu.bc >> 8) as u8,
+            R8::C => cpu.bc as u8,
+            R8::D => (cpu.de >> 8) as u8,
+            R8::E => cpu.de as u8,
+            R8::H => (cpu.hl >> 8) as u8,
+            R8::L => cpu.hl as u8,
             R8::A => cpu.a,
         }
     }
     #[inline(always)]
-    fn set(self, cpu: &mut CpuState, value: u8) {
+    fn set(self, cpu: &mut Registers, value: u8) {
         match self {
-            R8::B => cpu.b = value,
-            R8::C => cpu.c = value,
-            R8::D => cpu.d = value,
-            R8::E => cpu.e = value,
-            R8::H => cpu.h = value,
-            R8::L => cpu.l = value,
+            R8::B => cpu.bc = with_high(cpu.bc, value),
+            R8::C => cpu.bc = with_low(cpu.bc, value),
+            R8::D => cpu.de = with_high(cpu.de, value),
+            R8::E => cpu.de = with_low(cpu.de, value),
+            R8::H => cpu.hl = with_high(cpu.hl, value),
+            R8::L => cpu.hl = with_low(cpu.hl, value),
             R8::A => cpu.a = value,
         }
     }
+}
+
+/// `pair` with its high byte (B, D or H) replaced by `value`.
+#[inline(always)]
+fn with_high(pair: u16, value: u8) -> u16 {
+    (pair & 0x00FF) | (u16::from(value) << 8)
+}
+
+/// `pair` with its low byte (C, E or L) replaced by `value`.
+#[inline(always)]
+fn with_low(pair: u16, value: u8) -> u16 {
+    (pair & 0xFF00) | u16::from(value)
 }
 
 /// How a memory operand's address is formed.
@@ -78,24 +90,24 @@ impl Addr {
     }
     /// The address, fetching any immediate bytes it needs.
     #[inline(always)]
-    fn resolve(self, cpu: &mut CpuState, bus: &mut impl Bus) -> u16 {
+    fn resolve(self, cpu: &mut Registers, bus: &mut impl Bus) -> u16 {
         match self {
-            Addr::Bc => cpu.bc(),
-            Addr::De => cpu.de(),
-            Addr::Hl => cpu.hl(),
+            Addr::Bc => cpu.bc,
+            Addr::De => cpu.de,
+            Addr::Hl => cpu.hl,
             Addr::HlInc => {
-                let hl = cpu.hl();
-                cpu.set_hl(hl.wrapping_add(1));
+                let hl = cpu.hl;
+                cpu.hl = hl.wrapping_add(1);
                 hl
             }
             Addr::HlDec => {
-                let hl = cpu.hl();
-                cpu.set_hl(hl.wrapping_sub(1));
+                let hl = cpu.hl;
+                cpu.hl = hl.wrapping_sub(1);
                 hl
             }
             Addr::Abs => fetch_imm16(cpu, bus),
             Addr::HighImm => 0xFF00 | u16::from(fetch_imm8(cpu, bus)),
-            Addr::HighC => 0xFF00 | u16::from(cpu.c),
+            Addr::HighC => 0xFF00 | (cpu.bc & 0x00FF),
         }
     }
 }
@@ -115,7 +127,7 @@ const HL_MEM: Loc8 = Mem(Addr::Hl);
 
 impl Loc8 {
     #[inline(always)]
-    fn get(self, cpu: &mut CpuState, bus: &mut impl Bus) -> u8 {
+    fn get(self, cpu: &mut Registers, bus: &mut impl Bus) -> u8 {
         match self {
             Reg(r) => r.get(cpu),
             Imm => fetch_imm8(cpu, bus),
@@ -131,7 +143,7 @@ impl Loc8 {
         }
     }
     #[inline(always)]
-    fn set(self, cpu: &mut CpuState, bus: &mut impl Bus, value: u8) {
+    fn set(self, cpu: &mut Registers, bus: &mut impl Bus, value: u8) {
         match self {
             Reg(r) => r.set(cpu, value),
             // No opcode stores to an immediate; the table never builds this.
@@ -174,21 +186,21 @@ enum R16 {
 
 impl R16 {
     #[inline(always)]
-    fn get(self, cpu: &CpuState) -> u16 {
+    fn get(self, cpu: &Registers) -> u16 {
         match self {
-            R16::Bc => cpu.bc(),
-            R16::De => cpu.de(),
-            R16::Hl => cpu.hl(),
+            R16::Bc => cpu.bc,
+            R16::De => cpu.de,
+            R16::Hl => cpu.hl,
             R16::Sp => cpu.sp,
             R16::Af => cpu.af(),
         }
     }
     #[inline(always)]
-    fn set(self, cpu: &mut CpuState, value: u16) {
+    fn set(self, cpu: &mut Registers, value: u16) {
         match self {
-            R16::Bc => cpu.set_bc(value),
-            R16::De => cpu.set_de(value),
-            R16::Hl => cpu.set_hl(value),
+            R16::Bc => cpu.bc = value,
+            R16::De => cpu.de = value,
+            R16::Hl => cpu.hl = value,
             R16::Sp => cpu.sp = value,
             R16::Af => cpu.set_af(value),
         }
@@ -207,7 +219,7 @@ enum Cond {
 
 impl Cond {
     #[inline(always)]
-    fn holds(self, cpu: &CpuState) -> bool {
+    fn holds(self, cpu: &Registers) -> bool {
         match self {
             Cond::Always => true,
             Cond::Nz => cpu.f & FLAG_Z == 0,
@@ -250,19 +262,19 @@ fn flags(z: bool, n: bool, h: bool, c: bool) -> u8 {
 }
 
 #[inline(always)]
-fn carry(cpu: &CpuState) -> u8 {
+fn carry(cpu: &Registers) -> u8 {
     (cpu.f >> 4) & 1
 }
 
 #[inline(always)]
-fn fetch_imm8(cpu: &mut CpuState, bus: &mut impl Bus) -> u8 {
+fn fetch_imm8(cpu: &mut Registers, bus: &mut impl Bus) -> u8 {
     let value = bus.read(cpu.pc);
     cpu.pc = cpu.pc.wrapping_add(1);
     value
 }
 
 #[inline(always)]
-fn fetch_imm16(cpu: &mut CpuState, bus: &mut impl Bus) -> u16 {
+fn fetch_imm16(cpu: &mut Registers, bus: &mut impl Bus) -> u16 {
     let low = fetch_imm8(cpu, bus);
     let high = fetch_imm8(cpu, bus);
     u16::from_le_bytes([low, high])
@@ -270,21 +282,21 @@ fn fetch_imm16(cpu: &mut CpuState, bus: &mut impl Bus) -> u16 {
 
 /// Every 8-bit LD, LDH and `ld [hl±]`: the source's cycles, then the destination's.
 #[inline(always)]
-fn ld8(cpu: &mut CpuState, bus: &mut impl Bus, dst: Loc8, src: Loc8) {
+fn ld8(cpu: &mut Registers, bus: &mut impl Bus, dst: Loc8, src: Loc8) {
     let value = src.get(cpu, bus);
     dst.set(cpu, bus, value);
 }
 
 /// `ld rr, $nnnn`: three M-cycles.
 #[inline(always)]
-fn ld16_imm(cpu: &mut CpuState, bus: &mut impl Bus, dst: R16) {
+fn ld16_imm(cpu: &mut Registers, bus: &mut impl Bus, dst: R16) {
     let value = fetch_imm16(cpu, bus);
     dst.set(cpu, value);
 }
 
 /// `ld [$nnnn], sp`: five M-cycles, low byte first.
 #[inline(always)]
-fn ld_abs_sp(cpu: &mut CpuState, bus: &mut impl Bus) {
+fn ld_abs_sp(cpu: &mut Registers, bus: &mut impl Bus) {
     let address = fetch_imm16(cpu, bus);
     let [low, high] = cpu.sp.to_le_bytes();
     bus.write(address, low);
@@ -293,15 +305,15 @@ fn ld_abs_sp(cpu: &mut CpuState, bus: &mut impl Bus) {
 
 /// `ld sp, hl`: two M-cycles (the 16-bit transfer takes an internal one).
 #[inline(always)]
-fn ld_sp_hl(cpu: &mut CpuState, bus: &mut impl Bus) {
+fn ld_sp_hl(cpu: &mut Registers, bus: &mut impl Bus) {
     bus.idle();
-    cpu.sp = cpu.hl();
+    cpu.sp = cpu.hl;
 }
 
 /// SP plus a signed immediate, with the flags of an unsigned 8-bit add on SP's low byte
 /// (ADD SP,e8 and LD HL,SP+e8 share them).
 #[inline(always)]
-fn sp_plus_offset(cpu: &mut CpuState, bus: &mut impl Bus) -> u16 {
+fn sp_plus_offset(cpu: &mut Registers, bus: &mut impl Bus) -> u16 {
     let offset = fetch_imm8(cpu, bus);
     let sp = cpu.sp;
     let low = sp as u8;
@@ -313,7 +325,7 @@ fn sp_plus_offset(cpu: &mut CpuState, bus: &mut impl Bus) -> u16 {
 
 /// `add sp, e8`: four M-cycles.
 #[inline(always)]
-fn add_sp(cpu: &mut CpuState, bus: &mut impl Bus) {
+fn add_sp(cpu: &mut Registers, bus: &mut impl Bus) {
     let result = sp_plus_offset(cpu, bus);
     bus.idle();
     bus.idle();
@@ -322,16 +334,16 @@ fn add_sp(cpu: &mut CpuState, bus: &mut impl Bus) {
 
 /// `ld hl, sp+e8`: three M-cycles.
 #[inline(always)]
-fn ld_hl_sp_offset(cpu: &mut CpuState, bus: &mut impl Bus) {
+fn ld_hl_sp_offset(cpu: &mut Registers, bus: &mut impl Bus) {
     let result = sp_plus_offset(cpu, bus);
     bus.idle();
-    cpu.set_hl(result);
+    cpu.hl = result;
 }
 
 /// Pushes a word: an internal M-cycle (SP pre-decrement), then high byte, then low byte.
 /// Shared by PUSH, CALL and RST.
 #[inline(always)]
-fn push16(cpu: &mut CpuState, bus: &mut impl Bus, value: u16) {
+fn push16(cpu: &mut Registers, bus: &mut impl Bus, value: u16) {
     let [high, low] = value.to_be_bytes();
     bus.idle_with_address(cpu.sp);
     cpu.sp = cpu.sp.wrapping_sub(1);
@@ -342,7 +354,7 @@ fn push16(cpu: &mut CpuState, bus: &mut impl Bus, value: u16) {
 
 /// Pops a word: low byte, then high byte.
 #[inline(always)]
-fn pop16(cpu: &mut CpuState, bus: &mut impl Bus) -> u16 {
+fn pop16(cpu: &mut Registers, bus: &mut impl Bus) -> u16 {
     let low = bus.read(cpu.sp);
     cpu.sp = cpu.sp.wrapping_add(1);
     let high = bus.read(cpu.sp);
@@ -351,20 +363,20 @@ fn pop16(cpu: &mut CpuState, bus: &mut impl Bus) -> u16 {
 }
 
 #[inline(always)]
-fn push(cpu: &mut CpuState, bus: &mut impl Bus, src: R16) {
+fn push(cpu: &mut Registers, bus: &mut impl Bus, src: R16) {
     let value = src.get(cpu);
     push16(cpu, bus, value);
 }
 
 #[inline(always)]
-fn pop(cpu: &mut CpuState, bus: &mut impl Bus, dst: R16) {
+fn pop(cpu: &mut Registers, bus: &mut impl Bus, dst: R16) {
     let value = pop16(cpu, bus);
     dst.set(cpu, value);
 }
 
 /// `jp [cc,] $nnnn`: three M-cycles, four when taken.
 #[inline(always)]
-fn jp(cpu: &mut CpuState, bus: &mut impl Bus, cond: Cond) {
+fn jp(cpu: &mut Registers, bus: &mut impl Bus, cond: Cond) {
     let target = fetch_imm16(cpu, bus);
     if cond.holds(cpu) {
         bus.idle();
@@ -374,7 +386,7 @@ fn jp(cpu: &mut CpuState, bus: &mut impl Bus, cond: Cond) {
 
 /// `jr [cc,] e8`: two M-cycles, three when taken (the extra one adds the offset).
 #[inline(always)]
-fn jr(cpu: &mut CpuState, bus: &mut impl Bus, cond: Cond) {
+fn jr(cpu: &mut Registers, bus: &mut impl Bus, cond: Cond) {
     let offset = fetch_imm8(cpu, bus) as i8;
     if cond.holds(cpu) {
         bus.idle();
@@ -388,7 +400,7 @@ fn jr(cpu: &mut CpuState, bus: &mut impl Bus, cond: Cond) {
 
 /// `call [cc,] $nnnn`: three M-cycles, six when taken.
 #[inline(always)]
-fn call(cpu: &mut CpuState, bus: &mut impl Bus, cond: Cond) {
+fn call(cpu: &mut Registers, bus: &mut impl Bus, cond: Cond) {
     let target = fetch_imm16(cpu, bus);
     if cond.holds(cpu) {
         push16(cpu, bus, cpu.pc);
@@ -398,14 +410,14 @@ fn call(cpu: &mut CpuState, bus: &mut impl Bus, cond: Cond) {
 
 /// `ret`: four M-cycles.
 #[inline(always)]
-fn ret(cpu: &mut CpuState, bus: &mut impl Bus) {
+fn ret(cpu: &mut Registers, bus: &mut impl Bus) {
     cpu.pc = pop16(cpu, bus);
     bus.idle();
 }
 
 /// `ret cc`: two M-cycles, five when taken (evaluating the condition costs one).
 #[inline(always)]
-fn ret_if(cpu: &mut CpuState, bus: &mut impl Bus, cond: Cond) {
+fn ret_if(cpu: &mut Registers, bus: &mut impl Bus, cond: Cond) {
     bus.idle();
     if cond.holds(cpu) {
         ret(cpu, bus);
@@ -414,21 +426,21 @@ fn ret_if(cpu: &mut CpuState, bus: &mut impl Bus, cond: Cond) {
 
 /// `rst $nn`: four M-cycles.
 #[inline(always)]
-fn rst(cpu: &mut CpuState, bus: &mut impl Bus, vector: u16) {
+fn rst(cpu: &mut Registers, bus: &mut impl Bus, vector: u16) {
     push16(cpu, bus, cpu.pc);
     cpu.pc = vector;
 }
 
 /// Every accumulator ALU operation.
 #[inline(always)]
-fn alu(cpu: &mut CpuState, bus: &mut impl Bus, op: AluOp, src: Loc8) {
+fn alu(cpu: &mut Registers, bus: &mut impl Bus, op: AluOp, src: Loc8) {
     let value = src.get(cpu, bus);
     alu_value(cpu, op, value);
 }
 
 /// The accumulator ALU operation `op` with operand `value`, on A and F.
 #[inline(always)]
-fn alu_value(cpu: &mut CpuState, op: AluOp, value: u8) {
+fn alu_value(cpu: &mut Registers, op: AluOp, value: u8) {
     let a = cpu.a;
     match op {
         AluOp::Add | AluOp::Adc => {
@@ -466,7 +478,7 @@ fn alu_value(cpu: &mut CpuState, op: AluOp, value: u8) {
 
 /// `inc r` / `inc [hl]` (read, then write: three M-cycles for `[hl]`). C is kept.
 #[inline(always)]
-fn inc8(cpu: &mut CpuState, bus: &mut impl Bus, loc: Loc8) {
+fn inc8(cpu: &mut Registers, bus: &mut impl Bus, loc: Loc8) {
     let value = loc.get(cpu, bus);
     let result = value.wrapping_add(1);
     cpu.f = (cpu.f & FLAG_C) | flags(result == 0, false, value & 0x0F == 0x0F, false);
@@ -475,7 +487,7 @@ fn inc8(cpu: &mut CpuState, bus: &mut impl Bus, loc: Loc8) {
 
 /// `dec r` / `dec [hl]`. C is kept.
 #[inline(always)]
-fn dec8(cpu: &mut CpuState, bus: &mut impl Bus, loc: Loc8) {
+fn dec8(cpu: &mut Registers, bus: &mut impl Bus, loc: Loc8) {
     let value = loc.get(cpu, bus);
     let result = value.wrapping_sub(1);
     cpu.f = (cpu.f & FLAG_C) | flags(result == 0, true, value & 0x0F == 0, false);
@@ -484,7 +496,7 @@ fn dec8(cpu: &mut CpuState, bus: &mut impl Bus, loc: Loc8) {
 
 /// `inc rr` / `dec rr`: two M-cycles, no flags.
 #[inline(always)]
-fn inc16(cpu: &mut CpuState, bus: &mut impl Bus, reg: R16, delta: i16) {
+fn inc16(cpu: &mut Registers, bus: &mut impl Bus, reg: R16, delta: i16) {
     bus.idle_with_address(reg.get(cpu));
     let value = reg.get(cpu).wrapping_add_signed(delta);
     reg.set(cpu, value);
@@ -492,19 +504,19 @@ fn inc16(cpu: &mut CpuState, bus: &mut impl Bus, reg: R16, delta: i16) {
 
 /// `add hl, rr`: two M-cycles; Z is kept, H and C come from bits 11 and 15.
 #[inline(always)]
-fn add_hl(cpu: &mut CpuState, bus: &mut impl Bus, src: R16) {
+fn add_hl(cpu: &mut Registers, bus: &mut impl Bus, src: R16) {
     bus.idle();
-    let hl = cpu.hl();
+    let hl = cpu.hl;
     let value = src.get(cpu);
     let (result, full) = hl.overflowing_add(value);
     let half = (hl & 0x0FFF) + (value & 0x0FFF) > 0x0FFF;
     cpu.f = (cpu.f & FLAG_Z) | flags(false, false, half, full);
-    cpu.set_hl(result);
+    cpu.hl = result;
 }
 
 /// The result and carry-out of a CB shift or rotate.
 #[inline(always)]
-fn shift(cpu: &CpuState, op: ShiftOp, value: u8) -> (u8, bool) {
+fn shift(cpu: &Registers, op: ShiftOp, value: u8) -> (u8, bool) {
     let carry_in = carry(cpu);
     match op {
         ShiftOp::Rlc => (value.rotate_left(1), value & 0x80 != 0),
@@ -520,7 +532,7 @@ fn shift(cpu: &CpuState, op: ShiftOp, value: u8) -> (u8, bool) {
 
 /// RLCA RRCA RLA RRA: one M-cycle, Z always cleared.
 #[inline(always)]
-fn shift_a(cpu: &mut CpuState, op: ShiftOp) {
+fn shift_a(cpu: &mut Registers, op: ShiftOp) {
     let (result, carry_out) = shift(cpu, op, cpu.a);
     cpu.a = result;
     cpu.f = flags(false, false, false, carry_out);
@@ -528,7 +540,7 @@ fn shift_a(cpu: &mut CpuState, op: ShiftOp) {
 
 /// `daa`: corrects A after a BCD addition or subtraction, using N, H and C.
 #[inline(always)]
-fn daa(cpu: &mut CpuState) {
+fn daa(cpu: &mut Registers) {
     let mut a = cpu.a;
     let mut carry_out = cpu.f & FLAG_C != 0;
     let half = cpu.f & FLAG_H != 0;
@@ -571,7 +583,7 @@ fn daa(cpu: &mut CpuState) {
 /// which then halts for the next request. UNVERIFIED: SameBoy's `halt` does this (no halt,
 /// PC back on the HALT); it is the `EI; HALT` case above with IME already on.
 #[inline(always)]
-fn halt(cpu: &mut CpuState, bus: &mut impl Bus) {
+fn halt(cpu: &mut Registers, bus: &mut impl Bus) {
     if bus.halt_bug_interrupts() != 0 {
         cpu.halt_bug = 1;
     } else {
@@ -584,7 +596,7 @@ fn halt(cpu: &mut CpuState, bus: &mut impl Bus) {
 /// in bits 0..=2. Register forms take two M-cycles, `bit n, [hl]` three, the other `[hl]`
 /// forms four (read, then write back).
 #[inline(always)]
-fn prefix_cb(cpu: &mut CpuState, bus: &mut impl Bus) {
+fn prefix_cb(cpu: &mut Registers, bus: &mut impl Bus) {
     let opcode = fetch_imm8(cpu, bus);
     let loc = Loc8::from_index(opcode);
     let bit = (opcode >> 3) & 7;
@@ -617,7 +629,7 @@ fn prefix_cb(cpu: &mut CpuState, bus: &mut impl Bus) {
 
 /// `bit n`: Z from bit `bit` of `value`, N clear, H set, C kept.
 #[inline(always)]
-fn bit_test(cpu: &mut CpuState, bit: u8, value: u8) {
+fn bit_test(cpu: &mut Registers, bit: u8, value: u8) {
     let clear = value & (1 << bit) == 0;
     cpu.f = (cpu.f & FLAG_C) | flags(clear, false, true, false);
 }
@@ -631,6 +643,14 @@ fn bit_test(cpu: &mut CpuState, bit: u8, value: u8) {
 /// other instruction.
 #[inline(always)]
 pub(crate) fn apply_register_op(cpu: &mut CpuState, opcode: u8, operand: u8) -> Option<u64> {
+    let mut registers = Registers::from(*cpu);
+    let m_cycles = apply_register_op_to(&mut registers, opcode, operand)?;
+    *cpu = registers.into();
+    Some(m_cycles)
+}
+
+#[inline(always)]
+fn apply_register_op_to(cpu: &mut Registers, opcode: u8, operand: u8) -> Option<u64> {
     const OPS: [AluOp; 8] = [
         AluOp::Add,
         AluOp::Adc,
@@ -670,7 +690,7 @@ pub(crate) fn apply_register_op(cpu: &mut CpuState, opcode: u8, operand: u8) -> 
 /// reset, and the CPU halts while the clock settles: the machine ends that HALT after
 /// a fixed time, or an interrupt request ends it early (AGE `caution/spsw-interrupts`).
 #[inline(never)]
-fn speed_switch(cpu: &mut CpuState, bus: &mut impl Bus) {
+fn speed_switch(cpu: &mut Registers, bus: &mut impl Bus) {
     if bus.pending_interrupts() != 0 {
         bus.finish_speed_switch(false);
         return;
@@ -688,7 +708,7 @@ fn speed_switch(cpu: &mut CpuState, bus: &mut impl Bus) {
 /// second read in a stopped M-cycle and skipped) unless an interrupt is pending, when the
 /// byte after the opcode runs as the next instruction.
 #[inline(never)]
-fn stop(cpu: &mut CpuState, bus: &mut impl Bus) {
+fn stop(cpu: &mut Registers, bus: &mut impl Bus) {
     let pending = bus.pending_interrupts() != 0;
     if bus.joypad_line_low() {
         if !pending {
@@ -711,7 +731,7 @@ fn stop(cpu: &mut CpuState, bus: &mut impl Bus) {
 
 /// Executes the instruction `opcode`, already fetched (PC points past it).
 #[inline(always)]
-pub(super) fn execute(cpu: &mut CpuState, bus: &mut impl Bus, opcode: u8) {
+pub(super) fn execute(cpu: &mut Registers, bus: &mut impl Bus, opcode: u8) {
     use AluOp::*;
     use Cond::Always;
     match opcode {
@@ -734,7 +754,7 @@ pub(super) fn execute(cpu: &mut CpuState, bus: &mut impl Bus, opcode: u8) {
         0x0F => shift_a(cpu, ShiftOp::Rrc),
 
         0x10 => {
-            stop(cpu, bus);
+            super::out_of_line(cpu, |cpu| stop(cpu, bus));
             bus.cpu_changed();
         }
         0x11 => ld16_imm(cpu, bus, R16::De),
@@ -966,7 +986,7 @@ pub(super) fn execute(cpu: &mut CpuState, bus: &mut impl Bus, opcode: u8) {
         0xE6 => alu(cpu, bus, And, Imm),
         0xE7 => rst(cpu, bus, 0x20),
         0xE8 => add_sp(cpu, bus),
-        0xE9 => cpu.pc = cpu.hl(),
+        0xE9 => cpu.pc = cpu.hl,
         0xEA => ld8(cpu, bus, Mem(Addr::Abs), Reg(A)),
         0xEE => alu(cpu, bus, Xor, Imm),
         0xEF => rst(cpu, bus, 0x28),

@@ -17,10 +17,12 @@ use bytemuck::{Pod, Zeroable};
 
 pub mod disasm;
 mod execute;
+mod registers;
 
 pub(crate) use execute::apply_register_op;
 
 pub use disasm::disassemble;
+pub(crate) use registers::Registers;
 
 /// The SM83's registers and execution mode.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Pod, Zeroable, StateFields)]
@@ -68,15 +70,29 @@ pub const FLAG_N: u8 = 0x40;
 pub const FLAG_H: u8 = 0x20;
 pub const FLAG_C: u8 = 0x10;
 
-impl CpuState {
-    #[inline]
-    pub fn mode(&self) -> CpuMode {
-        match self.mode_raw & 3 {
+impl CpuMode {
+    /// The mode stored as [`CpuState::mode_raw`].
+    #[inline(always)]
+    fn from_raw(raw: u8) -> CpuMode {
+        match raw & 3 {
             0 => CpuMode::Running,
             1 => CpuMode::Halted,
             2 => CpuMode::Stopped,
             _ => CpuMode::Locked,
         }
+    }
+}
+
+/// Whether a CPU with these fields runs plainly ([`CpuState::runs_plainly`]).
+#[inline(always)]
+fn runs_plainly(mode_raw: u8, halt_bug: u8, ime: u8) -> bool {
+    mode_raw | halt_bug | (ime & 2) == 0
+}
+
+impl CpuState {
+    #[inline]
+    pub fn mode(&self) -> CpuMode {
+        CpuMode::from_raw(self.mode_raw)
     }
     #[inline]
     pub fn set_mode(&mut self, mode: CpuMode) {
@@ -87,7 +103,7 @@ impl CpuState {
     /// Any other bit pattern of the three fields counts as unusual.
     #[inline(always)]
     pub fn runs_plainly(&self) -> bool {
-        self.mode_raw | self.halt_bug | (self.ime & 2) == 0
+        runs_plainly(self.mode_raw, self.halt_bug, self.ime)
     }
     #[inline]
     pub fn af(&self) -> u16 {
@@ -132,6 +148,14 @@ impl CpuState {
 /// either dispatches the interrupt (IME on) or executes the next instruction (IME off).
 #[inline(always)]
 pub fn step(cpu: &mut CpuState, bus: &mut impl Bus) {
+    let mut registers = Registers::from(*cpu);
+    step_registers(&mut registers, bus);
+    *cpu = registers.into();
+}
+
+/// [`step`] on the interpreter's form of the registers.
+#[inline(always)]
+pub(crate) fn step_registers(cpu: &mut Registers, bus: &mut impl Bus) {
     let fetch_pc = cpu.pc;
     // One test covers every case but a running CPU with IME settled (0 or 1) and no HALT
     // bug: those go through `begin_unusual_step`, which is the general form of the fetch
@@ -164,7 +188,7 @@ pub fn step(cpu: &mut CpuState, bus: &mut impl Bus) {
 /// path only while nothing has changed since its last checks, so `IE & IF` needs a look only
 /// when the fetch's own M-cycle made them due ([`Bus::read_plain_fetch`] says so).
 #[inline(always)]
-pub(crate) fn step_plain(cpu: &mut CpuState, bus: &mut impl Bus) {
+pub(crate) fn step_plain(cpu: &mut Registers, bus: &mut impl Bus) {
     debug_assert!(cpu.runs_plainly());
     // PC in a local (the fetch cannot change it): the increment below then adds to the
     // register the fetch used, where `cpu.pc` would be loaded again.
@@ -178,13 +202,42 @@ pub(crate) fn step_plain(cpu: &mut CpuState, bus: &mut impl Bus) {
     execute::execute(cpu, bus, opcode);
 }
 
+/// Runs `work`, a function not inlined, on a copy of the registers, then takes the copy
+/// back. The copy's address is what the call sees: `cpu`'s own never escapes, so the
+/// run loop's registers (`Core::run`) can live in host registers across its plain steps
+/// instead of in memory, loaded and stored by every instruction.
+#[inline(always)]
+pub(crate) fn out_of_line<R>(cpu: &mut Registers, work: impl FnOnce(&mut Registers) -> R) -> R {
+    let mut copy = *cpu;
+    let result = work(&mut copy);
+    *cpu = copy;
+    result
+}
+
+/// [`out_of_line`] for work on the registers in [`CpuState`]'s layout.
+#[inline(always)]
+pub(crate) fn out_of_line_state<R>(
+    cpu: &mut Registers,
+    work: impl FnOnce(&mut CpuState) -> R,
+) -> R {
+    let mut copy = CpuState::from(*cpu);
+    let result = work(&mut copy);
+    *cpu = copy.into();
+    result
+}
+
 /// `step_plain`'s interrupt sample, out of line: it is due only after a full tick or a slow
 /// access. Returns whether an interrupt was dispatched (the step is then over).
+#[inline(always)]
+fn dispatch_if_pending(cpu: &mut Registers, bus: &mut impl Bus) -> bool {
+    out_of_line(cpu, |cpu| dispatch_if_pending_in_memory(cpu, bus))
+}
+
 #[cold]
 #[inline(never)]
-fn dispatch_if_pending(cpu: &mut CpuState, bus: &mut impl Bus) -> bool {
+fn dispatch_if_pending_in_memory(cpu: &mut Registers, bus: &mut impl Bus) -> bool {
     if cpu.ime != 0 && bus.pending_interrupts() != 0 {
-        dispatch_interrupt(cpu, bus);
+        dispatch_interrupt_in_memory(cpu, bus);
         return true;
     }
     false
@@ -195,7 +248,7 @@ fn dispatch_if_pending(cpu: &mut CpuState, bus: &mut impl Bus) -> bool {
 /// Returns the opcode to execute and whether EI's delay ends after it, or `None` when the
 /// step is already over (an idle M-cycle or an interrupt dispatch).
 #[inline(always)]
-fn begin_unusual_step(cpu: &mut CpuState, bus: &mut impl Bus) -> Option<(u8, bool)> {
+fn begin_unusual_step(cpu: &mut Registers, bus: &mut impl Bus) -> Option<(u8, bool)> {
     match cpu.mode() {
         CpuMode::Running => {}
         CpuMode::Halted => {
@@ -257,8 +310,13 @@ fn begin_unusual_step(cpu: &mut CpuState, bus: &mut impl Bus) -> Option<(u8, boo
 /// The vector is chosen *between* the two pushes: if the high-byte push lands on IE (SP was
 /// 0x0000) and disables the interrupt being serviced, a lower-priority one is taken instead,
 /// or none at all and PC becomes 0x0000 (Mooneye `acceptance/interrupts/ie_push`).
+#[inline(always)]
+fn dispatch_interrupt(cpu: &mut Registers, bus: &mut impl Bus) {
+    out_of_line(cpu, |cpu| dispatch_interrupt_in_memory(cpu, bus));
+}
+
 #[inline(never)]
-fn dispatch_interrupt(cpu: &mut CpuState, bus: &mut impl Bus) {
+fn dispatch_interrupt_in_memory(cpu: &mut Registers, bus: &mut impl Bus) {
     cpu.ime = 0;
     // `EI; HALT` with an interrupt pending: the HALT bug left PC on the byte after the HALT
     // without counting it, so the handler returns to the HALT (see `execute::halt`).
