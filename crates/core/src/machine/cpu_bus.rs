@@ -160,22 +160,15 @@ impl Bus for Machine<'_> {
         if self.clock.count_tick() {
             return self.read_plain_fetch_in_full_tick(addr);
         }
-        // A ROM fetch in a quiet M-cycle (the usual case) leaves the checks as they were:
-        // the answer is a constant there, so the step goes on without testing it. With no
-        // checks due, `plain_fetch_end` is `windows.end`, and the run loop has just
-        // compared PC with it (`take_checks_due_at`).
-        if addr < self.plain_fetch_end {
+        // A ROM or work RAM fetch in a quiet M-cycle (the usual case) leaves the checks as
+        // they were: the answer is a constant there, so the step goes on without testing
+        // it. The run loop has just found `addr` in `plain_fetch`'s ranges
+        // (`take_checks_due_at`), and they hold while no checks are due.
+        if self.plain_fetch.has_rom(addr) {
             return (self.rom_window_byte(addr), false);
         }
-        // Code in RAM (Blargg's tests run their instruction under test there), or any
-        // fetch during OAM DMA or with the boot ROM mapped. `addr` is past the ROM windows
-        // (`plain_fetch_end` is `windows.end` here), and the RAM fast paths leave the
-        // checks as they were, as ROM does.
-        if let Some(value) = self.ram_fast_read(addr) {
-            return (value, false);
-        }
-        let value = self.cpu_read_slow(addr);
-        (value, self.checks_due)
+        debug_assert!(self.plain_fetch.has_wram(addr), "plain fetch at {addr:04X}");
+        (self.wram_fast_byte(addr), false)
     }
     fn stop(&mut self) -> bool {
         self.stop_cpu()

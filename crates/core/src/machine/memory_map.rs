@@ -69,7 +69,7 @@ impl<'a> Machine<'a> {
     #[inline(always)]
     pub(super) fn ram_fast_read(&self, addr: u16) -> Option<u8> {
         if addr.wrapping_sub(0xC000) < self.windows.wram_fast_len {
-            return Some(self.hw.wram[usize::from(addr & 0x1FFF)]);
+            return Some(self.wram_fast_byte(addr));
         }
         // HRAM is never blocked by OAM DMA (the routine that waits for it runs there), and
         // nothing deferred sees it.
@@ -78,6 +78,13 @@ impl<'a> Machine<'a> {
             return Some(self.hw.hram[usize::from(addr & 0x7F)]);
         }
         None
+    }
+
+    /// The work RAM byte at `addr` in the fast length (`RomWindows::wram_fast_len`): banks 0
+    /// and 1 straight in `hw.wram`.
+    #[inline(always)]
+    pub(super) fn wram_fast_byte(&self, addr: u16) -> u8 {
+        self.hw.wram[usize::from(addr & 0x1FFF)]
     }
 
     /// `cpu_read` past its fast paths.

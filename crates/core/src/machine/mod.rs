@@ -52,7 +52,7 @@ mod tick;
 use clock::Clock;
 use memory_map::{vram_slot, vram_write_slot, wram_slot};
 pub(crate) use power_on::power_on;
-use rom_windows::RomWindows;
+use rom_windows::{PlainFetch, RomWindows};
 use tick::{COUNTER_EDGE_BITS, div_apu_event_within};
 
 /// The `Bus` the CPU runs on: borrows the hardware state, the ROM and the host outputs for
@@ -103,13 +103,14 @@ pub(crate) struct Machine<'a> {
     /// Whether the run loop must make its per-instruction checks (stop, events, CPU mode,
     /// interrupt sample) before the next instruction: set by every full tick, every slow
     /// access, a breakpoint and `Bus::cpu_changed`; nothing else changes what they look at.
-    /// Between them the CPU takes `cpu::step_plain`. Set only through `require_checks`.
+    /// Between them the CPU takes `cpu::step_plain` where `plain_fetch` reaches. Set only
+    /// through `require_checks`.
     checks_due: bool,
-    /// `windows.end` while no checks are due, 0 while they are (`require_checks`,
-    /// `take_checks_due`): one compare of PC against it tells the run loop both that it may
-    /// take a plain step and that the opcode comes from the ROM windows
-    /// (`take_checks_due_at`).
-    plain_fetch_end: u16,
+    /// Where a plain step's opcode comes straight from: the ROM windows and the work RAM's
+    /// fast length while no checks are due, nothing while they are (`require_checks`,
+    /// `take_checks_due`). One compare of PC against either tells the run loop both that it
+    /// may take a plain step and where its opcode comes from (`take_checks_due_at`).
+    plain_fetch: PlainFetch,
     /// The last CPU read of LY or STAT, reported with `Events::POLL_READ` (`poll_loop`).
     poll_read: PollRead,
     /// The CPU just jumped back to a load from memory that may start a polling loop
@@ -162,7 +163,7 @@ impl<'a> Machine<'a> {
             plain_steps: fast.plain_steps,
             windows: RomWindows::new(fast.rom_windows),
             checks_due: true,
-            plain_fetch_end: 0,
+            plain_fetch: PlainFetch::NONE,
             poll_read: PollRead {
                 m_cycle: 0,
                 reg: 0,
@@ -176,9 +177,13 @@ impl<'a> Machine<'a> {
         machine
     }
 
-    /// What `plain_fetch_end` always equals, derived from the fields it stands for.
-    pub(super) fn derived_plain_fetch_end(&self) -> u16 {
-        if self.checks_due { 0 } else { self.windows.end }
+    /// What `plain_fetch` always equals, derived from the fields it stands for.
+    fn derived_plain_fetch(&self) -> PlainFetch {
+        if self.checks_due {
+            PlainFetch::NONE
+        } else {
+            self.windows.plain_fetch()
+        }
     }
 
     /// Ends every quiet window at M-cycle `m_cycle` at the latest (`tick_full`), so that
@@ -201,32 +206,36 @@ impl<'a> Machine<'a> {
         if self.checks_due {
             if self.plain_steps {
                 self.checks_due = false;
-                self.plain_fetch_end = self.windows.end;
+                self.plain_fetch = self.windows.plain_fetch();
             }
             return true;
         }
         false
     }
 
-    /// `take_checks_due` before the step at `pc`, which first tells in one compare the usual
-    /// case, a plain step whose opcode comes from the ROM windows: no checks due and `pc`
-    /// below `windows.end`. `read_plain_fetch`'s own ROM test repeats the same compare,
-    /// which the compiler folds into this one.
+    /// `take_checks_due` before the step at `pc`, which first tells in one compare each the
+    /// usual cases, a plain step whose opcode comes from the ROM windows or from work RAM
+    /// (where Blargg's tests run): no checks due and `pc` in `plain_fetch`'s ranges.
+    /// Anywhere else (HRAM, VRAM, cartridge RAM, any fetch during OAM DMA or with the boot
+    /// ROM mapped) the step makes the checks, due or not, as with `FastPaths::plain_steps`
+    /// off: `read_plain_fetch` then reads only those two ranges, with no test but the ROM
+    /// one, which the compiler folds into this one.
     #[inline(always)]
     pub(crate) fn take_checks_due_at(&mut self, pc: u16) -> bool {
-        debug_assert_eq!(self.plain_fetch_end, self.derived_plain_fetch_end());
-        if pc < self.plain_fetch_end {
+        debug_assert_eq!(self.plain_fetch, self.derived_plain_fetch());
+        if self.plain_fetch.has_rom(pc) || self.plain_fetch.has_wram(pc) {
             return false;
         }
         rarely();
-        self.take_checks_due()
+        self.take_checks_due();
+        true
     }
 
     /// Makes the per-instruction checks due before the next instruction.
     #[inline(always)]
     pub(crate) fn require_checks(&mut self) {
         self.checks_due = true;
-        self.plain_fetch_end = 0;
+        self.plain_fetch = PlainFetch::NONE;
     }
 
     pub(crate) fn events(&self) -> Events {

@@ -67,6 +67,47 @@ impl<'a> RomWindows<'a> {
         // ROM, or `UNMAPPED_WINDOW`), from whose start the base was derived.
         unsafe { *self.bases[window].wrapping_add(usize::from(addr)) }
     }
+
+    /// Where a plain step may fetch its opcode straight (`Machine::plain_fetch`): the
+    /// windows and the work RAM's fast length.
+    #[inline(always)]
+    pub(super) fn plain_fetch(&self) -> PlainFetch {
+        PlainFetch {
+            rom_end: self.end,
+            wram_len: self.wram_fast_len,
+        }
+    }
+}
+
+/// The memory a plain step reads its opcode from straight, as two ranges that one compare
+/// each tells: ROM below `rom_end` (the windows' `end`), work RAM from 0xC000 for
+/// `wram_len` bytes (`RomWindows::wram_fast_len`). Both are empty while the run loop's
+/// checks are due, and the two lengths are cleared together in one store.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(C, align(4))]
+pub(super) struct PlainFetch {
+    rom_end: u16,
+    wram_len: u16,
+}
+
+impl PlainFetch {
+    /// No plain fetch: checks are due.
+    pub(super) const NONE: PlainFetch = PlainFetch {
+        rom_end: 0,
+        wram_len: 0,
+    };
+
+    /// Whether `pc` is in the ROM windows' range.
+    #[inline(always)]
+    pub(super) fn has_rom(&self, pc: u16) -> bool {
+        pc < self.rom_end
+    }
+
+    /// Whether `pc` is in the work RAM's fast range.
+    #[inline(always)]
+    pub(super) fn has_wram(&self, pc: u16) -> bool {
+        pc.wrapping_sub(0xC000) < self.wram_len
+    }
 }
 
 impl<'a> Machine<'a> {
@@ -83,7 +124,7 @@ impl<'a> Machine<'a> {
             rom.windows(&hw.mbc)
         };
         self.windows.map(banks);
-        self.plain_fetch_end = self.derived_plain_fetch_end();
+        self.plain_fetch = self.derived_plain_fetch();
     }
 
     /// Rebuilds `wram_fast_len` after a change of the OAM DMA's activity or of SVBK.
@@ -97,6 +138,7 @@ impl<'a> Machine<'a> {
         } else {
             0x2000
         };
+        self.plain_fetch = self.derived_plain_fetch();
     }
 
     /// The byte the ROM windows hold at `addr` (below `windows.end`): what `Rom::read`
