@@ -105,6 +105,10 @@ impl Bus for Machine<'_> {
         self.tick();
     }
     #[inline(always)]
+    fn idle_halted_at(&mut self, pc: u16) {
+        self.tick_at(pc);
+    }
+    #[inline(always)]
     fn opcode_fetched(&mut self, pc: u16) {
         self.hblank_dma_after_fetch();
         // The write just before (the last M-cycle of its instruction) left the APU waiting
