@@ -99,9 +99,9 @@ const BACKGROUND_READ_DUE: u32 = 7 << BACKGROUND_READ_DUE_SHIFT;
 /// Triggered since the DAC was last turned off (SameBoy's `pulsed`).
 const BACKGROUND_PULSED: u32 = 1 << 15;
 /// The machine notes the bus address while a background read is at most this many T-cycles
-/// away (4 M-cycles at single speed): enough for the last access before the read to be
-/// noted across an instruction's idle M-cycles.
-const BUS_WATCH_T_CYCLES: u32 = 16;
+/// away (3 M-cycles at single speed): the last access before the read is noted across an
+/// instruction's idle M-cycles (at most two in a row, `add sp, e8`).
+const BUS_WATCH_T_CYCLES: u32 = 12;
 
 impl ApuState {
     /// Whether the wave channel counts in the background (triggered, DAC on, channel off).
@@ -161,13 +161,14 @@ impl ApuState {
         }
     }
 
-    /// T-cycles from now (the ticked time, not only the simulated one) to the next background
-    /// read, if the channel counts in the background or a read is due.
-    fn t_cycles_to_background_read(&self) -> Option<u32> {
+    /// T-cycles from now (the ticked time, not only the simulated one) to the first
+    /// background read more than `beyond` T-cycles away, if the channel counts in the
+    /// background or a read is due.
+    fn t_cycles_to_background_read(&self, beyond: u32) -> Option<u32> {
         let unsimulated = self.pending_t_cycles();
         let due = match self.background_read_due() {
-            0 => None,
-            due => Some(due.saturating_sub(unsimulated)),
+            due if due > unsimulated + beyond => Some(due - unsimulated),
+            _ => None,
         };
         if !self.wave_counts_in_background() {
             return due;
@@ -179,8 +180,19 @@ impl ApuState {
         } else {
             (period - (unsimulated - timer) % period) % period
         };
-        let next = to_reload + 2;
+        let mut next = to_reload + 2;
+        while next <= beyond {
+            next += period;
+        }
         Some(due.map_or(next, |due| due.min(next)))
+    }
+
+    /// Whether a background read landed in the time ticked but not yet simulated.
+    fn background_read_passed(&self) -> bool {
+        let unsimulated = self.pending_t_cycles();
+        let due = self.background_read_due();
+        (due != 0 && due <= unsimulated)
+            || (self.wave_counts_in_background() && unsimulated >= self.wave.timer.max(1) + 2)
     }
 
     /// Whether the machine should bound its quiet windows by [`Self::bus_quiet_m_cycles`]
@@ -206,10 +218,11 @@ impl ApuState {
     }
 
     /// CPU M-cycles (4 T-cycles, 2 at double speed) from now whose accesses the APU need not
-    /// see: until a background read is `BUS_WATCH_T_CYCLES` away.
+    /// see: until a background read is `BUS_WATCH_T_CYCLES` away, not counting the reads
+    /// of the next M-cycle (they take the address noted in this one).
     pub fn bus_quiet_m_cycles(&self, double_speed: bool) -> u32 {
         let t_cycles_per_m_cycle = if double_speed { 2 } else { 4 };
-        match self.t_cycles_to_background_read() {
+        match self.t_cycles_to_background_read(t_cycles_per_m_cycle) {
             Some(t_cycles) if t_cycles > BUS_WATCH_T_CYCLES => {
                 (t_cycles - BUS_WATCH_T_CYCLES - 1) / t_cycles_per_m_cycle
             }
@@ -219,22 +232,21 @@ impl ApuState {
     }
 
     /// The CPU puts `addr` on the bus in the M-cycle just ticked (after its tick): the reads
-    /// before it took the address noted before; the next ones take this one, if a read is
-    /// near (only then: what is noted must not depend on which M-cycles the machine ticked
-    /// in full).
+    /// before it took the address noted before (a read that has landed is simulated first);
+    /// the next ones take this one, if a read is near (only then: what is noted must not
+    /// depend on which M-cycles the machine ticked in full).
     #[cold]
     pub fn note_bus_address(&mut self, addr: u16, synthesize: bool) {
-        let near = |apu: &ApuState| {
-            apu.t_cycles_to_background_read()
-                .is_some_and(|t_cycles| t_cycles <= BUS_WATCH_T_CYCLES)
-        };
-        if !near(self) {
+        let near = self
+            .t_cycles_to_background_read(0)
+            .is_some_and(|t_cycles| t_cycles <= BUS_WATCH_T_CYCLES);
+        if !near {
             return;
         }
-        self.catch_up_to(self.apu_cycles_elapsed(), synthesize);
-        if near(self) {
-            let since = self.wave.t_cycles_since_read & !BACKGROUND_BUS;
-            self.wave.t_cycles_since_read = since | u32::from(addr & 0x0F) << BACKGROUND_BUS_SHIFT;
+        if self.background_read_passed() {
+            self.catch_up_to(self.apu_cycles_elapsed(), synthesize);
         }
+        let since = self.wave.t_cycles_since_read & !BACKGROUND_BUS;
+        self.wave.t_cycles_since_read = since | u32::from(addr & 0x0F) << BACKGROUND_BUS_SHIFT;
     }
 }

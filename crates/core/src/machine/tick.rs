@@ -228,6 +228,9 @@ impl<'a> Machine<'a> {
             watched |= hw.serial.clock_bit();
         }
         let budget = self.apu_bus_quiet_m_cycles(budget, &mut watched);
+        if budget == 0 {
+            return 0;
+        }
         let others = hw.timer.quiet_m_cycles(watched).min(budget);
         hw.ppu
             .quiet_m_cycles_of::<4>(self.screen.lazy_mode3(), others)
@@ -252,6 +255,9 @@ impl<'a> Machine<'a> {
             watched |= hw.serial.clock_bit();
         }
         let budget = self.apu_bus_quiet_m_cycles(budget, &mut watched);
+        if budget == 0 {
+            return 0;
+        }
         let others = hw.timer.quiet_m_cycles(watched).min(budget);
         let ppu_quiet = if hw.cgb.double_speed() {
             hw.ppu.quiet_m_cycles_walked::<2>(
