@@ -37,6 +37,13 @@ pub trait Bus {
     fn idle_halted(&mut self) {
         self.idle();
     }
+    /// `idle_halted` for a halted CPU: the address bus still holds `pc`, the byte after the
+    /// HALT, which the CPU read as it halted (SameBoy's `halt`); the wave channel may read
+    /// wave RAM at it (`ApuState::note_bus_address`).
+    fn idle_halted_at(&mut self, pc: u16) {
+        let _ = pc;
+        self.idle_halted();
+    }
     /// One M-cycle without a memory access while the IDU puts `addr` on the address bus
     /// (INC/DEC rr, the SP decrement before a push): may trigger the OAM corruption bug.
     fn idle_with_address(&mut self, addr: u16) {

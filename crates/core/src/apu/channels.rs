@@ -53,6 +53,9 @@ impl ApuState {
             } else {
                 self.wave.t_cycles_since_read =
                     since_read_after(self.wave.t_cycles_since_read, t_cycles);
+                if self.wave_counts_in_background() {
+                    self.run_background_wave(t_cycles, periods[2]);
+                }
             }
         }
         if active[3] && !audible[3] {
@@ -161,7 +164,7 @@ impl ApuState {
                     let wave = &mut self.wave;
                     wave.position = ((u32::from(wave.position) + wave_reads) & 31) as u8;
                     wave.sample_buffer = self.wave_ram[usize::from(wave.position >> 1)];
-                    wave.t_cycles_since_read = 0;
+                    wave.t_cycles_since_read &= !SINCE_READ_BITS;
                     wave.timer = periods[2];
                     wave_lag = 0;
                     next[2] = wave_output(wave, nr32);
@@ -206,6 +209,10 @@ impl ApuState {
     /// remix after each. The oracle for `run`'s shortcuts (see the tests at the end).
     #[cfg(test)]
     pub(super) fn run_reference(&mut self, mut t_cycles: u32, synthesize: bool) {
+        if self.wave.active == 0 && self.wave_counts_in_background() {
+            let period = wave_period(self.frequency(reg::NR33, reg::NR34));
+            self.run_background_wave(t_cycles, period);
+        }
         while t_cycles > 0 {
             // The next moment something happens, or the end of this run.
             let mut step = t_cycles;
@@ -245,7 +252,7 @@ impl ApuState {
                     wave.timer = period;
                     wave.position = (wave.position + 1) & 31;
                     wave.sample_buffer = self.wave_ram[usize::from(wave.position >> 1)];
-                    wave.t_cycles_since_read = 0;
+                    wave.t_cycles_since_read &= !SINCE_READ_BITS;
                     changed = true;
                 }
             }
@@ -497,7 +504,8 @@ pub(super) fn wave_after(
     let period = u64::from(period);
     wave.position = ((u64::from(wave.position) + reads) & 31) as u8;
     wave.sample_buffer = wave_ram[usize::from(wave.position >> 1)];
-    wave.t_cycles_since_read = since_last.min(u64::from(SINCE_READ_CAP_T_CYCLES)) as u32;
+    wave.t_cycles_since_read = wave.t_cycles_since_read & !SINCE_READ_BITS
+        | since_last.min(u64::from(SINCE_READ_CAP_T_CYCLES)) as u32;
     wave.timer = (period - since_last) as u32;
     wave
 }

@@ -117,12 +117,19 @@ const WAVE_ACCESS_WINDOW_T_CYCLES: u32 = 1;
 const SINCE_READ_CAP_T_CYCLES: u32 = 255;
 const _: () = assert!(SINCE_READ_CAP_T_CYCLES > WAVE_ACCESS_WINDOW_T_CYCLES);
 
-/// The wave channel's "T-cycles since it read wave RAM", `t_cycles` later.
+/// The bits of `WaveState::t_cycles_since_read` that count; those above hold the channel's
+/// background reads (`wave::BACKGROUND_PULSED` and the bits beside it).
+const SINCE_READ_BITS: u32 = 0xFF;
+const _: () = assert!(SINCE_READ_CAP_T_CYCLES <= SINCE_READ_BITS);
+
+/// The wave channel's "T-cycles since it read wave RAM", `t_cycles` later (the bits above the
+/// count kept).
 #[inline]
 fn since_read_after(since_read: u32, t_cycles: u32) -> u32 {
-    since_read
+    let count = (since_read & SINCE_READ_BITS)
         .saturating_add(t_cycles)
-        .min(SINCE_READ_CAP_T_CYCLES)
+        .min(SINCE_READ_CAP_T_CYCLES);
+    since_read & !SINCE_READ_BITS | count
 }
 
 /// Triggering the wave channel delays its first sample read by this many T-cycles (three
@@ -238,7 +245,10 @@ pub struct ToneState {
 pub struct WaveState {
     /// T-cycles until the next sample read (while active; 0 acts as 1).
     pub timer: u32,
-    /// T-cycles since the channel last read wave RAM (stops at `SINCE_READ_CAP_T_CYCLES`).
+    /// Bits 0-7: T-cycles since the channel last read wave RAM (stops at
+    /// `SINCE_READ_CAP_T_CYCLES`). Bits 8-15: its reads in the background after a trigger
+    /// (`wave::BACKGROUND_PULSED` and the bits beside it: the CPU's bus address, a read due,
+    /// triggered since the DAC went off).
     pub t_cycles_since_read: u32,
     /// Length counter (up to 256).
     pub length: u16,
@@ -490,6 +500,25 @@ impl ApuState {
     fn catch_up_to(&mut self, elapsed: u32, synthesize: bool) {
         let mut t_cycles = u64::from(elapsed.saturating_sub(self.apu_cycles_simulated())) * 2;
         self.set_apu_cycles_simulated(elapsed);
+        // A background read of the wave channel's that was due when the last catch-up ended
+        // (`wave::BACKGROUND_READ_DUE`) comes at its own T-cycle.
+        loop {
+            let due = u64::from(self.background_read_due());
+            if due == 0 || t_cycles < due {
+                self.set_background_read_due((due - due.min(t_cycles)) as u32);
+                self.advance_channels(t_cycles, synthesize);
+                return;
+            }
+            self.set_background_read_due(0);
+            self.advance_channels(due, synthesize);
+            t_cycles -= due;
+            self.background_read(synthesize);
+        }
+    }
+
+    /// The channels `t_cycles` on (a whole number of APU cycles), the sequencer's delayed
+    /// events at their T-cycles.
+    fn advance_channels(&mut self, mut t_cycles: u64, synthesize: bool) {
         // A delayed envelope step (the same countdown in every channel it applies to).
         let due = [&self.square1, &self.square2, &self.noise]
             .map(envelope_due)

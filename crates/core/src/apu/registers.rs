@@ -146,7 +146,7 @@ impl ApuState {
         }
         // DMG: while playing, wave RAM answers only in the APU cycle in which the channel
         // itself reads it, and then with the byte the channel reads (Pan Docs; Blargg 09, 12).
-        if wave.t_cycles_since_read < WAVE_ACCESS_WINDOW_T_CYCLES {
+        if wave.t_cycles_since_read & SINCE_READ_BITS < WAVE_ACCESS_WINDOW_T_CYCLES {
             WaveRamAccess::Redirected(usize::from((wave.position & 31) >> 1))
         } else {
             WaveRamAccess::Blocked
@@ -191,6 +191,8 @@ impl ApuState {
         value: u8,
         div_apu_bit_set: bool,
     ) {
+        // A background read about to land lands whatever the write does.
+        self.commit_background_read();
         let old = self.regs[index];
         let cgb = self.cgb != 0;
         let old_square_periods = [
@@ -234,6 +236,7 @@ impl ApuState {
                 hold_square_level(&mut self.square2, old);
             }
             reg::NR31 => self.wave.length = 256 - u16::from(value),
+            reg::NR33 => self.write_nr33(),
             reg::NR41 => self.noise.length = 64 - u16::from(value & 0x3F),
             reg::NR12 => write_envelope(&mut self.square1, old, value, cgb, div_apu_bit_set),
             reg::NR22 => write_envelope(&mut self.square2, old, value, cgb, div_apu_bit_set),

@@ -68,6 +68,10 @@ impl<O: StepObserver> Bus for Observed<'_, '_, O> {
         self.machine.idle_halted();
     }
     #[inline(always)]
+    fn idle_halted_at(&mut self, pc: u16) {
+        self.machine.idle_halted_at(pc);
+    }
+    #[inline(always)]
     fn idle_with_address(&mut self, addr: u16) {
         self.machine.idle_with_address(addr);
     }

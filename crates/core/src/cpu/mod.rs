@@ -253,7 +253,7 @@ fn begin_unusual_step(cpu: &mut Registers, bus: &mut impl Bus) -> Option<(u8, bo
         CpuMode::Running => {}
         CpuMode::Halted => {
             if bus.halt_wake_interrupts() == 0 {
-                bus.idle_halted();
+                bus.idle_halted_at(cpu.pc);
                 return None;
             }
             // A request seen after an idle cycle wakes the CPU, which then fetches and

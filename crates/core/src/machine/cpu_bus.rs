@@ -8,7 +8,7 @@ impl<'a> Machine<'a> {
     #[cold]
     #[inline(never)]
     pub(super) fn read_plain_fetch_in_full_tick(&mut self, addr: u16) -> (u8, bool) {
-        self.tick_full();
+        self.tick_full(Some(addr));
         (self.cpu_read(addr), true)
     }
 }
@@ -16,14 +16,14 @@ impl<'a> Machine<'a> {
 impl Bus for Machine<'_> {
     #[inline(always)]
     fn read(&mut self, addr: u16) -> u8 {
-        self.tick();
+        self.tick_at(addr);
         self.cpu_read(addr)
     }
     /// As `read` (`cpu_read`'s fast paths, then its slow path); only a read of cartridge RAM
     /// looks at `pc`, as it may meet the open bus.
     #[inline(always)]
     fn read_after_fetch(&mut self, addr: u16, pc: u16) -> u8 {
-        self.tick();
+        self.tick_at(addr);
         if let Some(value) = self.cpu_fast_read(addr) {
             return value;
         }
@@ -34,13 +34,13 @@ impl Bus for Machine<'_> {
     }
     #[inline(always)]
     fn write(&mut self, addr: u16, value: u8) {
-        self.tick();
+        self.tick_at(addr);
         self.cpu_write(addr, value);
     }
     /// As `read` (no ROM or work RAM up there): HRAM, or the slow path's I/O and IE.
     #[inline(always)]
     fn read_high(&mut self, low: u8) -> u8 {
-        self.tick();
+        self.tick_at(0xFF00 | u16::from(low));
         if (0x80..=0xFE).contains(&low) {
             return self.hw.hram[usize::from(low & 0x7F)];
         }
@@ -49,7 +49,7 @@ impl Bus for Machine<'_> {
     /// As `write`: HRAM, or the slow path's I/O and IE.
     #[inline(always)]
     fn write_high(&mut self, low: u8, value: u8) {
-        self.tick();
+        self.tick_at(0xFF00 | u16::from(low));
         if (0x80..=0xFE).contains(&low) {
             self.hw.hram[usize::from(low & 0x7F)] = value;
             return;
@@ -60,7 +60,7 @@ impl Bus for Machine<'_> {
     }
     #[inline(always)]
     fn idle_with_address(&mut self, addr: u16) {
-        self.tick();
+        self.tick_at(addr);
         if addr & 0xFF00 == 0xFE00 {
             self.require_checks();
             self.sync();
@@ -103,6 +103,10 @@ impl Bus for Machine<'_> {
     #[inline(always)]
     fn idle(&mut self) {
         self.tick();
+    }
+    #[inline(always)]
+    fn idle_halted_at(&mut self, pc: u16) {
+        self.tick_at(pc);
     }
     #[inline(always)]
     fn opcode_fetched(&mut self, pc: u16) {

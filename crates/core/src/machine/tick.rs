@@ -54,20 +54,36 @@ impl<'a> Machine<'a> {
     #[inline(always)]
     pub(super) fn tick(&mut self) {
         if self.clock.count_tick() {
-            self.tick_full();
+            self.tick_full(None);
+        }
+    }
+
+    /// `tick` for an M-cycle in which the CPU puts `addr` on the address bus.
+    #[inline(always)]
+    pub(super) fn tick_at(&mut self, addr: u16) {
+        if self.clock.count_tick() {
+            self.tick_full(Some(addr));
         }
     }
 
     /// The quiet M-cycles before this one, then this one in full; then the length of the
-    /// quiet window that follows.
+    /// quiet window that follows. `bus`: the address the CPU puts on the bus in this
+    /// M-cycle, if it accesses memory; the APU's wave channel may read at it
+    /// (`ApuState::note_bus_address`), and while it may, the quiet window keeps every
+    /// M-cycle near its read in full (`apu_bus_quiet_m_cycles`).
     #[inline(never)]
-    pub(super) fn tick_full(&mut self) {
+    pub(super) fn tick_full(&mut self, bus: Option<u16>) {
         self.hw.m_cycles = self.clock.full_tick_m_cycle;
         // Ticks nested in this one (an HBlank VRAM DMA's stall) start with a full tick.
         self.set_full_tick_m_cycle(self.hw.m_cycles + 1);
         self.catch_up_to(self.hw.m_cycles - 1);
         self.tick_now();
         self.clock.synced_m_cycles = self.hw.m_cycles;
+        if let Some(addr) = bus
+            && self.hw.apu.watches_bus()
+        {
+            self.hw.apu.note_bus_address(addr, self.audio.synthesizes());
+        }
         let quiet = if self.defer_quiet_ticks {
             self.quiet_m_cycles(u32::MAX)
         } else {
@@ -211,6 +227,10 @@ impl<'a> Machine<'a> {
         if hw.serial.is_shifting() {
             watched |= hw.serial.clock_bit();
         }
+        let budget = self.apu_bus_quiet_m_cycles(budget, &mut watched);
+        if budget == 0 {
+            return 0;
+        }
         let others = hw.timer.quiet_m_cycles(watched).min(budget);
         hw.ppu
             .quiet_m_cycles_of::<4>(self.screen.lazy_mode3(), others)
@@ -234,6 +254,10 @@ impl<'a> Machine<'a> {
         if hw.serial.is_shifting() {
             watched |= hw.serial.clock_bit();
         }
+        let budget = self.apu_bus_quiet_m_cycles(budget, &mut watched);
+        if budget == 0 {
+            return 0;
+        }
         let others = hw.timer.quiet_m_cycles(watched).min(budget);
         let ppu_quiet = if hw.cgb.double_speed() {
             hw.ppu.quiet_m_cycles_walked::<2>(
@@ -246,6 +270,22 @@ impl<'a> Machine<'a> {
                 .quiet_m_cycles_of::<4>(self.screen.lazy_mode3(), others)
         };
         ppu_quiet.min(others)
+    }
+
+    /// `budget`, cut to the M-cycles before the APU's wave channel needs the CPU's bus
+    /// addresses for its background reads (`ApuState::watches_bus`); and the DIV-APU bit
+    /// added to `watched` while a length clock may start those reads, so that the window
+    /// after it is cut. The common case (no such channel) is a few tests.
+    #[inline(always)]
+    fn apu_bus_quiet_m_cycles(&self, budget: u32, watched: &mut u16) -> u32 {
+        let apu = &self.hw.apu;
+        if apu.wave_may_stop_counting() {
+            *watched |= self.div_apu_bit();
+        }
+        if apu.watches_bus() {
+            return budget.min(apu.bus_quiet_m_cycles(self.hw.cgb.double_speed()));
+        }
+        budget
     }
 
     /// One M-cycle of every component, in full.
@@ -343,6 +383,7 @@ impl<'a> Machine<'a> {
         if self.hw.ppu.deferred_valid != 0
             && window_end > now + 1
             && self.hw.ppu.deferred_write_keeps_window()
+            && !self.hw.apu.watches_bus()
             && !self.hw.cgb.double_speed()
         {
             self.set_full_tick_m_cycle(self.clock.window_end(window_end, now));

@@ -1,0 +1,46 @@
+; model: CGB
+; The wave channel triggered with its DAC off, the DAC turned on (frequency $7F8, ramp wave),
+; so that it counts in the background; then power cycled (NR52 off, on) at 48 M-cycle
+; offsets, single speed, then the DAC turned on and the channel triggered, PCM34 read at
+; once: power-off ends the background counting and clears the sample buffer (the first sample
+; is 0).
+INCLUDE "hardware.inc"
+    TITLE "WAVE BG NR52"
+    CGB_FLAG $C0
+DEF SWEEP_COUNT EQU 48
+DEF DOUBLE_SPEED EQU 0
+
+SECTION "probe", ROM0
+ProbeSetup:
+    call ApuLoadRampWave
+    xor a
+    ldh [rNR30], a
+    ld a, $20
+    ldh [rNR32], a
+    ld a, $F8
+    ldh [rNR33], a
+    ld a, $87
+    ldh [rNR34], a
+    ld a, $80
+    ldh [rNR30], a
+    ret
+ProbeRead:
+    xor a
+    ldh [rNR52], a
+    ld a, $80
+    ldh [rNR52], a
+    ldh [rNR30], a
+    ld a, $20
+    ldh [rNR32], a
+    ld a, $F8
+    ldh [rNR33], a
+    ld a, $87
+    ldh [rNR34], a
+    ldh a, [rPCM34]
+    ret
+Title:
+    db "WAVE BACKGROUND NR52", 0
+
+INCLUDE "apu.inc"
+INCLUDE "../../include/common.inc"
+INCLUDE "../../include/probe.inc"
