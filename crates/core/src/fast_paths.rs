@@ -39,11 +39,15 @@ pub enum FastPath {
     /// On a CGB, lazy mode 3 runs each object's fetch with all its dots at once, as on a
     /// DMG, rather than through the step dispatch dot by dot.
     ColourObjectRuns,
+    /// On a DMG, quiet windows know what the LY=LYC comparator holds: they run on past a
+    /// line's OAM step when the comparison it holds (the line before's) cannot raise the
+    /// STAT line, and across the rest of a line whose match already holds it high.
+    LycWindows,
 }
 
 impl FastPath {
     /// Every trick, in the order of [`FastPaths`]' fields.
-    pub const ALL: [FastPath; 11] = [
+    pub const ALL: [FastPath; 12] = [
         FastPath::LazyMode3,
         FastPath::DeferQuietTicks,
         FastPath::DoubleSpeedWindows,
@@ -55,6 +59,7 @@ impl FastPath {
         FastPath::AudioSynthesis,
         FastPath::Drawing,
         FastPath::ColourObjectRuns,
+        FastPath::LycWindows,
     ];
 
     /// The trick's name, as its field in [`FastPaths`] spells it.
@@ -71,6 +76,7 @@ impl FastPath {
             FastPath::AudioSynthesis => "audio_synthesis",
             FastPath::Drawing => "drawing",
             FastPath::ColourObjectRuns => "colour_object_runs",
+            FastPath::LycWindows => "lyc_windows",
         }
     }
 
@@ -108,6 +114,8 @@ pub struct FastPaths {
     pub drawing: bool,
     /// [`FastPath::ColourObjectRuns`].
     pub colour_object_runs: bool,
+    /// [`FastPath::LycWindows`].
+    pub lyc_windows: bool,
 }
 
 impl FastPaths {
@@ -124,6 +132,7 @@ impl FastPaths {
         audio_synthesis: true,
         drawing: true,
         colour_object_runs: true,
+        lyc_windows: true,
     };
 
     /// Every trick off: the plain reference (drawing and synthesizing nothing).
@@ -139,6 +148,7 @@ impl FastPaths {
         audio_synthesis: false,
         drawing: false,
         colour_object_runs: false,
+        lyc_windows: false,
     };
 
     /// The switch of `trick`.
@@ -155,6 +165,7 @@ impl FastPaths {
             FastPath::AudioSynthesis => &mut self.audio_synthesis,
             FastPath::Drawing => &mut self.drawing,
             FastPath::ColourObjectRuns => &mut self.colour_object_runs,
+            FastPath::LycWindows => &mut self.lyc_windows,
         }
     }
 

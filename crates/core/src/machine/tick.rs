@@ -233,7 +233,7 @@ impl<'a> Machine<'a> {
         }
         let others = hw.timer.quiet_m_cycles(watched).min(budget);
         hw.ppu
-            .quiet_m_cycles_of::<4>(self.screen.lazy_mode3(), others)
+            .quiet_m_cycles_of::<4>(self.screen.quiet_walk(), others)
             .min(others)
     }
 
@@ -261,13 +261,13 @@ impl<'a> Machine<'a> {
         let others = hw.timer.quiet_m_cycles(watched).min(budget);
         let ppu_quiet = if hw.cgb.double_speed() {
             hw.ppu.quiet_m_cycles_walked::<2>(
-                self.screen.lazy_mode3(),
+                self.screen.quiet_walk(),
                 self.double_speed_windows,
                 others,
             )
         } else {
             hw.ppu
-                .quiet_m_cycles_of::<4>(self.screen.lazy_mode3(), others)
+                .quiet_m_cycles_of::<4>(self.screen.quiet_walk(), others)
         };
         ppu_quiet.min(others)
     }

@@ -8,16 +8,16 @@ impl PpuState {
     /// frame, if no register is written. 0 when the very next tick may do either (the
     /// machine then ticks normally).
     pub fn quiet_m_cycles(&self) -> u32 {
-        self.quiet_m_cycles_of::<4>(true, u32::MAX)
+        self.quiet_m_cycles_of::<4>(QuietWalk::ALL, u32::MAX)
     }
 
-    /// `quiet_m_cycles` for M-cycles of `DOTS` dots (see `tick_dots`), with or without
-    /// `FastPaths::lazy_mode3` (without it, mode 3 is never quiet). Looks no further than
+    /// `quiet_m_cycles` for M-cycles of `DOTS` dots (see `tick_dots`), as the host's
+    /// switches say (without `FastPaths::lazy_mode3`, mode 3 is never quiet). Looks no further than
     /// `limit` M-cycles (the caller's other bounds): the answer is then at least `limit`.
     /// At double speed a window ends at the next step (`quiet_m_cycles_walked` walks on).
     #[inline(always)]
-    pub fn quiet_m_cycles_of<const DOTS: u16>(&self, lazy_mode3: bool, limit: u32) -> u32 {
-        self.quiet_m_cycles_walked::<DOTS>(lazy_mode3, DOTS == 4, limit)
+    pub fn quiet_m_cycles_of<const DOTS: u16>(&self, switches: QuietWalk, limit: u32) -> u32 {
+        self.quiet_m_cycles_walked::<DOTS>(switches, DOTS == 4, limit)
     }
 
     /// `quiet_m_cycles_of`, across the steps that cannot interrupt and through mode 3
@@ -26,10 +26,11 @@ impl PpuState {
     #[inline(always)]
     pub fn quiet_m_cycles_walked<const DOTS: u16>(
         &self,
-        lazy_mode3: bool,
+        switches: QuietWalk,
         walk: bool,
         limit: u32,
     ) -> u32 {
+        let lazy_mode3 = switches.lazy_mode3;
         let dots = u32::from(DOTS);
         let limit_dots = limit.saturating_mul(dots).saturating_add(dots - 1);
         if self.lcdc & LCDC_LCD_ENABLE == 0 {
@@ -47,7 +48,7 @@ impl PpuState {
             }
             if walk {
                 // Through mode 3's end when nothing there interrupts (`quiet_dots`).
-                return self.quiet_dots_at::<DOTS>(true, limit_dots) / dots;
+                return self.quiet_dots_at::<DOTS>(switches, limit_dots) / dots;
             }
             // Mode 3 owes dots: ticks only add more while `tick`'s fast path holds.
             let ahead = u32::from(self.screen_x) + u32::from(self.fifo_lag);
@@ -58,7 +59,7 @@ impl PpuState {
         }
         if walk {
             // Across the steps that cannot interrupt, into or through mode 3 (`quiet_dots`).
-            return self.quiet_dots_at::<DOTS>(lazy_mode3, limit_dots) / dots;
+            return self.quiet_dots_at::<DOTS>(switches, limit_dots) / dots;
         }
         // The next step runs in tick number wait/DOTS (counting from 0).
         u32::from(self.wait_dots) / dots
@@ -66,11 +67,11 @@ impl PpuState {
 
     /// `quiet_dots` for M-cycles of `DOTS` dots (2: double speed), its speed a constant.
     #[inline(always)]
-    fn quiet_dots_at<const DOTS: u16>(&self, lazy_mode3: bool, limit: u32) -> u32 {
+    fn quiet_dots_at<const DOTS: u16>(&self, switches: QuietWalk, limit: u32) -> u32 {
         if DOTS == 2 {
-            self.quiet_dots::<true>(lazy_mode3, limit)
+            self.quiet_dots::<true>(switches, limit)
         } else {
-            self.quiet_dots::<false>(lazy_mode3, limit)
+            self.quiet_dots::<false>(switches, limit)
         }
     }
 
@@ -111,7 +112,7 @@ impl PpuState {
         }
         // The caller's promise; checking it would cost a second walk (`quiet_dots`) per
         // catch-up.
-        debug_assert!(n <= self.quiet_m_cycles_walked::<DOTS>(host.lazy_mode3, true, n));
+        debug_assert!(n <= self.quiet_m_cycles_walked::<DOTS>(host.quiet_walk(), true, n));
         if self.deferred_valid != 0 && n != 0 {
             n -= 1;
             if self.advance_deferred_write::<DOTS>(n, memory, interrupt_flag, host) {

@@ -109,10 +109,27 @@ pub struct Host<'a> {
     frame: Option<&'a mut [u8; 160 * 144]>,
     /// On a CGB, the frame in RGB555; None while not drawing.
     frame_rgb: Option<&'a mut [u16; 160 * 144]>,
-    /// `FastPaths::lazy_mode3`.
-    lazy_mode3: bool,
+    /// `FastPaths::lazy_mode3` and `FastPaths::lyc_windows`.
+    walk: QuietWalk,
     /// `FastPaths::colour_object_runs`.
     colour_object_runs: bool,
+}
+
+/// The host's switches that shape a quiet window (`PpuState::quiet_m_cycles_of`).
+#[derive(Clone, Copy, Debug)]
+pub struct QuietWalk {
+    /// `FastPaths::lazy_mode3`: mode 3 may be quiet.
+    pub lazy_mode3: bool,
+    /// `FastPaths::lyc_windows`: the walk knows what the LY=LYC comparator holds.
+    pub lyc_windows: bool,
+}
+
+impl QuietWalk {
+    /// Every switch on.
+    pub const ALL: QuietWalk = QuietWalk {
+        lazy_mode3: true,
+        lyc_windows: true,
+    };
 }
 
 impl<'a> Host<'a> {
@@ -131,7 +148,10 @@ impl<'a> Host<'a> {
         Host {
             frame,
             frame_rgb,
-            lazy_mode3: fast.lazy_mode3,
+            walk: QuietWalk {
+                lazy_mode3: fast.lazy_mode3,
+                lyc_windows: fast.lyc_windows,
+            },
             colour_object_runs: fast.colour_object_runs,
         }
     }
@@ -139,7 +159,13 @@ impl<'a> Host<'a> {
     /// `FastPaths::lazy_mode3`: whether mode 3 may run lazily.
     #[inline(always)]
     pub fn lazy_mode3(&self) -> bool {
-        self.lazy_mode3
+        self.walk.lazy_mode3
+    }
+
+    /// The switches a quiet window's walk follows.
+    #[inline(always)]
+    pub fn quiet_walk(&self) -> QuietWalk {
+        self.walk
     }
 }
 
@@ -403,7 +429,7 @@ impl<'a> Ctx<'a> {
             frame: host.frame.as_deref_mut(),
             frame_rgb: host.frame_rgb.as_deref_mut(),
             double_speed,
-            lazy: host.lazy_mode3,
+            lazy: host.walk.lazy_mode3,
             colour_object_runs: host.colour_object_runs,
             ..Ctx::look_ahead(memory, interrupt_flag)
         }
@@ -455,7 +481,7 @@ impl PpuState {
                 }
             } else if u32::from(self.screen_x) + u32::from(self.fifo_lag) + u32::from(DOTS) < 160
                 && self.oam_dma_active == 0
-                && host.lazy_mode3
+                && host.walk.lazy_mode3
             {
                 self.fifo_lag += DOTS;
                 return false;

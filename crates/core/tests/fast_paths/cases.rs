@@ -24,7 +24,12 @@ const ALSO_ON_A_CGB: [&str; 5] = [
 ];
 
 /// Sources the oracle must find in `roms-test/`: the ones written for it.
-const REQUIRED_SOURCES: [&str; 3] = ["poll_loops.asm", "ly_polls.asm", "oam_dma.asm"];
+const REQUIRED_SOURCES: [&str; 4] = [
+    "poll_loops.asm",
+    "ly_polls.asm",
+    "oam_dma.asm",
+    "lyc_raster.asm",
+];
 
 /// Probes (`roms-test/probes/`) that exercise a fast path: an HBlank VRAM DMA keeps every
 /// tick full and every instruction on the full step (`Bus::opcode_fetched`), with and

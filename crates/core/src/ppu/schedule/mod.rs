@@ -7,6 +7,9 @@ mod step;
 pub(crate) use step::is_saved_step;
 pub(super) use step::{MODE3_STEPS, Step};
 
+/// `PpuState::line_held_high_by_lyc` when no line is: no line the walk meets.
+const NO_LINE: u8 = 0xFF;
+
 /// Line dots of a visible line's steps at single speed: the STAT OAM source rises
 /// (`LineOamInterrupt`), mode 2 shows (`LineMode2`), the OAM scan ends (`LineScanEnd`), mode
 /// 3 shows (`LineMode3`), WY is checked for the next line (`LineWindowCheck`).
@@ -523,15 +526,37 @@ impl PpuState {
     ///
     /// The walk stops once it has found `limit` dots (the caller's other bounds): the
     /// answer is then at least `limit`.
-    pub(super) fn quiet_dots<const DOUBLE_SPEED: bool>(&self, lazy_mode3: bool, limit: u32) -> u32 {
+    pub(super) fn quiet_dots<const DOUBLE_SPEED: bool>(
+        &self,
+        switches: QuietWalk,
+        limit: u32,
+    ) -> u32 {
+        let lazy_mode3 = switches.lazy_mode3;
         let lyc_source = self.stat & STAT_LYC_SOURCE != 0;
         let oam_source = self.stat & STAT_OAM_SOURCE != 0;
-        // Whether the comparator seeing `line` may raise the STAT line.
-        let lyc_may_match = |line: u8| lyc_source && self.lyc == line;
+        // `FastPaths::lyc_windows`: on a DMG, what the comparator holds (see below).
+        let dmg_lyc = lyc_source && switches.lyc_windows && !self.is_cgb_hardware();
+        let held_line = if dmg_lyc && self.lyc_match != 0 && self.lyc == self.ly {
+            self.line_held_high_by_lyc()
+        } else {
+            NO_LINE
+        };
+        // Whether the comparator seeing `line` may raise the STAT line: not on the line
+        // whose match holds it high already.
+        let lyc_may_match = |line: u8| lyc_source && self.lyc == line && line != held_line;
+        // On a DMG the STAT line has the comparator's output in as every step leaves it
+        // (`update_stat`; a loaded state may not have it).
+        let lyc_in_line = dmg_lyc && (self.stat_line != 0 || self.lyc_match == 0);
         // Whether a step at `line`'s OAM interrupt may raise it: the comparator is
         // suspended there (line 0: it sees 0) and holds its last output, that of this line
-        // or the one before.
+        // or the one before. With that output already in the STAT line, only the OAM
+        // source can raise it there (but on line 0). Taken where a raster handler's
+        // window ends (the line LYC was moved on to, the line after a match): walking
+        // on past every line's OAM step would cost more than the windows gain.
         let oam_step_requests = |line: u8| {
+            if lyc_in_line && line != 0 && (self.lyc == line || line.wrapping_sub(1) == held_line) {
+                return oam_source;
+            }
             let lyc_held = self.lyc_match != 0
                 || line == 0
                 || self.lyc == line
@@ -700,6 +725,35 @@ impl PpuState {
             dots += u32::from(delta);
         }
         dots
+    }
+
+    /// On a DMG, the visible line (not the last) whose LY=LYC match holds the STAT line high
+    /// from now on, past the comparison at its mode 2, or `NO_LINE`. Every step up to the
+    /// next line's comparison recomputes the line with that match still in, so none of
+    /// them can raise it, whatever other source rises.
+    fn line_held_high_by_lyc(&self) -> u8 {
+        let step = Step::from_raw(self.step);
+        let past_compare = self.step_is_mode3()
+            || matches!(
+                step,
+                Step::LineScanEnd
+                    | Step::LineMode3
+                    | Step::Mode0Interrupt
+                    | Step::LineWindowCheck
+                    | Step::LineEnd
+            );
+        if past_compare
+            && self.stat & STAT_LYC_SOURCE != 0
+            && self.stat_line != 0
+            && self.lyc_match != 0
+            && self.ly_for_compare == self.ly
+            && self.lyc == self.ly
+            && self.ly < 143
+        {
+            self.ly
+        } else {
+            NO_LINE
+        }
     }
 
     pub(super) fn vblank_line_start(&mut self, bus: &mut Ctx) {

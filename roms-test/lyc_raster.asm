@@ -1,0 +1,77 @@
+; An LY=LYC STAT interrupt on every visible line, as raster effects use it: the handler
+; moves LYC on to the next line and writes SCY and LCDC's BG map bit. A delay that grows
+; with a frame counter moves its writes from mode 2 into mode 3 and across the line's
+; turn; every fourth frame the OAM (mode 2) source is on too, so a line's OAM step may
+; interrupt while the LY=LYC match of the line before is held. The main loop HALTs. These
+; are the quiet windows `FastPaths::lyc_windows` lengthens.
+; No pass criterion: the fast-path oracle (`crates/core/tests/fast_paths/`) compares runs.
+
+INCLUDE "hardware.inc"
+
+    TITLE "BS LYC RASTER"
+
+SECTION "vblank vector", ROM0[$40]
+    jp VBlank
+
+SECTION "stat vector", ROM0[$48]
+    jp Stat
+
+SECTION "entry", ROM0[$100]
+    jp Start
+
+SECTION "main", ROM0[$150]
+Start:
+    ld a, STATF_LYC
+    ldh [rSTAT], a
+    xor a
+    ldh [rLYC], a
+    ldh [hFrame], a
+    ld a, IEF_VBLANK | IEF_STAT
+    ldh [rIE], a
+    ei
+.idle:
+    halt
+    nop
+    jr .idle
+
+Stat:
+    push af
+    push bc
+    ldh a, [hFrame]
+    and 15
+    inc a
+    ld b, a
+.delay:
+    dec b
+    jr nz, .delay
+    ldh a, [rLY]
+    ldh [rSCY], a
+    inc a
+    cp 144
+    jr c, .next
+    xor a
+.next:
+    ldh [rLYC], a
+    ldh a, [rLCDC]
+    xor LCDCF_BG9C00
+    ldh [rLCDC], a
+    pop bc
+    pop af
+    reti
+
+VBlank:
+    push af
+    ldh a, [hFrame]
+    inc a
+    ldh [hFrame], a
+    and 3
+    ld a, STATF_LYC
+    jr nz, .sources
+    ld a, STATF_LYC | STATF_MODE10
+.sources:
+    ldh [rSTAT], a
+    pop af
+    reti
+
+SECTION "hram variables", HRAM[$FF80]
+hFrame: ds 1
