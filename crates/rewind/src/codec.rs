@@ -528,7 +528,7 @@ impl Decoder {
     pub fn load_meta(&mut self, key: u64, keyframe: &[u8]) -> Result<(), DecodeError> {
         self.meta_key = None;
         let (meta, _) = keyframe_meta(keyframe, &mut self.meta)?;
-        let (code, used) = TokenCode::read(meta).ok_or(DecodeError::Malformed)?;
+        let used = self.table.load(meta).ok_or(DecodeError::Malformed)?;
         let mut rest = &meta[used..];
         read_group_meta(
             &mut rest,
@@ -537,7 +537,6 @@ impl Decoder {
             &mut self.counters,
             &mut self.mirror,
         )?;
-        self.table.rebuild(&code);
         self.meta_key = Some(key);
         Ok(())
     }

@@ -142,13 +142,11 @@ impl HotSet {
         if bytes.len() != self.positions.len() {
             return None;
         }
+        // Backward adds the negation: x * 0xFF is -x in wrapping bytes (no branch per byte).
+        let sign = if forward { 1u8 } else { 0xFF };
         for (&p, &x) in self.positions.iter().zip(bytes) {
             let t = target.get_mut(p as usize)?;
-            *t = if forward {
-                t.wrapping_add(x)
-            } else {
-                t.wrapping_sub(x)
-            };
+            *t = t.wrapping_add(x.wrapping_mul(sign));
         }
         Some(())
     }
@@ -318,24 +316,42 @@ fn mask(width: usize) -> u64 {
     }
 }
 
+/// The field's value (the common widths without a variable-length copy: every delta applied
+/// in a seek reads and writes each counter).
 #[inline]
 fn read_le(bytes: &[u8], field: CounterField) -> u64 {
-    let mut word = [0u8; 8];
-    word[..field.width].copy_from_slice(&bytes[field.offset..field.offset + field.width]);
-    u64::from_le_bytes(word)
+    let at = field.offset;
+    match field.width {
+        2 => u64::from(u16::from_le_bytes([bytes[at], bytes[at + 1]])),
+        4 => u64::from(u32::from_le_bytes(
+            bytes[at..at + 4].try_into().expect("4 bytes"),
+        )),
+        8 => u64::from_le_bytes(bytes[at..at + 8].try_into().expect("8 bytes")),
+        width => {
+            let mut word = [0u8; 8];
+            word[..width].copy_from_slice(&bytes[at..at + width]);
+            u64::from_le_bytes(word)
+        }
+    }
 }
 
 #[inline]
 fn write_le(bytes: &mut [u8], field: CounterField, value: u64) {
-    bytes[field.offset..field.offset + field.width]
-        .copy_from_slice(&value.to_le_bytes()[..field.width]);
+    let at = field.offset;
+    match field.width {
+        2 => bytes[at..at + 2].copy_from_slice(&(value as u16).to_le_bytes()),
+        4 => bytes[at..at + 4].copy_from_slice(&(value as u32).to_le_bytes()),
+        8 => bytes[at..at + 8].copy_from_slice(&value.to_le_bytes()),
+        width => bytes[at..at + width].copy_from_slice(&value.to_le_bytes()[..width]),
+    }
 }
 
-/// Byte-by-byte wrapping `a - b` (no borrows between bytes), as the patches apply it.
+/// Byte-by-byte wrapping `a - b` (no borrows between bytes), as the patches apply it: each
+/// byte's top bit is set in `a` and cleared in `b` so no borrow leaves it, then fixed up.
 #[inline]
 fn bytewise_sub(a: u64, b: u64) -> u64 {
-    let (a, b) = (a.to_le_bytes(), b.to_le_bytes());
-    u64::from_le_bytes(std::array::from_fn(|i| a[i].wrapping_sub(b[i])))
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    ((a | HIGH).wrapping_sub(b & !HIGH)) ^ ((a ^ !b) & HIGH)
 }
 
 /// Zigzag at a width: small positive and negative differences become small numbers.
@@ -750,6 +766,18 @@ mod tests {
             let expected = a.iter().zip(&b).filter(|(x, y)| x == y).count();
             assert_eq!(equal_bytes(&a, &b), expected, "len {len}");
         }
+    }
+
+    #[test]
+    fn bytewise_sub_borrows_within_bytes_only() {
+        let mut rng = backspin_test_support::SplitMix64::new(9);
+        for _ in 0..1000 {
+            let (a, b) = (rng.next_u64(), rng.next_u64());
+            let (x, y) = (a.to_le_bytes(), b.to_le_bytes());
+            let expected = u64::from_le_bytes(std::array::from_fn(|i| x[i].wrapping_sub(y[i])));
+            assert_eq!(bytewise_sub(a, b), expected, "{a:#x} - {b:#x}");
+        }
+        assert_eq!(bytewise_sub(0, u64::MAX), 0x0101_0101_0101_0101);
     }
 
     #[test]

@@ -47,7 +47,7 @@ impl Config {
             budget_bytes,
             capture_every: 1,
             keyframe_interval: 1200,
-            keyframe_chain_bytes: 160 * 1024,
+            keyframe_chain_bytes: 88 * 1024,
         }
     }
 }

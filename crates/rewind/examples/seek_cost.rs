@@ -1,0 +1,84 @@
+//! `cargo run --release -p backspin-rewind --example seek_cost -- ROM [--seconds N]
+//! [--seeks N] [--passes N] [--input-seed N]`: plays the bench's input script through a
+//! `Timeline` (capture every frame), then seeks to the same random frames as
+//! `backspin rewind-bench` (same seed, same order) and prints the per-seek wall time (the
+//! fastest of the passes per seek, as the bench's `seek_ms_*_best_of_3`).
+//!
+//! For a noise-free figure run it under callgrind, collecting only the seeks:
+//! `valgrind --tool=callgrind --toggle-collect='*Timeline::seek*' ./seek_cost ROM`; the
+//! instructions divided by passes × seeks are the mean cost of a seek, and
+//! `callgrind_annotate --inclusive=yes` splits it (decode, apply, models, re-simulation).
+
+use backspin_core::{Core, Options, Rom};
+use backspin_rewind::Timeline;
+use backspin_test_support::{InputScript, SplitMix64};
+use std::time::{Duration, Instant};
+
+fn main() {
+    let mut seconds = 600u64;
+    let mut seeks = 1000usize;
+    let mut passes = 3usize;
+    let mut input_seed = 1u64;
+    let mut rom_path = None;
+    let mut args = std::env::args().skip(1);
+    let number = |args: &mut std::iter::Skip<std::env::Args>, what: &str| -> u64 {
+        args.next()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or_else(|| panic!("{what} needs a number"))
+    };
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "--seconds" => seconds = number(&mut args, "--seconds"),
+            "--seeks" => seeks = number(&mut args, "--seeks") as usize,
+            "--passes" => passes = number(&mut args, "--passes").max(1) as usize,
+            "--input-seed" => input_seed = number(&mut args, "--input-seed"),
+            _ => rom_path = Some(arg),
+        }
+    }
+    let path = rom_path.expect("ROM path");
+    let rom = Rom::from_bytes(std::fs::read(&path).expect("readable ROM")).expect("ROM");
+    let frames = (seconds * backspin_core::M_CYCLES_PER_SECOND)
+        .div_ceil(backspin_core::M_CYCLES_PER_FRAME)
+        .max(2);
+    // The bench's targets: its generator, seeded the same way, drawn first.
+    let mut rng = SplitMix64::new(input_seed.wrapping_mul(0x2545_F491_4F6C_DD1D) ^ 7);
+    let targets: Vec<u64> = (0..seeks).map(|_| rng.range(1, frames)).collect();
+
+    let mut script = InputScript::new(input_seed);
+    let mut timeline = Timeline::new(Core::new(rom, Options::default()), 64 << 20);
+    let first = timeline.frame();
+    for _ in 0..frames {
+        timeline.set_buttons(script.next_frame());
+        timeline.run_frame();
+    }
+    let stats = timeline.stats();
+    let oldest = timeline.span().oldest;
+
+    let mut best = vec![Duration::MAX; targets.len()];
+    for _ in 0..passes {
+        for (slot, &target) in best.iter_mut().zip(&targets) {
+            let f = first + target;
+            if f < oldest {
+                continue;
+            }
+            let t = Instant::now();
+            timeline.seek(f).expect("seek within the history");
+            *slot = (*slot).min(t.elapsed());
+        }
+    }
+    let mut ms: Vec<f64> = best
+        .iter()
+        .filter(|d| **d != Duration::MAX)
+        .map(|d| d.as_secs_f64() * 1e3)
+        .collect();
+    ms.sort_by(f64::total_cmp);
+    let at = |q: f64| ms[((ms.len() - 1) as f64 * q).round() as usize];
+    println!(
+        "{path}: {frames} frames, {} keyframes, {} seeks x {passes}: best-of-{passes} ms p50 {:.3} p99 {:.3} max {:.3}",
+        stats.keyframes_written,
+        ms.len(),
+        at(0.5),
+        at(0.99),
+        at(1.0),
+    );
+}
