@@ -43,7 +43,7 @@ use crate::hot::{
     self, ChangeCounts, CounterVotes, Counters, HotSet, MAX_COUNTERS, MAX_MIRROR_LEN, Mirror,
     MirrorVotes, STATE_COUNTERS, STATE_MIRROR,
 };
-use crate::huffman::{TokenCode, TokenCounts, TokenDecoder};
+use crate::huffman::{EncodeTable, TokenCode, TokenCounts, TokenDecoder};
 use lz4_flex::block::CompressTable;
 
 #[cfg(test)]
@@ -122,6 +122,8 @@ pub struct Encoder {
     code: TokenCode,
     /// `code.is_flat()`, kept: asked every capture, and a scan of every context's table.
     code_flat: bool,
+    /// `code` laid out for the capture's Huffman pass.
+    table: Box<EncodeTable>,
     /// The code the pending keyframe carries, until `commit_keyframe`.
     pending: TokenCode,
     /// Byte statistics of the token streams since the latest keyframe.
@@ -162,6 +164,7 @@ impl Encoder {
             large_table: CompressTable::large(),
             code: TokenCode::flat(),
             code_flat: true,
+            table: EncodeTable::new(&TokenCode::flat()),
             pending: TokenCode::flat(),
             counts: TokenCounts::default(),
             hot: HotSet::new(),
@@ -245,7 +248,7 @@ impl Encoder {
             None
         } else {
             self.coded.clear();
-            Some(self.code.count_and_encode(
+            Some(self.table.count_and_encode(
                 &mut self.counts,
                 &self.tokens,
                 self.hot.ends(),
@@ -327,6 +330,7 @@ impl Encoder {
     pub fn commit_keyframe(&mut self) {
         self.code = self.pending.clone();
         self.code_flat = self.code.is_flat();
+        self.table.rebuild(&self.code);
         self.hot.copy_from(&self.pending_hot);
         self.counters.copy_from(&self.pending_counters);
         self.mirror.copy_from(&self.pending_mirror);
@@ -353,6 +357,7 @@ impl Encoder {
         )?;
         self.code = code;
         self.code_flat = self.code.is_flat();
+        self.table.rebuild(&self.code);
         self.counts = TokenCounts::default();
         self.change_counts.reset();
         self.votes.reset();

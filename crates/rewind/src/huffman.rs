@@ -14,6 +14,10 @@
 
 use crate::hot::CLASSES;
 
+mod encode;
+
+pub use encode::EncodeTable;
+
 pub const MAX_LEN: u32 = 12;
 /// Serialized size: one nibble per symbol.
 pub const TABLE_BYTES: usize = 128;
@@ -132,15 +136,34 @@ impl Code {
     }
 }
 
+/// The symbols ordered by (weight, symbol). Most weights are the +1 of a byte never seen:
+/// those (and any lighter) go first by symbol without sorting, and only the rest is sorted
+/// (a keyframe builds a code per context).
+fn by_weight(weights: &[u64; 256]) -> [u16; 256] {
+    const N: usize = 256;
+    let mut order = [0u16; N];
+    let mut placed = 0;
+    let mut place = |keep: &dyn Fn(u64) -> bool| {
+        for (s, &w) in weights.iter().enumerate() {
+            if keep(w) {
+                order[placed] = s as u16;
+                placed += 1;
+            }
+        }
+        placed
+    };
+    place(&|w| w == 0);
+    let first_heavy = place(&|w| w == 1);
+    place(&|w| w > 1);
+    order[first_heavy..].sort_unstable_by_key(|&s| (weights[usize::from(s)], s));
+    order
+}
+
 /// Huffman code lengths for 256 positive weights, by the two-queue method (leaves sorted by
 /// weight; merged nodes come out in non-decreasing order), on the stack.
 fn huffman_lengths(weights: &[u64; 256]) -> [u8; 256] {
     const N: usize = 256;
-    let mut order = [0u16; N];
-    for (i, o) in order.iter_mut().enumerate() {
-        *o = i as u16;
-    }
-    order.sort_unstable_by_key(|&s| (weights[usize::from(s)], s));
+    let order = by_weight(weights);
     // Nodes 0..N are leaves in sorted order, N..2N-1 merged nodes in creation order.
     let mut weight = [0u64; 2 * N - 1];
     for (i, &s) in order.iter().enumerate() {
@@ -689,37 +712,6 @@ impl TokenCode {
         });
         bits.div_ceil(8)
     }
-
-    /// `counts.add(tokens, hot)` and `encode(tokens, hot, out)` in one walk over the stream
-    /// (a capture needs the statistics, and the coded stream whenever it is the smallest);
-    /// returns the coded length in bytes.
-    pub fn count_and_encode(
-        &self,
-        counts: &mut TokenCounts,
-        tokens: &[u8],
-        hot: &[usize; CLASSES],
-        out: &mut Vec<u8>,
-    ) -> usize {
-        let start = out.len();
-        let mut acc = 0u64;
-        let mut n = 0u32;
-        for_each_byte(tokens, hot, |b, context| {
-            let count = &mut counts.counts[context][usize::from(b)];
-            *count = count.saturating_add(1);
-            let code = &self.codes[context];
-            let len = u32::from(code.lengths[usize::from(b)]);
-            acc = (acc << len) | u64::from(code.codes[usize::from(b)]);
-            n += len;
-            while n >= 8 {
-                n -= 8;
-                out.push((acc >> n) as u8);
-            }
-        });
-        if n > 0 {
-            out.push((acc << (8 - n)) as u8);
-        }
-        out.len() - start
-    }
 }
 
 /// Decoding tables for a [`TokenCode`].
@@ -837,6 +829,21 @@ impl TokenDecoder {
 mod tests {
     use super::*;
     use backspin_test_support::SplitMix64;
+
+    #[test]
+    fn symbols_by_weight_as_a_full_sort() {
+        let mut rng = SplitMix64::new(256);
+        for round in 0..200 {
+            let weights: [u64; 256] = std::array::from_fn(|_| match rng.range(0, 3) {
+                0 if round % 2 == 0 => 0,
+                0 | 1 => 1,
+                _ => rng.range(0, 40),
+            });
+            let mut full: [u16; 256] = std::array::from_fn(|s| s as u16);
+            full.sort_unstable_by_key(|&s| (weights[usize::from(s)], s));
+            assert_eq!(by_weight(&weights), full, "round {round}");
+        }
+    }
 
     #[test]
     fn round_trip_skewed_and_flat() {
@@ -1001,7 +1008,7 @@ mod tests {
         // length returned, and the same statistics as `add`.
         let mut out = vec![0xAA];
         let mut recounted = TokenCounts::default();
-        let len = code.count_and_encode(&mut recounted, &tokens, &hot, &mut out);
+        let len = EncodeTable::new(&code).count_and_encode(&mut recounted, &tokens, &hot, &mut out);
         assert_eq!(out[0], 0xAA);
         let bits = &out[1..];
         assert_eq!(len, bits.len());

@@ -138,21 +138,23 @@ fn emit_literal(
 ) {
     put_varint(out, (start - emitted) as u64);
     put_varint(out, (end - start) as u64);
-    out.extend(
-        base[start..end]
-            .iter()
-            .zip(&cur[start..end])
-            .map(|(a, b)| b.wrapping_sub(*a)),
-    );
-    if let Some(counts) = counts {
-        for i in start..end {
-            if base[i] != cur[i] {
-                counts.note(i);
+    let (old, new) = (&mut base[start..end], &cur[start..end]);
+    out.extend(old.iter().zip(new).map(|(a, b)| b.wrapping_sub(*a)));
+    match counts {
+        // The capture's case: count and sync the changed bytes in one loop (a literal is a
+        // few bytes, so no call to memcpy either).
+        Some(counts) => {
+            for (i, (a, &b)) in (start..).zip(old.iter_mut().zip(new)) {
+                if *a != b {
+                    counts.note(i);
+                    if sync_base {
+                        *a = b;
+                    }
+                }
             }
         }
-    }
-    if sync_base {
-        base[start..end].copy_from_slice(&cur[start..end]);
+        None if sync_base => old.copy_from_slice(new),
+        None => {}
     }
 }
 

@@ -1,0 +1,235 @@
+//! The capture's Huffman pass: a [`TokenCode`] laid out for encoding, and the one walk over a
+//! delta's token stream that counts the group's statistics and writes the coded bits.
+//!
+//! Why a layout of its own: the walk runs on every captured frame, right after a frame of
+//! emulation has filled the cache with the core's data. One `u16` per symbol (code and
+//! length together) is one load from a 512-byte table per context instead of two from
+//! separate ones, and bits leave the accumulator 32 at a time rather than byte by byte.
+//! The contexts and the bits are exactly those of [`for_each_byte`](super::for_each_byte)
+//! and the canonical codes (tested against both).
+
+use super::{
+    CONTEXTS, HOT, LITERAL, MAX_LEN, POSITIONS, REGION_STARTS, REGIONS, TokenCode, TokenCounts,
+    header_context, next_position, region,
+};
+use crate::hot::CLASSES;
+
+const _: () = assert!(MAX_LEN <= 12, "a code and its length share a u16");
+
+/// A [`TokenCode`] as the encoder reads it: per context and byte, `code << 4 | length`.
+pub struct EncodeTable {
+    entries: [[u16; 256]; CONTEXTS],
+}
+
+impl EncodeTable {
+    /// The table of `code` (boxed: 16 KiB).
+    pub fn new(code: &TokenCode) -> Box<EncodeTable> {
+        let mut table: Box<EncodeTable> = Box::new(EncodeTable {
+            entries: [[0; 256]; CONTEXTS],
+        });
+        table.rebuild(code);
+        table
+    }
+
+    /// Lays out `code` in place (no allocation).
+    pub fn rebuild(&mut self, code: &TokenCode) {
+        for (entries, code) in self.entries.iter_mut().zip(&code.codes) {
+            for (entry, (&length, &bits)) in
+                entries.iter_mut().zip(code.lengths.iter().zip(&code.codes))
+            {
+                *entry = (bits << 4) | u16::from(length);
+            }
+        }
+    }
+
+    /// Adds the bytes of `tokens` to `counts` and appends their code to `out` (most
+    /// significant bit first, the last byte padded with zeros), in one walk; returns the
+    /// coded length in bytes. Contexts as in [`for_each_byte`](super::for_each_byte).
+    pub fn count_and_encode(
+        &self,
+        counts: &mut TokenCounts,
+        tokens: &[u8],
+        hot: &[usize; CLASSES],
+        out: &mut Vec<u8>,
+    ) -> usize {
+        let start = out.len();
+        let mut bits = BitWriter::new(out, tokens.len());
+        let mut put = |b: u8, context: usize| {
+            let count = &mut counts.counts[context][usize::from(b)];
+            *count = count.saturating_add(1);
+            bits.put(self.entries[context][usize::from(b)]);
+        };
+        // The hot bytes, class by class.
+        let mut i = 0;
+        let mut previous = 0;
+        for (class, &end) in hot.iter().enumerate() {
+            let end = end.min(tokens.len());
+            while i < end {
+                let b = tokens[i];
+                put(b, HOT + 2 * class + previous);
+                previous = usize::from(b != 0);
+                i += 1;
+            }
+        }
+        // The zero-run tokens: varint gap, varint length, literal bytes.
+        let tokens = &tokens[i.min(tokens.len())..];
+        let mut i = 0;
+        let mut offset = 0usize;
+        'tokens: while i < tokens.len() {
+            let mut values = [0usize; 2];
+            for field in 0..2 {
+                let context = header_context(field, offset.saturating_add(values[0]));
+                let value = &mut values[field];
+                let mut shift = 0u32;
+                loop {
+                    let Some(&b) = tokens.get(i) else {
+                        break 'tokens;
+                    };
+                    put(b, context);
+                    i += 1;
+                    if shift < 63 {
+                        *value |= usize::from(b & 0x7F) << shift;
+                    }
+                    shift += 7;
+                    if b & 0x80 == 0 {
+                        break;
+                    }
+                }
+            }
+            offset = offset.saturating_add(values[0]);
+            let end = i.saturating_add(values[1]).min(tokens.len());
+            // The literal's region, until the offset reaches the next region's start.
+            let mut base = LITERAL + POSITIONS * region(offset);
+            let mut region_end = next_region_start(offset);
+            let mut position = 0;
+            for &b in &tokens[i..end] {
+                if offset >= region_end {
+                    base = LITERAL + POSITIONS * region(offset);
+                    region_end = next_region_start(offset);
+                }
+                put(b, base + position);
+                position = next_position(b);
+                offset = offset.saturating_add(1);
+            }
+            i = end;
+        }
+        bits.finish();
+        out.len() - start
+    }
+}
+
+/// The first region start above `offset` (`usize::MAX` in the last region).
+#[inline]
+fn next_region_start(offset: usize) -> usize {
+    const _: () = assert!(REGION_STARTS.len() == REGIONS - 1);
+    REGION_STARTS
+        .iter()
+        .copied()
+        .find(|&start| start > offset)
+        .unwrap_or(usize::MAX)
+}
+
+/// Appends codes to a byte vector, most significant bit first.
+struct BitWriter<'a> {
+    out: &'a mut Vec<u8>,
+    acc: u64,
+    /// Bits pending in the low end of `acc` (fewer than 32 between calls).
+    n: u32,
+}
+
+impl<'a> BitWriter<'a> {
+    /// A writer for about `symbols` codes (reserved once: at most `MAX_LEN` bits each).
+    fn new(out: &'a mut Vec<u8>, symbols: usize) -> BitWriter<'a> {
+        out.reserve((symbols * MAX_LEN as usize).div_ceil(8) + 8);
+        BitWriter { out, acc: 0, n: 0 }
+    }
+
+    /// Appends one `code << 4 | length` entry.
+    #[inline(always)]
+    fn put(&mut self, entry: u16) {
+        let len = u32::from(entry & 0x0F);
+        self.acc = (self.acc << len) | u64::from(entry >> 4);
+        self.n += len;
+        if self.n >= 32 {
+            self.n -= 32;
+            let word = (self.acc >> self.n) as u32;
+            self.out.extend_from_slice(&word.to_be_bytes());
+        }
+    }
+
+    /// Writes what is left, the last byte padded with zeros.
+    fn finish(self) {
+        let mut n = self.n;
+        while n >= 8 {
+            n -= 8;
+            self.out.push((self.acc >> n) as u8);
+        }
+        if n > 0 {
+            self.out.push((self.acc << (8 - n)) as u8);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::for_each_byte;
+    use super::*;
+    use backspin_test_support::SplitMix64;
+
+    /// The bits of `tokens` one code at a time, a byte out whenever eight are pending.
+    fn reference(code: &TokenCode, tokens: &[u8], hot: &[usize; CLASSES]) -> Vec<u8> {
+        let (mut out, mut acc, mut n) = (Vec::new(), 0u64, 0u32);
+        for_each_byte(tokens, hot, |b, context| {
+            let code = &code.codes[context];
+            let len = u32::from(code.lengths[usize::from(b)]);
+            acc = (acc << len) | u64::from(code.codes[usize::from(b)]);
+            n += len;
+            while n >= 8 {
+                n -= 8;
+                out.push((acc >> n) as u8);
+            }
+        });
+        if n > 0 {
+            out.push((acc << (8 - n)) as u8);
+        }
+        out
+    }
+
+    #[test]
+    fn the_one_walk_codes_and_counts_as_the_context_walk() {
+        let mut rng = SplitMix64::new(34);
+        for round in 0..400u64 {
+            // Well-formed streams crossing the region boundaries, with some hot bytes, and
+            // every few rounds arbitrary (malformed) bytes.
+            let hot_len = (round % 9) as usize;
+            let hot = [hot_len / 4, hot_len / 2, hot_len / 2, hot_len];
+            let mut tokens: Vec<u8> = (0..hot_len).map(|_| rng.next_u64() as u8 & 3).collect();
+            if round % 5 == 4 {
+                tokens.extend((0..round % 200).map(|_| rng.next_u64() as u8));
+            } else {
+                for k in 0..(round % 60) {
+                    let gap = rng.next_u64() % if k % 7 == 0 { 20_000 } else { 300 };
+                    crate::codec::put_varint(&mut tokens, gap);
+                    let len = rng.next_u64() % 9 + 1;
+                    crate::codec::put_varint(&mut tokens, len);
+                    tokens.extend((0..len).map(|_| [0, 1, 0xFF, 7][rng.range(0, 3) as usize]));
+                }
+            }
+            // A code learned from other streams, so that lengths differ by context.
+            let mut learn = TokenCounts::default();
+            learn.add(&tokens, &hot);
+            learn.add(&tokens[..tokens.len() / 2], &hot);
+            let code = TokenCode::from_counts(&learn);
+            let mut out = vec![0x5A];
+            let mut counts = TokenCounts::default();
+            let len =
+                EncodeTable::new(&code).count_and_encode(&mut counts, &tokens, &hot, &mut out);
+            assert_eq!(out[0], 0x5A);
+            assert_eq!(&out[1..], reference(&code, &tokens, &hot), "round {round}");
+            assert_eq!(len, out.len() - 1);
+            let mut expected = TokenCounts::default();
+            expected.add(&tokens, &hot);
+            assert!(counts.counts == expected.counts, "round {round}");
+        }
+    }
+}
