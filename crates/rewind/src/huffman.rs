@@ -975,7 +975,8 @@ mod tests {
             written.push(0xEE);
             assert_eq!(decoder.load(&written), Some(written.len() - 1));
             let mut bits = Vec::new();
-            let len = code.count_and_encode(&mut counts, &tokens, &hot, &mut bits);
+            let len =
+                EncodeTable::new(&code).count_and_encode(&mut counts, &tokens, &hot, &mut bits);
             let mut back = vec![0u8; tokens.len()];
             decoder.decode(&bits[..len], &mut back, &hot).unwrap();
             assert_eq!(back, tokens, "round {round}");
