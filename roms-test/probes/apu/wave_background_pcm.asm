@@ -10,15 +10,7 @@ DEF DOUBLE_SPEED EQU 0
 
 SECTION "probe", ROM0
 ProbeSetup:
-    call ApuLoadRampWave
-    xor a
-    ldh [rNR30], a
-    ld a, $20
-    ldh [rNR32], a
-    ld a, $F8
-    ldh [rNR33], a
-    ld a, $87
-    ldh [rNR34], a
+    INCLUDE "wave_pulsed.inc"
     ld a, $80
     ldh [rNR30], a
     ret

@@ -9,25 +9,7 @@ INCLUDE "hardware.inc"
 DEF SWEEP_COUNT EQU 48
 DEF DOUBLE_SPEED EQU 0
 
-SECTION "probe", ROM0
-ProbeSetup:
-    call ApuLoadRampWave
-    xor a
-    ldh [rNR30], a
-    ld a, $20
-    ldh [rNR32], a
-    ld a, $F8
-    ldh [rNR33], a
-    ld a, $87
-    ldh [rNR34], a
-    ld a, $80
-    ldh [rNR30], a
-    ret
-ProbeRead:
-    ld a, $87
-    ldh [rNR34], a
-    ldh a, [rPCM34]
-    ret
+INCLUDE "wave_dac_on.inc"
 Title:
     db "WAVE DAC ON", 0
 

@@ -10,36 +10,7 @@ INCLUDE "hardware.inc"
 DEF SWEEP_COUNT EQU 48
 DEF DOUBLE_SPEED EQU 1
 
-SECTION "probe", ROM0
-ProbeSetup:
-    call ApuLoadRampWave
-    xor a
-    ldh [rNR30], a
-    ld a, $20
-    ldh [rNR32], a
-    ld a, $F8
-    ldh [rNR33], a
-    ld a, $87
-    ldh [rNR34], a
-    ret
-ProbeRead:
-    ld a, $80
-    ldh [rNR30], a
-    ; then SWEEP_COUNT - k nops: the retrigger comes at the same time for every k
-    ld a, [wOffset]
-    ld e, a
-    ld d, 0
-    ld hl, .slide
-    add hl, de
-    jp hl
-.slide:
-    REPT SWEEP_COUNT
-    nop
-    ENDR
-    ld a, $87
-    ldh [rNR34], a
-    ldh a, [rPCM34]
-    ret
+INCLUDE "wave_dac_on_delay.inc"
 Title:
     db "WAVE DAC DELAY DS", 0
 
