@@ -598,12 +598,14 @@ impl ContextWalk {
 /// the cumulative class ends of the group's hot set), then the zero-run tokens, token by
 /// token (the same contexts as `ContextWalk`, byte by byte, in the tests). A malformed
 /// tail (which the encoder never produces) is walked the same way.
+#[inline(always)]
 fn for_each_byte(tokens: &[u8], hot: &[usize; CLASSES], mut f: impl FnMut(u8, usize)) {
     let mut i = 0;
     let mut previous = 0;
     for (class, &end) in hot.iter().enumerate() {
+        let end = end.min(tokens.len());
         while i < end {
-            let Some(&b) = tokens.get(i) else { return };
+            let b = tokens[i];
             f(b, HOT + 2 * class + previous);
             previous = usize::from(b != 0);
             i += 1;
@@ -613,6 +615,7 @@ fn for_each_byte(tokens: &[u8], hot: &[usize; CLASSES], mut f: impl FnMut(u8, us
 }
 
 /// The zero-run token part of [`for_each_byte`].
+#[inline(always)]
 fn tokens_each_byte(tokens: &[u8], mut f: impl FnMut(u8, usize)) {
     let mut i = 0;
     let mut offset = 0usize;
@@ -637,9 +640,16 @@ fn tokens_each_byte(tokens: &[u8], mut f: impl FnMut(u8, usize)) {
         }
         offset = offset.saturating_add(values[0]);
         let end = i.saturating_add(values[1]).min(tokens.len());
+        // The literal's region, looked up again only where the offset crosses into the next.
+        let mut base = literal_context(offset, 0);
+        let mut region_end = next_region_start(offset);
         let mut position = 0;
         for &b in &tokens[i..end] {
-            f(b, literal_context(offset, position));
+            if offset >= region_end {
+                base = literal_context(offset, 0);
+                region_end = next_region_start(offset);
+            }
+            f(b, base + position);
             position = next_position(b);
             offset = offset.saturating_add(1);
         }

@@ -5,13 +5,10 @@
 //! emulation has filled the cache with the core's data. One `u16` per symbol (code and
 //! length together) is one load from a 512-byte table per context instead of two from
 //! separate ones, and bits leave the accumulator 32 at a time rather than byte by byte.
-//! The contexts and the bits are exactly those of [`for_each_byte`](super::for_each_byte)
-//! and the canonical codes (tested against both).
+//! The walk is [`for_each_byte`]'s, and the bits are the canonical codes' (tested against
+//! them).
 
-use super::{
-    CONTEXTS, HOT, LITERAL, MAX_LEN, POSITIONS, REGION_STARTS, REGIONS, TokenCode, TokenCounts,
-    header_context, next_position, region,
-};
+use super::{CONTEXTS, MAX_LEN, TokenCode, TokenCounts, for_each_byte};
 use crate::hot::CLASSES;
 
 const _: () = assert!(MAX_LEN <= 12, "a code and its length share a u16");
@@ -44,7 +41,7 @@ impl EncodeTable {
 
     /// Adds the bytes of `tokens` to `counts` and appends their code to `out` (most
     /// significant bit first, the last byte padded with zeros), in one walk; returns the
-    /// coded length in bytes. Contexts as in [`for_each_byte`](super::for_each_byte).
+    /// coded length in bytes. Contexts as in [`for_each_byte`].
     pub fn count_and_encode(
         &self,
         counts: &mut TokenCounts,
@@ -59,74 +56,10 @@ impl EncodeTable {
             *count = count.saturating_add(1);
             bits.put(self.entries[context][usize::from(b)]);
         };
-        // The hot bytes, class by class.
-        let mut i = 0;
-        let mut previous = 0;
-        for (class, &end) in hot.iter().enumerate() {
-            let end = end.min(tokens.len());
-            while i < end {
-                let b = tokens[i];
-                put(b, HOT + 2 * class + previous);
-                previous = usize::from(b != 0);
-                i += 1;
-            }
-        }
-        // The zero-run tokens: varint gap, varint length, literal bytes.
-        let tokens = &tokens[i.min(tokens.len())..];
-        let mut i = 0;
-        let mut offset = 0usize;
-        'tokens: while i < tokens.len() {
-            let mut values = [0usize; 2];
-            for field in 0..2 {
-                let context = header_context(field, offset.saturating_add(values[0]));
-                let value = &mut values[field];
-                let mut shift = 0u32;
-                loop {
-                    let Some(&b) = tokens.get(i) else {
-                        break 'tokens;
-                    };
-                    put(b, context);
-                    i += 1;
-                    if shift < 63 {
-                        *value |= usize::from(b & 0x7F) << shift;
-                    }
-                    shift += 7;
-                    if b & 0x80 == 0 {
-                        break;
-                    }
-                }
-            }
-            offset = offset.saturating_add(values[0]);
-            let end = i.saturating_add(values[1]).min(tokens.len());
-            // The literal's region, until the offset reaches the next region's start.
-            let mut base = LITERAL + POSITIONS * region(offset);
-            let mut region_end = next_region_start(offset);
-            let mut position = 0;
-            for &b in &tokens[i..end] {
-                if offset >= region_end {
-                    base = LITERAL + POSITIONS * region(offset);
-                    region_end = next_region_start(offset);
-                }
-                put(b, base + position);
-                position = next_position(b);
-                offset = offset.saturating_add(1);
-            }
-            i = end;
-        }
+        for_each_byte(tokens, hot, &mut put);
         bits.finish();
         out.len() - start
     }
-}
-
-/// The first region start above `offset` (`usize::MAX` in the last region).
-#[inline]
-fn next_region_start(offset: usize) -> usize {
-    const _: () = assert!(REGION_STARTS.len() == REGIONS - 1);
-    REGION_STARTS
-        .iter()
-        .copied()
-        .find(|&start| start > offset)
-        .unwrap_or(usize::MAX)
 }
 
 /// Appends codes to a byte vector, most significant bit first.
@@ -172,7 +105,6 @@ impl<'a> BitWriter<'a> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::for_each_byte;
     use super::*;
     use backspin_test_support::SplitMix64;
 
