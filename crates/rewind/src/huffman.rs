@@ -119,20 +119,11 @@ impl Code {
 
     #[cfg(test)]
     pub fn encode(&self, data: &[u8], out: &mut Vec<u8>) {
-        let mut acc = 0u64;
-        let mut n = 0u32;
+        let mut bits = ReferenceBits::default();
         for &b in data {
-            let len = u32::from(self.lengths[usize::from(b)]);
-            acc = (acc << len) | u64::from(self.codes[usize::from(b)]);
-            n += len;
-            while n >= 8 {
-                n -= 8;
-                out.push((acc >> n) as u8);
-            }
+            bits.put(self, b);
         }
-        if n > 0 {
-            out.push((acc << (8 - n)) as u8);
-        }
+        out.extend(bits.finish());
     }
 }
 
@@ -591,6 +582,37 @@ impl ContextWalk {
                 }
             }
         }
+    }
+}
+
+/// Codes packed a byte at a time, most significant bit first: the plain reference the
+/// tests hold the coders to.
+#[cfg(test)]
+#[derive(Default)]
+pub(crate) struct ReferenceBits {
+    out: Vec<u8>,
+    acc: u64,
+    n: u32,
+}
+
+#[cfg(test)]
+impl ReferenceBits {
+    pub(crate) fn put(&mut self, code: &Code, b: u8) {
+        let len = u32::from(code.lengths[usize::from(b)]);
+        self.acc = (self.acc << len) | u64::from(code.codes[usize::from(b)]);
+        self.n += len;
+        while self.n >= 8 {
+            self.n -= 8;
+            self.out.push((self.acc >> self.n) as u8);
+        }
+    }
+
+    /// The bytes, the last one padded with zeros.
+    pub(crate) fn finish(mut self) -> Vec<u8> {
+        if self.n > 0 {
+            self.out.push((self.acc << (8 - self.n)) as u8);
+        }
+        self.out
     }
 }
 

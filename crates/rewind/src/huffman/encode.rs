@@ -110,21 +110,9 @@ mod tests {
 
     /// The bits of `tokens` one code at a time, a byte out whenever eight are pending.
     fn reference(code: &TokenCode, tokens: &[u8], hot: &[usize; CLASSES]) -> Vec<u8> {
-        let (mut out, mut acc, mut n) = (Vec::new(), 0u64, 0u32);
-        for_each_byte(tokens, hot, |b, context| {
-            let code = &code.codes[context];
-            let len = u32::from(code.lengths[usize::from(b)]);
-            acc = (acc << len) | u64::from(code.codes[usize::from(b)]);
-            n += len;
-            while n >= 8 {
-                n -= 8;
-                out.push((acc >> n) as u8);
-            }
-        });
-        if n > 0 {
-            out.push((acc << (8 - n)) as u8);
-        }
-        out
+        let mut bits = super::super::ReferenceBits::default();
+        for_each_byte(tokens, hot, |b, context| bits.put(&code.codes[context], b));
+        bits.finish()
     }
 
     #[test]
