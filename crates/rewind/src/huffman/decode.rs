@@ -1,0 +1,336 @@
+//! The decoding side of the coder: per-context lookup tables, the bit reader, and
+//! [`TokenDecoder`], which turns a coded token stream back into bytes.
+
+use super::{
+    CONTEXTS, Code, HOT, MAX_LEN, POSITIONS, TABLE_BYTES, TokenCode, header_context,
+    literal_context, next_position, next_region_start,
+};
+use crate::hot::CLASSES;
+
+/// Bits the decoding tables look up at once: codes this long or shorter are found in one
+/// lookup; longer ones (rare bytes, by construction) take a second step. A table of
+/// 2^PRIMARY entries per context keeps the 32 contexts' tables in about 40 KiB (the CPU's
+/// first-level cache) and quick to rebuild when a seek moves into another keyframe group.
+pub(super) const PRIMARY: u32 = 9;
+/// Code lengths beyond `PRIMARY`.
+const LONG_LENGTHS: usize = (MAX_LEN - PRIMARY) as usize;
+/// The length field of an entry whose code is longer than `PRIMARY` bits.
+const LONG: u16 = 0x0F;
+
+/// The decoding entry of `symbol` with a code of `len` bits: `next_position(symbol) << 12 |
+/// symbol << 4 | len` (an entry of 0 means no code starts so).
+#[inline]
+fn entry(symbol: u8, len: u32) -> u16 {
+    ((next_position(symbol) as u16) << 12) | (u16::from(symbol) << 4) | len as u16
+}
+
+/// A lookup table for decoding one context, indexed by the next `PRIMARY` bits: an entry
+/// (see [`entry`]), or `LONG` for the first bits of a longer code, found by its length in
+/// the canonical code's order.
+pub struct DecodeTable {
+    lut: [u16; 1 << PRIMARY],
+    /// Per length beyond `PRIMARY`: the first code of that length, how many there are, and
+    /// where their symbols start in `long_symbols` (symbols in code order).
+    long_first: [u16; LONG_LENGTHS],
+    long_count: [u16; LONG_LENGTHS],
+    long_start: [u16; LONG_LENGTHS],
+    long_symbols: [u8; 256],
+    /// The code lengths the table holds: a keyframe often repeats a context's code (every
+    /// unused context is flat), and a seek into another group then keeps that table.
+    lengths: [u8; 256],
+    /// The length of byte 0's code when that code is all zero bits (in a canonical code,
+    /// whenever byte 0 has the shortest length), else 0: a run of zero bytes is then a run
+    /// of zero bits, counted in one step (most hot bytes are zero).
+    zero_len: u32,
+}
+
+impl DecodeTable {
+    pub fn new(code: &Code) -> DecodeTable {
+        let mut table = DecodeTable {
+            lut: [0; 1 << PRIMARY],
+            long_first: [0; LONG_LENGTHS],
+            long_count: [0; LONG_LENGTHS],
+            long_start: [0; LONG_LENGTHS],
+            long_symbols: [0; 256],
+            lengths: [0; 256],
+            zero_len: 0,
+        };
+        table.rebuild(code);
+        table
+    }
+
+    pub fn rebuild(&mut self, code: &Code) {
+        if self.lengths == code.lengths {
+            return;
+        }
+        self.lut.fill(0);
+        self.long_count = [0; LONG_LENGTHS];
+        for s in 0..256 {
+            let len = u32::from(code.lengths[s]);
+            let value = usize::from(code.codes[s]);
+            if len <= PRIMARY {
+                let first = value << (PRIMARY - len);
+                let last = first + (1 << (PRIMARY - len));
+                self.lut[first..last].fill(entry(s as u8, len));
+            } else {
+                self.lut[value >> (len - PRIMARY)] = LONG;
+                // Symbols of one length have consecutive codes, in symbol order.
+                let k = (len - PRIMARY - 1) as usize;
+                if self.long_count[k] == 0 {
+                    self.long_first[k] = value as u16;
+                }
+                self.long_count[k] += 1;
+            }
+        }
+        let mut start = 0;
+        for k in 0..LONG_LENGTHS {
+            self.long_start[k] = start;
+            start += self.long_count[k];
+        }
+        if start > 0 {
+            for s in 0..256 {
+                let len = u32::from(code.lengths[s]);
+                if len > PRIMARY {
+                    let k = (len - PRIMARY - 1) as usize;
+                    let at = self.long_start[k] + code.codes[s] - self.long_first[k];
+                    self.long_symbols[usize::from(at)] = s as u8;
+                }
+            }
+        }
+        self.lengths = code.lengths;
+        self.zero_len = if code.codes[0] == 0 {
+            u32::from(code.lengths[0])
+        } else {
+            0
+        };
+    }
+
+    /// The entry of the code longer than `PRIMARY` bits at the top of `bits`, if any
+    /// (none when the first bits start no code).
+    #[cold]
+    fn long_entry(&self, bits: u64) -> Option<u16> {
+        for k in 0..LONG_LENGTHS {
+            let len = PRIMARY + 1 + k as u32;
+            let offset = ((bits >> (64 - len)) as u16).wrapping_sub(self.long_first[k]);
+            if offset < self.long_count[k] {
+                let symbol = self.long_symbols[usize::from(self.long_start[k] + offset)];
+                return Some(entry(symbol, len));
+            }
+        }
+        None
+    }
+
+    #[cfg(test)]
+    /// Decodes exactly `out.len()` symbols from `input`. None if the input runs out or
+    /// hits a bit pattern no code uses.
+    pub fn decode(&self, input: &[u8], out: &mut [u8]) -> Option<()> {
+        let mut reader = BitReader::new(input);
+        for o in out.iter_mut() {
+            *o = reader.next(self)?;
+        }
+        reader.finish()
+    }
+}
+
+/// Reads symbols MSB-first, each with the table the caller picks. Reading past the end
+/// yields zero bits and is reported by `finish` (checked once per stream, not per symbol).
+pub struct BitReader<'a> {
+    input: &'a [u8],
+    pos: usize,
+    /// The next bits, most significant first; `n` of them are counted as read from the
+    /// input (a word refill also places part of the following byte, which the next refill
+    /// ORs in again at the same place). `n` goes below zero only once symbols took bits
+    /// past the end of the input (a refill tops it up whenever input is left).
+    acc: u64,
+    n: i32,
+}
+
+impl<'a> BitReader<'a> {
+    pub fn new(input: &'a [u8]) -> BitReader<'a> {
+        BitReader {
+            input,
+            pos: 0,
+            acc: 0,
+            n: 0,
+        }
+    }
+
+    /// Tops `acc` up to at least 57 bits while input lasts: eight bytes at once, bytewise
+    /// near the end.
+    #[inline]
+    fn refill(&mut self) {
+        if let Some(word) = self.input.get(self.pos..self.pos + 8) {
+            let word = u64::from_be_bytes(word.try_into().expect("8 bytes"));
+            self.acc |= word >> self.n;
+            let take = (63 - self.n) >> 3;
+            self.pos += take as usize;
+            self.n += take << 3;
+        } else {
+            while self.n <= 56 && self.pos < self.input.len() {
+                self.acc |= u64::from(self.input[self.pos]) << (56 - self.n);
+                self.pos += 1;
+                self.n += 8;
+            }
+        }
+    }
+
+    #[inline]
+    fn consume(&mut self, len: u32) {
+        self.n -= len as i32;
+        self.acc <<= len;
+    }
+
+    #[inline]
+    pub fn next(&mut self, table: &DecodeTable) -> Option<u8> {
+        self.next_entry(table).map(|entry| (entry >> 4) as u8)
+    }
+
+    /// The next symbol's table entry (symbol and the literal position after it).
+    #[inline]
+    fn next_entry(&mut self, table: &DecodeTable) -> Option<u16> {
+        if self.n < MAX_LEN as i32 {
+            self.refill();
+        }
+        let mut entry = table.lut[(self.acc >> (64 - PRIMARY)) as usize];
+        // Lengths 1..=PRIMARY are found; `LONG` (and 0, where no code starts, which no long
+        // code matches either) take the second step.
+        if (entry & 0x0F).wrapping_sub(1) >= PRIMARY as u16 {
+            entry = table.long_entry(self.acc)?;
+        }
+        self.consume(u32::from(entry & 0x0F));
+        Some(entry)
+    }
+
+    /// How many zero bytes (at most `limit`) come next in `table`'s code, taken at once;
+    /// 0 when its code for byte 0 is not all zero bits.
+    #[inline]
+    fn zero_run(&mut self, table: &DecodeTable, limit: usize) -> usize {
+        if table.zero_len == 0 {
+            return 0;
+        }
+        if self.n <= 56 {
+            self.refill();
+        }
+        let zero_bits = self.acc.leading_zeros().min(self.n.max(0) as u32);
+        let run = ((zero_bits / table.zero_len) as usize).min(limit);
+        self.consume(run as u32 * table.zero_len);
+        run
+    }
+
+    /// `Some(())` when no symbol read past the end of the input.
+    #[inline]
+    pub fn finish(&self) -> Option<()> {
+        (self.n >= 0).then_some(())
+    }
+}
+
+/// Decoding tables for a [`TokenCode`].
+pub struct TokenDecoder {
+    tables: Vec<DecodeTable>,
+}
+
+impl TokenDecoder {
+    pub fn new(code: &TokenCode) -> TokenDecoder {
+        TokenDecoder {
+            tables: code.codes.iter().map(DecodeTable::new).collect(),
+        }
+    }
+
+    /// Loads the code [`TokenCode::write`] wrote at the start of `bytes` (as
+    /// [`TokenCode::read`] reads it, with the same checks); returns the bytes it took.
+    /// Tables whose lengths did not change are kept: a seek into another keyframe group
+    /// rebuilds only the contexts whose code differs. On `None` the tables are a mix of
+    /// old and new and must not be used.
+    pub fn load(&mut self, bytes: &[u8]) -> Option<usize> {
+        let mask = u64::from_le_bytes(bytes.get(..8)?.try_into().ok()?);
+        if mask >> CONTEXTS != 0 {
+            return None;
+        }
+        let mut at = 8;
+        for (context, table) in self.tables.iter_mut().enumerate() {
+            let mut lengths = [8u8; 256];
+            if mask & (1 << context) != 0 {
+                let nibbles = bytes.get(at..at + TABLE_BYTES)?;
+                for (pair, &b) in lengths.chunks_exact_mut(2).zip(nibbles) {
+                    pair[0] = (b & 0x0F) + 1;
+                    pair[1] = (b >> 4) + 1;
+                }
+                at += TABLE_BYTES;
+            }
+            if table.lengths != lengths {
+                table.rebuild(&Code::from_lengths(&lengths)?);
+            }
+        }
+        Some(at)
+    }
+
+    /// Decodes a token stream of exactly `out.len()` bytes (contexts as in
+    /// [`for_each_byte`]).
+    pub fn decode(&self, input: &[u8], out: &mut [u8], hot: &[usize; CLASSES]) -> Option<()> {
+        let mut reader = BitReader::new(input);
+        let mut i = 0;
+        let mut previous = 0;
+        for (class, &end) in hot.iter().enumerate() {
+            let tables = &self.tables[HOT + 2 * class..HOT + 2 * class + 2];
+            while i < end {
+                if previous == 0 {
+                    let run = reader.zero_run(&tables[0], end - i);
+                    if run > 0 {
+                        out.get_mut(i..i + run)?.fill(0);
+                        i += run;
+                        continue;
+                    }
+                }
+                let b = reader.next(&tables[previous])?;
+                *out.get_mut(i)? = b;
+                previous = usize::from(b != 0);
+                i += 1;
+            }
+        }
+        let mut offset = 0usize;
+        while i < out.len() {
+            let mut values = [0usize; 2];
+            for field in 0..2 {
+                let context = header_context(field, offset.saturating_add(values[0]));
+                let value = &mut values[field];
+                let mut shift = 0u32;
+                loop {
+                    let b = reader.next(&self.tables[context])?;
+                    *out.get_mut(i)? = b;
+                    i += 1;
+                    if shift < 63 {
+                        *value |= usize::from(b & 0x7F) << shift;
+                    }
+                    shift += 7;
+                    if b & 0x80 == 0 {
+                        break;
+                    }
+                }
+            }
+            offset = offset.saturating_add(values[0]);
+            let end = i.checked_add(values[1])?;
+            // The literal's region, looked up again only where the next region starts.
+            let literal_tables = |offset: usize| -> &[DecodeTable; POSITIONS] {
+                let first = literal_context(offset, 0);
+                self.tables[first..first + POSITIONS]
+                    .try_into()
+                    .expect("a region's literal contexts")
+            };
+            let mut tables = literal_tables(offset);
+            let mut next_region = next_region_start(offset);
+            let mut position = 0;
+            for o in out.get_mut(i..end)? {
+                if offset >= next_region {
+                    tables = literal_tables(offset);
+                    next_region = next_region_start(offset);
+                }
+                let entry = reader.next_entry(&tables[position % POSITIONS])?;
+                *o = (entry >> 4) as u8;
+                position = usize::from(entry >> 12);
+                offset = offset.saturating_add(1);
+            }
+            i = end;
+        }
+        reader.finish()
+    }
+}
