@@ -17,19 +17,7 @@ ProbeSetup:
     ldh [rNR30], a
     ret
 ProbeRead:
-    xor a
-    ldh [rNR52], a
-    ld a, $80
-    ldh [rNR52], a
-    ldh [rNR30], a
-    ld a, $20
-    ldh [rNR32], a
-    ld a, $F8
-    ldh [rNR33], a
-    ld a, $87
-    ldh [rNR34], a
-    ldh a, [rPCM34]
-    ret
+    INCLUDE "wave_nr52_restart.inc"
 Title:
     db "WAVE BACKGROUND NR52", 0
 

@@ -13,13 +13,7 @@ SECTION "entry", ROM0[$100]
     jp Start
 
 SECTION "cases", ROM0
-Cases:
-    db $0A, $0D
-    db $0A, $0E
-    db $0A, $0F
-    db $00, $00
-    db $00, $08
-    db $0A, $00
+    INCLUDE "open_bus_mbc3_cases.inc"
 Title:
     db "OPEN BUS MBC3 DS", 0
 
