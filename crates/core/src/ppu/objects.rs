@@ -103,6 +103,14 @@ fn entries_on_line_swar(oam: &[u8; 160], line: u8, height: u8) -> u64 {
     mask
 }
 
+/// An object the OAM scan found as one sort key, X above its OAM index above its Y: keys
+/// order as the fetches do (X, then OAM index; Y, below a distinct index, never decides).
+/// Its little-endian bytes are Y, index, X, 0.
+#[inline(always)]
+fn fetch_key(y: u8, x: u8, index: u8) -> u32 {
+    u32::from(x) << 16 | u32::from(index) << 8 | u32::from(y)
+}
+
 impl PpuState {
     /// Selects up to ten objects on this line, in OAM order, then orders them for fetching.
     /// Every entry's Y and X pass the scan's latch, so the last entry's stay there.
@@ -132,19 +140,18 @@ impl PpuState {
     }
 
     /// Takes the first ten objects of `on_line` (bit i: OAM entry i), in OAM order. Out of
-    /// line, so that the scan of a line without objects needs no stack for `found`.
+    /// line, so that the scan of a line without objects needs no stack for the keys.
     #[inline(never)]
     fn take_objects(&mut self, oam: &[u8; 160], mut on_line: u64) {
-        // (Y, X, OAM index) of the objects found.
-        let mut found = [[0u8; 3]; 10];
+        let mut keys = [0u32; 10];
         let mut count = 0usize;
         while on_line != 0 && count < 10 {
             let index = on_line.trailing_zeros() as usize;
             on_line &= on_line - 1;
-            found[count] = [oam[index * 4], oam[index * 4 + 1], index as u8];
+            keys[count] = fetch_key(oam[index * 4], oam[index * 4 + 1], index as u8);
             count += 1;
         }
-        self.store_in_fetch_order(&found[..count]);
+        self.store_in_fetch_order(&mut keys[..count]);
     }
 
     /// The scan one entry at a time through the latch, for OAM DMA (which makes every entry
@@ -152,7 +159,7 @@ impl PpuState {
     #[cold]
     #[inline(never)]
     fn scan_oam_per_entry(&mut self, oam: &[u8; 160], line: u16, height: u8) {
-        let mut found = [[0u8; 3]; 10];
+        let mut keys = [0u32; 10];
         let mut count = 0usize;
         let blocked = self.oam_dma_active != 0;
         for (index, entry) in oam.chunks_exact(4).enumerate() {
@@ -162,29 +169,35 @@ impl PpuState {
             }
             let y = u16::from(self.oam_latch_y);
             if count < 10 && line >= y && line < y + u16::from(height) {
-                found[count] = [self.oam_latch_y, self.oam_latch_x, index as u8];
+                keys[count] = fetch_key(self.oam_latch_y, self.oam_latch_x, index as u8);
                 count += 1;
             }
         }
-        self.store_in_fetch_order(&found[..count]);
+        self.store_in_fetch_order(&mut keys[..count]);
     }
 
-    /// Stores the objects `found` (Y, X, OAM index; in OAM order) as the line's object list.
-    fn store_in_fetch_order(&mut self, found: &[[u8; 3]]) {
-        let count = found.len().min(10);
-        // Fetch order is X ascending, then OAM index ascending; the list is popped from its
-        // end, so store X descending, then OAM index descending (insertion sort, stable).
-        let mut sorted = [[0u8; 3]; 10];
-        for (n, sprite) in found[..count].iter().rev().enumerate() {
+    /// Stores the objects `keys` (`fetch_key`s, at most ten) as the line's object list.
+    /// Fetch order is X ascending, then OAM index ascending; the list is popped from its
+    /// end, so it is stored in descending key order. Whole 32-bit keys and slots: sorting
+    /// byte triples stalled on reading back bytes just stored one by one.
+    fn store_in_fetch_order(&mut self, keys: &mut [u32]) {
+        let count = keys.len().min(10);
+        let keys = &mut keys[..count];
+        // Insertion sort, descending (keys are distinct: each holds its OAM index).
+        for n in 1..count {
+            let key = keys[n];
             let mut position = n;
-            while position > 0 && sorted[position - 1][1] < sprite[1] {
-                sorted[position] = sorted[position - 1];
+            while position > 0 && keys[position - 1] < key {
+                keys[position] = keys[position - 1];
                 position -= 1;
             }
-            sorted[position] = *sprite;
+            keys[position] = key;
         }
-        for (n, &[y, x, index]) in sorted[..count].iter().enumerate() {
-            self.sprites[n * 4..n * 4 + 4].copy_from_slice(&[y, x, 0, 0]);
+        for (n, &key) in keys.iter().enumerate() {
+            // Y and X, tile and attributes 0 until the fetch reads them.
+            let [y, index, x, _] = key.to_le_bytes();
+            let slot = u32::from(y) | u32::from(x) << 8;
+            self.sprites[n * 4..n * 4 + 4].copy_from_slice(&slot.to_le_bytes());
             self.sprite_oam_index[n] = index;
         }
         self.sprite_count = count as u8;

@@ -473,11 +473,13 @@ impl PpuState {
         self.oam_write_blocked = 1;
         self.ly_for_compare = self.ly;
         self.set_mode(2);
-        // The OAM source is a pulse: only its rising edge matters.
+        // The OAM source is a pulse: only its rising edge matters. The line then holds just
+        // the comparator's output, as `update_stat` would leave it with no mode source (it
+        // cannot rise again, and the flag stays as just set).
         self.stat_mode_for_interrupt = 2;
         self.update_stat(bus.interrupt_flag);
         self.stat_mode_for_interrupt = NONE;
-        self.update_stat(bus.interrupt_flag);
+        self.stat_line = u8::from(self.stat & STAT_LYC_SOURCE != 0 && self.lyc_match != 0);
         self.scan_oam(bus.oam);
         self.check_window_y();
         self.goto(Step::LineScanEnd, SCAN_END_DOT - MODE2_DOT);
@@ -578,8 +580,9 @@ impl PpuState {
             if !through_mode3(line) || now >= WINDOW_CHECK_DOT {
                 return mode3_left;
             }
-            dots = u32::from(WINDOW_CHECK_DOT - now);
-            step = Step::LineWindowCheck;
+            // Past mode 3 the line's steps request nothing (`LineWindowCheck` below).
+            dots = u32::from(LINE_DOTS - now);
+            step = Step::LineEnd;
         }
         while dots < limit {
             // The next step, and its distance in dots from the current one.
@@ -635,7 +638,8 @@ impl PpuState {
                     if oam_source || lyc_may_match(line) {
                         return dots;
                     }
-                    (Step::LineScanEnd, SCAN_END_DOT - MODE2_DOT)
+                    // `LineScanEnd` requests nothing: on to mode 3.
+                    (Step::LineMode3, MODE3_DOT - MODE2_DOT)
                 }
                 Step::LineScanEnd => (Step::LineMode3, MODE3_DOT - SCAN_END_DOT),
                 Step::LineMode3 => {
@@ -647,7 +651,8 @@ impl PpuState {
                         // ahead: the last tick that only adds to the lag ends below 160.
                         return dots + 159u32.saturating_sub(u32::from(screen_x));
                     }
-                    (Step::LineWindowCheck, WINDOW_CHECK_DOT - MODE3_DOT)
+                    // Nor do the line's later steps: on to its end (`LineWindowCheck`).
+                    (Step::LineEnd, LINE_DOTS - MODE3_DOT)
                 }
                 Step::Mode0Interrupt => {
                     // The CGB palette unlock (the step's second run) requests nothing.
@@ -659,8 +664,9 @@ impl PpuState {
                     // Only ever the walk's first step: it runs at `line_dot + wait_dots`
                     // (in CGB mode its second run, which requests nothing, follows).
                     let dot = self.line_dot.wrapping_add(self.wait_dots);
-                    (Step::LineWindowCheck, WINDOW_CHECK_DOT.saturating_sub(dot))
+                    (Step::LineEnd, LINE_DOTS - WINDOW_CHECK_DOT.min(dot))
                 }
+                // The WY check requests nothing.
                 Step::LineWindowCheck => (Step::LineEnd, LINE_DOTS - WINDOW_CHECK_DOT),
                 Step::LineEnd => {
                     line = line.wrapping_add(1);
@@ -689,6 +695,17 @@ impl PpuState {
                     line = line.wrapping_add(1);
                     if line > 153 {
                         return dots;
+                    }
+                    // Whole lines at once, up to the first whose comparator may see LYC
+                    // (`VBlankDot4`) or line 153: the others' steps request nothing.
+                    let stop = if lyc_source && self.lyc >= line && self.lyc < 153 {
+                        self.lyc
+                    } else {
+                        153
+                    };
+                    if stop > line {
+                        dots += u32::from(stop - line) * u32::from(LINE_DOTS);
+                        line = stop;
                     }
                     if line < 153 {
                         (Step::VBlankDot2, 2)
