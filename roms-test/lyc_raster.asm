@@ -2,8 +2,10 @@
 ; moves LYC on to the next line and writes SCY and LCDC's BG map bit. A delay that grows
 ; with a frame counter moves its writes from mode 2 into mode 3 and across the line's
 ; turn; every fourth frame the OAM (mode 2) source is on too, so a line's OAM step may
-; interrupt while the LY=LYC match of the line before is held. The main loop HALTs. These
-; are the quiet windows `FastPaths::lyc_windows` lengthens.
+; interrupt while the LY=LYC match of the line before is held; on the frames with bit 2 of
+; the counter set, LYC goes on through VBlank's lines 144..=152 too. The main loop HALTs.
+; These are the quiet windows `FastPaths::lyc_windows` lengthens, and the quiet walk's
+; VBlank lines.
 ; No pass criterion: the fast-path oracle (`crates/core/tests/fast_paths/`) compares runs.
 
 INCLUDE "hardware.inc"
@@ -47,7 +49,17 @@ Stat:
     ldh a, [rLY]
     ldh [rSCY], a
     inc a
-    cp 144
+    ld b, a
+    ; Every other four frames LYC goes on into VBlank (up to line 152) before line 0.
+    ldh a, [hFrame]
+    and 4
+    ld a, 144
+    jr z, .wrap
+    ld a, 153
+.wrap:
+    ld c, a
+    ld a, b
+    cp c
     jr c, .next
     xor a
 .next:
