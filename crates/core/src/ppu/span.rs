@@ -158,12 +158,25 @@ impl PpuState {
         self.drain::<COLOUR>(8, bus);
     }
 
-    /// A DMG span drawn: the first tile as `mode3_drain` does it (the object FIFO may still
-    /// hold pixels), then, the object FIFO empty, each tile's background shades out and the
-    /// next tile's three bytes in, with the fetcher and FIFO state set once at the end.
+    /// A DMG span drawn: each tile's background shades out and the next tile's three bytes
+    /// in, with the fetcher and FIFO state set once at the end. The first tile goes as
+    /// `mode3_drain` does it when the object FIFO may still show pixels over it.
     fn draw_dmg_tiles(&mut self, tiles: u8, bus: &mut Ctx) {
-        self.mode3_drain(8, bus);
-        let rest = tiles - 1;
+        let objects_shown =
+            self.lcdc & LCDC_OBJ_ENABLE != 0 && (self.obj_fifo_low | self.obj_fifo_high) != 0;
+        let rest = if objects_shown {
+            self.mode3_drain(8, bus);
+            tiles - 1
+        } else {
+            // The first tile's object pixels are transparent or hidden: eight pops leave every
+            // plane empty, and its background goes out with the others (all on screen).
+            self.obj_fifo_low = 0;
+            self.obj_fifo_high = 0;
+            self.obj_fifo_palette = 0;
+            self.obj_fifo_priority = 0;
+            self.window_fetch_starting = 0;
+            tiles
+        };
         let Some(frame) = bus.frame.as_deref_mut().filter(|_| rest != 0) else {
             return;
         };
@@ -198,12 +211,23 @@ impl PpuState {
                 &mut spare[..len]
             }
         };
+        // Within a span the tile number alone decides a tile's row (VRAM, the row and BGP
+        // cannot change), so a tile like the previous one (blank space, a run of one tile)
+        // is that row again: only a new number is fetched and shaded. The FIFO's tile is
+        // shaded first, its number unknown (`fetched` none of 0..=255).
+        let mut shaded = shades.row(low, high);
+        let mut fetched = u16::MAX;
         for out in row.as_chunks_mut::<8>().0 {
-            *out = shades.row(low, high).to_le_bytes();
+            *out = shaded.to_le_bytes();
             tile = vram[(map_row + usize::from(column & 0x1F)) & 0x1FFF];
             column = column.wrapping_add(1);
+            if u16::from(tile) == fetched {
+                continue;
+            }
+            fetched = u16::from(tile);
             let address = row_base + usize::from(tile ^ flip) * 16;
             (low, high) = (vram[address & 0x1FFF], vram[(address + 1) & 0x1FFF]);
+            shaded = shades.row(low, high);
         }
         self.move_on_tiles(rest);
         self.fetch_tile_number = tile;
