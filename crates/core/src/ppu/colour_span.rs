@@ -239,8 +239,7 @@ impl PpuState {
         let tile_sel = u8::from(self.lcdc & LCDC_TILE_DATA != 0);
         let background = self.background_colours(bg_palettes(bus.cgb));
         let (vram, vram_bank1) = (bus.vram, bus.vram_bank1);
-        let (mut low, mut high) = (self.bg_fifo_low, self.bg_fifo_high);
-        let mut attributes = self.bg_fifo_attributes;
+        let attributes = self.bg_fifo_attributes;
         // Neighbouring tiles mostly share a palette: the loop keeps the last one's colours.
         let mut palette = attributes & ATTRIBUTE_PALETTE;
         let mut quad = background.quad(attributes);
@@ -273,46 +272,46 @@ impl PpuState {
         // Within a span a map entry's tile and attributes decide its row (VRAM, the row
         // source and LCDC bit 4 cannot change), so an entry like the previous one (blank
         // space, a run of one tile) is that row again: only a new entry is fetched and
-        // expanded. The FIFO's tile is expanded first (`expanded` false), its entry unknown.
+        // expanded, at once, which keeps only the expanded row live from tile to tile. The
+        // FIFO's tile goes first, its entry unknown (`fetched_entry` none of 0..=0xFFFF).
         let mut fetched_entry = u32::MAX;
-        let mut expanded = false;
-        let (mut numbers, mut colours) = (0, [0; 8]);
+        let mut numbers = background.numbers_in::<CGB_MODE>(self.bg_fifo_low, self.bg_fifo_high);
+        let mut colours = quad.pixels(self.bg_fifo_low, self.bg_fifo_high);
         let rows = numbers_out.as_chunks_mut::<8>().0.iter_mut();
         for (out, out_rgb) in rows.zip(rgb_out.as_chunks_mut::<8>().0) {
-            if !expanded {
-                expanded = true;
-                if CGB_MODE && attributes & ATTRIBUTE_PALETTE != palette {
-                    palette = attributes & ATTRIBUTE_PALETTE;
-                    quad = background.quad(attributes);
-                }
-                numbers = background.numbers_in::<CGB_MODE>(low, high);
-                colours = quad.pixels(low, high);
-            }
             *out = numbers.to_le_bytes();
             *out_rgb = colours;
             let map = map_row + usize::from(column & 0x1F);
             column = column.wrapping_add(1);
             let tile = vram[map];
-            let next_attributes = if CGB_MODE { vram_bank1[map] } else { 0 };
-            let entry = u32::from(u16::from_le_bytes([tile, next_attributes]));
+            let attributes = if CGB_MODE { vram_bank1[map] } else { 0 };
+            let entry = u32::from(u16::from_le_bytes([tile, attributes]));
             if entry == fetched_entry {
                 continue;
             }
             fetched_entry = entry;
-            expanded = false;
-            attributes = next_attributes;
             let (address, low_half) = cgb_tile_address(tile, tile_sel, y, attributes);
             let bank = tile_bank(attributes, vram, vram_bank1);
             let (fetched_low, fetched_high) = (bank[address], bank[address | 1]);
             if low_half {
                 latch = fetched_high;
             }
-            (low, high) = x_flipped(attributes, fetched_low, fetched_high);
+            let (low, high) = x_flipped(attributes, fetched_low, fetched_high);
+            if CGB_MODE && attributes & ATTRIBUTE_PALETTE != palette {
+                palette = attributes & ATTRIBUTE_PALETTE;
+                quad = background.quad(attributes);
+            }
+            numbers = background.numbers_in::<CGB_MODE>(low, high);
+            colours = quad.pixels(low, high);
         }
-        // The last tile's fetch, as the fetcher leaves it (a flip undoes itself).
-        let last_map = map_row + usize::from(column.wrapping_sub(1) & 0x1F);
-        self.fetch_tile_number = vram[last_map];
-        (self.fetch_tile_low, self.fetch_tile_high) = x_flipped(attributes, low, high);
+        // The last tile's fetch, as the fetcher leaves it, read again (once a span): the
+        // loop keeps only its expanded row. Its entry is the last one fetched.
+        let [tile, attributes] = (fetched_entry as u16).to_le_bytes();
+        let (address, _) = cgb_tile_address(tile, tile_sel, y, attributes);
+        let bank = tile_bank(attributes, vram, vram_bank1);
+        let (fetched_low, fetched_high) = (bank[address], bank[address | 1]);
+        self.fetch_tile_number = tile;
+        (self.fetch_tile_low, self.fetch_tile_high) = (fetched_low, fetched_high);
         self.move_on_tiles(rest);
         self.window_fetch_starting = 0;
         self.fetch_map_entry = (entry & 0x80) | (column.wrapping_sub(1) & 0x1F);
@@ -320,7 +319,7 @@ impl PpuState {
         self.fetch_tile_attributes = attributes;
         self.fetch_tile_sel = tile_sel;
         self.set_low_half_latch(latch);
-        (self.bg_fifo_low, self.bg_fifo_high) = (low, high);
+        (self.bg_fifo_low, self.bg_fifo_high) = x_flipped(attributes, fetched_low, fetched_high);
         self.bg_fifo_attributes = attributes;
     }
 

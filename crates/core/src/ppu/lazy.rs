@@ -662,25 +662,12 @@ impl PpuState {
         if let Some(frame) = bus.frame.as_deref_mut().filter(|_| shown != 0) {
             let start = usize::from(self.ly) * SCREEN_WIDTH + usize::from(self.screen_x);
             if let Some(row) = frame.get_mut(start..start + usize::from(shown)) {
-                let ones = 0x0101_0101_0101_0101u64;
                 let (bg0, bg1) = if self.lcdc & LCDC_BG_ENABLE != 0 {
                     (SPREAD[usize::from(low)], SPREAD[usize::from(high)])
                 } else {
                     (0, 0)
                 };
-                let mut packed = shaded(self.bgp, bg0, bg1);
-                if (self.obj_fifo_low | self.obj_fifo_high) != 0 && self.lcdc & LCDC_OBJ_ENABLE != 0
-                {
-                    let obj0 = SPREAD[usize::from(self.obj_fifo_low)];
-                    let obj1 = SPREAD[usize::from(self.obj_fifo_high)];
-                    let use_obp1 = SPREAD[usize::from(self.obj_fifo_palette)];
-                    let behind = SPREAD[usize::from(self.obj_fifo_priority)];
-                    let shown = (obj0 | obj1) & ((behind & (bg0 | bg1)) ^ ones);
-                    let objects = (shaded(self.obp0, obj0, obj1) & ((use_obp1 ^ ones) * 0xFF))
-                        | (shaded(self.obp1, obj0, obj1) & (use_obp1 * 0xFF));
-                    let shown_mask = shown * 0xFF;
-                    packed = (packed & !shown_mask) | (objects & shown_mask);
-                }
+                let packed = self.objects_over(shaded(self.bgp, bg0, bg1), bg0, bg1);
                 let bytes = (packed >> (8 * u32::from(discarded))).to_le_bytes();
                 match <&mut [u8; 8]>::try_from(&mut *row) {
                     Ok(whole_tile) => *whole_tile = bytes,
@@ -688,6 +675,26 @@ impl PpuState {
                 }
             }
         }
+    }
+
+    /// A DMG row of background shades `packed` (colour planes `bg0` / `bg1` as `SPREAD`
+    /// gives them, 0 where LCDC bit 0 blanks the background) with the object FIFO's pixels
+    /// that win over it drawn in: a FIFO's worth as it goes out (`draw_dmg_tiles` too).
+    #[inline(always)]
+    pub(super) fn objects_over(&self, packed: u64, bg0: u64, bg1: u64) -> u64 {
+        if (self.obj_fifo_low | self.obj_fifo_high) == 0 || self.lcdc & LCDC_OBJ_ENABLE == 0 {
+            return packed;
+        }
+        let ones = 0x0101_0101_0101_0101u64;
+        let obj0 = SPREAD[usize::from(self.obj_fifo_low)];
+        let obj1 = SPREAD[usize::from(self.obj_fifo_high)];
+        let use_obp1 = SPREAD[usize::from(self.obj_fifo_palette)];
+        let behind = SPREAD[usize::from(self.obj_fifo_priority)];
+        let shown = (obj0 | obj1) & ((behind & (bg0 | bg1)) ^ ones);
+        let objects = (shaded(self.obp0, obj0, obj1) & ((use_obp1 ^ ones) * 0xFF))
+            | (shaded(self.obp1, obj0, obj1) & (use_obp1 * 0xFF));
+        let shown_mask = shown * 0xFF;
+        (packed & !shown_mask) | (objects & shown_mask)
     }
 
     /// `part` plain dots on a DMG that end before the FIFO empties (`mode3_drain_length`

@@ -14,7 +14,7 @@
 //! the number of tiles. Debug builds check each span against that many single drains;
 //! `crates/harness/tests/render_oracle.rs` compares fast and plain, drawing and not.
 
-use super::lazy::Shades;
+use super::lazy::{SPREAD, Shades};
 use super::window::WINDOW_GLITCH_ARMED;
 use super::*;
 
@@ -101,8 +101,8 @@ impl PpuState {
             }
             copy
         };
-        if !COLOUR && bus.frame.is_some() {
-            self.draw_dmg_tiles(tiles, bus);
+        if !COLOUR && let Some(frame) = bus.frame.as_deref_mut() {
+            self.draw_dmg_tiles(tiles, frame, bus.vram);
         } else if COLOUR && (bus.frame.is_some() || bus.frame_rgb.is_some()) {
             self.draw_colour_tiles(tiles, bus);
         } else if bus.frame.is_some() || bus.frame_rgb.is_some() {
@@ -158,25 +158,19 @@ impl PpuState {
         self.drain::<COLOUR>(8, bus);
     }
 
-    /// A DMG span drawn: the first tile as `mode3_drain` does it (the object FIFO may still
-    /// hold pixels), then, the object FIFO empty, each tile's background shades out and the
-    /// next tile's three bytes in, with the fetcher and FIFO state set once at the end.
-    fn draw_dmg_tiles(&mut self, tiles: u8, bus: &mut Ctx) {
-        self.mode3_drain(8, bus);
-        let rest = tiles - 1;
-        let Some(frame) = bus.frame.as_deref_mut().filter(|_| rest != 0) else {
-            return;
-        };
+    /// A DMG span drawn into `frame`: each tile's background shades out and the next tile's
+    /// three bytes in, with the fetcher and FIFO state set once at the end; the first tile
+    /// with the object pixels still in the FIFO drawn over it, as `mode3_drain` does (the
+    /// FIFO is empty after it: its eight pops shift every plane out).
+    fn draw_dmg_tiles(&mut self, tiles: u8, frame: &mut [u8], vram: &[u8; 0x2000]) {
         // The DMG reads each tile number at the tile's second dot (`mode3_drain`); the map
         // column then moves one entry per tile (wrapping in the row of 32), or for the
         // window one per fetch.
         let (entry, y) = self.map_entry_at(self.scanline_x.wrapping_add(2), false);
         let map_row = super::fetcher::map_address(entry & 0x80, y);
         let mut column = entry;
-        // Everything that cannot change within the span in locals: stores into the frame
-        // would otherwise make each tile load them again.
-        let vram = bus.vram;
-        // A tile's row address as `tile_row_address` forms it: with LCDC bit 4 clear, tile
+        // Everything that cannot change within the span in locals (stores into the frame
+        // would otherwise make each tile load them again). A tile's row address as `tile_row_address` forms it: with LCDC bit 4 clear, tile
         // t sits at 0x800 + (t ^ 0x80) * 16, set at t * 16.
         let flip = if self.lcdc & LCDC_TILE_DATA == 0 {
             0x80
@@ -189,7 +183,7 @@ impl PpuState {
         let mut tile = self.fetch_tile_number;
         let at = usize::from(self.ly) * SCREEN_WIDTH + usize::from(self.screen_x);
         // `whole_tiles` keeps the span on screen; were it not, a spare row takes the pixels.
-        let len = 8 * usize::from(rest);
+        let len = 8 * usize::from(tiles);
         let mut spare: [u8; SCREEN_WIDTH];
         let row = match frame.get_mut(at..at + len) {
             Some(row) => row,
@@ -198,14 +192,37 @@ impl PpuState {
                 &mut spare[..len]
             }
         };
+        // The FIFO's tile first, with the object pixels still in the FIFO over it; its
+        // eight pops leave the object FIFO empty for the others.
+        let (bg0, bg1) = if self.lcdc & LCDC_BG_ENABLE != 0 {
+            (SPREAD[usize::from(low)], SPREAD[usize::from(high)])
+        } else {
+            (0, 0)
+        };
+        let mut shaded = self.objects_over(shades.row(low, high), bg0, bg1);
+        self.obj_fifo_low = 0;
+        self.obj_fifo_high = 0;
+        self.obj_fifo_palette = 0;
+        self.obj_fifo_priority = 0;
+        self.window_fetch_starting = 0;
+        // Within a span the tile number alone decides a tile's row (VRAM, the row and BGP
+        // cannot change), so a tile like the previous one (blank space, a run of one tile)
+        // is that row again: only a new number is fetched and shaded. The FIFO's tile
+        // number counts as unknown (`fetched` none of 0..=255).
+        let mut fetched = u16::MAX;
         for out in row.as_chunks_mut::<8>().0 {
-            *out = shades.row(low, high).to_le_bytes();
+            *out = shaded.to_le_bytes();
             tile = vram[(map_row + usize::from(column & 0x1F)) & 0x1FFF];
             column = column.wrapping_add(1);
+            if u16::from(tile) == fetched {
+                continue;
+            }
+            fetched = u16::from(tile);
             let address = row_base + usize::from(tile ^ flip) * 16;
             (low, high) = (vram[address & 0x1FFF], vram[(address + 1) & 0x1FFF]);
+            shaded = shades.row(low, high);
         }
-        self.move_on_tiles(rest);
+        self.move_on_tiles(tiles);
         self.fetch_tile_number = tile;
         (self.fetch_tile_low, self.fetch_tile_high) = (low, high);
         (self.bg_fifo_low, self.bg_fifo_high) = (low, high);
