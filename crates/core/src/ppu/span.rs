@@ -170,8 +170,9 @@ impl PpuState {
         let map_row = super::fetcher::map_address(entry & 0x80, y);
         let mut column = entry;
         // Everything that cannot change within the span in locals (stores into the frame
-        // would otherwise make each tile load them again). A tile's row address as `tile_row_address` forms it: with LCDC bit 4 clear, tile
-        // t sits at 0x800 + (t ^ 0x80) * 16, set at t * 16.
+        // would otherwise make each tile load them again). A tile's row address as
+        // `tile_row_address` forms it: with LCDC bit 4 clear, tile t sits at
+        // 0x800 + (t ^ 0x80) * 16, set at t * 16.
         let flip = if self.lcdc & LCDC_TILE_DATA == 0 {
             0x80
         } else {
