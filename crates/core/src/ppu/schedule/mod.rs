@@ -507,10 +507,10 @@ impl PpuState {
         self.goto(Step::Mode3Start, 5);
     }
 
-    /// Dots of real time from now, at single speed or `DOUBLE_SPEED`, during which the steps can request no
-    /// interrupt and complete no frame, as long as no register is written: ticks over them
-    /// may be deferred and run at once (`quiet_m_cycles_of`). Mode 3 counts only with
-    /// `lazy_mode3` (not lazy, every tick of mode 3 pays its dots).
+    /// Dots of real time from now, at single speed or `DOUBLE_SPEED`, during which the steps
+    /// can request no interrupt and complete no frame, as long as no register is written:
+    /// ticks over them may be deferred and run at once (`quiet_m_cycles_of`). Mode 3 counts
+    /// only with `lazy_mode3` (not lazy, every tick of mode 3 pays its dots).
     ///
     /// Walks the steps from the next one: the STAT line can only rise in a step that
     /// recomputes it, from a source that is enabled and, for LY=LYC, whose comparator may
