@@ -13,8 +13,8 @@
 //!
 //! Speed (the budget is a few percent of the whole emulator): while the channels run, centre
 //! steps are held outside the state ([`Steps`]) and queued together, so only the newest
-//! `STEP_QUEUE` are ever queued and the rest are spread once, as 16-wide vector adds with
-//! 16-bit multiplies ([`add_scaled`]); samples are finished in batches, the queued steps'
+//! `STEP_QUEUE` are ever queued and the rest are spread once, as vector adds with 16-bit
+//! multiplies ([`add_scaled_window`]) over windows aligned to whole vectors; samples are finished in batches, the queued steps'
 //! shares for a batch spread into a scratch window first, with one integrator and
 //! high-pass pass (once, not twice, for centred sound; not at all for settled silence). The
 //! state after each call is byte for byte what finishing sample by sample and queueing step
@@ -97,6 +97,71 @@ const PADDED_STEP: [[i16; 2 * TAPS]; PHASES] = {
         phase += 1;
     }
     table
+};
+
+/// Slots a step's taps are added to by [`SynthState::spread_held_steps`]: the 16 taps from
+/// the ring slot they start at, widened to whole groups of 4 slots on both sides.
+const ALIGNED_WINDOW: usize = TAPS + 4;
+
+/// [`STEP`] shifted right by 0 to 3 slots inside a window of `ALIGNED_WINDOW` (zeros
+/// around), so that a step starting at any slot is added to the 4-slot-aligned window
+/// holding it; row `shift * PHASES + phase`. Why: steps come a slot or two apart, and a
+/// 16-byte add that straddles the previous step's 16-byte store cannot take its value from
+/// the store buffer (the load waits for the store to retire); aligned windows always
+/// overlap whole stores. The zeros add nothing, so the sums are the same.
+const ALIGNED_STEP: [[i16; ALIGNED_WINDOW]; 4 * PHASES] = {
+    let mut table = [[0; ALIGNED_WINDOW]; 4 * PHASES];
+    let mut shift = 0;
+    while shift < 4 {
+        let mut phase = 0;
+        while phase < PHASES {
+            let mut tap = 0;
+            while tap < TAPS {
+                table[shift * PHASES + phase][shift + tap] = PADDED_STEP[phase][tap];
+                tap += 1;
+            }
+            phase += 1;
+        }
+        shift += 1;
+    }
+    table
+};
+
+/// [`ALIGNED_STEP`] with each weight zero-extended to 32 bits: in 16-bit lanes, a weight
+/// and a zero, the pairs SSE2's multiply-add (`pmaddwd`) takes, so rows need no unpacking.
+/// Rows are whole 16-byte vectors.
+#[repr(C, align(16))]
+struct PairedRows([[u32; ALIGNED_WINDOW]; 4 * PHASES]);
+
+const _: () = assert!(ALIGNED_WINDOW.is_multiple_of(4));
+
+static PAIRED_STEP: PairedRows = {
+    let mut rows = [[0; ALIGNED_WINDOW]; 4 * PHASES];
+    let mut row = 0;
+    while row < 4 * PHASES {
+        let mut slot = 0;
+        while slot < ALIGNED_WINDOW {
+            rows[row][slot] = ALIGNED_STEP[row][slot] as u16 as u32;
+            slot += 1;
+        }
+        row += 1;
+    }
+    PairedRows(rows)
+};
+
+/// [`PADDED_STEP`] zero-extended to 32 bits, as [`PAIRED_STEP`] is.
+static PADDED_PAIRS: [[u32; 2 * TAPS]; PHASES] = {
+    let mut rows = [[0; 2 * TAPS]; PHASES];
+    let mut phase = 0;
+    while phase < PHASES {
+        let mut tap = 0;
+        while tap < 2 * TAPS {
+            rows[phase][tap] = PADDED_STEP[phase][tap] as u16 as u32;
+            tap += 1;
+        }
+        phase += 1;
+    }
+    rows
 };
 
 /// Samples [`SynthState::finish_samples`] finishes in one batch at most: a whole flush
@@ -279,23 +344,29 @@ impl SynthState {
     /// what [`Self::spread_centre_step`] does with each step packed, without the packing.
     /// Unless `WIDE`, every delta fits ±`i16::MAX`, and only its low part is spread.
     fn spread_held_steps<const WIDE: bool>(&mut self, steps: &[HeldStep]) {
-        let head = self.head as usize & (RING - 1);
+        // Ticks from the start of ring slot 0 (held steps lie within the lag limit, so this
+        // stays below 2^23): its sample bits are the ring slot the step starts at, and the
+        // bits of that slot's place in its group of 4 and of the phase, side by side, are
+        // the row of `ALIGNED_STEP`.
+        let head_ticks = (self.head & (RING as u32 - 1)) << TICKS_PER_SAMPLE_BITS;
         for &step in steps {
-            let ahead = (step.offset_ticks >> TICKS_PER_SAMPLE_BITS) as usize;
-            let phase = (step.offset_ticks >> PHASE_SHIFT) as usize & (PHASES - 1);
-            let first = head + ahead;
-            if first + TAPS <= RING {
-                let weights = &PADDED_STEP[phase][..TAPS];
-                let slots = &mut self.centre_ring[first..first + TAPS];
+            let ticks = step.offset_ticks + head_ticks;
+            let window = (ticks >> TICKS_PER_SAMPLE_BITS) as usize & !3;
+            if window + ALIGNED_WINDOW <= RING {
+                let row = (ticks >> PHASE_SHIFT) as usize & (4 * PHASES - 1);
+                let slots = &mut self.centre_ring[window..window + ALIGNED_WINDOW];
                 if WIDE {
-                    add_scaled(slots, weights, step.delta);
+                    add_scaled::<ALIGNED_WINDOW>(slots, &ALIGNED_STEP[row], step.delta);
                 } else {
                     debug_assert!(fits_i16_both_ways(step.delta));
-                    add_scaled_low(slots, weights, step.delta as i16);
+                    let slots = slots.try_into().expect("a window of slots");
+                    add_scaled_window(slots, row, step.delta as i16);
                 }
             } else {
                 // A held step lies within the lag limit, so `ahead` fits the tap field.
-                self.spread_centre_step_wrapping(-(ahead as i32), phase, step.delta);
+                let ahead = (step.offset_ticks >> TICKS_PER_SAMPLE_BITS) as i32;
+                let phase = (step.offset_ticks >> PHASE_SHIFT) as usize & (PHASES - 1);
+                self.spread_centre_step_wrapping(-ahead, phase, step.delta);
             }
         }
     }
@@ -310,8 +381,8 @@ impl SynthState {
         let first = (self.head as usize & (RING - 1)) + start;
         if first_tap < TAPS as i32 && first + TAPS <= RING {
             // The usual case: one window, no wrap.
-            let weights = &PADDED_STEP[phase][first_tap as usize..][..TAPS];
-            add_scaled(&mut self.centre_ring[first..first + TAPS], weights, delta);
+            let slots = &mut self.centre_ring[first..first + TAPS];
+            add_scaled_from_tap(slots, phase, first_tap as usize, delta);
         } else {
             self.spread_centre_step_wrapping(tap, phase, delta);
         }
@@ -343,8 +414,8 @@ impl SynthState {
             let first_tap = tap.max(0);
             let start = (first_tap - tap) as usize;
             if first_tap < TAPS as i32 && start < n {
-                let weights = &PADDED_STEP[phase][first_tap as usize..][..TAPS];
-                add_scaled(&mut shares[start..start + TAPS], weights, delta);
+                let slots = &mut shares[start..start + TAPS];
+                add_scaled_from_tap(slots, phase, first_tap as usize, delta);
             }
             if tap + (n as i32) < TAPS as i32 {
                 // `n` samples on: the tap field is the low bits, and stays below 2^TAP_BITS
@@ -413,21 +484,32 @@ impl SynthState {
             // Centred sound, as usual: both sides compute the same, once is enough. The
             // batch's slots are one run of the ring, or two where it wraps round (rare: a
             // flush leaves the head at slot 0); each run is a straight loop.
-            let [mut integrator_now, mut charge_now] = [integrator[0], charge[0]];
+            //
+            // The capacitor runs as in [`highpass`], but carried from sample to sample as
+            // `kept`, the integrator's lead over the charge that the capacitor keeps: the
+            // next sample's lead is then `kept` plus the integrator's move, so the chain from
+            // one sample to the next is one multiply, shift and add (the charge, `integrator`
+            // minus `kept`, is needed only at the end). The same numbers as `highpass`.
+            let mut integrator_now = integrator[0];
+            let mut kept = i64::from(integrator[0]) - i64::from(charge[0]);
             let first_run = n.min(RING - start);
             for (slot, done, len) in [(start, 0, first_run), (0, first_run, n - first_run)] {
                 let slots = &mut self.centre_ring[slot..slot + len];
                 let shares = &queued[done..done + len];
                 let samples = out[2 * done..2 * (done + len)].chunks_exact_mut(2);
                 for ((&centre, &share), sample) in slots.iter().zip(shares).zip(samples) {
-                    integrator_now = integrator_now.wrapping_add(centre.wrapping_add(share));
-                    let value;
-                    (charge_now, value) = highpass(integrator_now, charge_now);
+                    let next = integrator_now.wrapping_add(centre.wrapping_add(share));
+                    let passed = i64::from(next) - i64::from(integrator_now) + kept;
+                    integrator_now = next;
+                    kept = highpass_kept(passed);
+                    let value = highpass_sample(passed);
                     sample[0] = value;
                     sample[1] = value;
                 }
                 slots.fill(0);
             }
+            // The charge lies between its old value and the integrator's (both `i32`).
+            let charge_now = (i64::from(integrator_now) - kept) as i32;
             (integrator, charge) = ([integrator_now; 2], [charge_now; 2]);
         } else {
             let mut head = start;
@@ -455,13 +537,29 @@ impl SynthState {
 /// integrator's value `input`.
 #[inline(always)]
 fn highpass(input: i32, charge: i32) -> (i32, i16) {
-    // The capacitor passes changes and leaks towards the input's DC level. Division
-    // truncates towards zero, so with a constant input the output reaches exactly 0 instead
-    // of sticking at -1 (an arithmetic shift would round down forever).
+    // The capacitor passes changes and leaks towards the input's DC level.
     let passed = i64::from(input) - i64::from(charge);
-    let charge = (i64::from(input) - passed * HIGHPASS_KEEP_Q16 / 65536) as i32;
-    let sample = (passed / (1 << ONE_BITS)).clamp(i64::from(i16::MIN), i64::from(i16::MAX)) as i16;
-    (charge, sample)
+    let charge = (i64::from(input) - highpass_kept(passed)) as i32;
+    (charge, highpass_sample(passed))
+}
+
+/// What the capacitor keeps of the `passed` difference between the integrator and its
+/// charge: `passed * HIGHPASS_KEEP_Q16 / 65536`, truncated towards zero, so that with a
+/// constant input the output reaches exactly 0 instead of sticking at -1 (an arithmetic
+/// shift would round down forever). `passed` is the difference of two `i32`s.
+#[inline(always)]
+fn highpass_kept(passed: i64) -> i64 {
+    // Truncating is flooring after adding 65535 to a negative product; the product has the
+    // sign of `passed`, which is known before the multiply is done (a shorter chain from
+    // one sample to the next than the division's own test of the product).
+    let bias = (passed >> 63) & 0xFFFF;
+    (passed * HIGHPASS_KEEP_Q16 + bias) >> 16
+}
+
+/// The output sample for the `passed` difference: Q14 to 16 bits, truncated, saturated.
+#[inline(always)]
+fn highpass_sample(passed: i64) -> i16 {
+    (passed / (1 << ONE_BITS)).clamp(i64::from(i16::MIN), i64::from(i16::MAX)) as i16
 }
 
 /// Centre steps a [`Steps`] holds back before they join the queue or are spread.
@@ -676,18 +774,18 @@ fn pack_centre_step(offset_ticks: u32, delta: i32) -> u32 {
     tap | phase << TAP_BITS | (delta as u32) << DELTA_SHIFT
 }
 
-/// `slots[i] += delta * weights[i]` (wrapping) over 16 slots.
+/// `slots[i] += delta * weights[i]` (wrapping) over `N` slots (16 or `ALIGNED_WINDOW`).
 ///
 /// The multiplies run 16 bits wide, eight to a vector instruction: `delta` is split into its
 /// sign-extended low 16 bits and the rest, `delta = low + high * 65536`, so that
 /// `weight * delta = weight * low + (weight * high) << 16` exactly (wrapping). The second
 /// part is zero for nearly every step (one channel's change is at most ±9,600).
 #[inline(always)]
-fn add_scaled(slots: &mut [i32], weights: &[i16], delta: i32) {
-    let slots: &mut [i32; TAPS] = slots.try_into().expect("16 slots");
-    let weights: &[i16; TAPS] = weights.try_into().expect("16 weights");
+fn add_scaled<const N: usize>(slots: &mut [i32], weights: &[i16], delta: i32) {
+    let slots: &mut [i32; N] = slots.try_into().expect("N slots");
+    let weights: &[i16; N] = weights.try_into().expect("N weights");
     let low = delta as i16;
-    add_scaled_low(slots, weights, low);
+    add_scaled_low::<N>(slots, weights, low);
     let high = delta.wrapping_sub(i32::from(low)) >> 16;
     if high != 0 {
         add_scaled_high(slots, weights, high);
@@ -696,12 +794,99 @@ fn add_scaled(slots: &mut [i32], weights: &[i16], delta: i32) {
 
 /// [`add_scaled`] for a delta that fits 16 bits (its `low` part alone).
 #[inline(always)]
-fn add_scaled_low(slots: &mut [i32], weights: &[i16], low: i16) {
-    let slots: &mut [i32; TAPS] = slots.try_into().expect("16 slots");
-    let weights: &[i16; TAPS] = weights.try_into().expect("16 weights");
+fn add_scaled_low<const N: usize>(slots: &mut [i32], weights: &[i16], low: i16) {
+    let slots: &mut [i32; N] = slots.try_into().expect("N slots");
+    let weights: &[i16; N] = weights.try_into().expect("N weights");
     for (slot, &weight) in slots.iter_mut().zip(weights) {
         *slot = slot.wrapping_add(i32::from(weight) * i32::from(low));
     }
+}
+
+/// `slots[i] += low * weights[i]` (wrapping) for the weights of row `row` of
+/// [`ALIGNED_STEP`]: [`add_scaled_low`], four slots per SSE2 multiply-add.
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+#[inline(always)]
+fn add_scaled_window(slots: &mut [i32; ALIGNED_WINDOW], row: usize, low: i16) {
+    // SAFETY: the cfg above makes SSE2, the only feature `add_scaled_window_sse2` enables,
+    // part of this build's target (it is in every x86_64 CPU).
+    unsafe { add_scaled_window_sse2(slots, row, low) }
+}
+
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+#[target_feature(enable = "sse2")]
+#[inline]
+fn add_scaled_window_sse2(slots: &mut [i32; ALIGNED_WINDOW], row: usize, low: i16) {
+    use core::arch::x86_64::{__m128i, _mm_add_epi32, _mm_madd_epi16, _mm_set1_epi32};
+    let weights: &[__m128i; ALIGNED_WINDOW / 4] = bytemuck::cast_ref(&PAIRED_STEP.0[row]);
+    // In each 32-bit lane `low` and a zero: the lane's product is `weight * low` exactly.
+    let scale = _mm_set1_epi32(i32::from(low as u16));
+    for (chunk, &pairs) in slots.chunks_exact_mut(4).zip(weights) {
+        let old: __m128i = bytemuck::pod_read_unaligned(bytemuck::cast_slice::<i32, u8>(chunk));
+        let sum = _mm_add_epi32(old, _mm_madd_epi16(pairs, scale));
+        chunk.copy_from_slice(&bytemuck::cast::<__m128i, [i32; 4]>(sum));
+    }
+}
+
+/// `slots[i] += delta * STEP[phase][first_tap + i]` (wrapping) over 16 slots (zero past
+/// the row's end): [`add_scaled`] of a [`PADDED_STEP`] window, four slots per SSE2
+/// multiply-add.
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+#[inline(always)]
+fn add_scaled_from_tap(slots: &mut [i32], phase: usize, first_tap: usize, delta: i32) {
+    let slots: &mut [i32; TAPS] = slots.try_into().expect("16 slots");
+    let pairs: &[u32; TAPS] = PADDED_PAIRS[phase][first_tap..][..TAPS]
+        .try_into()
+        .expect("16 weights");
+    let low = delta as i16;
+    // SAFETY: the cfg above makes SSE2, the only feature `add_scaled_pairs_sse2` enables,
+    // part of this build's target (it is in every x86_64 CPU).
+    unsafe { add_scaled_pairs_sse2(slots, pairs, low) };
+    let high = delta.wrapping_sub(i32::from(low)) >> 16;
+    if high != 0 {
+        let weights = PADDED_STEP[phase][first_tap..][..TAPS].try_into();
+        add_scaled_high(slots, weights.expect("16 weights"), high);
+    }
+}
+
+/// `slots[i] += low * weights[i]` for weights zero-extended to 32 bits (see [`PAIRED_STEP`]).
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+#[target_feature(enable = "sse2")]
+#[inline]
+fn add_scaled_pairs_sse2(slots: &mut [i32; TAPS], pairs: &[u32; TAPS], low: i16) {
+    use core::arch::x86_64::{__m128i, _mm_add_epi32, _mm_madd_epi16, _mm_set1_epi32};
+    let scale = _mm_set1_epi32(i32::from(low as u16));
+    for (chunk, pairs) in slots.chunks_exact_mut(4).zip(pairs.chunks_exact(4)) {
+        let old: __m128i = bytemuck::pod_read_unaligned(bytemuck::cast_slice::<i32, u8>(chunk));
+        let pairs: __m128i = bytemuck::pod_read_unaligned(bytemuck::cast_slice::<u32, u8>(pairs));
+        let sum = _mm_add_epi32(old, _mm_madd_epi16(pairs, scale));
+        chunk.copy_from_slice(&bytemuck::cast::<__m128i, [i32; 4]>(sum));
+    }
+}
+
+/// [`add_scaled_from_tap`] without SSE2 (and its oracle in the tests).
+#[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+#[inline(always)]
+fn add_scaled_from_tap(slots: &mut [i32], phase: usize, first_tap: usize, delta: i32) {
+    add_scaled_from_tap_plain(slots, phase, first_tap, delta);
+}
+
+#[cfg_attr(all(target_arch = "x86_64", target_feature = "sse2"), allow(dead_code))]
+#[inline(always)]
+fn add_scaled_from_tap_plain(slots: &mut [i32], phase: usize, first_tap: usize, delta: i32) {
+    add_scaled::<TAPS>(slots, &PADDED_STEP[phase][first_tap..][..TAPS], delta);
+}
+
+/// [`add_scaled_window`] without SSE2 (and its oracle in the tests).
+#[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+#[inline(always)]
+fn add_scaled_window(slots: &mut [i32; ALIGNED_WINDOW], row: usize, low: i16) {
+    add_scaled_window_plain(slots, row, low);
+}
+
+#[cfg_attr(all(target_arch = "x86_64", target_feature = "sse2"), allow(dead_code))]
+#[inline(always)]
+fn add_scaled_window_plain(slots: &mut [i32; ALIGNED_WINDOW], row: usize, low: i16) {
+    add_scaled_low::<ALIGNED_WINDOW>(slots, &ALIGNED_STEP[row], low);
 }
 
 /// Whether `delta` and `-delta` both fit an `i16`.
@@ -713,7 +898,7 @@ fn fits_i16_both_ways(delta: i32) -> bool {
 /// The `high` part of [`add_scaled`].
 #[cold]
 #[inline(never)]
-fn add_scaled_high(slots: &mut [i32; TAPS], weights: &[i16; TAPS], high: i32) {
+fn add_scaled_high<const N: usize>(slots: &mut [i32; N], weights: &[i16; N], high: i32) {
     for (slot, &weight) in slots.iter_mut().zip(weights) {
         *slot = slot.wrapping_add(high.wrapping_mul(i32::from(weight)) << 16);
     }
@@ -871,6 +1056,61 @@ mod tests {
         out_single.drain_i16(&mut b);
         assert!(a.len() > 10_000);
         assert!(a == b);
+    }
+
+    /// The vector spreads add what the plain loops add, for every row and tap and for
+    /// deltas of every size (the high part of a large one included).
+    #[test]
+    fn vector_spreads_add_what_the_plain_loops_add() {
+        let mut next = random(0x1405_7b7e_f767_814fu64);
+        let deltas = [
+            1,
+            -1,
+            i32::from(i16::MAX),
+            -i32::from(i16::MAX),
+            9_600,
+            -38_400,
+        ];
+        for round in 0..2_000 {
+            let r = next();
+            let delta = if round < deltas.len() {
+                deltas[round]
+            } else {
+                (r >> 32) as i32 >> (r % 24)
+            };
+            let start: [i32; ALIGNED_WINDOW] = std::array::from_fn(|_| next() as i32);
+            let row = round % (4 * PHASES);
+            if fits_i16_both_ways(delta) {
+                let (mut vector, mut plain) = (start, start);
+                add_scaled_window(&mut vector, row, delta as i16);
+                add_scaled_window_plain(&mut plain, row, delta as i16);
+                assert_eq!(vector, plain, "row {row}, delta {delta}");
+            }
+            let (phase, first_tap) = (round % PHASES, (r >> 8) as usize % TAPS);
+            let (mut vector, mut plain) = (start, start);
+            add_scaled_from_tap(&mut vector[..TAPS], phase, first_tap, delta);
+            add_scaled_from_tap_plain(&mut plain[..TAPS], phase, first_tap, delta);
+            assert_eq!(
+                vector, plain,
+                "phase {phase}, tap {first_tap}, delta {delta}"
+            );
+        }
+    }
+
+    /// The capacitor's kept share, computed with a bias known before the multiply, is the
+    /// truncating division it stands for, over the whole range of `passed`.
+    #[test]
+    fn highpass_kept_truncates_like_the_division() {
+        let division = |passed: i64| passed * HIGHPASS_KEEP_Q16 / 65536;
+        let extremes = [i64::from(i32::MIN) - i64::from(i32::MAX), 0, 1, -1];
+        let edges = (0..4 * 65536).flat_map(|k: i64| [k, -k]);
+        let mut next = random(0x5851_f42d_4c95_7f2du64);
+        let spread = (0..200_000).map(|_| (next() as i64) >> 31);
+        for passed in extremes.into_iter().chain(edges).chain(spread) {
+            assert_eq!(highpass_kept(passed), division(passed), "passed {passed}");
+        }
+        let full = i64::from(i32::MAX) - i64::from(i32::MIN);
+        assert_eq!(highpass_kept(full), division(full));
     }
 
     #[test]
