@@ -1,0 +1,219 @@
+use super::*;
+use backspin_test_support::SplitMix64;
+
+#[test]
+fn kernel_rows_sum_to_one() {
+    for row in STEP.iter() {
+        assert_eq!(row.iter().sum::<i32>(), 1 << ONE_BITS);
+    }
+}
+
+/// A deterministic pseudo-random sequence for the randomized tests.
+fn random(seed: u64) -> impl FnMut() -> u64 {
+    let mut rng = SplitMix64::new(seed);
+    move || rng.next_u64()
+}
+
+/// Queued centre steps give the same samples as steps spread at once, also when
+/// steps come faster than the queue holds (the oldest spill into the ring) and for a
+/// delta too large to queue.
+#[test]
+fn queued_steps_sound_like_steps_spread_at_once() {
+    let mut queued = SynthState::zeroed();
+    let mut eager = SynthState::zeroed();
+    let (mut out_queued, mut out_eager) = (AudioOut::default(), AudioOut::default());
+    let mut next = random(0x2545_f491_4f6c_dd1du64);
+    for round in 0..20_000u32 {
+        let r = next();
+        let t_cycles = if round % 1000 < 300 {
+            r as u32 % 8
+        } else {
+            r as u32 % 400
+        };
+        let level = match round % 5000 {
+            0 => [900_000, 900_000], // too large to queue
+            _ => {
+                let centre = (r >> 32) as i32 % 19_200;
+                if r & 0x3F == 0 {
+                    [centre, -centre]
+                } else {
+                    [centre, centre]
+                }
+            }
+        };
+        for (synth, audio) in [(&mut queued, &mut out_queued), (&mut eager, &mut out_eager)] {
+            synth.advance(t_cycles);
+            synth.set_level(level);
+            if round % 97 == 0 {
+                synth.emit(audio);
+                synth.rotate_head_to_zero();
+            }
+        }
+        let pending = eager.centre_step_count as usize;
+        for i in 0..pending {
+            eager.spread_centre_step(eager.centre_steps[i]);
+        }
+        eager.centre_steps = [0; STEP_QUEUE];
+        eager.centre_step_count = 0;
+    }
+    let (mut a, mut b) = (Vec::new(), Vec::new());
+    out_queued.drain_i16(&mut a);
+    out_eager.drain_i16(&mut b);
+    assert!(a.len() > 10_000);
+    assert_eq!(a, b);
+}
+
+/// Held steps (many per commit, and alternating trains) leave the state byte for byte
+/// as reporting each change on its own does, across flushes and corner cases: a queue
+/// that overflows mid-train, changes too large to queue, one-sided changes.
+#[test]
+fn held_steps_leave_the_state_of_changes_reported_one_by_one() {
+    let mut held = SynthState::zeroed();
+    let mut single = SynthState::zeroed();
+    let (mut out_held, mut out_single) = (AudioOut::default(), AudioOut::default());
+    let mut next = random(0x9E37_79B9_7F4A_7C15u64);
+    for round in 0..3_000u32 {
+        let mut steps = held.steps();
+        for _ in 0..next() % 12 {
+            let r = next();
+            let t_cycles = (r % 48) as u32;
+            match (r >> 8) % 8 {
+                0 => {
+                    // A train of alternating centre changes.
+                    let mask = (r >> 16) as u32 & 0x0FFF_FFFF;
+                    let spacing = 1 + (r >> 48) as u32 % 8;
+                    let delta = ((r >> 52) as i32 % 4000) * if r & 1 == 0 { 1 } else { 40 };
+                    let end = t_cycles + 28 * spacing;
+                    steps.alternating_centre_changes(t_cycles, spacing, mask, delta, end);
+                    let (mut mask, mut delta, mut now) = (mask, delta, 0);
+                    while mask != 0 {
+                        let when = t_cycles + mask.trailing_zeros() * spacing;
+                        mask &= mask - 1;
+                        single.advance(when - now);
+                        now = when;
+                        let level = single.level().map(|side| side.wrapping_add(delta));
+                        single.set_level(level);
+                        delta = delta.wrapping_neg();
+                    }
+                    single.advance(end - now);
+                }
+                code => {
+                    let centre = (r >> 32) as i32 % 19_200;
+                    let level = match code {
+                        1 => [centre, -centre],
+                        2 => [900_000, 900_000], // too large to queue
+                        _ => [centre, centre],
+                    };
+                    steps.advance(t_cycles);
+                    steps.set_level(level);
+                    single.advance(t_cycles);
+                    single.set_level(level);
+                }
+            }
+        }
+        drop(steps);
+        assert!(
+            bytemuck::bytes_of(&held) == bytemuck::bytes_of(&single),
+            "state differs after round {round}"
+        );
+        if round % 3 == 0 {
+            for (synth, audio) in [(&mut held, &mut out_held), (&mut single, &mut out_single)] {
+                synth.emit(audio);
+                synth.rotate_head_to_zero();
+            }
+        }
+    }
+    let (mut a, mut b) = (Vec::new(), Vec::new());
+    out_held.drain_i16(&mut a);
+    out_single.drain_i16(&mut b);
+    assert!(a.len() > 10_000);
+    assert!(a == b);
+}
+
+/// The vector spreads add what the plain loops add, for every row and tap and for
+/// deltas of every size (the high part of a large one included).
+#[test]
+fn vector_spreads_add_what_the_plain_loops_add() {
+    let mut next = random(0x1405_7b7e_f767_814fu64);
+    let deltas = [
+        1,
+        -1,
+        i32::from(i16::MAX),
+        -i32::from(i16::MAX),
+        9_600,
+        -38_400,
+    ];
+    for round in 0..2_000 {
+        let r = next();
+        let delta = if round < deltas.len() {
+            deltas[round]
+        } else {
+            (r >> 32) as i32 >> (r % 24)
+        };
+        let start: [i32; ALIGNED_WINDOW] = std::array::from_fn(|_| next() as i32);
+        let row = round % (4 * PHASES);
+        if fits_i16_both_ways(delta) {
+            let (mut vector, mut plain) = (start, start);
+            add_scaled_window(&mut vector, row, delta as i16);
+            add_scaled_window_plain(&mut plain, row, delta as i16);
+            assert_eq!(vector, plain, "row {row}, delta {delta}");
+        }
+        let (phase, first_tap) = (round % PHASES, (r >> 8) as usize % TAPS);
+        let (mut vector, mut plain) = (start, start);
+        add_scaled_from_tap(&mut vector[..TAPS], phase, first_tap, delta);
+        add_scaled_from_tap_plain(&mut plain[..TAPS], phase, first_tap, delta);
+        assert_eq!(
+            vector, plain,
+            "phase {phase}, tap {first_tap}, delta {delta}"
+        );
+    }
+}
+
+/// The capacitor's kept share, computed with a bias known before the multiply, is the
+/// truncating division it stands for, over the whole range of `passed`.
+#[test]
+fn highpass_kept_truncates_like_the_division() {
+    let division = |passed: i64| passed * HIGHPASS_KEEP_Q16 / 65536;
+    let extremes = [i64::from(i32::MIN) - i64::from(i32::MAX), 0, 1, -1];
+    let edges = (0..4 * 65536).flat_map(|k: i64| [k, -k]);
+    let mut next = random(0x5851_f42d_4c95_7f2du64);
+    let spread = (0..200_000).map(|_| (next() as i64) >> 31);
+    for passed in extremes.into_iter().chain(edges).chain(spread) {
+        assert_eq!(highpass_kept(passed), division(passed), "passed {passed}");
+    }
+    let full = i64::from(i32::MAX) - i64::from(i32::MIN);
+    assert_eq!(highpass_kept(full), division(full));
+}
+
+#[test]
+fn the_sample_clock_is_48_khz() {
+    assert_eq!(
+        4_194_304u64 * u64::from(TICKS_PER_T_CYCLE),
+        48_000u64 * u64::from(TICKS_PER_SAMPLE)
+    );
+}
+
+#[test]
+fn a_step_settles_to_its_level_then_the_highpass_drains_it() {
+    let mut synth = SynthState::zeroed();
+    let mut audio = AudioOut::default();
+    fn run(synth: &mut SynthState, audio: &mut AudioOut, t_cycles: u32) {
+        for _ in 0..t_cycles / 2048 {
+            synth.advance(2048);
+            synth.emit(audio);
+        }
+    }
+    synth.set_level([10_000, -10_000]);
+    run(&mut synth, &mut audio, 4_194_304 / 10); // 0.1 s
+    let mut samples = Vec::new();
+    audio.drain_i16(&mut samples);
+    // The step arrives after the kernel's 8-sample delay, at nearly full height.
+    let peak = samples.chunks(2).map(|s| s[0]).max().unwrap();
+    assert!(peak > 9_900 && peak < 11_000, "peak {peak}");
+    assert_eq!(synth.integrators()[0] >> ONE_BITS, 10_000);
+    assert_eq!(synth.integrators()[1] >> ONE_BITS, -10_000);
+    // Later, the capacitor has charged to the DC level and the output is exactly zero.
+    run(&mut synth, &mut audio, 4_194_304);
+    audio.drain_i16(&mut samples);
+    assert_eq!(samples[samples.len() - 2..], [0, 0]);
+}
