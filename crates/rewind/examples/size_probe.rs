@@ -4,8 +4,9 @@
 //! `backspin rewind-bench`, for quick comparisons of encodings (a few seconds per ROM).
 //!
 //! `--windows` prints the stored bytes per frame for every 600 frames (game phases differ a
-//! lot); `--zero apu|wram|vram|cpu|ppu|hram` zeroes that part of every captured state
-//! (HRAM with OAM), so the drop in KiB/s is what that part costs.
+//! lot); `--zero apu|synth|channels|timers|phases|wram|vram|cpu|ppu|hram` zeroes that part of
+//! every captured state (HRAM with OAM; `channels`: the four channels' counters, `timers`
+//! their timers, `phases` timers and duty/sample positions and the LFSR), so the drop in KiB/s is what that part costs.
 
 use backspin_core::run_one_frame;
 use backspin_core::{Core, Options, Rom, State};
@@ -87,6 +88,29 @@ fn masked(state: &State, zero: &str) -> Box<State> {
     *s = *state;
     match zero {
         "apu" => s.hw.apu = Zeroable::zeroed(),
+        "synth" => s.hw.apu.synth = Zeroable::zeroed(),
+        "channels" => {
+            s.hw.apu.square1 = Zeroable::zeroed();
+            s.hw.apu.square2 = Zeroable::zeroed();
+            s.hw.apu.noise = Zeroable::zeroed();
+            s.hw.apu.wave = Zeroable::zeroed();
+        }
+        "timers" => {
+            s.hw.apu.square1.timer = 0;
+            s.hw.apu.square2.timer = 0;
+            s.hw.apu.noise.timer = 0;
+            s.hw.apu.wave.timer = 0;
+        }
+        "phases" => {
+            s.hw.apu.square1.timer = 0;
+            s.hw.apu.square2.timer = 0;
+            s.hw.apu.noise.timer = 0;
+            s.hw.apu.wave.timer = 0;
+            s.hw.apu.square1.position = 0;
+            s.hw.apu.square2.position = 0;
+            s.hw.apu.noise.lfsr = 0;
+            s.hw.apu.wave.position = 0;
+        }
         "wram" => s.hw.wram = [0; 0x2000],
         "vram" => s.hw.vram = [0; 0x2000],
         "cpu" => s.cpu = Zeroable::zeroed(),

@@ -25,18 +25,20 @@
 //! Record (what the ring stores for one snapshot):
 //! ```text
 //! byte 0      flags: bit 0 keyframe (the state itself: differences against zeros),
-//!             bit 1 LZ4 payload, bit 2 Huffman payload
+//!             bit 1 packed payload (an LZ4 block, or deflate with bit 3), bit 2 Huffman
+//!             payload, bit 3 the packed parts are raw deflate streams, not LZ4 blocks
+//!             (keyframes since it was added; older keyframes use LZ4)
 //! bytes 1..3  u16 LE checksum of everything after it
 //! [meta]      keyframes only, for the deltas that follow: varint length, varint packed
-//!             length (0: stored as is), then the metadata or its LZ4 block. Metadata:
+//!             length (0: stored as is), then the metadata or its packed form. Metadata:
 //!             the Huffman codes (u64 LE mask of the contexts with a table, then 128 bytes
 //!             of code-length nibbles per table), a varint 0 (where
 //!             a retired option, blocks stored by value, kept its list), the hot positions
 //!             (varint count per class, then varint gaps per class), the counters (varint
 //!             count, then per counter 0 = plain or 1 + expected step), the mirror (varint:
 //!             0 = none, else 1 + number of the source page)
-//! [varint]    token stream length, when the payload is LZ4 or Huffman
-//! payload     token stream, its LZ4 block, or its Huffman bits
+//! [varint]    token stream length, when the payload is packed or Huffman
+//! payload     token stream, its packed form, or its Huffman bits
 //! ```
 
 use crate::hot::{
@@ -46,6 +48,7 @@ use crate::hot::{
 use crate::huffman::{EncodeTable, TokenCode, TokenCounts, TokenDecoder};
 use lz4_flex::block::CompressTable;
 
+mod deflate;
 #[cfg(test)]
 mod tests;
 mod tokens;
@@ -72,6 +75,9 @@ const MIN_STATS_BYTES: u64 = 4096;
 pub const FLAG_KEYFRAME: u8 = 1 << 0;
 pub const FLAG_LZ4: u8 = 1 << 1;
 pub const FLAG_HUFFMAN: u8 = 1 << 2;
+/// The record's packed parts (a keyframe's metadata, and its payload with `FLAG_LZ4`) are
+/// deflate streams: every keyframe written since deflate was added.
+pub const FLAG_DEFLATE: u8 = 1 << 3;
 /// Flags byte plus checksum.
 pub const HEADER_LEN: usize = 3;
 
@@ -148,9 +154,10 @@ pub struct Encoder {
     /// (`LZ4_SKIP`); encoder-side only (a record's flags say how it is stored).
     lz4_losses: u32,
     lz4_skip: u32,
-    /// Keyframe metadata being written, and its LZ4 block.
+    /// Keyframe metadata being written, and its packed form (then the packed token stream).
     meta: Vec<u8>,
     packed_meta: Vec<u8>,
+    deflater: deflate::Deflater,
 }
 
 impl Encoder {
@@ -182,7 +189,8 @@ impl Encoder {
             lz4_losses: 0,
             lz4_skip: 0,
             meta: Vec::with_capacity(MAX_META),
-            packed_meta: Vec::with_capacity(lz4_flex::block::get_maximum_output_size(MAX_META)),
+            packed_meta: Vec::with_capacity(max_token_len(state_len).max(MAX_META)),
+            deflater: deflate::Deflater::new(),
         }
     }
 
@@ -299,30 +307,43 @@ impl Encoder {
         self.pending_counters.write(&mut self.meta);
         self.pending_mirror.write(&mut self.meta);
         self.store_meta();
-        let flags = self.store_tokens(None) | FLAG_KEYFRAME;
+        let flags = self.store_keyframe_tokens() | FLAG_KEYFRAME | FLAG_DEFLATE;
         self.finish(flags)
     }
 
-    /// Appends the keyframe metadata in `meta` to the record, LZ4-packed when that is
-    /// smaller (the Huffman tables are mostly runs of equal nibbles).
+    /// Appends the keyframe metadata in `meta` to the record, deflated when that is
+    /// smaller (the Huffman tables' nibbles).
     fn store_meta(&mut self) {
         let len = self.meta.len();
         put_varint(&mut self.record, len as u64);
-        let bound = lz4_flex::block::get_maximum_output_size(len);
-        // Within capacity (reserved for the worst case): no reallocation.
-        self.packed_meta.resize(bound, 0);
-        let packed = lz4_flex::block::compress_into_with_table(
-            &self.meta,
-            &mut self.packed_meta,
-            &mut self.small_table,
-        )
-        .expect("output sized by get_maximum_output_size");
-        if packed + varint_len(packed as u64) < len + 1 {
-            put_varint(&mut self.record, packed as u64);
-            self.record.extend_from_slice(&self.packed_meta[..packed]);
-        } else {
-            put_varint(&mut self.record, 0);
-            self.record.extend_from_slice(&self.meta);
+        // Room for no more than the raw form (within capacity: no reallocation).
+        self.packed_meta.resize(len, 0);
+        match self.deflater.pack(&self.meta, &mut self.packed_meta) {
+            Some(packed) if packed + varint_len(packed as u64) < len + 1 => {
+                put_varint(&mut self.record, packed as u64);
+                self.record.extend_from_slice(&self.packed_meta[..packed]);
+            }
+            _ => {
+                put_varint(&mut self.record, 0);
+                self.record.extend_from_slice(&self.meta);
+            }
+        }
+    }
+
+    /// Appends a keyframe's token stream, deflated when that is smaller; returns the flags.
+    fn store_keyframe_tokens(&mut self) -> u8 {
+        let raw_len = self.tokens.len();
+        self.packed_meta.resize(raw_len, 0);
+        match self.deflater.pack(&self.tokens, &mut self.packed_meta) {
+            Some(packed) if packed + varint_len(raw_len as u64) < raw_len => {
+                put_varint(&mut self.record, raw_len as u64);
+                self.record.extend_from_slice(&self.packed_meta[..packed]);
+                FLAG_LZ4
+            }
+            _ => {
+                self.record.extend_from_slice(&self.tokens);
+                0
+            }
         }
     }
 
@@ -365,9 +386,9 @@ impl Encoder {
         Ok(())
     }
 
-    /// Appends the token stream to the record in its smallest form; returns the flags.
-    /// `huffman_bytes`: the stream's size coded with the group's learned code (deltas only,
-    /// once a code is learned).
+    /// Appends a delta's token stream to the record in its smallest form; returns the
+    /// flags. `huffman_bytes`: the stream's size coded with the group's learned code (once
+    /// a code is learned).
     fn store_tokens(&mut self, huffman_bytes: Option<usize>) -> u8 {
         let raw_len = self.tokens.len();
         let prefix = self.record.len();
@@ -381,7 +402,7 @@ impl Encoder {
         } else {
             usize::MAX
         };
-        // Keyframes (no Huffman size) always try LZ4; deltas unless it keeps losing.
+        // Before a code is learned LZ4 is always tried; after, unless it keeps losing.
         let try_lz4 = raw_len > LZ4_MIN_INPUT
             && (huffman_bytes.is_none() || raw_len >= LZ4_ALWAYS_FROM || !self.skip_lz4());
         if try_lz4 {
@@ -468,10 +489,7 @@ fn keyframe_meta<'a>(
     }
     let block = input.get(..packed).ok_or(DecodeError::Malformed)?;
     let out = scratch.get_mut(..len).ok_or(DecodeError::Malformed)?;
-    let n = lz4_flex::block::decompress_into(block, out).map_err(|_| DecodeError::Malformed)?;
-    if n != len {
-        return Err(DecodeError::Malformed);
-    }
+    unpack(flags, block, out)?;
     Ok((&scratch[..len], &input[packed..]))
 }
 
@@ -626,11 +644,7 @@ impl Decoder {
                 .get_mut(..raw_len)
                 .ok_or(DecodeError::Malformed)?;
             if flags & FLAG_LZ4 != 0 {
-                let n = lz4_flex::block::decompress_into(input, out)
-                    .map_err(|_| DecodeError::Malformed)?;
-                if n != raw_len {
-                    return Err(DecodeError::Malformed);
-                }
+                unpack(flags, input, out)?;
             } else {
                 self.table
                     .decode(input, out, &hot_ends)
@@ -660,6 +674,18 @@ impl Decoder {
         }
         Ok(())
     }
+}
+
+/// Unpacks a packed part of a record with these flags into exactly `out`.
+fn unpack(flags: u8, packed: &[u8], out: &mut [u8]) -> Result<(), DecodeError> {
+    if flags & FLAG_DEFLATE != 0 {
+        return deflate::unpack(packed, out).ok_or(DecodeError::Malformed);
+    }
+    let n = lz4_flex::block::decompress_into(packed, out).map_err(|_| DecodeError::Malformed)?;
+    if n != out.len() {
+        return Err(DecodeError::Malformed);
+    }
+    Ok(())
 }
 
 /// Reads the group metadata after a keyframe's code: hot positions, counters, mirror.

@@ -8,7 +8,8 @@
 //!   smallest. A patch is added to step forward and subtracted to step back, so one record
 //!   per frame serves stepping back and stepping forward again.
 //! - Keyframes (whole states) come every `keyframe_interval` stored frames, or sooner once
-//!   the deltas since the last one pass `keyframe_chain_bytes`, so a seek decodes one
+//!   the deltas since the last one pass `keyframe_chain_bytes` (deflated: they are rare and
+//!   large, where an entropy stage pays), so a seek decodes one
 //!   keyframe and a bounded number of patch bytes, or walks from the newest state or from
 //!   the last seek position when that is cheaper. Each keyframe carries models learned from
 //!   the group before it for the deltas after it (`hot.rs`): Huffman codes, the byte

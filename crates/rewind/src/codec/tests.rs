@@ -172,3 +172,94 @@ fn mirrored_oam(same_frame: bool) {
     dec.apply(&records[4], &mut x, Apply::Landing).unwrap();
     assert!(x == states[204], "back to 204");
 }
+
+/// `record`, a deflated keyframe, rewritten as keyframes were before deflate: its packed
+/// parts as LZ4 blocks, without `FLAG_DEFLATE`.
+fn as_lz4_keyframe(record: &[u8]) -> Vec<u8> {
+    let mut scratch = vec![0; MAX_META];
+    let (meta, _) = keyframe_meta(record, &mut scratch).unwrap();
+    let meta = meta.to_vec();
+    let mut payload = keyframe_payload(record).unwrap();
+    assert_eq!(record[0] & FLAG_LZ4, FLAG_LZ4, "a packed payload");
+    let raw_len = get_varint(&mut payload).unwrap() as usize;
+    let mut tokens = vec![0; raw_len];
+    unpack(record[0], payload, &mut tokens).unwrap();
+    let mut out = vec![FLAG_KEYFRAME | FLAG_LZ4, 0, 0];
+    let packed_meta = lz4_flex::block::compress(&meta);
+    put_varint(&mut out, meta.len() as u64);
+    put_varint(&mut out, packed_meta.len() as u64);
+    out.extend_from_slice(&packed_meta);
+    put_varint(&mut out, raw_len as u64);
+    out.extend_from_slice(&lz4_flex::block::compress(&tokens));
+    let sum = checksum(&out[HEADER_LEN..]);
+    out[1..3].copy_from_slice(&sum.to_le_bytes());
+    out
+}
+
+#[test]
+fn keyframes_are_deflated_and_lz4_keyframes_still_decode() {
+    let mut rng = SplitMix64::new(34);
+    let a: Vec<u8> = (0..20_000)
+        .map(|i| if i % 3 == 0 { rng.range(0, 4) as u8 } else { 0 })
+        .collect();
+    let mut b = a.clone();
+    for i in (0..20_000).step_by(97) {
+        b[i] = b[i].wrapping_add(1);
+    }
+    let mut enc = Encoder::new(a.len());
+    // A group of deltas first, so the keyframe carries learned tables.
+    enc.encode_keyframe(&a);
+    enc.commit_keyframe();
+    let mut base = a.clone();
+    for _ in 0..40 {
+        enc.encode_delta(&mut base, &b);
+        enc.encode_delta(&mut base, &a);
+    }
+    let key = enc.encode_keyframe(&a).to_vec();
+    enc.commit_keyframe();
+    assert_eq!(key[0] & FLAG_DEFLATE, FLAG_DEFLATE);
+    let record = enc.encode_delta(&mut base, &b).to_vec();
+    let old = as_lz4_keyframe(&key);
+    assert!(
+        old.len() > key.len(),
+        "deflate {} B, LZ4 {} B",
+        key.len(),
+        old.len()
+    );
+    for key in [&key, &old] {
+        let mut dec = Decoder::new(a.len());
+        let mut x = vec![0; a.len()];
+        dec.apply(key, &mut x, Apply::Forward).unwrap();
+        assert_eq!(x, a, "the keyframe's state");
+        dec.load_meta(0, key).unwrap();
+        dec.apply(&record, &mut x, Apply::Forward).unwrap();
+        assert_eq!(x, b, "a delta with the keyframe's models");
+        dec.apply(&record, &mut x, Apply::Backward).unwrap();
+        assert_eq!(x, a);
+    }
+}
+
+#[test]
+fn a_damaged_deflate_stream_is_an_error() {
+    let a: Vec<u8> = (0..5_000u32).map(|i| (i % 7) as u8).collect();
+    let mut enc = Encoder::new(a.len());
+    let key = enc.encode_keyframe(&a).to_vec();
+    assert_eq!(key[0] & (FLAG_DEFLATE | FLAG_LZ4), FLAG_DEFLATE | FLAG_LZ4);
+    let mut dec = Decoder::new(a.len());
+    for at in [HEADER_LEN + 4, key.len() / 2, key.len() - 1] {
+        for flip in [0x01, 0x40, 0xFF] {
+            let mut bad = key.clone();
+            bad[at] ^= flip;
+            // A damage the checksum does not see.
+            let sum = checksum(&bad[HEADER_LEN..]);
+            bad[1..3].copy_from_slice(&sum.to_le_bytes());
+            let mut x = vec![0; a.len()];
+            if dec.apply(&bad, &mut x, Apply::Forward).is_ok() {
+                // Deflate has no check of its own: a flip may decode to other bytes of the
+                // right length, never out of bounds.
+                assert_eq!(x.len(), a.len());
+            }
+            let _ = dec.load_meta(1, &bad);
+        }
+    }
+}
