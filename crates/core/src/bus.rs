@@ -17,6 +17,13 @@ pub trait Bus {
         let _ = pc;
         self.read(addr)
     }
+    /// Two `read`s, of `addr` and then `addr + 1`, little-endian: an instruction's 16-bit
+    /// immediate. A bus may make both at once where neither M-cycle can tell.
+    fn read_word(&mut self, addr: u16) -> u16 {
+        let low = self.read(addr);
+        let high = self.read(addr.wrapping_add(1));
+        u16::from_le_bytes([low, high])
+    }
     /// `read` of 0xFF00 + `low` (LDH), which a bus can tell apart from ROM and work RAM
     /// without looking.
     fn read_high(&mut self, low: u8) -> u8 {

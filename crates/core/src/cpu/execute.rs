@@ -275,9 +275,9 @@ fn fetch_imm8(cpu: &mut Registers, bus: &mut impl Bus) -> u8 {
 
 #[inline(always)]
 fn fetch_imm16(cpu: &mut Registers, bus: &mut impl Bus) -> u16 {
-    let low = fetch_imm8(cpu, bus);
-    let high = fetch_imm8(cpu, bus);
-    u16::from_le_bytes([low, high])
+    let value = bus.read_word(cpu.pc);
+    cpu.pc = cpu.pc.wrapping_add(2);
+    value
 }
 
 /// Every 8-bit LD, LDH and `ld [hl±]`: the source's cycles, then the destination's.

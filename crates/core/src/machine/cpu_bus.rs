@@ -13,6 +13,14 @@ impl<'a> Machine<'a> {
     }
 }
 
+impl Machine<'_> {
+    /// Whether `addr` and `addr + 1` both lie in the work RAM's fast length.
+    #[inline(always)]
+    fn wram_pair_at(&self, addr: u16) -> bool {
+        u32::from(addr.wrapping_sub(0xC000)) + 1 < u32::from(self.windows.wram_fast_len)
+    }
+}
+
 impl Bus for Machine<'_> {
     #[inline(always)]
     fn read(&mut self, addr: u16) -> u8 {
@@ -31,6 +39,25 @@ impl Bus for Machine<'_> {
             return self.cpu_read_cart_ram_after_fetch(addr, pc.wrapping_sub(1));
         }
         self.cpu_read_slow(addr)
+    }
+    /// Both bytes at once when both M-cycles are quiet (neither tick runs in full) and
+    /// both lie in the ROM windows or both in the work RAM's fast length: reads there
+    /// change nothing and see nothing a quiet tick changes, so their order against the
+    /// ticks cannot tell. Else two `read`s.
+    #[inline(always)]
+    fn read_word(&mut self, addr: u16) -> u16 {
+        let next = addr.wrapping_add(1);
+        if self.clock.ticks_left > 2 && next < self.windows.end && addr < next {
+            self.clock.ticks_left -= 2;
+            return u16::from_le_bytes([self.rom_window_byte(addr), self.rom_window_byte(next)]);
+        }
+        if self.clock.ticks_left > 2 && self.wram_pair_at(addr) {
+            self.clock.ticks_left -= 2;
+            return u16::from_le_bytes([self.wram_fast_byte(addr), self.wram_fast_byte(next)]);
+        }
+        let low = self.read(addr);
+        let high = self.read(next);
+        u16::from_le_bytes([low, high])
     }
     #[inline(always)]
     fn write(&mut self, addr: u16, value: u8) {

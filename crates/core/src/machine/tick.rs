@@ -54,6 +54,7 @@ impl<'a> Machine<'a> {
     #[inline(always)]
     pub(super) fn tick(&mut self) {
         if self.clock.count_tick() {
+            rarely();
             self.tick_full(None);
         }
     }
@@ -62,6 +63,7 @@ impl<'a> Machine<'a> {
     #[inline(always)]
     pub(super) fn tick_at(&mut self, addr: u16) {
         if self.clock.count_tick() {
+            rarely();
             self.tick_full(Some(addr));
         }
     }
