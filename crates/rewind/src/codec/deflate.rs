@@ -1,7 +1,7 @@
 //! Deflate for keyframes: a keyframe is the whole state's token stream plus its group's
-//! Huffman tables, ~10 KiB once per group, where LZ4 (no entropy stage) leaves a quarter
-//! to a third on the table. Deltas stay with LZ4 and the group's Huffman code: deflate's
-//! time would show on every frame there.
+//! Huffman tables, written once per group, where LZ4 (no entropy stage) leaves much on the
+//! table (`docs/rewind.md` has the sizes). Deltas stay with LZ4 and the group's Huffman
+//! code: deflate's time would show on every frame there.
 
 use miniz_oxide::deflate::core::{
     CompressorOxide, TDEFLFlush, TDEFLStatus, compress, create_comp_flags_from_zip_params,
