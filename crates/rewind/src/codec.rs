@@ -67,8 +67,10 @@ const LZ4_LOSSES_BEFORE_SKIPPING: u32 = 8;
 /// shrinks below their Huffman size, while games that copy memory around win often.
 const LZ4_SKIP: u32 = 16;
 /// Streams at least this long always try LZ4 (a large delta, e.g. memory copied around, is
-/// where it wins most, and the table reset is small beside it).
-const LZ4_ALWAYS_FROM: usize = 256;
+/// where it wins most, and the table reset is small beside it). Games that redraw part of
+/// VRAM every frame make deltas of a few hundred bytes that LZ4 almost never shrinks below
+/// their Huffman size: those go by the skipping rule above.
+const LZ4_ALWAYS_FROM: usize = 1024;
 /// Token bytes a group must have seen before its statistics replace the flat code.
 const MIN_STATS_BYTES: u64 = 4096;
 
