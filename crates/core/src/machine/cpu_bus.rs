@@ -47,13 +47,18 @@ impl Bus for Machine<'_> {
     #[inline(always)]
     fn read_word(&mut self, addr: u16) -> u16 {
         let next = addr.wrapping_add(1);
-        if self.clock.ticks_left > 2 && next < self.windows.end && addr < next {
-            self.clock.ticks_left -= 2;
-            return u16::from_le_bytes([self.rom_window_byte(addr), self.rom_window_byte(next)]);
-        }
-        if self.clock.ticks_left > 2 && self.wram_pair_at(addr) {
-            self.clock.ticks_left -= 2;
-            return u16::from_le_bytes([self.wram_fast_byte(addr), self.wram_fast_byte(next)]);
+        if self.clock.ticks_left > 2 {
+            if next < self.windows.end && addr < next {
+                self.clock.skip(2);
+                return u16::from_le_bytes([
+                    self.rom_window_byte(addr),
+                    self.rom_window_byte(next),
+                ]);
+            }
+            if self.wram_pair_at(addr) {
+                self.clock.skip(2);
+                return u16::from_le_bytes([self.wram_fast_byte(addr), self.wram_fast_byte(next)]);
+            }
         }
         let low = self.read(addr);
         let high = self.read(next);
