@@ -63,11 +63,17 @@ impl PpuState {
             // and later) keeps its last value (SameBoy's display code).
             self.stat &= !STAT_LYC_FLAG;
         }
-        line |= self.stat & STAT_LYC_SOURCE != 0 && self.lyc_match != 0;
+        line |= self.lyc_source_output();
         if line && self.stat_line == 0 {
             *interrupt_flag |= io::INT_STAT;
         }
         self.stat_line = u8::from(line);
+    }
+
+    /// What the LY=LYC source puts on the STAT line: enabled, and the comparator's output.
+    #[inline(always)]
+    fn lyc_source_output(&self) -> bool {
+        self.stat & STAT_LYC_SOURCE != 0 && self.lyc_match != 0
     }
 
     /// Runs the step due now.
@@ -479,7 +485,7 @@ impl PpuState {
         self.stat_mode_for_interrupt = 2;
         self.update_stat(bus.interrupt_flag);
         self.stat_mode_for_interrupt = NONE;
-        self.stat_line = u8::from(self.stat & STAT_LYC_SOURCE != 0 && self.lyc_match != 0);
+        self.stat_line = u8::from(self.lyc_source_output());
         self.scan_oam(bus.oam);
         self.check_window_y();
         self.goto(Step::LineScanEnd, SCAN_END_DOT - MODE2_DOT);
