@@ -421,6 +421,19 @@ fn for_each_byte(tokens: &[u8], hot: &[usize; CLASSES], mut f: impl FnMut(u8, us
     tokens_each_byte(&tokens[i..], f);
 }
 
+/// Adds byte `b` of a token header's LEB128 varint, at bit `shift`, into `value` (bits past
+/// the 64th dropped, as a malformed header may run on) and moves `shift` on: whether more
+/// bytes follow. The walks over whole streams read headers byte by byte with it, each
+/// byte with its own Huffman context.
+#[inline(always)]
+fn add_varint_byte(value: &mut usize, shift: &mut u32, b: u8) -> bool {
+    if *shift < 63 {
+        *value |= usize::from(b & 0x7F) << *shift;
+    }
+    *shift += 7;
+    b & 0x80 != 0
+}
+
 /// The zero-run token part of [`for_each_byte`].
 #[inline(always)]
 fn tokens_each_byte(tokens: &[u8], mut f: impl FnMut(u8, usize)) {
@@ -436,11 +449,7 @@ fn tokens_each_byte(tokens: &[u8], mut f: impl FnMut(u8, usize)) {
                 let Some(&b) = tokens.get(i) else { return };
                 f(b, context);
                 i += 1;
-                if shift < 63 {
-                    *value |= usize::from(b & 0x7F) << shift;
-                }
-                shift += 7;
-                if b & 0x80 == 0 {
+                if !add_varint_byte(value, &mut shift, b) {
                     break;
                 }
             }

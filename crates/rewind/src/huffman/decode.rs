@@ -298,11 +298,7 @@ impl TokenDecoder {
                     let b = reader.next(&self.tables[context])?;
                     *out.get_mut(i)? = b;
                     i += 1;
-                    if shift < 63 {
-                        *value |= usize::from(b & 0x7F) << shift;
-                    }
-                    shift += 7;
-                    if b & 0x80 == 0 {
+                    if !super::add_varint_byte(value, &mut shift, b) {
                         break;
                     }
                 }
