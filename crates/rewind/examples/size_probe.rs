@@ -6,7 +6,8 @@
 //! `--windows` prints the stored bytes per frame for every 600 frames (game phases differ a
 //! lot); `--zero apu|synth|channels|timers|phases|wram|vram|cpu|ppu|hram` zeroes that part of
 //! every captured state (HRAM with OAM; `channels`: the four channels' counters, `timers`
-//! their timers, `phases` timers and duty/sample positions and the LFSR), so the drop in KiB/s is what that part costs.
+//! their timers, `phases` timers and duty/sample positions and the LFSR), so the drop in
+//! KiB/s is what that part costs.
 
 use backspin_core::run_one_frame;
 use backspin_core::{Core, Options, Rom, State};

@@ -9,9 +9,9 @@
 //!   per frame serves stepping back and stepping forward again.
 //! - Keyframes (whole states) come every `keyframe_interval` stored frames, or sooner once
 //!   the deltas since the last one pass `keyframe_chain_bytes` (deflated: they are rare and
-//!   large, where an entropy stage pays), so a seek decodes one
-//!   keyframe and a bounded number of patch bytes, or walks from the newest state or from
-//!   the last seek position when that is cheaper. Each keyframe carries models learned from
+//!   large, where an entropy stage pays), so a seek decodes one keyframe and a bounded
+//!   number of patch bytes, or walks from the newest state or from the last seek position
+//!   when that is cheaper. Each keyframe carries models learned from
 //!   the group before it for the deltas after it (`hot.rs`): Huffman codes, the byte
 //!   positions that change in most frames (coded without token headers), the expected step
 //!   of counters (M-cycles, frames, timer and APU clocks), and which WRAM page OAM is copied

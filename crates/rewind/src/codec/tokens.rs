@@ -31,7 +31,8 @@ pub const SPAN: usize = 2048;
 /// `cur`. `counts` (when given) counts every byte that differs.
 ///
 /// Equal 2 KiB spans, then equal 512-byte quarters and 64-byte blocks, are skipped with one
-/// slice comparison each (a vectorised memcmp), so a capture costs little more than its changed bytes.
+/// slice comparison each (a vectorised memcmp), so a capture costs little more than its
+/// changed bytes.
 /// Spans for which `known_equal(span index)` holds are skipped without a look (the caller
 /// knows nothing wrote them): the tokens are the same, only found sooner.
 pub fn tokenize(
