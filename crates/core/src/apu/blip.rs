@@ -808,24 +808,9 @@ fn add_scaled_low<const N: usize>(slots: &mut [i32], weights: &[i16], low: i16) 
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 #[inline(always)]
 fn add_scaled_window(slots: &mut [i32; ALIGNED_WINDOW], row: usize, low: i16) {
-    // SAFETY: the cfg above makes SSE2, the only feature `add_scaled_window_sse2` enables,
+    // SAFETY: the cfg above makes SSE2, the only feature `add_scaled_pairs_sse2` enables,
     // part of this build's target (it is in every x86_64 CPU).
-    unsafe { add_scaled_window_sse2(slots, row, low) }
-}
-
-#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-#[target_feature(enable = "sse2")]
-#[inline]
-fn add_scaled_window_sse2(slots: &mut [i32; ALIGNED_WINDOW], row: usize, low: i16) {
-    use core::arch::x86_64::{__m128i, _mm_add_epi32, _mm_madd_epi16, _mm_set1_epi32};
-    let weights: &[__m128i; ALIGNED_WINDOW / 4] = bytemuck::cast_ref(&PAIRED_STEP.0[row]);
-    // In each 32-bit lane `low` and a zero: the lane's product is `weight * low` exactly.
-    let scale = _mm_set1_epi32(i32::from(low as u16));
-    for (chunk, &pairs) in slots.chunks_exact_mut(4).zip(weights) {
-        let old: __m128i = bytemuck::pod_read_unaligned(bytemuck::cast_slice::<i32, u8>(chunk));
-        let sum = _mm_add_epi32(old, _mm_madd_epi16(pairs, scale));
-        chunk.copy_from_slice(&bytemuck::cast::<__m128i, [i32; 4]>(sum));
-    }
+    unsafe { add_scaled_pairs_sse2(slots, &PAIRED_STEP.0[row], low) }
 }
 
 /// `slots[i] += delta * STEP[phase][first_tap + i]` (wrapping) over 16 slots (zero past
@@ -849,12 +834,14 @@ fn add_scaled_from_tap(slots: &mut [i32], phase: usize, first_tap: usize, delta:
     }
 }
 
-/// `slots[i] += low * weights[i]` for weights zero-extended to 32 bits (see [`PAIRED_STEP`]).
+/// `slots[i] += low * weights[i]` (wrapping) for weights zero-extended to 32 bits (see
+/// [`PAIRED_STEP`]), four slots per multiply-add.
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 #[target_feature(enable = "sse2")]
 #[inline]
-fn add_scaled_pairs_sse2(slots: &mut [i32; TAPS], pairs: &[u32; TAPS], low: i16) {
+fn add_scaled_pairs_sse2<const N: usize>(slots: &mut [i32; N], pairs: &[u32; N], low: i16) {
     use core::arch::x86_64::{__m128i, _mm_add_epi32, _mm_madd_epi16, _mm_set1_epi32};
+    // In each 32-bit lane `low` and a zero: the lane's product is `weight * low` exactly.
     let scale = _mm_set1_epi32(i32::from(low as u16));
     for (chunk, pairs) in slots.chunks_exact_mut(4).zip(pairs.chunks_exact(4)) {
         let old: __m128i = bytemuck::pod_read_unaligned(bytemuck::cast_slice::<i32, u8>(chunk));
