@@ -86,8 +86,6 @@ impl Bus for Machine<'_> {
             self.hw.hram[usize::from(low & 0x7F)] = value;
             return;
         }
-        // A slow write may change IE or IF, the DMA, or catch the components up.
-        self.require_checks();
         self.cpu_write_slow(0xFF00 | u16::from(low), value);
     }
     #[inline(always)]

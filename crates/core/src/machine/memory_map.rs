@@ -262,13 +262,45 @@ impl<'a> Machine<'a> {
             self.hw.hram[usize::from(addr & 0x7F)] = value;
             return;
         }
-        // A slow write may change IE or IF, the DMA, or catch the components up.
-        self.require_checks();
         self.cpu_write_slow(addr, value);
     }
 
+    /// `cpu_write` past its fast paths. It makes the run loop's checks due unless the
+    /// write is one that cannot change what they look at (`write_leaves_checks`).
     #[inline(never)]
     pub(super) fn cpu_write_slow(&mut self, addr: u16, value: u8) {
+        let interrupt_flag = self.hw.interrupt_flag;
+        self.write_slow_now(addr, value);
+        if !self.write_leaves_checks(addr, interrupt_flag) {
+            self.require_checks();
+        }
+    }
+
+    /// Whether a slow write to `addr`, made while IF read `interrupt_flag`, left alone
+    /// everything the run loop's checks look at, so that the next instruction may be a
+    /// plain step: the memories and the mapper, the PPU's scroll, palette, window and LYC
+    /// registers, and the APU's. None of them changes IE, the CPU, the DMA or the run's
+    /// stop events, and the catch-up they make runs only quiet ticks, which request
+    /// nothing. LYC (and only it here) may raise the STAT line: IF is compared. An APU
+    /// write that waits for the next fetch's PC (`ApuState::wants_pc`) needs that
+    /// fetch's `opcode_fetched`, which only the checked step makes. The ROM windows and
+    /// the work RAM's fast length are rebuilt by the writes that change them, whatever
+    /// the checks.
+    #[inline(always)]
+    fn write_leaves_checks(&self, addr: u16, interrupt_flag: u8) -> bool {
+        let hw = &*self.hw;
+        let quiet_target = match addr {
+            0x0000..=0xFDFF => true,
+            0xFF10..=0xFF3F => !hw.apu.wants_pc(),
+            0xFF42 | 0xFF43 | 0xFF45 | 0xFF47..=0xFF4B => true,
+            _ => false,
+        };
+        quiet_target && hw.interrupt_flag == interrupt_flag
+    }
+
+    /// `cpu_write_slow`'s write, with its catch-up and the quiet window after it.
+    #[inline(always)]
+    fn write_slow_now(&mut self, addr: u16, value: u8) {
         self.settle_clock();
         let io = matches!(addr, 0xFF00..=0xFF7F);
         match addr {

@@ -102,7 +102,8 @@ pub(crate) struct Machine<'a> {
     windows: RomWindows<'a>,
     /// Whether the run loop must make its per-instruction checks (stop, events, CPU mode,
     /// interrupt sample) before the next instruction: set by every full tick, every slow
-    /// access, a breakpoint and `Bus::cpu_changed`; nothing else changes what they look at.
+    /// access (but the writes that leave them alone, `write_leaves_checks`), a breakpoint
+    /// and `Bus::cpu_changed`; nothing else changes what they look at.
     /// Between them the CPU takes `cpu::step_plain` where `plain_fetch` reaches. Set only
     /// through `require_checks`.
     checks_due: bool,
