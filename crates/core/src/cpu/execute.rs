@@ -257,8 +257,51 @@ enum ShiftOp {
 }
 
 #[inline(always)]
-fn flags(z: bool, n: bool, h: bool, c: bool) -> u8 {
-    (u8::from(z) << 7) | (u8::from(n) << 6) | (u8::from(h) << 5) | (u8::from(c) << 4)
+const fn flags(z: bool, n: bool, h: bool, c: bool) -> u8 {
+    // `as`, as `u8::from` is not const.
+    ((z as u8) << 7) | ((n as u8) << 6) | ((h as u8) << 5) | ((c as u8) << 4)
+}
+
+/// Z and H of `inc` (N clear; C is the caller's) by the result: one load where the two
+/// tests take five instructions more.
+static INC_FLAGS: [u8; 256] = inc_dec_flags(false);
+/// Z, N and H of `dec` by the result.
+static DEC_FLAGS: [u8; 256] = inc_dec_flags(true);
+
+const fn inc_dec_flags(dec: bool) -> [u8; 256] {
+    let mut table = [0; 256];
+    let mut result = 0;
+    while result < 256 {
+        // The low nibble wrapped: from 0xF to 0 (a carry) or from 0 to 0xF (a borrow).
+        let nibble_wrapped = result & 0x0F == if dec { 0x0F } else { 0 };
+        table[result] = flags(result == 0, dec, nibble_wrapped, false);
+        result += 1;
+    }
+    table
+}
+
+/// Z, N and C of an 8-bit addition (N clear) or subtraction (N set) by its 9-bit result:
+/// the sum `a + value + carry`, or the difference `a - value - carry` modulo 512, whose
+/// bit 8 is the borrow. H, the carry into bit 4, is bit 4 of `a ^ value ^ result` (as
+/// bit 8 is the carry out) for either. Tables and that xor where the tests on the
+/// nibbles and the comparisons took about five instructions more.
+static ADD_FLAGS: [u8; 512] = add_sub_flags(false);
+static SUB_FLAGS: [u8; 512] = add_sub_flags(true);
+
+const fn add_sub_flags(sub: bool) -> [u8; 512] {
+    let mut table = [0; 512];
+    let mut result = 0;
+    while result < 512 {
+        table[result] = flags(result & 0xFF == 0, sub, false, result > 0xFF);
+        result += 1;
+    }
+    table
+}
+
+/// H of an 8-bit addition or subtraction of `value` to or from `a` giving `result`.
+#[inline(always)]
+fn half_carry(a: u8, value: u8, result: u8) -> u8 {
+    ((a ^ value ^ result) & 0x10) << 1
 }
 
 #[inline(always)]
@@ -447,16 +490,16 @@ fn alu_value(cpu: &mut Registers, op: AluOp, value: u8) {
             let carry_in = if op == AluOp::Adc { carry(cpu) } else { 0 };
             let sum = u16::from(a) + u16::from(value) + u16::from(carry_in);
             let result = sum as u8;
-            let half = (a & 0x0F) + (value & 0x0F) + carry_in > 0x0F;
-            cpu.f = flags(result == 0, false, half, sum > 0xFF);
+            cpu.f = ADD_FLAGS[usize::from(sum & 0x1FF)] | half_carry(a, value, result);
             cpu.a = result;
         }
         AluOp::Sub | AluOp::Sbc | AluOp::Cp => {
             let carry_in = if op == AluOp::Sbc { carry(cpu) } else { 0 };
-            let result = a.wrapping_sub(value).wrapping_sub(carry_in);
-            let half = (a & 0x0F) < (value & 0x0F) + carry_in;
-            let borrow = u16::from(a) < u16::from(value) + u16::from(carry_in);
-            cpu.f = flags(result == 0, true, half, borrow);
+            let difference = u16::from(a)
+                .wrapping_sub(u16::from(value))
+                .wrapping_sub(u16::from(carry_in));
+            let result = difference as u8;
+            cpu.f = SUB_FLAGS[usize::from(difference & 0x1FF)] | half_carry(a, value, result);
             if op != AluOp::Cp {
                 cpu.a = result;
             }
@@ -481,7 +524,7 @@ fn alu_value(cpu: &mut Registers, op: AluOp, value: u8) {
 fn inc8(cpu: &mut Registers, bus: &mut impl Bus, loc: Loc8) {
     let value = loc.get(cpu, bus);
     let result = value.wrapping_add(1);
-    cpu.f = (cpu.f & FLAG_C) | flags(result == 0, false, value & 0x0F == 0x0F, false);
+    cpu.f = (cpu.f & FLAG_C) | INC_FLAGS[usize::from(result)];
     loc.set(cpu, bus, result);
 }
 
@@ -490,7 +533,7 @@ fn inc8(cpu: &mut Registers, bus: &mut impl Bus, loc: Loc8) {
 fn dec8(cpu: &mut Registers, bus: &mut impl Bus, loc: Loc8) {
     let value = loc.get(cpu, bus);
     let result = value.wrapping_sub(1);
-    cpu.f = (cpu.f & FLAG_C) | flags(result == 0, true, value & 0x0F == 0, false);
+    cpu.f = (cpu.f & FLAG_C) | DEC_FLAGS[usize::from(result)];
     loc.set(cpu, bus, result);
 }
 
