@@ -321,7 +321,7 @@ impl<'a> Machine<'a> {
         }
         self.write_mapped(addr, value, true);
         if io {
-            self.recheck_quiet_after_write();
+            self.recheck_quiet_after_write(addr as u8);
         }
     }
 

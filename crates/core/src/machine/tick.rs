@@ -372,9 +372,10 @@ impl<'a> Machine<'a> {
     /// (`PpuState::deferred_write_keeps_window`: the PPU walk answers the same with it as
     /// without it) leaves the window before the write (`window_end_before_write`) as it
     /// was: no walk (a raster effect's handler writes LYC or returns soon after, which ends
-    /// it).
+    /// it). So does SCY, BGP, OBP0 or OBP1 written at any other time (`reg`): the PPU
+    /// only draws with them, so the walk, which follows its timing, answers the same.
     #[inline(always)]
-    pub(super) fn recheck_quiet_after_write(&mut self) {
+    pub(super) fn recheck_quiet_after_write(&mut self, reg: u8) {
         let now = self.hw.m_cycles;
         let window_end = self.clock.window_end_before_write;
         let untouched =
@@ -382,9 +383,13 @@ impl<'a> Machine<'a> {
         if !untouched || !self.defer_quiet_ticks {
             return;
         }
-        if self.hw.ppu.deferred_valid != 0
+        let keeps_window = if self.hw.ppu.deferred_valid != 0 {
+            self.hw.ppu.deferred_write_keeps_window()
+        } else {
+            matches!(reg, io::SCY | io::BGP | io::OBP0 | io::OBP1)
+        };
+        if keeps_window
             && window_end > now + 1
-            && self.hw.ppu.deferred_write_keeps_window()
             && !self.hw.apu.watches_bus()
             && !self.hw.cgb.double_speed()
         {
