@@ -278,10 +278,11 @@ impl<'a> Machine<'a> {
 
     /// Whether a slow write to `addr`, made while IF read `interrupt_flag`, left alone
     /// everything the run loop's checks look at, so that the next instruction may be a
-    /// plain step: the memories and the mapper, the PPU's scroll, palette, window and LYC
-    /// registers, and the APU's. None of them changes IE, the CPU, the DMA or the run's
-    /// stop events, and the catch-up they make runs only quiet ticks, which request
-    /// nothing. LYC (and only it here) may raise the STAT line: IF is compared. An APU
+    /// plain step: the memories and the mapper, P1, the PPU's scroll, palette, window and
+    /// LYC registers, and the APU's. None of them changes IE, the CPU, the DMA or the
+    /// run's stop events, and the catch-up they make runs only quiet ticks, which request
+    /// nothing. P1 may request the joypad interrupt and LYC raise the STAT line (no other
+    /// here requests anything): IF is compared. An APU
     /// write that waits for the next fetch's PC (`ApuState::wants_pc`) needs that
     /// fetch's `opcode_fetched`, which only the checked step makes. The ROM windows and
     /// the work RAM's fast length are rebuilt by the writes that change them, whatever
@@ -292,7 +293,7 @@ impl<'a> Machine<'a> {
         let quiet_target = match addr {
             0x0000..=0xFDFF => true,
             0xFF10..=0xFF3F => !hw.apu.wants_pc(),
-            0xFF42 | 0xFF43 | 0xFF45 | 0xFF47..=0xFF4B => true,
+            0xFF00 | 0xFF42 | 0xFF43 | 0xFF45 | 0xFF47..=0xFF4B => true,
             _ => false,
         };
         quiet_target && hw.interrupt_flag == interrupt_flag
