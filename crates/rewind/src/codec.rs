@@ -242,7 +242,7 @@ impl Encoder {
         self.mirror.encode(base, cur);
         self.counters.encode(base, cur, &mut self.votes);
         self.hot.gather(base, cur, &mut self.tokens);
-        self.change_counts.note_hot(&self.hot, &self.tokens);
+        self.change_counts.note_hot(&self.tokens);
         tokenize(
             base,
             cur,
@@ -281,6 +281,7 @@ impl Encoder {
             self.code.clone()
         };
         if self.use_hot {
+            self.change_counts.fold_hot(&self.hot);
             self.change_counts.choose(&mut self.pending_hot, |_| false);
         } else {
             self.pending_hot.clear();

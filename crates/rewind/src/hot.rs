@@ -161,6 +161,11 @@ impl HotSet {
 /// group's hot positions.
 pub struct ChangeCounts {
     counts: Vec<u16>,
+    /// Changes at each position of the group's hot set, by index in it: a delta's hot bytes
+    /// are counted here in one sequential pass (the positions are scattered over the
+    /// state, and their counts in `counts` were a cache miss each), and added to `counts`
+    /// at the keyframe (`fold_hot`).
+    hot_hits: Vec<u16>,
     /// Bit `n`: some count in `counts[n * COUNTED_PAGE..]` may be non-zero (the last bit
     /// stands for everything from there on). Keyframes then scan and clear only those
     /// pages: a group changes a few pages of the state.
@@ -175,6 +180,7 @@ impl ChangeCounts {
     pub fn new(state_len: usize) -> ChangeCounts {
         ChangeCounts {
             counts: vec![0; state_len],
+            hot_hits: vec![0; MAX_HOT],
             pages: 0,
             frames: 0,
         }
@@ -184,6 +190,7 @@ impl ChangeCounts {
         for range in self.page_ranges() {
             self.counts[range].fill(0);
         }
+        self.hot_hits.fill(0);
         self.pages = 0;
         self.frames = 0;
     }
@@ -204,12 +211,24 @@ impl ChangeCounts {
         self.pages |= 1 << (i / COUNTED_PAGE).min(63);
     }
 
-    /// Counts the nonzero hot bytes of a delta (those never reach the tokeniser).
+    /// Counts the nonzero hot bytes of a delta (those never reach the tokeniser), `bytes`
+    /// in the order of the group's hot set.
     #[inline]
-    pub fn note_hot(&mut self, hot: &HotSet, bytes: &[u8]) {
-        for (&p, &x) in hot.positions.iter().zip(bytes) {
-            if x != 0 {
-                self.note(p as usize);
+    pub fn note_hot(&mut self, bytes: &[u8]) {
+        for (hits, &x) in self.hot_hits.iter_mut().zip(bytes) {
+            *hits = hits.saturating_add(u16::from(x != 0));
+        }
+    }
+
+    /// Adds the hot bytes' counts (`note_hot`, for the group's hot set `hot`) to the
+    /// positions' counts, as if each change had been noted there: call it before `choose`.
+    pub fn fold_hot(&mut self, hot: &HotSet) {
+        for (hits, &p) in self.hot_hits.iter_mut().zip(&hot.positions) {
+            let hits = std::mem::take(hits);
+            if hits != 0 {
+                let i = p as usize;
+                self.counts[i] = self.counts[i].saturating_add(hits);
+                self.pages |= 1 << (i / COUNTED_PAGE).min(63);
             }
         }
     }
