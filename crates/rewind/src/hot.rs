@@ -129,11 +129,13 @@ impl HotSet {
     /// bytes of `base` equal to `cur` (so the zero-run tokens that follow skip them).
     #[inline]
     pub fn gather(&self, base: &mut [u8], cur: &[u8], out: &mut Vec<u8>) {
-        for &p in &self.positions {
+        // One reservation for all of them (a push each checked the capacity).
+        out.extend(self.positions.iter().map(|&p| {
             let p = p as usize;
-            out.push(cur[p].wrapping_sub(base[p]));
+            let x = cur[p].wrapping_sub(base[p]);
             base[p] = cur[p];
-        }
+            x
+        }));
     }
 
     /// Adds (`forward`) or subtracts the hot bytes of a record (as `gather` wrote them).
