@@ -242,14 +242,16 @@ impl Encoder {
         self.mirror.encode(base, cur);
         self.counters.encode(base, cur, &mut self.votes);
         self.hot.gather(base, cur, &mut self.tokens);
-        self.change_counts.note_hot(&self.hot, &self.tokens);
+        self.change_counts.note_hot(&self.tokens);
+        // The tracked spans nothing wrote.
+        let unwritten = !written.0 & (u128::MAX << TRACKED_FROM.div_ceil(SPAN));
         tokenize(
             base,
             cur,
             &mut self.tokens,
             true,
             Some(&mut self.change_counts),
-            |span| span * SPAN >= TRACKED_FROM && !written.contains(span),
+            unwritten,
         );
         self.change_counts.end_frame();
         // The group's statistics, and the stream's Huffman size, in one walk.
@@ -281,6 +283,7 @@ impl Encoder {
             self.code.clone()
         };
         if self.use_hot {
+            self.change_counts.fold_hot(&self.hot);
             self.change_counts.choose(&mut self.pending_hot, |_| false);
         } else {
             self.pending_hot.clear();
@@ -297,7 +300,7 @@ impl Encoder {
         }
         self.tokens.clear();
         let mut zeros = std::mem::take(&mut self.zeros);
-        tokenize(&mut zeros, cur, &mut self.tokens, false, None, |_| false);
+        tokenize(&mut zeros, cur, &mut self.tokens, false, None, 0);
         self.zeros = zeros;
         self.record.clear();
         self.record.extend_from_slice(&[0, 0, 0]);

@@ -129,11 +129,13 @@ impl HotSet {
     /// bytes of `base` equal to `cur` (so the zero-run tokens that follow skip them).
     #[inline]
     pub fn gather(&self, base: &mut [u8], cur: &[u8], out: &mut Vec<u8>) {
-        for &p in &self.positions {
+        // One reservation for all of them (a push each checked the capacity).
+        out.extend(self.positions.iter().map(|&p| {
             let p = p as usize;
-            out.push(cur[p].wrapping_sub(base[p]));
+            let x = cur[p].wrapping_sub(base[p]);
             base[p] = cur[p];
-        }
+            x
+        }));
     }
 
     /// Adds (`forward`) or subtracts the hot bytes of a record (as `gather` wrote them).
@@ -161,6 +163,11 @@ impl HotSet {
 /// group's hot positions.
 pub struct ChangeCounts {
     counts: Vec<u16>,
+    /// Changes at each position of the group's hot set, by index in it: a delta's hot bytes
+    /// are counted here in one sequential pass (the positions are scattered over the
+    /// state, and their counts in `counts` were a cache miss each), and added to `counts`
+    /// at the keyframe (`fold_hot`).
+    hot_hits: Vec<u16>,
     /// Bit `n`: some count in `counts[n * COUNTED_PAGE..]` may be non-zero (the last bit
     /// stands for everything from there on). Keyframes then scan and clear only those
     /// pages: a group changes a few pages of the state.
@@ -175,6 +182,7 @@ impl ChangeCounts {
     pub fn new(state_len: usize) -> ChangeCounts {
         ChangeCounts {
             counts: vec![0; state_len],
+            hot_hits: vec![0; MAX_HOT],
             pages: 0,
             frames: 0,
         }
@@ -184,6 +192,7 @@ impl ChangeCounts {
         for range in self.page_ranges() {
             self.counts[range].fill(0);
         }
+        self.hot_hits.fill(0);
         self.pages = 0;
         self.frames = 0;
     }
@@ -204,12 +213,24 @@ impl ChangeCounts {
         self.pages |= 1 << (i / COUNTED_PAGE).min(63);
     }
 
-    /// Counts the nonzero hot bytes of a delta (those never reach the tokeniser).
+    /// Counts the nonzero hot bytes of a delta (those never reach the tokeniser), `bytes`
+    /// in the order of the group's hot set.
     #[inline]
-    pub fn note_hot(&mut self, hot: &HotSet, bytes: &[u8]) {
-        for (&p, &x) in hot.positions.iter().zip(bytes) {
-            if x != 0 {
-                self.note(p as usize);
+    pub fn note_hot(&mut self, bytes: &[u8]) {
+        for (hits, &x) in self.hot_hits.iter_mut().zip(bytes) {
+            *hits = hits.saturating_add(u16::from(x != 0));
+        }
+    }
+
+    /// Adds the hot bytes' counts (`note_hot`, for the group's hot set `hot`) to the
+    /// positions' counts, as if each change had been noted there: call it before `choose`.
+    pub fn fold_hot(&mut self, hot: &HotSet) {
+        for (hits, &p) in self.hot_hits.iter_mut().zip(&hot.positions) {
+            let hits = std::mem::take(hits);
+            if hits != 0 {
+                let i = p as usize;
+                self.counts[i] = self.counts[i].saturating_add(hits);
+                self.pages |= 1 << (i / COUNTED_PAGE).min(63);
             }
         }
     }

@@ -31,6 +31,21 @@ pub struct Code {
     codes: [u16; 256],
 }
 
+/// [`Code::flat`], built once: the canonical code of 256 lengths of 8 is each byte itself
+/// (a keyframe asks for it for every context without statistics).
+const FLAT: Code = Code {
+    lengths: [8; 256],
+    codes: {
+        let mut codes = [0u16; 256];
+        let mut s = 0;
+        while s < 256 {
+            codes[s] = s as u16;
+            s += 1;
+        }
+        codes
+    },
+};
+
 impl Code {
     /// An optimal length-limited code for these counts (each count gets +1, so every byte
     /// stays encodable).
@@ -86,7 +101,7 @@ impl Code {
 
     /// 8 bits for every byte: never smaller than raw, the code before any statistics exist.
     pub fn flat() -> Code {
-        Code::from_lengths(&[8; 256]).expect("flat code")
+        FLAT.clone()
     }
 
     pub fn is_flat(&self) -> bool {
@@ -136,59 +151,93 @@ fn by_weight(weights: &[u64; 256]) -> [u16; 256] {
     const N: usize = 256;
     let mut order = [0u16; N];
     let mut placed = 0;
-    let mut place = |keep: &dyn Fn(u64) -> bool| {
+    for light in [0, 1] {
         for (s, &w) in weights.iter().enumerate() {
-            if keep(w) {
+            if w == light {
                 order[placed] = s as u16;
                 placed += 1;
             }
         }
-        placed
-    };
-    place(&|w| w == 0);
-    let first_heavy = place(&|w| w == 1);
-    place(&|w| w > 1);
-    order[first_heavy..].sort_unstable_by_key(|&s| (weights[usize::from(s)], s));
+    }
+    // The rest sorted as plain integers, weight above symbol: comparing (weight, symbol)
+    // pairs was most of a keyframe's code construction.
+    let mut keys = [0u64; N];
+    let mut heavy = 0;
+    for (s, &w) in weights.iter().enumerate() {
+        if w > 1 {
+            debug_assert!(w < 1 << 56, "a weight and a symbol share a u64");
+            keys[heavy] = w << 8 | s as u64;
+            heavy += 1;
+        }
+    }
+    keys[..heavy].sort_unstable();
+    for (slot, key) in order[placed..].iter_mut().zip(&keys[..heavy]) {
+        *slot = (key & 0xFF) as u16;
+    }
     order
 }
 
-/// Huffman code lengths for 256 positive weights, by the two-queue method (leaves sorted by
-/// weight; merged nodes come out in non-decreasing order), on the stack.
+/// Huffman code lengths for 256 positive weights: the leaves sorted by weight, then the
+/// in-place method of Moffat and Katajainen (one array holds the merged nodes' weights,
+/// then their parents, then depths), on the stack. Ties go to the leaf, as in the two-queue
+/// method the tests hold it to: the same tree, so the same length for every symbol, in a
+/// fifth of the instructions (a keyframe builds a code per context).
 fn huffman_lengths(weights: &[u64; 256]) -> [u8; 256] {
     const N: usize = 256;
     let order = by_weight(weights);
-    // Nodes 0..N are leaves in sorted order, N..2N-1 merged nodes in creation order.
-    let mut weight = [0u64; 2 * N - 1];
-    for (i, &s) in order.iter().enumerate() {
-        weight[i] = weights[usize::from(s)];
+    let mut a = [0u64; N];
+    for (x, &s) in a.iter_mut().zip(&order) {
+        *x = weights[usize::from(s)];
     }
-    let mut parent = [0u16; 2 * N - 1];
-    let (mut leaf, mut merged, mut next) = (0usize, N, N);
-    let take = |weight: &[u64; 2 * N - 1], leaf: &mut usize, merged: &mut usize, next: usize| {
-        if *leaf < N && (*merged >= next || weight[*leaf] <= weight[*merged]) {
-            *leaf += 1;
-            *leaf - 1
+    // Merged node `next` goes to a[next] (the leaves there are consumed by then): its
+    // weight, and once it is a child itself, its parent's index. Leaves come from `leaf`
+    // on, unconsumed merged nodes from `root` on (always one at least before `next`).
+    a[0] += a[1];
+    let (mut root, mut leaf) = (0usize, 2usize);
+    for next in 1..N - 1 {
+        if leaf >= N || a[root] < a[leaf] {
+            a[next] = a[root];
+            a[root] = next as u64;
+            root += 1;
         } else {
-            *merged += 1;
-            *merged - 1
+            a[next] = a[leaf];
+            leaf += 1;
         }
-    };
-    while next < 2 * N - 1 {
-        let a = take(&weight, &mut leaf, &mut merged, next);
-        let b = take(&weight, &mut leaf, &mut merged, next);
-        weight[next] = weight[a] + weight[b];
-        parent[a] = next as u16;
-        parent[b] = next as u16;
-        next += 1;
+        if leaf >= N || (root < next && a[root] < a[leaf]) {
+            a[next] += a[root];
+            a[root] = next as u64;
+            root += 1;
+        } else {
+            a[next] += a[leaf];
+            leaf += 1;
+        }
     }
-    // Depths: the root is the last merged node; parents were created after children.
-    let mut depth = [0u8; 2 * N - 1];
-    for node in (0..2 * N - 2).rev() {
-        depth[node] = depth[usize::from(parent[node])].saturating_add(1);
+    // Depths of the merged nodes (the root, N - 2, at 0; parents come after children).
+    a[N - 2] = 0;
+    for next in (0..N - 2).rev() {
+        a[next] = a[a[next] as usize] + 1;
+    }
+    // Leaves per depth follow from merged nodes per depth; the lightest leaves get the
+    // deepest places, as in the tree.
+    let (mut available, mut depth) = (1usize, 0u64);
+    let (mut merged, mut next) = (N - 1, N);
+    while available > 0 {
+        let mut used = 0;
+        while merged > 0 && a[merged - 1] == depth {
+            used += 1;
+            merged -= 1;
+        }
+        while available > used {
+            next -= 1;
+            a[next] = depth;
+            available -= 1;
+        }
+        available = 2 * used;
+        depth += 1;
     }
     let mut lengths = [0u8; N];
-    for (i, &s) in order.iter().enumerate() {
-        lengths[usize::from(s)] = depth[i];
+    for (&s, &d) in order.iter().zip(&a) {
+        lengths[usize::from(s)] = d.min(u64::from(u8::MAX)) as u8;
     }
     lengths
 }
@@ -540,11 +589,87 @@ impl TokenCode {
     }
 }
 
+/// Huffman code lengths for 256 positive weights, by the two-queue method (leaves sorted by
+/// weight; merged nodes come out in non-decreasing order): the reference for
+/// [`huffman_lengths`].
+#[cfg(test)]
+fn two_queue_lengths(weights: &[u64; 256]) -> [u8; 256] {
+    const N: usize = 256;
+    let order = by_weight(weights);
+    // Nodes 0..N are leaves in sorted order, N..2N-1 merged nodes in creation order.
+    let mut weight = [0u64; 2 * N - 1];
+    for (i, &s) in order.iter().enumerate() {
+        weight[i] = weights[usize::from(s)];
+    }
+    let mut parent = [0u16; 2 * N - 1];
+    let (mut leaf, mut merged, mut next) = (0usize, N, N);
+    let take = |weight: &[u64; 2 * N - 1], leaf: &mut usize, merged: &mut usize, next: usize| {
+        if *leaf < N && (*merged >= next || weight[*leaf] <= weight[*merged]) {
+            *leaf += 1;
+            *leaf - 1
+        } else {
+            *merged += 1;
+            *merged - 1
+        }
+    };
+    while next < 2 * N - 1 {
+        let a = take(&weight, &mut leaf, &mut merged, next);
+        let b = take(&weight, &mut leaf, &mut merged, next);
+        weight[next] = weight[a] + weight[b];
+        parent[a] = next as u16;
+        parent[b] = next as u16;
+        next += 1;
+    }
+    // Depths: the root is the last merged node; parents were created after children.
+    let mut depth = [0u8; 2 * N - 1];
+    for node in (0..2 * N - 2).rev() {
+        depth[node] = depth[usize::from(parent[node])].saturating_add(1);
+    }
+    let mut lengths = [0u8; N];
+    for (i, &s) in order.iter().enumerate() {
+        lengths[usize::from(s)] = depth[i];
+    }
+    lengths
+}
+
 #[cfg(test)]
 mod tests {
     use super::decode::{DecodeTable, PRIMARY};
     use super::*;
     use backspin_test_support::SplitMix64;
+
+    #[test]
+    fn the_flat_code_is_the_canonical_code_of_eights() {
+        assert_eq!(
+            Code::flat(),
+            Code::from_lengths(&[8; 256]).expect("a prefix code")
+        );
+    }
+
+    #[test]
+    fn in_place_lengths_as_the_two_queue_tree() {
+        let mut rng = SplitMix64::new(257);
+        for round in 0..2000u64 {
+            // Mostly unseen bytes (weight 1), many ties, some heavy and some huge weights.
+            let heavy = rng.range(0, 256);
+            let weights: [u64; 256] = std::array::from_fn(|_| {
+                if rng.range(0, 256) >= heavy {
+                    return 1;
+                }
+                match round % 4 {
+                    0 => rng.range(1, 4),
+                    1 => rng.range(1, 100),
+                    2 => 1 + (rng.next_u64() >> rng.range(0, 63)) % (1 << 32),
+                    _ => 1 << rng.range(0, 33),
+                }
+            });
+            assert_eq!(
+                huffman_lengths(&weights),
+                two_queue_lengths(&weights),
+                "round {round}"
+            );
+        }
+    }
 
     #[test]
     fn symbols_by_weight_as_a_full_sort() {

@@ -150,6 +150,10 @@ impl InputLog {
 
     /// Drops every event at or after `m_cycle`.
     pub fn truncate_from(&mut self, m_cycle: u64) {
+        // The common case, every frame's `push`: nothing that late (no search of the chunk).
+        if self.last().is_none_or(|e| e.m_cycle < m_cycle) {
+            return;
+        }
         while let Some(chunk) = self.chunks.back_mut() {
             if chunk.first().m_cycle >= m_cycle {
                 self.len -= chunk.len;

@@ -263,3 +263,37 @@ fn a_damaged_deflate_stream_is_an_error() {
         }
     }
 }
+
+/// A delta told which tracked pages were written is the delta of the whole state: runs of
+/// unwritten pages are skipped, the written ones (and everything untracked) compared.
+#[test]
+fn a_delta_of_written_pages_is_the_whole_delta() {
+    let len = size_of::<backspin_core::State>();
+    let first_tracked = TRACKED_FROM.div_ceil(PAGE_BYTES);
+    let pages = len.div_ceil(PAGE_BYTES);
+    let mut rng = SplitMix64::new(34);
+    let mut state = vec![0u8; len];
+    rng.fill(&mut state);
+    let mut whole = Encoder::new(len);
+    let mut told = Encoder::new(len);
+    let (mut whole_base, mut told_base) = (state.clone(), state.clone());
+    for round in 0..40 {
+        let mut written = 0u128;
+        for _ in 0..rng.range(0, 12) {
+            let page = rng.range(first_tracked as u64, pages as u64 - 1) as usize;
+            written |= 1 << page;
+            let at = page * PAGE_BYTES + rng.below(PAGE_BYTES as u64) as usize;
+            state[at.min(len - 1)] ^= 0x3C;
+        }
+        for _ in 0..rng.range(0, 30) {
+            let at = rng.below(TRACKED_FROM as u64) as usize;
+            state[at] = state[at].wrapping_add(1);
+        }
+        // Pages said written but left as they were cost only a look.
+        written |= 1 << rng.range(first_tracked as u64, pages as u64 - 1);
+        let expected = whole.encode_delta(&mut whole_base, &state).to_vec();
+        let got = told.encode_delta_written(&mut told_base, &state, WrittenPages(written));
+        assert_eq!(got, expected, "round {round}");
+        assert_eq!(told_base, state, "round {round}");
+    }
+}

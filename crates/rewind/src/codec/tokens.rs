@@ -21,7 +21,7 @@ pub fn max_token_len(len: usize) -> usize {
 /// Appends the zero-run tokens of `cur - base` to `out`; when `sync_base`, also copies
 /// every differing byte of `cur` into `base`.
 pub fn tokenize_diff(base: &mut [u8], cur: &[u8], out: &mut Vec<u8>, sync_base: bool) {
-    tokenize(base, cur, out, sync_base, None, |_| false);
+    tokenize(base, cur, out, sync_base, None, 0);
 }
 
 /// Bytes of a span: the unit of the first equality test, and of `known_equal`.
@@ -33,15 +33,16 @@ pub const SPAN: usize = 2048;
 /// Equal 2 KiB spans, then equal 512-byte quarters and 64-byte blocks, are skipped with one
 /// slice comparison each (a vectorised memcmp), so a capture costs little more than its
 /// changed bytes.
-/// Spans for which `known_equal(span index)` holds are skipped without a look (the caller
-/// knows nothing wrote them): the tokens are the same, only found sooner.
+/// Spans whose bit is set in `known_equal` (bit `n`: span `n`) are skipped without a look,
+/// a run of them at a time (the caller knows nothing wrote them): the tokens are the same,
+/// only found sooner.
 pub fn tokenize(
     base: &mut [u8],
     cur: &[u8],
     out: &mut Vec<u8>,
     sync_base: bool,
     mut counts: Option<&mut ChangeCounts>,
-    known_equal: impl Fn(usize) -> bool,
+    known_equal: u128,
 ) {
     assert_eq!(
         base.len(),
@@ -59,10 +60,15 @@ pub fn tokenize(
     let mut block_start = 0;
     while block_start < len {
         if block_start % SPAN == 0 {
+            let span = block_start / SPAN;
+            let known = if span < 128 { known_equal >> span } else { 0 };
+            if known & 1 != 0 {
+                let run = (!known).trailing_zeros() as usize;
+                block_start = ((span + run) * SPAN).min(len);
+                continue;
+            }
             let span_end = (block_start + SPAN).min(len);
-            if known_equal(block_start / SPAN)
-                || base[block_start..span_end] == cur[block_start..span_end]
-            {
+            if base[block_start..span_end] == cur[block_start..span_end] {
                 block_start = span_end;
                 continue;
             }
