@@ -4,6 +4,8 @@
 ; turn; every fourth frame the OAM (mode 2) source is on too, so a line's OAM step may
 ; interrupt while the LY=LYC match of the line before is held; on the frames with bit 2 of
 ; the counter set, LYC goes on through VBlank's lines 144..=152 too. The main loop HALTs.
+; The background's tiles and maps all differ, so a write landing a dot early or late in
+; mode 3 changes the bytes the fetcher holds when the line ends.
 ; These are the quiet windows `FastPaths::lyc_windows` lengthens, and the quiet walk's
 ; VBlank lines.
 ; No pass criterion: the fast-path oracle (`crates/core/tests/fast_paths/`) compares runs.
@@ -23,6 +25,19 @@ SECTION "entry", ROM0[$100]
 
 SECTION "main", ROM0[$150]
 Start:
+    ; Tile data and both maps from a pattern (each byte its address's low XOR high byte),
+    ; so that every row SCY and the BG map bit choose fetches different bytes.
+    call LcdOff
+    ld hl, _VRAM
+.fill:
+    ld a, l
+    xor h
+    ld [hl+], a
+    ld a, h
+    cp HIGH(_VRAM) + $20
+    jr c, .fill
+    ld a, LCDCF_ON | LCDCF_BG8000 | LCDCF_BGON
+    ldh [rLCDC], a
     ld a, STATF_LYC
     ldh [rSTAT], a
     xor a
@@ -87,3 +102,5 @@ VBlank:
 
 SECTION "hram variables", HRAM[$FF80]
 hFrame: ds 1
+
+    INCLUDE "include/common.inc"
