@@ -212,6 +212,9 @@ const MAX_ITERATION_INSTRUCTIONS: u32 = 16;
 /// The most iterations one skip runs on the dry bus (each distinct state and value once,
 /// repeats are passed in bulk): a bound on a skip's cost.
 const MAX_DRY_ITERATIONS: u32 = 48;
+/// `MAX_DRY_ITERATIONS` for a `SimpleLoop`, whose iterations cost a few instructions each:
+/// enough for a wait on LY through a whole frame (two a line) in one skip.
+const MAX_SIMPLE_ITERATIONS: u32 = 320;
 /// Entries of `PollLoops::dead_ends`.
 const DEAD_ENDS: usize = 8;
 
@@ -250,7 +253,11 @@ fn skip_register_loop(
     let shape = SimpleLoop::decode(cpu, bus.machine, reg);
     let mut registers = *cpu;
     let mut reached = 0;
-    for _ in 0..MAX_DRY_ITERATIONS {
+    let most = match shape {
+        Some(_) => MAX_SIMPLE_ITERATIONS,
+        None => MAX_DRY_ITERATIONS,
+    };
+    for _ in 0..most {
         // An iteration as long as the last one would not fit (the common end of a skip;
         // another path's length may differ, but stopping early is always exact).
         if bus.m_cycles + iteration > room {
