@@ -212,8 +212,9 @@ impl PpuState {
     /// changes only when a line's dot count reaches `LINE_DOTS`, STAT only in a step,
     /// where mode 3 owing dots runs none until its 160th pixel is due
     /// (`steps_due_within`). LY then takes each later line's number (a line is
-    /// `LINE_DOTS` dots, 114 M-cycles, from one LY step to the next) up to line 152; line
-    /// 153's early LY=0 and the LCD-on line are left out. STAT then takes the values of
+    /// `LINE_DOTS` dots, 114 M-cycles, from one LY step to the next) up to line 152. Line
+    /// 153 reads 0 from its dot 6 to line 0's end, and the lines after as ever; its first
+    /// dots and the LCD-on line are left out. STAT then takes the values of
     /// the steps of the visible lines up to the next mode 3's least length
     /// (`stat_forecast`); the end of mode 3 is foreseen only from inside it, owing dots
     /// (its length depends on the objects and the window). Only the current
@@ -234,7 +235,22 @@ impl PpuState {
         }
         let behind = 4 * behind;
         if reg == io::LY {
-            if ly_changes_off_line_end(Step::from_raw(self.step)) {
+            let step = Step::from_raw(self.step);
+            let line153_zero = matches!(
+                step,
+                Step::Line153Dot8 | Step::Line153Dot12 | Step::Line153Dot24 | Step::FrameEnd
+            );
+            if line153_zero && self.ly == 0 {
+                // Line 153 past its dot 6 reads 0, as line 0 after it does: LY next
+                // changes at line 0's end, a line after this one's, and then as ever.
+                let dots =
+                    (2 * u32::from(LINE_DOTS)).saturating_sub(u32::from(self.line_dot) + behind);
+                return ReadForecast {
+                    lines_after: 152,
+                    ..ReadForecast::constant(value, dots / 4)
+                };
+            }
+            if ly_changes_off_line_end(step) {
                 return ReadForecast::constant(value, 0);
             }
             let lines_after = 152u8.saturating_sub(self.ly);
