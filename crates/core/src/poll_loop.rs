@@ -242,6 +242,9 @@ fn skip_register_loop(
     if room < iteration {
         return Skip::None;
     }
+    if let Some(shape) = SimpleLoop::decode(cpu, machine, reg) {
+        return shape.skip(cpu, machine, reg, now, room);
+    }
     let mut bus = DryBus {
         machine,
         reg,
@@ -250,14 +253,9 @@ fn skip_register_loop(
         slack: u64::MAX,
         failed: false,
     };
-    let shape = SimpleLoop::decode(cpu, bus.machine, reg);
     let mut registers = *cpu;
     let mut reached = 0;
-    let most = match shape {
-        Some(_) => MAX_SIMPLE_ITERATIONS,
-        None => MAX_DRY_ITERATIONS,
-    };
-    for _ in 0..most {
+    for _ in 0..MAX_DRY_ITERATIONS {
         // An iteration as long as the last one would not fit (the common end of a skip;
         // another path's length may differ, but stopping early is always exact).
         if bus.m_cycles + iteration > room {
@@ -265,10 +263,7 @@ fn skip_register_loop(
         }
         let start = bus.m_cycles;
         let mut after = registers;
-        let came_back = match &shape {
-            Some(shape) => bus.run_simple_iteration(shape, &mut after),
-            None => bus.run_iteration(&mut after),
-        };
+        let came_back = bus.run_iteration(&mut after);
         if !came_back || bus.m_cycles > room {
             if reached == 0 && bus.forecast.is_none() {
                 // Wrong whatever the PPU shows.
@@ -338,6 +333,64 @@ impl SimpleLoop {
             want,
         })
     }
+
+    /// `<op>` on `registers` as the loop's iteration from them runs it: whether the jump
+    /// back is taken.
+    #[inline(always)]
+    fn op_stays(&self, registers: &mut CpuState) -> bool {
+        cpu::apply_register_op(registers, self.opcode, self.operand);
+        registers.f & self.mask == self.want
+    }
+
+    /// `skip_register_loop` for this loop, the CPU right after its read: the iterations
+    /// evaluated from the code, one pass for each new value the forecast gives and one
+    /// that passes in bulk the iterations repeating it (those whose read returns it again
+    /// and whose `<op>` leaves A and F as they were).
+    fn skip(
+        &self,
+        cpu: &mut CpuState,
+        machine: &mut impl PollHooks,
+        reg: u8,
+        now: u64,
+        room: u64,
+    ) -> Skip {
+        // The registers after the last read reached (`m`), and after the `<op>` on them.
+        let mut registers = *cpu;
+        let mut after = registers;
+        if !self.op_stays(&mut after) {
+            // Wrong whatever the PPU shows.
+            return Skip::DeadEnd;
+        }
+        let forecast = machine.poll_forecast(reg);
+        let mut m = 0;
+        for _ in 0..MAX_SIMPLE_ITERATIONS {
+            let next = m + self.iteration;
+            if next > room {
+                break;
+            }
+            let Some((value, last)) = forecast.at(next) else {
+                break;
+            };
+            after.a = value;
+            if bytes_of(&after) == bytes_of(&registers) {
+                // So does every further iteration whose read returns `value` (up to
+                // `last`) and ends within the room.
+                m = next + (last.min(room) - next) / self.iteration * self.iteration;
+                continue;
+            }
+            m = next;
+            registers = after;
+            if !self.op_stays(&mut after) {
+                break;
+            }
+        }
+        if m == 0 {
+            return Skip::None;
+        }
+        *cpu = registers;
+        machine.skip_poll_to(now + m);
+        Skip::Reached(now + m)
+    }
 }
 
 /// What `skip_register_loop` did.
@@ -400,25 +453,6 @@ impl<M: PollHooks> DryBus<'_, M> {
             }
         }
         false
-    }
-
-    /// `run_iteration` for a `SimpleLoop`, from the decoded code.
-    fn run_simple_iteration(&mut self, shape: &SimpleLoop, registers: &mut CpuState) -> bool {
-        self.slack = u64::MAX;
-        cpu::apply_register_op(registers, shape.opcode, shape.operand);
-        if registers.f & shape.mask != shape.want {
-            return false;
-        }
-        self.m_cycles += shape.iteration;
-        let forecast = *self
-            .forecast
-            .get_or_insert_with(|| self.machine.poll_forecast(self.reg));
-        let Some((value, last)) = forecast.at(self.m_cycles) else {
-            return false;
-        };
-        self.slack = last - self.m_cycles;
-        registers.a = value;
-        true
     }
 
     fn fail(&mut self) {
