@@ -31,6 +31,9 @@ pub(crate) trait PollHooks: Bus {
     /// The byte at `addr` as the CPU would fetch it, where fetching has no effect and sees
     /// no lock (ROM, work RAM and HRAM; no cycle passes). None elsewhere.
     fn code_byte(&mut self, addr: u16) -> Option<u8>;
+    /// What a read of the I/O register at `addr` returns all through the quiet window, if
+    /// only a CPU write changes it and reading it has no effect (LYC). None elsewhere.
+    fn steady_register(&mut self, addr: u16) -> Option<u8>;
     /// Moves the clock on by as many whole iterations of `iteration` M-cycles of a loop
     /// polling work RAM or HRAM as fit within the quiet window and not past `limit`.
     /// Returns the M-cycle reached.
@@ -406,7 +409,8 @@ enum Skip {
 
 /// The bus of a dry run of a polling loop's iterations (`skip_register_loop`): reads of
 /// the polled register return the forecast, code and data come from memory that only
-/// the CPU writes or nobody does, and anything else fails the run. No cycle passes on
+/// the CPU writes or nobody does (and LYC, `PollHooks::steady_register`), and anything
+/// else fails the run. No cycle passes on
 /// the machine; `m_cycles` counts those of the dry run.
 struct DryBus<'m, M: PollHooks> {
     machine: &'m mut M,
@@ -475,13 +479,17 @@ impl<M: PollHooks> Bus for DryBus<'_, M> {
             self.slack = self.slack.min(last - self.m_cycles);
             return value;
         }
-        // Work RAM and HRAM: only the CPU writes them, and the dry run does not.
+        // Work RAM and HRAM: only the CPU writes them, and the dry run does not; nor the
+        // registers that only it writes.
         match self.machine.code_byte(addr) {
             Some(byte) => byte,
-            None => {
-                self.fail();
-                0xFF
-            }
+            None => match self.machine.steady_register(addr) {
+                Some(byte) => byte,
+                None => {
+                    self.fail();
+                    0xFF
+                }
+            },
         }
     }
     fn write(&mut self, _addr: u16, _value: u8) {
