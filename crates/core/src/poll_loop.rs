@@ -215,23 +215,23 @@ const MAX_ITERATION_INSTRUCTIONS: u32 = 16;
 /// The most iterations one skip runs on the dry bus (each distinct state and value once,
 /// repeats are passed in bulk): a bound on a skip's cost.
 const MAX_DRY_ITERATIONS: u32 = 48;
-/// `MAX_DRY_ITERATIONS` for a `SimpleLoop`, whose iterations cost a few instructions each:
-/// enough for a wait on LY through a whole frame (two a line) in one skip.
+/// The most passes of one `SimpleLoop::skip` (each a few instructions, for a new value or
+/// the repeats of one): enough for a wait on LY through a whole frame (two a line).
 const MAX_SIMPLE_ITERATIONS: u32 = 320;
 /// Entries of `PollLoops::dead_ends`.
 const DEAD_ENDS: usize = 8;
 
 /// Skips the iterations of the loop the CPU stands in, right after an instruction that
-/// read `reg` (LY or STAT), as far as each comes back to this point. Each iteration runs
-/// on a copy of the registers with the CPU's own `step`, over a bus that lets through
-/// only code and data fetches that cannot change within the quiet window (ROM, work RAM,
-/// HRAM) and reads of `reg`, which return what `PpuState::read_forecast` says they
-/// will at their M-cycle; anything else (a write, another register, EI, HALT, an
-/// interrupt) ends the skip before that iteration. An iteration that leaves the registers
-/// as it found them repeats exactly while its reads return the same values, so such
-/// repeats pass in bulk. The skip never passes the quiet window's last tick or `limit`.
-/// Sets `cpu` to the registers the last skipped iteration left and moves the clock on to
-/// its end.
+/// read `reg` (LY or STAT), as far as each comes back to this point. A `SimpleLoop` is
+/// evaluated from its decoded code; any other runs each iteration on a copy of the
+/// registers with the CPU's own `step`, over a bus that lets through only code and data
+/// fetches that cannot change within the quiet window (ROM, work RAM, HRAM, LYC) and
+/// reads of `reg`, which return what `PpuState::read_forecast` says they will at their
+/// M-cycle; anything else (a write, another register, EI, HALT, an interrupt) ends the
+/// skip before that iteration. An iteration that leaves the registers as it found them
+/// repeats exactly while its reads return the same values, so such repeats pass in bulk.
+/// The skip never passes the quiet window's last tick or `limit`. Sets `cpu` to the
+/// registers the last skipped iteration left and moves the clock on to its end.
 #[inline(never)]
 fn skip_register_loop(
     cpu: &mut CpuState,
@@ -409,9 +409,9 @@ enum Skip {
 
 /// The bus of a dry run of a polling loop's iterations (`skip_register_loop`): reads of
 /// the polled register return the forecast, code and data come from memory that only
-/// the CPU writes or nobody does (and LYC, `PollHooks::steady_register`), and anything
-/// else fails the run. No cycle passes on
-/// the machine; `m_cycles` counts those of the dry run.
+/// the CPU writes or nobody does, and so do registers only the CPU writes (LYC,
+/// `PollHooks::steady_register`); anything else fails the run. No cycle passes on the
+/// machine; `m_cycles` counts those of the dry run.
 struct DryBus<'m, M: PollHooks> {
     machine: &'m mut M,
     /// The polled register (`io::LY` or `io::STAT`).

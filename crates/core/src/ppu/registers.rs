@@ -214,12 +214,12 @@ impl PpuState {
     /// (`steps_due_within`). LY then takes each later line's number (a line is
     /// `LINE_DOTS` dots, 114 M-cycles, from one LY step to the next) up to line 152. Line
     /// 153 reads 0 from its dot 6 to line 0's end, and the lines after as ever; its first
-    /// dots and the LCD-on line are left out. STAT then takes the values of
-    /// the steps of the visible lines up to the next mode 3's least length
-    /// (`stat_forecast`); the end of mode 3 is foreseen only from inside it, owing dots
-    /// (its length depends on the objects and the window). Only the current
-    /// value, at once unsure, on a CGB (whose LY reads lag) and with a write pending (but
-    /// for LY after a write that keeps the quiet window).
+    /// dots and the LCD-on line are left out. STAT then takes the values of the steps of
+    /// the visible lines up to the next mode 3's least length (`stat_forecast`); the end
+    /// of mode 3 is foreseen only from inside it, owing dots (its length depends on the
+    /// objects and the window). Only the current value, at once unsure, on a CGB (whose
+    /// LY reads lag) and with a write pending (but for LY after a write that keeps the
+    /// quiet window).
     pub(crate) fn read_forecast(&self, reg: u8, behind: u32) -> ReadForecast {
         let value = self.read_register(reg);
         if self.lcdc & LCDC_LCD_ENABLE == 0 {
