@@ -31,6 +31,9 @@ pub(crate) trait PollHooks: Bus {
     /// The byte at `addr` as the CPU would fetch it, where fetching has no effect and sees
     /// no lock (ROM, work RAM and HRAM; no cycle passes). None elsewhere.
     fn code_byte(&mut self, addr: u16) -> Option<u8>;
+    /// What a read of the I/O register at `addr` returns all through the quiet window, if
+    /// only a CPU write changes it and reading it has no effect (LYC). None elsewhere.
+    fn steady_register(&mut self, addr: u16) -> Option<u8>;
     /// Moves the clock on by as many whole iterations of `iteration` M-cycles of a loop
     /// polling work RAM or HRAM as fit within the quiet window and not past `limit`.
     /// Returns the M-cycle reached.
@@ -212,20 +215,23 @@ const MAX_ITERATION_INSTRUCTIONS: u32 = 16;
 /// The most iterations one skip runs on the dry bus (each distinct state and value once,
 /// repeats are passed in bulk): a bound on a skip's cost.
 const MAX_DRY_ITERATIONS: u32 = 48;
+/// The most passes of one `SimpleLoop::skip` (each a few instructions, for a new value or
+/// the repeats of one): enough for a wait on LY through a whole frame (two a line).
+const MAX_SIMPLE_ITERATIONS: u32 = 320;
 /// Entries of `PollLoops::dead_ends`.
 const DEAD_ENDS: usize = 8;
 
 /// Skips the iterations of the loop the CPU stands in, right after an instruction that
-/// read `reg` (LY or STAT), as far as each comes back to this point. Each iteration runs
-/// on a copy of the registers with the CPU's own `step`, over a bus that lets through
-/// only code and data fetches that cannot change within the quiet window (ROM, work RAM,
-/// HRAM) and reads of `reg`, which return what `PpuState::read_forecast` says they
-/// will at their M-cycle; anything else (a write, another register, EI, HALT, an
-/// interrupt) ends the skip before that iteration. An iteration that leaves the registers
-/// as it found them repeats exactly while its reads return the same values, so such
-/// repeats pass in bulk. The skip never passes the quiet window's last tick or `limit`.
-/// Sets `cpu` to the registers the last skipped iteration left and moves the clock on to
-/// its end.
+/// read `reg` (LY or STAT), as far as each comes back to this point. A `SimpleLoop` is
+/// evaluated from its decoded code; any other runs each iteration on a copy of the
+/// registers with the CPU's own `step`, over a bus that lets through only code and data
+/// fetches that cannot change within the quiet window (ROM, work RAM, HRAM, LYC) and
+/// reads of `reg`, which return what `PpuState::read_forecast` says they will at their
+/// M-cycle; anything else (a write, another register, EI, HALT, an interrupt) ends the
+/// skip before that iteration. An iteration that leaves the registers as it found them
+/// repeats exactly while its reads return the same values, so such repeats pass in bulk.
+/// The skip never passes the quiet window's last tick or `limit`. Sets `cpu` to the
+/// registers the last skipped iteration left and moves the clock on to its end.
 #[inline(never)]
 fn skip_register_loop(
     cpu: &mut CpuState,
@@ -239,6 +245,9 @@ fn skip_register_loop(
     if room < iteration {
         return Skip::None;
     }
+    if let Some(shape) = SimpleLoop::decode(cpu, machine, reg) {
+        return shape.skip(cpu, machine, reg, now, room);
+    }
     let mut bus = DryBus {
         machine,
         reg,
@@ -247,7 +256,6 @@ fn skip_register_loop(
         slack: u64::MAX,
         failed: false,
     };
-    let shape = SimpleLoop::decode(cpu, bus.machine, reg);
     let mut registers = *cpu;
     let mut reached = 0;
     for _ in 0..MAX_DRY_ITERATIONS {
@@ -258,10 +266,7 @@ fn skip_register_loop(
         }
         let start = bus.m_cycles;
         let mut after = registers;
-        let came_back = match &shape {
-            Some(shape) => bus.run_simple_iteration(shape, &mut after),
-            None => bus.run_iteration(&mut after),
-        };
+        let came_back = bus.run_iteration(&mut after);
         if !came_back || bus.m_cycles > room {
             if reached == 0 && bus.forecast.is_none() {
                 // Wrong whatever the PPU shows.
@@ -331,6 +336,64 @@ impl SimpleLoop {
             want,
         })
     }
+
+    /// `<op>` on `registers` as the loop's iteration from them runs it: whether the jump
+    /// back is taken.
+    #[inline(always)]
+    fn op_stays(&self, registers: &mut CpuState) -> bool {
+        cpu::apply_register_op(registers, self.opcode, self.operand);
+        registers.f & self.mask == self.want
+    }
+
+    /// `skip_register_loop` for this loop, the CPU right after its read: the iterations
+    /// evaluated from the code, one pass for each new value the forecast gives and one
+    /// that passes in bulk the iterations repeating it (those whose read returns it again
+    /// and whose `<op>` leaves A and F as they were).
+    fn skip(
+        &self,
+        cpu: &mut CpuState,
+        machine: &mut impl PollHooks,
+        reg: u8,
+        now: u64,
+        room: u64,
+    ) -> Skip {
+        // The registers after the last read reached (`m`), and after the `<op>` on them.
+        let mut registers = *cpu;
+        let mut after = registers;
+        if !self.op_stays(&mut after) {
+            // Wrong whatever the PPU shows.
+            return Skip::DeadEnd;
+        }
+        let forecast = machine.poll_forecast(reg);
+        let mut m = 0;
+        for _ in 0..MAX_SIMPLE_ITERATIONS {
+            let next = m + self.iteration;
+            if next > room {
+                break;
+            }
+            let Some((value, last)) = forecast.at(next) else {
+                break;
+            };
+            after.a = value;
+            if bytes_of(&after) == bytes_of(&registers) {
+                // So does every further iteration whose read returns `value` (up to
+                // `last`) and ends within the room.
+                m = next + (last.min(room) - next) / self.iteration * self.iteration;
+                continue;
+            }
+            m = next;
+            registers = after;
+            if !self.op_stays(&mut after) {
+                break;
+            }
+        }
+        if m == 0 {
+            return Skip::None;
+        }
+        *cpu = registers;
+        machine.skip_poll_to(now + m);
+        Skip::Reached(now + m)
+    }
 }
 
 /// What `skip_register_loop` did.
@@ -346,8 +409,9 @@ enum Skip {
 
 /// The bus of a dry run of a polling loop's iterations (`skip_register_loop`): reads of
 /// the polled register return the forecast, code and data come from memory that only
-/// the CPU writes or nobody does, and anything else fails the run. No cycle passes on
-/// the machine; `m_cycles` counts those of the dry run.
+/// the CPU writes or nobody does, and so do registers only the CPU writes (LYC,
+/// `PollHooks::steady_register`); anything else fails the run. No cycle passes on the
+/// machine; `m_cycles` counts those of the dry run.
 struct DryBus<'m, M: PollHooks> {
     machine: &'m mut M,
     /// The polled register (`io::LY` or `io::STAT`).
@@ -395,25 +459,6 @@ impl<M: PollHooks> DryBus<'_, M> {
         false
     }
 
-    /// `run_iteration` for a `SimpleLoop`, from the decoded code.
-    fn run_simple_iteration(&mut self, shape: &SimpleLoop, registers: &mut CpuState) -> bool {
-        self.slack = u64::MAX;
-        cpu::apply_register_op(registers, shape.opcode, shape.operand);
-        if registers.f & shape.mask != shape.want {
-            return false;
-        }
-        self.m_cycles += shape.iteration;
-        let forecast = *self
-            .forecast
-            .get_or_insert_with(|| self.machine.poll_forecast(self.reg));
-        let Some((value, last)) = forecast.at(self.m_cycles) else {
-            return false;
-        };
-        self.slack = last - self.m_cycles;
-        registers.a = value;
-        true
-    }
-
     fn fail(&mut self) {
         self.failed = true;
     }
@@ -434,13 +479,17 @@ impl<M: PollHooks> Bus for DryBus<'_, M> {
             self.slack = self.slack.min(last - self.m_cycles);
             return value;
         }
-        // Work RAM and HRAM: only the CPU writes them, and the dry run does not.
+        // Work RAM and HRAM: only the CPU writes them, and the dry run does not; nor the
+        // registers that only it writes.
         match self.machine.code_byte(addr) {
             Some(byte) => byte,
-            None => {
-                self.fail();
-                0xFF
-            }
+            None => match self.machine.steady_register(addr) {
+                Some(byte) => byte,
+                None => {
+                    self.fail();
+                    0xFF
+                }
+            },
         }
     }
     fn write(&mut self, _addr: u16, _value: u8) {

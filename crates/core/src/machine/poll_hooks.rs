@@ -64,6 +64,11 @@ impl PollHooks for Machine<'_> {
         Machine::code_byte(self, addr)
     }
 
+    fn steady_register(&mut self, addr: u16) -> Option<u8> {
+        // LYC: a PPU register no step changes, nor a write deferred to mode 3's dot.
+        (addr == 0xFF00 | u16::from(io::LYC)).then(|| self.hw.ppu.read_register(io::LYC))
+    }
+
     /// Moves the clock on by as many whole iterations of `iteration` M-cycles of a loop
     /// polling work RAM or HRAM as fit within the quiet window (no full tick) and not
     /// past `limit`: exactly what running them leaves, as only the CPU writes that memory

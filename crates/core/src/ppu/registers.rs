@@ -26,6 +26,85 @@ fn ly_changes_off_line_end(step: Step) -> bool {
     )
 }
 
+/// A walk through a DMG's steps on the visible lines from the PPU's position, without
+/// running them, as `quiet_dots` runs them: STAT's mode and LY=LYC flag as each step leaves
+/// them (`stat_after_dots`, `read_forecast`). From a PPU owing no mode-3 dots.
+struct StatSteps {
+    /// STAT as the steps walked leave it.
+    stat: u8,
+    line: u8,
+    /// The next step, and the line dot it runs at.
+    step: Step,
+    dot: u16,
+    /// The dots from the PPU's position to the next step, which runs with the first dot
+    /// past them.
+    at: u64,
+}
+
+/// What `StatSteps::step` did.
+enum Walked {
+    /// Ran the step; the walk goes on.
+    Stepped,
+    /// Mode 3 began (at `at`). It lasts at least 160 dots (one pixel a dot at most), past
+    /// which its end is known only by running it: the walk ends.
+    Mode3,
+    /// A step the walk does not follow (past line 143, the LCD's first line): it ends.
+    Unknown,
+}
+
+impl StatSteps {
+    fn new(ppu: &PpuState) -> StatSteps {
+        StatSteps {
+            stat: ppu.stat,
+            line: ppu.ly,
+            step: Step::from_raw(ppu.step),
+            dot: ppu.line_dot.wrapping_add(ppu.wait_dots),
+            at: u64::from(ppu.wait_dots),
+        }
+    }
+
+    /// Runs the next step, at `at`, and moves on to the one after it.
+    #[inline(always)]
+    fn step(&mut self, lyc: u8) -> Walked {
+        let flag_of = |line: u8| if line == lyc { STAT_LYC_FLAG } else { 0 };
+        let line = self.line;
+        let next = match self.step {
+            Step::LineOamInterrupt => {
+                // Mode 0 for a dot; the comparator suspended (it sees 0 on line 0).
+                let flag = if line == 0 { flag_of(0) } else { 0 };
+                self.stat = (self.stat & !(STAT_LYC_FLAG | 3)) | flag;
+                (Step::LineMode2, MODE2_DOT)
+            }
+            Step::LineMode2 => {
+                self.stat = (self.stat & !(STAT_LYC_FLAG | 3)) | flag_of(line) | 2;
+                (Step::LineScanEnd, SCAN_END_DOT)
+            }
+            Step::LineScanEnd => (Step::LineMode3, MODE3_DOT),
+            Step::LineMode3 => {
+                // Mode 3 stays while its 160th pixel is ahead (`steps_due_within`).
+                self.stat = (self.stat & !(STAT_LYC_FLAG | 3)) | flag_of(line) | 3;
+                return Walked::Mode3;
+            }
+            // Mode 0 already shows; the HBlank source changes no bit the CPU reads.
+            Step::Mode0Interrupt => (Step::LineWindowCheck, WINDOW_CHECK_DOT.max(self.dot)),
+            Step::LineWindowCheck => (Step::LineEnd, LINE_DOTS),
+            Step::LineEnd => {
+                self.line = line.wrapping_add(1);
+                if self.line >= 144 {
+                    return Walked::Unknown;
+                }
+                // `LineStart` runs at once, at the new line's dot 0.
+                self.dot = 0;
+                (Step::LineOamInterrupt, OAM_INTERRUPT_DOT)
+            }
+            _ => return Walked::Unknown,
+        };
+        self.at += u64::from(next.1 - self.dot);
+        (self.step, self.dot) = next;
+        Walked::Stepped
+    }
+}
+
 impl PpuState {
     /// FF40..=FF4B except FF46. `reg` is the low byte.
     pub fn read_register(&self, reg: u8) -> u8 {
@@ -112,53 +191,17 @@ impl PpuState {
         if self.fifo_lag != 0 {
             return None;
         }
-        let flag_of = |line: u8| if line == self.lyc { STAT_LYC_FLAG } else { 0 };
-        let mut stat = self.stat;
-        let mut line = self.ly;
-        let mut step = Step::from_raw(self.step);
-        // The line dot the next step runs at, and the dots left to run from the current one.
-        let mut dot = self.line_dot.wrapping_add(self.wait_dots);
-        let mut left = dots;
-        let mut wait = u64::from(self.wait_dots);
+        let mut walk = StatSteps::new(self);
         loop {
             // A step runs with the first dot past its wait.
-            if wait >= left {
-                return Some(stat | 0x80);
+            if walk.at >= dots {
+                return Some(walk.stat | 0x80);
             }
-            left -= wait;
-            let next = match step {
-                Step::LineOamInterrupt => {
-                    // Mode 0 for a dot; the comparator suspended (it sees 0 on line 0).
-                    let flag = if line == 0 { flag_of(0) } else { 0 };
-                    stat = (stat & !(STAT_LYC_FLAG | 3)) | flag;
-                    (Step::LineMode2, MODE2_DOT)
-                }
-                Step::LineMode2 => {
-                    stat = (stat & !(STAT_LYC_FLAG | 3)) | flag_of(line) | 2;
-                    (Step::LineScanEnd, SCAN_END_DOT)
-                }
-                Step::LineScanEnd => (Step::LineMode3, MODE3_DOT),
-                Step::LineMode3 => {
-                    // Mode 3 stays while its 160th pixel is ahead (`steps_due_within`).
-                    let stat = (stat & !(STAT_LYC_FLAG | 3)) | flag_of(line) | 3;
-                    return (left < 160).then_some(stat | 0x80);
-                }
-                // Mode 0 already shows; the HBlank source changes no bit the CPU reads.
-                Step::Mode0Interrupt => (Step::LineWindowCheck, WINDOW_CHECK_DOT.max(dot)),
-                Step::LineWindowCheck => (Step::LineEnd, LINE_DOTS),
-                Step::LineEnd => {
-                    line = line.wrapping_add(1);
-                    if line >= 144 {
-                        return None;
-                    }
-                    // `LineStart` runs at once, at the new line's dot 0.
-                    dot = 0;
-                    (Step::LineOamInterrupt, OAM_INTERRUPT_DOT)
-                }
-                _ => return None,
-            };
-            (step, wait) = (next.0, u64::from(next.1 - dot));
-            dot = next.1;
+            match walk.step(self.lyc) {
+                Walked::Stepped => {}
+                Walked::Mode3 => return (dots - walk.at < 160).then_some(walk.stat | 0x80),
+                Walked::Unknown => return None,
+            }
         }
     }
 
@@ -169,11 +212,14 @@ impl PpuState {
     /// changes only when a line's dot count reaches `LINE_DOTS`, STAT only in a step,
     /// where mode 3 owing dots runs none until its 160th pixel is due
     /// (`steps_due_within`). LY then takes each later line's number (a line is
-    /// `LINE_DOTS` dots, 114 M-cycles, from one LY step to the next) up to line 152; line
-    /// 153's early LY=0 and the LCD-on line are left out, and STAT's next change is not
-    /// foreseen (mode 3's length depends on the objects and the window). Only the current
-    /// value, at once unsure, on a CGB (whose LY reads lag) and with a write pending (but
-    /// for LY after a write that keeps the quiet window).
+    /// `LINE_DOTS` dots, 114 M-cycles, from one LY step to the next) up to line 152. Line
+    /// 153 reads 0 from its dot 6 to line 0's end, and the lines after as ever; its first
+    /// dots and the LCD-on line are left out. STAT then takes the values of the steps of
+    /// the visible lines up to the next mode 3's least length (`stat_forecast`); the end
+    /// of mode 3 is foreseen only from inside it, owing dots (its length depends on the
+    /// objects and the window). Only the current value, at once unsure, on a CGB (whose
+    /// LY reads lag) and with a write pending (but for LY after a write that keeps the
+    /// quiet window).
     pub(crate) fn read_forecast(&self, reg: u8, behind: u32) -> ReadForecast {
         let value = self.read_register(reg);
         if self.lcdc & LCDC_LCD_ENABLE == 0 {
@@ -189,7 +235,22 @@ impl PpuState {
         }
         let behind = 4 * behind;
         if reg == io::LY {
-            if ly_changes_off_line_end(Step::from_raw(self.step)) {
+            let step = Step::from_raw(self.step);
+            let line153_zero = matches!(
+                step,
+                Step::Line153Dot8 | Step::Line153Dot12 | Step::Line153Dot24 | Step::FrameEnd
+            );
+            if line153_zero && self.ly == 0 {
+                // Line 153 past its dot 6 reads 0, as line 0 after it does: LY next
+                // changes at line 0's end, a line after this one's, and then as ever.
+                let dots =
+                    (2 * u32::from(LINE_DOTS)).saturating_sub(u32::from(self.line_dot) + behind);
+                return ReadForecast {
+                    lines_after: 152,
+                    ..ReadForecast::constant(value, dots / 4)
+                };
+            }
+            if ly_changes_off_line_end(step) {
                 return ReadForecast::constant(value, 0);
             }
             let lines_after = 152u8.saturating_sub(self.ly);
@@ -200,17 +261,42 @@ impl PpuState {
             // the line's end (never reached) leaves only the current value.
             let lines_after = if dots == 0 { 0 } else { lines_after };
             return ReadForecast {
-                value,
-                stable: dots / 4,
                 lines_after,
+                ..ReadForecast::constant(value, dots / 4)
             };
         }
-        let dots = if self.fifo_lag != 0 {
-            159u32.saturating_sub(u32::from(self.screen_x) + u32::from(self.fifo_lag) + behind)
-        } else {
-            u32::from(self.wait_dots).saturating_sub(behind)
-        };
-        ReadForecast::constant(value, dots / 4)
+        if self.fifo_lag != 0 {
+            let dots =
+                159u32.saturating_sub(u32::from(self.screen_x) + u32::from(self.fifo_lag) + behind);
+            return ReadForecast::constant(value, dots / 4);
+        }
+        self.stat_forecast(value, u64::from(behind / 4))
+    }
+
+    /// `read_forecast` of STAT (`value` now) from a DMG's PPU owing no mode-3 dots, whose
+    /// next step is not due within `behind` M-cycles: the values the steps leave, walked
+    /// as `stat_after_dots` walks them, up to mode 3's least length or a step the walk
+    /// does not follow. A read sees a step once a dot past it has run (its M-cycle's 4
+    /// dots end past it).
+    fn stat_forecast(&self, value: u8, behind: u64) -> ReadForecast {
+        let mut walk = StatSteps::new(self);
+        // The last M-cycle after the forecast's whose read runs no dot past `dots` from the
+        // PPU's position (dots of a few lines at most: a u32).
+        let last_within = |dots: u64| (dots / 4).saturating_sub(behind) as u32;
+        let mut forecast = ReadForecast::constant(value, last_within(walk.at));
+        loop {
+            let (stat, last) = match walk.step(self.lyc) {
+                Walked::Stepped => (walk.stat | 0x80, last_within(walk.at)),
+                Walked::Mode3 => {
+                    forecast.then(walk.stat | 0x80, last_within(walk.at + 159));
+                    return forecast;
+                }
+                Walked::Unknown => return forecast,
+            };
+            if !forecast.then(stat, last) {
+                return forecast;
+            }
+        }
     }
 
     /// `read_forecast` on CGB hardware, from a PPU caught up with the clock (no M-cycle
@@ -253,9 +339,8 @@ impl PpuState {
             // each new number shows an M-cycle later.
             let first_dot = 4 - left % 4;
             return ReadForecast {
-                value,
-                stable: left / 4 + u32::from(first_dot <= 2),
                 lines_after: 152u8.saturating_sub(self.ly),
+                ..ReadForecast::constant(value, left / 4 + u32::from(first_dot <= 2))
             };
         } else if self.fifo_lag != 0 {
             159u32.saturating_sub(u32::from(self.screen_x) + u32::from(self.fifo_lag))
@@ -496,7 +581,15 @@ pub(crate) struct ReadForecast {
     value: u8,
     stable: u32,
     lines_after: u8,
+    /// For STAT: the values read after `value`, the first `later_len` of them, each up to
+    /// its last M-cycle after the forecast's.
+    later: [(u8, u32); LATER_VALUES],
+    later_len: u8,
 }
+
+/// The most values of STAT a forecast holds after the current one: enough for a loop
+/// waiting through mode 2 and mode 3, or from mode 0 to the next line's mode 2.
+const LATER_VALUES: usize = 3;
 
 /// M-cycles in a line (`LINE_DOTS` at single speed).
 const LINE_M_CYCLES: u64 = LINE_DOTS as u64 / 4;
@@ -507,7 +600,37 @@ impl ReadForecast {
             value,
             stable,
             lines_after: 0,
+            later: [(0, 0); LATER_VALUES],
+            later_len: 0,
         }
+    }
+
+    /// Foresees that reads from the end of what is foreseen up to `last` M-cycles after the
+    /// forecast's return `value`. False when there is no room for another value (`last`
+    /// is not foreseen then).
+    fn then(&mut self, value: u8, last: u32) -> bool {
+        let len = usize::from(self.later_len);
+        let (end_value, end) = match len {
+            0 => (self.value, self.stable),
+            _ => self.later[len - 1],
+        };
+        if last == end {
+            // Left at once by the next step: never read.
+            return true;
+        }
+        if value == end_value {
+            match len {
+                0 => self.stable = last,
+                _ => self.later[len - 1].1 = last,
+            }
+            return true;
+        }
+        let Some(slot) = self.later.get_mut(len) else {
+            return false;
+        };
+        *slot = (value, last);
+        self.later_len += 1;
+        true
     }
 
     /// The value a read `m_cycles` after the forecast's M-cycle returns, and the last such
@@ -517,6 +640,12 @@ impl ReadForecast {
         let stable = u64::from(self.stable);
         if m_cycles <= stable {
             return Some((self.value, stable));
+        }
+        if self.later_len != 0 {
+            return self.later[..usize::from(self.later_len)]
+                .iter()
+                .find(|&&(_, last)| m_cycles <= u64::from(last))
+                .map(|&(value, last)| (value, u64::from(last)));
         }
         let line = (m_cycles - stable - 1) / LINE_M_CYCLES + 1;
         if line > u64::from(self.lines_after) {
