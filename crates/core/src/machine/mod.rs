@@ -127,6 +127,7 @@ pub(crate) struct Machine<'a> {
 impl Drop for Machine<'_> {
     fn drop(&mut self) {
         self.sync();
+        self.hw.apu.settle_passed_events(self.audio.synthesizes());
     }
 }
 
