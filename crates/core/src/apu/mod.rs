@@ -91,15 +91,15 @@ const SKIP_DIV_APU_EVENT: u32 = 1 << (FLUSH_CLOCK_SHIFT - 4);
 /// In `ApuState::flush_clock`: that first event has been skipped; the next one performs step
 /// 0 (and leaves the sequencer after it, as it stood).
 const SKIPPED_DIV_APU_EVENT: u32 = 1 << (FLUSH_CLOCK_SHIFT - 5);
-/// In `ApuState::flush_clock`, bits 0-15: a DIV-APU event that changed nothing the channels
-/// run on left them where they were (`frame_sequencer_event`); this is 1 + the APU cycles
-/// after the last flush at which it came, 0 if none came since the last catch-up. Before
-/// the machine hands the state back, the channels catch up to there
-/// ([`ApuState::settle_passed_events`]), so a run ends with the state that catching up at
-/// every event gives.
-const PASSED_EVENT_BITS: u32 = (1 << 16) - 1;
-const _: () = assert!(2 * FLUSH_M_CYCLES + 2 <= PASSED_EVENT_BITS);
-const _: () = assert!(PASSED_EVENT_BITS < SKIPPED_DIV_APU_EVENT);
+/// In `ApuState::flush_clock`, bits 0-15: a DIV-APU event or register write that changed
+/// nothing the channels run on left them where they were (`skip_catch_up`); this is 1 +
+/// the APU cycles after the last flush at which the last of them came, 0 if none came since
+/// the last catch-up. Before the machine hands the state back, the channels catch up to
+/// there ([`ApuState::settle_skipped_catch_ups`]), so a run ends with the state that
+/// catching up at every event and write gives.
+const SKIPPED_CATCH_UP_BITS: u32 = (1 << 16) - 1;
+const _: () = assert!(2 * FLUSH_M_CYCLES + 2 <= SKIPPED_CATCH_UP_BITS);
+const _: () = assert!(SKIPPED_CATCH_UP_BITS < SKIPPED_DIV_APU_EVENT);
 /// The bits of `ApuState::flush_clock` below the M-cycle count that a flush keeps.
 const FLUSH_CLOCK_PHASE_BITS: u32 =
     ELAPSED_HALF | SIMULATED_HALF | POWER_ON_HALF | SKIP_DIV_APU_EVENT | SKIPPED_DIV_APU_EVENT;
@@ -453,8 +453,7 @@ impl ApuState {
         // samples, as a catch-up in one piece or in many ends the same).
         let quiet = self.event_is_quiet(synthesize);
         if quiet {
-            self.flush_clock =
-                self.flush_clock & !PASSED_EVENT_BITS | (self.apu_cycles_elapsed() + 1);
+            self.skip_catch_up();
         } else {
             self.catch_up_to(self.apu_cycles_elapsed(), synthesize);
         }
@@ -535,7 +534,7 @@ impl ApuState {
         {
             return false;
         }
-        !synthesize || self.synth.level() == self.mix()
+        self.level_is_current(synthesize)
     }
 
     /// The channels with an envelope (both squares and noise), each with its NRx2.
@@ -559,27 +558,43 @@ impl ApuState {
         self.catch_up_to(self.apu_cycles_elapsed(), true);
     }
 
-    /// Catches the channels up to the last DIV-APU event they were left behind at
-    /// (`PASSED_EVENT_BITS`), as a catch-up at that event would have: called by the machine
+    /// Leaves the channels where they are at an event or write that needs no catch-up (it
+    /// commutes with it), noting the moment (`SKIPPED_CATCH_UP_BITS`).
+    fn skip_catch_up(&mut self) {
+        let now = self.apu_cycles_elapsed();
+        if now > self.apu_cycles_simulated() {
+            self.flush_clock = self.flush_clock & !SKIPPED_CATCH_UP_BITS | (now + 1);
+        }
+    }
+
+    /// Whether the synthesizer's level is the mixer's (always, after a catch-up with
+    /// synthesis on; not yet when synthesis was just switched on): a catch-up may be skipped
+    /// only then, as the update after it would change the level.
+    fn level_is_current(&self, synthesize: bool) -> bool {
+        !synthesize || self.synth.level() == self.mix()
+    }
+
+    /// Catches the channels up to the last event or write at which they were left behind
+    /// (`SKIPPED_CATCH_UP_BITS`), as a catch-up there would have: called by the machine
     /// before it hands the state to the host. `synthesize`: as for
     /// [`Self::div_apu_event`].
-    pub fn settle_passed_events(&mut self, synthesize: bool) {
-        let passed = self.flush_clock & PASSED_EVENT_BITS;
-        if passed == 0 {
+    pub fn settle_skipped_catch_ups(&mut self, synthesize: bool) {
+        let skipped = self.flush_clock & SKIPPED_CATCH_UP_BITS;
+        if skipped == 0 {
             return;
         }
         // (Bounded by the ticked time: only a hand-made state holds more.)
-        let event = (passed - 1).min(self.apu_cycles_elapsed());
-        if event > self.apu_cycles_simulated() {
-            self.catch_up_to(event, synthesize);
+        let at = (skipped - 1).min(self.apu_cycles_elapsed());
+        if at > self.apu_cycles_simulated() {
+            self.catch_up_to(at, synthesize);
         }
-        self.flush_clock &= !PASSED_EVENT_BITS;
+        self.flush_clock &= !SKIPPED_CATCH_UP_BITS;
     }
 
     /// Simulates the channels up to `elapsed` 2 MHz APU cycles after the last flush, feeding
     /// the synthesizer if `synthesize`.
     fn catch_up_to(&mut self, elapsed: u32, synthesize: bool) {
-        self.flush_clock &= !PASSED_EVENT_BITS;
+        self.flush_clock &= !SKIPPED_CATCH_UP_BITS;
         let mut t_cycles = u64::from(elapsed.saturating_sub(self.apu_cycles_simulated())) * 2;
         self.set_apu_cycles_simulated(elapsed);
         // A background read of the wave channel's that was due when the last catch-up ended

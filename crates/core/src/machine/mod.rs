@@ -127,7 +127,9 @@ pub(crate) struct Machine<'a> {
 impl Drop for Machine<'_> {
     fn drop(&mut self) {
         self.sync();
-        self.hw.apu.settle_passed_events(self.audio.synthesizes());
+        self.hw
+            .apu
+            .settle_skipped_catch_ups(self.audio.synthesizes());
     }
 }
 
