@@ -10,6 +10,9 @@
 //! channels' timers (wave RAM while the wave channel plays) projects the wave channel forward
 //! on a copy. Catching up in one piece or in many gives the same state and the same samples
 //! (tested in `tests/apu_unit.rs` against a state that catches up after every M-cycle).
+//! So an event or write that changes nothing a catch-up reads or writes skips it
+//! (`event_is_quiet`, `write_is_quiet`); the machine catches up to the last one skipped
+//! before it hands the state back ([`ApuState::settle_skipped_catch_ups`]).
 //!
 //! Channel timers count T-cycles; each event (a duty step, a wave sample read, an LFSR shift)
 //! is processed at its exact T-cycle, and every mixer change goes to the synthesizer stamped
