@@ -14,7 +14,8 @@
 //! Speed (the budget is a few percent of the whole emulator): while the channels run, centre
 //! steps are held outside the state ([`Steps`]) and queued together, so only the newest
 //! `STEP_QUEUE` are ever queued and the rest are spread once, as vector adds with 16-bit
-//! multiplies ([`add_scaled_window`]) over windows aligned to whole vectors; samples are
+//! multiplies ([`add_scaled_window`], or eight slots at a time with AVX2 where the CPU has
+//! it) over windows aligned to whole vectors; samples are
 //! finished in batches, the queued steps' shares for a batch spread into a scratch window
 //! first, with one integrator and high-pass pass (once, not twice, for centred sound; not at
 //! all for settled silence). The
@@ -149,6 +150,50 @@ static PAIRED_STEP: PairedRows = {
     }
     PairedRows(rows)
 };
+
+/// Slots [`SynthState::spread_held_steps_avx2`] adds a step's taps to: the 16 taps from
+/// the ring slot they start at, widened to whole groups of 8 slots on both sides.
+#[cfg(target_arch = "x86_64")]
+const ALIGNED_WINDOW_8: usize = TAPS + 8;
+
+/// [`PAIRED_STEP`] for windows of whole 8-slot groups (AVX2 vectors): [`STEP`] shifted
+/// right by 0 to 7 slots inside a window of `ALIGNED_WINDOW_8`, each weight zero-extended
+/// to 32 bits; row `shift * PHASES + phase`.
+#[cfg(target_arch = "x86_64")]
+#[repr(C, align(32))]
+struct PairedRows8([[u32; ALIGNED_WINDOW_8]; 8 * PHASES]);
+
+#[cfg(target_arch = "x86_64")]
+static PAIRED_STEP_8: PairedRows8 = {
+    let mut rows = [[0; ALIGNED_WINDOW_8]; 8 * PHASES];
+    let mut shift = 0;
+    while shift < 8 {
+        let mut phase = 0;
+        while phase < PHASES {
+            let mut tap = 0;
+            while tap < TAPS {
+                rows[shift * PHASES + phase][shift + tap] = PADDED_STEP[phase][tap] as u16 as u32;
+                tap += 1;
+            }
+            phase += 1;
+        }
+        shift += 1;
+    }
+    PairedRows8(rows)
+};
+
+/// Whether this CPU has AVX2 (checked once, then cached by `std`).
+#[inline]
+fn has_avx2() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::arch::is_x86_feature_detected!("avx2")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
 
 /// [`PADDED_STEP`] zero-extended to 32 bits, as [`PAIRED_STEP`] is.
 static PADDED_PAIRS: [[u32; 2 * TAPS]; PHASES] = {
@@ -365,6 +410,44 @@ impl SynthState {
                 }
             } else {
                 // A held step lies within the lag limit, so `ahead` fits the tap field.
+                let ahead = (step.offset_ticks >> TICKS_PER_SAMPLE_BITS) as i32;
+                let phase = (step.offset_ticks >> PHASE_SHIFT) as usize & (PHASES - 1);
+                self.spread_centre_step_wrapping(-ahead, phase, step.delta);
+            }
+        }
+    }
+
+    /// [`Self::spread_held_steps`] for deltas that fit ±`i16::MAX`, with AVX2: a step is
+    /// added to the 8-slot-aligned window of `ALIGNED_WINDOW_8` holding it, eight slots per
+    /// multiply-add (three vectors, not five). The same sums.
+    ///
+    /// # Safety
+    /// The CPU must have AVX2 ([`has_avx2`]).
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    unsafe fn spread_held_steps_avx2(&mut self, steps: &[HeldStep]) {
+        use core::arch::x86_64::{__m256i, _mm256_add_epi32, _mm256_madd_epi16, _mm256_set1_epi32};
+        let head_ticks = (self.head & (RING as u32 - 1)) << TICKS_PER_SAMPLE_BITS;
+        for &step in steps {
+            debug_assert!(fits_i16_both_ways(step.delta));
+            let ticks = step.offset_ticks + head_ticks;
+            let window = (ticks >> TICKS_PER_SAMPLE_BITS) as usize & !7;
+            if window + ALIGNED_WINDOW_8 <= RING {
+                // The slot's place in its group of 8 and the phase, side by side.
+                let row = (ticks >> PHASE_SHIFT) as usize & (8 * PHASES - 1);
+                let slots = &mut self.centre_ring[window..window + ALIGNED_WINDOW_8];
+                // In each 32-bit lane the delta's low half and a zero (see `PAIRED_STEP`).
+                let scale = _mm256_set1_epi32(i32::from(step.delta as i16 as u16));
+                let rows = PAIRED_STEP_8.0[row].chunks_exact(8);
+                for (chunk, pairs) in slots.chunks_exact_mut(8).zip(rows) {
+                    let old: __m256i =
+                        bytemuck::pod_read_unaligned(bytemuck::cast_slice::<i32, u8>(chunk));
+                    let pairs: __m256i =
+                        bytemuck::pod_read_unaligned(bytemuck::cast_slice::<u32, u8>(pairs));
+                    let sum = _mm256_add_epi32(old, _mm256_madd_epi16(pairs, scale));
+                    chunk.copy_from_slice(&bytemuck::cast::<__m256i, [i32; 8]>(sum));
+                }
+            } else {
                 let ahead = (step.offset_ticks >> TICKS_PER_SAMPLE_BITS) as i32;
                 let phase = (step.offset_ticks >> PHASE_SHIFT) as usize & (PHASES - 1);
                 self.spread_centre_step_wrapping(-ahead, phase, step.delta);
@@ -734,6 +817,12 @@ impl Steps<'_> {
         self.synth.spread_queue();
         if self.wide {
             self.synth.spread_held_steps::<true>(&self.held[..oldest]);
+        } else if has_avx2() {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: the CPU has AVX2, the only feature the function enables.
+            unsafe {
+                self.synth.spread_held_steps_avx2(&self.held[..oldest]);
+            }
         } else {
             self.synth.spread_held_steps::<false>(&self.held[..oldest]);
         }

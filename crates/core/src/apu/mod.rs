@@ -10,6 +10,9 @@
 //! channels' timers (wave RAM while the wave channel plays) projects the wave channel forward
 //! on a copy. Catching up in one piece or in many gives the same state and the same samples
 //! (tested in `tests/apu_unit.rs` against a state that catches up after every M-cycle).
+//! So an event or write that changes nothing a catch-up reads or writes skips it
+//! (`event_is_quiet`, `write_is_quiet`); the machine catches up to the last one skipped
+//! before it hands the state back ([`ApuState::settle_skipped_catch_ups`]).
 //!
 //! Channel timers count T-cycles; each event (a duty step, a wave sample read, an LFSR shift)
 //! is processed at its exact T-cycle, and every mixer change goes to the synthesizer stamped
@@ -91,6 +94,15 @@ const SKIP_DIV_APU_EVENT: u32 = 1 << (FLUSH_CLOCK_SHIFT - 4);
 /// In `ApuState::flush_clock`: that first event has been skipped; the next one performs step
 /// 0 (and leaves the sequencer after it, as it stood).
 const SKIPPED_DIV_APU_EVENT: u32 = 1 << (FLUSH_CLOCK_SHIFT - 5);
+/// In `ApuState::flush_clock`, bits 0-15: a DIV-APU event or register write that changed
+/// nothing the channels run on left them where they were (`skip_catch_up`); this is 1 +
+/// the APU cycles after the last flush at which the last of them came, 0 if none came since
+/// the last catch-up. Before the machine hands the state back, the channels catch up to
+/// there ([`ApuState::settle_skipped_catch_ups`]), so a run ends with the state that
+/// catching up at every event and write gives.
+const SKIPPED_CATCH_UP_BITS: u32 = (1 << 16) - 1;
+const _: () = assert!(2 * FLUSH_M_CYCLES + 2 <= SKIPPED_CATCH_UP_BITS);
+const _: () = assert!(SKIPPED_CATCH_UP_BITS < SKIPPED_DIV_APU_EVENT);
 /// The bits of `ApuState::flush_clock` below the M-cycle count that a flush keeps.
 const FLUSH_CLOCK_PHASE_BITS: u32 =
     ELAPSED_HALF | SIMULATED_HALF | POWER_ON_HALF | SKIP_DIV_APU_EVENT | SKIPPED_DIV_APU_EVENT;
@@ -439,7 +451,15 @@ impl ApuState {
     }
 
     fn frame_sequencer_event(&mut self, synthesize: bool, delay_envelope: bool) {
-        self.catch_up_to(self.apu_cycles_elapsed(), synthesize);
+        // An event that changes nothing the channels run on commutes with their catch-up,
+        // which is then left to the next one (fewer, longer catch-ups: the same state and
+        // samples, as a catch-up in one piece or in many ends the same).
+        let quiet = self.event_is_quiet(synthesize);
+        if quiet {
+            self.skip_catch_up();
+        } else {
+            self.catch_up_to(self.apu_cycles_elapsed(), synthesize);
+        }
         if !self.powered() {
             return;
         }
@@ -471,7 +491,53 @@ impl ApuState {
                 arm_envelope(tone, nrx2);
             }
         }
-        self.update_level(synthesize);
+        if !quiet {
+            self.update_level(synthesize);
+        }
+    }
+
+    /// Whether the next DIV-APU event leaves alone everything a catch-up reads or writes:
+    /// no length runs out, no sweep steps or completes a check, no envelope steps (or is
+    /// delayed), so it touches only counters the channels never look at (lengths, the
+    /// sweep's and envelopes' timers, an envelope arming with nothing due) and the mixer's
+    /// level stays. A synthesizer whose level does not match the mixer (synthesis just
+    /// switched on) is brought up to date by the plain way, as before.
+    fn event_is_quiet(&self, synthesize: bool) -> bool {
+        #[cfg(test)]
+        if tests::plain_paths() {
+            return false;
+        }
+        if !self.powered() || self.flush_clock & SKIP_DIV_APU_EVENT != 0 {
+            // The event changes no channel.
+            return true;
+        }
+        if self.sweep_check_apu_cycles() != 0 {
+            return false;
+        }
+        let tones = [&self.square1, &self.square2, &self.noise];
+        if tones
+            .iter()
+            .any(|tone| tone.envelope_timer & ENVELOPE_ARMED != 0)
+        {
+            return false;
+        }
+        let step = if self.flush_clock & SKIPPED_DIV_APU_EVENT != 0 {
+            0
+        } else {
+            self.frame_step & 7
+        };
+        if step & 1 == 0 && self.length_runs_out() {
+            return false;
+        }
+        let nr10 = self.regs[reg::NR10];
+        if (step == 2 || step == 6)
+            && self.sweep_timer <= 1
+            && self.sweep_enabled != 0
+            && nr10 & 0x70 != 0
+        {
+            return false;
+        }
+        self.level_is_current(synthesize)
     }
 
     /// The channels with an envelope (both squares and noise), each with its NRx2.
@@ -495,9 +561,43 @@ impl ApuState {
         self.catch_up_to(self.apu_cycles_elapsed(), true);
     }
 
+    /// Leaves the channels where they are at an event or write that needs no catch-up (it
+    /// commutes with it), noting the moment (`SKIPPED_CATCH_UP_BITS`).
+    fn skip_catch_up(&mut self) {
+        let now = self.apu_cycles_elapsed();
+        if now > self.apu_cycles_simulated() {
+            self.flush_clock = self.flush_clock & !SKIPPED_CATCH_UP_BITS | (now + 1);
+        }
+    }
+
+    /// Whether the synthesizer's level is the mixer's (always, after a catch-up with
+    /// synthesis on; not yet when synthesis was just switched on): a catch-up may be skipped
+    /// only then, as the update after it would change the level.
+    fn level_is_current(&self, synthesize: bool) -> bool {
+        !synthesize || self.synth.level() == self.mix()
+    }
+
+    /// Catches the channels up to the last event or write at which they were left behind
+    /// (`SKIPPED_CATCH_UP_BITS`), as a catch-up there would have: called by the machine
+    /// before it hands the state to the host. `synthesize`: as for
+    /// [`Self::div_apu_event`].
+    pub fn settle_skipped_catch_ups(&mut self, synthesize: bool) {
+        let skipped = self.flush_clock & SKIPPED_CATCH_UP_BITS;
+        if skipped == 0 {
+            return;
+        }
+        // (Bounded by the ticked time: only a hand-made state holds more.)
+        let at = (skipped - 1).min(self.apu_cycles_elapsed());
+        if at > self.apu_cycles_simulated() {
+            self.catch_up_to(at, synthesize);
+        }
+        self.flush_clock &= !SKIPPED_CATCH_UP_BITS;
+    }
+
     /// Simulates the channels up to `elapsed` 2 MHz APU cycles after the last flush, feeding
     /// the synthesizer if `synthesize`.
     fn catch_up_to(&mut self, elapsed: u32, synthesize: bool) {
+        self.flush_clock &= !SKIPPED_CATCH_UP_BITS;
         let mut t_cycles = u64::from(elapsed.saturating_sub(self.apu_cycles_simulated())) * 2;
         self.set_apu_cycles_simulated(elapsed);
         // A background read of the wave channel's that was due when the last catch-up ended

@@ -94,6 +94,15 @@ impl ApuState {
         div_apu_bit_set: bool,
         synthesize: bool,
     ) {
+        if self.write_is_quiet(reg, value, synthesize) {
+            // It changes nothing the channels run on: their catch-up is left to the next one.
+            self.skip_catch_up();
+            match reg {
+                0x30..=0x3F => self.wave_ram[usize::from(reg & 0x0F)] = value,
+                _ => self.write_channel_register(usize::from(reg - 0x10), value, div_apu_bit_set),
+            }
+            return;
+        }
         self.catch_up_to(self.apu_cycles_elapsed(), synthesize);
         match reg {
             0x30..=0x3F => {
@@ -126,6 +135,32 @@ impl ApuState {
             _ => {}
         }
         self.update_level(synthesize);
+    }
+
+    /// Whether a write commutes with the channels' catch-up (see `write_register_at`):
+    /// wave RAM while the wave channel neither plays nor reads in the background, a length
+    /// reload of the wave or noise channel, or the same value again into a register whose
+    /// rewrite has no side effect (not a trigger, nor NRx1's duty, NRx2's zombie step,
+    /// NR43's clock or NR10's and NR30's stops). Music drivers do these often: a whole new
+    /// wave, NR51 and frequencies rewritten every note.
+    fn write_is_quiet(&self, reg: u8, value: u8, synthesize: bool) -> bool {
+        #[cfg(test)]
+        if tests::plain_paths() {
+            return false;
+        }
+        if !self.powered() || self.wave_counts_in_background() || self.background_read_due() != 0 {
+            return false;
+        }
+        let quiet = match reg {
+            0x30..=0x3F => self.wave.active == 0,
+            0x1B | 0x20 => true,
+            0x13 | 0x18 | 0x1C | 0x1D | 0x24 | 0x25 => self.regs[usize::from(reg - 0x10)] == value,
+            0x14 | 0x19 | 0x1E | 0x23 => {
+                self.regs[usize::from(reg - 0x10)] == value && value & 0x80 == 0
+            }
+            _ => false,
+        };
+        quiet && self.level_is_current(synthesize)
     }
 
     /// Where a CPU access to wave RAM goes right now (the channels are caught up, or not:

@@ -37,6 +37,18 @@ impl ApuState {
             }
         }
     }
+
+    /// Whether the next length clock turns a channel off (a length counter at 1, enabled).
+    pub(super) fn length_runs_out(&self) -> bool {
+        [
+            (self.square1.length, reg::NR14),
+            (self.square2.length, reg::NR24),
+            (self.wave.length, reg::NR34),
+            (self.noise.length, reg::NR44),
+        ]
+        .into_iter()
+        .any(|(length, nrx4)| length == 1 && self.regs[nrx4] & 0x40 != 0)
+    }
 }
 
 /// A square's output is worked out anew (from its duty pattern) when its volume changes.

@@ -128,6 +128,9 @@ pub(crate) struct Machine<'a> {
 impl Drop for Machine<'_> {
     fn drop(&mut self) {
         self.sync();
+        self.hw
+            .apu
+            .settle_skipped_catch_ups(self.audio.synthesizes());
     }
 }
 

@@ -169,6 +169,39 @@ fn vector_spreads_add_what_the_plain_loops_add() {
     }
 }
 
+/// Held steps spread with AVX2 add what the SSE2 (or plain) spread adds, at every slot of
+/// the ring (wrapping ones included) and every phase.
+#[cfg(target_arch = "x86_64")]
+#[test]
+fn avx2_held_spreads_add_what_the_narrow_ones_add() {
+    if !has_avx2() {
+        println!("no AVX2 here: nothing to compare");
+        return;
+    }
+    let mut next = random(0x5EED_A4C2_0000_0001u64);
+    for round in 0..500u32 {
+        let mut start = SynthState::zeroed();
+        start.head = round % RING as u32;
+        for slot in start.centre_ring.iter_mut() {
+            *slot = next() as i32;
+        }
+        let steps: Vec<HeldStep> = (0..48)
+            .map(|_| {
+                let r = next();
+                HeldStep {
+                    offset_ticks: (r as u32) % LAG_LIMIT_TICKS,
+                    delta: ((r >> 32) as i32) % i32::from(i16::MAX),
+                }
+            })
+            .collect();
+        let (mut wide, mut narrow) = (start, start);
+        // SAFETY: checked above.
+        unsafe { wide.spread_held_steps_avx2(&steps) };
+        narrow.spread_held_steps::<false>(&steps);
+        assert!(wide == narrow, "round {round}");
+    }
+}
+
 /// The capacitor's kept share, computed with a bias known before the multiply, is the
 /// truncating division it stands for, over the whole range of `passed`.
 #[test]
