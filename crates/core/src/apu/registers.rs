@@ -94,16 +94,14 @@ impl ApuState {
         div_apu_bit_set: bool,
         synthesize: bool,
     ) {
-        if self.write_is_quiet(reg, value, synthesize) {
-            // It changes nothing the channels run on: their catch-up is left to the next one.
+        // A write that changes nothing the channels run on leaves their catch-up to the
+        // next one, and the mixer's level as it is.
+        let quiet = self.write_is_quiet(reg, value, synthesize);
+        if quiet {
             self.skip_catch_up();
-            match reg {
-                0x30..=0x3F => self.wave_ram[usize::from(reg & 0x0F)] = value,
-                _ => self.write_channel_register(usize::from(reg - 0x10), value, div_apu_bit_set),
-            }
-            return;
+        } else {
+            self.catch_up_to(self.apu_cycles_elapsed(), synthesize);
         }
-        self.catch_up_to(self.apu_cycles_elapsed(), synthesize);
         match reg {
             0x30..=0x3F => {
                 match self.wave_ram_access_index() {
@@ -134,7 +132,9 @@ impl ApuState {
             0x20 => self.noise.length = 64 - u16::from(value & 0x3F),
             _ => {}
         }
-        self.update_level(synthesize);
+        if !quiet {
+            self.update_level(synthesize);
+        }
     }
 
     /// Whether a write commutes with the channels' catch-up (see `write_register_at`):
