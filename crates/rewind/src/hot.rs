@@ -209,7 +209,13 @@ impl ChangeCounts {
     /// Byte `i` differs in this delta (as coded: after the counter transform).
     #[inline]
     pub fn note(&mut self, i: usize) {
-        self.counts[i] = self.counts[i].saturating_add(1);
+        self.add(i, 1);
+    }
+
+    /// Adds `changes` to byte `i`'s count.
+    #[inline]
+    fn add(&mut self, i: usize, changes: u16) {
+        self.counts[i] = self.counts[i].saturating_add(changes);
         self.pages |= 1 << (i / COUNTED_PAGE).min(63);
     }
 
@@ -225,12 +231,11 @@ impl ChangeCounts {
     /// Adds the hot bytes' counts (`note_hot`, for the group's hot set `hot`) to the
     /// positions' counts, as if each change had been noted there: call it before `choose`.
     pub fn fold_hot(&mut self, hot: &HotSet) {
-        for (hits, &p) in self.hot_hits.iter_mut().zip(&hot.positions) {
-            let hits = std::mem::take(hits);
+        let len = self.hot_hits.len();
+        for (n, &p) in hot.positions.iter().enumerate().take(len) {
+            let hits = std::mem::take(&mut self.hot_hits[n]);
             if hits != 0 {
-                let i = p as usize;
-                self.counts[i] = self.counts[i].saturating_add(hits);
-                self.pages |= 1 << (i / COUNTED_PAGE).min(63);
+                self.add(p as usize, hits);
             }
         }
     }
