@@ -481,16 +481,14 @@ impl<M: PollHooks> Bus for DryBus<'_, M> {
         }
         // Work RAM and HRAM: only the CPU writes them, and the dry run does not; nor the
         // registers that only it writes.
-        match self.machine.code_byte(addr) {
-            Some(byte) => byte,
-            None => match self.machine.steady_register(addr) {
-                Some(byte) => byte,
-                None => {
-                    self.fail();
-                    0xFF
-                }
-            },
-        }
+        let byte = match self.machine.code_byte(addr) {
+            Some(byte) => Some(byte),
+            None => self.machine.steady_register(addr),
+        };
+        byte.unwrap_or_else(|| {
+            self.fail();
+            0xFF
+        })
     }
     fn write(&mut self, _addr: u16, _value: u8) {
         self.m_cycles += 1;

@@ -262,8 +262,8 @@ const fn flags(z: bool, n: bool, h: bool, c: bool) -> u8 {
     ((z as u8) << 7) | ((n as u8) << 6) | ((h as u8) << 5) | ((c as u8) << 4)
 }
 
-/// Z and H of `inc` (N clear; C is the caller's) by the result: one load where the two
-/// tests take five instructions more.
+/// Z and H of `inc` (N clear; C is the caller's) by the result: one load in place of the
+/// two tests.
 static INC_FLAGS: [u8; 256] = inc_dec_flags(false);
 /// Z, N and H of `dec` by the result.
 static DEC_FLAGS: [u8; 256] = inc_dec_flags(true);
@@ -283,8 +283,8 @@ const fn inc_dec_flags(dec: bool) -> [u8; 256] {
 /// Z, N and C of an 8-bit addition (N clear) or subtraction (N set) by its 9-bit result:
 /// the sum `a + value + carry`, or the difference `a - value - carry` modulo 512, whose
 /// bit 8 is the borrow. H, the carry into bit 4, is bit 4 of `a ^ value ^ result` (as
-/// bit 8 is the carry out) for either. Tables and that xor where the tests on the
-/// nibbles and the comparisons took about five instructions more.
+/// bit 8 is the carry out) for either: a load and that xor in place of the tests on the
+/// nibbles and the comparisons.
 static ADD_FLAGS: [u8; 512] = add_sub_flags(false);
 static SUB_FLAGS: [u8; 512] = add_sub_flags(true);
 
