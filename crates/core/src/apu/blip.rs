@@ -34,6 +34,7 @@ use super::AudioOut;
 use super::kernel::{ONE_BITS, PHASES, STEP, TAPS};
 use crate::state_fields::StateFields;
 use bytemuck::{Pod, Zeroable};
+use std::mem::MaybeUninit;
 
 /// Sample-clock ticks per T-cycle.
 const TICKS_PER_T_CYCLE: u32 = 375;
@@ -272,7 +273,8 @@ impl SynthState {
     pub(super) fn steps(&mut self) -> Steps<'_> {
         Steps {
             synth: self,
-            held: [HeldStep::default(); HELD_STEPS],
+            // Not zeroed: a catch-up often holds a few steps or none.
+            held: [MaybeUninit::uninit(); HELD_STEPS],
             count: 0,
             wide: false,
         }
@@ -647,9 +649,11 @@ fn highpass_sample(passed: i64) -> i16 {
 }
 
 /// Centre steps a [`Steps`] holds back before they join the queue or are spread.
-const HELD_STEPS: usize = 4 * STEP_QUEUE;
-// A train (up to 32 changes) fits after the newest `STEP_QUEUE` (`spread_all_but_newest`).
-const _: () = assert!(HELD_STEPS.is_power_of_two() && HELD_STEPS >= STEP_QUEUE + 32);
+const HELD_STEPS: usize = 8 * STEP_QUEUE;
+/// The most changes [`Steps::alternating_centre_changes`] takes at once (bits of its mask).
+pub(super) const TRAIN_CHANGES: usize = 64;
+// A train fits after the newest `STEP_QUEUE` (`spread_all_but_newest`).
+const _: () = assert!(HELD_STEPS.is_power_of_two() && HELD_STEPS >= STEP_QUEUE + TRAIN_CHANGES);
 
 /// The synthesizer while the channels run: it takes the present's moves and level changes
 /// like [`SynthState`], but holds centre steps back, outside the state, and queues them
@@ -660,7 +664,8 @@ const _: () = assert!(HELD_STEPS.is_power_of_two() && HELD_STEPS >= STEP_QUEUE +
 /// order of spreading does not matter).
 pub(super) struct Steps<'a> {
     synth: &'a mut SynthState,
-    held: [HeldStep; HELD_STEPS],
+    /// The held steps, oldest first: those below `count` have been written.
+    held: [MaybeUninit<HeldStep>; HELD_STEPS],
     count: usize,
     /// Whether a step held since this began has a delta outside ±`i16::MAX` (rare: one
     /// channel's change is at most ±9,600); until then, spreading skips `add_scaled`'s
@@ -705,10 +710,10 @@ impl Steps<'_> {
             if self.count == HELD_STEPS {
                 self.spread_all_but_newest();
             }
-            self.held[self.count] = HeldStep {
+            self.held[self.count] = MaybeUninit::new(HeldStep {
                 offset_ticks: self.synth.offset_ticks,
                 delta: delta[0],
-            };
+            });
             self.count += 1;
             self.wide |= !fits_i16_both_ways(delta[0]);
             return;
@@ -728,7 +733,7 @@ impl Steps<'_> {
         &mut self,
         first: u32,
         spacing: u32,
-        mask: u32,
+        mask: u64,
         delta: i32,
         end: u32,
     ) {
@@ -742,10 +747,10 @@ impl Steps<'_> {
             self.alternating_changes_one_by_one(first, spacing, mask, delta, end);
             return;
         }
-        if self.count > HELD_STEPS - 32 {
-            // A train may not fit (32 changes at most; counting them costs more than this):
+        if self.count > HELD_STEPS - TRAIN_CHANGES {
+            // A train may not fit (`TRAIN_CHANGES` at most; counting them costs more than this):
             // more than `STEP_QUEUE` are held, and spreading the older ones now or later
-            // ends the same. After this, `STEP_QUEUE` + 32 fit.
+            // ends the same. After this, `STEP_QUEUE` + `TRAIN_CHANGES` fit.
             self.spread_all_but_newest();
         }
         // Below the lag limit, so none of this overflows.
@@ -757,20 +762,20 @@ impl Steps<'_> {
         while mask != 0 {
             let offset_ticks = base + mask.trailing_zeros() * stride;
             mask &= mask - 1;
-            self.held[count & (HELD_STEPS - 1)] = HeldStep {
+            self.held[count & (HELD_STEPS - 1)] = MaybeUninit::new(HeldStep {
                 offset_ticks,
                 delta,
-            };
+            });
             count += 1;
             if mask == 0 {
                 break;
             }
             let offset_ticks = base + mask.trailing_zeros() * stride;
             mask &= mask - 1;
-            self.held[count & (HELD_STEPS - 1)] = HeldStep {
+            self.held[count & (HELD_STEPS - 1)] = MaybeUninit::new(HeldStep {
                 offset_ticks,
                 delta: negated,
-            };
+            });
             count += 1;
         }
         let odd = (count - self.count) % 2 == 1;
@@ -790,7 +795,7 @@ impl Steps<'_> {
         &mut self,
         first: u32,
         spacing: u32,
-        mut mask: u32,
+        mut mask: u64,
         mut delta: i32,
         end: u32,
     ) {
@@ -815,16 +820,18 @@ impl Steps<'_> {
         debug_assert!(count >= STEP_QUEUE);
         let oldest = count - STEP_QUEUE;
         self.synth.spread_queue();
+        // SAFETY: the held steps below `count` have been written.
+        let steps = unsafe { assume_written(&self.held[..oldest]) };
         if self.wide {
-            self.synth.spread_held_steps::<true>(&self.held[..oldest]);
+            self.synth.spread_held_steps::<true>(steps);
         } else if has_avx2() {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: the CPU has AVX2, the only feature the function enables.
             unsafe {
-                self.synth.spread_held_steps_avx2(&self.held[..oldest]);
+                self.synth.spread_held_steps_avx2(steps);
             }
         } else {
-            self.synth.spread_held_steps::<false>(&self.held[..oldest]);
+            self.synth.spread_held_steps::<false>(steps);
         }
         self.held.copy_within(oldest..count, 0);
         self.count = STEP_QUEUE;
@@ -836,14 +843,17 @@ impl Steps<'_> {
         if self.count >= STEP_QUEUE {
             self.spread_all_but_newest();
         }
-        let count = std::mem::take(&mut self.count).min(STEP_QUEUE);
+        let count = self.count.min(STEP_QUEUE);
         if count == 0 {
             return;
         }
         let mut words = [0; STEP_QUEUE];
-        for (word, step) in words.iter_mut().zip(&self.held[..count]) {
+        // SAFETY: the held steps below `self.count` (at least `count`) have been written.
+        let steps = unsafe { assume_written(&self.held[..count]) };
+        for (word, step) in words.iter_mut().zip(steps) {
             *word = pack_centre_step(step.offset_ticks, step.delta);
         }
+        self.count = 0;
         self.synth.queue_centre_steps(&words[..count]);
     }
 }
@@ -852,6 +862,17 @@ impl Drop for Steps<'_> {
     fn drop(&mut self) {
         self.commit();
     }
+}
+
+/// `held` as the steps it holds.
+///
+/// # Safety
+/// Every entry of `held` must have been written.
+#[inline]
+unsafe fn assume_written(held: &[MaybeUninit<HeldStep>]) -> &[HeldStep] {
+    // SAFETY: `MaybeUninit<T>` has `T`'s layout, and the caller vouches that each entry
+    // holds a value.
+    unsafe { &*(std::ptr::from_ref(held) as *const [HeldStep]) }
 }
 
 /// A centre step of `delta` at `offset_ticks` after the start of the head sample, packed for

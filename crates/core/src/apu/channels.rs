@@ -391,16 +391,27 @@ pub(super) fn run_noise_until(
         if nr43 & 0x08 == 0 {
             // 15-bit mode: the outputs after the next n <= 14 shifts are bits 1..=n of the
             // register now (inverted), and the 14 after those bits 1..=14 of the register
-            // 14 shifts on: only the changes between them need visiting.
+            // 14 shifts on, and so on: only the changes between them need visiting, up to
+            // `TRAIN_SHIFTS` at once.
             let span = until - 1 - elapsed - timer;
-            let shifts = if span >= 27 * period {
-                28
+            let shifts = if span >= (TRAIN_SHIFTS - 1) * period {
+                TRAIN_SHIFTS
             } else {
                 1 + span / period
             };
-            let later = shift_lfsr_15_bit(noise.lfsr, 14);
-            // Bit k: the register's bit 0 after k shifts, k = 0..=28.
-            let bits = u32::from(noise.lfsr) & 0x7FFF | (u32::from(later) & 0x7FFE) << 14;
+            // The register 14, 28 and 42 shifts on (the later ones only if needed).
+            let after_14 = shift_lfsr_15_bit(noise.lfsr, 14);
+            let (after_28, after_42) = if shifts > 28 {
+                let after_28 = shift_lfsr_15_bit(after_14, 14);
+                (after_28, shift_lfsr_15_bit(after_28, 14))
+            } else {
+                (0, 0)
+            };
+            // Bit k: the register's bit 0 after k shifts, k = 0..=56.
+            let bits = u64::from(noise.lfsr) & 0x7FFF
+                | (u64::from(after_14) & 0x7FFE) << 14
+                | (u64::from(after_28) & 0x7FFE) << 28
+                | (u64::from(after_42) & 0x7FFE) << 42;
             let mut changes = (bits ^ (bits >> 1)) & ((1 << shifts) - 1);
             // The register's output before the first shift is bit 0; `output` already
             // holds it.
@@ -416,7 +427,7 @@ pub(super) fn run_noise_until(
                 let delta = weight[0] * 2 * (i32::from(next) - i32::from(output));
                 let last = timer + (shifts - 1) * period;
                 synth.alternating_centre_changes(timer, period, changes, delta, last);
-                let final_index = 31 - changes.leading_zeros();
+                let final_index = 63 - changes.leading_zeros();
                 let final_output = if bits >> (final_index + 1) & 1 == 0 {
                     volume
                 } else {
@@ -449,10 +460,11 @@ pub(super) fn run_noise_until(
             let last = elapsed + timer + (shifts - 1) * period;
             synth.advance(last - position);
             elapsed = last;
-            noise.lfsr = if shifts <= 14 {
-                shift_lfsr_15_bit(noise.lfsr, shifts)
-            } else {
-                shift_lfsr_15_bit(later, shifts - 14)
+            noise.lfsr = match shifts {
+                ..=14 => shift_lfsr_15_bit(noise.lfsr, shifts),
+                15..=28 => shift_lfsr_15_bit(after_14, shifts - 14),
+                29..=42 => shift_lfsr_15_bit(after_28, shifts - 28),
+                _ => shift_lfsr_15_bit(after_42, shifts - 42),
             };
         } else {
             elapsed += timer;
@@ -471,6 +483,11 @@ pub(super) fn run_noise_until(
     }
     (elapsed, output, now)
 }
+
+/// The most 15-bit LFSR shifts [`run_noise_until`] takes in one train (four times 14, the
+/// most one register value gives in closed form, as one 64-bit mask of changes).
+const TRAIN_SHIFTS: u32 = 56;
+const _: () = assert!(TRAIN_SHIFTS as usize <= blip::TRAIN_CHANGES);
 
 /// The wave channel `t_cycles` on (sample reads every `period`), without looking at its
 /// output.

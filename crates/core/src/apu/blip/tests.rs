@@ -80,10 +80,10 @@ fn held_steps_leave_the_state_of_changes_reported_one_by_one() {
             match (r >> 8) % 8 {
                 0 => {
                     // A train of alternating centre changes.
-                    let mask = (r >> 16) as u32 & 0x0FFF_FFFF;
+                    let mask = r.rotate_left(13) & 0x00FF_FFFF_FFFF_FFFF;
                     let spacing = 1 + (r >> 48) as u32 % 8;
                     let delta = ((r >> 52) as i32 % 4000) * if r & 1 == 0 { 1 } else { 40 };
-                    let end = t_cycles + 28 * spacing;
+                    let end = t_cycles + 56 * spacing;
                     steps.alternating_centre_changes(t_cycles, spacing, mask, delta, end);
                     let (mut mask, mut delta, mut now) = (mask, delta, 0);
                     while mask != 0 {
@@ -185,12 +185,25 @@ fn avx2_held_spreads_add_what_the_narrow_ones_add() {
         for slot in start.centre_ring.iter_mut() {
             *slot = next() as i32;
         }
+        // Scattered steps, or (every other round) a train a fraction of a sample apart, as
+        // the noise channel makes: pairs in one window, and windows at the ring's end.
+        let mut offset_ticks = (next() as u32) % LAG_LIMIT_TICKS;
         let steps: Vec<HeldStep> = (0..48)
             .map(|_| {
                 let r = next();
+                offset_ticks = if round % 2 == 0 {
+                    (r as u32) % LAG_LIMIT_TICKS
+                } else {
+                    (offset_ticks + (r as u32) % 20_000) % LAG_LIMIT_TICKS
+                };
+                let delta = match (r >> 24) % 8 {
+                    0 => i32::from(i16::MAX),
+                    1 => -i32::from(i16::MAX),
+                    _ => ((r >> 32) as i32) % i32::from(i16::MAX),
+                };
                 HeldStep {
-                    offset_ticks: (r as u32) % LAG_LIMIT_TICKS,
-                    delta: ((r >> 32) as i32) % i32::from(i16::MAX),
+                    offset_ticks,
+                    delta,
                 }
             })
             .collect();
