@@ -274,7 +274,7 @@ impl SynthState {
         Steps {
             synth: self,
             // Not zeroed: a catch-up often holds a few steps or none.
-            held: [MaybeUninit::uninit(); HELD_STEPS],
+            held: [const { MaybeUninit::uninit() }; HELD_STEPS],
             count: 0,
             wide: false,
         }

@@ -1,6 +1,7 @@
 //! The channels in time: event-exact simulation of a catch-up, with closed forms for
 //! channels nobody hears, and the mixer.
 
+use super::lfsr_jump::lfsr_15_bit_after;
 use super::*;
 
 impl ApuState {
@@ -668,14 +669,9 @@ pub(super) fn skip_noise(noise: &mut ToneState, t_cycles: u32, period: u32, nr43
         return;
     }
     let after_first = t_cycles - timer;
-    let mut shifts = 1 + after_first / period;
+    let shifts = 1 + after_first / period;
     if nr43 & 0x08 == 0 {
-        // 15-bit mode: up to 14 shifts at once.
-        while shifts > 0 {
-            let chunk = shifts.min(14);
-            noise.lfsr = shift_lfsr_15_bit(noise.lfsr, chunk);
-            shifts -= chunk;
-        }
+        noise.lfsr = lfsr_15_bit_after(noise.lfsr, shifts);
     } else {
         for _ in 0..shifts {
             shift_lfsr(noise, nr43);

@@ -46,6 +46,7 @@ mod audio_out;
 mod blip;
 mod channels;
 mod kernel;
+mod lfsr_jump;
 mod noise_clock;
 mod registers;
 mod sequencer;
