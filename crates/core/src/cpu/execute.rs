@@ -191,7 +191,7 @@ impl R16 {
             R16::Bc => cpu.bc,
             R16::De => cpu.de,
             R16::Hl => cpu.hl,
-            R16::Sp => cpu.sp,
+            R16::Sp => cpu.sp(),
             R16::Af => cpu.af(),
         }
     }
@@ -201,7 +201,7 @@ impl R16 {
             R16::Bc => cpu.bc = value,
             R16::De => cpu.de = value,
             R16::Hl => cpu.hl = value,
-            R16::Sp => cpu.sp = value,
+            R16::Sp => cpu.set_sp(value),
             R16::Af => cpu.set_af(value),
         }
     }
@@ -341,7 +341,7 @@ fn ld16_imm(cpu: &mut Registers, bus: &mut impl Bus, dst: R16) {
 #[inline(always)]
 fn ld_abs_sp(cpu: &mut Registers, bus: &mut impl Bus) {
     let address = fetch_imm16(cpu, bus);
-    let [low, high] = cpu.sp.to_le_bytes();
+    let [low, high] = cpu.sp().to_le_bytes();
     bus.write(address, low);
     bus.write(address.wrapping_add(1), high);
 }
@@ -350,7 +350,7 @@ fn ld_abs_sp(cpu: &mut Registers, bus: &mut impl Bus) {
 #[inline(always)]
 fn ld_sp_hl(cpu: &mut Registers, bus: &mut impl Bus) {
     bus.idle();
-    cpu.sp = cpu.hl;
+    cpu.set_sp(cpu.hl);
 }
 
 /// SP plus a signed immediate, with the flags of an unsigned 8-bit add on SP's low byte
@@ -358,7 +358,7 @@ fn ld_sp_hl(cpu: &mut Registers, bus: &mut impl Bus) {
 #[inline(always)]
 fn sp_plus_offset(cpu: &mut Registers, bus: &mut impl Bus) -> u16 {
     let offset = fetch_imm8(cpu, bus);
-    let sp = cpu.sp;
+    let sp = cpu.sp();
     let low = sp as u8;
     let half = (low & 0x0F) + (offset & 0x0F) > 0x0F;
     let full = u16::from(low) + u16::from(offset) > 0xFF;
@@ -372,7 +372,7 @@ fn add_sp(cpu: &mut Registers, bus: &mut impl Bus) {
     let result = sp_plus_offset(cpu, bus);
     bus.idle();
     bus.idle();
-    cpu.sp = result;
+    cpu.set_sp(result);
 }
 
 /// `ld hl, sp+e8`: three M-cycles.
@@ -388,20 +388,20 @@ fn ld_hl_sp_offset(cpu: &mut Registers, bus: &mut impl Bus) {
 #[inline(always)]
 fn push16(cpu: &mut Registers, bus: &mut impl Bus, value: u16) {
     let [high, low] = value.to_be_bytes();
-    bus.idle_with_address(cpu.sp);
-    cpu.sp = cpu.sp.wrapping_sub(1);
-    bus.write(cpu.sp, high);
-    cpu.sp = cpu.sp.wrapping_sub(1);
-    bus.write(cpu.sp, low);
+    bus.idle_with_address(cpu.sp());
+    cpu.set_sp(cpu.sp().wrapping_sub(1));
+    bus.write(cpu.sp(), high);
+    cpu.set_sp(cpu.sp().wrapping_sub(1));
+    bus.write(cpu.sp(), low);
 }
 
 /// Pops a word: low byte, then high byte.
 #[inline(always)]
 fn pop16(cpu: &mut Registers, bus: &mut impl Bus) -> u16 {
-    let low = bus.read(cpu.sp);
-    cpu.sp = cpu.sp.wrapping_add(1);
-    let high = bus.read(cpu.sp);
-    cpu.sp = cpu.sp.wrapping_add(1);
+    let low = bus.read(cpu.sp());
+    cpu.set_sp(cpu.sp().wrapping_add(1));
+    let high = bus.read(cpu.sp());
+    cpu.set_sp(cpu.sp().wrapping_add(1));
     u16::from_le_bytes([low, high])
 }
 

@@ -326,8 +326,8 @@ fn dispatch_interrupt_in_memory(cpu: &mut Registers, bus: &mut impl Bus) {
     }
     bus.idle();
     let [pc_high, pc_low] = cpu.pc.to_be_bytes();
-    cpu.sp = cpu.sp.wrapping_sub(1);
-    bus.write(cpu.sp, pc_high);
+    cpu.set_sp(cpu.sp().wrapping_sub(1));
+    bus.write(cpu.sp(), pc_high);
     let pending = bus.pending_interrupts() & 0x1F;
     cpu.pc = if pending == 0 {
         0x0000
@@ -336,7 +336,7 @@ fn dispatch_interrupt_in_memory(cpu: &mut Registers, bus: &mut impl Bus) {
         bus.acknowledge_interrupt(bit);
         0x0040 + 8 * u16::from(bit)
     };
-    cpu.sp = cpu.sp.wrapping_sub(1);
-    bus.write(cpu.sp, pc_low);
+    cpu.set_sp(cpu.sp().wrapping_sub(1));
+    bus.write(cpu.sp(), pc_low);
     bus.idle();
 }

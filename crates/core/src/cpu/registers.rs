@@ -11,7 +11,8 @@ use super::{CpuMode, CpuState};
 #[derive(Clone, Copy)]
 pub(crate) struct Registers {
     pub(crate) pc: u16,
-    pub(crate) sp: u16,
+    /// Read and written only through `sp` and `set_sp`, which keep it in memory.
+    sp: u16,
     pub(crate) a: u8,
     /// [`CpuState::f`].
     pub(crate) f: u8,
@@ -73,6 +74,20 @@ impl From<Registers> for CpuState {
 }
 
 impl Registers {
+    /// SP. Kept in memory (a volatile access is never promoted to a host register): the
+    /// run loop (`Core::run`) has more values live across its plain steps than the host
+    /// has callee-saved registers, and SP, which few instructions use, left to the
+    /// register allocator was copied between two host registers around every instruction.
+    #[inline(always)]
+    pub(crate) fn sp(&self) -> u16 {
+        // SAFETY: a reference to the field is valid and aligned for the read.
+        unsafe { std::ptr::read_volatile(&self.sp) }
+    }
+    #[inline(always)]
+    pub(crate) fn set_sp(&mut self, value: u16) {
+        // SAFETY: a reference to the field is valid and aligned for the write.
+        unsafe { std::ptr::write_volatile(&mut self.sp, value) }
+    }
     /// [`CpuState::mode`].
     #[inline(always)]
     pub(crate) fn mode(&self) -> CpuMode {
