@@ -305,7 +305,8 @@ trait LoopShape {
     /// Runs one iteration on `registers`, which stand right after the `ldh`'s read, up to
     /// and including the next one (whose value the caller puts in A): its M-cycles, or
     /// None if it leaves the loop.
-    fn run(&mut self, machine: &mut impl PollHooks, registers: &mut CpuState) -> Option<u64>;
+    /// Only A and F change (the loop's ops write only them).
+    fn run(&mut self, machine: &mut impl PollHooks, registers: &mut cpu::Registers) -> Option<u64>;
     /// Whether any decoded path leads back to the `ldh` (an iteration that leaves the loop
     /// from there does so whatever the PPU shows).
     fn loops_back(&self) -> bool;
@@ -359,8 +360,12 @@ impl SimpleLoop {
 
 impl LoopShape for SimpleLoop {
     #[inline(always)]
-    fn run(&mut self, _machine: &mut impl PollHooks, registers: &mut CpuState) -> Option<u64> {
-        cpu::apply_register_op(registers, self.opcode, self.operand);
+    fn run(
+        &mut self,
+        _machine: &mut impl PollHooks,
+        registers: &mut cpu::Registers,
+    ) -> Option<u64> {
+        cpu::apply_register_op_to(registers, self.opcode, self.operand);
         (registers.f & self.mask == self.want).then_some(self.iteration)
     }
 
@@ -512,21 +517,21 @@ impl DecodedLoop {
 
 impl LoopShape for DecodedLoop {
     #[inline]
-    fn run(&mut self, machine: &mut impl PollHooks, registers: &mut CpuState) -> Option<u64> {
+    fn run(&mut self, machine: &mut impl PollHooks, registers: &mut cpu::Registers) -> Option<u64> {
         // The `ldh` back at the start, its read in its last M-cycle.
         let mut cycles = 3;
         let mut at = 0;
         for _ in 0..MAX_ITERATION_INSTRUCTIONS {
-            let step = self.steps[at];
+            let step = &self.steps[at];
             if let Some((opcode, operand)) = step.op {
-                cpu::apply_register_op(registers, opcode, operand);
+                cpu::apply_register_op_to(registers, opcode, operand);
             }
             let way = usize::from(registers.f & step.mask == step.want);
             cycles += u64::from(step.cycles[way]);
-            let next = match step.next[way] {
-                UNRESOLVED => self.resolve(machine, at, way),
-                next => next,
-            };
+            let mut next = step.next[way];
+            if next == UNRESOLVED {
+                next = self.resolve(machine, at, way);
+            }
             match next {
                 BACK => return Some(cycles),
                 OUT => return None,
@@ -558,8 +563,9 @@ fn skip_decoded(
     room: u64,
 ) -> Option<Skip> {
     // The registers after the last read reached (`m`), and after the iteration from
-    // them up to the next read (`iteration` M-cycles), before that read.
-    let mut registers = *cpu;
+    // them up to the next read (`iteration` M-cycles), before that read. Only A and F
+    // differ from the CPU's.
+    let mut registers = cpu::Registers::from(*cpu);
     let mut after = registers;
     let Some(mut iteration) = shape.run(machine, &mut after) else {
         // Wrong whatever the PPU shows.
@@ -576,7 +582,7 @@ fn skip_decoded(
             break;
         };
         after.a = value;
-        if bytes_of(&after) == bytes_of(&registers) {
+        if (after.a, after.f) == (registers.a, registers.f) {
             // So does every further iteration whose read returns `value` (up to
             // `last`) and ends within the room.
             m = next + (last.min(room) - next) / iteration * iteration;
@@ -592,7 +598,7 @@ fn skip_decoded(
     if m == 0 {
         return Some(Skip::None);
     }
-    *cpu = registers;
+    *cpu = registers.into();
     machine.skip_poll_to(now + m);
     Some(Skip::Reached(now + m))
 }
