@@ -9,14 +9,16 @@
 //! iterations are a function of the registers and those values. The run loop runs them
 //! dry, on a copy of the registers with the CPU's own `step` over a bus that answers from
 //! the forecast and from memory nothing else writes, for as long as each iteration comes
-//! back (`skip_register_loop`); an iteration that leaves the registers as it found them
-//! repeats exactly while its reads keep their value, so such repeats pass at once. Then
-//! the registers take the dry run's values and the clock moves on by its M-cycles, never
-//! past the quiet window's end (so no interrupt request, frame or clock edge is passed)
-//! or the run's limit. A memory polling loop reads the same value through the window,
-//! so its iterations are whole repeats (`PollLoops::at_loop_jump`). `State` is then byte
-//! for byte what executing them leaves (the determinism and render-oracle tests compare
-//! runs with deferral on and off).
+//! back (`skip_register_loop`); a loop whose code after the read only computes on A and F
+//! and branches on F (a compare, or a chain of them) is evaluated from its decoded code
+//! instead (`SimpleLoop`, `DecodedLoop`). An iteration that leaves the registers as it
+//! found them repeats exactly while its reads keep their value, so such repeats pass at
+//! once. Then the registers take the dry run's values and the clock moves on by its
+//! M-cycles, never past the quiet window's end (so no interrupt request, frame or clock
+//! edge is passed) or the run's limit. A memory polling loop reads the same value
+//! through the window, so its iterations are whole repeats (`PollLoops::at_loop_jump`).
+//! `State` is then byte for byte what executing them leaves (the determinism and
+//! render-oracle tests compare runs with deferral on and off).
 
 use crate::bus::Bus;
 use crate::cpu::{self, CpuState, FLAG_C, FLAG_Z};
@@ -304,8 +306,7 @@ fn skip_register_loop(
 trait LoopShape {
     /// Runs one iteration on `registers`, which stand right after the `ldh`'s read, up to
     /// and including the next one (whose value the caller puts in A): its M-cycles, or
-    /// None if it leaves the loop.
-    /// Only A and F change (the loop's ops write only them).
+    /// None if it leaves the loop. Only A and F change (the loop's ops write only them).
     fn run(&mut self, machine: &mut impl PollHooks, registers: &mut cpu::Registers) -> Option<u64>;
     /// Whether any decoded path leads back to the `ldh` (an iteration that leaves the loop
     /// from there does so whatever the PPU shows).
