@@ -1,7 +1,8 @@
 ; Loops polling LY and STAT whose skips (`crates/core/src/poll_loop.rs`) run across
 ; changes of the value read: waiting for LY >= 145, for LY == 10 (with a NOP: 9 M-cycles an
-; iteration), for LY == C or B (two compares, two ways out), for mode 0 (STAT), for
-; LY % 8 == 0 (`and 7`, which changes A). A delay that grows with a frame counter moves the
+; iteration), for LY == C, 143 or B (a compare chain: three ways out, by `jp` and `jr`),
+; for mode 0 or 1 (a chain on STAT: `and 3; jr z`, then `cp 1; jr nz`), for mode 0
+; (STAT), for LY % 8 == 0 (`and 7`, which changes A). A delay that grows with a frame counter moves the
 ; loops' phase against the lines from frame to frame; the VBlank and an LY=LYC STAT
 ; interrupt (line 50) cut the quiet windows; the values the loops leave go to HRAM.
 ; No pass criterion: the fast-path oracle (`crates/core/tests/fast_paths.rs`) compares runs.
@@ -57,11 +58,19 @@ Frame:
     jr nz, .not_c
     jp .found
 .not_c:
+    cp 143
+    jp z, .found
     cp b
     jr nz, .either
 .found:
     inc a
     ldh [hFound], a
+.mode0_or_1:
+    ldh a, [rSTAT]
+    and 3
+    jr z, .mode0
+    cp 1
+    jr nz, .mode0_or_1
 .mode0:
     ldh a, [rSTAT]
     and 3

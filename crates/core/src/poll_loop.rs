@@ -9,14 +9,16 @@
 //! iterations are a function of the registers and those values. The run loop runs them
 //! dry, on a copy of the registers with the CPU's own `step` over a bus that answers from
 //! the forecast and from memory nothing else writes, for as long as each iteration comes
-//! back (`skip_register_loop`); an iteration that leaves the registers as it found them
-//! repeats exactly while its reads keep their value, so such repeats pass at once. Then
-//! the registers take the dry run's values and the clock moves on by its M-cycles, never
-//! past the quiet window's end (so no interrupt request, frame or clock edge is passed)
-//! or the run's limit. A memory polling loop reads the same value through the window,
-//! so its iterations are whole repeats (`PollLoops::at_loop_jump`). `State` is then byte
-//! for byte what executing them leaves (the determinism and render-oracle tests compare
-//! runs with deferral on and off).
+//! back (`skip_register_loop`); a loop whose code after the read only computes on A and F
+//! and branches on F (a compare, or a chain of them) is evaluated from its decoded code
+//! instead (`SimpleLoop`, `DecodedLoop`). An iteration that leaves the registers as it
+//! found them repeats exactly while its reads keep their value, so such repeats pass at
+//! once. Then the registers take the dry run's values and the clock moves on by its
+//! M-cycles, never past the quiet window's end (so no interrupt request, frame or clock
+//! edge is passed) or the run's limit. A memory polling loop reads the same value
+//! through the window, so its iterations are whole repeats (`PollLoops::at_loop_jump`).
+//! `State` is then byte for byte what executing them leaves (the determinism and
+//! render-oracle tests compare runs with deferral on and off).
 
 use crate::bus::Bus;
 use crate::cpu::{self, CpuState, FLAG_C, FLAG_Z};
@@ -215,14 +217,14 @@ const MAX_ITERATION_INSTRUCTIONS: u32 = 16;
 /// The most iterations one skip runs on the dry bus (each distinct state and value once,
 /// repeats are passed in bulk): a bound on a skip's cost.
 const MAX_DRY_ITERATIONS: u32 = 48;
-/// The most passes of one `SimpleLoop::skip` (each a few instructions, for a new value or
+/// The most passes of one `DecodedLoop::skip` (each a few instructions, for a new value or
 /// the repeats of one): enough for a wait on LY through a whole frame (two a line).
-const MAX_SIMPLE_ITERATIONS: u32 = 320;
+const MAX_DECODED_ITERATIONS: u32 = 320;
 /// Entries of `PollLoops::dead_ends`.
 const DEAD_ENDS: usize = 8;
 
 /// Skips the iterations of the loop the CPU stands in, right after an instruction that
-/// read `reg` (LY or STAT), as far as each comes back to this point. A `SimpleLoop` is
+/// read `reg` (LY or STAT), as far as each comes back to this point. A `DecodedLoop` is
 /// evaluated from its decoded code; any other runs each iteration on a copy of the
 /// registers with the CPU's own `step`, over a bus that lets through only code and data
 /// fetches that cannot change within the quiet window (ROM, work RAM, HRAM, LYC) and
@@ -245,8 +247,14 @@ fn skip_register_loop(
     if room < iteration {
         return Skip::None;
     }
-    if let Some(shape) = SimpleLoop::decode(cpu, machine, reg) {
-        return shape.skip(cpu, machine, reg, now, room);
+    if let Some(mut shape) = SimpleLoop::decode(cpu, machine, reg) {
+        if let Some(skip) = skip_decoded(&mut shape, cpu, machine, reg, now, room) {
+            return skip;
+        }
+    } else if let Some(mut shape) = DecodedLoop::decode(cpu, machine, reg)
+        && let Some(skip) = skip_decoded(&mut shape, cpu, machine, reg, now, room)
+    {
+        return skip;
     }
     let mut bus = DryBus {
         machine,
@@ -292,9 +300,22 @@ fn skip_register_loop(
     Skip::Reached(now + reached)
 }
 
+/// A polling loop whose iterations are evaluated from its decoded code (`skip_decoded`),
+/// much faster than by running them dry, and to the same registers. Its code after the
+/// `ldh a,[reg]` changes only A and F and branches on F.
+trait LoopShape {
+    /// Runs one iteration on `registers`, which stand right after the `ldh`'s read, up to
+    /// and including the next one (whose value the caller puts in A): its M-cycles, or
+    /// None if it leaves the loop. Only A and F change (the loop's ops write only them).
+    fn run(&mut self, machine: &mut impl PollHooks, registers: &mut cpu::Registers) -> Option<u64>;
+    /// Whether any decoded path leads back to the `ldh` (an iteration that leaves the loop
+    /// from there does so whatever the PPU shows).
+    fn loops_back(&self) -> bool;
+}
+
 /// The commonest polling loop, `start: ldh a,[reg]; <op>; jr cc,start`, where `<op>`
-/// changes only A and F (`cpu::apply_register_op`): its iterations are evaluated from
-/// the decoded code, much faster than by running them dry, and to the same registers.
+/// changes only A and F (`cpu::apply_register_op`): a `DecodedLoop` of two steps, in a
+/// form that evaluates an iteration in a few instructions.
 struct SimpleLoop {
     opcode: u8,
     operand: u8,
@@ -336,64 +357,251 @@ impl SimpleLoop {
             want,
         })
     }
+}
 
-    /// `<op>` on `registers` as the loop's iteration from them runs it: whether the jump
-    /// back is taken.
+impl LoopShape for SimpleLoop {
     #[inline(always)]
-    fn op_stays(&self, registers: &mut CpuState) -> bool {
-        cpu::apply_register_op(registers, self.opcode, self.operand);
-        registers.f & self.mask == self.want
+    fn run(
+        &mut self,
+        _machine: &mut impl PollHooks,
+        registers: &mut cpu::Registers,
+    ) -> Option<u64> {
+        cpu::apply_register_op_to(registers, self.opcode, self.operand);
+        (registers.f & self.mask == self.want).then_some(self.iteration)
     }
 
-    /// `skip_register_loop` for this loop, the CPU right after its read: the iterations
-    /// evaluated from the code, one pass for each new value the forecast gives and one
-    /// that passes in bulk the iterations repeating it (those whose read returns it again
-    /// and whose `<op>` leaves A and F as they were).
-    fn skip(
-        &self,
-        cpu: &mut CpuState,
-        machine: &mut impl PollHooks,
-        reg: u8,
-        now: u64,
-        room: u64,
-    ) -> Skip {
-        // The registers after the last read reached (`m`), and after the `<op>` on them.
-        let mut registers = *cpu;
-        let mut after = registers;
-        if !self.op_stays(&mut after) {
-            // Wrong whatever the PPU shows.
-            return Skip::DeadEnd;
-        }
-        let forecast = machine.poll_forecast(reg);
-        let mut m = 0;
-        for _ in 0..MAX_SIMPLE_ITERATIONS {
-            let next = m + self.iteration;
-            if next > room {
-                break;
-            }
-            let Some((value, last)) = forecast.at(next) else {
-                break;
-            };
-            after.a = value;
-            if bytes_of(&after) == bytes_of(&registers) {
-                // So does every further iteration whose read returns `value` (up to
-                // `last`) and ends within the room.
-                m = next + (last.min(room) - next) / self.iteration * self.iteration;
-                continue;
-            }
-            m = next;
-            registers = after;
-            if !self.op_stays(&mut after) {
-                break;
-            }
-        }
-        if m == 0 {
-            return Skip::None;
-        }
-        *cpu = registers;
-        machine.skip_poll_to(now + m);
-        Skip::Reached(now + m)
+    fn loops_back(&self) -> bool {
+        true
     }
+}
+
+/// A polling loop evaluated from its decoded code: `start: ldh a,[reg]`, then code that
+/// only computes on A and F (`cpu::apply_register_op`: ALU ops with a register or an
+/// immediate, `bit n,a`) and branches on F (`jr`/`jp`, conditional or not), some of whose
+/// paths come back to `start`: the loops of that kind that are not a `SimpleLoop`, such
+/// as a compare chain `ldh a,[rLY]; cp c; jr nz,@+x; ...; cp $8E; jp z,out; cp b; jr
+/// nz,start` (wait for one of several lines). A path that leaves the decoded code is the
+/// loop's way out.
+struct DecodedLoop {
+    /// The `ldh`'s address: a jump there is the way back.
+    start: u16,
+    /// The decoded instructions, as far as an iteration has gone (decoded when first
+    /// reached, so a loop's way out is decoded only when taken): the first is the one
+    /// after the `ldh`.
+    steps: [LoopStep; MAX_LOOP_STEPS],
+    len: u8,
+}
+
+/// One instruction of a `DecodedLoop`: a register op, a jump, or a conditional jump.
+#[derive(Clone, Copy, Default)]
+struct LoopStep {
+    /// Where it is (to find a step again when a jump leads to it).
+    address: u16,
+    /// The register op it applies, if it is one (`cpu::apply_register_op`).
+    op: Option<(u8, u8)>,
+    /// Which way it goes: `taken` (index 1) when `f & mask == want` after the op, else
+    /// index 0. An op or a plain jump always goes the way of index 1.
+    mask: u8,
+    want: u8,
+    /// The M-cycles of each way.
+    cycles: [u8; 2],
+    /// The address each way leads to, and the step there once resolved (`UNRESOLVED`,
+    /// `BACK` to the `ldh`, `OUT` of the decoded code, or a step's index).
+    to: [u16; 2],
+    next: [u8; 2],
+}
+
+/// `LoopStep::next` not yet looked up.
+const UNRESOLVED: u8 = 0xFD;
+/// `LoopStep::next` of a way back to the loop's `ldh`.
+const BACK: u8 = 0xFE;
+/// `LoopStep::next` of a way into code that is not decoded: the loop's way out.
+const OUT: u8 = 0xFF;
+/// The most instructions a `DecodedLoop` decodes (any path past them is a way out).
+const MAX_LOOP_STEPS: usize = 8;
+
+impl LoopStep {
+    /// The instruction at `address` if the loop may hold it.
+    fn decode(machine: &mut impl PollHooks, address: u16) -> Option<LoopStep> {
+        let opcode = machine.code_byte(address)?;
+        let operand = machine.code_byte(address.wrapping_add(1));
+        let mut step = LoopStep {
+            address,
+            next: [UNRESOLVED; 2],
+            ..LoopStep::default()
+        };
+        // (bytes, M-cycles not taken, M-cycles taken, target) of a jump.
+        let (length, cycles, target) = match opcode {
+            0x18 | 0x20 | 0x28 | 0x30 | 0x38 => {
+                let offset = operand? as i8;
+                let target = address
+                    .wrapping_add(2)
+                    .wrapping_add_signed(i16::from(offset));
+                (2, [2, 3], target)
+            }
+            0xC3 | 0xC2 | 0xCA | 0xD2 | 0xDA => {
+                let high = machine.code_byte(address.wrapping_add(2))?;
+                (3, [3, 4], u16::from_le_bytes([operand?, high]))
+            }
+            _ => {
+                // A register op, whose operand (if it has one) is in code too.
+                let operand_or_none = operand.unwrap_or(0);
+                let length =
+                    cpu::apply_register_op(&mut CpuState::default(), opcode, operand_or_none)?;
+                if length > 1 {
+                    operand?;
+                }
+                let after = address.wrapping_add(length as u16);
+                step.op = Some((opcode, operand_or_none));
+                step.cycles = [length as u8; 2];
+                step.to = [after; 2];
+                return Some(step);
+            }
+        };
+        if opcode & 0x07 != 0x03 && opcode != 0x18 {
+            // Conditional: NZ, Z, NC, C.
+            (step.mask, step.want) = match opcode >> 3 & 3 {
+                0 => (FLAG_Z, 0),
+                1 => (FLAG_Z, FLAG_Z),
+                2 => (FLAG_C, 0),
+                _ => (FLAG_C, FLAG_C),
+            };
+        }
+        step.cycles = cycles;
+        step.to = [address.wrapping_add(length), target];
+        Some(step)
+    }
+}
+
+impl DecodedLoop {
+    /// The loop the CPU stands in, right after its `ldh a,[reg]`, if it has this shape
+    /// (as far as the instruction after the `ldh`).
+    fn decode(cpu: &CpuState, machine: &mut impl PollHooks, reg: u8) -> Option<DecodedLoop> {
+        let start = cpu.pc.wrapping_sub(2);
+        if machine.code_byte(start)? != 0xF0 || machine.code_byte(start.wrapping_add(1))? != reg {
+            return None;
+        }
+        let mut steps = [LoopStep::default(); MAX_LOOP_STEPS];
+        steps[0] = LoopStep::decode(machine, cpu.pc)?;
+        Some(DecodedLoop {
+            start,
+            steps,
+            len: 1,
+        })
+    }
+
+    /// Where way `way` of step `at` leads, decoding the instruction there if it is new.
+    #[cold]
+    fn resolve(&mut self, machine: &mut impl PollHooks, at: usize, way: usize) -> u8 {
+        let address = self.steps[at].to[way];
+        let len = usize::from(self.len);
+        let next = if address == self.start {
+            BACK
+        } else if let Some(index) = self.steps[..len]
+            .iter()
+            .position(|step| step.address == address)
+        {
+            index as u8
+        } else if len < MAX_LOOP_STEPS
+            && let Some(step) = LoopStep::decode(machine, address)
+        {
+            self.steps[len] = step;
+            self.len += 1;
+            len as u8
+        } else {
+            OUT
+        };
+        self.steps[at].next[way] = next;
+        next
+    }
+}
+
+impl LoopShape for DecodedLoop {
+    #[inline]
+    fn run(&mut self, machine: &mut impl PollHooks, registers: &mut cpu::Registers) -> Option<u64> {
+        // The `ldh` back at the start, its read in its last M-cycle.
+        let mut cycles = 3;
+        let mut at = 0;
+        for _ in 0..MAX_ITERATION_INSTRUCTIONS {
+            let step = &self.steps[at];
+            if let Some((opcode, operand)) = step.op {
+                cpu::apply_register_op_to(registers, opcode, operand);
+            }
+            let way = usize::from(registers.f & step.mask == step.want);
+            cycles += u64::from(step.cycles[way]);
+            let mut next = step.next[way];
+            if next == UNRESOLVED {
+                next = self.resolve(machine, at, way);
+            }
+            match next {
+                BACK => return Some(cycles),
+                OUT => return None,
+                next => at = usize::from(next),
+            }
+        }
+        None
+    }
+
+    fn loops_back(&self) -> bool {
+        self.steps[..usize::from(self.len)]
+            .iter()
+            .any(|step| step.to.contains(&self.start))
+    }
+}
+
+/// `skip_register_loop` for a loop of a decoded shape, the CPU right after its read: the
+/// iterations evaluated from the code, one pass for each new value the forecast gives and one
+/// that passes in bulk the iterations repeating it (those whose read returns it again
+/// and which leave A and F as they were, so take the same path). None when the first
+/// iteration leaves the decoded code that holds no way back, which may be a loop
+/// through other instructions (for the dry run).
+fn skip_decoded(
+    shape: &mut impl LoopShape,
+    cpu: &mut CpuState,
+    machine: &mut impl PollHooks,
+    reg: u8,
+    now: u64,
+    room: u64,
+) -> Option<Skip> {
+    // The registers after the last read reached (`m`), and after the iteration from
+    // them up to the next read (`iteration` M-cycles), before that read. Only A and F
+    // differ from the CPU's.
+    let mut registers = cpu::Registers::from(*cpu);
+    let mut after = registers;
+    let Some(mut iteration) = shape.run(machine, &mut after) else {
+        // Wrong whatever the PPU shows.
+        return shape.loops_back().then_some(Skip::DeadEnd);
+    };
+    let forecast = machine.poll_forecast(reg);
+    let mut m = 0;
+    for _ in 0..MAX_DECODED_ITERATIONS {
+        let next = m + iteration;
+        if next > room {
+            break;
+        }
+        let Some((value, last)) = forecast.at(next) else {
+            break;
+        };
+        after.a = value;
+        if (after.a, after.f) == (registers.a, registers.f) {
+            // So does every further iteration whose read returns `value` (up to
+            // `last`) and ends within the room.
+            m = next + (last.min(room) - next) / iteration * iteration;
+            continue;
+        }
+        m = next;
+        registers = after;
+        match shape.run(machine, &mut after) {
+            Some(cycles) => iteration = cycles,
+            None => break,
+        }
+    }
+    if m == 0 {
+        return Some(Skip::None);
+    }
+    *cpu = registers.into();
+    machine.skip_poll_to(now + m);
+    Some(Skip::Reached(now + m))
 }
 
 /// What `skip_register_loop` did.

@@ -692,8 +692,9 @@ pub(crate) fn apply_register_op(cpu: &mut CpuState, opcode: u8, operand: u8) -> 
     Some(m_cycles)
 }
 
+/// `apply_register_op` on the interpreter's form of the registers.
 #[inline(always)]
-fn apply_register_op_to(cpu: &mut Registers, opcode: u8, operand: u8) -> Option<u64> {
+pub(crate) fn apply_register_op_to(cpu: &mut Registers, opcode: u8, operand: u8) -> Option<u64> {
     const OPS: [AluOp; 8] = [
         AluOp::Add,
         AluOp::Adc,

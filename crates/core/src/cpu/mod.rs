@@ -19,7 +19,7 @@ pub mod disasm;
 mod execute;
 mod registers;
 
-pub(crate) use execute::apply_register_op;
+pub(crate) use execute::{apply_register_op, apply_register_op_to};
 
 pub use disasm::disassemble;
 pub(crate) use registers::Registers;
