@@ -199,7 +199,7 @@ impl Core {
         self.out.written = WrittenPages::ALL;
     }
 
-    /// The pages of the CGB's banked work RAM and of cartridge RAM that may have changed
+    /// The pages of VRAM, the CGB's banked work RAM and cartridge RAM that may have changed
     /// since the last call (every page after a load, a reset, `state_mut` or a battery
     /// load), and starts over: a rewind capture compares only those pages of them (nothing
     /// before [`TRACKED_FROM`](crate::written_pages::TRACKED_FROM) is tracked).

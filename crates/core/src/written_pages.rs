@@ -1,13 +1,11 @@
 //! Which pages of the large, rarely written memories in [`State`] may have been written
 //! since a host last asked ([`Core::take_written_pages`](crate::Core::take_written_pages)):
-//! the rewind capture then compares only those pages of the CGB's VRAM bank 1, its banked
-//! work RAM and of cartridge RAM (about nine tenths of the state) instead of every byte
-//! each frame.
+//! the rewind capture then compares only those pages of VRAM, the CGB's banked work RAM
+//! and cartridge RAM (about nine tenths of the state) instead of every byte each frame.
 //!
-//! Only the slow write paths note them, with one OR of a constant (the fast path writes
-//! work RAM banks 0 and 1 and HRAM, which lie before the tracked part). VRAM bank 1 is
-//! noted only where a write reaches it (VBK or a VRAM DMA selecting it), which a DMG never
-//! does.
+//! Only the slow write paths note them (the fast path writes work RAM banks 0 and 1 and
+//! HRAM, which lie before the tracked part), with one OR of a constant. VRAM bank 1 is noted only where a write reaches it (VBK or a VRAM
+//! DMA selecting it), which a DMG never does.
 //! Whatever replaces the state as a whole (power-on, reset, a load, `Core::state_mut`, a
 //! battery load, a clone) marks every page.
 
@@ -18,13 +16,13 @@ use std::mem::offset_of;
 /// Bytes of `State` per page.
 pub const PAGE_BYTES: usize = 2048;
 
-/// Offset in `State` of the first tracked byte (the CGB's VRAM bank 1): pages before it
-/// are not tracked, so a host compares them always. VRAM bank 0 lies before it: games
-/// write it every frame on the slow path, where even one OR per write shows in the core's
-/// instruction count.
-pub const TRACKED_FROM: usize = offset_of!(State, hw) + offset_of!(HwState, vram_bank1);
+/// Offset in `State` of the first tracked byte: the first page that VRAM bank 0 begins
+/// or follows. Pages before it are not tracked, so a host compares them always; the one
+/// VRAM bank 0 begins in holds the end of work RAM too, which the fast path writes.
+pub const TRACKED_FROM: usize = VRAM_FROM.div_ceil(PAGE_BYTES) * PAGE_BYTES;
 
 const HW_OFFSET: usize = offset_of!(State, hw);
+const VRAM_FROM: usize = HW_OFFSET + offset_of!(HwState, vram);
 const VRAM_BANK1_FROM: usize = HW_OFFSET + offset_of!(HwState, vram_bank1);
 const WRAM_BANKS_FROM: usize = HW_OFFSET + offset_of!(HwState, wram_banks);
 const CART_RAM_FROM: usize = HW_OFFSET + offset_of!(HwState, cart_ram);
@@ -34,9 +32,19 @@ const _: () = assert!(
     "a page bit per 2 KiB"
 );
 const _: () = assert!(
-    offset_of!(HwState, vram_bank1) + 0x2000 == offset_of!(HwState, wram_banks),
-    "the tracked part is VRAM bank 1, banked work RAM and cartridge RAM, in one piece"
+    offset_of!(HwState, vram) + 0x2000 == offset_of!(HwState, vram_bank1)
+        && offset_of!(HwState, vram_bank1) + 0x2000 == offset_of!(HwState, wram_banks),
+    "the tracked part is VRAM, banked work RAM and cartridge RAM, in one piece"
 );
+/// VRAM bank 0's pages, all in the set's low word.
+const VRAM_PAGES: u64 = {
+    let all = pages(VRAM_FROM, 0x2000);
+    assert!(
+        all >> 64 == 0,
+        "VRAM bank 0's pages are in the set's low word"
+    );
+    all as u64
+};
 const _: () = assert!(
     offset_of!(HwState, cart_ram) + crate::cart::CART_RAM_MAX == size_of::<HwState>(),
     "cartridge RAM ends the state"
@@ -70,6 +78,21 @@ impl WrittenPages {
     #[inline(always)]
     pub(crate) fn note_wram_banks(&mut self) {
         self.0 |= pages(WRAM_BANKS_FROM, 0x6000);
+    }
+
+    /// Notes VRAM bank 0 (any write to VRAM: some games write it every frame, many
+    /// seldom).
+    /// Its first page, shared with the end of work RAM, is noted too, which means nothing.
+    /// Noting only the page written would be finer, but its shift costs a game that writes
+    /// VRAM often more than twice this OR (see docs/rewind.md).
+    ///
+    /// All its pages are in the set's low word, ORed alone: as a 128-bit OR, the compiler
+    /// loaded, ORed and stored the whole set through a vector register on every write.
+    #[inline(always)]
+    pub(crate) fn note_vram(&mut self) {
+        const LOW: usize = if cfg!(target_endian = "big") { 1 } else { 0 };
+        let words: &mut [u64; 2] = bytemuck::cast_mut(&mut self.0);
+        words[LOW] |= VRAM_PAGES;
     }
 
     /// Notes VRAM bank 1 (a write that reaches it: only a CGB selects it).

@@ -1,5 +1,5 @@
-//! A capture compares only the pages of the large memories (the CGB's VRAM bank 1 and
-//! banked work RAM, cartridge RAM) that the core wrote since the last one: a game writing all of them
+//! A capture compares only the pages of the large memories (VRAM, the CGB's banked work
+//! RAM, cartridge RAM) that the core wrote since the last one: a game writing all of them
 //! in turn, with the pages it touches moving every frame, still rewinds to every frame
 //! byte for byte, on a DMG and on a CGB, with scripted writes, loads, resets and seeks
 //! between frames.
@@ -13,7 +13,7 @@ use backspin_test_support::InputScript;
 /// walks through them (VRAM only while the PPU lets it, as a game would; the writes that
 /// it blocks change nothing). VRAM bank 1 takes turns, by wraps of the address: the CPU's
 /// writes, then a VRAM DMA of 16 bytes of that work RAM every eighth round (CGB only), so
-/// frames with only one of them come up. VRAM bank 0 is not tracked (always compared), the others are.
+/// frames with only one of them come up.
 const SOURCE: &str = r#"
     CART_TYPE $1B ; MBC5+RAM+BATTERY
     RAM_SIZE $04 ; 128 KiB

@@ -440,18 +440,27 @@ fn wram_block(hw: &HwState, addr: u16) -> &[u8] {
     &bank[start..start + len]
 }
 
-/// [`vram_slot`] for a write: one to bank 1 is noted in `written` (the rewind capture
-/// compares that bank only when written; a DMG never takes the branch).
+/// [`vram_slot`] for a write, noted in `written` (the rewind capture compares VRAM only
+/// where written): bank 0 always, with one OR into memory (no branch), and bank 1 when
+/// the write reaches it, out of line (a DMG never takes that branch; inline, the two ORs
+/// were merged into loads and stores of the whole set on every write).
 #[inline(always)]
 pub(super) fn vram_write_slot<'a>(
     hw: &'a mut HwState,
     written: &mut WrittenPages,
     addr: u16,
 ) -> &'a mut u8 {
+    written.note_vram();
     if hw.cgb.vbk & 1 != 0 {
-        written.note_vram_bank1();
+        note_vram_bank1(written);
     }
     vram_slot(hw, addr)
+}
+
+#[cold]
+#[inline(never)]
+fn note_vram_bank1(written: &mut WrittenPages) {
+    written.note_vram_bank1();
 }
 
 /// The VRAM byte at `addr` (8000..=9FFF) in the bank VBK selects (VBK is written only in
