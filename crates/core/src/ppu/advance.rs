@@ -189,7 +189,12 @@ impl PpuState {
             let total = u32::from(self.fifo_lag) + left;
             self.fifo_lag = 0;
             let this_line = total.min(u32::from(LINE_DOTS.saturating_sub(self.line_dot)));
-            self.run(this_line, false, bus);
+            let mut to_run = this_line;
+            if bus.whole_mode3 && self.step == Step::Mode3Start as u8 {
+                // The whole of mode 3 may be in this run (`whole_mode3.rs`).
+                to_run = self.run_to_whole_mode3(this_line, bus);
+            }
+            self.run(to_run, false, bus);
             let mut rest = total - this_line;
             if self.step_is_mode3() {
                 // Not reached: mode 3 ends long before its line does.

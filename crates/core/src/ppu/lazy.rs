@@ -576,7 +576,7 @@ impl PpuState {
     /// (`mode3_fill_length` allows them): no pixel goes out, the fetcher steps on, and
     /// reaching its push fills the FIFO with the window's tile. Checked against single
     /// dots in debug builds.
-    fn mode3_fill(&mut self, count: u8, bus: &mut Ctx) {
+    pub(super) fn mode3_fill(&mut self, count: u8, bus: &mut Ctx) {
         #[cfg(debug_assertions)]
         let expected = self.after_plain_dots(count, bus);
         let start_step = self.fetcher_step.min(6);
