@@ -190,7 +190,7 @@ impl PpuState {
             self.fifo_lag = 0;
             let this_line = total.min(u32::from(LINE_DOTS.saturating_sub(self.line_dot)));
             let mut to_run = this_line;
-            if bus.whole_mode3 && self.step == Step::Mode3Start as u8 {
+            if bus.whole_mode3 && self.step == Step::Mode3Start as u8 && !self.is_cgb_hardware() {
                 // The whole of mode 3 may be in this run (`whole_mode3.rs`).
                 to_run = self.run_to_whole_mode3(this_line, bus);
             }

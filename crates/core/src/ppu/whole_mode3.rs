@@ -37,11 +37,12 @@ impl PpuState {
     /// `advance_in_mode3`'s run of `dots` to its line's end from a `Step::Mode3Start` not
     /// yet run: its wait and the step as `run` would run them, then mode 3 at once if
     /// `whole_mode3` can take it. Returns the dots `run` must still run: from the first
-    /// dot of mode 3, or from its end. Out of line, away from `run`'s loop.
+    /// dot of mode 3, or from its end. On a DMG only. Out of line, away from `run`'s loop.
     #[inline(never)]
     pub(super) fn run_to_whole_mode3(&mut self, dots: u32, bus: &mut Ctx) -> u32 {
         let wait = u32::from(self.wait_dots);
-        if dots <= wait {
+        // Objects are the common reason against, known before the step.
+        if dots <= wait || !self.objects_stay_unfetched() {
             return dots;
         }
         let dots = dots - wait;
@@ -58,9 +59,8 @@ impl PpuState {
     /// step at `Step::Mode0Interrupt`); else 0, with nothing changed.
     #[inline(always)]
     fn whole_mode3(&mut self, dots: u32, bus: &mut Ctx) -> u32 {
-        if self.is_cgb_hardware() || !self.objects_stay_unfetched() {
-            return 0;
-        }
+        // A DMG's (the caller checks) whose objects stay unfetched (checked before the step).
+        debug_assert!(!self.is_cgb_hardware() && self.objects_stay_unfetched());
         let fine = self.scx & 7;
         // The screen column (from -7) where the FIFO's last run of whole tiles begins, and
         // the dots mode 3 gains: the background's tiles begin at `-SCX mod 8`; a window
@@ -92,10 +92,6 @@ impl PpuState {
         if objects != 0 {
             // LCDC bit 1 clear: the objects passed are dropped, as the last dot does.
             self.drop_objects_passed(159);
-        }
-        if self.window_y_reached != 0 && self.lcdc & LCDC_WINDOW_ENABLE != 0 && self.wx == 166 {
-            // A DMG's WX=166 counts a window line at the last dot without starting it.
-            self.window_line = self.window_line.wrapping_add(1);
         }
         self.wait_dots = 0;
         self.exit_mode3(bus);
@@ -195,11 +191,11 @@ impl PpuState {
             return Some(WindowOnLine::Absent);
         }
         if self.lcdc & LCDC_WINDOW_ENABLE != 0 {
-            // WX 166 only counts the window's line, at the last dot. A start is at column
-            // WX - 7, where `WX == scanline_x + 7` is seen first (the trigger one column
-            // late needs a column skipped, by an object fetch).
+            // A start is at column WX - 7, where `WX == scanline_x + 7` is seen first (the
+            // trigger one column late needs a column skipped, by an object fetch). WX 166
+            // counts the window's line at the last dot, a dot the drains leave to the step.
             match self.wx {
-                166.. => Some(WindowOnLine::Absent),
+                167.. => Some(WindowOnLine::Absent),
                 7..=159 => Some(WindowOnLine::Starts),
                 _ => None,
             }
