@@ -132,6 +132,8 @@ impl PpuState {
             return;
         }
         let mut bus = Ctx::drawing(memory, interrupt_flag, host, DOTS < 4);
+        // A CGB's mode 3 is never whole (`whole_mode3.rs`): its lines then skip the test.
+        bus.whole_mode3 &= !self.is_cgb_hardware();
         // The window's dots still to run, ending on an M-cycle boundary.
         let dots = u32::from(DOTS);
         let mut left = dots * n;
@@ -190,7 +192,10 @@ impl PpuState {
             self.fifo_lag = 0;
             let this_line = total.min(u32::from(LINE_DOTS.saturating_sub(self.line_dot)));
             let mut to_run = this_line;
-            if bus.whole_mode3 && self.step == Step::Mode3Start as u8 && !self.is_cgb_hardware() {
+            if bus.whole_mode3
+                && self.step == Step::Mode3Start as u8
+                && self.objects_stay_unfetched()
+            {
                 // The whole of mode 3 may be in this run (`whole_mode3.rs`).
                 to_run = self.run_to_whole_mode3(this_line, bus);
             }

@@ -37,12 +37,13 @@ impl PpuState {
     /// `advance_in_mode3`'s run of `dots` to its line's end from a `Step::Mode3Start` not
     /// yet run: its wait and the step as `run` would run them, then mode 3 at once if
     /// `whole_mode3` can take it. Returns the dots `run` must still run: from the first
-    /// dot of mode 3, or from its end. On a DMG only. Out of line, away from `run`'s loop.
+    /// dot of mode 3, or from its end. On a DMG only, for a line whose objects stay
+    /// unfetched (the caller checks both: objects are the common reason against, known
+    /// before the step). Out of line, away from `run`'s loop.
     #[inline(never)]
     pub(super) fn run_to_whole_mode3(&mut self, dots: u32, bus: &mut Ctx) -> u32 {
         let wait = u32::from(self.wait_dots);
-        // Objects are the common reason against, known before the step.
-        if dots <= wait || !self.objects_stay_unfetched() {
+        if dots <= wait {
             return dots;
         }
         let dots = dots - wait;
@@ -173,7 +174,7 @@ impl PpuState {
     /// clear (the passed ones are only dropped), or all are at X 168 or more, never due
     /// (the last dot is at column 159).
     #[inline(always)]
-    fn objects_stay_unfetched(&self) -> bool {
+    pub(super) fn objects_stay_unfetched(&self) -> bool {
         self.sprite_count == 0 || self.lcdc & LCDC_OBJ_ENABLE == 0 || self.next_sprite()[1] >= 168
     }
 
