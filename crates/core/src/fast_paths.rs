@@ -43,11 +43,15 @@ pub enum FastPath {
     /// line's OAM step when the comparison it holds (the line before's) cannot raise the
     /// STAT line, and across the rest of a line whose match already holds it high.
     LycWindows,
+    /// On a DMG frame not drawn, a visible line's mode 3 that one catch-up runs whole, with
+    /// no object fetched and no window started, goes straight to its end state instead of
+    /// through its dots.
+    WholeMode3,
 }
 
 impl FastPath {
     /// Every trick, in the order of [`FastPaths`]' fields.
-    pub const ALL: [FastPath; 12] = [
+    pub const ALL: [FastPath; 13] = [
         FastPath::LazyMode3,
         FastPath::DeferQuietTicks,
         FastPath::DoubleSpeedWindows,
@@ -60,6 +64,7 @@ impl FastPath {
         FastPath::Drawing,
         FastPath::ColourObjectRuns,
         FastPath::LycWindows,
+        FastPath::WholeMode3,
     ];
 
     /// The trick's name, as its field in [`FastPaths`] spells it.
@@ -77,6 +82,7 @@ impl FastPath {
             FastPath::Drawing => "drawing",
             FastPath::ColourObjectRuns => "colour_object_runs",
             FastPath::LycWindows => "lyc_windows",
+            FastPath::WholeMode3 => "whole_mode3",
         }
     }
 
@@ -116,6 +122,8 @@ pub struct FastPaths {
     pub colour_object_runs: bool,
     /// [`FastPath::LycWindows`].
     pub lyc_windows: bool,
+    /// [`FastPath::WholeMode3`].
+    pub whole_mode3: bool,
 }
 
 impl FastPaths {
@@ -133,6 +141,7 @@ impl FastPaths {
         drawing: true,
         colour_object_runs: true,
         lyc_windows: true,
+        whole_mode3: true,
     };
 
     /// Every trick off: the plain reference (drawing and synthesizing nothing).
@@ -149,6 +158,7 @@ impl FastPaths {
         drawing: false,
         colour_object_runs: false,
         lyc_windows: false,
+        whole_mode3: false,
     };
 
     /// The switch of `trick`.
@@ -166,6 +176,7 @@ impl FastPaths {
             FastPath::Drawing => &mut self.drawing,
             FastPath::ColourObjectRuns => &mut self.colour_object_runs,
             FastPath::LycWindows => &mut self.lyc_windows,
+            FastPath::WholeMode3 => &mut self.whole_mode3,
         }
     }
 

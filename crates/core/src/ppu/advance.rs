@@ -133,18 +133,35 @@ impl PpuState {
         }
         let mut bus = Ctx::drawing(memory, interrupt_flag, host, DOTS < 4);
         // The window's dots still to run, ending on an M-cycle boundary.
+        let left = u32::from(DOTS) * n;
+        // A CGB's mode 3 is never whole (`whole_mode3.rs`): its lines, and those of a run
+        // with the switch off, then go without the test (a copy of the loop without it).
+        if bus.whole_mode3 && !self.is_cgb_hardware() {
+            self.advance_lines::<DOTS, true>(left, &mut bus);
+        } else {
+            self.advance_lines::<DOTS, false>(left, &mut bus);
+        }
+    }
+
+    /// `advance_of`'s `left` dots of whole ticks, the LCD on; `WHOLE_MODE3`: a DMG line's
+    /// mode 3 may run whole (`Ctx::whole_mode3`).
+    #[inline(always)]
+    fn advance_lines<const DOTS: u16, const WHOLE_MODE3: bool>(
+        &mut self,
+        mut left: u32,
+        bus: &mut Ctx,
+    ) {
         let dots = u32::from(DOTS);
-        let mut left = dots * n;
         loop {
             if self.fifo_lag != 0 || self.step_is_mode3() {
-                left = self.advance_in_mode3::<DOTS>(left, &mut bus);
+                left = self.advance_in_mode3::<DOTS, WHOLE_MODE3>(left, bus);
             }
             if left == 0 {
                 return;
             }
             // Outside mode 3, nothing owed: the ticks only run steps, so the steps up to the
             // next mode 3 run at once.
-            let rest = self.run(left, true, &mut bus);
+            let rest = self.run(left, true, bus);
             if rest == 0 {
                 return;
             }
@@ -153,7 +170,7 @@ impl PpuState {
             // next tick. The whole ticks after it go on in mode 3.
             let owed = (rest - 1) % dots + 1;
             self.fifo_lag = owed as u16;
-            self.settle(&mut bus);
+            self.settle(bus);
             left = rest - owed;
         }
     }
@@ -178,7 +195,11 @@ impl PpuState {
     /// `advance_of` from inside mode 3 (or owing its dots) over `left` dots of whole ticks:
     /// returns the dots left once mode 3 has ended and nothing is owed, 0 when the window
     /// ended first (owing what the ticks would owe).
-    fn advance_in_mode3<const DOTS: u16>(&mut self, mut left: u32, bus: &mut Ctx) -> u32 {
+    fn advance_in_mode3<const DOTS: u16, const WHOLE_MODE3: bool>(
+        &mut self,
+        mut left: u32,
+        bus: &mut Ctx,
+    ) -> u32 {
         let dots = u32::from(DOTS);
         let now = u32::from(self.line_dot) + u32::from(self.fifo_lag);
         if now + left >= u32::from(schedule::WINDOW_CHECK_DOT) && self.oam_dma_active == 0 {
@@ -189,7 +210,12 @@ impl PpuState {
             let total = u32::from(self.fifo_lag) + left;
             self.fifo_lag = 0;
             let this_line = total.min(u32::from(LINE_DOTS.saturating_sub(self.line_dot)));
-            self.run(this_line, false, bus);
+            let mut to_run = this_line;
+            if WHOLE_MODE3 && self.step == Step::Mode3Start as u8 && self.objects_stay_unfetched() {
+                // The whole of mode 3 may be in this run (`whole_mode3.rs`).
+                to_run = self.run_to_whole_mode3(this_line, bus);
+            }
+            self.run(to_run, false, bus);
             let mut rest = total - this_line;
             if self.step_is_mode3() {
                 // Not reached: mode 3 ends long before its line does.

@@ -575,8 +575,10 @@ impl PpuState {
     /// `count` plain dots on a DMG from an empty background FIFO in the window
     /// (`mode3_fill_length` allows them): no pixel goes out, the fetcher steps on, and
     /// reaching its push fills the FIFO with the window's tile. Checked against single
-    /// dots in debug builds.
-    fn mode3_fill(&mut self, count: u8, bus: &mut Ctx) {
+    /// dots in debug builds. Inlined: `mode3_short_run`'s copy stays in it (with a second
+    /// caller, `whole_mode3.rs`, it went out of line, at a call per fill).
+    #[inline(always)]
+    pub(super) fn mode3_fill(&mut self, count: u8, bus: &mut Ctx) {
         #[cfg(debug_assertions)]
         let expected = self.after_plain_dots(count, bus);
         let start_step = self.fetcher_step.min(6);

@@ -55,6 +55,7 @@ mod schedule;
 mod span;
 mod stopped;
 mod tile_sel;
+mod whole_mode3;
 mod window;
 
 pub use boot_logo::write_boot_logo;
@@ -113,6 +114,8 @@ pub struct Host<'a> {
     walk: QuietWalk,
     /// `FastPaths::colour_object_runs`.
     colour_object_runs: bool,
+    /// `FastPaths::whole_mode3`, while mode 3 is lazy.
+    whole_mode3: bool,
 }
 
 /// The host's switches that shape a quiet window (`PpuState::quiet_m_cycles_of`).
@@ -153,6 +156,7 @@ impl<'a> Host<'a> {
                 lyc_windows: fast.lyc_windows,
             },
             colour_object_runs: fast.colour_object_runs,
+            whole_mode3: fast.whole_mode3 && fast.lazy_mode3,
         }
     }
 
@@ -398,6 +402,8 @@ struct Ctx<'a> {
     lazy: bool,
     /// `FastPaths::colour_object_runs`.
     colour_object_runs: bool,
+    /// `FastPaths::whole_mode3`, while mode 3 is lazy (`whole_mode3.rs`).
+    whole_mode3: bool,
 }
 
 impl<'a> Ctx<'a> {
@@ -415,6 +421,7 @@ impl<'a> Ctx<'a> {
             double_speed: false,
             lazy: true,
             colour_object_runs: true,
+            whole_mode3: false,
         }
     }
 
@@ -431,6 +438,7 @@ impl<'a> Ctx<'a> {
             double_speed,
             lazy: host.walk.lazy_mode3,
             colour_object_runs: host.colour_object_runs,
+            whole_mode3: host.whole_mode3,
             ..Ctx::look_ahead(memory, interrupt_flag)
         }
     }

@@ -158,7 +158,7 @@ impl PpuState {
     /// Drops the objects whose column a dot at scanline X `x` has passed, as
     /// `mode3_after_window` does at each dot. Its loop is written twice on purpose: calling
     /// this from there, even inlined, made `mode3_dot` slower.
-    fn drop_objects_passed(&mut self, x: u8) {
+    pub(super) fn drop_objects_passed(&mut self, x: u8) {
         while self.sprite_count > 0
             && (x < 160 || x >= 0u8.wrapping_sub(8))
             && self.next_sprite()[1] < x.wrapping_add(8)

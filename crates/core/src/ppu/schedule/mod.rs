@@ -140,25 +140,7 @@ impl PpuState {
             Step::LineScanEnd => return self.line_turn(Step::LineScanEnd, dots, bus),
             Step::LineMode3 => self.line_mode3(bus),
             Step::Mode3Start => {
-                self.bg_fifo_low = 0;
-                self.bg_fifo_high = 0;
-                // Eight dummy pixels: the first fetch overlaps their output.
-                self.bg_fifo_len = 8;
-                self.obj_fifo_low = 0;
-                self.obj_fifo_high = 0;
-                self.obj_fifo_palette = 0;
-                self.obj_fifo_priority = 0;
-                self.obj_fifo_palette_bit1 = 0;
-                self.obj_fifo_palette_bit2 = 0;
-                self.fetcher_step = 0;
-                self.fetcher_window_x = 0;
-                self.window_at_mode3_start();
-                self.in_window = 0;
-                self.insert_background_pixel = 0;
-                self.window_fetch_starting = 0;
-                let fine = self.scx & 7;
-                self.scanline_x = 0u8.wrapping_sub(fine + 8);
-                self.sprite_x0_penalty = fine.min(5);
+                self.start_mode3();
                 if bus.lazy && dots != 0 {
                     // Inside a lazy run (`dots` more to go) the first dot is left due as a
                     // `Mode3Dot`: the run goes on with it at once, in its fast path when
@@ -800,6 +782,31 @@ impl PpuState {
         } else {
             self.goto(Step::Line153Dot6, 6);
         }
+    }
+
+    /// `Step::Mode3Start`'s state: the FIFOs and the fetcher at the line's start, the
+    /// position left of the screen by the fine scroll; the first dot is due now.
+    #[inline(always)]
+    pub(super) fn start_mode3(&mut self) {
+        self.bg_fifo_low = 0;
+        self.bg_fifo_high = 0;
+        // Eight dummy pixels: the first fetch overlaps their output.
+        self.bg_fifo_len = 8;
+        self.obj_fifo_low = 0;
+        self.obj_fifo_high = 0;
+        self.obj_fifo_palette = 0;
+        self.obj_fifo_priority = 0;
+        self.obj_fifo_palette_bit1 = 0;
+        self.obj_fifo_palette_bit2 = 0;
+        self.fetcher_step = 0;
+        self.fetcher_window_x = 0;
+        self.window_at_mode3_start();
+        self.in_window = 0;
+        self.insert_background_pixel = 0;
+        self.window_fetch_starting = 0;
+        let fine = self.scx & 7;
+        self.scanline_x = 0u8.wrapping_sub(fine + 8);
+        self.sprite_x0_penalty = fine.min(5);
     }
 
     pub(super) fn block_all(&mut self) {
