@@ -43,9 +43,9 @@ pub enum FastPath {
     /// line's OAM step when the comparison it holds (the line before's) cannot raise the
     /// STAT line, and across the rest of a line whose match already holds it high.
     LycWindows,
-    /// On a DMG frame not drawn, a visible line's mode 3 that one catch-up runs whole, with
-    /// no object fetched and no window started, goes straight to its end state instead of
-    /// through its dots.
+    /// On a DMG, a visible line's mode 3 that one catch-up runs whole, with no object
+    /// fetched and the window absent or starting on screen, runs in a few calls instead of
+    /// through its dots: not drawing, straight to its end state; drawing, its spans at once.
     WholeMode3,
 }
 
