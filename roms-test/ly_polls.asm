@@ -1,10 +1,10 @@
-; Loops polling LY and STAT whose skips (`crates/core/src/poll_loop.rs`) run across
-; changes of the value read: waiting for LY >= 145, for LY == 10 (with a NOP: 9 M-cycles an
-; iteration), for LY == C, 143 or B (a compare chain: three ways out, by `jp` and `jr`),
-; for mode 0 or 1 (a chain on STAT: `and 3; jr z`, then `cp 1; jr nz`), for mode 0
-; (STAT), for LY % 8 == 0 (`and 7`, which changes A). A delay that grows with a frame counter moves the
-; loops' phase against the lines from frame to frame; the VBlank and an LY=LYC STAT
-; interrupt (line 50) cut the quiet windows; the values the loops leave go to HRAM.
+; Loops polling LY and STAT whose skips (`crates/core/src/poll_loop.rs`) run across changes of the
+; value read: waiting for LY >= 145, for LY == 10 (with a NOP: 9 M-cycles an iteration), for LY ==
+; C, 143 or B (a compare chain: three ways out, by `jp` and `jr`), for mode 0 or 1 (a chain on
+; STAT: `and 3; jr z`, then `cp 1; jr nz`), for mode 0 (STAT), for LY % 8 == 0 (`and 7`, which
+; changes A). A delay that grows with a frame counter moves the loops' phase against the lines
+; from frame to frame; the VBlank and an LY=LYC STAT interrupt (line 50) cut the quiet windows;
+; the values the loops leave go to HRAM.
 ; No pass criterion: the fast-path oracle (`crates/core/tests/fast_paths.rs`) compares runs.
 
 INCLUDE "hardware.inc"

@@ -247,14 +247,16 @@ fn skip_register_loop(
     if room < iteration {
         return Skip::None;
     }
-    if let Some(mut shape) = SimpleLoop::decode(cpu, machine, reg) {
-        if let Some(skip) = skip_decoded(&mut shape, cpu, machine, reg, now, room) {
+    if let Some(start) = polled_read_start(cpu, machine, reg) {
+        if let Some(mut shape) = SimpleLoop::decode(cpu, machine, start) {
+            if let Some(skip) = skip_decoded(&mut shape, cpu, machine, reg, now, room) {
+                return skip;
+            }
+        } else if let Some(mut shape) = DecodedLoop::decode(cpu, machine, start)
+            && let Some(skip) = skip_decoded(&mut shape, cpu, machine, reg, now, room)
+        {
             return skip;
         }
-    } else if let Some(mut shape) = DecodedLoop::decode(cpu, machine, reg)
-        && let Some(skip) = skip_decoded(&mut shape, cpu, machine, reg, now, room)
-    {
-        return skip;
     }
     let mut bus = DryBus {
         machine,
@@ -300,6 +302,26 @@ fn skip_register_loop(
     Skip::Reached(now + reached)
 }
 
+/// The address of the `ldh a,[reg]` the CPU has just run, if that is what stands before
+/// its PC: where a loop of a decoded shape starts.
+fn polled_read_start(cpu: &CpuState, machine: &mut impl PollHooks, reg: u8) -> Option<u16> {
+    let start = cpu.pc.wrapping_sub(2);
+    let is_ldh =
+        machine.code_byte(start)? == 0xF0 && machine.code_byte(start.wrapping_add(1))? == reg;
+    is_ldh.then_some(start)
+}
+
+/// The flag mask and value under which a conditional `jr`/`jp` (opcode bits 3-4: NZ, Z,
+/// NC, C) jumps: when `f & mask == want`.
+fn jump_condition(opcode: u8) -> (u8, u8) {
+    match opcode >> 3 & 3 {
+        0 => (FLAG_Z, 0),
+        1 => (FLAG_Z, FLAG_Z),
+        2 => (FLAG_C, 0),
+        _ => (FLAG_C, FLAG_C),
+    }
+}
+
 /// A polling loop whose iterations are evaluated from its decoded code (`skip_decoded`),
 /// much faster than by running them dry, and to the same registers. Its code after the
 /// `ldh a,[reg]` changes only A and F and branches on F.
@@ -328,21 +350,15 @@ struct SimpleLoop {
 }
 
 impl SimpleLoop {
-    /// The loop the CPU stands in, right after its `ldh a,[reg]`, if it has this shape.
-    fn decode(cpu: &CpuState, machine: &mut impl PollHooks, reg: u8) -> Option<SimpleLoop> {
-        let start = cpu.pc.wrapping_sub(2);
-        if machine.code_byte(start)? != 0xF0 || machine.code_byte(start.wrapping_add(1))? != reg {
-            return None;
-        }
+    /// The loop the CPU stands in, right after its `ldh a,[reg]` at `start`
+    /// (`polled_read_start`), if it has this shape.
+    fn decode(cpu: &CpuState, machine: &mut impl PollHooks, start: u16) -> Option<SimpleLoop> {
         let opcode = machine.code_byte(cpu.pc)?;
         let operand = machine.code_byte(cpu.pc.wrapping_add(1))?;
         let length = cpu::apply_register_op(&mut { *cpu }, opcode, operand)?;
         let jr = cpu.pc.wrapping_add(length as u16);
         let (mask, want) = match machine.code_byte(jr)? {
-            0x20 => (FLAG_Z, 0),
-            0x28 => (FLAG_Z, FLAG_Z),
-            0x30 => (FLAG_C, 0),
-            0x38 => (FLAG_C, FLAG_C),
+            jump @ (0x20 | 0x28 | 0x30 | 0x38) => jump_condition(jump),
             _ => return None,
         };
         let offset = machine.code_byte(jr.wrapping_add(1))? as i8;
@@ -459,13 +475,8 @@ impl LoopStep {
             }
         };
         if opcode & 0x07 != 0x03 && opcode != 0x18 {
-            // Conditional: NZ, Z, NC, C.
-            (step.mask, step.want) = match opcode >> 3 & 3 {
-                0 => (FLAG_Z, 0),
-                1 => (FLAG_Z, FLAG_Z),
-                2 => (FLAG_C, 0),
-                _ => (FLAG_C, FLAG_C),
-            };
+            // Conditional (not `jr` or `jp` alone).
+            (step.mask, step.want) = jump_condition(opcode);
         }
         step.cycles = cycles;
         step.to = [address.wrapping_add(length), target];
@@ -474,13 +485,9 @@ impl LoopStep {
 }
 
 impl DecodedLoop {
-    /// The loop the CPU stands in, right after its `ldh a,[reg]`, if it has this shape
-    /// (as far as the instruction after the `ldh`).
-    fn decode(cpu: &CpuState, machine: &mut impl PollHooks, reg: u8) -> Option<DecodedLoop> {
-        let start = cpu.pc.wrapping_sub(2);
-        if machine.code_byte(start)? != 0xF0 || machine.code_byte(start.wrapping_add(1))? != reg {
-            return None;
-        }
+    /// The loop the CPU stands in, right after its `ldh a,[reg]` at `start`
+    /// (`polled_read_start`), if it has this shape (as far as the instruction after it).
+    fn decode(cpu: &CpuState, machine: &mut impl PollHooks, start: u16) -> Option<DecodedLoop> {
         let mut steps = [LoopStep::default(); MAX_LOOP_STEPS];
         steps[0] = LoopStep::decode(machine, cpu.pc)?;
         Some(DecodedLoop {

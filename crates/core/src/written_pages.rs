@@ -4,8 +4,9 @@
 //! and cartridge RAM (about nine tenths of the state) instead of every byte each frame.
 //!
 //! Only the slow write paths note them (the fast path writes work RAM banks 0 and 1 and
-//! HRAM, which lie before the tracked part), with one OR of a constant. VRAM bank 1 is noted only where a write reaches it (VBK or a VRAM
-//! DMA selecting it), which a DMG never does.
+//! HRAM, which lie before the tracked part), with one OR of a constant. VRAM bank 1 is
+//! noted only where a write reaches it (VBK or a VRAM DMA selecting it), which a DMG never
+//! does.
 //! Whatever replaces the state as a whole (power-on, reset, a load, `Core::state_mut`, a
 //! battery load, a clone) marks every page.
 
@@ -81,8 +82,8 @@ impl WrittenPages {
     }
 
     /// Notes VRAM bank 0 (any write to VRAM: some games write it every frame, many
-    /// seldom).
-    /// Its first page, shared with the end of work RAM, is noted too, which means nothing.
+    /// seldom). Its first page, shared with the end of work RAM, is noted too, which means
+    /// nothing.
     /// Noting only the page written would be finer, but its shift costs a game that writes
     /// VRAM often more than twice this OR (see docs/rewind.md).
     ///
