@@ -47,11 +47,16 @@ pub enum FastPath {
     /// fetched and the window absent or starting on screen, runs in a few calls instead of
     /// through its dots: not drawing, straight to its end state; drawing, its spans at once.
     WholeMode3,
+    /// On a DMG not drawing, a visible line's mode 3 that one catch-up runs whole, with
+    /// objects fetched and the window absent, moves in one go to its last whole tile,
+    /// each object's fetch only counted (its dots, its row and the object FIFO), instead of
+    /// through its tiles and fetches.
+    WholeMode3Objects,
 }
 
 impl FastPath {
     /// Every trick, in the order of [`FastPaths`]' fields.
-    pub const ALL: [FastPath; 13] = [
+    pub const ALL: [FastPath; 14] = [
         FastPath::LazyMode3,
         FastPath::DeferQuietTicks,
         FastPath::DoubleSpeedWindows,
@@ -65,6 +70,7 @@ impl FastPath {
         FastPath::ColourObjectRuns,
         FastPath::LycWindows,
         FastPath::WholeMode3,
+        FastPath::WholeMode3Objects,
     ];
 
     /// The trick's name, as its field in [`FastPaths`] spells it.
@@ -83,6 +89,7 @@ impl FastPath {
             FastPath::ColourObjectRuns => "colour_object_runs",
             FastPath::LycWindows => "lyc_windows",
             FastPath::WholeMode3 => "whole_mode3",
+            FastPath::WholeMode3Objects => "whole_mode3_objects",
         }
     }
 
@@ -124,6 +131,8 @@ pub struct FastPaths {
     pub lyc_windows: bool,
     /// [`FastPath::WholeMode3`].
     pub whole_mode3: bool,
+    /// [`FastPath::WholeMode3Objects`].
+    pub whole_mode3_objects: bool,
 }
 
 impl FastPaths {
@@ -142,6 +151,7 @@ impl FastPaths {
         colour_object_runs: true,
         lyc_windows: true,
         whole_mode3: true,
+        whole_mode3_objects: true,
     };
 
     /// Every trick off: the plain reference (drawing and synthesizing nothing).
@@ -159,6 +169,7 @@ impl FastPaths {
         colour_object_runs: false,
         lyc_windows: false,
         whole_mode3: false,
+        whole_mode3_objects: false,
     };
 
     /// The switch of `trick`.
@@ -177,6 +188,7 @@ impl FastPaths {
             FastPath::ColourObjectRuns => &mut self.colour_object_runs,
             FastPath::LycWindows => &mut self.lyc_windows,
             FastPath::WholeMode3 => &mut self.whole_mode3,
+            FastPath::WholeMode3Objects => &mut self.whole_mode3_objects,
         }
     }
 

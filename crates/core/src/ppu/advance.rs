@@ -136,7 +136,7 @@ impl PpuState {
         let left = u32::from(DOTS) * n;
         // A CGB's mode 3 is never whole (`whole_mode3.rs`): its lines, and those of a run
         // with the switch off, then go without the test (a copy of the loop without it).
-        if bus.whole_mode3 && !self.is_cgb_hardware() {
+        if (bus.whole_mode3 || bus.whole_mode3_objects) && !self.is_cgb_hardware() {
             self.advance_lines::<DOTS, true>(left, &mut bus);
         } else {
             self.advance_lines::<DOTS, false>(left, &mut bus);
@@ -211,8 +211,8 @@ impl PpuState {
             self.fifo_lag = 0;
             let this_line = total.min(u32::from(LINE_DOTS.saturating_sub(self.line_dot)));
             let mut to_run = this_line;
-            if WHOLE_MODE3 && self.step == Step::Mode3Start as u8 && self.objects_stay_unfetched() {
-                // The whole of mode 3 may be in this run (`whole_mode3.rs`).
+            if WHOLE_MODE3 && self.step == Step::Mode3Start as u8 && self.may_run_whole(bus) {
+                // The whole of mode 3 may be in this run (`whole_mode3.rs`, `object_line.rs`).
                 to_run = self.run_to_whole_mode3(this_line, bus);
             }
             self.run(to_run, false, bus);

@@ -48,6 +48,7 @@ mod colour_span;
 mod fetcher;
 mod lazy;
 mod oam_bug;
+mod object_line;
 mod object_span;
 mod objects;
 mod registers;
@@ -116,6 +117,8 @@ pub struct Host<'a> {
     colour_object_runs: bool,
     /// `FastPaths::whole_mode3`, while mode 3 is lazy.
     whole_mode3: bool,
+    /// `FastPaths::whole_mode3_objects`, while mode 3 is lazy.
+    whole_mode3_objects: bool,
 }
 
 /// The host's switches that shape a quiet window (`PpuState::quiet_m_cycles_of`).
@@ -157,6 +160,7 @@ impl<'a> Host<'a> {
             },
             colour_object_runs: fast.colour_object_runs,
             whole_mode3: fast.whole_mode3 && fast.lazy_mode3,
+            whole_mode3_objects: fast.whole_mode3_objects && fast.lazy_mode3,
         }
     }
 
@@ -404,6 +408,8 @@ struct Ctx<'a> {
     colour_object_runs: bool,
     /// `FastPaths::whole_mode3`, while mode 3 is lazy (`whole_mode3.rs`).
     whole_mode3: bool,
+    /// `FastPaths::whole_mode3_objects`, while mode 3 is lazy (`object_line.rs`).
+    whole_mode3_objects: bool,
 }
 
 impl<'a> Ctx<'a> {
@@ -422,6 +428,7 @@ impl<'a> Ctx<'a> {
             lazy: true,
             colour_object_runs: true,
             whole_mode3: false,
+            whole_mode3_objects: false,
         }
     }
 
@@ -439,6 +446,7 @@ impl<'a> Ctx<'a> {
             lazy: host.walk.lazy_mode3,
             colour_object_runs: host.colour_object_runs,
             whole_mode3: host.whole_mode3,
+            whole_mode3_objects: host.whole_mode3_objects,
             ..Ctx::look_ahead(memory, interrupt_flag)
         }
     }

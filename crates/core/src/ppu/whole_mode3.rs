@@ -26,7 +26,7 @@ use super::*;
 const PLAIN_MODE3_DOTS: u32 = 168;
 
 /// The window in a mode 3 of the closed form (`PpuState::window_on_line`).
-enum WindowOnLine {
+pub(super) enum WindowOnLine {
     /// Not started on the line.
     Absent,
     /// Started at column `WX - 7`, on screen, the rest of the line in the window.
@@ -37,9 +37,10 @@ impl PpuState {
     /// `advance_in_mode3`'s run of `dots` to its line's end from a `Step::Mode3Start` not
     /// yet run: its wait and the step as `run` would run them, then mode 3 at once if
     /// `whole_mode3` can take it. Returns the dots `run` must still run: from the first
-    /// dot of mode 3, or from its end. On a DMG only, for a line whose objects stay
-    /// unfetched (the caller checks both: objects are the common reason against, known
-    /// before the step). Out of line, away from `run`'s loop.
+    /// dot of mode 3, from its end, or (a line with objects, `object_line.rs`) from its
+    /// last whole tile. On a DMG only, as `may_run_whole` allows (the caller checks both:
+    /// objects are the common reason against, known before the step). Out of line, away
+    /// from `run`'s loop.
     #[inline(never)]
     pub(super) fn run_to_whole_mode3(&mut self, dots: u32, bus: &mut Ctx) -> u32 {
         let wait = u32::from(self.wait_dots);
@@ -51,7 +52,23 @@ impl PpuState {
         // The step, inside a lazy run with `dots` to go (`Ctx::whole_mode3` implies lazy).
         self.start_mode3();
         self.goto(Step::Mode3Dot, 0);
-        dots - self.whole_mode3(dots, bus)
+        if self.objects_stay_unfetched() {
+            dots - self.whole_mode3(dots, bus)
+        } else {
+            dots - self.objects_to_last_tile(dots, bus)
+        }
+    }
+
+    /// Whether a DMG's mode 3 about to start (`Step::Mode3Start` next) may run whole as the
+    /// host allows: without objects fetched (`FastPaths::whole_mode3`), or with them while
+    /// not drawing (`FastPaths::whole_mode3_objects`).
+    #[inline(always)]
+    pub(super) fn may_run_whole(&self, bus: &Ctx) -> bool {
+        if self.objects_stay_unfetched() {
+            bus.whole_mode3
+        } else {
+            bus.whole_mode3_objects && bus.frame.is_none()
+        }
     }
 
     /// From `Step::Mode3Start` just run (its state set, the first dot due now) with `dots`
@@ -184,7 +201,7 @@ impl PpuState {
     /// left of the screen or in the line's last tile, the disabled window's glitch, a
     /// CGB's tile-data glitch).
     #[inline(always)]
-    fn window_on_line(&self) -> Option<WindowOnLine> {
+    pub(super) fn window_on_line(&self) -> Option<WindowOnLine> {
         if self.tile_sel_glitch != 0 {
             return None;
         }
@@ -210,7 +227,7 @@ impl PpuState {
     /// The state `dots` more dots leave from `Mode3Start`'s (the first dot due now),
     /// through the step dispatch and the other fast paths, on a copy that draws nothing.
     #[cfg(debug_assertions)]
-    fn after_dots_one_by_one(&self, dots: u32, bus: &Ctx) -> Self {
+    pub(super) fn after_dots_one_by_one(&self, dots: u32, bus: &Ctx) -> Self {
         let mut copy = *self;
         copy.goto(Step::Mode3Dot, 0);
         let mut ignored = 0;

@@ -1,0 +1,123 @@
+//! A visible DMG line's mode 3 with objects fetched, not drawing
+//! (`FastPaths::whole_mode3_objects`): when the catch-up run that reaches `Step::Mode3Start`
+//! runs on to the line's end, the line moves in one go to the first dot of its last whole
+//! background tile, and `run` does the rest (that tile, the part tile after it, and the
+//! objects due there) as it would.
+//!
+//! Up to there an object changes only time and its own bytes. The background's tiles
+//! begin every eight columns from the dummy tile's first (scanline column `-8 - SCX mod 8`),
+//! and each is pushed the dot the FIFO empties, the fetcher back at step 0; so the fetcher
+//! has taken `k` steps (at most 6, where it waits to push) when the tile's `k`-th pixel
+//! is due. An object due there (at column X - 8) waits for the fetcher's high data byte,
+//! `5 - k` dots if `k < 5`, is fetched in six, and the first at X 0 also waits
+//! `min(SCX mod 8, 5)` dots (`sprite_wait_fetcher`); a later object in the same tile finds
+//! the fetcher at step 6 and takes six dots. The fetcher reads the same tile meanwhile:
+//! its map column, taken while the fetch holds it, is the one the plain dot takes a few
+//! columns on (`map_entry`). So the tile reaches its last tile `160 + the fetches' dots`
+//! after mode 3's first dot, with the fetcher bytes and the FIFO as without objects: the
+//! last tile's fetch overwrites the first, and its pixels push out the second before the
+//! line ends. What lasts of the objects is fetched here in their order: each object's
+//! slot (tile and attributes), the last one's row bytes, and the object FIFO, shifted by a
+//! pixel for each pixel popped.
+//!
+//! Objects at X 249 or more, which a fine scroll can make due left of the screen, and a
+//! window that starts or glitches on the line take the dots. Debug builds check each line
+//! against its dots run one by one.
+
+use super::whole_mode3::WindowOnLine;
+use super::*;
+
+/// Columns from the dummy tile's first to the line's last whole tile: its first pixel is
+/// screen column `152 - SCX mod 8`.
+const TO_LAST_TILE: u8 = 160;
+
+/// Dots of mode 3 up to the last whole tile at most: its columns and ten objects' fetches
+/// (each at most `5 + 6` dots) and the one at X 0's wait (at most 5).
+const MOST_DOTS_TO_LAST_TILE: u32 = TO_LAST_TILE as u32 + 10 * 11 + 5;
+
+impl PpuState {
+    /// From `Step::Mode3Start` just run (its state set, the first dot due now) with `dots`
+    /// more to run, not drawing, objects due on the line (LCDC bit 1 set): if the window
+    /// does nothing and the dots reach past the line's last whole tile, fetches the objects
+    /// due before it, moves to its first dot (due now, `line_dot` moved on) and returns the
+    /// dots that took; else 0, with nothing changed.
+    #[inline(always)]
+    pub(super) fn objects_to_last_tile(&mut self, dots: u32, bus: &mut Ctx) -> u32 {
+        debug_assert!(!self.is_cgb_hardware() && bus.frame.is_none());
+        // The object with the highest X, fetched last, is in slot 0.
+        if dots <= MOST_DOTS_TO_LAST_TILE
+            || self.sprite_count > 10
+            || self.sprites[1] >= 249
+            || self.lcdc & LCDC_OBJ_ENABLE == 0
+            || !matches!(self.window_on_line(), Some(WindowOnLine::Absent))
+        {
+            return 0;
+        }
+        #[cfg(debug_assertions)]
+        let start = *self;
+        let fine = self.scx & 7;
+        // Columns counted from the dummy tile's first: an object at X is due at `X + fine`.
+        let mut dots_taken = u32::from(TO_LAST_TILE);
+        let mut pushed_at = 0u8;
+        let mut fetched_tile = u8::MAX;
+        while self.sprite_count != 0 {
+            let x = self.next_sprite()[1];
+            let due = x + fine;
+            if due >= TO_LAST_TILE {
+                break;
+            }
+            let (tile, step) = (due / 8, due % 8);
+            if tile != fetched_tile {
+                fetched_tile = tile;
+                dots_taken += u32::from(5u8.saturating_sub(step));
+            }
+            if x == 0 {
+                dots_taken += u32::from(self.sprite_x0_penalty);
+                self.sprite_x0_penalty = 0;
+            }
+            dots_taken += 6;
+            self.pop_object_pixels(due - pushed_at);
+            pushed_at = due;
+            self.read_sprite_attributes(bus.oam);
+            let address = self.sprite_row_address();
+            self.sprite_tile_address = address;
+            self.sprite_tile_low = bus.vram[usize::from(address & 0x1FFF)];
+            self.sprite_tile_high = bus.vram[usize::from((address + 1) & 0x1FFF)];
+            self.push_sprite(bus);
+        }
+        self.pop_object_pixels(TO_LAST_TILE - pushed_at);
+        let last_tile = TO_LAST_TILE - 8 - fine;
+        self.scanline_x = last_tile;
+        self.screen_x = last_tile;
+        self.bg_fifo_len = 8;
+        self.fetcher_step = 0;
+        self.line_dot = self.line_dot.wrapping_add(dots_taken as u16);
+        #[cfg(debug_assertions)]
+        self.check_against_dots(start, dots, dots_taken, bus);
+        dots_taken
+    }
+
+    /// The object FIFO after `pixels` more pixels have left it.
+    #[inline(always)]
+    fn pop_object_pixels(&mut self, pixels: u8) {
+        let shift = |plane: u8| (u16::from(plane) << pixels.min(8)) as u8;
+        self.obj_fifo_low = shift(self.obj_fifo_low);
+        self.obj_fifo_high = shift(self.obj_fifo_high);
+        self.obj_fifo_palette = shift(self.obj_fifo_palette);
+        self.obj_fifo_priority = shift(self.obj_fifo_priority);
+    }
+
+    /// Debug builds: this line's `dots` from `start` (`Mode3Start`'s state) run one by one
+    /// end as those from here (`taken` of them in) do; the background's bytes, left stale
+    /// here, are overwritten before they are read.
+    #[cfg(debug_assertions)]
+    fn check_against_dots(&self, start: Self, dots: u32, taken: u32, bus: &Ctx) {
+        let expected = start.after_dots_one_by_one(dots, bus);
+        let mut mine = *self;
+        let mut ignored = 0;
+        let mut probe = Ctx::look_ahead(bus.memory(), &mut ignored);
+        probe.lazy = bus.lazy;
+        mine.run(dots - taken, false, &mut probe);
+        debug_assert_eq!(mine, expected);
+    }
+}
