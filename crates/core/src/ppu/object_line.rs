@@ -43,7 +43,7 @@ impl PpuState {
     /// dots that took; else 0, with nothing changed.
     #[inline(always)]
     pub(super) fn objects_to_last_tile(&mut self, dots: u32, bus: &mut Ctx) -> u32 {
-        debug_assert!(!self.is_cgb_hardware() && bus.frame.is_none());
+        debug_assert!(!self.is_cgb_hardware());
         // The object with the highest X, fetched last, is in slot 0.
         if dots <= MOST_DOTS_TO_LAST_TILE
             || self.sprite_count > 10
@@ -55,10 +55,11 @@ impl PpuState {
         }
         #[cfg(debug_assertions)]
         let start = *self;
+        let drawing = bus.frame.is_some();
         let fine = self.scx & 7;
         // Columns counted from the dummy tile's first: an object at X is due at `X + fine`.
         let mut dots_taken = u32::from(TO_LAST_TILE);
-        let mut pushed_at = 0u8;
+        let mut at = 0u8;
         let mut fetched_tile = u8::MAX;
         while self.sprite_count != 0 {
             let x = self.next_sprite()[1];
@@ -76,8 +77,8 @@ impl PpuState {
                 self.sprite_x0_penalty = 0;
             }
             dots_taken += 6;
-            self.pop_object_pixels(due - pushed_at);
-            pushed_at = due;
+            self.pixels_out(due - at, drawing, bus);
+            at = due;
             self.read_sprite_attributes(bus.oam);
             let address = self.sprite_row_address();
             self.sprite_tile_address = address;
@@ -85,16 +86,55 @@ impl PpuState {
             self.sprite_tile_high = bus.vram[usize::from((address + 1) & 0x1FFF)];
             self.push_sprite(bus);
         }
-        self.pop_object_pixels(TO_LAST_TILE - pushed_at);
-        let last_tile = TO_LAST_TILE - 8 - fine;
-        self.scanline_x = last_tile;
-        self.screen_x = last_tile;
-        self.bg_fifo_len = 8;
-        self.fetcher_step = 0;
+        self.pixels_out(TO_LAST_TILE - at, drawing, bus);
+        if !drawing {
+            let last_tile = TO_LAST_TILE - 8 - fine;
+            self.scanline_x = last_tile;
+            self.screen_x = last_tile;
+            self.bg_fifo_len = 8;
+            self.fetcher_step = 0;
+        }
         self.line_dot = self.line_dot.wrapping_add(dots_taken as u16);
         #[cfg(debug_assertions)]
         self.check_against_dots(start, dots, dots_taken, bus);
         dots_taken
+    }
+
+    /// The next `pixels` pixels out, from one on which the fetcher has taken the steps of
+    /// plain dots: drawing, the background's drains (the object FIFO's pixels drawn over
+    /// them); not drawing, only the object FIFO's pops (the positions move at the end).
+    #[inline(always)]
+    fn pixels_out(&mut self, pixels: u8, drawing: bool, bus: &mut Ctx) {
+        if drawing {
+            self.drain_pixels(pixels, bus);
+        } else {
+            self.pop_object_pixels(pixels);
+        }
+    }
+
+    /// Drawing: `pixels` plain dots' pixels out from here as the drains do them: the rest
+    /// of the FIFO's tile, the tiles left of the screen one by one, the others as a span,
+    /// then part of the next. Each dot is plain: no object is due before the last.
+    fn drain_pixels(&mut self, mut pixels: u8, bus: &mut Ctx) {
+        let in_fifo = self.bg_fifo_len;
+        if pixels < in_fifo {
+            if pixels != 0 {
+                self.mode3_part_drain(pixels, bus);
+            }
+            return;
+        }
+        self.mode3_drain(in_fifo, bus);
+        pixels -= in_fifo;
+        while pixels >= 8 && self.scanline_x >= 160 {
+            self.mode3_drain(8, bus);
+            pixels -= 8;
+        }
+        if pixels >= 8 {
+            self.drain_tiles::<false>(pixels / 8, bus);
+        }
+        if pixels % 8 != 0 {
+            self.mode3_part_drain(pixels % 8, bus);
+        }
     }
 
     /// The object FIFO after `pixels` more pixels have left it.

@@ -60,14 +60,14 @@ impl PpuState {
     }
 
     /// Whether a DMG's mode 3 about to start (`Step::Mode3Start` next) may run whole as the
-    /// host allows: without objects fetched (`FastPaths::whole_mode3`), or with them while
-    /// not drawing (`FastPaths::whole_mode3_objects`).
+    /// host allows: without objects fetched (`FastPaths::whole_mode3`), or with them
+    /// (`FastPaths::whole_mode3_objects`).
     #[inline(always)]
     pub(super) fn may_run_whole(&self, bus: &Ctx) -> bool {
         if self.objects_stay_unfetched() {
             bus.whole_mode3
         } else {
-            bus.whole_mode3_objects && bus.frame.is_none()
+            bus.whole_mode3_objects
         }
     }
 
