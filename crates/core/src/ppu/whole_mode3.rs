@@ -188,11 +188,17 @@ impl PpuState {
     }
 
     /// Whether mode 3 from its start fetches no object: there are none, LCDC bit 1 is
-    /// clear (the passed ones are only dropped), or all are at X 168 or more, never due
-    /// (the last dot is at column 159).
+    /// clear (the passed ones are only dropped), or all are at X 168 or more, never due on
+    /// screen (the last dot is at column 159), and below `256 - SCX mod 8`: one there is
+    /// due at column `X - 264`, which the fine scroll's discards reach (the dots left of
+    /// column -8 fetch an object due exactly, `mode3_dot_is_plain`). The last object, in
+    /// slot 0, has the highest X.
     #[inline(always)]
     pub(super) fn objects_stay_unfetched(&self) -> bool {
-        self.sprite_count == 0 || self.lcdc & LCDC_OBJ_ENABLE == 0 || self.next_sprite()[1] >= 168
+        self.sprite_count == 0
+            || self.lcdc & LCDC_OBJ_ENABLE == 0
+            || (self.next_sprite()[1] >= 168
+                && u16::from(self.sprites[1]) + u16::from(self.scx & 7) < 256)
     }
 
     /// What the window does in mode 3 from its start (`Step::Mode3Start`'s state), on a
