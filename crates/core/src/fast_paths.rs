@@ -47,10 +47,10 @@ pub enum FastPath {
     /// fetched and the window absent or starting on screen, runs in a few calls instead of
     /// through its dots: not drawing, straight to its end state; drawing, its spans at once.
     WholeMode3,
-    /// On a DMG not drawing, a visible line's mode 3 that one catch-up runs whole, with
-    /// objects fetched and the window absent, moves in one go to its last whole tile,
-    /// each object's fetch only counted (its dots, its row and the object FIFO), instead of
-    /// through its tiles and fetches.
+    /// On a DMG, a visible line's mode 3 that one catch-up runs whole, with objects
+    /// fetched and the window absent, goes in one call to its last whole tile, each
+    /// object's fetch done at once and its dots only counted: not drawing, the background
+    /// jumps there; drawing, it drains from object to object.
     WholeMode3Objects,
 }
 

@@ -1,8 +1,7 @@
-//! A visible DMG line's mode 3 with objects fetched, not drawing
-//! (`FastPaths::whole_mode3_objects`): when the catch-up run that reaches `Step::Mode3Start`
-//! runs on to the line's end, the line moves in one go to the first dot of its last whole
-//! background tile, and `run` does the rest (that tile, the part tile after it, and the
-//! objects due there) as it would.
+//! A visible DMG line's mode 3 with objects fetched (`FastPaths::whole_mode3_objects`): when
+//! the catch-up run that reaches `Step::Mode3Start` runs on to the line's end, the line
+//! goes in one call to the first dot of its last whole background tile, and `run` does
+//! the rest (that tile, the part tile after it, and the objects due there) as it would.
 //!
 //! Up to there an object changes only time and its own bytes. The background's tiles
 //! begin every eight columns from the dummy tile's first (scanline column `-8 - SCX mod 8`),
@@ -13,16 +12,22 @@
 //! `min(SCX mod 8, 5)` dots (`sprite_wait_fetcher`); a later object in the same tile finds
 //! the fetcher at step 6 and takes six dots. The fetcher reads the same tile meanwhile:
 //! its map column, taken while the fetch holds it, is the one the plain dot takes a few
-//! columns on (`map_entry`). So the tile reaches its last tile `160 + the fetches' dots`
-//! after mode 3's first dot, with the fetcher bytes and the FIFO as without objects: the
-//! last tile's fetch overwrites the first, and its pixels push out the second before the
-//! line ends. What lasts of the objects is fetched here in their order: each object's
-//! slot (tile and attributes), the last one's row bytes, and the object FIFO, shifted by a
-//! pixel for each pixel popped.
+//! columns on (`map_entry`). So the line reaches its last tile `160 + the fetches' dots`
+//! after mode 3's first dot, the fetcher and the FIFO as without objects. What lasts of
+//! the objects is fetched here in their order: each object's slot (tile and attributes),
+//! the last one's row bytes, and the object FIFO, shifted by a pixel for each pixel out.
+//!
+//! Not drawing, the background jumps to the last tile: its fetch overwrites the fetcher's
+//! bytes, and its pixels push out the FIFO's, before the line ends. Drawing, the
+//! background drains (`mode3_drain`, `drain_tiles`, part drains) up to each object's
+//! column and on to the last tile, the object FIFO's pixels drawn over it as they go out:
+//! the fetcher then takes the plain dots' steps, which read the same bytes as the fetch's.
 //!
 //! Objects at X 249 or more, which a fine scroll can make due left of the screen, and a
-//! window that starts or glitches on the line take the dots. Debug builds check each line
-//! against its dots run one by one.
+//! window that starts or glitches on the line take the dots. Inside such a run the end
+//! of mode 3 is seen by nothing (`quiet_dots`), so the fetches' dots show only in
+//! `line_dot` on the way: debug builds check each line at the last tile against its dots
+//! run one by one, and again at the run's end.
 
 use super::whole_mode3::WindowOnLine;
 use super::*;
@@ -147,11 +152,21 @@ impl PpuState {
         self.obj_fifo_priority = shift(self.obj_fifo_priority);
     }
 
-    /// Debug builds: this line's `dots` from `start` (`Mode3Start`'s state) run one by one
-    /// end as those from here (`taken` of them in) do; the background's bytes, left stale
-    /// here, are overwritten before they are read.
+    /// Debug builds: the `taken` dots from `start` (`Mode3Start`'s state) run one by one
+    /// reach this state (not drawing, but for the background's bytes, left stale here and
+    /// overwritten before they are read), and the line's `dots` end as those from here do.
     #[cfg(debug_assertions)]
     fn check_against_dots(&self, start: Self, dots: u32, taken: u32, bus: &Ctx) {
+        let at_last_tile = start.after_dots_one_by_one(taken, bus);
+        let mut mine = *self;
+        if bus.frame.is_none() {
+            mine.bg_fifo_low = at_last_tile.bg_fifo_low;
+            mine.bg_fifo_high = at_last_tile.bg_fifo_high;
+            mine.fetch_tile_number = at_last_tile.fetch_tile_number;
+            mine.fetch_tile_low = at_last_tile.fetch_tile_low;
+            mine.fetch_tile_high = at_last_tile.fetch_tile_high;
+        }
+        debug_assert_eq!(mine, at_last_tile);
         let expected = start.after_dots_one_by_one(dots, bus);
         let mut mine = *self;
         let mut ignored = 0;
