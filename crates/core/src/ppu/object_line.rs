@@ -45,8 +45,9 @@ impl PpuState {
     /// more to run, not drawing, objects due on the line (LCDC bit 1 set): if the window
     /// does nothing and the dots reach past the line's last whole tile, fetches the objects
     /// due before it, moves to its first dot (due now, `line_dot` moved on) and returns the
-    /// dots that took; else 0, with nothing changed.
-    #[inline(always)]
+    /// dots that took; else 0, with nothing changed. Out of line: `whole_mode3`'s code,
+    /// inlined in the same caller, keeps its registers.
+    #[inline(never)]
     pub(super) fn objects_to_last_tile(&mut self, dots: u32, bus: &mut Ctx) -> u32 {
         debug_assert!(!self.is_cgb_hardware());
         // The object with the highest X, fetched last, is in slot 0.
@@ -137,7 +138,7 @@ impl PpuState {
         if pixels >= 8 {
             self.drain_tiles::<false>(pixels / 8, bus);
         }
-        if pixels % 8 != 0 {
+        if !pixels.is_multiple_of(8) {
             self.mode3_part_drain(pixels % 8, bus);
         }
     }

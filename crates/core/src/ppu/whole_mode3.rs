@@ -178,6 +178,7 @@ impl PpuState {
     }
 
     /// `tiles` whole tiles, then `rest` pixels of the next one.
+    #[inline(always)]
     fn drain_whole_tiles(&mut self, tiles: u8, rest: u8, bus: &mut Ctx) {
         if tiles != 0 {
             self.drain_tiles::<false>(tiles, bus);
