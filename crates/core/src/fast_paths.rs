@@ -47,11 +47,15 @@ pub enum FastPath {
     /// fetched and the window absent or starting on screen, runs in a few calls instead of
     /// through its dots: not drawing, straight to its end state; drawing, its spans at once.
     WholeMode3,
+    /// A CPU write to VRAM lands without first catching the timer, PPU and APU up on the
+    /// deferred M-cycles when the PPU runs no step in them: none of them reads VRAM or
+    /// changes whether the CPU may write it there.
+    QuietVramWrites,
 }
 
 impl FastPath {
     /// Every trick, in the order of [`FastPaths`]' fields.
-    pub const ALL: [FastPath; 13] = [
+    pub const ALL: [FastPath; 14] = [
         FastPath::LazyMode3,
         FastPath::DeferQuietTicks,
         FastPath::DoubleSpeedWindows,
@@ -65,6 +69,7 @@ impl FastPath {
         FastPath::ColourObjectRuns,
         FastPath::LycWindows,
         FastPath::WholeMode3,
+        FastPath::QuietVramWrites,
     ];
 
     /// The trick's name, as its field in [`FastPaths`] spells it.
@@ -83,6 +88,7 @@ impl FastPath {
             FastPath::ColourObjectRuns => "colour_object_runs",
             FastPath::LycWindows => "lyc_windows",
             FastPath::WholeMode3 => "whole_mode3",
+            FastPath::QuietVramWrites => "quiet_vram_writes",
         }
     }
 
@@ -124,6 +130,8 @@ pub struct FastPaths {
     pub lyc_windows: bool,
     /// [`FastPath::WholeMode3`].
     pub whole_mode3: bool,
+    /// [`FastPath::QuietVramWrites`].
+    pub quiet_vram_writes: bool,
 }
 
 impl FastPaths {
@@ -142,6 +150,7 @@ impl FastPaths {
         colour_object_runs: true,
         lyc_windows: true,
         whole_mode3: true,
+        quiet_vram_writes: true,
     };
 
     /// Every trick off: the plain reference (drawing and synthesizing nothing).
@@ -159,6 +168,7 @@ impl FastPaths {
         colour_object_runs: false,
         lyc_windows: false,
         whole_mode3: false,
+        quiet_vram_writes: false,
     };
 
     /// The switch of `trick`.
@@ -177,6 +187,7 @@ impl FastPaths {
             FastPath::ColourObjectRuns => &mut self.colour_object_runs,
             FastPath::LycWindows => &mut self.lyc_windows,
             FastPath::WholeMode3 => &mut self.whole_mode3,
+            FastPath::QuietVramWrites => &mut self.quiet_vram_writes,
         }
     }
 
