@@ -464,7 +464,7 @@ fn banked_wram_slot(hw: &mut HwState, addr: u16) -> &mut u8 {
 
 /// Work RAM from `addr` (0xC000..=0xFDFF) to the end of its 4 KiB bank, or to 0xFDFF in the
 /// echo: what `wram_slot` reads at `addr`, `addr + 1`, ...
-fn wram_block(hw: &HwState, addr: u16) -> &[u8] {
+pub(super) fn wram_block(hw: &HwState, addr: u16) -> &[u8] {
     let len = usize::from((addr | 0x0FFF).min(0xFDFF) - addr) + 1;
     let (bank, start): (&[u8], usize) = if unbanked_wram(hw, addr) {
         (&hw.wram, usize::from(addr & 0x1FFF))

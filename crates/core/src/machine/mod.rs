@@ -50,7 +50,7 @@ mod speed_switch;
 mod tick;
 
 use clock::Clock;
-use memory_map::{vram_slot, vram_write_slot, wram_slot};
+use memory_map::{vram_slot, vram_write_slot, wram_block, wram_slot};
 pub(crate) use power_on::power_on;
 use rom_windows::{PlainFetch, RomWindows};
 use tick::{COUNTER_EDGE_BITS, div_apu_event_within};
