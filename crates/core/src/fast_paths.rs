@@ -52,6 +52,10 @@ pub enum FastPath {
     /// object's fetch done at once and its dots only counted: not drawing, the background
     /// jumps there; drawing, it drains from object to object.
     WholeMode3Objects,
+    /// A CPU write to VRAM lands without first catching the timer, PPU and APU up on the
+    /// deferred M-cycles when the PPU runs no step in them: none of them reads VRAM or
+    /// changes whether the CPU may write it there.
+    QuietVramWrites,
 }
 
 impl FastPath {
@@ -71,6 +75,7 @@ impl FastPath {
         FastPath::LycWindows,
         FastPath::WholeMode3,
         FastPath::WholeMode3Objects,
+        FastPath::QuietVramWrites,
     ];
 
     /// The trick's name, as its field in [`FastPaths`] spells it.
@@ -90,6 +95,7 @@ impl FastPath {
             FastPath::LycWindows => "lyc_windows",
             FastPath::WholeMode3 => "whole_mode3",
             FastPath::WholeMode3Objects => "whole_mode3_objects",
+            FastPath::QuietVramWrites => "quiet_vram_writes",
         }
     }
 
@@ -133,6 +139,8 @@ pub struct FastPaths {
     pub whole_mode3: bool,
     /// [`FastPath::WholeMode3Objects`].
     pub whole_mode3_objects: bool,
+    /// [`FastPath::QuietVramWrites`].
+    pub quiet_vram_writes: bool,
 }
 
 impl FastPaths {
@@ -152,6 +160,7 @@ impl FastPaths {
         lyc_windows: true,
         whole_mode3: true,
         whole_mode3_objects: true,
+        quiet_vram_writes: true,
     };
 
     /// Every trick off: the plain reference (drawing and synthesizing nothing).
@@ -170,6 +179,7 @@ impl FastPaths {
         lyc_windows: false,
         whole_mode3: false,
         whole_mode3_objects: false,
+        quiet_vram_writes: false,
     };
 
     /// The switch of `trick`.
@@ -189,6 +199,7 @@ impl FastPaths {
             FastPath::LycWindows => &mut self.lyc_windows,
             FastPath::WholeMode3 => &mut self.whole_mode3,
             FastPath::WholeMode3Objects => &mut self.whole_mode3_objects,
+            FastPath::QuietVramWrites => &mut self.quiet_vram_writes,
         }
     }
 

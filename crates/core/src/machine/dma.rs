@@ -50,9 +50,18 @@ impl<'a> Machine<'a> {
             return;
         }
         let (source, first) = self.hw.dma.skip_copies(n);
-        for k in 0..n as u16 {
-            let byte = self.dma_source_byte(source + k);
-            self.hw.oam[(first + usize::from(k)) % 160] = byte;
+        let count = n as usize;
+        if (0xC000..=0xDFFF).contains(&source) && first + count <= 160 {
+            // Work RAM, the usual source (a shadow OAM): the bytes lie in one bank, as one
+            // block (the source's page holds them all), so they are copied at once.
+            let mut bytes = [0; 160];
+            bytes[..count].copy_from_slice(&wram_block(self.hw, source)[..count]);
+            self.hw.oam[first..first + count].copy_from_slice(&bytes[..count]);
+        } else {
+            for k in 0..n as u16 {
+                let byte = self.dma_source_byte(source + k);
+                self.hw.oam[(first + usize::from(k)) % 160] = byte;
+            }
         }
         let last = self.hw.oam[(first + n as usize - 1) % 160];
         self.hw.dma.last_byte = last;

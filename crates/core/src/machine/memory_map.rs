@@ -265,10 +265,32 @@ impl<'a> Machine<'a> {
         self.cpu_write_slow(addr, value);
     }
 
-    /// `cpu_write` past its fast paths. It makes the run loop's checks due unless the
-    /// write is one that cannot change what they look at (`write_leaves_checks`).
+    /// `cpu_write` past its fast paths: a VRAM write that may skip the catch-up
+    /// (`vram_write_is_quiet`) lands at once, any other goes the general way. Apart: the
+    /// test inside the general way's shape made its other writes dearer.
     #[inline(never)]
     pub(super) fn cpu_write_slow(&mut self, addr: u16, value: u8) {
+        if addr & 0xE000 == 0x8000 && self.vram_write_is_quiet() {
+            self.write_vram_quietly(addr, value);
+        } else {
+            self.cpu_write_general(addr, value);
+        }
+    }
+
+    /// A CPU write to VRAM that `vram_write_is_quiet` allows, meeting the PPU's lock as it
+    /// stands. Out of line, as the general way: this function then saves no register.
+    #[inline(never)]
+    fn write_vram_quietly(&mut self, addr: u16, value: u8) {
+        let hw = &mut *self.hw;
+        if hw.ppu.cpu_can_write_vram() {
+            *vram_write_slot(hw, self.written, addr) = value;
+        }
+    }
+
+    /// `cpu_write_slow`'s general way. It makes the run loop's checks due unless the
+    /// write is one that cannot change what they look at (`write_leaves_checks`).
+    #[inline(never)]
+    fn cpu_write_general(&mut self, addr: u16, value: u8) {
         let interrupt_flag = self.hw.interrupt_flag;
         self.write_slow_now(addr, value);
         if !self.write_leaves_checks(addr, interrupt_flag) {
@@ -324,6 +346,21 @@ impl<'a> Machine<'a> {
         if io {
             self.recheck_quiet_after_write(addr as u8);
         }
+    }
+
+    /// Whether a CPU write to VRAM now may skip catching the components up
+    /// (`FastPaths::quiet_vram_writes`): the PPU runs no step in the deferred M-cycles
+    /// (this one's included) and owes no mode-3 dots, so nothing deferred reads VRAM, and
+    /// the PPU's VRAM lock is the one the write meets; no OAM DMA may block the bus. The
+    /// timer and APU never look at VRAM, and no check of the run loop does.
+    #[inline(always)]
+    fn vram_write_is_quiet(&self) -> bool {
+        let hw = &*self.hw;
+        let deferred = self.clock.now() - self.clock.synced_m_cycles;
+        self.quiet_vram_writes
+            && !hw.dma.is_busy()
+            && hw.ppu.fifo_lag == 0
+            && !hw.ppu.steps_due_within(deferred)
     }
 
     /// A write from outside the program (`Core::poke`): what the CPU's write of `value` to
@@ -427,7 +464,7 @@ fn banked_wram_slot(hw: &mut HwState, addr: u16) -> &mut u8 {
 
 /// Work RAM from `addr` (0xC000..=0xFDFF) to the end of its 4 KiB bank, or to 0xFDFF in the
 /// echo: what `wram_slot` reads at `addr`, `addr + 1`, ...
-fn wram_block(hw: &HwState, addr: u16) -> &[u8] {
+pub(super) fn wram_block(hw: &HwState, addr: u16) -> &[u8] {
     let len = usize::from((addr | 0x0FFF).min(0xFDFF) - addr) + 1;
     let (bank, start): (&[u8], usize) = if unbanked_wram(hw, addr) {
         (&hw.wram, usize::from(addr & 0x1FFF))

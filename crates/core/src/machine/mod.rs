@@ -50,7 +50,7 @@ mod speed_switch;
 mod tick;
 
 use clock::Clock;
-use memory_map::{vram_slot, vram_write_slot, wram_slot};
+use memory_map::{vram_slot, vram_write_slot, wram_block, wram_slot};
 pub(crate) use power_on::power_on;
 use rom_windows::{PlainFetch, RomWindows};
 use tick::{COUNTER_EDGE_BITS, div_apu_event_within};
@@ -98,6 +98,9 @@ pub(crate) struct Machine<'a> {
     /// false: the run loop never takes a plain step, `take_checks_due` always answers true
     /// (the reference plain steps are checked against).
     plain_steps: bool,
+    /// false: every CPU write to VRAM catches the components up first
+    /// (`FastPaths::quiet_vram_writes`).
+    quiet_vram_writes: bool,
     /// The ROM windows and the work RAM's fast length: what the CPU's fast paths read.
     windows: RomWindows<'a>,
     /// Whether the run loop must make its per-instruction checks (stop, events, CPU mode,
@@ -165,6 +168,7 @@ impl<'a> Machine<'a> {
             double_speed_windows: fast.double_speed_windows,
             cgb_poll_forecast: fast.cgb_poll_forecast,
             plain_steps: fast.plain_steps,
+            quiet_vram_writes: fast.quiet_vram_writes,
             windows: RomWindows::new(fast.rom_windows),
             checks_due: true,
             plain_fetch: PlainFetch::NONE,
