@@ -207,9 +207,24 @@ impl ChangeCounts {
     }
 
     /// Byte `i` differs in this delta (as coded: after the counter transform).
-    #[inline]
+    #[cfg(test)]
     pub fn note(&mut self, i: usize) {
         self.add(i, 1);
+    }
+
+    /// The bytes of `range` (not empty) may change: marks their pages once, so that the
+    /// changes in it are counted with [`ChangeCounts::note_marked`] (a literal's bytes).
+    #[inline]
+    pub fn mark(&mut self, range: std::ops::Range<usize>) {
+        let first = (range.start / COUNTED_PAGE).min(63);
+        let last = ((range.end - 1) / COUNTED_PAGE).min(63);
+        self.pages |= (u64::MAX >> (63 - last)) & (u64::MAX << first);
+    }
+
+    /// Byte `i` differs in this delta, in a range given to [`ChangeCounts::mark`].
+    #[inline]
+    pub fn note_marked(&mut self, i: usize) {
+        self.counts[i] = self.counts[i].saturating_add(1);
     }
 
     /// Adds `changes` to byte `i`'s count.
@@ -880,6 +895,31 @@ mod tests {
         }
         counters.finish(&saved, &mut x, false);
         assert_eq!(x, old);
+    }
+
+    #[test]
+    fn marked_literals_are_chosen_and_cleared() {
+        // A literal crossing the end of a counted page, and one at the end of the state.
+        let len = 3 * COUNTED_PAGE;
+        let mut counts = ChangeCounts::new(len);
+        for _ in 0..32 {
+            counts.mark(COUNTED_PAGE - 2..COUNTED_PAGE + 3);
+            counts.note_marked(COUNTED_PAGE - 2);
+            counts.note_marked(COUNTED_PAGE + 2);
+            counts.mark(len - 1..len);
+            counts.note_marked(len - 1);
+            counts.end_frame();
+        }
+        let mut set = HotSet::new();
+        counts.choose(&mut set, |_| false);
+        let page = COUNTED_PAGE as u32;
+        assert_eq!(set.positions(), [page - 2, page + 2, 3 * page - 1]);
+        counts.reset();
+        for _ in 0..32 {
+            counts.end_frame();
+        }
+        counts.choose(&mut set, |_| false);
+        assert!(set.positions().is_empty(), "every marked page cleared");
     }
 
     #[test]

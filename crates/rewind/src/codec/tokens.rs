@@ -161,9 +161,10 @@ fn emit_literal(
         // The capture's case: count and sync the changed bytes in one loop (a literal is a
         // few bytes, so no call to memcpy either).
         Some(counts) => {
+            counts.mark(start..end);
             for (i, (a, &b)) in (start..).zip(old.iter_mut().zip(new)) {
                 if *a != b {
-                    counts.note(i);
+                    counts.note_marked(i);
                     if sync_base {
                         *a = b;
                     }

@@ -8,7 +8,7 @@
 //! The walk is [`for_each_byte`]'s, and the bits are the canonical codes' (tested against
 //! them).
 
-use super::{CONTEXTS, MAX_LEN, TokenCode, TokenCounts, for_each_byte};
+use super::{CONTEXTS, HOT, MAX_LEN, TokenCode, TokenCounts, tokens_each_byte};
 use crate::hot::CLASSES;
 
 const _: () = assert!(MAX_LEN <= 12, "a code and its length share a u16");
@@ -41,7 +41,12 @@ impl EncodeTable {
 
     /// Adds the bytes of `tokens` to `counts` and appends their code to `out` (most
     /// significant bit first, the last byte padded with zeros), in one walk; returns the
-    /// coded length in bytes. Contexts as in [`for_each_byte`].
+    /// coded length in bytes. Contexts as in [`for_each_byte`](super::for_each_byte).
+    ///
+    /// Hot bytes are mostly runs of zeros on some games (positions that change in most
+    /// frames but not this one, neighbours in the hot list): zeros after a zero, in one
+    /// context whose code for zero is all zero bits, are counted and written up to eight at
+    /// once.
     pub fn count_and_encode(
         &self,
         counts: &mut TokenCounts,
@@ -51,12 +56,40 @@ impl EncodeTable {
     ) -> usize {
         let start = out.len();
         let mut bits = BitWriter::new(out, tokens.len());
-        let mut put = |b: u8, context: usize| {
+        let mut i = 0;
+        let mut previous = 0;
+        for (class, &end) in hot.iter().enumerate() {
+            let end = end.min(tokens.len());
+            let after_zero = HOT + 2 * class;
+            let zero_entry = self.entries[after_zero][0];
+            let zero_len = u32::from(zero_entry & 0x0F);
+            let zero_runs = zero_entry >> 4 == 0;
+            while i < end {
+                let b = tokens[i];
+                let context = after_zero + previous;
+                let count = &mut counts.counts[context][usize::from(b)];
+                *count = count.saturating_add(1);
+                bits.put(self.entries[context][usize::from(b)]);
+                previous = usize::from(b != 0);
+                i += 1;
+                if b == 0 && zero_runs && end - i >= 8 {
+                    // The zeros that start the next eight bytes, in one step.
+                    let word = u64::from_le_bytes(tokens[i..i + 8].try_into().expect("8 bytes"));
+                    let run = word.trailing_zeros() / 8;
+                    if run > 0 {
+                        let count = &mut counts.counts[after_zero][0];
+                        *count = count.saturating_add(run);
+                        bits.put_zeros(zero_len * run);
+                        i += run as usize;
+                    }
+                }
+            }
+        }
+        tokens_each_byte(&tokens[i..], |b, context| {
             let count = &mut counts.counts[context][usize::from(b)];
             *count = count.saturating_add(1);
             bits.put(self.entries[context][usize::from(b)]);
-        };
-        for_each_byte(tokens, hot, &mut put);
+        });
         bits.finish();
         out.len() - start
     }
@@ -90,6 +123,23 @@ impl<'a> BitWriter<'a> {
         }
     }
 
+    /// Appends `n` zero bits (at most `8 * MAX_LEN`), 32 at most at a time so that no
+    /// pending bit leaves the accumulator.
+    #[inline(always)]
+    fn put_zeros(&mut self, mut n: u32) {
+        while n > 0 {
+            let step = n.min(32);
+            n -= step;
+            self.acc <<= step;
+            self.n += step;
+            if self.n >= 32 {
+                self.n -= 32;
+                let word = (self.acc >> self.n) as u32;
+                self.out.extend_from_slice(&word.to_be_bytes());
+            }
+        }
+    }
+
     /// Writes what is left, the last byte padded with zeros.
     fn finish(self) {
         let mut n = self.n;
@@ -105,6 +155,7 @@ impl<'a> BitWriter<'a> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::for_each_byte;
     use super::*;
     use backspin_test_support::SplitMix64;
 
@@ -121,9 +172,24 @@ mod tests {
         for round in 0..400u64 {
             // Well-formed streams crossing the region boundaries, with some hot bytes, and
             // every few rounds arbitrary (malformed) bytes.
-            let hot_len = (round % 9) as usize;
+            // Every third round, a longer hot part made mostly of zero runs (taken up to eight
+            // at a time when the zero byte's code is all zero bits).
+            let (hot_len, zero_share) = if round % 3 == 0 {
+                ((round % 61) as usize, 7)
+            } else {
+                ((round % 9) as usize, 0)
+            };
             let hot = [hot_len / 4, hot_len / 2, hot_len / 2, hot_len];
-            let mut tokens: Vec<u8> = (0..hot_len).map(|_| rng.next_u64() as u8 & 3).collect();
+            let mut tokens: Vec<u8> = (0..hot_len)
+                .map(|_| {
+                    let x = rng.next_u64();
+                    if x % 8 < zero_share {
+                        0
+                    } else {
+                        (x >> 8) as u8 & 3
+                    }
+                })
+                .collect();
             if round % 5 == 4 {
                 tokens.extend((0..round % 200).map(|_| rng.next_u64() as u8));
             } else {
