@@ -60,7 +60,7 @@ pub enum FastPath {
 
 impl FastPath {
     /// Every trick, in the order of [`FastPaths`]' fields.
-    pub const ALL: [FastPath; 14] = [
+    pub const ALL: [FastPath; 15] = [
         FastPath::LazyMode3,
         FastPath::DeferQuietTicks,
         FastPath::DoubleSpeedWindows,
