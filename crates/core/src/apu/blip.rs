@@ -576,24 +576,28 @@ impl SynthState {
             // next sample's lead is then `kept` plus the integrator's move, so the chain from
             // one sample to the next is one multiply, shift and add (the charge, `integrator`
             // minus `kept`, is needed only at the end). The same numbers as `highpass`.
+            //
+            // The chain keeps only what the next sample needs; each sample's `passed` goes to
+            // a scratch array, and turning those into output samples is a second pass, free
+            // of the chain, several samples per vector instruction.
             let mut integrator_now = integrator[0];
             let mut kept = i64::from(integrator[0]) - i64::from(charge[0]);
+            let mut passed_all = [0i64; BATCH];
             let first_run = n.min(RING - start);
             for (slot, done, len) in [(start, 0, first_run), (0, first_run, n - first_run)] {
                 let slots = &mut self.centre_ring[slot..slot + len];
                 let shares = &queued[done..done + len];
-                let samples = out[2 * done..2 * (done + len)].chunks_exact_mut(2);
-                for ((&centre, &share), sample) in slots.iter().zip(shares).zip(samples) {
+                let passed_run = &mut passed_all[done..done + len];
+                for ((&centre, &share), passed_out) in slots.iter().zip(shares).zip(passed_run) {
                     let next = integrator_now.wrapping_add(centre.wrapping_add(share));
                     let passed = i64::from(next) - i64::from(integrator_now) + kept;
                     integrator_now = next;
                     kept = highpass_kept(passed);
-                    let value = highpass_sample(passed);
-                    sample[0] = value;
-                    sample[1] = value;
+                    *passed_out = passed;
                 }
                 slots.fill(0);
             }
+            centre_samples(&passed_all[..n], out);
             // The charge lies between its old value and the integrator's (both `i32`).
             let charge_now = (i64::from(integrator_now) - kept) as i32;
             (integrator, charge) = ([integrator_now; 2], [charge_now; 2]);
@@ -617,6 +621,79 @@ impl SynthState {
         self.set_integrators(integrator);
         self.set_highpass_charges(charge);
     }
+}
+
+/// Each of `passed` as an output sample ([`highpass_sample`]), on both sides of `out`
+/// (interleaved left, right: `2 * passed.len()` entries).
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+fn centre_samples(passed: &[i64], out: &mut [i16]) {
+    debug_assert!(out.len() == 2 * passed.len());
+    let (passed_8, passed_rest) = passed.split_at(passed.len() & !7);
+    let (out_8, out_rest) = out.split_at_mut(2 * passed_8.len());
+    for (passed, out) in passed_8.chunks_exact(8).zip(out_8.chunks_exact_mut(16)) {
+        let passed: &[i64; 8] = passed.try_into().expect("8 differences");
+        let out: &mut [i16; 16] = out.try_into().expect("8 stereo samples");
+        // SAFETY: the cfg above makes SSE2, the only feature the function enables, part of
+        // this build's target.
+        unsafe { centre_samples_8_sse2(passed, out) };
+    }
+    centre_samples_plain(passed_rest, out_rest);
+}
+
+#[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+fn centre_samples(passed: &[i64], out: &mut [i16]) {
+    centre_samples_plain(passed, out);
+}
+
+/// [`centre_samples`] one sample at a time (and its oracle in the tests).
+#[inline]
+fn centre_samples_plain(passed: &[i64], out: &mut [i16]) {
+    for (&passed, sample) in passed.iter().zip(out.chunks_exact_mut(2)) {
+        let value = highpass_sample(passed);
+        sample[0] = value;
+        sample[1] = value;
+    }
+}
+
+/// [`centre_samples`] for eight samples with SSE2. A difference of two `i32`s (less than
+/// 2^33 either way) divided by 2^14, truncated, fits 32 bits: adding 2^14 - 1 to a negative
+/// one, a logical shift of the 64 bits leaves the quotient in the low 32; the saturating
+/// pack to 16 bits is the clamp.
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+#[target_feature(enable = "sse2")]
+#[inline]
+fn centre_samples_8_sse2(passed: &[i64; 8], out: &mut [i16; 16]) {
+    use core::arch::x86_64::{
+        __m128, __m128i, _mm_add_epi64, _mm_and_si128, _mm_castps_si128, _mm_castsi128_ps,
+        _mm_packs_epi32, _mm_set1_epi64x, _mm_shuffle_epi32, _mm_shuffle_ps, _mm_srai_epi32,
+        _mm_srli_epi64, _mm_unpackhi_epi16, _mm_unpacklo_epi16,
+    };
+    let bias = _mm_set1_epi64x((1 << ONE_BITS) - 1);
+    let quotients = |pair: &[i64]| -> __m128 {
+        let pair: __m128i = bytemuck::pod_read_unaligned(bytemuck::cast_slice::<i64, u8>(pair));
+        // Each lane's sign, from its high word, over the whole lane.
+        let sign = _mm_srai_epi32(_mm_shuffle_epi32(pair, 0b11_11_01_01), 31);
+        let quotient = _mm_srli_epi64(
+            _mm_add_epi64(pair, _mm_and_si128(sign, bias)),
+            ONE_BITS as i32,
+        );
+        _mm_castsi128_ps(quotient)
+    };
+    let mut low_words = [_mm_castps_si128(quotients(&passed[..2])); 2];
+    for (half, words) in low_words.iter_mut().enumerate() {
+        let (first, second) = (
+            quotients(&passed[4 * half..][..2]),
+            quotients(&passed[4 * half + 2..][..2]),
+        );
+        // The low 32 bits of each of the four lanes.
+        *words = _mm_castps_si128(_mm_shuffle_ps(first, second, 0b10_00_10_00));
+    }
+    let samples = _mm_packs_epi32(low_words[0], low_words[1]);
+    let stereo = [
+        _mm_unpacklo_epi16(samples, samples),
+        _mm_unpackhi_epi16(samples, samples),
+    ];
+    out.copy_from_slice(&bytemuck::cast::<[__m128i; 2], [i16; 16]>(stereo));
 }
 
 /// One output sample's step of the capacitor: the new charge and the sample for the
