@@ -196,6 +196,33 @@ fn has_avx2() -> bool {
     }
 }
 
+/// Adds `sum` to the 8 slots of `ring` from `slot` on.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[inline]
+fn add_group(ring: &mut [i32; RING], slot: usize, sum: core::arch::x86_64::__m256i) {
+    use core::arch::x86_64::{__m256i, _mm256_add_epi32};
+    let group = &mut ring[slot..slot + 8];
+    let old: __m256i = bytemuck::pod_read_unaligned(bytemuck::cast_slice::<i32, u8>(group));
+    let new = _mm256_add_epi32(old, sum);
+    group.copy_from_slice(&bytemuck::cast::<__m256i, [i32; 8]>(new));
+}
+
+/// Adds the sums of [`SynthState::spread_held_steps_avx2`] to the window of `ring` from
+/// `slot` on.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[inline]
+fn add_groups(
+    ring: &mut [i32; RING],
+    slot: usize,
+    sums: [core::arch::x86_64::__m256i; ALIGNED_WINDOW_8 / 8],
+) {
+    for (group, sum) in sums.into_iter().enumerate() {
+        add_group(ring, slot + 8 * group, sum);
+    }
+}
+
 /// [`PADDED_STEP`] zero-extended to 32 bits, as [`PAIRED_STEP`] is.
 static PADDED_PAIRS: [[u32; 2 * TAPS]; PHASES] = {
     let mut rows = [[0; 2 * TAPS]; PHASES];
@@ -423,37 +450,59 @@ impl SynthState {
     /// added to the 8-slot-aligned window of `ALIGNED_WINDOW_8` holding it, eight slots per
     /// multiply-add (three vectors, not five). The same sums.
     ///
+    /// Held steps come in time order, often several to an 8-slot group: the taps of the
+    /// steps in one window are summed in three registers and added to the ring only when a
+    /// step's window lies elsewhere, not one load and store per vector and step. Wrapping
+    /// sums, in any order.
+    ///
     /// # Safety
     /// The CPU must have AVX2 ([`has_avx2`]).
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
     unsafe fn spread_held_steps_avx2(&mut self, steps: &[HeldStep]) {
-        use core::arch::x86_64::{__m256i, _mm256_add_epi32, _mm256_madd_epi16, _mm256_set1_epi32};
+        use core::arch::x86_64::{
+            __m256i, _mm256_add_epi32, _mm256_madd_epi16, _mm256_setzero_si256,
+        };
+        use core::arch::x86_64::{_mm256_and_si256, _mm256_set1_epi32 as splat};
+        const GROUPS: usize = ALIGNED_WINDOW_8 / 8;
         let head_ticks = (self.head & (RING as u32 - 1)) << TICKS_PER_SAMPLE_BITS;
-        for &step in steps {
-            debug_assert!(fits_i16_both_ways(step.delta));
-            let ticks = step.offset_ticks + head_ticks;
-            let window = (ticks >> TICKS_PER_SAMPLE_BITS) as usize & !7;
-            if window + ALIGNED_WINDOW_8 <= RING {
+        let window_of = |step: &HeldStep| {
+            ((step.offset_ticks + head_ticks) >> TICKS_PER_SAMPLE_BITS) as usize & !7
+        };
+        let mut rest = steps;
+        while let Some(first) = rest.first() {
+            let window = window_of(first);
+            if window + ALIGNED_WINDOW_8 > RING {
+                // The window would run past the ring's end: the step on its own.
+                let ahead = (first.offset_ticks >> TICKS_PER_SAMPLE_BITS) as i32;
+                let phase = (first.offset_ticks >> PHASE_SHIFT) as usize & (PHASES - 1);
+                self.spread_centre_step_wrapping(-ahead, phase, first.delta);
+                rest = &rest[1..];
+                continue;
+            }
+            // The steps from here on in the same window (at least the first).
+            let mut sums = [_mm256_setzero_si256(); GROUPS];
+            let mut taken = 0;
+            for step in rest {
+                debug_assert!(fits_i16_both_ways(step.delta));
+                let ticks = step.offset_ticks + head_ticks;
+                if window_of(step) != window {
+                    break;
+                }
+                taken += 1;
                 // The slot's place in its group of 8 and the phase, side by side.
                 let row = (ticks >> PHASE_SHIFT) as usize & (8 * PHASES - 1);
-                let slots = &mut self.centre_ring[window..window + ALIGNED_WINDOW_8];
                 // In each 32-bit lane the delta's low half and a zero (see `PAIRED_STEP`).
-                let scale = _mm256_set1_epi32(i32::from(step.delta as i16 as u16));
+                let scale = _mm256_and_si256(splat(step.delta), splat(0xFFFF));
                 let rows = PAIRED_STEP_8.0[row].chunks_exact(8);
-                for (chunk, pairs) in slots.chunks_exact_mut(8).zip(rows) {
-                    let old: __m256i =
-                        bytemuck::pod_read_unaligned(bytemuck::cast_slice::<i32, u8>(chunk));
+                for (sum, pairs) in sums.iter_mut().zip(rows) {
                     let pairs: __m256i =
                         bytemuck::pod_read_unaligned(bytemuck::cast_slice::<u32, u8>(pairs));
-                    let sum = _mm256_add_epi32(old, _mm256_madd_epi16(pairs, scale));
-                    chunk.copy_from_slice(&bytemuck::cast::<__m256i, [i32; 8]>(sum));
+                    *sum = _mm256_add_epi32(*sum, _mm256_madd_epi16(pairs, scale));
                 }
-            } else {
-                let ahead = (step.offset_ticks >> TICKS_PER_SAMPLE_BITS) as i32;
-                let phase = (step.offset_ticks >> PHASE_SHIFT) as usize & (PHASES - 1);
-                self.spread_centre_step_wrapping(-ahead, phase, step.delta);
             }
+            add_groups(&mut self.centre_ring, window, sums);
+            rest = &rest[taken..];
         }
     }
 
