@@ -882,31 +882,42 @@ impl Steps<'_> {
         // Below the lag limit, so none of this overflows.
         let base = start + first * TICKS_PER_T_CYCLE;
         let stride = spacing * TICKS_PER_T_CYCLE;
-        let (mut mask, mut count, negated) = (mask, self.count, delta.wrapping_neg());
+        let (mut mask, negated) = (mask, delta.wrapping_neg());
         // Two changes a turn, `delta` then `negated`: no sign to carry from one to the next.
-        // `count` stays below `HELD_STEPS` (a power of two): the mask only spares a check.
+        debug_assert!(self.count <= HELD_STEPS - TRAIN_CHANGES);
+        let first_slot = self.held[self.count..].as_mut_ptr();
+        let mut slot = first_slot;
         while mask != 0 {
             let offset_ticks = base + mask.trailing_zeros() * stride;
             mask &= mask - 1;
-            self.held[count & (HELD_STEPS - 1)] = MaybeUninit::new(HeldStep {
-                offset_ticks,
-                delta,
-            });
-            count += 1;
+            // SAFETY: at most `TRAIN_CHANGES` (the bits of `mask`) are written from `count`
+            // on, which is at most `HELD_STEPS - TRAIN_CHANGES` (see above): all in `held`.
+            unsafe {
+                slot.write(MaybeUninit::new(HeldStep {
+                    offset_ticks,
+                    delta,
+                }));
+                slot = slot.add(1);
+            }
             if mask == 0 {
                 break;
             }
             let offset_ticks = base + mask.trailing_zeros() * stride;
             mask &= mask - 1;
-            self.held[count & (HELD_STEPS - 1)] = MaybeUninit::new(HeldStep {
-                offset_ticks,
-                delta: negated,
-            });
-            count += 1;
+            // SAFETY: as above.
+            unsafe {
+                slot.write(MaybeUninit::new(HeldStep {
+                    offset_ticks,
+                    delta: negated,
+                }));
+                slot = slot.add(1);
+            }
         }
-        let odd = (count - self.count) % 2 == 1;
+        // SAFETY: both point into `held`, `slot` at or after `first_slot`.
+        let changes = unsafe { slot.offset_from(first_slot) } as usize;
+        let odd = changes % 2 == 1;
         self.wide |= !fits_i16_both_ways(delta);
-        self.count = count;
+        self.count += changes;
         self.synth.offset_ticks = end_ticks as u32;
         if odd {
             // Centre changes leave the coded level's second word (right minus left) alone.
