@@ -631,7 +631,8 @@ impl SynthState {
             // of the chain, several samples per vector instruction.
             let mut integrator_now = integrator[0];
             let mut kept = i64::from(integrator[0]) - i64::from(charge[0]);
-            let mut passed_all = [0i64; BATCH];
+            // Not zeroed: the chain writes the first `n`, and only those are read.
+            let mut passed_all = [MaybeUninit::<i64>::uninit(); BATCH];
             let first_run = n.min(RING - start);
             for (slot, done, len) in [(start, 0, first_run), (0, first_run, n - first_run)] {
                 let slots = &mut self.centre_ring[slot..slot + len];
@@ -642,11 +643,13 @@ impl SynthState {
                     let passed = i64::from(next) - i64::from(integrator_now) + kept;
                     integrator_now = next;
                     kept = highpass_kept(passed);
-                    *passed_out = passed;
+                    passed_out.write(passed);
                 }
                 slots.fill(0);
             }
-            centre_samples(&passed_all[..n], out);
+            // SAFETY: the two runs above wrote all of the first `n`.
+            let passed_all = unsafe { assume_init(&passed_all[..n]) };
+            centre_samples(passed_all, out);
             // The charge lies between its old value and the integrator's (both `i32`).
             let charge_now = (i64::from(integrator_now) - kept) as i32;
             (integrator, charge) = ([integrator_now; 2], [charge_now; 2]);
@@ -1010,6 +1013,17 @@ unsafe fn assume_written(held: &[MaybeUninit<HeldStep>]) -> &[HeldStep] {
     // SAFETY: `MaybeUninit<T>` has `T`'s layout, and the caller vouches that each entry
     // holds a value.
     unsafe { &*(std::ptr::from_ref(held) as *const [HeldStep]) }
+}
+
+/// `values` as the values it holds.
+///
+/// # Safety
+/// Every entry of `values` must have been written.
+#[inline]
+unsafe fn assume_init(values: &[MaybeUninit<i64>]) -> &[i64] {
+    // SAFETY: `MaybeUninit<T>` has `T`'s layout, and the caller vouches that each entry
+    // holds a value.
+    unsafe { &*(std::ptr::from_ref(values) as *const [i64]) }
 }
 
 /// A centre step of `delta` at `offset_ticks` after the start of the head sample, packed for
