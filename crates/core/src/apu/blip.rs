@@ -30,11 +30,14 @@
 //! exactly 375 "ticks" of the sample clock and one sample exactly 2^15 ticks: no drift, no
 //! rounding, the phase is a bit field.
 
+mod vector;
+
 use super::AudioOut;
 use super::kernel::{ONE_BITS, PHASES, STEP, TAPS};
 use crate::state_fields::StateFields;
 use bytemuck::{Pod, Zeroable};
 use std::mem::MaybeUninit;
+use vector::*;
 
 /// Sample-clock ticks per T-cycle.
 const TICKS_PER_T_CYCLE: u32 = 375;
@@ -423,37 +426,59 @@ impl SynthState {
     /// added to the 8-slot-aligned window of `ALIGNED_WINDOW_8` holding it, eight slots per
     /// multiply-add (three vectors, not five). The same sums.
     ///
+    /// Held steps come in time order, often several to an 8-slot group: the taps of the
+    /// steps in one window are summed in three registers and added to the ring only when a
+    /// step's window lies elsewhere, not one load and store per vector and step. Wrapping
+    /// sums, in any order.
+    ///
     /// # Safety
     /// The CPU must have AVX2 ([`has_avx2`]).
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
     unsafe fn spread_held_steps_avx2(&mut self, steps: &[HeldStep]) {
-        use core::arch::x86_64::{__m256i, _mm256_add_epi32, _mm256_madd_epi16, _mm256_set1_epi32};
+        use core::arch::x86_64::{
+            __m256i, _mm256_add_epi32, _mm256_madd_epi16, _mm256_setzero_si256,
+        };
+        use core::arch::x86_64::{_mm256_and_si256, _mm256_set1_epi32 as splat};
+        const GROUPS: usize = ALIGNED_WINDOW_8 / 8;
         let head_ticks = (self.head & (RING as u32 - 1)) << TICKS_PER_SAMPLE_BITS;
-        for &step in steps {
-            debug_assert!(fits_i16_both_ways(step.delta));
-            let ticks = step.offset_ticks + head_ticks;
-            let window = (ticks >> TICKS_PER_SAMPLE_BITS) as usize & !7;
-            if window + ALIGNED_WINDOW_8 <= RING {
+        let window_of = |step: &HeldStep| {
+            ((step.offset_ticks + head_ticks) >> TICKS_PER_SAMPLE_BITS) as usize & !7
+        };
+        let mut rest = steps;
+        while let Some(first) = rest.first() {
+            let window = window_of(first);
+            if window + ALIGNED_WINDOW_8 > RING {
+                // The window would run past the ring's end: the step on its own.
+                let ahead = (first.offset_ticks >> TICKS_PER_SAMPLE_BITS) as i32;
+                let phase = (first.offset_ticks >> PHASE_SHIFT) as usize & (PHASES - 1);
+                self.spread_centre_step_wrapping(-ahead, phase, first.delta);
+                rest = &rest[1..];
+                continue;
+            }
+            // The steps from here on in the same window (at least the first).
+            let mut sums = [_mm256_setzero_si256(); GROUPS];
+            let mut taken = 0;
+            for step in rest {
+                debug_assert!(fits_i16_both_ways(step.delta));
+                let ticks = step.offset_ticks + head_ticks;
+                if window_of(step) != window {
+                    break;
+                }
+                taken += 1;
                 // The slot's place in its group of 8 and the phase, side by side.
                 let row = (ticks >> PHASE_SHIFT) as usize & (8 * PHASES - 1);
-                let slots = &mut self.centre_ring[window..window + ALIGNED_WINDOW_8];
                 // In each 32-bit lane the delta's low half and a zero (see `PAIRED_STEP`).
-                let scale = _mm256_set1_epi32(i32::from(step.delta as i16 as u16));
+                let scale = _mm256_and_si256(splat(step.delta), splat(0xFFFF));
                 let rows = PAIRED_STEP_8.0[row].chunks_exact(8);
-                for (chunk, pairs) in slots.chunks_exact_mut(8).zip(rows) {
-                    let old: __m256i =
-                        bytemuck::pod_read_unaligned(bytemuck::cast_slice::<i32, u8>(chunk));
+                for (sum, pairs) in sums.iter_mut().zip(rows) {
                     let pairs: __m256i =
                         bytemuck::pod_read_unaligned(bytemuck::cast_slice::<u32, u8>(pairs));
-                    let sum = _mm256_add_epi32(old, _mm256_madd_epi16(pairs, scale));
-                    chunk.copy_from_slice(&bytemuck::cast::<__m256i, [i32; 8]>(sum));
+                    *sum = _mm256_add_epi32(*sum, _mm256_madd_epi16(pairs, scale));
                 }
-            } else {
-                let ahead = (step.offset_ticks >> TICKS_PER_SAMPLE_BITS) as i32;
-                let phase = (step.offset_ticks >> PHASE_SHIFT) as usize & (PHASES - 1);
-                self.spread_centre_step_wrapping(-ahead, phase, step.delta);
             }
+            add_groups(&mut self.centre_ring, window, sums);
+            rest = &rest[taken..];
         }
     }
 
@@ -576,24 +601,31 @@ impl SynthState {
             // next sample's lead is then `kept` plus the integrator's move, so the chain from
             // one sample to the next is one multiply, shift and add (the charge, `integrator`
             // minus `kept`, is needed only at the end). The same numbers as `highpass`.
+            //
+            // The chain keeps only what the next sample needs; each sample's `passed` goes to
+            // a scratch array, and turning those into output samples is a second pass, free
+            // of the chain, several samples per vector instruction.
             let mut integrator_now = integrator[0];
             let mut kept = i64::from(integrator[0]) - i64::from(charge[0]);
+            // Not zeroed: the chain writes the first `n`, and only those are read.
+            let mut passed_all = [MaybeUninit::<i64>::uninit(); BATCH];
             let first_run = n.min(RING - start);
             for (slot, done, len) in [(start, 0, first_run), (0, first_run, n - first_run)] {
                 let slots = &mut self.centre_ring[slot..slot + len];
                 let shares = &queued[done..done + len];
-                let samples = out[2 * done..2 * (done + len)].chunks_exact_mut(2);
-                for ((&centre, &share), sample) in slots.iter().zip(shares).zip(samples) {
+                let passed_run = &mut passed_all[done..done + len];
+                for ((&centre, &share), passed_out) in slots.iter().zip(shares).zip(passed_run) {
                     let next = integrator_now.wrapping_add(centre.wrapping_add(share));
                     let passed = i64::from(next) - i64::from(integrator_now) + kept;
                     integrator_now = next;
                     kept = highpass_kept(passed);
-                    let value = highpass_sample(passed);
-                    sample[0] = value;
-                    sample[1] = value;
+                    passed_out.write(passed);
                 }
                 slots.fill(0);
             }
+            // SAFETY: the two runs above wrote all of the first `n`.
+            let passed_all = unsafe { assume_init(&passed_all[..n]) };
+            centre_samples(passed_all, out);
             // The charge lies between its old value and the integrator's (both `i32`).
             let charge_now = (i64::from(integrator_now) - kept) as i32;
             (integrator, charge) = ([integrator_now; 2], [charge_now; 2]);
@@ -756,31 +788,42 @@ impl Steps<'_> {
         // Below the lag limit, so none of this overflows.
         let base = start + first * TICKS_PER_T_CYCLE;
         let stride = spacing * TICKS_PER_T_CYCLE;
-        let (mut mask, mut count, negated) = (mask, self.count, delta.wrapping_neg());
+        let (mut mask, negated) = (mask, delta.wrapping_neg());
         // Two changes a turn, `delta` then `negated`: no sign to carry from one to the next.
-        // `count` stays below `HELD_STEPS` (a power of two): the mask only spares a check.
+        debug_assert!(self.count <= HELD_STEPS - TRAIN_CHANGES);
+        let first_slot = self.held[self.count..].as_mut_ptr();
+        let mut slot = first_slot;
         while mask != 0 {
             let offset_ticks = base + mask.trailing_zeros() * stride;
             mask &= mask - 1;
-            self.held[count & (HELD_STEPS - 1)] = MaybeUninit::new(HeldStep {
-                offset_ticks,
-                delta,
-            });
-            count += 1;
+            // SAFETY: at most `TRAIN_CHANGES` (the bits of `mask`) are written from `count`
+            // on, which is at most `HELD_STEPS - TRAIN_CHANGES` (see above): all in `held`.
+            unsafe {
+                slot.write(MaybeUninit::new(HeldStep {
+                    offset_ticks,
+                    delta,
+                }));
+                slot = slot.add(1);
+            }
             if mask == 0 {
                 break;
             }
             let offset_ticks = base + mask.trailing_zeros() * stride;
             mask &= mask - 1;
-            self.held[count & (HELD_STEPS - 1)] = MaybeUninit::new(HeldStep {
-                offset_ticks,
-                delta: negated,
-            });
-            count += 1;
+            // SAFETY: as above.
+            unsafe {
+                slot.write(MaybeUninit::new(HeldStep {
+                    offset_ticks,
+                    delta: negated,
+                }));
+                slot = slot.add(1);
+            }
         }
-        let odd = (count - self.count) % 2 == 1;
+        // SAFETY: both point into `held`, `slot` at or after `first_slot`.
+        let changes = unsafe { slot.offset_from(first_slot) } as usize;
+        let odd = changes % 2 == 1;
         self.wide |= !fits_i16_both_ways(delta);
-        self.count = count;
+        self.count += changes;
         self.synth.offset_ticks = end_ticks as u32;
         if odd {
             // Centre changes leave the coded level's second word (right minus left) alone.
@@ -875,6 +918,17 @@ unsafe fn assume_written(held: &[MaybeUninit<HeldStep>]) -> &[HeldStep] {
     unsafe { &*(std::ptr::from_ref(held) as *const [HeldStep]) }
 }
 
+/// `values` as the values it holds.
+///
+/// # Safety
+/// Every entry of `values` must have been written.
+#[inline]
+unsafe fn assume_init(values: &[MaybeUninit<i64>]) -> &[i64] {
+    // SAFETY: `MaybeUninit<T>` has `T`'s layout, and the caller vouches that each entry
+    // holds a value.
+    unsafe { &*(std::ptr::from_ref(values) as *const [i64]) }
+}
+
 /// A centre step of `delta` at `offset_ticks` after the start of the head sample, packed for
 /// the queue.
 #[inline]
@@ -883,123 +937,6 @@ fn pack_centre_step(offset_ticks: u32, delta: i32) -> u32 {
     let tap = (TAP_BIAS - ahead) as u32 & ((1 << TAP_BITS) - 1);
     let phase = (offset_ticks >> PHASE_SHIFT) & (PHASES as u32 - 1);
     tap | phase << TAP_BITS | (delta as u32) << DELTA_SHIFT
-}
-
-/// `slots[i] += delta * weights[i]` (wrapping) over `N` slots (16 or `ALIGNED_WINDOW`).
-///
-/// The multiplies run 16 bits wide, eight to a vector instruction: `delta` is split into its
-/// sign-extended low 16 bits and the rest, `delta = low + high * 65536`, so that
-/// `weight * delta = weight * low + (weight * high) << 16` exactly (wrapping). The second
-/// part is zero for nearly every step (one channel's change is at most ±9,600).
-#[inline(always)]
-fn add_scaled<const N: usize>(slots: &mut [i32], weights: &[i16], delta: i32) {
-    let slots: &mut [i32; N] = slots.try_into().expect("N slots");
-    let weights: &[i16; N] = weights.try_into().expect("N weights");
-    let low = delta as i16;
-    add_scaled_low::<N>(slots, weights, low);
-    let high = delta.wrapping_sub(i32::from(low)) >> 16;
-    if high != 0 {
-        add_scaled_high(slots, weights, high);
-    }
-}
-
-/// [`add_scaled`] for a delta that fits 16 bits (its `low` part alone).
-#[inline(always)]
-fn add_scaled_low<const N: usize>(slots: &mut [i32], weights: &[i16], low: i16) {
-    let slots: &mut [i32; N] = slots.try_into().expect("N slots");
-    let weights: &[i16; N] = weights.try_into().expect("N weights");
-    for (slot, &weight) in slots.iter_mut().zip(weights) {
-        *slot = slot.wrapping_add(i32::from(weight) * i32::from(low));
-    }
-}
-
-/// `slots[i] += low * weights[i]` (wrapping) for the weights of row `row` of
-/// [`ALIGNED_STEP`]: [`add_scaled_low`], four slots per SSE2 multiply-add.
-#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-#[inline(always)]
-fn add_scaled_window(slots: &mut [i32; ALIGNED_WINDOW], row: usize, low: i16) {
-    // SAFETY: the cfg above makes SSE2, the only feature `add_scaled_pairs_sse2` enables,
-    // part of this build's target (it is in every x86_64 CPU).
-    unsafe { add_scaled_pairs_sse2(slots, &PAIRED_STEP.0[row], low) }
-}
-
-/// `slots[i] += delta * STEP[phase][first_tap + i]` (wrapping) over 16 slots (zero past
-/// the row's end): [`add_scaled`] of a [`PADDED_STEP`] window, four slots per SSE2
-/// multiply-add.
-#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-#[inline(always)]
-fn add_scaled_from_tap(slots: &mut [i32], phase: usize, first_tap: usize, delta: i32) {
-    let slots: &mut [i32; TAPS] = slots.try_into().expect("16 slots");
-    let pairs: &[u32; TAPS] = PADDED_PAIRS[phase][first_tap..][..TAPS]
-        .try_into()
-        .expect("16 weights");
-    let low = delta as i16;
-    // SAFETY: the cfg above makes SSE2, the only feature `add_scaled_pairs_sse2` enables,
-    // part of this build's target (it is in every x86_64 CPU).
-    unsafe { add_scaled_pairs_sse2(slots, pairs, low) };
-    let high = delta.wrapping_sub(i32::from(low)) >> 16;
-    if high != 0 {
-        let weights = PADDED_STEP[phase][first_tap..][..TAPS].try_into();
-        add_scaled_high(slots, weights.expect("16 weights"), high);
-    }
-}
-
-/// `slots[i] += low * weights[i]` (wrapping) for weights zero-extended to 32 bits (see
-/// [`PAIRED_STEP`]), four slots per multiply-add.
-#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-#[target_feature(enable = "sse2")]
-#[inline]
-fn add_scaled_pairs_sse2<const N: usize>(slots: &mut [i32; N], pairs: &[u32; N], low: i16) {
-    use core::arch::x86_64::{__m128i, _mm_add_epi32, _mm_madd_epi16, _mm_set1_epi32};
-    // In each 32-bit lane `low` and a zero: the lane's product is `weight * low` exactly.
-    let scale = _mm_set1_epi32(i32::from(low as u16));
-    for (chunk, pairs) in slots.chunks_exact_mut(4).zip(pairs.chunks_exact(4)) {
-        let old: __m128i = bytemuck::pod_read_unaligned(bytemuck::cast_slice::<i32, u8>(chunk));
-        let pairs: __m128i = bytemuck::pod_read_unaligned(bytemuck::cast_slice::<u32, u8>(pairs));
-        let sum = _mm_add_epi32(old, _mm_madd_epi16(pairs, scale));
-        chunk.copy_from_slice(&bytemuck::cast::<__m128i, [i32; 4]>(sum));
-    }
-}
-
-/// [`add_scaled_from_tap`] without SSE2 (and its oracle in the tests).
-#[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
-#[inline(always)]
-fn add_scaled_from_tap(slots: &mut [i32], phase: usize, first_tap: usize, delta: i32) {
-    add_scaled_from_tap_plain(slots, phase, first_tap, delta);
-}
-
-#[cfg_attr(all(target_arch = "x86_64", target_feature = "sse2"), allow(dead_code))]
-#[inline(always)]
-fn add_scaled_from_tap_plain(slots: &mut [i32], phase: usize, first_tap: usize, delta: i32) {
-    add_scaled::<TAPS>(slots, &PADDED_STEP[phase][first_tap..][..TAPS], delta);
-}
-
-/// [`add_scaled_window`] without SSE2 (and its oracle in the tests).
-#[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
-#[inline(always)]
-fn add_scaled_window(slots: &mut [i32; ALIGNED_WINDOW], row: usize, low: i16) {
-    add_scaled_window_plain(slots, row, low);
-}
-
-#[cfg_attr(all(target_arch = "x86_64", target_feature = "sse2"), allow(dead_code))]
-#[inline(always)]
-fn add_scaled_window_plain(slots: &mut [i32; ALIGNED_WINDOW], row: usize, low: i16) {
-    add_scaled_low::<ALIGNED_WINDOW>(slots, &ALIGNED_STEP[row], low);
-}
-
-/// Whether `delta` and `-delta` both fit an `i16`.
-#[inline]
-fn fits_i16_both_ways(delta: i32) -> bool {
-    (-i32::from(i16::MAX)..=i32::from(i16::MAX)).contains(&delta)
-}
-
-/// The `high` part of [`add_scaled`].
-#[cold]
-#[inline(never)]
-fn add_scaled_high<const N: usize>(slots: &mut [i32; N], weights: &[i16; N], high: i32) {
-    for (slot, &weight) in slots.iter_mut().zip(weights) {
-        *slot = slot.wrapping_add(high.wrapping_mul(i32::from(weight)) << 16);
-    }
 }
 
 /// [left, right] as [left, right - left], wrapping: exact both ways.

@@ -263,3 +263,64 @@ fn a_step_settles_to_its_level_then_the_highpass_drains_it() {
     audio.drain_i16(&mut samples);
     assert_eq!(samples[samples.len() - 2..], [0, 0]);
 }
+
+/// The vector pass that turns the high-pass chain's differences into samples gives what
+/// `highpass_sample` gives, over the whole range a difference of two `i32`s takes.
+#[test]
+fn centre_samples_match_highpass_sample() {
+    let full = i64::from(i32::MAX) - i64::from(i32::MIN);
+    let limit = 32_768i64 << ONE_BITS;
+    let mut values = vec![full, -full, 0, 1, -1, limit, -limit, limit - 1, 1 - limit];
+    values.extend((0..40_000).flat_map(|k: i64| [k, -k, limit + k - 20_000, k - limit]));
+    let mut next = random(0x2f1e_3d4c_5b6a_7988u64);
+    values.extend((0..100_000).map(|_| (next() as i64) >> 31));
+    for length in [0, 1, 7, 8, 9, 17, 94] {
+        for chunk in values.chunks(length.max(1)).take(2_000) {
+            let chunk = &chunk[..chunk.len().min(length)];
+            let mut fast = vec![0i16; 2 * chunk.len()];
+            let mut plain = vec![1i16; 2 * chunk.len()];
+            centre_samples(chunk, &mut fast);
+            centre_samples_plain(chunk, &mut plain);
+            assert_eq!(fast, plain, "{chunk:?}");
+        }
+    }
+}
+
+/// A batch of centred sound (the chain carried as the integrator's lead over the charge)
+/// ends as sample-by-sample `highpass` does, with any values in the ring, the integrator
+/// and the capacitor, however large.
+#[test]
+fn centred_batches_match_highpass_sample_by_sample() {
+    let mut next = random(0x7a3c_91e5_0d4b_2f68u64);
+    for round in 0..3_000 {
+        let mut synth = SynthState::zeroed();
+        let wide = round % 3 == 0;
+        let mut value = || {
+            let r = next();
+            if wide { r as i32 } else { (r as i32) >> 12 }
+        };
+        for slot in synth.centre_ring.iter_mut() {
+            *slot = value();
+        }
+        let (integrator, charge) = (value(), value());
+        synth.set_integrators([integrator; 2]);
+        synth.set_highpass_charges([charge; 2]);
+        synth.head = next() as u32 % RING as u32;
+        let n = 1 + next() as usize % BATCH;
+        synth.offset_ticks = (n as u32) << TICKS_PER_SAMPLE_BITS;
+        // The reference: each sample on its own, through `highpass`.
+        let (mut expected, mut input, mut held) = (Vec::new(), integrator, charge);
+        for k in 0..n {
+            let slot = synth.centre_ring[(synth.head as usize + k) & (RING - 1)];
+            input = input.wrapping_add(slot);
+            let sample;
+            (held, sample) = highpass(input, held);
+            expected.extend([sample, sample]);
+        }
+        let mut out = vec![0i16; 2 * n];
+        synth.finish_samples(&mut out);
+        assert_eq!(out, expected, "round {round}");
+        assert_eq!(synth.integrators(), [input; 2]);
+        assert_eq!(synth.highpass_charges(), [held; 2]);
+    }
+}
