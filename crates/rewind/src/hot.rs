@@ -15,8 +15,9 @@
 //!   bytes per frame as a difference, differently each time as carries ripple. For those
 //!   fields a delta stores, in place of the difference, the zigzag of
 //!   `new - old - expected` (little-endian, wrapping at the field's width), where `expected`
-//!   is the commonest step of the previous group. It is usually 0 or a small jitter, so mostly zero bytes. Addition is invertible
-//!   at a known `old` or `new`, so a record still moves the state both ways.
+//!   is the commonest step of the previous group. It is usually 0 or a small jitter, so
+//!   mostly zero bytes. Addition is invertible at a known `old` or `new`, so a record still
+//!   moves the state both ways.
 //!
 //! Both are learned from the group before the keyframe and decoded from the keyframe alone,
 //! so any delta can be applied, forward or backward, with only its keyframe's metadata.
