@@ -105,13 +105,7 @@ impl PpuState {
             self.exit_mode3(bus);
         }
         #[cfg(debug_assertions)]
-        {
-            // The steps ran one dot further, into the next step's wait.
-            let mut mine = *self;
-            mine.wait_dots -= 1;
-            mine.line_dot = mine.line_dot.wrapping_add(1);
-            debug_assert_eq!(mine, expected);
-        }
+        self.check_one_dot_short_of(&expected);
         dots
     }
 
@@ -146,11 +140,7 @@ impl PpuState {
         }
         #[cfg(debug_assertions)]
         if run != 0 {
-            let expected = start.after_steps(run + 1, bus);
-            let mut mine = *self;
-            mine.wait_dots -= 1;
-            mine.line_dot = mine.line_dot.wrapping_add(1);
-            debug_assert_eq!(mine, expected);
+            self.check_one_dot_short_of(&start.after_steps(run + 1, bus));
         }
         run
     }
@@ -165,6 +155,16 @@ impl PpuState {
         {
             self.sprite_count -= 1;
         }
+    }
+
+    /// Debug builds: this state, a trick's end, is `expected`, the reference run one dot
+    /// further (into the next step's wait), but for that dot.
+    #[cfg(debug_assertions)]
+    pub(super) fn check_one_dot_short_of(&self, expected: &Self) {
+        let mut mine = *self;
+        mine.wait_dots -= 1;
+        mine.line_dot = mine.line_dot.wrapping_add(1);
+        debug_assert_eq!(mine, *expected);
     }
 
     /// The state `dots` dots of the step dispatch leave, from a step waiting (as `run`

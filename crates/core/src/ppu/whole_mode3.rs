@@ -115,13 +115,7 @@ impl PpuState {
         self.exit_mode3(bus);
         self.line_dot = self.line_dot.wrapping_add(run as u16);
         #[cfg(debug_assertions)]
-        {
-            // The dots ran one dot further, into `Mode0Interrupt`'s wait.
-            let mut mine = *self;
-            mine.wait_dots -= 1;
-            mine.line_dot = mine.line_dot.wrapping_add(1);
-            debug_assert_eq!(mine, expected);
-        }
+        self.check_one_dot_short_of(&expected);
         run
     }
 
@@ -237,10 +231,17 @@ impl PpuState {
     pub(super) fn after_dots_one_by_one(&self, dots: u32, bus: &Ctx) -> Self {
         let mut copy = *self;
         copy.goto(Step::Mode3Dot, 0);
+        copy.after_run_drawing_nothing(dots, bus)
+    }
+
+    /// The state `run` leaves after `dots` more dots from this one, on a copy that draws
+    /// nothing.
+    #[cfg(debug_assertions)]
+    pub(super) fn after_run_drawing_nothing(mut self, dots: u32, bus: &Ctx) -> Self {
         let mut ignored = 0;
         let mut probe = Ctx::look_ahead(bus.memory(), &mut ignored);
         probe.lazy = bus.lazy;
-        copy.run(dots, false, &mut probe);
-        copy
+        self.run(dots, false, &mut probe);
+        self
     }
 }
