@@ -436,10 +436,10 @@ impl SynthState {
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
     unsafe fn spread_held_steps_avx2(&mut self, steps: &[HeldStep]) {
+        use core::arch::x86_64::_mm256_set1_epi32 as splat;
         use core::arch::x86_64::{
             __m256i, _mm256_add_epi32, _mm256_madd_epi16, _mm256_setzero_si256,
         };
-        use core::arch::x86_64::{_mm256_and_si256, _mm256_set1_epi32 as splat};
         const GROUPS: usize = ALIGNED_WINDOW_8 / 8;
         let head_ticks = (self.head & (RING as u32 - 1)) << TICKS_PER_SAMPLE_BITS;
         let window_of = |step: &HeldStep| {
@@ -456,20 +456,25 @@ impl SynthState {
                 rest = &rest[1..];
                 continue;
             }
-            // The steps from here on in the same window (at least the first).
+            // The steps from here on in the same window (at least the first). A step's ticks
+            // from slot 0 shifted right by `PHASE_SHIFT` hold its row of `PAIRED_STEP_8` (its
+            // slot's place in its group of 8 and its phase, side by side) in the low 8 bits
+            // and its window's number above them: one shift gives both.
+            const _: () =
+                assert!(8 * PHASES == 1 << 8 && PHASE_SHIFT + 8 == TICKS_PER_SAMPLE_BITS + 3);
+            let group = window >> 3;
             let mut sums = [_mm256_setzero_si256(); GROUPS];
-            let mut taken = 0;
-            for step in rest {
+            while let [step, later @ ..] = rest {
                 debug_assert!(fits_i16_both_ways(step.delta));
-                let ticks = step.offset_ticks + head_ticks;
-                if window_of(step) != window {
+                let fine = (step.offset_ticks + head_ticks) >> PHASE_SHIFT;
+                if (fine >> 8) as usize != group {
                     break;
                 }
-                taken += 1;
-                // The slot's place in its group of 8 and the phase, side by side.
-                let row = (ticks >> PHASE_SHIFT) as usize & (8 * PHASES - 1);
-                // In each 32-bit lane the delta's low half and a zero (see `PAIRED_STEP`).
-                let scale = _mm256_and_si256(splat(step.delta), splat(0xFFFF));
+                rest = later;
+                let row = fine as usize & (8 * PHASES - 1);
+                // The whole delta in each 32-bit lane: the rows' high halves are zero (see
+                // `PAIRED_STEP`), so only its low half counts.
+                let scale = splat(step.delta);
                 let rows = PAIRED_STEP_8.0[row].chunks_exact(8);
                 for (sum, pairs) in sums.iter_mut().zip(rows) {
                     let pairs: __m256i =
@@ -478,7 +483,6 @@ impl SynthState {
                 }
             }
             add_groups(&mut self.centre_ring, window, sums);
-            rest = &rest[taken..];
         }
     }
 
