@@ -160,16 +160,21 @@ static PAIRED_STEP: PairedRows = {
 #[cfg(target_arch = "x86_64")]
 const ALIGNED_WINDOW_8: usize = TAPS + 8;
 
+/// Entries of a row of [`PAIRED_STEP_8`]: `ALIGNED_WINDOW_8` and zeros up to a power of
+/// two, so that a row's place in the table is its index shifted, not multiplied.
+#[cfg(target_arch = "x86_64")]
+const PAIRED_ROW_8: usize = ALIGNED_WINDOW_8.next_power_of_two();
+
 /// [`PAIRED_STEP`] for windows of whole 8-slot groups (AVX2 vectors): [`STEP`] shifted
 /// right by 0 to 7 slots inside a window of `ALIGNED_WINDOW_8`, each weight zero-extended
-/// to 32 bits; row `shift * PHASES + phase`.
+/// to 32 bits; row `shift * PHASES + phase` (its entries past the window are unused).
 #[cfg(target_arch = "x86_64")]
 #[repr(C, align(32))]
-struct PairedRows8([[u32; ALIGNED_WINDOW_8]; 8 * PHASES]);
+struct PairedRows8([[u32; PAIRED_ROW_8]; 8 * PHASES]);
 
 #[cfg(target_arch = "x86_64")]
 static PAIRED_STEP_8: PairedRows8 = {
-    let mut rows = [[0; ALIGNED_WINDOW_8]; 8 * PHASES];
+    let mut rows = [[0; PAIRED_ROW_8]; 8 * PHASES];
     let mut shift = 0;
     while shift < 8 {
         let mut phase = 0;
@@ -475,7 +480,7 @@ impl SynthState {
                 // The whole delta in each 32-bit lane: the rows' high halves are zero (see
                 // `PAIRED_STEP`), so only its low half counts.
                 let scale = splat(step.delta);
-                let rows = PAIRED_STEP_8.0[row].chunks_exact(8);
+                let rows = PAIRED_STEP_8.0[row][..ALIGNED_WINDOW_8].chunks_exact(8);
                 for (sum, pairs) in sums.iter_mut().zip(rows) {
                     let pairs: __m256i =
                         bytemuck::pod_read_unaligned(bytemuck::cast_slice::<u32, u8>(pairs));

@@ -416,7 +416,7 @@ pub(super) fn run_noise_until(
             let mut changes = (bits ^ (bits >> 1)) & ((1 << shifts) - 1);
             // The register's output before the first shift is bit 0; `output` already
             // holds it.
-            let mut position = elapsed;
+            let last = elapsed + timer + (shifts - 1) * period;
             if weight[0] == weight[1] && changes != 0 {
                 // Routed both ways at equal volume, as usual: the output toggles between
                 // `volume` and 0 at each change.
@@ -426,8 +426,7 @@ pub(super) fn run_noise_until(
                     0
                 };
                 let delta = weight[0] * 2 * (i32::from(next) - i32::from(output));
-                let last = timer + (shifts - 1) * period;
-                synth.alternating_centre_changes(timer, period, changes, delta, last);
+                synth.alternating_centre_changes(timer, period, changes, delta, last - elapsed);
                 let final_index = 63 - changes.leading_zeros();
                 let final_output = if bits >> (final_index + 1) & 1 == 0 {
                     volume
@@ -438,28 +437,27 @@ pub(super) fn run_noise_until(
                 now[0] += change;
                 now[1] += change;
                 output = final_output;
-                position = elapsed + last;
-                changes = 0;
+            } else {
+                let mut position = elapsed;
+                while changes != 0 {
+                    let index = changes.trailing_zeros(); // shift index + 1 = bit
+                    changes &= changes - 1;
+                    let when = elapsed + timer + index * period;
+                    synth.advance(when - position);
+                    position = when;
+                    let next = if bits >> (index + 1) & 1 == 0 {
+                        volume
+                    } else {
+                        0
+                    };
+                    let change = 2 * (i32::from(next) - i32::from(output));
+                    now[0] += weight[0] * change;
+                    now[1] += weight[1] * change;
+                    output = next;
+                    synth.set_level(now);
+                }
+                synth.advance(last - position);
             }
-            while changes != 0 {
-                let index = changes.trailing_zeros(); // shift index + 1 = bit
-                changes &= changes - 1;
-                let when = elapsed + timer + index * period;
-                synth.advance(when - position);
-                position = when;
-                let next = if bits >> (index + 1) & 1 == 0 {
-                    volume
-                } else {
-                    0
-                };
-                let change = 2 * (i32::from(next) - i32::from(output));
-                now[0] += weight[0] * change;
-                now[1] += weight[1] * change;
-                output = next;
-                synth.set_level(now);
-            }
-            let last = elapsed + timer + (shifts - 1) * period;
-            synth.advance(last - position);
             elapsed = last;
             noise.lfsr = match shifts {
                 ..=14 => shift_lfsr_15_bit(noise.lfsr, shifts),
