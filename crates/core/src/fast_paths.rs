@@ -56,11 +56,15 @@ pub enum FastPath {
     /// deferred M-cycles when the PPU runs no step in them: none of them reads VRAM or
     /// changes whether the CPU may write it there.
     QuietVramWrites,
+    /// On a DMG, a catch-up run that starts a visible line's mode 3 and draws nothing,
+    /// with no object due early and the window absent, jumps to the last whole background
+    /// tile it reaches instead of draining the tiles before it one by one.
+    PartialMode3,
 }
 
 impl FastPath {
     /// Every trick, in the order of [`FastPaths`]' fields.
-    pub const ALL: [FastPath; 15] = [
+    pub const ALL: [FastPath; 16] = [
         FastPath::LazyMode3,
         FastPath::DeferQuietTicks,
         FastPath::DoubleSpeedWindows,
@@ -76,6 +80,7 @@ impl FastPath {
         FastPath::WholeMode3,
         FastPath::WholeMode3Objects,
         FastPath::QuietVramWrites,
+        FastPath::PartialMode3,
     ];
 
     /// The trick's name, as its field in [`FastPaths`] spells it.
@@ -96,6 +101,7 @@ impl FastPath {
             FastPath::WholeMode3 => "whole_mode3",
             FastPath::WholeMode3Objects => "whole_mode3_objects",
             FastPath::QuietVramWrites => "quiet_vram_writes",
+            FastPath::PartialMode3 => "partial_mode3",
         }
     }
 
@@ -141,6 +147,8 @@ pub struct FastPaths {
     pub whole_mode3_objects: bool,
     /// [`FastPath::QuietVramWrites`].
     pub quiet_vram_writes: bool,
+    /// [`FastPath::PartialMode3`].
+    pub partial_mode3: bool,
 }
 
 impl FastPaths {
@@ -161,6 +169,7 @@ impl FastPaths {
         whole_mode3: true,
         whole_mode3_objects: true,
         quiet_vram_writes: true,
+        partial_mode3: true,
     };
 
     /// Every trick off: the plain reference (drawing and synthesizing nothing).
@@ -180,6 +189,7 @@ impl FastPaths {
         whole_mode3: false,
         whole_mode3_objects: false,
         quiet_vram_writes: false,
+        partial_mode3: false,
     };
 
     /// The switch of `trick`.
@@ -200,6 +210,7 @@ impl FastPaths {
             FastPath::WholeMode3 => &mut self.whole_mode3,
             FastPath::WholeMode3Objects => &mut self.whole_mode3_objects,
             FastPath::QuietVramWrites => &mut self.quiet_vram_writes,
+            FastPath::PartialMode3 => &mut self.partial_mode3,
         }
     }
 

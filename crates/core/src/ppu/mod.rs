@@ -51,6 +51,7 @@ mod oam_bug;
 mod object_line;
 mod object_span;
 mod objects;
+mod partial_mode3;
 mod registers;
 mod schedule;
 mod span;
@@ -119,6 +120,8 @@ pub struct Host<'a> {
     whole_mode3: bool,
     /// `FastPaths::whole_mode3_objects`, while mode 3 is lazy.
     whole_mode3_objects: bool,
+    /// `FastPaths::partial_mode3`, while mode 3 is lazy.
+    partial_mode3: bool,
 }
 
 /// The host's switches that shape a quiet window (`PpuState::quiet_m_cycles_of`).
@@ -161,6 +164,7 @@ impl<'a> Host<'a> {
             colour_object_runs: fast.colour_object_runs,
             whole_mode3: fast.whole_mode3 && fast.lazy_mode3,
             whole_mode3_objects: fast.whole_mode3_objects && fast.lazy_mode3,
+            partial_mode3: fast.partial_mode3 && fast.lazy_mode3,
         }
     }
 
@@ -410,6 +414,8 @@ struct Ctx<'a> {
     whole_mode3: bool,
     /// `FastPaths::whole_mode3_objects`, while mode 3 is lazy (`object_line.rs`).
     whole_mode3_objects: bool,
+    /// `FastPaths::partial_mode3`, while mode 3 is lazy (`partial_mode3.rs`).
+    partial_mode3: bool,
 }
 
 impl<'a> Ctx<'a> {
@@ -429,6 +435,7 @@ impl<'a> Ctx<'a> {
             colour_object_runs: true,
             whole_mode3: false,
             whole_mode3_objects: false,
+            partial_mode3: false,
         }
     }
 
@@ -447,6 +454,7 @@ impl<'a> Ctx<'a> {
             colour_object_runs: host.colour_object_runs,
             whole_mode3: host.whole_mode3,
             whole_mode3_objects: host.whole_mode3_objects,
+            partial_mode3: host.partial_mode3,
             ..Ctx::look_ahead(memory, interrupt_flag)
         }
     }

@@ -146,6 +146,9 @@ impl PpuState {
                     // `Mode3Dot`: the run goes on with it at once, in its fast path when
                     // the dot is plain (`run_plain_or_due`), else in `mode3_dot` as here.
                     self.goto(Step::Mode3Dot, 0);
+                    if bus.partial_mode3 && bus.frame.is_none() && !self.is_cgb_hardware() {
+                        return self.jump_into_mode3(dots, bus);
+                    }
                 } else {
                     self.mode3_dot(bus);
                 }
