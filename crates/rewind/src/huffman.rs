@@ -277,7 +277,7 @@ fn literal_context(offset: usize, position: usize) -> usize {
 
 /// The literal position context after byte `b`.
 #[inline]
-fn next_position(b: u8) -> usize {
+const fn next_position(b: u8) -> usize {
     match b {
         0 => 1,
         0x01 | 0xFF => 2,

@@ -8,7 +8,10 @@
 //! The walk is [`for_each_byte`]'s, and the bits are the canonical codes' (tested against
 //! them).
 
-use super::{CONTEXTS, HOT, MAX_LEN, TokenCode, TokenCounts, tokens_each_byte};
+use super::{
+    CONTEXTS, HOT, MAX_LEN, POSITIONS, TokenCode, TokenCounts, add_varint_byte, header_context,
+    literal_context, next_position, next_region_start,
+};
 use crate::hot::CLASSES;
 
 const _: () = assert!(MAX_LEN <= 12, "a code and its length share a u16");
@@ -85,15 +88,100 @@ impl EncodeTable {
                 }
             }
         }
-        tokens_each_byte(&tokens[i..], |b, context| {
-            let count = &mut counts.counts[context][usize::from(b)];
-            *count = count.saturating_add(1);
-            bits.put(self.entries[context][usize::from(b)]);
-        });
+        self.code_tokens(counts, &tokens[i..], &mut bits);
         bits.finish();
         out.len() - start
     }
+
+    /// The zero-run token part of `count_and_encode`: each token's header varints, then its
+    /// literal, whose bytes take the context of the region they patch and of the byte
+    /// before them. The contexts are those of `tokens_each_byte` (the walk the decoder and
+    /// the statistics share), found from the token structure as it is read rather than byte
+    /// by byte through a closure: a literal inside one region, nearly all of them, runs a
+    /// loop over its region's four contexts alone. A malformed tail (which the encoder
+    /// never produces) gets the same contexts as `tokens_each_byte` gives it.
+    #[inline(always)]
+    fn code_tokens(&self, counts: &mut TokenCounts, tokens: &[u8], bits: &mut BitWriter) {
+        let mut i = 0;
+        let mut offset = 0usize;
+        while i < tokens.len() {
+            let mut values = [0usize; 2];
+            for (field, value) in values.iter_mut().enumerate() {
+                let context = header_context(field, offset.saturating_add(*value));
+                let mut shift = 0u32;
+                loop {
+                    let Some(&b) = tokens.get(i) else { return };
+                    let count = &mut counts.counts[context][usize::from(b)];
+                    *count = count.saturating_add(1);
+                    bits.put(self.entries[context][usize::from(b)]);
+                    i += 1;
+                    if !add_varint_byte(value, &mut shift, b) {
+                        break;
+                    }
+                }
+                // The gap moves the offset the length's context is taken at.
+                if field == 0 {
+                    offset = offset.saturating_add(*value);
+                }
+            }
+            let end = i.saturating_add(values[1]).min(tokens.len());
+            let literal = &tokens[i..end];
+            i = end;
+            let region_end = next_region_start(offset);
+            match offset.checked_add(literal.len()) {
+                Some(literal_end) if literal_end <= region_end => {
+                    let first = literal_context(offset, 0);
+                    let rows: &mut [[u32; 256]; POSITIONS] = (&mut counts.counts
+                        [first..first + POSITIONS])
+                        .try_into()
+                        .expect("a region's literal contexts");
+                    let codes: &[[u16; 256]; POSITIONS] = (&self.entries[first..first + POSITIONS])
+                        .try_into()
+                        .expect("a region's literal contexts");
+                    let mut position = 0;
+                    for &b in literal {
+                        let count = &mut rows[position][usize::from(b)];
+                        *count = count.saturating_add(1);
+                        bits.put(codes[position][usize::from(b)]);
+                        // The mask tells the compiler what the table holds: no bounds check.
+                        position = usize::from(NEXT_POSITION[usize::from(b)]) & (POSITIONS - 1);
+                    }
+                    offset = literal_end;
+                }
+                _ => {
+                    // Across a region's end (or at an offset no state reaches), byte by byte.
+                    let mut first = literal_context(offset, 0);
+                    let mut region_end = region_end;
+                    let mut position = 0;
+                    for &b in literal {
+                        if offset >= region_end {
+                            first = literal_context(offset, 0);
+                            region_end = next_region_start(offset);
+                        }
+                        let count = &mut counts.counts[first + position][usize::from(b)];
+                        *count = count.saturating_add(1);
+                        bits.put(self.entries[first + position][usize::from(b)]);
+                        position = next_position(b);
+                        offset = offset.saturating_add(1);
+                    }
+                }
+            }
+        }
+    }
 }
+
+/// `next_position` of every byte, as a table (`u8`: positions are below `POSITIONS`, a
+/// power of two).
+const _: () = assert!(POSITIONS.is_power_of_two());
+const NEXT_POSITION: [u8; 256] = {
+    let mut table = [0u8; 256];
+    let mut b = 0;
+    while b < 256 {
+        table[b] = next_position(b as u8) as u8;
+        b += 1;
+    }
+    table
+};
 
 /// Appends codes to a byte vector, most significant bit first.
 struct BitWriter<'a> {
