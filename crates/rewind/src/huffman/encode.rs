@@ -42,9 +42,11 @@ impl EncodeTable {
         }
     }
 
-    /// Adds the bytes of `tokens` to `counts` and appends their code to `out` (most
-    /// significant bit first, the last byte padded with zeros), in one walk; returns the
-    /// coded length in bytes. Contexts as in [`for_each_byte`](super::for_each_byte).
+    /// Adds the bytes of `tokens` to `counts` and writes their code at the start of `out`
+    /// (most significant bit first, the last byte padded with zeros), in one walk; returns
+    /// the coded length in bytes. `out` must hold [`coded_room`] bytes for `tokens` (what
+    /// lies past the coded length is scratch). Contexts as in
+    /// [`for_each_byte`](super::for_each_byte).
     ///
     /// Hot bytes are mostly runs of zeros on some games (positions that change in most
     /// frames but not this one, neighbours in the hot list): zeros after a zero, in one
@@ -55,10 +57,10 @@ impl EncodeTable {
         counts: &mut TokenCounts,
         tokens: &[u8],
         hot: &[usize; CLASSES],
-        out: &mut Vec<u8>,
+        out: &mut [u8],
     ) -> usize {
-        let start = out.len();
-        let mut bits = BitWriter::new(out, tokens.len());
+        assert!(out.len() >= coded_room(tokens.len()), "room for the codes");
+        let mut bits = BitWriter::new(out);
         let mut i = 0;
         let mut previous = 0;
         for (class, &end) in hot.iter().enumerate() {
@@ -89,8 +91,7 @@ impl EncodeTable {
             }
         }
         self.code_tokens(counts, &tokens[i..], &mut bits);
-        bits.finish();
-        out.len() - start
+        bits.finish()
     }
 
     /// The zero-run token part of `count_and_encode`: each token's header varints, then its
@@ -183,19 +184,32 @@ const NEXT_POSITION: [u8; 256] = {
     table
 };
 
-/// Appends codes to a byte vector, most significant bit first.
+/// Bytes `count_and_encode` needs in `out` for a stream of `symbols` bytes: at most
+/// `MAX_LEN` bits each, and a word to spare.
+pub fn coded_room(symbols: usize) -> usize {
+    (symbols * MAX_LEN as usize).div_ceil(8) + 8
+}
+
+/// Writes codes into a byte slice, most significant bit first, 32 bits at a time (a slice
+/// and an index: a vector's push checked and grew its length at every word).
 struct BitWriter<'a> {
-    out: &'a mut Vec<u8>,
+    out: &'a mut [u8],
+    /// Bytes written.
+    pos: usize,
     acc: u64,
     /// Bits pending in the low end of `acc` (fewer than 32 between calls).
     n: u32,
 }
 
 impl<'a> BitWriter<'a> {
-    /// A writer for about `symbols` codes (reserved once: at most `MAX_LEN` bits each).
-    fn new(out: &'a mut Vec<u8>, symbols: usize) -> BitWriter<'a> {
-        out.reserve((symbols * MAX_LEN as usize).div_ceil(8) + 8);
-        BitWriter { out, acc: 0, n: 0 }
+    /// A writer into `out`, which must have `coded_room` bytes for the codes to come.
+    fn new(out: &'a mut [u8]) -> BitWriter<'a> {
+        BitWriter {
+            out,
+            pos: 0,
+            acc: 0,
+            n: 0,
+        }
     }
 
     /// Appends one `code << 4 | length` entry.
@@ -205,10 +219,17 @@ impl<'a> BitWriter<'a> {
         self.acc = (self.acc << len) | u64::from(entry >> 4);
         self.n += len;
         if self.n >= 32 {
-            self.n -= 32;
-            let word = (self.acc >> self.n) as u32;
-            self.out.extend_from_slice(&word.to_be_bytes());
+            self.word();
         }
+    }
+
+    /// Writes the oldest 32 of the pending bits (at least 32 are pending).
+    #[inline(always)]
+    fn word(&mut self) {
+        self.n -= 32;
+        let word = (self.acc >> self.n) as u32;
+        self.out[self.pos..self.pos + 4].copy_from_slice(&word.to_be_bytes());
+        self.pos += 4;
     }
 
     /// Appends `n` zero bits (at most `8 * MAX_LEN`), 32 at most at a time so that no
@@ -221,23 +242,23 @@ impl<'a> BitWriter<'a> {
             self.acc <<= step;
             self.n += step;
             if self.n >= 32 {
-                self.n -= 32;
-                let word = (self.acc >> self.n) as u32;
-                self.out.extend_from_slice(&word.to_be_bytes());
+                self.word();
             }
         }
     }
 
-    /// Writes what is left, the last byte padded with zeros.
-    fn finish(self) {
-        let mut n = self.n;
-        while n >= 8 {
-            n -= 8;
-            self.out.push((self.acc >> n) as u8);
+    /// Writes what is left, the last byte padded with zeros; returns the bytes written.
+    fn finish(mut self) -> usize {
+        while self.n >= 8 {
+            self.n -= 8;
+            self.out[self.pos] = (self.acc >> self.n) as u8;
+            self.pos += 1;
         }
-        if n > 0 {
-            self.out.push((self.acc << (8 - n)) as u8);
+        if self.n > 0 {
+            self.out[self.pos] = (self.acc << (8 - self.n)) as u8;
+            self.pos += 1;
         }
+        self.pos
     }
 }
 
@@ -294,13 +315,16 @@ mod tests {
             learn.add(&tokens, &hot);
             learn.add(&tokens[..tokens.len() / 2], &hot);
             let code = TokenCode::from_counts(&learn);
-            let mut out = vec![0x5A];
+            // Scratch left from an earlier stream, which the code must not show.
+            let mut out = vec![0x5A; coded_room(tokens.len())];
             let mut counts = TokenCounts::default();
             let len =
                 EncodeTable::new(&code).count_and_encode(&mut counts, &tokens, &hot, &mut out);
-            assert_eq!(out[0], 0x5A);
-            assert_eq!(&out[1..], reference(&code, &tokens, &hot), "round {round}");
-            assert_eq!(len, out.len() - 1);
+            assert_eq!(
+                &out[..len],
+                reference(&code, &tokens, &hot),
+                "round {round}"
+            );
             let mut expected = TokenCounts::default();
             expected.add(&tokens, &hot);
             assert!(counts.counts == expected.counts, "round {round}");
