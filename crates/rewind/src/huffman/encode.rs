@@ -330,4 +330,42 @@ mod tests {
             assert!(counts.counts == expected.counts, "round {round}");
         }
     }
+
+    #[test]
+    fn literals_at_region_boundaries_take_each_byte_s_region() {
+        // A code that differs in every context, so that a byte coded in the wrong region's
+        // context shows in the bits.
+        let mut rng = SplitMix64::new(35);
+        let mut learn = TokenCounts::default();
+        for row in learn.counts.iter_mut() {
+            for count in row.iter_mut() {
+                *count = (rng.next_u64() % 1000) as u32;
+            }
+        }
+        let code = TokenCode::from_counts(&learn);
+        let table = EncodeTable::new(&code);
+        let hot = [0; CLASSES];
+        // Literals that end before a region's start, at it, across it, or start at it.
+        for &start in &super::super::REGION_STARTS {
+            for len in 1..=9usize {
+                for first in start - len - 1..=start + 1 {
+                    let mut tokens = Vec::new();
+                    crate::codec::put_varint(&mut tokens, first as u64);
+                    crate::codec::put_varint(&mut tokens, len as u64);
+                    tokens.extend((0..len).map(|_| [0, 1, 0xFF, 7][rng.range(0, 3) as usize]));
+                    crate::codec::put_varint(&mut tokens, 1);
+                    crate::codec::put_varint(&mut tokens, 2);
+                    tokens.extend([1, 0xFF]);
+                    let mut out = vec![0; coded_room(tokens.len())];
+                    let mut counts = TokenCounts::default();
+                    let n = table.count_and_encode(&mut counts, &tokens, &hot, &mut out);
+                    let at = format!("region start {start}, literal {first}..{}", first + len);
+                    assert_eq!(&out[..n], reference(&code, &tokens, &hot), "{at}");
+                    let mut expected = TokenCounts::default();
+                    expected.add(&tokens, &hot);
+                    assert!(counts.counts == expected.counts, "{at}");
+                }
+            }
+        }
+    }
 }
