@@ -5,7 +5,9 @@
 //! difference of their instruction counts is the capture's work, free of the noise of a
 //! shared machine. `--split` times the emulation and the capture of each frame apart and
 //! prints (in µs) the deltas' percentiles and mean, the keyframes' mean and largest, and
-//! the emulation of the frame after a keyframe against the median frame.
+//! the emulation of the frame after a keyframe against the median frame. With capture on,
+//! it also prints the saved history's length and hash, to show that a change to the
+//! encoder leaves the records as they were.
 
 use backspin_core::{Buttons, Core, Options, Rom, run_one_frame};
 use backspin_rewind::{Captured, Timeline};
@@ -38,21 +40,24 @@ fn main() {
     let mut script = InputScript::new(1);
     let core = Core::new(rom, Options::default());
     let start = Instant::now();
+    let mut kept = None;
     if off {
         let mut core = core;
         for _ in 0..frames {
             core.set_buttons(Buttons(script.next_frame()));
             run_one_frame(&mut core);
         }
-    } else if split {
-        let mut timeline = Timeline::new(core, 64 << 20);
-        report_split(&mut timeline, &mut script, frames);
     } else {
         let mut timeline = Timeline::new(core, 64 << 20);
-        for _ in 0..frames {
-            timeline.set_buttons(script.next_frame());
-            timeline.run_frame();
+        if split {
+            report_split(&mut timeline, &mut script, frames);
+        } else {
+            for _ in 0..frames {
+                timeline.set_buttons(script.next_frame());
+                timeline.run_frame();
+            }
         }
+        kept = Some(timeline);
     }
     let elapsed = start.elapsed().as_secs_f64();
     println!(
@@ -60,6 +65,21 @@ fn main() {
         if off { "off" } else { "on" },
         elapsed * 1e6 / frames as f64
     );
+    if let Some(timeline) = kept {
+        let history = timeline.save_history().unwrap_or_default();
+        println!(
+            "history {} bytes, hash {:016x}",
+            history.len(),
+            fnv1a(&history)
+        );
+    }
+}
+
+/// FNV-1a over the history's bytes (a fingerprint to compare runs, not a checksum).
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+    })
 }
 
 /// Times each frame's emulation and capture apart (`--split`) and prints them in µs.

@@ -109,7 +109,7 @@ const MAX_META: usize = TokenCode::BYTES + 1 + 3 * hot::MAX_HOT + 10 * (MAX_COUN
 /// Worst-case Huffman-coded token stream for a state of `len` bytes (codes of at most
 /// `MAX_LEN` bits a byte).
 fn max_coded_len(len: usize) -> usize {
-    (max_token_len(len) * crate::huffman::MAX_LEN as usize).div_ceil(8) + 8
+    crate::huffman::coded_room(max_token_len(len))
 }
 
 /// Worst-case record length for a state of `len` bytes.
@@ -166,7 +166,7 @@ impl Encoder {
     pub fn new(state_len: usize) -> Encoder {
         Encoder {
             tokens: Vec::with_capacity(max_token_len(state_len)),
-            coded: Vec::with_capacity(max_coded_len(state_len)),
+            coded: vec![0; max_coded_len(state_len)],
             record: Vec::with_capacity(max_record_len(state_len)),
             zeros: vec![0; state_len],
             small_table: CompressTable::small(),
@@ -259,7 +259,6 @@ impl Encoder {
             self.counts.add(&self.tokens, self.hot.ends());
             None
         } else {
-            self.coded.clear();
             Some(self.table.count_and_encode(
                 &mut self.counts,
                 &self.tokens,
@@ -441,7 +440,8 @@ impl Encoder {
         if best.1 == FLAG_HUFFMAN {
             debug_assert!(huffman_len < raw_len);
             put_varint(&mut self.record, raw_len as u64);
-            self.record.extend_from_slice(&self.coded);
+            self.record
+                .extend_from_slice(&self.coded[..huffman_bytes.unwrap_or(0)]);
             return FLAG_HUFFMAN;
         }
         self.record.extend_from_slice(&self.tokens);

@@ -214,18 +214,26 @@ impl ChangeCounts {
     }
 
     /// The bytes of `range` (not empty) may change: marks their pages once, so that the
-    /// changes in it are counted with [`ChangeCounts::note_marked`] (a literal's bytes).
+    /// changes in it can be counted in place (a literal's bytes).
     #[inline]
-    pub fn mark(&mut self, range: std::ops::Range<usize>) {
+    fn mark(&mut self, range: std::ops::Range<usize>) {
         let first = (range.start / COUNTED_PAGE).min(63);
         let last = ((range.end - 1) / COUNTED_PAGE).min(63);
         self.pages |= (u64::MAX >> (63 - last)) & (u64::MAX << first);
     }
 
-    /// Byte `i` differs in this delta, in a range given to [`ChangeCounts::mark`].
+    /// Counts the bytes from `start` on whose difference in `differences` is not zero
+    /// (a literal's bytes), marking their pages once.
     #[inline]
-    pub fn note_marked(&mut self, i: usize) {
-        self.counts[i] = self.counts[i].saturating_add(1);
+    pub fn note_differences(&mut self, start: usize, differences: &[u8]) {
+        if differences.is_empty() {
+            return;
+        }
+        let end = start + differences.len();
+        self.mark(start..end);
+        for (count, &x) in self.counts[start..end].iter_mut().zip(differences) {
+            *count = count.saturating_add(u16::from(x != 0));
+        }
     }
 
     /// Adds `changes` to byte `i`'s count.
@@ -904,11 +912,8 @@ mod tests {
         let len = 3 * COUNTED_PAGE;
         let mut counts = ChangeCounts::new(len);
         for _ in 0..32 {
-            counts.mark(COUNTED_PAGE - 2..COUNTED_PAGE + 3);
-            counts.note_marked(COUNTED_PAGE - 2);
-            counts.note_marked(COUNTED_PAGE + 2);
-            counts.mark(len - 1..len);
-            counts.note_marked(len - 1);
+            counts.note_differences(COUNTED_PAGE - 2, &[1, 0, 0, 0, 0xFF]);
+            counts.note_differences(len - 1, &[7]);
             counts.end_frame();
         }
         let mut set = HotSet::new();

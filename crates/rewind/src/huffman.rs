@@ -18,7 +18,7 @@ mod decode;
 mod encode;
 
 pub use decode::TokenDecoder;
-pub use encode::EncodeTable;
+pub use encode::{EncodeTable, coded_room};
 
 pub const MAX_LEN: u32 = 12;
 /// Serialized size: one nibble per symbol.
@@ -277,7 +277,7 @@ fn literal_context(offset: usize, position: usize) -> usize {
 
 /// The literal position context after byte `b`.
 #[inline]
-fn next_position(b: u8) -> usize {
+const fn next_position(b: u8) -> usize {
     match b {
         0 => 1,
         0x01 | 0xFF => 2,
@@ -815,7 +815,7 @@ mod tests {
             code.write(&mut written);
             written.push(0xEE);
             assert_eq!(decoder.load(&written), Some(written.len() - 1));
-            let mut bits = Vec::new();
+            let mut bits = vec![0; coded_room(tokens.len())];
             let len =
                 EncodeTable::new(&code).count_and_encode(&mut counts, &tokens, &hot, &mut bits);
             let mut back = vec![0u8; tokens.len()];
@@ -846,14 +846,12 @@ mod tests {
         let mut counts = TokenCounts::default();
         counts.add(&tokens, &hot);
         let code = TokenCode::from_counts(&counts);
-        // The capture's one walk: the coded stream appended after what `out` held, its
-        // length returned, and the same statistics as `add`.
-        let mut out = vec![0xAA];
+        // The capture's one walk: the coded stream at the start of `out`, its length
+        // returned, and the same statistics as `add`.
+        let mut out = vec![0xAA; coded_room(tokens.len())];
         let mut recounted = TokenCounts::default();
         let len = EncodeTable::new(&code).count_and_encode(&mut recounted, &tokens, &hot, &mut out);
-        assert_eq!(out[0], 0xAA);
-        let bits = &out[1..];
-        assert_eq!(len, bits.len());
+        let bits = &out[..len];
         assert_eq!(bits.len(), code.encoded_len(&tokens, &hot));
         assert!(recounted.counts == counts.counts);
         assert!(

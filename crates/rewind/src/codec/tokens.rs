@@ -156,23 +156,15 @@ fn emit_literal(
     put_varint(out, (start - emitted) as u64);
     put_varint(out, (end - start) as u64);
     let (old, new) = (&mut base[start..end], &cur[start..end]);
+    let at = out.len();
     out.extend(old.iter().zip(new).map(|(a, b)| b.wrapping_sub(*a)));
-    match counts {
-        // The capture's case: count and sync the changed bytes in one loop (a literal is a
-        // few bytes, so no call to memcpy either).
-        Some(counts) => {
-            counts.mark(start..end);
-            for (i, (a, &b)) in (start..).zip(old.iter_mut().zip(new)) {
-                if *a != b {
-                    counts.note_marked(i);
-                    if sync_base {
-                        *a = b;
-                    }
-                }
-            }
-        }
-        None if sync_base => old.copy_from_slice(new),
-        None => {}
+    if let Some(counts) = counts {
+        // The changed bytes are the non-zero differences: counted from them without a
+        // branch per byte (a literal mixes changed bytes and merged gaps).
+        counts.note_differences(start, &out[at..]);
+    }
+    if sync_base {
+        old.copy_from_slice(new);
     }
 }
 

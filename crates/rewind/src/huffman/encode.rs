@@ -8,7 +8,10 @@
 //! The walk is [`for_each_byte`]'s, and the bits are the canonical codes' (tested against
 //! them).
 
-use super::{CONTEXTS, HOT, MAX_LEN, TokenCode, TokenCounts, tokens_each_byte};
+use super::{
+    CONTEXTS, HOT, MAX_LEN, POSITIONS, TokenCode, TokenCounts, add_varint_byte, header_context,
+    literal_context, next_position, next_region_start,
+};
 use crate::hot::CLASSES;
 
 const _: () = assert!(MAX_LEN <= 12, "a code and its length share a u16");
@@ -39,9 +42,11 @@ impl EncodeTable {
         }
     }
 
-    /// Adds the bytes of `tokens` to `counts` and appends their code to `out` (most
-    /// significant bit first, the last byte padded with zeros), in one walk; returns the
-    /// coded length in bytes. Contexts as in [`for_each_byte`](super::for_each_byte).
+    /// Adds the bytes of `tokens` to `counts` and writes their code at the start of `out`
+    /// (most significant bit first, the last byte padded with zeros), in one walk; returns
+    /// the coded length in bytes. `out` must hold [`coded_room`] bytes for `tokens` (what
+    /// lies past the coded length is scratch). Contexts as in
+    /// [`for_each_byte`](super::for_each_byte).
     ///
     /// Hot bytes are mostly runs of zeros on some games (positions that change in most
     /// frames but not this one, neighbours in the hot list): zeros after a zero, in one
@@ -52,10 +57,10 @@ impl EncodeTable {
         counts: &mut TokenCounts,
         tokens: &[u8],
         hot: &[usize; CLASSES],
-        out: &mut Vec<u8>,
+        out: &mut [u8],
     ) -> usize {
-        let start = out.len();
-        let mut bits = BitWriter::new(out, tokens.len());
+        assert!(out.len() >= coded_room(tokens.len()), "room for the codes");
+        let mut bits = BitWriter::new(out);
         let mut i = 0;
         let mut previous = 0;
         for (class, &end) in hot.iter().enumerate() {
@@ -85,29 +90,126 @@ impl EncodeTable {
                 }
             }
         }
-        tokens_each_byte(&tokens[i..], |b, context| {
-            let count = &mut counts.counts[context][usize::from(b)];
-            *count = count.saturating_add(1);
-            bits.put(self.entries[context][usize::from(b)]);
-        });
-        bits.finish();
-        out.len() - start
+        self.code_tokens(counts, &tokens[i..], &mut bits);
+        bits.finish()
+    }
+
+    /// The zero-run token part of `count_and_encode`: each token's header varints, then its
+    /// literal, whose bytes take the context of the region they patch and of the byte
+    /// before them. The contexts are those of `tokens_each_byte` (the walk the decoder and
+    /// the statistics share), found from the token structure as it is read rather than byte
+    /// by byte through a closure: a literal inside one region, nearly all of them, runs a
+    /// loop over its region's four contexts alone. A malformed tail (which the encoder
+    /// never produces) gets the same contexts as `tokens_each_byte` gives it.
+    #[inline(always)]
+    fn code_tokens(&self, counts: &mut TokenCounts, tokens: &[u8], bits: &mut BitWriter) {
+        let mut i = 0;
+        let mut offset = 0usize;
+        while i < tokens.len() {
+            let mut values = [0usize; 2];
+            for (field, value) in values.iter_mut().enumerate() {
+                let context = header_context(field, offset.saturating_add(*value));
+                let mut shift = 0u32;
+                loop {
+                    let Some(&b) = tokens.get(i) else { return };
+                    let count = &mut counts.counts[context][usize::from(b)];
+                    *count = count.saturating_add(1);
+                    bits.put(self.entries[context][usize::from(b)]);
+                    i += 1;
+                    if !add_varint_byte(value, &mut shift, b) {
+                        break;
+                    }
+                }
+                // The gap moves the offset the length's context is taken at.
+                if field == 0 {
+                    offset = offset.saturating_add(*value);
+                }
+            }
+            let end = i.saturating_add(values[1]).min(tokens.len());
+            let literal = &tokens[i..end];
+            i = end;
+            let region_end = next_region_start(offset);
+            match offset.checked_add(literal.len()) {
+                Some(literal_end) if literal_end <= region_end => {
+                    let first = literal_context(offset, 0);
+                    let rows: &mut [[u32; 256]; POSITIONS] = (&mut counts.counts
+                        [first..first + POSITIONS])
+                        .try_into()
+                        .expect("a region's literal contexts");
+                    let codes: &[[u16; 256]; POSITIONS] = (&self.entries[first..first + POSITIONS])
+                        .try_into()
+                        .expect("a region's literal contexts");
+                    let mut position = 0;
+                    for &b in literal {
+                        let count = &mut rows[position][usize::from(b)];
+                        *count = count.saturating_add(1);
+                        bits.put(codes[position][usize::from(b)]);
+                        // The mask tells the compiler what the table holds: no bounds check.
+                        position = usize::from(NEXT_POSITION[usize::from(b)]) & (POSITIONS - 1);
+                    }
+                    offset = literal_end;
+                }
+                _ => {
+                    // Across a region's end (or at an offset no state reaches), byte by byte.
+                    let mut first = literal_context(offset, 0);
+                    let mut region_end = region_end;
+                    let mut position = 0;
+                    for &b in literal {
+                        if offset >= region_end {
+                            first = literal_context(offset, 0);
+                            region_end = next_region_start(offset);
+                        }
+                        let count = &mut counts.counts[first + position][usize::from(b)];
+                        *count = count.saturating_add(1);
+                        bits.put(self.entries[first + position][usize::from(b)]);
+                        position = next_position(b);
+                        offset = offset.saturating_add(1);
+                    }
+                }
+            }
+        }
     }
 }
 
-/// Appends codes to a byte vector, most significant bit first.
+/// `next_position` of every byte, as a table (`u8`: positions are below `POSITIONS`, a
+/// power of two).
+const _: () = assert!(POSITIONS.is_power_of_two());
+const NEXT_POSITION: [u8; 256] = {
+    let mut table = [0u8; 256];
+    let mut b = 0;
+    while b < 256 {
+        table[b] = next_position(b as u8) as u8;
+        b += 1;
+    }
+    table
+};
+
+/// Bytes `count_and_encode` needs in `out` for a stream of `symbols` bytes: at most
+/// `MAX_LEN` bits each, and a word to spare.
+pub fn coded_room(symbols: usize) -> usize {
+    (symbols * MAX_LEN as usize).div_ceil(8) + 8
+}
+
+/// Writes codes into a byte slice, most significant bit first, 32 bits at a time (a slice
+/// and an index: a vector's push checked and grew its length at every word).
 struct BitWriter<'a> {
-    out: &'a mut Vec<u8>,
+    out: &'a mut [u8],
+    /// Bytes written.
+    pos: usize,
     acc: u64,
     /// Bits pending in the low end of `acc` (fewer than 32 between calls).
     n: u32,
 }
 
 impl<'a> BitWriter<'a> {
-    /// A writer for about `symbols` codes (reserved once: at most `MAX_LEN` bits each).
-    fn new(out: &'a mut Vec<u8>, symbols: usize) -> BitWriter<'a> {
-        out.reserve((symbols * MAX_LEN as usize).div_ceil(8) + 8);
-        BitWriter { out, acc: 0, n: 0 }
+    /// A writer into `out`, which must have `coded_room` bytes for the codes to come.
+    fn new(out: &'a mut [u8]) -> BitWriter<'a> {
+        BitWriter {
+            out,
+            pos: 0,
+            acc: 0,
+            n: 0,
+        }
     }
 
     /// Appends one `code << 4 | length` entry.
@@ -117,10 +219,17 @@ impl<'a> BitWriter<'a> {
         self.acc = (self.acc << len) | u64::from(entry >> 4);
         self.n += len;
         if self.n >= 32 {
-            self.n -= 32;
-            let word = (self.acc >> self.n) as u32;
-            self.out.extend_from_slice(&word.to_be_bytes());
+            self.word();
         }
+    }
+
+    /// Writes the oldest 32 of the pending bits (at least 32 are pending).
+    #[inline(always)]
+    fn word(&mut self) {
+        self.n -= 32;
+        let word = (self.acc >> self.n) as u32;
+        self.out[self.pos..self.pos + 4].copy_from_slice(&word.to_be_bytes());
+        self.pos += 4;
     }
 
     /// Appends `n` zero bits (at most `8 * MAX_LEN`), 32 at most at a time so that no
@@ -133,23 +242,23 @@ impl<'a> BitWriter<'a> {
             self.acc <<= step;
             self.n += step;
             if self.n >= 32 {
-                self.n -= 32;
-                let word = (self.acc >> self.n) as u32;
-                self.out.extend_from_slice(&word.to_be_bytes());
+                self.word();
             }
         }
     }
 
-    /// Writes what is left, the last byte padded with zeros.
-    fn finish(self) {
-        let mut n = self.n;
-        while n >= 8 {
-            n -= 8;
-            self.out.push((self.acc >> n) as u8);
+    /// Writes what is left, the last byte padded with zeros; returns the bytes written.
+    fn finish(mut self) -> usize {
+        while self.n >= 8 {
+            self.n -= 8;
+            self.out[self.pos] = (self.acc >> self.n) as u8;
+            self.pos += 1;
         }
-        if n > 0 {
-            self.out.push((self.acc << (8 - n)) as u8);
+        if self.n > 0 {
+            self.out[self.pos] = (self.acc << (8 - self.n)) as u8;
+            self.pos += 1;
         }
+        self.pos
     }
 }
 
@@ -206,16 +315,57 @@ mod tests {
             learn.add(&tokens, &hot);
             learn.add(&tokens[..tokens.len() / 2], &hot);
             let code = TokenCode::from_counts(&learn);
-            let mut out = vec![0x5A];
+            // Scratch left from an earlier stream, which the code must not show.
+            let mut out = vec![0x5A; coded_room(tokens.len())];
             let mut counts = TokenCounts::default();
             let len =
                 EncodeTable::new(&code).count_and_encode(&mut counts, &tokens, &hot, &mut out);
-            assert_eq!(out[0], 0x5A);
-            assert_eq!(&out[1..], reference(&code, &tokens, &hot), "round {round}");
-            assert_eq!(len, out.len() - 1);
+            assert_eq!(
+                &out[..len],
+                reference(&code, &tokens, &hot),
+                "round {round}"
+            );
             let mut expected = TokenCounts::default();
             expected.add(&tokens, &hot);
             assert!(counts.counts == expected.counts, "round {round}");
+        }
+    }
+
+    #[test]
+    fn literals_at_region_boundaries_take_each_byte_s_region() {
+        // A code that differs in every context, so that a byte coded in the wrong region's
+        // context shows in the bits.
+        let mut rng = SplitMix64::new(35);
+        let mut learn = TokenCounts::default();
+        for row in learn.counts.iter_mut() {
+            for count in row.iter_mut() {
+                *count = (rng.next_u64() % 1000) as u32;
+            }
+        }
+        let code = TokenCode::from_counts(&learn);
+        let table = EncodeTable::new(&code);
+        let hot = [0; CLASSES];
+        // Literals that end before a region's start, at it, across it, or start at it.
+        for &start in &super::super::REGION_STARTS {
+            for len in 1..=9usize {
+                for first in start - len - 1..=start + 1 {
+                    let mut tokens = Vec::new();
+                    crate::codec::put_varint(&mut tokens, first as u64);
+                    crate::codec::put_varint(&mut tokens, len as u64);
+                    tokens.extend((0..len).map(|_| [0, 1, 0xFF, 7][rng.range(0, 3) as usize]));
+                    crate::codec::put_varint(&mut tokens, 1);
+                    crate::codec::put_varint(&mut tokens, 2);
+                    tokens.extend([1, 0xFF]);
+                    let mut out = vec![0; coded_room(tokens.len())];
+                    let mut counts = TokenCounts::default();
+                    let n = table.count_and_encode(&mut counts, &tokens, &hot, &mut out);
+                    let at = format!("region start {start}, literal {first}..{}", first + len);
+                    assert_eq!(&out[..n], reference(&code, &tokens, &hot), "{at}");
+                    let mut expected = TokenCounts::default();
+                    expected.add(&tokens, &hot);
+                    assert!(counts.counts == expected.counts, "{at}");
+                }
+            }
         }
     }
 }
