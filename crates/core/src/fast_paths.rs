@@ -56,11 +56,15 @@ pub enum FastPath {
     /// deferred M-cycles when the PPU runs no step in them: none of them reads VRAM or
     /// changes whether the CPU may write it there.
     QuietVramWrites,
+    /// On a DMG whose only STAT source is LY=LYC, a CPU write that moves LYC on to a later
+    /// visible line keeps the quiet window it was made in, cut at that line's start, rather
+    /// than working the window out again.
+    LycWriteWindows,
 }
 
 impl FastPath {
     /// Every trick, in the order of [`FastPaths`]' fields.
-    pub const ALL: [FastPath; 15] = [
+    pub const ALL: [FastPath; 16] = [
         FastPath::LazyMode3,
         FastPath::DeferQuietTicks,
         FastPath::DoubleSpeedWindows,
@@ -76,6 +80,7 @@ impl FastPath {
         FastPath::WholeMode3,
         FastPath::WholeMode3Objects,
         FastPath::QuietVramWrites,
+        FastPath::LycWriteWindows,
     ];
 
     /// The trick's name, as its field in [`FastPaths`] spells it.
@@ -96,6 +101,7 @@ impl FastPath {
             FastPath::WholeMode3 => "whole_mode3",
             FastPath::WholeMode3Objects => "whole_mode3_objects",
             FastPath::QuietVramWrites => "quiet_vram_writes",
+            FastPath::LycWriteWindows => "lyc_write_windows",
         }
     }
 
@@ -141,6 +147,8 @@ pub struct FastPaths {
     pub whole_mode3_objects: bool,
     /// [`FastPath::QuietVramWrites`].
     pub quiet_vram_writes: bool,
+    /// [`FastPath::LycWriteWindows`].
+    pub lyc_write_windows: bool,
 }
 
 impl FastPaths {
@@ -161,6 +169,7 @@ impl FastPaths {
         whole_mode3: true,
         whole_mode3_objects: true,
         quiet_vram_writes: true,
+        lyc_write_windows: true,
     };
 
     /// Every trick off: the plain reference (drawing and synthesizing nothing).
@@ -180,6 +189,7 @@ impl FastPaths {
         whole_mode3: false,
         whole_mode3_objects: false,
         quiet_vram_writes: false,
+        lyc_write_windows: false,
     };
 
     /// The switch of `trick`.
@@ -200,6 +210,7 @@ impl FastPaths {
             FastPath::WholeMode3 => &mut self.whole_mode3,
             FastPath::WholeMode3Objects => &mut self.whole_mode3_objects,
             FastPath::QuietVramWrites => &mut self.quiet_vram_writes,
+            FastPath::LycWriteWindows => &mut self.lyc_write_windows,
         }
     }
 
