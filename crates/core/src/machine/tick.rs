@@ -437,8 +437,9 @@ impl<'a> Machine<'a> {
     /// After a CPU write to LYC that ran no tick of its own (`recheck_quiet_after_write`),
     /// with the components synced: where the quiet window ends, with the PPU's part told
     /// from LYC's line rather than walked (`PpuState::lyc_write_quiet_m_cycles`,
-    /// `FastPaths::lyc_write_windows`). On a DMG at single speed.
-    #[inline(always)]
+    /// `FastPaths::lyc_write_windows`). On a DMG at single speed. Out of line: the other
+    /// writes' recomputation then saves no more registers.
+    #[inline(never)]
     fn window_after_lyc_write(&self) -> Option<u64> {
         if !self.lyc_write_windows || self.hw.cgb.is_cgb() || self.hw.cgb.double_speed() {
             return None;
