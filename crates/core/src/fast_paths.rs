@@ -60,11 +60,15 @@ pub enum FastPath {
     /// with no object due early and the window absent, jumps to the last whole background
     /// tile it reaches instead of draining the tiles before it one by one.
     PartialMode3,
+    /// On a DMG whose only STAT source is LY=LYC, a CPU write that moves LYC on to a later
+    /// visible line keeps the quiet window it was made in, cut at that line's start, rather
+    /// than working the window out again.
+    LycWriteWindows,
 }
 
 impl FastPath {
     /// Every trick, in the order of [`FastPaths`]' fields.
-    pub const ALL: [FastPath; 16] = [
+    pub const ALL: [FastPath; 17] = [
         FastPath::LazyMode3,
         FastPath::DeferQuietTicks,
         FastPath::DoubleSpeedWindows,
@@ -81,6 +85,7 @@ impl FastPath {
         FastPath::WholeMode3Objects,
         FastPath::QuietVramWrites,
         FastPath::PartialMode3,
+        FastPath::LycWriteWindows,
     ];
 
     /// The trick's name, as its field in [`FastPaths`] spells it.
@@ -102,6 +107,7 @@ impl FastPath {
             FastPath::WholeMode3Objects => "whole_mode3_objects",
             FastPath::QuietVramWrites => "quiet_vram_writes",
             FastPath::PartialMode3 => "partial_mode3",
+            FastPath::LycWriteWindows => "lyc_write_windows",
         }
     }
 
@@ -149,6 +155,8 @@ pub struct FastPaths {
     pub quiet_vram_writes: bool,
     /// [`FastPath::PartialMode3`].
     pub partial_mode3: bool,
+    /// [`FastPath::LycWriteWindows`].
+    pub lyc_write_windows: bool,
 }
 
 impl FastPaths {
@@ -170,6 +178,7 @@ impl FastPaths {
         whole_mode3_objects: true,
         quiet_vram_writes: true,
         partial_mode3: true,
+        lyc_write_windows: true,
     };
 
     /// Every trick off: the plain reference (drawing and synthesizing nothing).
@@ -190,6 +199,7 @@ impl FastPaths {
         whole_mode3_objects: false,
         quiet_vram_writes: false,
         partial_mode3: false,
+        lyc_write_windows: false,
     };
 
     /// The switch of `trick`.
@@ -211,6 +221,7 @@ impl FastPaths {
             FastPath::WholeMode3Objects => &mut self.whole_mode3_objects,
             FastPath::QuietVramWrites => &mut self.quiet_vram_writes,
             FastPath::PartialMode3 => &mut self.partial_mode3,
+            FastPath::LycWriteWindows => &mut self.lyc_write_windows,
         }
     }
 

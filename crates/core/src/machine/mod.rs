@@ -101,6 +101,9 @@ pub(crate) struct Machine<'a> {
     /// false: every CPU write to VRAM catches the components up first
     /// (`FastPaths::quiet_vram_writes`).
     quiet_vram_writes: bool,
+    /// false: every CPU write to LYC works the quiet window out again
+    /// (`FastPaths::lyc_write_windows`).
+    lyc_write_windows: bool,
     /// The ROM windows and the work RAM's fast length: what the CPU's fast paths read.
     windows: RomWindows<'a>,
     /// Whether the run loop must make its per-instruction checks (stop, events, CPU mode,
@@ -169,6 +172,7 @@ impl<'a> Machine<'a> {
             cgb_poll_forecast: fast.cgb_poll_forecast,
             plain_steps: fast.plain_steps,
             quiet_vram_writes: fast.quiet_vram_writes,
+            lyc_write_windows: fast.lyc_write_windows,
             windows: RomWindows::new(fast.rom_windows),
             checks_due: true,
             plain_fetch: PlainFetch::NONE,

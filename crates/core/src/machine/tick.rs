@@ -212,13 +212,34 @@ impl<'a> Machine<'a> {
     /// DMA but OAM DMA's plain copying (`dma_quiet_m_cycles`; on a DMG or in compatibility
     /// mode), as long as no I/O register is written.
     pub(super) fn quiet_m_cycles(&self, budget: u32) -> u32 {
+        self.quiet_m_cycles_inline(budget)
+    }
+
+    /// `quiet_m_cycles`, for a caller that makes no other call around it
+    /// (`window_end_after_write`).
+    #[inline(always)]
+    fn quiet_m_cycles_inline(&self, budget: u32) -> u32 {
         let hw = &*self.hw;
         if hw.cgb.mode_raw == cgb::MODE_CGB {
             return self.quiet_m_cycles_cgb(budget);
         }
+        let Some(others) = self.quiet_m_cycles_but_ppu(budget) else {
+            return 0;
+        };
+        hw.ppu
+            .quiet_m_cycles_of::<4>(self.screen.quiet_walk(), others)
+            .min(others)
+    }
+
+    /// `quiet_m_cycles` on a DMG or in compatibility mode but for the PPU's part: OAM DMA,
+    /// serial, the wave channel's bus reads and the timer. None when one of the first
+    /// three leaves no quiet M-cycle (the PPU then need not be asked).
+    #[inline(always)]
+    fn quiet_m_cycles_but_ppu(&self, budget: u32) -> Option<u32> {
+        let hw = &*self.hw;
         let budget = if hw.dma.is_busy() {
             match self.dma_quiet_m_cycles() {
-                0 => return 0,
+                0 => return None,
                 copying => budget.min(copying),
             }
         } else {
@@ -231,12 +252,9 @@ impl<'a> Machine<'a> {
         }
         let budget = self.apu_bus_quiet_m_cycles(budget, &mut watched);
         if budget == 0 {
-            return 0;
+            return None;
         }
-        let others = hw.timer.quiet_m_cycles(watched).min(budget);
-        hw.ppu
-            .quiet_m_cycles_of::<4>(self.screen.quiet_walk(), others)
-            .min(others)
+        Some(hw.timer.quiet_m_cycles(watched).min(budget))
     }
 
     /// `quiet_m_cycles` in CGB mode: nothing is quiet while an HBlank VRAM DMA waits, and
@@ -396,9 +414,42 @@ impl<'a> Machine<'a> {
             self.set_full_tick_m_cycle(self.clock.window_end(window_end, now));
             return;
         }
-        let quiet = self.quiet_m_cycles(u32::MAX);
-        let end = self.clock.window_end(now + u64::from(quiet) + 1, now);
+        let end = self.window_end_after_write(reg);
         self.set_full_tick_m_cycle(end);
+    }
+
+    /// `recheck_quiet_after_write`'s window worked out again: after a write to LYC told
+    /// from LYC's line where it can be (`window_after_lyc_write`), else walked. Out of
+    /// line: the caller's shape stays that of one call (a raster handler's other writes
+    /// and every other slow write do not pay for the LYC test).
+    #[inline(never)]
+    fn window_end_after_write(&self, reg: u8) -> u64 {
+        let now = self.hw.m_cycles;
+        if reg == io::LYC
+            && let Some(end) = self.window_after_lyc_write()
+        {
+            return self.clock.window_end(end, now);
+        }
+        let quiet = self.quiet_m_cycles_inline(u32::MAX);
+        self.clock.window_end(now + u64::from(quiet) + 1, now)
+    }
+
+    /// After a CPU write to LYC that ran no tick of its own (`recheck_quiet_after_write`),
+    /// with the components synced: where the quiet window ends, with the PPU's part told
+    /// from LYC's line rather than walked (`PpuState::lyc_write_quiet_m_cycles`,
+    /// `FastPaths::lyc_write_windows`). On a DMG at single speed. Out of line: the other
+    /// writes' recomputation then saves no more registers.
+    #[inline(never)]
+    fn window_after_lyc_write(&self) -> Option<u64> {
+        if !self.lyc_write_windows || self.hw.cgb.is_cgb() || self.hw.cgb.double_speed() {
+            return None;
+        }
+        let ppu = self
+            .hw
+            .ppu
+            .lyc_write_quiet_m_cycles(self.screen.quiet_walk())?;
+        let quiet = self.quiet_m_cycles_but_ppu(ppu).unwrap_or(0).min(ppu);
+        Some(self.hw.m_cycles + u64::from(quiet) + 1)
     }
 
     /// The run loop's skip for a CPU that is not running (`FastPaths::halt_skipping`): up to

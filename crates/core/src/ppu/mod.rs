@@ -46,6 +46,7 @@ mod colour;
 mod colour_rows;
 mod colour_span;
 mod fetcher;
+mod forecast;
 mod lazy;
 mod oam_bug;
 mod object_line;
