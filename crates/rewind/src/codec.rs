@@ -437,11 +437,10 @@ impl Encoder {
             }
             self.record.truncate(prefix);
         }
-        if best.1 == FLAG_HUFFMAN {
+        if let (FLAG_HUFFMAN, Some(bytes)) = (best.1, huffman_bytes) {
             debug_assert!(huffman_len < raw_len);
             put_varint(&mut self.record, raw_len as u64);
-            self.record
-                .extend_from_slice(&self.coded[..huffman_bytes.unwrap_or(0)]);
+            self.record.extend_from_slice(&self.coded[..bytes]);
             return FLAG_HUFFMAN;
         }
         self.record.extend_from_slice(&self.tokens);
