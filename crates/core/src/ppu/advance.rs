@@ -161,7 +161,9 @@ impl PpuState {
             }
             // Outside mode 3, nothing owed: the ticks only run steps, so the steps up to the
             // next mode 3 run at once.
-            let rest = self.run(left, true, bus);
+            // Often the window ends in the next step's wait: a raster handler's ends just
+            // after the next line starts.
+            let rest = self.run_or_wait(left, true, bus);
             if rest == 0 {
                 return;
             }
@@ -214,6 +216,11 @@ impl PpuState {
             if WHOLE_MODE3 && self.step == Step::Mode3Start as u8 && self.may_run_whole(bus) {
                 // The whole of mode 3 may be in this run (`whole_mode3.rs`, `object_line.rs`).
                 to_run = self.run_to_whole_mode3(this_line, bus);
+                if !self.step_is_mode3() {
+                    // It was, and is over: the line's later steps and those after it up to
+                    // the next mode 3 in one run (the caller's), not one run each.
+                    return to_run + (total - this_line);
+                }
             }
             self.run(to_run, false, bus);
             let mut rest = total - this_line;

@@ -133,18 +133,19 @@ impl PpuState {
     /// Runs `n` of the owed dots; if mode 3 ends meanwhile, the rest too (outside mode 3
     /// nothing may lag), up to the next mode 3, which owes what is left from its start (a
     /// quiet window may reach it, `quiet_dots`).
+    #[inline(always)]
     pub(super) fn pay(&mut self, n: u16, bus: &mut Ctx) {
         let n = n.min(self.fifo_lag);
         self.fifo_lag -= n;
         // Mode 3 cannot start again before its line ends: the dots beyond are run after.
         let this_line = n.min(LINE_DOTS.saturating_sub(self.line_dot));
-        self.run(u32::from(this_line), false, bus);
+        self.run_or_wait(u32::from(this_line), false, bus);
         let rest = n - this_line;
         if !self.step_is_mode3() {
             let rest = rest + self.fifo_lag;
             self.fifo_lag = 0;
             if rest != 0 {
-                self.fifo_lag = self.run(u32::from(rest), true, bus) as u16;
+                self.fifo_lag = self.run_or_wait(u32::from(rest), true, bus) as u16;
             }
         } else if rest != 0 {
             // Not reached: mode 3 ends long before its line does.
@@ -163,6 +164,21 @@ impl PpuState {
         } else {
             self.run_steps::<false>(dots, bus)
         }
+    }
+
+    /// `run`, with its shortest case here, without the call: outside mode 3, a run that
+    /// ends in the next step's wait only counts the dots (as `run_steps` would). The
+    /// callers that take it often: a catch-up's steps after mode 3, and `pay`, which a
+    /// register write deferred to mode 3's end or a window ending just after it calls with
+    /// no step due.
+    #[inline(always)]
+    pub(super) fn run_or_wait(&mut self, dots: u32, stop_at_mode3: bool, bus: &mut Ctx) -> u32 {
+        if u32::from(self.wait_dots) >= dots && !self.step_is_mode3() {
+            self.wait_dots -= dots as u16;
+            self.line_dot = self.line_dot.wrapping_add(dots as u16);
+            return 0;
+        }
+        self.run(dots, stop_at_mode3, bus)
     }
 
     /// `run` for one value of `stop_at_mode3`.
