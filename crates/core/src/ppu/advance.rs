@@ -161,9 +161,14 @@ impl PpuState {
             }
             // Outside mode 3, nothing owed: the ticks only run steps, so the steps up to the
             // next mode 3 run at once.
-            // Often the window ends in the next step's wait: a raster handler's ends just
-            // after the next line starts.
-            let rest = self.run_or_wait(left, true, bus);
+            // On a DMG the window often ends in the next step's wait: a raster handler's
+            // ends just after the next line starts. Elsewhere (a CGB's lines skipped in
+            // HALT) the test would only cost.
+            let rest = if WHOLE_MODE3 {
+                self.run_or_wait(left, true, bus)
+            } else {
+                self.run(left, true, bus)
+            };
             if rest == 0 {
                 return;
             }
