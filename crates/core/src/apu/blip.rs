@@ -344,17 +344,21 @@ impl SynthState {
         self.centre_step_count = (start + kept.len()) as u32;
     }
 
-    /// Finishes every sample that lies wholly in the past and appends it to `audio`.
-    pub(super) fn emit(&mut self, audio: &mut AudioOut) {
+    /// Finishes every sample that lies wholly in the past and appends it to `audio`. Returns
+    /// whether the stereo ring is known to hold only zeros (the last batch found it so),
+    /// for [`Self::rotate_head_to_zero`].
+    pub(super) fn emit(&mut self, audio: &mut AudioOut) -> bool {
         let mut samples = [0i16; 2 * BATCH];
+        let mut stereo_empty = false;
         loop {
             let n = ((self.offset_ticks >> TICKS_PER_SAMPLE_BITS) as usize).min(BATCH);
             if n == 0 {
                 break;
             }
-            self.finish_samples(&mut samples[..2 * n]);
+            stereo_empty = self.finish_samples(&mut samples[..2 * n]);
             audio.push_interleaved(&samples[..2 * n]);
         }
+        stereo_empty
     }
 
     /// The mixer's level per side, as last reported.
@@ -555,10 +559,13 @@ impl SynthState {
     /// at a fixed phase the pending tail sits in the same slots every time, so a snapshot
     /// pays for one set of changed slots instead of the old tail (now zero) plus the new one
     /// somewhere else. Output is unchanged: only where the values are kept moves.
-    pub(super) fn rotate_head_to_zero(&mut self) {
+    /// `stereo_empty`: the stereo ring is known to hold only zeros ([`Self::emit`] has just
+    /// looked), so it need not be looked at again.
+    pub(super) fn rotate_head_to_zero(&mut self, stereo_empty: bool) {
+        debug_assert!(!stereo_empty || self.stereo_ring_is_empty());
         let head = self.head as usize & (RING - 1);
         if head != 0 {
-            if !self.stereo_ring_is_empty() {
+            if !stereo_empty && !self.stereo_ring_is_empty() {
                 self.ring.rotate_left(2 * head);
             }
             if !self.centre_ring_is_empty() {
@@ -579,8 +586,9 @@ impl SynthState {
     }
 
     /// Integrates and filters the next `n` (at most `BATCH`) samples into `out`, interleaved
-    /// left, right (`2 * n` entries); moves the head past them.
-    fn finish_samples(&mut self, out: &mut [i16]) {
+    /// left, right (`2 * n` entries); moves the head past them. Returns whether it found the
+    /// stereo ring empty (it stays so: nothing is added to it here).
+    fn finish_samples(&mut self, out: &mut [i16]) -> bool {
         let n = out.len() / 2;
         debug_assert!(out.len() == 2 * n && n <= BATCH);
         let mut integrator = self.integrators();
@@ -595,12 +603,14 @@ impl SynthState {
             self.head = (self.head.wrapping_add(n as u32)) & (RING as u32 - 1);
             self.offset_ticks = self.offset_ticks.wrapping_sub(n as u32 * TICKS_PER_SAMPLE);
             out.fill(0);
-            return;
+            return true;
         }
         let mut queued = [0i32; BATCH + TAPS];
         self.take_queued_centre(n, &mut queued);
         let start = self.head as usize & (RING - 1);
-        if integrator[0] == integrator[1] && charge[0] == charge[1] && self.stereo_ring_is_empty() {
+        let centred =
+            integrator[0] == integrator[1] && charge[0] == charge[1] && self.stereo_ring_is_empty();
+        if centred {
             // Centred sound, as usual: both sides compute the same, once is enough. The
             // batch's slots are one run of the ring, or two where it wraps round (rare: a
             // flush leaves the head at slot 0); each run is a straight loop.
@@ -657,6 +667,7 @@ impl SynthState {
         self.offset_ticks = self.offset_ticks.wrapping_sub(n as u32 * TICKS_PER_SAMPLE);
         self.set_integrators(integrator);
         self.set_highpass_charges(charge);
+        centred
     }
 }
 
