@@ -390,14 +390,26 @@ impl SynthState {
         self.highpass_coded = to_left_side(value);
     }
 
-    /// Spreads every queued centre step over `centre_ring` and empties the queue.
-    fn spread_queue(&mut self) {
+    /// Spreads every queued centre step over `centre_ring` and empties the queue (with AVX2
+    /// if `AVX2`, which the caller vouches for: see [`Self::spread_queue_avx2`]).
+    #[inline(always)]
+    fn spread_queue<const AVX2: bool>(&mut self) {
         let queued = (self.centre_step_count as usize).min(STEP_QUEUE);
         for i in 0..queued {
-            self.spread_centre_step(self.centre_steps[i]);
+            self.spread_centre_step_with::<AVX2>(self.centre_steps[i]);
         }
         self.centre_steps = [0; STEP_QUEUE];
         self.centre_step_count = 0;
+    }
+
+    /// [`Self::spread_queue`] with AVX2 (the same sums, eight slots per multiply-add).
+    ///
+    /// # Safety
+    /// The CPU must have AVX2 ([`has_avx2`]).
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    unsafe fn spread_queue_avx2(&mut self) {
+        self.spread_queue::<true>();
     }
 
     /// Spreads held centre steps (not packed: their times and deltas) over `centre_ring`:
@@ -498,6 +510,12 @@ impl SynthState {
     /// Adds the taps of a queued step that are still to come to `centre_ring`.
     #[inline]
     fn spread_centre_step(&mut self, word: u32) {
+        self.spread_centre_step_with::<false>(word);
+    }
+
+    /// [`Self::spread_centre_step`], with AVX2 if `AVX2` (the caller vouches for the CPU).
+    #[inline(always)]
+    fn spread_centre_step_with<const AVX2: bool>(&mut self, word: u32) {
         let (tap, phase, delta) = unpack_step(word);
         let first_tap = tap.max(0);
         // The first tap still to come lands `start` samples after the head one.
@@ -506,7 +524,7 @@ impl SynthState {
         if first_tap < TAPS as i32 && first + TAPS <= RING {
             // The usual case: one window, no wrap.
             let slots = &mut self.centre_ring[first..first + TAPS];
-            add_scaled_from_tap(slots, phase, first_tap as usize, delta);
+            add_scaled_from_tap_with::<AVX2>(slots, phase, first_tap as usize, delta);
         } else {
             self.spread_centre_step_wrapping(tap, phase, delta);
         }
@@ -528,7 +546,8 @@ impl SynthState {
     /// Adds the queued steps' shares of the next `n` (at most `BATCH`) samples, from the
     /// head one on, to `shares`; moves every step on by `n` samples and drops (zeroes) those
     /// whose last tap has then been given.
-    fn take_queued_centre(&mut self, n: usize, shares: &mut [i32; BATCH + TAPS]) {
+    #[inline(always)]
+    fn take_queued_centre<const AVX2: bool>(&mut self, n: usize, shares: &mut [i32; BATCH + TAPS]) {
         debug_assert!(n <= BATCH);
         let count = (self.centre_step_count as usize).min(STEP_QUEUE);
         let mut kept = 0;
@@ -539,7 +558,7 @@ impl SynthState {
             let start = (first_tap - tap) as usize;
             if first_tap < TAPS as i32 && start < n {
                 let slots = &mut shares[start..start + TAPS];
-                add_scaled_from_tap(slots, phase, first_tap as usize, delta);
+                add_scaled_from_tap_with::<AVX2>(slots, phase, first_tap as usize, delta);
             }
             if tap + (n as i32) < TAPS as i32 {
                 // `n` samples on: the tap field is the low bits, and stays below 2^TAP_BITS
@@ -550,6 +569,16 @@ impl SynthState {
         }
         self.centre_steps[kept..count].fill(0);
         self.centre_step_count = kept as u32;
+    }
+
+    /// [`Self::take_queued_centre`] with AVX2 (the same sums).
+    ///
+    /// # Safety
+    /// The CPU must have AVX2 ([`has_avx2`]).
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    unsafe fn take_queued_centre_avx2(&mut self, n: usize, shares: &mut [i32; BATCH + TAPS]) {
+        self.take_queued_centre::<true>(n, shares);
     }
 
     /// Rotates the rings so that `head` is slot 0; the pending deltas keep their order.
@@ -606,7 +635,15 @@ impl SynthState {
             return true;
         }
         let mut queued = [0i32; BATCH + TAPS];
-        self.take_queued_centre(n, &mut queued);
+        if has_avx2() {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: the CPU has AVX2, the only feature the function enables.
+            unsafe {
+                self.take_queued_centre_avx2(n, &mut queued);
+            }
+        } else {
+            self.take_queued_centre::<false>(n, &mut queued);
+        }
         let start = self.head as usize & (RING - 1);
         let centred =
             integrator[0] == integrator[1] && charge[0] == charge[1] && self.stereo_ring_is_empty();
@@ -882,12 +919,21 @@ impl Steps<'_> {
         let count = self.count.min(HELD_STEPS);
         debug_assert!(count >= STEP_QUEUE);
         let oldest = count - STEP_QUEUE;
-        self.synth.spread_queue();
+        let avx2 = has_avx2();
+        if avx2 {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: the CPU has AVX2, the only feature the function enables.
+            unsafe {
+                self.synth.spread_queue_avx2();
+            }
+        } else {
+            self.synth.spread_queue::<false>();
+        }
         // SAFETY: the held steps below `count` have been written.
         let steps = unsafe { assume_written(&self.held[..oldest]) };
         if self.wide {
             self.synth.spread_held_steps::<true>(steps);
-        } else if has_avx2() {
+        } else if avx2 {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: the CPU has AVX2, the only feature the function enables.
             unsafe {

@@ -171,6 +171,16 @@ fn vector_spreads_add_what_the_plain_loops_add() {
             vector, plain,
             "phase {phase}, tap {first_tap}, delta {delta}"
         );
+        #[cfg(target_arch = "x86_64")]
+        if has_avx2() {
+            let mut wide = start;
+            // SAFETY: checked just above.
+            unsafe { add_scaled_from_tap_avx2(&mut wide[..TAPS], phase, first_tap, delta) };
+            assert_eq!(
+                wide, plain,
+                "AVX2: phase {phase}, tap {first_tap}, delta {delta}"
+            );
+        }
     }
 }
 
