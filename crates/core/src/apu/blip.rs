@@ -344,17 +344,21 @@ impl SynthState {
         self.centre_step_count = (start + kept.len()) as u32;
     }
 
-    /// Finishes every sample that lies wholly in the past and appends it to `audio`.
-    pub(super) fn emit(&mut self, audio: &mut AudioOut) {
+    /// Finishes every sample that lies wholly in the past and appends it to `audio`. Returns
+    /// whether the stereo ring is known to hold only zeros (the last batch found it so),
+    /// for [`Self::rotate_head_to_zero`].
+    pub(super) fn emit(&mut self, audio: &mut AudioOut) -> bool {
         let mut samples = [0i16; 2 * BATCH];
+        let mut stereo_empty = false;
         loop {
             let n = ((self.offset_ticks >> TICKS_PER_SAMPLE_BITS) as usize).min(BATCH);
             if n == 0 {
                 break;
             }
-            self.finish_samples(&mut samples[..2 * n]);
+            stereo_empty = self.finish_samples(&mut samples[..2 * n]);
             audio.push_interleaved(&samples[..2 * n]);
         }
+        stereo_empty
     }
 
     /// The mixer's level per side, as last reported.
@@ -386,14 +390,26 @@ impl SynthState {
         self.highpass_coded = to_left_side(value);
     }
 
-    /// Spreads every queued centre step over `centre_ring` and empties the queue.
-    fn spread_queue(&mut self) {
+    /// Spreads every queued centre step over `centre_ring` and empties the queue (with AVX2
+    /// if `AVX2`, which the caller vouches for: see [`Self::spread_queue_avx2`]).
+    #[inline(always)]
+    fn spread_queue<const AVX2: bool>(&mut self) {
         let queued = (self.centre_step_count as usize).min(STEP_QUEUE);
         for i in 0..queued {
-            self.spread_centre_step(self.centre_steps[i]);
+            self.spread_centre_step_with::<AVX2>(self.centre_steps[i]);
         }
         self.centre_steps = [0; STEP_QUEUE];
         self.centre_step_count = 0;
+    }
+
+    /// [`Self::spread_queue`] with AVX2 (the same sums, eight slots per multiply-add).
+    ///
+    /// # Safety
+    /// The CPU must have AVX2 ([`has_avx2`]).
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    unsafe fn spread_queue_avx2(&mut self) {
+        self.spread_queue::<true>();
     }
 
     /// Spreads held centre steps (not packed: their times and deltas) over `centre_ring`:
@@ -494,6 +510,12 @@ impl SynthState {
     /// Adds the taps of a queued step that are still to come to `centre_ring`.
     #[inline]
     fn spread_centre_step(&mut self, word: u32) {
+        self.spread_centre_step_with::<false>(word);
+    }
+
+    /// [`Self::spread_centre_step`], with AVX2 if `AVX2` (the caller vouches for the CPU).
+    #[inline(always)]
+    fn spread_centre_step_with<const AVX2: bool>(&mut self, word: u32) {
         let (tap, phase, delta) = unpack_step(word);
         let first_tap = tap.max(0);
         // The first tap still to come lands `start` samples after the head one.
@@ -502,7 +524,7 @@ impl SynthState {
         if first_tap < TAPS as i32 && first + TAPS <= RING {
             // The usual case: one window, no wrap.
             let slots = &mut self.centre_ring[first..first + TAPS];
-            add_scaled_from_tap(slots, phase, first_tap as usize, delta);
+            add_scaled_from_tap_with::<AVX2>(slots, phase, first_tap as usize, delta);
         } else {
             self.spread_centre_step_wrapping(tap, phase, delta);
         }
@@ -524,7 +546,8 @@ impl SynthState {
     /// Adds the queued steps' shares of the next `n` (at most `BATCH`) samples, from the
     /// head one on, to `shares`; moves every step on by `n` samples and drops (zeroes) those
     /// whose last tap has then been given.
-    fn take_queued_centre(&mut self, n: usize, shares: &mut [i32; BATCH + TAPS]) {
+    #[inline(always)]
+    fn take_queued_centre<const AVX2: bool>(&mut self, n: usize, shares: &mut [i32; BATCH + TAPS]) {
         debug_assert!(n <= BATCH);
         let count = (self.centre_step_count as usize).min(STEP_QUEUE);
         let mut kept = 0;
@@ -535,7 +558,7 @@ impl SynthState {
             let start = (first_tap - tap) as usize;
             if first_tap < TAPS as i32 && start < n {
                 let slots = &mut shares[start..start + TAPS];
-                add_scaled_from_tap(slots, phase, first_tap as usize, delta);
+                add_scaled_from_tap_with::<AVX2>(slots, phase, first_tap as usize, delta);
             }
             if tap + (n as i32) < TAPS as i32 {
                 // `n` samples on: the tap field is the low bits, and stays below 2^TAP_BITS
@@ -548,6 +571,16 @@ impl SynthState {
         self.centre_step_count = kept as u32;
     }
 
+    /// [`Self::take_queued_centre`] with AVX2 (the same sums).
+    ///
+    /// # Safety
+    /// The CPU must have AVX2 ([`has_avx2`]).
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    unsafe fn take_queued_centre_avx2(&mut self, n: usize, shares: &mut [i32; BATCH + TAPS]) {
+        self.take_queued_centre::<true>(n, shares);
+    }
+
     /// Rotates the rings so that `head` is slot 0; the pending deltas keep their order.
     ///
     /// Called after each flush, when only the ~16 samples a recent step still spreads into
@@ -555,10 +588,13 @@ impl SynthState {
     /// at a fixed phase the pending tail sits in the same slots every time, so a snapshot
     /// pays for one set of changed slots instead of the old tail (now zero) plus the new one
     /// somewhere else. Output is unchanged: only where the values are kept moves.
-    pub(super) fn rotate_head_to_zero(&mut self) {
+    /// `stereo_empty`: the stereo ring is known to hold only zeros ([`Self::emit`] has just
+    /// looked), so it need not be looked at again.
+    pub(super) fn rotate_head_to_zero(&mut self, stereo_empty: bool) {
+        debug_assert!(!stereo_empty || self.stereo_ring_is_empty());
         let head = self.head as usize & (RING - 1);
         if head != 0 {
-            if !self.stereo_ring_is_empty() {
+            if !stereo_empty && !self.stereo_ring_is_empty() {
                 self.ring.rotate_left(2 * head);
             }
             if !self.centre_ring_is_empty() {
@@ -579,8 +615,9 @@ impl SynthState {
     }
 
     /// Integrates and filters the next `n` (at most `BATCH`) samples into `out`, interleaved
-    /// left, right (`2 * n` entries); moves the head past them.
-    fn finish_samples(&mut self, out: &mut [i16]) {
+    /// left, right (`2 * n` entries); moves the head past them. Returns whether it found the
+    /// stereo ring empty (it stays so: nothing is added to it here).
+    fn finish_samples(&mut self, out: &mut [i16]) -> bool {
         let n = out.len() / 2;
         debug_assert!(out.len() == 2 * n && n <= BATCH);
         let mut integrator = self.integrators();
@@ -595,12 +632,22 @@ impl SynthState {
             self.head = (self.head.wrapping_add(n as u32)) & (RING as u32 - 1);
             self.offset_ticks = self.offset_ticks.wrapping_sub(n as u32 * TICKS_PER_SAMPLE);
             out.fill(0);
-            return;
+            return true;
         }
         let mut queued = [0i32; BATCH + TAPS];
-        self.take_queued_centre(n, &mut queued);
+        if has_avx2() {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: the CPU has AVX2, the only feature the function enables.
+            unsafe {
+                self.take_queued_centre_avx2(n, &mut queued);
+            }
+        } else {
+            self.take_queued_centre::<false>(n, &mut queued);
+        }
         let start = self.head as usize & (RING - 1);
-        if integrator[0] == integrator[1] && charge[0] == charge[1] && self.stereo_ring_is_empty() {
+        let centred =
+            integrator[0] == integrator[1] && charge[0] == charge[1] && self.stereo_ring_is_empty();
+        if centred {
             // Centred sound, as usual: both sides compute the same, once is enough. The
             // batch's slots are one run of the ring, or two where it wraps round (rare: a
             // flush leaves the head at slot 0); each run is a straight loop.
@@ -657,6 +704,7 @@ impl SynthState {
         self.offset_ticks = self.offset_ticks.wrapping_sub(n as u32 * TICKS_PER_SAMPLE);
         self.set_integrators(integrator);
         self.set_highpass_charges(charge);
+        centred
     }
 }
 
@@ -871,12 +919,21 @@ impl Steps<'_> {
         let count = self.count.min(HELD_STEPS);
         debug_assert!(count >= STEP_QUEUE);
         let oldest = count - STEP_QUEUE;
-        self.synth.spread_queue();
+        let avx2 = has_avx2();
+        if avx2 {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: the CPU has AVX2, the only feature the function enables.
+            unsafe {
+                self.synth.spread_queue_avx2();
+            }
+        } else {
+            self.synth.spread_queue::<false>();
+        }
         // SAFETY: the held steps below `count` have been written.
         let steps = unsafe { assume_written(&self.held[..oldest]) };
         if self.wide {
             self.synth.spread_held_steps::<true>(steps);
-        } else if has_avx2() {
+        } else if avx2 {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: the CPU has AVX2, the only feature the function enables.
             unsafe {

@@ -94,10 +94,35 @@ impl ApuState {
         if audible[2] {
             (wave_due, wave_reads) = next_wave_change(&self.wave, &self.wave_ram, nr32, periods[2]);
         }
+        // An audible noise channel in 15-bit mode, routed both ways alike (as usual), runs in
+        // trains that reach across the other channels' changes (`NoiseTrain`).
+        let trains = audible[3] && nr43 & 0x08 == 0 && weights[3][0] == weights[3][1];
+        let total = t_cycles;
+        let mut train = NoiseTrain::EMPTY;
+        if trains {
+            let first = self.noise.timer.max(1);
+            train = NoiseTrain::new(self.noise.lfsr, first, total, periods[3]);
+        }
         let mut t_cycles = t_cycles;
         while t_cycles > 0 {
             let mut step = t_cycles.min(square_due[0]).min(square_due[1]).min(wave_due);
-            if audible[3] {
+            let mut noise_at_step = 0;
+            if trains {
+                let now = total - t_cycles;
+                let moved;
+                (moved, noise_at_step, digital[3], level) = train.take(
+                    &mut synth,
+                    now,
+                    now + step,
+                    total,
+                    [periods[3], u32::from(self.noise.volume & 15)],
+                    weights[3][0],
+                    digital[3],
+                    level,
+                );
+                t_cycles -= step;
+                synth.advance(step - moved);
+            } else if audible[3] {
                 // The noise channel is often far faster than the others (up to 524,288 shifts
                 // a second): run its events before the others' next one in a tight loop.
                 let timer = self.noise.timer.max(1);
@@ -133,9 +158,12 @@ impl ApuState {
                     step -= elapsed;
                 }
                 step = step.min(self.noise.timer);
+                t_cycles -= step;
+                synth.advance(step);
+            } else {
+                t_cycles -= step;
+                synth.advance(step);
             }
-            t_cycles -= step;
-            synth.advance(step);
 
             let mut next = digital;
             for (channel, tone) in [&mut self.square1, &mut self.square2]
@@ -173,7 +201,9 @@ impl ApuState {
                         next_wave_change(wave, &self.wave_ram, nr32, periods[2]);
                 }
             }
-            if audible[3] {
+            if trains {
+                next[3] = noise_at_step;
+            } else if audible[3] {
                 let noise = &mut self.noise;
                 noise.timer = noise.timer.max(1) - step;
                 if noise.timer == 0 {
@@ -203,6 +233,11 @@ impl ApuState {
         }
         if wave_lag > 0 {
             self.wave = wave_after(self.wave, &self.wave_ram, periods[2], u64::from(wave_lag));
+        }
+        if trains {
+            // The register after the shifts taken, the next shift still ahead.
+            self.noise.lfsr = train.lfsr_after(train.taken);
+            self.noise.timer = train.first + train.taken * periods[3] - total;
         }
     }
 
@@ -481,6 +516,164 @@ pub(super) fn run_noise_until(
         noise.timer = period;
     }
     (elapsed, output, now)
+}
+
+/// A train of the noise channel's 15-bit LFSR shifts (up to `TRAIN_SHIFTS`, as in
+/// [`run_noise_until`]), worked out once and taken in parts as the other channels' changes
+/// cut into it: a square or wave change no longer ends the train and makes the next one be
+/// worked out again. Every change still reaches the synthesizer as its own step, in time
+/// order, and a change at the T-cycle of another channel's joins that one's step, as in
+/// `run`'s plain loop.
+#[derive(Clone, Copy)]
+struct NoiseTrain {
+    /// Bit n: the register's bit 0 after n shifts of the train (n = 0..=`shifts`).
+    bits: u64,
+    /// The register before the train, and 14, 28 and 42 shifts on (the later two only if
+    /// the train reaches them).
+    lfsr: [u16; 4],
+    /// T-cycles from the start of the run to the train's first shift.
+    first: u32,
+    /// Shifts in the train.
+    shifts: u32,
+    /// Shifts taken so far: their changes have gone to the synthesizer (or to the step of
+    /// the moment they came at).
+    taken: u32,
+}
+
+impl NoiseTrain {
+    /// No shifts (a channel that runs no train).
+    const EMPTY: NoiseTrain = NoiseTrain {
+        bits: 0,
+        lfsr: [0; 4],
+        first: 0,
+        shifts: 0,
+        taken: 0,
+    };
+
+    /// The shifts from the register `lfsr`, the first one `first` T-cycles after the start
+    /// of the run, every `period` on, up to `end` (the run's length; at most
+    /// `TRAIN_SHIFTS`).
+    #[inline]
+    fn new(lfsr: u16, first: u32, end: u32, period: u32) -> NoiseTrain {
+        let shifts = if first > end {
+            0
+        } else if end - first >= (TRAIN_SHIFTS - 1) * period {
+            TRAIN_SHIFTS
+        } else {
+            1 + (end - first) / period
+        };
+        let after_14 = shift_lfsr_15_bit(lfsr, 14);
+        let (after_28, after_42) = if shifts > 28 {
+            let after_28 = shift_lfsr_15_bit(after_14, 14);
+            (after_28, shift_lfsr_15_bit(after_28, 14))
+        } else {
+            (0, 0)
+        };
+        let bits = u64::from(lfsr) & 0x7FFF
+            | (u64::from(after_14) & 0x7FFE) << 14
+            | (u64::from(after_28) & 0x7FFE) << 28
+            | (u64::from(after_42) & 0x7FFE) << 42;
+        NoiseTrain {
+            bits,
+            lfsr: [lfsr, after_14, after_28, after_42],
+            first,
+            shifts,
+            taken: 0,
+        }
+    }
+
+    /// The register after `n` (at most `shifts`) shifts of the train.
+    #[inline]
+    fn lfsr_after(&self, n: u32) -> u16 {
+        match n {
+            0 => self.lfsr[0],
+            1..=14 => shift_lfsr_15_bit(self.lfsr[0], n),
+            15..=28 => shift_lfsr_15_bit(self.lfsr[1], n - 14),
+            29..=42 => shift_lfsr_15_bit(self.lfsr[2], n - 28),
+            _ => shift_lfsr_15_bit(self.lfsr[3], n - 42),
+        }
+    }
+
+    /// The channel's digital output after `n` shifts of the train.
+    #[inline]
+    fn output_after(&self, n: u32, volume: u32) -> u8 {
+        (volume & ((self.bits >> n) as u32 & 1).wrapping_sub(1)) as u8
+    }
+
+    /// Takes the shifts before `at` (T-cycles from the start of the run; the synthesizer is
+    /// at `now`): their changes go to `synth` as trains of centre steps of `weight` per
+    /// unit. Later trains are worked out as this one runs out, up to `end`. Returns the
+    /// T-cycles the synthesizer moved on (to the last shift taken, before `at`), the
+    /// channel's output after a shift at `at` itself (the caller sends that change with the
+    /// other channels'), and its output and the mixer's level just before `at`.
+    /// `[period, volume]`: the channel's.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn take(
+        &mut self,
+        synth: &mut blip::Steps,
+        now: u32,
+        at: u32,
+        end: u32,
+        [period, volume]: [u32; 2],
+        weight: i32,
+        mut output: u8,
+        mut level: [i32; 2],
+    ) -> (u32, u8, u8, [i32; 2]) {
+        let mut synth_at = now;
+        loop {
+            // The train's shifts before `at`.
+            let before = if at > self.first {
+                (at - self.first).div_ceil(period).min(self.shifts)
+            } else {
+                0
+            };
+            if before > self.taken {
+                // Bit i: the output changes at shift `taken + 1 + i`.
+                let changes = (self.bits ^ (self.bits >> 1)) >> self.taken
+                    & ((1 << (before - self.taken)) - 1);
+                if changes != 0 {
+                    let first_change = self.taken + 1 + changes.trailing_zeros();
+                    let next = self.output_after(first_change, volume);
+                    let delta = weight * 2 * (i32::from(next) - i32::from(output));
+                    // From the synthesizer's present to the first of them and to the last
+                    // shift taken (at or after the last of them, before `at`).
+                    let first = self.first + self.taken * period - synth_at;
+                    let last_shift = self.first + (before - 1) * period;
+                    synth.alternating_centre_changes(
+                        first,
+                        period,
+                        changes,
+                        delta,
+                        last_shift - synth_at,
+                    );
+                    synth_at = last_shift;
+                    let last = self.output_after(before, volume);
+                    let change = weight * 2 * (i32::from(last) - i32::from(output));
+                    level[0] += change;
+                    level[1] += change;
+                    output = last;
+                }
+                self.taken = before;
+            }
+            if self.taken < self.shifts {
+                break;
+            }
+            // Run out: the next train, if it starts by `at`.
+            let next_first = self.first + self.shifts * period;
+            if next_first > at {
+                break;
+            }
+            *self = NoiseTrain::new(self.lfsr_after(self.shifts), next_first, end, period);
+        }
+        // A shift at `at` itself.
+        let mut at_step = output;
+        if self.taken < self.shifts && self.first + self.taken * period == at {
+            self.taken += 1;
+            at_step = self.output_after(self.taken, volume);
+        }
+        (synth_at - now, at_step, output, level)
+    }
 }
 
 /// The most 15-bit LFSR shifts [`run_noise_until`] takes in one train (four times 14, the

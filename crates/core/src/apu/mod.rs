@@ -766,8 +766,8 @@ impl ApuState {
         let synthesize = audio.synthesizes();
         self.catch_up_to(elapsed, synthesize);
         if synthesize {
-            self.synth.emit(audio);
-            self.synth.rotate_head_to_zero();
+            let stereo_empty = self.synth.emit(audio);
+            self.synth.rotate_head_to_zero(stereo_empty);
         }
         // The period starts on a whole M-cycle: an odd APU cycle stays, elapsed and simulated.
         self.flush_clock &= FLUSH_CLOCK_PHASE_BITS;

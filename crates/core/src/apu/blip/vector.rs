@@ -163,6 +163,58 @@ pub(super) fn add_scaled_from_tap(slots: &mut [i32], phase: usize, first_tap: us
     }
 }
 
+/// [`add_scaled_from_tap`], or with AVX2 if `AVX2` (the caller vouches for the CPU: only
+/// functions that enable AVX2 pass it).
+#[inline(always)]
+pub(super) fn add_scaled_from_tap_with<const AVX2: bool>(
+    slots: &mut [i32],
+    phase: usize,
+    first_tap: usize,
+    delta: i32,
+) {
+    #[cfg(target_arch = "x86_64")]
+    if AVX2 {
+        // SAFETY: the caller vouches that the CPU has AVX2.
+        unsafe { add_scaled_from_tap_avx2(slots, phase, first_tap, delta) };
+        return;
+    }
+    add_scaled_from_tap(slots, phase, first_tap, delta);
+}
+
+/// [`add_scaled_from_tap`] with AVX2: eight slots per multiply-add (the same sums).
+///
+/// # Safety
+/// The CPU must have AVX2 ([`has_avx2`]).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[inline]
+pub(super) unsafe fn add_scaled_from_tap_avx2(
+    slots: &mut [i32],
+    phase: usize,
+    first_tap: usize,
+    delta: i32,
+) {
+    use core::arch::x86_64::{__m256i, _mm256_add_epi32, _mm256_madd_epi16, _mm256_set1_epi32};
+    let slots: &mut [i32; TAPS] = slots.try_into().expect("16 slots");
+    let pairs: &[u32; TAPS] = PADDED_PAIRS[phase][first_tap..][..TAPS]
+        .try_into()
+        .expect("16 weights");
+    let low = delta as i16;
+    // In each 32-bit lane `low` and a zero: the lane's product is `weight * low` exactly.
+    let scale = _mm256_set1_epi32(i32::from(low as u16));
+    for (chunk, pairs) in slots.chunks_exact_mut(8).zip(pairs.chunks_exact(8)) {
+        let old: __m256i = bytemuck::pod_read_unaligned(bytemuck::cast_slice::<i32, u8>(chunk));
+        let pairs: __m256i = bytemuck::pod_read_unaligned(bytemuck::cast_slice::<u32, u8>(pairs));
+        let sum = _mm256_add_epi32(old, _mm256_madd_epi16(pairs, scale));
+        chunk.copy_from_slice(&bytemuck::cast::<__m256i, [i32; 8]>(sum));
+    }
+    let high = delta.wrapping_sub(i32::from(low)) >> 16;
+    if high != 0 {
+        let weights = PADDED_STEP[phase][first_tap..][..TAPS].try_into();
+        add_scaled_high(slots, weights.expect("16 weights"), high);
+    }
+}
+
 /// `slots[i] += low * weights[i]` (wrapping) for weights zero-extended to 32 bits (see
 /// [`PAIRED_STEP`]), four slots per multiply-add.
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
