@@ -50,8 +50,8 @@ impl EncodeTable {
     ///
     /// Hot bytes are mostly runs of zeros on some games (positions that change in most
     /// frames but not this one, neighbours in the hot list): zeros after a zero, in one
-    /// context whose code for zero is all zero bits, are counted and written up to eight at
-    /// once.
+    /// context whose code for zero is all zero bits, are counted and written together,
+    /// found eight at a time.
     pub fn count_and_encode(
         &self,
         counts: &mut TokenCounts,
@@ -98,14 +98,22 @@ impl EncodeTable {
                 bits.put(self.entries[context][usize::from(b)]);
                 previous = usize::from(b != 0);
                 i += 1;
-                if b == 0 && zero_runs && end - i >= 8 {
-                    // The zeros that start the next eight bytes, in one step.
-                    let word = u64::from_le_bytes(tokens[i..i + 8].try_into().expect("8 bytes"));
-                    let run = word.trailing_zeros() / 8;
+                if b == 0 && zero_runs {
+                    // The zeros that follow, eight bytes at a time, in one step.
+                    let mut run = 0;
+                    while end - i >= 8 {
+                        let word =
+                            u64::from_le_bytes(tokens[i..i + 8].try_into().expect("8 bytes"));
+                        let zeros = word.trailing_zeros() / 8;
+                        run += zeros;
+                        i += zeros as usize;
+                        if zeros < 8 {
+                            break;
+                        }
+                    }
                     if run > 0 {
                         bump::<SATURATE>(&mut counts.counts[after_zero][0], run);
                         bits.put_zeros(zero_len * run);
-                        i += run as usize;
                     }
                 }
             }
@@ -265,8 +273,8 @@ impl<'a> BitWriter<'a> {
         self.pos += 4;
     }
 
-    /// Appends `n` zero bits (at most `8 * MAX_LEN`), 32 at most at a time so that no
-    /// pending bit leaves the accumulator.
+    /// Appends `n` zero bits, 32 at most at a time so that no pending bit leaves the
+    /// accumulator.
     #[inline(always)]
     fn put_zeros(&mut self, mut n: u32) {
         while n > 0 {
@@ -314,10 +322,11 @@ mod tests {
         for round in 0..400u64 {
             // Well-formed streams crossing the region boundaries, with some hot bytes, and
             // every few rounds arbitrary (malformed) bytes.
-            // Every third round, a longer hot part made mostly of zero runs (taken up to eight
-            // at a time when the zero byte's code is all zero bits).
+            // Every third round, a longer hot part made mostly of zero runs (taken together,
+            // found eight at a time, when the zero byte's code is all zero bits), every sixth
+            // one of zeros only.
             let (hot_len, zero_share) = if round % 3 == 0 {
-                ((round % 61) as usize, 7)
+                ((round % 61) as usize, if round % 6 == 0 { 8 } else { 7 })
             } else {
                 ((round % 9) as usize, 0)
             };
