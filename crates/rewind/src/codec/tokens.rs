@@ -89,7 +89,7 @@ pub fn tokenize(
         }
         if block_end - block_start == BLOCK {
             // A differing whole block: its words' differences at once, then only the
-            // differing words (most blocks differ in one or two).
+            // differing words (a differing block mostly differs in few of them).
             let words = block_differences(
                 base[block_start..block_end].try_into().expect("a block"),
                 cur[block_start..block_end].try_into().expect("a block"),
@@ -356,8 +356,9 @@ mod tests {
             out.extend((start..end).map(|i| cur[i].wrapping_sub(base[i])));
         };
         for word in (0..cur.len()).step_by(8) {
-            let differing = (word..(word + 8).min(cur.len())).filter(|&i| base[i] != cur[i]);
-            let (Some(first), Some(last)) = (differing.clone().next(), differing.last()) else {
+            let mut differing = (word..(word + 8).min(cur.len())).filter(|&i| base[i] != cur[i]);
+            let (Some(first), Some(last)) = (differing.clone().next(), differing.next_back())
+            else {
                 continue;
             };
             lit = match lit {
@@ -392,10 +393,10 @@ mod tests {
                 let mut at = (rng.next_u64() % 40) as usize;
                 while at < len {
                     let run = 1 + (rng.next_u64() % if round % 3 == 0 { 60 } else { 12 }) as usize;
-                    for i in at..(at + run).min(len) {
+                    for byte in &mut cur[at..(at + run).min(len)] {
                         // Some bytes of a run stay equal (merged gaps inside a literal).
-                        if rng.next_u64() % 5 != 0 {
-                            cur[i] = cur[i].wrapping_add(1 + (rng.next_u64() % 255) as u8);
+                        if !rng.next_u64().is_multiple_of(5) {
+                            *byte = byte.wrapping_add(1 + (rng.next_u64() % 255) as u8);
                         }
                     }
                     at += run + (rng.next_u64() % if round % 2 == 0 { 9 } else { 200 }) as usize;

@@ -60,7 +60,7 @@ impl EncodeTable {
         out: &mut [u8],
     ) -> usize {
         // No count can reach `u32::MAX` while the bytes counted stay below it: then a
-        // plain add is the saturating one, with an instruction or two fewer a byte.
+        // plain add is the saturating one, and cheaper on every byte.
         let bytes = counts.bytes.saturating_add(tokens.len() as u64);
         let room = bytes < u64::from(u32::MAX);
         counts.bytes = bytes;
