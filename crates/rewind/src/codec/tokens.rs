@@ -30,7 +30,7 @@ pub const SPAN: usize = 2048;
 /// Appends the zero-run tokens of `cur - base` to `out`. When `sync_base`, `base` becomes
 /// `cur`. `counts` (when given) counts every byte that differs.
 ///
-/// Equal 2 KiB spans, then equal 512-byte quarters and 64-byte blocks, are skipped with one
+/// Equal 2 KiB spans, then equal 256-byte parts and 64-byte blocks, are skipped with one
 /// slice comparison each (a vectorised memcmp), so a capture costs little more than its
 /// changed bytes.
 /// Spans whose bit is set in `known_equal` (bit `n`: span `n`) are skipped without a look,
@@ -50,7 +50,7 @@ pub fn tokenize(
         "difference of states of different sizes"
     );
     const BLOCK: usize = 64;
-    const QUARTER: usize = SPAN / 4;
+    const PART: usize = SPAN / 8;
     let len = cur.len();
     // End of the bytes already described by tokens (start of the current zero gap).
     let mut emitted = 0usize;
@@ -73,12 +73,13 @@ pub fn tokenize(
                 continue;
             }
         }
-        // A differing span is narrowed in quarters first: most have one or two changed
-        // blocks, and a comparison call per 64-byte block cost more than its bytes.
-        if block_start % QUARTER == 0 {
-            let quarter_end = (block_start + QUARTER).min(len);
-            if base[block_start..quarter_end] == cur[block_start..quarter_end] {
-                block_start = quarter_end;
+        // A differing span is narrowed in eighths first: most have one or two changed
+        // blocks, and a comparison call per 64-byte block cost more than its bytes (the
+        // part's size was measured: `docs/rewind.md`).
+        if block_start % PART == 0 {
+            let part_end = (block_start + PART).min(len);
+            if base[block_start..part_end] == cur[block_start..part_end] {
+                block_start = part_end;
                 continue;
             }
         }
