@@ -207,6 +207,12 @@ impl ChangeCounts {
         })
     }
 
+    /// Byte `i`'s count.
+    #[cfg(test)]
+    pub fn count(&self, i: usize) -> u16 {
+        self.counts[i]
+    }
+
     /// Byte `i` differs in this delta (as coded: after the counter transform).
     #[cfg(test)]
     pub fn note(&mut self, i: usize) {
@@ -233,6 +239,26 @@ impl ChangeCounts {
         self.mark(start..end);
         for (count, &x) in self.counts[start..end].iter_mut().zip(differences) {
             *count = count.saturating_add(u16::from(x != 0));
+        }
+    }
+
+    /// Marks the pages of a literal's bytes (`range`, not empty) before `note_lanes`.
+    #[inline]
+    pub fn mark_literal(&mut self, range: std::ops::Range<usize>) {
+        self.mark(range);
+    }
+
+    /// `note_differences` of `differences` at `start`, in fixed-size lanes (lanes past a
+    /// literal hold zero); the pages are marked by `mark_literal`. The state must reach
+    /// `LANES` bytes past `start`.
+    #[inline(always)]
+    pub fn note_lanes<const LANES: usize>(&mut self, start: usize, differences: &[u8; LANES]) {
+        let counts: &mut [u16; LANES] = (&mut self.counts[start..start + LANES])
+            .try_into()
+            .expect("lanes");
+        // An indexed loop without branches: it vectorises.
+        for k in 0..LANES {
+            counts[k] = counts[k].saturating_add(u16::from(differences[k] != 0));
         }
     }
 

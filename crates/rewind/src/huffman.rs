@@ -322,18 +322,23 @@ fn region(offset: usize) -> usize {
 #[derive(Clone)]
 pub struct TokenCounts {
     counts: [[u32; 256]; CONTEXTS],
+    /// Bytes counted so far (saturating): no count is larger, so while this stays below
+    /// `u32::MAX` the counts cannot saturate, and the capture's pass adds without the test.
+    bytes: u64,
 }
 
 impl Default for TokenCounts {
     fn default() -> TokenCounts {
         TokenCounts {
             counts: [[0; 256]; CONTEXTS],
+            bytes: 0,
         }
     }
 }
 
 impl TokenCounts {
     pub fn add(&mut self, tokens: &[u8], hot: &[usize; CLASSES]) {
+        self.bytes = self.bytes.saturating_add(tokens.len() as u64);
         for_each_byte(tokens, hot, |b, context| {
             let count = &mut self.counts[context][usize::from(b)];
             *count = count.saturating_add(1);

@@ -30,7 +30,7 @@ pub const SPAN: usize = 2048;
 /// Appends the zero-run tokens of `cur - base` to `out`. When `sync_base`, `base` becomes
 /// `cur`. `counts` (when given) counts every byte that differs.
 ///
-/// Equal 2 KiB spans, then equal 512-byte quarters and 64-byte blocks, are skipped with one
+/// Equal 2 KiB spans, then equal 256-byte parts and 64-byte blocks, are skipped with one
 /// slice comparison each (a vectorised memcmp), so a capture costs little more than its
 /// changed bytes.
 /// Spans whose bit is set in `known_equal` (bit `n`: span `n`) are skipped without a look,
@@ -50,7 +50,7 @@ pub fn tokenize(
         "difference of states of different sizes"
     );
     const BLOCK: usize = 64;
-    const QUARTER: usize = SPAN / 4;
+    const PART: usize = SPAN / 8;
     let len = cur.len();
     // End of the bytes already described by tokens (start of the current zero gap).
     let mut emitted = 0usize;
@@ -73,17 +73,55 @@ pub fn tokenize(
                 continue;
             }
         }
-        // A differing span is narrowed in quarters first: most have one or two changed
-        // blocks, and a comparison call per 64-byte block cost more than its bytes.
-        if block_start % QUARTER == 0 {
-            let quarter_end = (block_start + QUARTER).min(len);
-            if base[block_start..quarter_end] == cur[block_start..quarter_end] {
-                block_start = quarter_end;
+        // A differing span is narrowed in eighths first: most have one or two changed
+        // blocks, and a comparison call per 64-byte block cost more than its bytes (the
+        // part's size was measured: `docs/rewind.md`).
+        if block_start % PART == 0 {
+            let part_end = (block_start + PART).min(len);
+            if base[block_start..part_end] == cur[block_start..part_end] {
+                block_start = part_end;
                 continue;
             }
         }
         let block_end = (block_start + BLOCK).min(len);
         if base[block_start..block_end] == cur[block_start..block_end] {
+            block_start = block_end;
+            continue;
+        }
+        if block_end - block_start == BLOCK {
+            // A differing whole block: its words' differences at once, then only the
+            // differing words (a differing block mostly differs in few of them).
+            let words = block_differences(
+                base[block_start..block_end].try_into().expect("a block"),
+                cur[block_start..block_end].try_into().expect("a block"),
+            );
+            let mut differing = words
+                .iter()
+                .enumerate()
+                .fold(0u32, |mask, (k, &x)| mask | u32::from(x != 0) << k);
+            while differing != 0 {
+                let k = differing.trailing_zeros() as usize;
+                differing &= differing - 1;
+                let (x, word_start) = (words[k], block_start + 8 * k);
+                let first = word_start + (x.trailing_zeros() / 8) as usize;
+                let last = word_start + 7 - (x.leading_zeros() / 8) as usize;
+                lit = match lit {
+                    Some((start, end)) if first < end + MERGE_GAP => Some((start, last + 1)),
+                    Some((start, end)) => {
+                        emit_literal(
+                            base,
+                            cur,
+                            out,
+                            (emitted, start, end),
+                            sync_base,
+                            counts.as_deref_mut(),
+                        );
+                        emitted = end;
+                        Some((first, last + 1))
+                    }
+                    None => Some((first, last + 1)),
+                };
+            }
             block_start = block_end;
             continue;
         }
@@ -155,6 +193,14 @@ fn emit_literal(
 ) {
     put_varint(out, (start - emitted) as u64);
     put_varint(out, (end - start) as u64);
+    let lanes_fit = start + (end - start).next_multiple_of(LANES) <= base.len();
+    let counts = match counts {
+        Some(counts) if sync_base && lanes_fit => {
+            emit_literal_lanes(base, cur, out, start..end, counts);
+            return;
+        }
+        other => other,
+    };
     let (old, new) = (&mut base[start..end], &cur[start..end]);
     let at = out.len();
     out.extend(old.iter().zip(new).map(|(a, b)| b.wrapping_sub(*a)));
@@ -165,6 +211,72 @@ fn emit_literal(
     }
     if sync_base {
         old.copy_from_slice(new);
+    }
+}
+
+/// Bytes a literal is worked in by `emit_literal_lanes`.
+const LANES: usize = 16;
+
+/// `LANES` bytes 0xFF, then `LANES` zeros: the window at `LANES - n` has its first `n` set.
+const LANE_WINDOW: [u8; 2 * LANES] = {
+    let mut window = [0u8; 2 * LANES];
+    let mut k = 0;
+    while k < LANES {
+        window[k] = 0xFF;
+        k += 1;
+    }
+    window
+};
+
+/// The XOR of each of a block's eight words in `base` and `cur` (zero: the word is equal).
+#[inline(always)]
+fn block_differences(base: &[u8; 64], cur: &[u8; 64]) -> [u64; 8] {
+    let mut words = [0u64; 8];
+    for (k, x) in words.iter_mut().enumerate() {
+        let a = u64::from_le_bytes(base[8 * k..8 * k + 8].try_into().expect("8"));
+        let b = u64::from_le_bytes(cur[8 * k..8 * k + 8].try_into().expect("8"));
+        *x = a ^ b;
+    }
+    words
+}
+
+/// `emit_literal`'s bytes for a delta (counted and synced), `LANES` at a time in fixed-size
+/// arrays, so that each step is a few vector operations: literals are mostly shorter than
+/// `LANES`, and the loops of a byte slice of unknown length (the differences, their count,
+/// the copy) cost more in setup and tails than in bytes. The last step's lanes past the
+/// literal are masked out (their differences are written and then cut, their counts get
+/// zero, their `base` bytes are written back as they were). The caller checks that every
+/// step's lanes lie within the state.
+fn emit_literal_lanes(
+    base: &mut [u8],
+    cur: &[u8],
+    out: &mut Vec<u8>,
+    literal: std::ops::Range<usize>,
+    counts: &mut ChangeCounts,
+) {
+    counts.mark_literal(literal.clone());
+    let mut at = literal.start;
+    while at < literal.end {
+        let take = (literal.end - at).min(LANES);
+        let old: &mut [u8; LANES] = (&mut base[at..at + LANES]).try_into().expect("lanes");
+        let new: &[u8; LANES] = cur[at..at + LANES].try_into().expect("lanes");
+        // The lanes of the literal: 0xFF in the first `take`, 0 after.
+        let inside: &[u8; LANES] = LANE_WINDOW[LANES - take..2 * LANES - take]
+            .try_into()
+            .expect("lanes");
+        // Indexed loops over fixed-size arrays, without branches: these vectorise.
+        let mut differences = [0u8; LANES];
+        for k in 0..LANES {
+            differences[k] = new[k].wrapping_sub(old[k]);
+        }
+        out.extend_from_slice(&differences);
+        out.truncate(out.len() - (LANES - take));
+        for k in 0..LANES {
+            differences[k] &= inside[k];
+            old[k] = (new[k] & inside[k]) | (old[k] & !inside[k]);
+        }
+        counts.note_lanes(at, &differences);
+        at += take;
     }
 }
 
@@ -225,4 +337,88 @@ pub fn get_varint(input: &mut &[u8]) -> Option<u64> {
         }
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use backspin_test_support::SplitMix64;
+
+    /// The tokens of `cur - base`, found word by word: a literal reaches from the first to
+    /// the last differing byte of each aligned 8-byte word, and literals closer than
+    /// `MERGE_GAP` merge.
+    fn reference_tokens(base: &[u8], cur: &[u8]) -> Vec<u8> {
+        let mut out = Vec::new();
+        let mut emitted = 0;
+        let mut lit: Option<(usize, usize)> = None;
+        let emit = |out: &mut Vec<u8>, emitted: usize, (start, end): (usize, usize)| {
+            put_varint(out, (start - emitted) as u64);
+            put_varint(out, (end - start) as u64);
+            out.extend((start..end).map(|i| cur[i].wrapping_sub(base[i])));
+        };
+        for word in (0..cur.len()).step_by(8) {
+            let mut differing = (word..(word + 8).min(cur.len())).filter(|&i| base[i] != cur[i]);
+            let (Some(first), Some(last)) = (differing.clone().next(), differing.next_back())
+            else {
+                continue;
+            };
+            lit = match lit {
+                Some((start, end)) if first < end + MERGE_GAP => Some((start, last + 1)),
+                Some(literal) => {
+                    emit(&mut out, emitted, literal);
+                    emitted = literal.1;
+                    Some((first, last + 1))
+                }
+                None => Some((first, last + 1)),
+            };
+        }
+        if let Some(literal) = lit {
+            emit(&mut out, emitted, literal);
+        }
+        out
+    }
+
+    #[test]
+    fn tokens_counts_and_sync_match_a_byte_by_byte_walk() {
+        let mut rng = SplitMix64::new(36);
+        for round in 0..300u64 {
+            // Lengths that end inside a block, a word and a lane step; changes clustered
+            // into literals of every length up to several lane steps, some at the very end.
+            let len = 3000 + (rng.next_u64() % 300) as usize;
+            let base: Vec<u8> = (0..len).map(|_| rng.next_u64() as u8).collect();
+            let mut counts = ChangeCounts::new(len);
+            let mut expected = vec![0u16; len];
+            let mut old = base.clone();
+            for _ in 0..2 {
+                let mut cur = old.clone();
+                let mut at = (rng.next_u64() % 40) as usize;
+                while at < len {
+                    let run = 1 + (rng.next_u64() % if round % 3 == 0 { 60 } else { 12 }) as usize;
+                    for byte in &mut cur[at..(at + run).min(len)] {
+                        // Some bytes of a run stay equal (merged gaps inside a literal).
+                        if !rng.next_u64().is_multiple_of(5) {
+                            *byte = byte.wrapping_add(1 + (rng.next_u64() % 255) as u8);
+                        }
+                    }
+                    at += run + (rng.next_u64() % if round % 2 == 0 { 9 } else { 200 }) as usize;
+                }
+                if round % 4 == 0 {
+                    cur[len - 1] ^= 0x5A;
+                }
+                for (e, (a, b)) in expected.iter_mut().zip(old.iter().zip(&cur)) {
+                    *e += u16::from(a != b);
+                }
+                let want = reference_tokens(&old, &cur);
+                let mut synced = old.clone();
+                let mut tokens = Vec::with_capacity(max_token_len(len));
+                tokenize(&mut synced, &cur, &mut tokens, true, Some(&mut counts), 0);
+                assert!(tokens == want, "round {round}: tokens");
+                assert!(synced == cur, "round {round}: base synced to cur");
+                old = cur;
+            }
+            for (i, &e) in expected.iter().enumerate() {
+                assert_eq!(counts.count(i), e, "round {round}: count of byte {i}");
+            }
+        }
+    }
 }

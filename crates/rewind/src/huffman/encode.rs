@@ -50,9 +50,31 @@ impl EncodeTable {
     ///
     /// Hot bytes are mostly runs of zeros on some games (positions that change in most
     /// frames but not this one, neighbours in the hot list): zeros after a zero, in one
-    /// context whose code for zero is all zero bits, are counted and written up to eight at
-    /// once.
+    /// context whose code for zero is all zero bits, are counted and written together,
+    /// found eight at a time.
     pub fn count_and_encode(
+        &self,
+        counts: &mut TokenCounts,
+        tokens: &[u8],
+        hot: &[usize; CLASSES],
+        out: &mut [u8],
+    ) -> usize {
+        // No count can reach `u32::MAX` while the bytes counted stay below it: then a
+        // plain add is the saturating one, and cheaper on every byte.
+        let bytes = counts.bytes.saturating_add(tokens.len() as u64);
+        let room = bytes < u64::from(u32::MAX);
+        counts.bytes = bytes;
+        if room {
+            self.count_and_encode_as::<false>(counts, tokens, hot, out)
+        } else {
+            self.count_and_encode_as::<true>(counts, tokens, hot, out)
+        }
+    }
+
+    /// `count_and_encode`, with counts that saturate (`SATURATE`) or cannot reach their
+    /// limit.
+    #[inline(always)]
+    fn count_and_encode_as<const SATURATE: bool>(
         &self,
         counts: &mut TokenCounts,
         tokens: &[u8],
@@ -72,25 +94,31 @@ impl EncodeTable {
             while i < end {
                 let b = tokens[i];
                 let context = after_zero + previous;
-                let count = &mut counts.counts[context][usize::from(b)];
-                *count = count.saturating_add(1);
+                bump::<SATURATE>(&mut counts.counts[context][usize::from(b)], 1);
                 bits.put(self.entries[context][usize::from(b)]);
                 previous = usize::from(b != 0);
                 i += 1;
-                if b == 0 && zero_runs && end - i >= 8 {
-                    // The zeros that start the next eight bytes, in one step.
-                    let word = u64::from_le_bytes(tokens[i..i + 8].try_into().expect("8 bytes"));
-                    let run = word.trailing_zeros() / 8;
+                if b == 0 && zero_runs {
+                    // The zeros that follow, eight bytes at a time, in one step.
+                    let mut run = 0;
+                    while end - i >= 8 {
+                        let word =
+                            u64::from_le_bytes(tokens[i..i + 8].try_into().expect("8 bytes"));
+                        let zeros = word.trailing_zeros() / 8;
+                        run += zeros;
+                        i += zeros as usize;
+                        if zeros < 8 {
+                            break;
+                        }
+                    }
                     if run > 0 {
-                        let count = &mut counts.counts[after_zero][0];
-                        *count = count.saturating_add(run);
+                        bump::<SATURATE>(&mut counts.counts[after_zero][0], run);
                         bits.put_zeros(zero_len * run);
-                        i += run as usize;
                     }
                 }
             }
         }
-        self.code_tokens(counts, &tokens[i..], &mut bits);
+        self.code_tokens::<SATURATE>(counts, &tokens[i..], &mut bits);
         bits.finish()
     }
 
@@ -102,7 +130,12 @@ impl EncodeTable {
     /// loop over its region's four contexts alone. A malformed tail (which the encoder
     /// never produces) gets the same contexts as `tokens_each_byte` gives it.
     #[inline(always)]
-    fn code_tokens(&self, counts: &mut TokenCounts, tokens: &[u8], bits: &mut BitWriter) {
+    fn code_tokens<const SATURATE: bool>(
+        &self,
+        counts: &mut TokenCounts,
+        tokens: &[u8],
+        bits: &mut BitWriter,
+    ) {
         let mut i = 0;
         let mut offset = 0usize;
         while i < tokens.len() {
@@ -112,8 +145,7 @@ impl EncodeTable {
                 let mut shift = 0u32;
                 loop {
                     let Some(&b) = tokens.get(i) else { return };
-                    let count = &mut counts.counts[context][usize::from(b)];
-                    *count = count.saturating_add(1);
+                    bump::<SATURATE>(&mut counts.counts[context][usize::from(b)], 1);
                     bits.put(self.entries[context][usize::from(b)]);
                     i += 1;
                     if !add_varint_byte(value, &mut shift, b) {
@@ -141,8 +173,7 @@ impl EncodeTable {
                         .expect("a region's literal contexts");
                     let mut position = 0;
                     for &b in literal {
-                        let count = &mut rows[position][usize::from(b)];
-                        *count = count.saturating_add(1);
+                        bump::<SATURATE>(&mut rows[position][usize::from(b)], 1);
                         bits.put(codes[position][usize::from(b)]);
                         // The mask tells the compiler what the table holds: no bounds check.
                         position = usize::from(NEXT_POSITION[usize::from(b)]) & (POSITIONS - 1);
@@ -159,8 +190,7 @@ impl EncodeTable {
                             first = literal_context(offset, 0);
                             region_end = next_region_start(offset);
                         }
-                        let count = &mut counts.counts[first + position][usize::from(b)];
-                        *count = count.saturating_add(1);
+                        bump::<SATURATE>(&mut counts.counts[first + position][usize::from(b)], 1);
                         bits.put(self.entries[first + position][usize::from(b)]);
                         position = next_position(b);
                         offset = offset.saturating_add(1);
@@ -169,6 +199,17 @@ impl EncodeTable {
             }
         }
     }
+}
+
+/// Adds `by` to a count: saturating, or (when the caller knows it cannot reach the limit)
+/// plainly.
+#[inline(always)]
+fn bump<const SATURATE: bool>(count: &mut u32, by: u32) {
+    *count = if SATURATE {
+        count.saturating_add(by)
+    } else {
+        count.wrapping_add(by)
+    };
 }
 
 /// `next_position` of every byte, as a table (`u8`: positions are below `POSITIONS`, a
@@ -232,8 +273,8 @@ impl<'a> BitWriter<'a> {
         self.pos += 4;
     }
 
-    /// Appends `n` zero bits (at most `8 * MAX_LEN`), 32 at most at a time so that no
-    /// pending bit leaves the accumulator.
+    /// Appends `n` zero bits, 32 at most at a time so that no pending bit leaves the
+    /// accumulator.
     #[inline(always)]
     fn put_zeros(&mut self, mut n: u32) {
         while n > 0 {
@@ -281,10 +322,11 @@ mod tests {
         for round in 0..400u64 {
             // Well-formed streams crossing the region boundaries, with some hot bytes, and
             // every few rounds arbitrary (malformed) bytes.
-            // Every third round, a longer hot part made mostly of zero runs (taken up to eight
-            // at a time when the zero byte's code is all zero bits).
+            // Every third round, a longer hot part made mostly of zero runs (taken together,
+            // found eight at a time, when the zero byte's code is all zero bits), every sixth
+            // one of zeros only.
             let (hot_len, zero_share) = if round % 3 == 0 {
-                ((round % 61) as usize, 7)
+                ((round % 61) as usize, if round % 6 == 0 { 8 } else { 7 })
             } else {
                 ((round % 9) as usize, 0)
             };
@@ -329,6 +371,41 @@ mod tests {
             expected.add(&tokens, &hot);
             assert!(counts.counts == expected.counts, "round {round}");
         }
+    }
+
+    #[test]
+    fn counts_near_their_limit_saturate_as_the_context_walk_s() {
+        // Counts one or two short of `u32::MAX`, after as many bytes: the pass must take
+        // the saturating path, hot zero runs included (the flat code's zero is all zeros).
+        let near_limit = || {
+            let mut counts = TokenCounts::default();
+            for row in counts.counts.iter_mut() {
+                row.fill(u32::MAX - 1);
+            }
+            counts.counts[HOT][7] = u32::MAX - 2;
+            counts.bytes = u64::from(u32::MAX) - 3;
+            counts
+        };
+        let hot = [12, 12, 12, 12];
+        let mut tokens = vec![0u8; 12];
+        tokens[1] = 7;
+        tokens[3] = 7;
+        crate::codec::put_varint(&mut tokens, 3);
+        crate::codec::put_varint(&mut tokens, 4);
+        tokens.extend([1, 1, 1, 1]);
+        let table = EncodeTable::new(&TokenCode::flat());
+        let mut counts = near_limit();
+        let mut out = vec![0; coded_room(tokens.len())];
+        table.count_and_encode(&mut counts, &tokens, &hot, &mut out);
+        let mut expected = near_limit();
+        expected.add(&tokens, &hot);
+        assert_eq!(counts.counts[HOT][0], u32::MAX, "a hot zero run saturates");
+        assert_eq!(
+            counts.counts[HOT][7],
+            u32::MAX,
+            "two hits from two short saturate"
+        );
+        assert!(counts.counts == expected.counts);
     }
 
     #[test]
