@@ -156,17 +156,20 @@ impl PpuState {
     /// step is next, giving back the dots not run.
     #[inline(always)]
     pub(super) fn run(&mut self, dots: u32, stop_at_mode3: bool, bus: &mut Ctx) -> u32 {
-        self.run_steps(dots, stop_at_mode3, bus)
+        // One copy each: the callers pass a constant, and the flag then needs no register
+        // across the loop.
+        if stop_at_mode3 {
+            self.run_steps::<true>(dots, bus)
+        } else {
+            self.run_steps::<false>(dots, bus)
+        }
     }
 
-    /// `run`, out of line. One copy for both values of `stop_at_mode3`: the step dispatch
-    /// inlined here is the PPU's largest hot code, and both copies ran every line, so two
-    /// of them crowded the instruction cache.
-    #[inline(never)]
-    fn run_steps(&mut self, mut dots: u32, stop_at_mode3: bool, bus: &mut Ctx) -> u32 {
+    /// `run` for one value of `stop_at_mode3`.
+    fn run_steps<const STOP_AT_MODE3: bool>(&mut self, mut dots: u32, bus: &mut Ctx) -> u32 {
         loop {
             if self.step_is_mode3() {
-                if stop_at_mode3 {
+                if STOP_AT_MODE3 {
                     return dots;
                 }
                 if bus.lazy && self.wait_dots <= 1 && self.step == Step::Mode3Dot as u8 {
