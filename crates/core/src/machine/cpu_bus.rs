@@ -11,6 +11,17 @@ impl<'a> Machine<'a> {
         self.tick_full(Some(addr));
         (self.cpu_read(addr), true)
     }
+
+    /// `Bus::idle_with_address` with an address in FE00..=FEFF: the OAM bug's write-like
+    /// corruption. Out of line and cold: INC/DEC rr and PUSH inline the check, and only
+    /// code that points a register pair into OAM (a test ROM, rarely a game) goes here.
+    #[cold]
+    #[inline(never)]
+    fn idle_in_oam(&mut self) {
+        self.require_checks();
+        self.sync();
+        self.oam_bug_write_now();
+    }
 }
 
 impl Machine<'_> {
@@ -92,10 +103,7 @@ impl Bus for Machine<'_> {
     fn idle_with_address(&mut self, addr: u16) {
         self.tick_at(addr);
         if addr & 0xFF00 == 0xFE00 {
-            self.require_checks();
-            self.sync();
-            let hw = &mut *self.hw;
-            hw.ppu.oam_bug_write(&mut hw.oam);
+            self.idle_in_oam();
         }
     }
     // Inlined: a halted CPU asks this every step between skips.

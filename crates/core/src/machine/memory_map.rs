@@ -339,13 +339,22 @@ impl<'a> Machine<'a> {
             return;
         }
         if addr & 0xFF00 == 0xFE00 {
-            let hw = &mut *self.hw;
-            hw.ppu.oam_bug_write(&mut hw.oam);
+            self.oam_bug_write_now();
         }
         self.write_mapped(addr, value, true);
         if io {
             self.recheck_quiet_after_write(addr as u8);
         }
+    }
+
+    /// The OAM bug's corruption for a CPU write (or an IDU address) in FE00..=FEFF this
+    /// M-cycle. Out of line and cold: the slow writes' hot path keeps only the address test,
+    /// and a corrupting access needs a DMG touching OAM in mode 2.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn oam_bug_write_now(&mut self) {
+        let hw = &mut *self.hw;
+        hw.ppu.oam_bug_write(&mut hw.oam);
     }
 
     /// Whether a CPU write to VRAM now may skip catching the components up
