@@ -145,3 +145,122 @@ impl LoopCache {
         &mut entry.shape
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bus::Bus;
+    use crate::ppu::ReadForecast;
+
+    /// Code as `PollHooks` sees it: a bank at 0x0000, one of two banks at 0x4000 (told apart
+    /// by `rom_banks` as the machine's windows are), and work RAM.
+    struct Code {
+        low: [u8; 0x4000],
+        high: [[u8; 0x4000]; 2],
+        bank: usize,
+        wram: [u8; 0x2000],
+    }
+
+    impl Code {
+        fn new() -> Box<Code> {
+            Box::new(Code {
+                low: [0; 0x4000],
+                high: [[0; 0x4000]; 2],
+                bank: 0,
+                wram: [0; 0x2000],
+            })
+        }
+
+        /// `ldh a,[rLY]; cp n; jr nz,@-6` at `at` in `bytes`.
+        fn put_loop(bytes: &mut [u8], at: usize, n: u8) {
+            bytes[at..at + 6].copy_from_slice(&[0xF0, 0x44, 0xFE, n, 0x20, 0xFA]);
+        }
+    }
+
+    impl Bus for Code {
+        fn read(&mut self, _addr: u16) -> u8 {
+            unreachable!("decoding reads code only")
+        }
+        fn write(&mut self, _addr: u16, _value: u8) {
+            unreachable!("decoding writes nothing")
+        }
+        fn idle(&mut self) {}
+        fn pending_interrupts(&self) -> u8 {
+            0
+        }
+        fn acknowledge_interrupt(&mut self, _bit: u8) {}
+    }
+
+    impl PollHooks for Code {
+        fn m_cycles(&self) -> u64 {
+            0
+        }
+        fn code_byte(&mut self, addr: u16) -> Option<u8> {
+            let offset = usize::from(addr & 0x3FFF);
+            match addr {
+                0x0000..=0x3FFF => Some(self.low[offset]),
+                0x4000..=0x7FFF => Some(self.high[self.bank][offset]),
+                0xC000..=0xDFFF => Some(self.wram[usize::from(addr - 0xC000)]),
+                _ => None,
+            }
+        }
+        fn steady_register(&mut self, _addr: u16) -> Option<u8> {
+            None
+        }
+        fn skip_poll_iterations(&mut self, _iteration: u64, _limit: u64) -> u64 {
+            0
+        }
+        fn poll_room(&mut self, _limit: u64) -> (u64, u64) {
+            (0, 0)
+        }
+        fn poll_forecast(&mut self, _reg: u8) -> ReadForecast {
+            unreachable!("decoding asks no forecast")
+        }
+        fn skip_poll_to(&mut self, _m_cycle: u64) {}
+        fn not_a_poll_loop(&mut self, _target: u16) {}
+        fn rom_banks(&self) -> Option<[usize; 2]> {
+            Some([0, 1 + self.bank])
+        }
+    }
+
+    /// The compared value of the `SimpleLoop` `cache` gives for the CPU right after the
+    /// `ldh` at `start`.
+    fn compared(cache: &mut LoopCache, code: &mut Code, start: u16) -> u8 {
+        let cpu = CpuState {
+            pc: start + 2,
+            ..CpuState::default()
+        };
+        match cache.shape(&cpu, code, 0x44) {
+            Shape::Simple(shape) => shape.operand,
+            _ => panic!("not a simple loop at {start:04X}"),
+        }
+    }
+
+    #[test]
+    fn a_kept_loop_is_the_code_mapped_now() {
+        let mut code = Code::new();
+        Code::put_loop(&mut code.high[0], 0x0100, 5);
+        Code::put_loop(&mut code.high[1], 0x0100, 7);
+        Code::put_loop(&mut code.low, 0x0100, 9);
+        Code::put_loop(&mut code.low, 0x0200, 11);
+        Code::put_loop(&mut code.wram, 0x0100, 13);
+        let mut cache = LoopCache::new(true);
+        assert_eq!(compared(&mut cache, &mut code, 0x4100), 5);
+        assert_eq!(compared(&mut cache, &mut code, 0x4100), 5);
+        // Another bank at the same place.
+        code.bank = 1;
+        assert_eq!(compared(&mut cache, &mut code, 0x4100), 7);
+        // Another place in the same slot, and the same place read for another register.
+        assert_eq!(compared(&mut cache, &mut code, 0x0100), 9);
+        let cpu = CpuState {
+            pc: 0x0102,
+            ..CpuState::default()
+        };
+        assert!(matches!(cache.shape(&cpu, &mut *code, 0x41), Shape::Dry));
+        assert_eq!(compared(&mut cache, &mut code, 0x0200), 11);
+        // Code in RAM is decoded afresh.
+        assert_eq!(compared(&mut cache, &mut code, 0xC100), 13);
+        code.wram[0x0103] = 15;
+        assert_eq!(compared(&mut cache, &mut code, 0xC100), 15);
+    }
+}
