@@ -462,7 +462,7 @@ impl Core {
         } else {
             Events::BREAKPOINT
         };
-        let mut polls = PollLoops::default();
+        let mut polls = PollLoops::new(self.fast.poll_loop_cache);
         loop {
             // The checks below look only at what a full tick, a slow access, a breakpoint or
             // a change of the CPU's mode or IME can change, and the machine reports those

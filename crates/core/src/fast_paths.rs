@@ -64,11 +64,15 @@ pub enum FastPath {
     /// visible line keeps the quiet window it was made in, cut at that line's start, rather
     /// than working the window out again.
     LycWriteWindows,
+    /// A loop polling LY or STAT whose code, in ROM, was decoded earlier in the run call is
+    /// taken from a cache keyed on its place, the register and the banks mapped, and
+    /// skipped from its first read rather than its second.
+    PollLoopCache,
 }
 
 impl FastPath {
     /// Every trick, in the order of [`FastPaths`]' fields.
-    pub const ALL: [FastPath; 17] = [
+    pub const ALL: [FastPath; 18] = [
         FastPath::LazyMode3,
         FastPath::DeferQuietTicks,
         FastPath::DoubleSpeedWindows,
@@ -86,6 +90,7 @@ impl FastPath {
         FastPath::QuietVramWrites,
         FastPath::PartialMode3,
         FastPath::LycWriteWindows,
+        FastPath::PollLoopCache,
     ];
 
     /// The trick's name, as its field in [`FastPaths`] spells it.
@@ -108,6 +113,7 @@ impl FastPath {
             FastPath::QuietVramWrites => "quiet_vram_writes",
             FastPath::PartialMode3 => "partial_mode3",
             FastPath::LycWriteWindows => "lyc_write_windows",
+            FastPath::PollLoopCache => "poll_loop_cache",
         }
     }
 
@@ -157,6 +163,8 @@ pub struct FastPaths {
     pub partial_mode3: bool,
     /// [`FastPath::LycWriteWindows`].
     pub lyc_write_windows: bool,
+    /// [`FastPath::PollLoopCache`].
+    pub poll_loop_cache: bool,
 }
 
 impl FastPaths {
@@ -179,6 +187,7 @@ impl FastPaths {
         quiet_vram_writes: true,
         partial_mode3: true,
         lyc_write_windows: true,
+        poll_loop_cache: true,
     };
 
     /// Every trick off: the plain reference (drawing and synthesizing nothing).
@@ -200,6 +209,7 @@ impl FastPaths {
         quiet_vram_writes: false,
         partial_mode3: false,
         lyc_write_windows: false,
+        poll_loop_cache: false,
     };
 
     /// The switch of `trick`.
@@ -222,6 +232,7 @@ impl FastPaths {
             FastPath::QuietVramWrites => &mut self.quiet_vram_writes,
             FastPath::PartialMode3 => &mut self.partial_mode3,
             FastPath::LycWriteWindows => &mut self.lyc_write_windows,
+            FastPath::PollLoopCache => &mut self.poll_loop_cache,
         }
     }
 

@@ -24,6 +24,9 @@ use crate::bus::Bus;
 use crate::cpu::{self, CpuState, FLAG_C, FLAG_Z};
 use crate::ppu::ReadForecast;
 use bytemuck::bytes_of;
+use cache::{LoopCache, Shape, code_in_rom};
+
+mod cache;
 
 /// What the skips ask of the machine they run on (the run loop's `Machine`): code and the
 /// quiet window's room, the polled register's forecast, and the clock moved on by a skip.
@@ -50,6 +53,10 @@ pub(crate) trait PollHooks: Bus {
     fn skip_poll_to(&mut self, m_cycle: u64);
     /// Marks `target` as a jump target that starts no skippable polling loop.
     fn not_a_poll_loop(&mut self, target: u16);
+    /// The ROM banks mapped at 0x0000-0x7FFF while `code_byte` reads them from the ROM
+    /// windows, told apart by their place in memory (None while it reads elsewhere): the
+    /// same pair means the same code there for the rest of the run call.
+    fn rom_banks(&self) -> Option<[usize; 2]>;
 }
 
 /// A CPU read of LY or STAT, as the machine reports it (`Events::POLL_READ`).
@@ -63,9 +70,9 @@ pub(crate) struct PollRead {
     pub value: u8,
 }
 
-/// The run loop's memory of the last poll read (where the CPU stood after it) and of the
-/// last jump back to a memory polling loop (its address and M-cycle).
-#[derive(Default)]
+/// The run loop's memory of the last poll read (where the CPU stood after it), of the
+/// last jump back to a memory polling loop (its address and M-cycle), and of the loops
+/// decoded in this run call.
 pub(crate) struct PollLoops {
     last: Option<(u16, PollRead)>,
     last_jump: Option<(u16, u64)>,
@@ -73,11 +80,23 @@ pub(crate) struct PollLoops {
     /// of the register (`Skip::DeadEnd`): code that is no loop, such as a copy that
     /// waits for a mode before each byte, or a loop's way out. Hashed on both, 0 empty.
     dead_ends: [u32; DEAD_ENDS],
+    cache: LoopCache,
 }
 
 impl PollLoops {
+    /// Nothing seen yet; `cache` is `FastPaths::poll_loop_cache`.
+    pub(crate) fn new(cache: bool) -> PollLoops {
+        PollLoops {
+            last: None,
+            last_jump: None,
+            dead_ends: [0; DEAD_ENDS],
+            cache: LoopCache::new(cache),
+        }
+    }
+
     /// Called after the instruction that made `read`, when the previous poll read came
-    /// from the same instruction of the same register shortly before: the CPU may be in a
+    /// from the same instruction of the same register shortly before, or when a loop of
+    /// a decoded shape is kept for this place (`LoopCache::knows`): the CPU may be in a
     /// loop polling it. Skips whole iterations of that loop, across changes of the value
     /// read, for as long as each one comes back to this point (`skip_register_loop`).
     pub(crate) fn after_read(
@@ -87,12 +106,14 @@ impl PollLoops {
         read: PollRead,
         limit: u64,
     ) {
-        let Some((pc, before)) = self.last.replace((cpu.pc, read)) else {
-            return;
-        };
-        if pc != cpu.pc
-            || before.reg != read.reg
-            || read.m_cycle.wrapping_sub(before.m_cycle) > MAX_ITERATION_M_CYCLES
+        let last = self.last.replace((cpu.pc, read));
+        // The loop's iteration, if it is one, is the time between the reads.
+        let iteration = last.and_then(|(pc, before)| {
+            let iteration = read.m_cycle.wrapping_sub(before.m_cycle);
+            (pc == cpu.pc && before.reg == read.reg && iteration <= MAX_ITERATION_M_CYCLES)
+                .then_some(iteration)
+        });
+        if iteration.is_none() && !self.cache.knows(cpu.pc, read.reg, machine)
             || !runs_on(cpu, machine)
         {
             return;
@@ -102,9 +123,8 @@ impl PollLoops {
         if self.dead_ends[slot] == place {
             return;
         }
-        // The loop's iteration, if it is one, is the time between the reads.
-        let iteration = read.m_cycle - before.m_cycle;
-        match skip_register_loop(cpu, machine, read.reg, iteration, limit) {
+        let skip = skip_register_loop(cpu, machine, read.reg, iteration, limit, &mut self.cache);
+        match skip {
             Skip::Reached(m_cycle) => self.last = Some((cpu.pc, PollRead { m_cycle, ..read })),
             Skip::DeadEnd => self.dead_ends[slot] = place,
             Skip::None => {}
@@ -224,12 +244,13 @@ const MAX_DECODED_ITERATIONS: u32 = 320;
 const DEAD_ENDS: usize = 8;
 
 /// Skips the iterations of the loop the CPU stands in, right after an instruction that
-/// read `reg` (LY or STAT), as far as each comes back to this point. A `DecodedLoop` is
-/// evaluated from its decoded code; any other runs each iteration on a copy of the
-/// registers with the CPU's own `step`, over a bus that lets through only code and data
-/// fetches that cannot change within the quiet window (ROM, work RAM, HRAM, LYC) and
-/// reads of `reg`, which return what `PpuState::read_forecast` says they will at their
-/// M-cycle; anything else (a write, another register, EI, HALT, an interrupt) ends the
+/// read `reg` (LY or STAT), as far as each comes back to this point. A loop of a decoded
+/// shape (kept in `cache` or decoded now) is evaluated from its decoded code; any other,
+/// when `iteration` (the M-cycles since the read before, at the same place) is known,
+/// runs each iteration on a copy of the registers with the CPU's own `step`, over a bus
+/// that lets through only code and data fetches that cannot change within the quiet
+/// window (ROM, work RAM, HRAM, LYC) and reads of `reg`, which return what
+/// `PpuState::read_forecast` says they will at their M-cycle; anything else (a write, another register, EI, HALT, an interrupt) ends the
 /// skip before that iteration. An iteration that leaves the registers as it found them
 /// repeats exactly while its reads return the same values, so such repeats pass in bulk.
 /// The skip never passes the quiet window's last tick or `limit`. Sets `cpu` to the
@@ -239,25 +260,26 @@ fn skip_register_loop(
     cpu: &mut CpuState,
     machine: &mut impl PollHooks,
     reg: u8,
-    iteration: u64,
+    iteration: Option<u64>,
     limit: u64,
+    cache: &mut LoopCache,
 ) -> Skip {
     let (now, room) = machine.poll_room(limit);
-    let mut iteration = iteration;
-    if room < iteration {
+    if room < iteration.unwrap_or(0) {
         return Skip::None;
     }
-    if let Some(start) = polled_read_start(cpu, machine, reg) {
-        if let Some(mut shape) = SimpleLoop::decode(cpu, machine, start) {
-            if let Some(skip) = skip_decoded(&mut shape, cpu, machine, reg, now, room) {
-                return skip;
-            }
-        } else if let Some(mut shape) = DecodedLoop::decode(cpu, machine, start)
-            && let Some(skip) = skip_decoded(&mut shape, cpu, machine, reg, now, room)
-        {
-            return skip;
-        }
+    let decoded = match cache.shape(cpu, machine, reg) {
+        Shape::Simple(shape) => skip_decoded(shape, cpu, machine, reg, now, room),
+        Shape::Decoded(shape) => skip_decoded(shape, cpu, machine, reg, now, room),
+        Shape::Dry => None,
+    };
+    if let Some(skip) = decoded {
+        return skip;
     }
+    // A skip from a loop's first read takes only a decoded shape.
+    let Some(mut iteration) = iteration else {
+        return Skip::None;
+    };
     let mut bus = DryBus {
         machine,
         reg,
@@ -406,6 +428,9 @@ struct DecodedLoop {
     /// after the `ldh`.
     steps: [LoopStep; MAX_LOOP_STEPS],
     len: u8,
+    /// Whether every step decoded (or found to be none) since `decode` lies in the ROM
+    /// windows' range (`cache::code_in_rom`), so that the loop may be kept.
+    in_rom: bool,
 }
 
 /// One instruction of a `DecodedLoop`: a register op, a jump, or a conditional jump.
@@ -494,6 +519,7 @@ impl DecodedLoop {
             start,
             steps,
             len: 1,
+            in_rom: true,
         })
     }
 
@@ -510,7 +536,11 @@ impl DecodedLoop {
         {
             index as u8
         } else if len < MAX_LOOP_STEPS
-            && let Some(step) = LoopStep::decode(machine, address)
+            && let Some(step) = {
+                // What the bytes there are, or that they are no step, is kept.
+                self.in_rom &= code_in_rom(address);
+                LoopStep::decode(machine, address)
+            }
         {
             self.steps[len] = step;
             self.len += 1;

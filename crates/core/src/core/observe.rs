@@ -153,7 +153,7 @@ impl Core {
         machine.set_stop_m_cycle(limit);
         let stop_events = Events::BREAKPOINT | Events::FRAME_READY;
         let mut first = true;
-        let mut polls = PollLoops::default();
+        let mut polls = PollLoops::new(self.fast.poll_loop_cache);
         loop {
             // As in `Core::run`: the checks only when the machine says they are due, plain
             // steps in between; the observer sees every step either way.

@@ -126,4 +126,12 @@ impl PollHooks for Machine<'_> {
     fn not_a_poll_loop(&mut self, target: u16) {
         self.not_a_poll_loop = target;
     }
+
+    #[inline(always)]
+    fn rom_banks(&self) -> Option<[usize; 2]> {
+        // `code_byte` reads 0x0000-0x7FFF from the windows exactly while they are open.
+        self.windows
+            .mapped()
+            .map(|banks| banks.map(<*const u8>::addr))
+    }
 }

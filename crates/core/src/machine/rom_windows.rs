@@ -68,6 +68,14 @@ impl<'a> RomWindows<'a> {
         unsafe { *self.bases[window].wrapping_add(usize::from(addr)) }
     }
 
+    /// The banks the windows map, by their place in memory, while they are open (None when
+    /// closed): the same pair means the same bytes at 0x0000-0x7FFF for the rest of the
+    /// run call, as the ROM never changes (what `poll_loop`'s cache of decoded loops keys on).
+    #[inline(always)]
+    pub(super) fn mapped(&self) -> Option<[*const u8; 2]> {
+        (self.end != 0).then(|| [self.windows[0].as_ptr(), self.windows[1].as_ptr()])
+    }
+
     /// Where a plain step may fetch its opcode straight (`Machine::plain_fetch`): the
     /// windows and the work RAM's fast length.
     #[inline(always)]
