@@ -52,10 +52,10 @@ pub fn tokenize(
     const BLOCK: usize = 64;
     const PART: usize = SPAN / 8;
     let len = cur.len();
-    // End of the bytes already described by tokens (start of the current zero gap).
-    let mut emitted = 0usize;
-    // The literal being grown: [lit_start, lit_end).
-    let mut lit: Option<(usize, usize)> = None;
+    let mut open = OpenLiteral {
+        emitted: 0,
+        lit: None,
+    };
 
     let mut block_start = 0;
     while block_start < len {
@@ -105,22 +105,14 @@ pub fn tokenize(
                 let (x, word_start) = (words[k], block_start + 8 * k);
                 let first = word_start + (x.trailing_zeros() / 8) as usize;
                 let last = word_start + 7 - (x.leading_zeros() / 8) as usize;
-                lit = match lit {
-                    Some((start, end)) if first < end + MERGE_GAP => Some((start, last + 1)),
-                    Some((start, end)) => {
-                        emit_literal(
-                            base,
-                            cur,
-                            out,
-                            (emitted, start, end),
-                            sync_base,
-                            counts.as_deref_mut(),
-                        );
-                        emitted = end;
-                        Some((first, last + 1))
-                    }
-                    None => Some((first, last + 1)),
-                };
+                open.take(
+                    (first, last),
+                    base,
+                    cur,
+                    out,
+                    sync_base,
+                    counts.as_deref_mut(),
+                );
             }
             block_start = block_end;
             continue;
@@ -158,28 +150,68 @@ pub fn tokenize(
                     }
                 }
             };
-            lit = match lit {
-                Some((start, end)) if first < end + MERGE_GAP => Some((start, last + 1)),
-                Some((start, end)) => {
-                    emit_literal(
-                        base,
-                        cur,
-                        out,
-                        (emitted, start, end),
-                        sync_base,
-                        counts.as_deref_mut(),
-                    );
-                    emitted = end;
-                    Some((first, last + 1))
-                }
-                None => Some((first, last + 1)),
-            };
+            open.take(
+                (first, last),
+                base,
+                cur,
+                out,
+                sync_base,
+                counts.as_deref_mut(),
+            );
             word_start = word_end;
         }
         block_start = block_end;
     }
-    if let Some((start, end)) = lit {
-        emit_literal(base, cur, out, (emitted, start, end), sync_base, counts);
+    if let Some((start, end)) = open.lit {
+        emit_literal(
+            base,
+            cur,
+            out,
+            (open.emitted, start, end),
+            sync_base,
+            counts,
+        );
+    }
+}
+
+/// The literal `tokenize` is growing, and where the bytes already described by tokens end.
+struct OpenLiteral {
+    /// End of the bytes already described by tokens (start of the current zero gap).
+    emitted: usize,
+    /// The literal being grown: [start, end).
+    lit: Option<(usize, usize)>,
+}
+
+impl OpenLiteral {
+    /// Takes the differing bytes `first..=last` (after the literal's end) into the literal,
+    /// or, when the gap before them is too long to be worth a literal's bytes, emits the
+    /// literal and opens a new one at `first`.
+    #[inline(always)]
+    fn take(
+        &mut self,
+        (first, last): (usize, usize),
+        base: &mut [u8],
+        cur: &[u8],
+        out: &mut Vec<u8>,
+        sync_base: bool,
+        counts: Option<&mut ChangeCounts>,
+    ) {
+        self.lit = match self.lit {
+            Some((start, end)) if first < end + MERGE_GAP => Some((start, last + 1)),
+            Some((start, end)) => {
+                emit_literal(
+                    base,
+                    cur,
+                    out,
+                    (self.emitted, start, end),
+                    sync_base,
+                    counts,
+                );
+                self.emitted = end;
+                Some((first, last + 1))
+            }
+            None => Some((first, last + 1)),
+        };
     }
 }
 
