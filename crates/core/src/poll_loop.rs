@@ -250,8 +250,8 @@ const DEAD_ENDS: usize = 8;
 /// runs each iteration on a copy of the registers with the CPU's own `step`, over a bus
 /// that lets through only code and data fetches that cannot change within the quiet
 /// window (ROM, work RAM, HRAM, LYC) and reads of `reg`, which return what
-/// `PpuState::read_forecast` says they will at their M-cycle; anything else (a write, another register, EI, HALT, an interrupt) ends the
-/// skip before that iteration. An iteration that leaves the registers as it found them
+/// `PpuState::read_forecast` says they will at their M-cycle; anything else (a write,
+/// another register, EI, HALT, an interrupt) ends the skip before that iteration. An iteration that leaves the registers as it found them
 /// repeats exactly while its reads return the same values, so such repeats pass in bulk.
 /// The skip never passes the quiet window's last tick or `limit`. Sets `cpu` to the
 /// registers the last skipped iteration left and moves the clock on to its end.
