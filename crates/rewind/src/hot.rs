@@ -220,9 +220,9 @@ impl ChangeCounts {
     }
 
     /// The bytes of `range` (not empty) may change: marks their pages once, so that the
-    /// changes in it can be counted in place (a literal's bytes).
+    /// changes in it can be counted in place (a literal's bytes, before `note_lanes`).
     #[inline]
-    fn mark(&mut self, range: std::ops::Range<usize>) {
+    pub fn mark(&mut self, range: std::ops::Range<usize>) {
         let first = (range.start / COUNTED_PAGE).min(63);
         let last = ((range.end - 1) / COUNTED_PAGE).min(63);
         self.pages |= (u64::MAX >> (63 - last)) & (u64::MAX << first);
@@ -242,14 +242,8 @@ impl ChangeCounts {
         }
     }
 
-    /// Marks the pages of a literal's bytes (`range`, not empty) before `note_lanes`.
-    #[inline]
-    pub fn mark_literal(&mut self, range: std::ops::Range<usize>) {
-        self.mark(range);
-    }
-
     /// `note_differences` of `differences` at `start`, in fixed-size lanes (lanes past a
-    /// literal hold zero); the pages are marked by `mark_literal`. The state must reach
+    /// literal hold zero); the pages are marked by `mark`. The state must reach
     /// `LANES` bytes past `start`.
     #[inline(always)]
     pub fn note_lanes<const LANES: usize>(&mut self, start: usize, differences: &[u8; LANES]) {

@@ -102,11 +102,8 @@ pub fn tokenize(
             while differing != 0 {
                 let k = differing.trailing_zeros() as usize;
                 differing &= differing - 1;
-                let (x, word_start) = (words[k], block_start + 8 * k);
-                let first = word_start + (x.trailing_zeros() / 8) as usize;
-                let last = word_start + 7 - (x.leading_zeros() / 8) as usize;
                 open.take(
-                    (first, last),
+                    differing_bytes(block_start + 8 * k, words[k]),
                     base,
                     cur,
                     out,
@@ -128,10 +125,7 @@ pub fn tokenize(
                     word_start = word_end;
                     continue;
                 }
-                (
-                    word_start + (x.trailing_zeros() / 8) as usize,
-                    word_start + 7 - (x.leading_zeros() / 8) as usize,
-                )
+                differing_bytes(word_start, x)
             } else {
                 // Tail shorter than a word (only at the very end of the state).
                 let mut first = None;
@@ -215,6 +209,16 @@ impl OpenLiteral {
     }
 }
 
+/// The first and last differing bytes of the 8-byte word at `word_start`, given its
+/// difference `x` (not zero; little-endian, so byte `i` is bits `8 * i..`).
+#[inline(always)]
+fn differing_bytes(word_start: usize, x: u64) -> (usize, usize) {
+    (
+        word_start + (x.trailing_zeros() / 8) as usize,
+        word_start + 7 - (x.leading_zeros() / 8) as usize,
+    )
+}
+
 fn emit_literal(
     base: &mut [u8],
     cur: &[u8],
@@ -286,7 +290,7 @@ fn emit_literal_lanes(
     literal: std::ops::Range<usize>,
     counts: &mut ChangeCounts,
 ) {
-    counts.mark_literal(literal.clone());
+    counts.mark(literal.clone());
     let mut at = literal.start;
     while at < literal.end {
         let take = (literal.end - at).min(LANES);
