@@ -117,6 +117,11 @@ pub trait Bus {
     /// target, `cpu.pc` (no cycle passes): a run loop that skips polling loops looks at it
     /// before the next instruction (`poll_loop`).
     fn short_loop_jump(&mut self, _target: u16) {}
+    /// The CPU, running plainly, took a jump to itself: `code`, the jump's bytes, stands at
+    /// its target `pc` (no cycle passes). Until something outside the CPU changes, every
+    /// iteration does the same in `code.len() + 1` M-cycles: a bus may let whole iterations
+    /// pass at once while they can observe nothing.
+    fn jumped_to_self(&mut self, _pc: u16, _code: &[u8]) {}
     /// The CPU executed `LD B,B` (opcode 0x40), the conventional software breakpoint that the
     /// Mooneye test suite uses to signal "test finished" (no cycle passes).
     fn breakpoint(&mut self) {}

@@ -68,11 +68,14 @@ pub enum FastPath {
     /// taken from a cache keyed on its place, the register and the banks mapped, and
     /// skipped from its first read rather than its second.
     PollLoopCache,
+    /// A jump to itself (`jp` or `jr` to its own opcode), spinning until an interrupt,
+    /// passes its iterations in the quiet window at once rather than one by one.
+    SelfJumpSkipping,
 }
 
 impl FastPath {
     /// Every trick, in the order of [`FastPaths`]' fields.
-    pub const ALL: [FastPath; 18] = [
+    pub const ALL: [FastPath; 19] = [
         FastPath::LazyMode3,
         FastPath::DeferQuietTicks,
         FastPath::DoubleSpeedWindows,
@@ -91,6 +94,7 @@ impl FastPath {
         FastPath::PartialMode3,
         FastPath::LycWriteWindows,
         FastPath::PollLoopCache,
+        FastPath::SelfJumpSkipping,
     ];
 
     /// The trick's name, as its field in [`FastPaths`] spells it.
@@ -114,6 +118,7 @@ impl FastPath {
             FastPath::PartialMode3 => "partial_mode3",
             FastPath::LycWriteWindows => "lyc_write_windows",
             FastPath::PollLoopCache => "poll_loop_cache",
+            FastPath::SelfJumpSkipping => "self_jump_skipping",
         }
     }
 
@@ -165,6 +170,8 @@ pub struct FastPaths {
     pub lyc_write_windows: bool,
     /// [`FastPath::PollLoopCache`].
     pub poll_loop_cache: bool,
+    /// [`FastPath::SelfJumpSkipping`].
+    pub self_jump_skipping: bool,
 }
 
 impl FastPaths {
@@ -188,6 +195,7 @@ impl FastPaths {
         partial_mode3: true,
         lyc_write_windows: true,
         poll_loop_cache: true,
+        self_jump_skipping: true,
     };
 
     /// Every trick off: the plain reference (drawing and synthesizing nothing).
@@ -210,6 +218,7 @@ impl FastPaths {
         partial_mode3: false,
         lyc_write_windows: false,
         poll_loop_cache: false,
+        self_jump_skipping: false,
     };
 
     /// The switch of `trick`.
@@ -233,6 +242,7 @@ impl FastPaths {
             FastPath::PartialMode3 => &mut self.partial_mode3,
             FastPath::LycWriteWindows => &mut self.lyc_write_windows,
             FastPath::PollLoopCache => &mut self.poll_loop_cache,
+            FastPath::SelfJumpSkipping => &mut self.self_jump_skipping,
         }
     }
 

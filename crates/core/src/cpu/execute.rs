@@ -423,6 +423,9 @@ fn jp(cpu: &mut Registers, bus: &mut impl Bus, cond: Cond) {
     let target = fetch_imm16(cpu, bus);
     if cond.holds(cpu) {
         bus.idle();
+        if target.wrapping_add(3) == cpu.pc {
+            jumped_to_self(cpu, bus, target, cond, None);
+        }
         cpu.pc = target;
     }
 }
@@ -437,6 +440,40 @@ fn jr(cpu: &mut Registers, bus: &mut impl Bus, cond: Cond) {
         // A load, one ALU instruction and this jump: the shape of a polling loop.
         if (-7..=-5).contains(&offset) {
             bus.short_loop_jump(cpu.pc);
+        } else if offset == -2 {
+            jumped_to_self(cpu, bus, cpu.pc, cond, Some(offset));
+        }
+    }
+}
+
+/// A taken jump whose target `pc` seems to be the jump itself (`jp`, or `jr` with its
+/// `offset`): the bus may pass whole iterations at once (`Bus::jumped_to_self`) while the
+/// CPU runs plainly (an EI taking effect after this jump would change the next one). The
+/// bus gets the bytes that must stand at `pc` for the jump to be what runs there next: a
+/// HALT bug's repeated fetch makes an address that only seems to point back. Rare: out
+/// of the jumps' own code.
+#[cold]
+#[inline(never)]
+fn jumped_to_self(cpu: &Registers, bus: &mut impl Bus, pc: u16, cond: Cond, jr: Option<i8>) {
+    if !cpu.runs_plainly() {
+        return;
+    }
+    let index = match cond {
+        Cond::Always => 0,
+        Cond::Nz => 1,
+        Cond::Z => 2,
+        Cond::Nc => 3,
+        Cond::C => 4,
+    };
+    match jr {
+        Some(offset) => {
+            let opcode = [0x18, 0x20, 0x28, 0x30, 0x38][index];
+            bus.jumped_to_self(pc, &[opcode, offset as u8]);
+        }
+        None => {
+            let opcode = [0xC3, 0xC2, 0xCA, 0xD2, 0xDA][index];
+            let [low, high] = pc.to_le_bytes();
+            bus.jumped_to_self(pc, &[opcode, low, high]);
         }
     }
 }

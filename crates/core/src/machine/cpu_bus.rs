@@ -25,6 +25,30 @@ impl<'a> Machine<'a> {
 }
 
 impl Machine<'_> {
+    /// `Bus::jumped_to_self` (`FastPaths::self_jump_skipping`): moves the clock on by as
+    /// many whole iterations of the jump as fit in the quiet window but its last tick
+    /// (which runs in full), while no checks are due. The iterations passed would fetch
+    /// and read the same bytes of ROM, work RAM or HRAM (`code_byte`: reads that change
+    /// nothing) in quiet M-cycles and find no interrupt the run loop's last checks did not,
+    /// and the full tick still comes in the same M-cycle of an iteration: exactly what
+    /// running them leaves. Not during OAM DMA, whose copying may stand in for the bytes
+    /// they read.
+    #[cold]
+    #[inline(never)]
+    fn skip_self_jumps(&mut self, pc: u16, code: &[u8]) {
+        if !self.self_jump_skipping || self.checks_due || self.hw.dma.is_busy() {
+            return;
+        }
+        for (at, &byte) in (0u16..).zip(code) {
+            if self.code_byte(pc.wrapping_add(at)) != Some(byte) {
+                return;
+            }
+        }
+        let iteration = code.len() as u64 + 1;
+        let skipped = (self.clock.ticks_left - 1) / iteration * iteration;
+        self.clock.skip(skipped);
+    }
+
     /// Whether `addr` and `addr + 1` both lie in the work RAM's fast length.
     #[inline(always)]
     fn wram_pair_at(&self, addr: u16) -> bool {
@@ -188,6 +212,10 @@ impl Bus for Machine<'_> {
         if target != self.not_a_poll_loop {
             self.look_at_loop_jump(target);
         }
+    }
+    #[inline(always)]
+    fn jumped_to_self(&mut self, pc: u16, code: &[u8]) {
+        self.skip_self_jumps(pc, code);
     }
     #[inline(always)]
     fn checks_due(&self) -> bool {

@@ -104,6 +104,8 @@ pub(crate) struct Machine<'a> {
     /// false: every CPU write to LYC works the quiet window out again
     /// (`FastPaths::lyc_write_windows`).
     lyc_write_windows: bool,
+    /// false: a jump to itself runs every iteration (`FastPaths::self_jump_skipping`).
+    self_jump_skipping: bool,
     /// The ROM windows and the work RAM's fast length: what the CPU's fast paths read.
     windows: RomWindows<'a>,
     /// Whether the run loop must make its per-instruction checks (stop, events, CPU mode,
@@ -173,6 +175,7 @@ impl<'a> Machine<'a> {
             plain_steps: fast.plain_steps,
             quiet_vram_writes: fast.quiet_vram_writes,
             lyc_write_windows: fast.lyc_write_windows,
+            self_jump_skipping: fast.self_jump_skipping,
             windows: RomWindows::new(fast.rom_windows),
             checks_due: true,
             plain_fetch: PlainFetch::NONE,

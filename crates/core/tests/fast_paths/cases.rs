@@ -15,8 +15,9 @@ pub struct Case {
 
 /// Our own ROMs that also run as a CGB although their cartridge asks for a DMG: the PPU in
 /// compatibility mode, work RAM on a bus of its own, OAM DMA from it.
-const ALSO_ON_A_CGB: [&str; 5] = [
+const ALSO_ON_A_CGB: [&str; 6] = [
     "poll_loops.asm",
+    "self_jumps.asm",
     "ly_polls.asm",
     "ppu_scene.asm",
     "oam_dma.asm",
@@ -24,8 +25,10 @@ const ALSO_ON_A_CGB: [&str; 5] = [
 ];
 
 /// Sources the oracle must find in `roms-test/`: the ones written for it.
-const REQUIRED_SOURCES: [&str; 4] = [
+const REQUIRED_SOURCES: [&str; 6] = [
     "poll_loops.asm",
+    "self_jumps.asm",
+    "self_jumps_2x.asm",
     "ly_polls.asm",
     "oam_dma.asm",
     "lyc_raster.asm",
