@@ -571,16 +571,6 @@ impl SynthState {
         self.centre_step_count = kept as u32;
     }
 
-    /// [`Self::take_queued_centre`] with AVX2 (the same sums).
-    ///
-    /// # Safety
-    /// The CPU must have AVX2 ([`has_avx2`]).
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2")]
-    unsafe fn take_queued_centre_avx2(&mut self, n: usize, shares: &mut [i32; BATCH + TAPS]) {
-        self.take_queued_centre::<true>(n, shares);
-    }
-
     /// Rotates the rings so that `head` is slot 0; the pending deltas keep their order.
     ///
     /// Called after each flush, when only the ~16 samples a recent step still spreads into
@@ -618,6 +608,30 @@ impl SynthState {
     /// left, right (`2 * n` entries); moves the head past them. Returns whether it found the
     /// stereo ring empty (it stays so: nothing is added to it here).
     fn finish_samples(&mut self, out: &mut [i16]) -> bool {
+        if has_avx2() {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: the CPU has AVX2, the only feature the function enables.
+            unsafe {
+                return self.finish_samples_avx2(out);
+            }
+        }
+        self.finish_samples_with::<false>(out)
+    }
+
+    /// [`Self::finish_samples`] with AVX2 (the same numbers: its vector passes and the
+    /// checks for empty rings eight slots at a time).
+    ///
+    /// # Safety
+    /// The CPU must have AVX2 ([`has_avx2`]).
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    unsafe fn finish_samples_avx2(&mut self, out: &mut [i16]) -> bool {
+        self.finish_samples_with::<true>(out)
+    }
+
+    /// [`Self::finish_samples`], with AVX2 if `AVX2` (the caller vouches for the CPU).
+    #[inline(always)]
+    fn finish_samples_with<const AVX2: bool>(&mut self, out: &mut [i16]) -> bool {
         let n = out.len() / 2;
         debug_assert!(out.len() == 2 * n && n <= BATCH);
         let mut integrator = self.integrators();
@@ -635,15 +649,7 @@ impl SynthState {
             return true;
         }
         let mut queued = [0i32; BATCH + TAPS];
-        if has_avx2() {
-            #[cfg(target_arch = "x86_64")]
-            // SAFETY: the CPU has AVX2, the only feature the function enables.
-            unsafe {
-                self.take_queued_centre_avx2(n, &mut queued);
-            }
-        } else {
-            self.take_queued_centre::<false>(n, &mut queued);
-        }
+        self.take_queued_centre::<AVX2>(n, &mut queued);
         let start = self.head as usize & (RING - 1);
         let centred =
             integrator[0] == integrator[1] && charge[0] == charge[1] && self.stereo_ring_is_empty();
@@ -670,18 +676,32 @@ impl SynthState {
                 let slots = &mut self.centre_ring[slot..slot + len];
                 let shares = &queued[done..done + len];
                 let passed_run = &mut passed_all[done..done + len];
-                for ((&centre, &share), passed_out) in slots.iter().zip(shares).zip(passed_run) {
+                let mut chain = |centre: i32, share: i32| {
                     let next = integrator_now.wrapping_add(centre.wrapping_add(share));
                     let passed = i64::from(next) - i64::from(integrator_now) + kept;
                     integrator_now = next;
                     kept = highpass_kept(passed);
-                    passed_out.write(passed);
+                    passed
+                };
+                // Four samples a turn: the loop's own count and test, once per four.
+                let whole = len & !3;
+                let fours = slots[..whole]
+                    .chunks_exact(4)
+                    .zip(shares[..whole].chunks_exact(4));
+                for ((centre, share), passed_out) in fours.zip(passed_run.chunks_exact_mut(4)) {
+                    for k in 0..4 {
+                        passed_out[k].write(chain(centre[k], share[k]));
+                    }
+                }
+                let rest = slots[whole..].iter().zip(&shares[whole..]);
+                for ((&centre, &share), passed_out) in rest.zip(&mut passed_run[whole..]) {
+                    passed_out.write(chain(centre, share));
                 }
                 slots.fill(0);
             }
             // SAFETY: the two runs above wrote all of the first `n`.
             let passed_all = unsafe { assume_init(&passed_all[..n]) };
-            centre_samples(passed_all, out);
+            centre_samples_with::<AVX2>(passed_all, out);
             // The charge lies between its old value and the integrator's (both `i32`).
             let charge_now = (i64::from(integrator_now) - kept) as i32;
             (integrator, charge) = ([integrator_now; 2], [charge_now; 2]);
