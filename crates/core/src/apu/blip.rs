@@ -447,10 +447,10 @@ impl SynthState {
     /// added to the 8-slot-aligned window of `ALIGNED_WINDOW_8` holding it, eight slots per
     /// multiply-add (three vectors, not five). The same sums.
     ///
-    /// Held steps come in time order, often several to an 8-slot group: the taps of the
-    /// steps in one window are summed in three registers and added to the ring only when a
-    /// step's window lies elsewhere, not one load and store per vector and step. Wrapping
-    /// sums, in any order.
+    /// Held steps come in time order (`steps` must: a [`Steps`] takes them so), often
+    /// several to an 8-slot group: the taps of the steps in one window are summed in three
+    /// registers and added to the ring only when a step's window lies elsewhere, not one
+    /// load and store per vector and step. Wrapping sums, in any order.
     ///
     /// # Safety
     /// The CPU must have AVX2 ([`has_avx2`]).
@@ -479,20 +479,27 @@ impl SynthState {
             }
             // The steps from here on in the same window (at least the first). A step's ticks
             // from slot 0 shifted right by `PHASE_SHIFT` hold its row of `PAIRED_STEP_8` (its
-            // slot's place in its group of 8 and its phase, side by side) in the low 8 bits
-            // and its window's number above them: one shift gives both.
+            // slot's place in its group of 8 and its phase, side by side) in the low 8 bits.
+            // Held steps come in time order, so the first one at or past the end of the
+            // window's group of 8 slots ends the run: one compare, no window number to take.
             const _: () =
                 assert!(8 * PHASES == 1 << 8 && PHASE_SHIFT + 8 == TICKS_PER_SAMPLE_BITS + 3);
-            let group = window >> 3;
+            let end = ((window + 8) as u32) << TICKS_PER_SAMPLE_BITS;
             let mut sums = [_mm256_setzero_si256(); GROUPS];
-            while let [step, later @ ..] = rest {
+            let mut taken = 0;
+            while taken < rest.len() {
+                let step = rest[taken];
                 debug_assert!(fits_i16_both_ways(step.delta));
-                let fine = (step.offset_ticks + head_ticks) >> PHASE_SHIFT;
-                if (fine >> 8) as usize != group {
+                let ticks = step.offset_ticks + head_ticks;
+                if ticks >= end {
                     break;
                 }
-                rest = later;
-                let row = fine as usize & (8 * PHASES - 1);
+                debug_assert!(
+                    (ticks >> TICKS_PER_SAMPLE_BITS) as usize >= window,
+                    "in order"
+                );
+                taken += 1;
+                let row = (ticks >> PHASE_SHIFT) as usize & (8 * PHASES - 1);
                 // The whole delta in each 32-bit lane: the rows' high halves are zero (see
                 // `PAIRED_STEP`), so only its low half counts.
                 let scale = splat(step.delta);
@@ -503,6 +510,7 @@ impl SynthState {
                     *sum = _mm256_add_epi32(*sum, _mm256_madd_epi16(pairs, scale));
                 }
             }
+            rest = &rest[taken..];
             add_groups(&mut self.centre_ring, window, sums);
         }
     }

@@ -222,6 +222,9 @@ fn avx2_held_spreads_add_what_the_narrow_ones_add() {
                 }
             })
             .collect();
+        // Held steps come in time order (which the AVX2 spread relies on).
+        let mut steps = steps;
+        steps.sort_by_key(|step| step.offset_ticks);
         let (mut wide, mut narrow) = (start, start);
         // SAFETY: checked above.
         unsafe { wide.spread_held_steps_avx2(&steps) };
