@@ -457,6 +457,28 @@ impl SynthState {
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
     unsafe fn spread_held_steps_avx2(&mut self, steps: &[HeldStep]) {
+        // A flush leaves the head at slot 0 (`rotate_head_to_zero`), so it is usually at the
+        // start of a group of 8 slots; a step's row then follows from its ticks from the
+        // head alone.
+        // SAFETY: the caller vouches for AVX2, the only feature the functions enable.
+        unsafe {
+            if self.head & 7 == 0 {
+                self.spread_held_steps_avx2_from::<true>(steps);
+            } else {
+                self.spread_held_steps_avx2_from::<false>(steps);
+            }
+        }
+    }
+
+    /// [`Self::spread_held_steps_avx2`]; `GROUP_HEAD`: the head is at the start of a group
+    /// of 8 slots, which the caller vouches for.
+    ///
+    /// # Safety
+    /// The CPU must have AVX2 ([`has_avx2`]).
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    unsafe fn spread_held_steps_avx2_from<const GROUP_HEAD: bool>(&mut self, steps: &[HeldStep]) {
         use core::arch::x86_64::_mm256_set1_epi32 as splat;
         use core::arch::x86_64::{
             __m256i, _mm256_add_epi32, _mm256_madd_epi16, _mm256_setzero_si256,
@@ -485,17 +507,25 @@ impl SynthState {
             const _: () =
                 assert!(8 * PHASES == 1 << 8 && PHASE_SHIFT + 8 == TICKS_PER_SAMPLE_BITS + 3);
             let end = ((window + 8) as u32) << TICKS_PER_SAMPLE_BITS;
+            // With the head at a group's start, ticks from the head differ from ticks from
+            // slot 0 by whole groups: the same row, and the end moved by as much.
+            let end = if GROUP_HEAD { end - head_ticks } else { end };
             let mut sums = [_mm256_setzero_si256(); GROUPS];
             let mut taken = 0;
             while taken < rest.len() {
                 let step = rest[taken];
                 debug_assert!(fits_i16_both_ways(step.delta));
-                let ticks = step.offset_ticks + head_ticks;
+                let ticks = if GROUP_HEAD {
+                    debug_assert!(head_ticks & ((8 << TICKS_PER_SAMPLE_BITS) - 1) == 0);
+                    step.offset_ticks
+                } else {
+                    step.offset_ticks + head_ticks
+                };
                 if ticks >= end {
                     break;
                 }
                 debug_assert!(
-                    (ticks >> TICKS_PER_SAMPLE_BITS) as usize >= window,
+                    ((step.offset_ticks + head_ticks) >> TICKS_PER_SAMPLE_BITS) as usize >= window,
                     "in order"
                 );
                 taken += 1;
