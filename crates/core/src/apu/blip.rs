@@ -447,16 +447,38 @@ impl SynthState {
     /// added to the 8-slot-aligned window of `ALIGNED_WINDOW_8` holding it, eight slots per
     /// multiply-add (three vectors, not five). The same sums.
     ///
-    /// Held steps come in time order, often several to an 8-slot group: the taps of the
-    /// steps in one window are summed in three registers and added to the ring only when a
-    /// step's window lies elsewhere, not one load and store per vector and step. Wrapping
-    /// sums, in any order.
+    /// Held steps come in time order (`steps` must: a [`Steps`] takes them so), often
+    /// several to an 8-slot group: the taps of the steps in one window are summed in three
+    /// registers and added to the ring only when a step's window lies elsewhere, not one
+    /// load and store per vector and step. Wrapping sums, in any order.
     ///
     /// # Safety
     /// The CPU must have AVX2 ([`has_avx2`]).
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
     unsafe fn spread_held_steps_avx2(&mut self, steps: &[HeldStep]) {
+        // A flush leaves the head at slot 0 (`rotate_head_to_zero`), so it is usually at the
+        // start of a group of 8 slots; a step's row then follows from its ticks from the
+        // head alone.
+        // SAFETY: the caller vouches for AVX2, the only feature the functions enable.
+        unsafe {
+            if self.head & 7 == 0 {
+                self.spread_held_steps_avx2_from::<true>(steps);
+            } else {
+                self.spread_held_steps_avx2_from::<false>(steps);
+            }
+        }
+    }
+
+    /// [`Self::spread_held_steps_avx2`]; `GROUP_HEAD`: the head is at the start of a group
+    /// of 8 slots, which the caller vouches for.
+    ///
+    /// # Safety
+    /// The CPU must have AVX2 ([`has_avx2`]).
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    unsafe fn spread_held_steps_avx2_from<const GROUP_HEAD: bool>(&mut self, steps: &[HeldStep]) {
         use core::arch::x86_64::_mm256_set1_epi32 as splat;
         use core::arch::x86_64::{
             __m256i, _mm256_add_epi32, _mm256_madd_epi16, _mm256_setzero_si256,
@@ -479,20 +501,35 @@ impl SynthState {
             }
             // The steps from here on in the same window (at least the first). A step's ticks
             // from slot 0 shifted right by `PHASE_SHIFT` hold its row of `PAIRED_STEP_8` (its
-            // slot's place in its group of 8 and its phase, side by side) in the low 8 bits
-            // and its window's number above them: one shift gives both.
+            // slot's place in its group of 8 and its phase, side by side) in the low 8 bits.
+            // Held steps come in time order, so the first one at or past the end of the
+            // window's group of 8 slots ends the run: one compare, no window number to take.
             const _: () =
                 assert!(8 * PHASES == 1 << 8 && PHASE_SHIFT + 8 == TICKS_PER_SAMPLE_BITS + 3);
-            let group = window >> 3;
+            let end = ((window + 8) as u32) << TICKS_PER_SAMPLE_BITS;
+            // With the head at a group's start, ticks from the head differ from ticks from
+            // slot 0 by whole groups: the same row, and the end moved by as much.
+            let end = if GROUP_HEAD { end - head_ticks } else { end };
             let mut sums = [_mm256_setzero_si256(); GROUPS];
-            while let [step, later @ ..] = rest {
+            let mut taken = 0;
+            while taken < rest.len() {
+                let step = rest[taken];
                 debug_assert!(fits_i16_both_ways(step.delta));
-                let fine = (step.offset_ticks + head_ticks) >> PHASE_SHIFT;
-                if (fine >> 8) as usize != group {
+                let ticks = if GROUP_HEAD {
+                    debug_assert!(head_ticks & ((8 << TICKS_PER_SAMPLE_BITS) - 1) == 0);
+                    step.offset_ticks
+                } else {
+                    step.offset_ticks + head_ticks
+                };
+                if ticks >= end {
                     break;
                 }
-                rest = later;
-                let row = fine as usize & (8 * PHASES - 1);
+                debug_assert!(
+                    ((step.offset_ticks + head_ticks) >> TICKS_PER_SAMPLE_BITS) as usize >= window,
+                    "in order"
+                );
+                taken += 1;
+                let row = (ticks >> PHASE_SHIFT) as usize & (8 * PHASES - 1);
                 // The whole delta in each 32-bit lane: the rows' high halves are zero (see
                 // `PAIRED_STEP`), so only its low half counts.
                 let scale = splat(step.delta);
@@ -503,6 +540,7 @@ impl SynthState {
                     *sum = _mm256_add_epi32(*sum, _mm256_madd_epi16(pairs, scale));
                 }
             }
+            rest = &rest[taken..];
             add_groups(&mut self.centre_ring, window, sums);
         }
     }
@@ -571,16 +609,6 @@ impl SynthState {
         self.centre_step_count = kept as u32;
     }
 
-    /// [`Self::take_queued_centre`] with AVX2 (the same sums).
-    ///
-    /// # Safety
-    /// The CPU must have AVX2 ([`has_avx2`]).
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2")]
-    unsafe fn take_queued_centre_avx2(&mut self, n: usize, shares: &mut [i32; BATCH + TAPS]) {
-        self.take_queued_centre::<true>(n, shares);
-    }
-
     /// Rotates the rings so that `head` is slot 0; the pending deltas keep their order.
     ///
     /// Called after each flush, when only the ~16 samples a recent step still spreads into
@@ -618,6 +646,30 @@ impl SynthState {
     /// left, right (`2 * n` entries); moves the head past them. Returns whether it found the
     /// stereo ring empty (it stays so: nothing is added to it here).
     fn finish_samples(&mut self, out: &mut [i16]) -> bool {
+        if has_avx2() {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: the CPU has AVX2, the only feature the function enables.
+            unsafe {
+                return self.finish_samples_avx2(out);
+            }
+        }
+        self.finish_samples_with::<false>(out)
+    }
+
+    /// [`Self::finish_samples`] with AVX2 (the same numbers: its vector passes and the
+    /// checks for empty rings eight slots at a time).
+    ///
+    /// # Safety
+    /// The CPU must have AVX2 ([`has_avx2`]).
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    unsafe fn finish_samples_avx2(&mut self, out: &mut [i16]) -> bool {
+        self.finish_samples_with::<true>(out)
+    }
+
+    /// [`Self::finish_samples`], with AVX2 if `AVX2` (the caller vouches for the CPU).
+    #[inline(always)]
+    fn finish_samples_with<const AVX2: bool>(&mut self, out: &mut [i16]) -> bool {
         let n = out.len() / 2;
         debug_assert!(out.len() == 2 * n && n <= BATCH);
         let mut integrator = self.integrators();
@@ -635,15 +687,7 @@ impl SynthState {
             return true;
         }
         let mut queued = [0i32; BATCH + TAPS];
-        if has_avx2() {
-            #[cfg(target_arch = "x86_64")]
-            // SAFETY: the CPU has AVX2, the only feature the function enables.
-            unsafe {
-                self.take_queued_centre_avx2(n, &mut queued);
-            }
-        } else {
-            self.take_queued_centre::<false>(n, &mut queued);
-        }
+        self.take_queued_centre::<AVX2>(n, &mut queued);
         let start = self.head as usize & (RING - 1);
         let centred =
             integrator[0] == integrator[1] && charge[0] == charge[1] && self.stereo_ring_is_empty();
@@ -670,18 +714,32 @@ impl SynthState {
                 let slots = &mut self.centre_ring[slot..slot + len];
                 let shares = &queued[done..done + len];
                 let passed_run = &mut passed_all[done..done + len];
-                for ((&centre, &share), passed_out) in slots.iter().zip(shares).zip(passed_run) {
+                let mut chain = |centre: i32, share: i32| {
                     let next = integrator_now.wrapping_add(centre.wrapping_add(share));
                     let passed = i64::from(next) - i64::from(integrator_now) + kept;
                     integrator_now = next;
                     kept = highpass_kept(passed);
-                    passed_out.write(passed);
+                    passed
+                };
+                // Four samples a turn: the loop's own count and test, once per four.
+                let whole = len & !3;
+                let fours = slots[..whole]
+                    .chunks_exact(4)
+                    .zip(shares[..whole].chunks_exact(4));
+                for ((centre, share), passed_out) in fours.zip(passed_run.chunks_exact_mut(4)) {
+                    for k in 0..4 {
+                        passed_out[k].write(chain(centre[k], share[k]));
+                    }
+                }
+                let rest = slots[whole..].iter().zip(&shares[whole..]);
+                for ((&centre, &share), passed_out) in rest.zip(&mut passed_run[whole..]) {
+                    passed_out.write(chain(centre, share));
                 }
                 slots.fill(0);
             }
             // SAFETY: the two runs above wrote all of the first `n`.
             let passed_all = unsafe { assume_init(&passed_all[..n]) };
-            centre_samples(passed_all, out);
+            centre_samples_with::<AVX2>(passed_all, out);
             // The charge lies between its old value and the integrator's (both `i32`).
             let charge_now = (i64::from(integrator_now) - kept) as i32;
             (integrator, charge) = ([integrator_now; 2], [charge_now; 2]);

@@ -222,6 +222,9 @@ fn avx2_held_spreads_add_what_the_narrow_ones_add() {
                 }
             })
             .collect();
+        // Held steps come in time order (which the AVX2 spread relies on).
+        let mut steps = steps;
+        steps.sort_by_key(|step| step.offset_ticks);
         let (mut wide, mut narrow) = (start, start);
         // SAFETY: checked above.
         unsafe { wide.spread_held_steps_avx2(&steps) };
@@ -279,8 +282,9 @@ fn a_step_settles_to_its_level_then_the_highpass_drains_it() {
     assert_eq!(samples[samples.len() - 2..], [0, 0]);
 }
 
-/// The vector pass that turns the high-pass chain's differences into samples gives what
-/// `highpass_sample` gives, over the whole range a difference of two `i32`s takes.
+/// The vector passes (SSE2, and AVX2 where the CPU has it) that turn the high-pass chain's
+/// differences into samples give what `highpass_sample` gives, over the whole range a
+/// difference of two `i32`s takes.
 #[test]
 fn centre_samples_match_highpass_sample() {
     let full = i64::from(i32::MAX) - i64::from(i32::MIN);
@@ -297,13 +301,20 @@ fn centre_samples_match_highpass_sample() {
             centre_samples(chunk, &mut fast);
             centre_samples_plain(chunk, &mut plain);
             assert_eq!(fast, plain, "{chunk:?}");
+            #[cfg(target_arch = "x86_64")]
+            if has_avx2() {
+                let mut wide = vec![2i16; 2 * chunk.len()];
+                // SAFETY: the CPU has AVX2.
+                unsafe { centre_samples_avx2(chunk, &mut wide) };
+                assert_eq!(wide, plain, "AVX2: {chunk:?}");
+            }
         }
     }
 }
 
-/// A batch of centred sound (the chain carried as the integrator's lead over the charge)
-/// ends as sample-by-sample `highpass` does, with any values in the ring, the integrator
-/// and the capacitor, however large.
+/// A batch of centred sound (the chain carried as the integrator's lead over the charge,
+/// four samples a turn) ends as sample-by-sample `highpass` does, with any values in the
+/// ring, the integrator and the capacitor, however large, with AVX2 or without.
 #[test]
 fn centred_batches_match_highpass_sample_by_sample() {
     let mut next = random(0x7a3c_91e5_0d4b_2f68u64);
@@ -332,10 +343,16 @@ fn centred_batches_match_highpass_sample_by_sample() {
             (held, sample) = highpass(input, held);
             expected.extend([sample, sample]);
         }
+        // Without AVX2 too (`finish_samples` takes it where the CPU has it).
+        let mut plain = synth;
         let mut out = vec![0i16; 2 * n];
         assert!(synth.finish_samples(&mut out), "a centred batch");
         assert_eq!(out, expected, "round {round}");
         assert_eq!(synth.integrators(), [input; 2]);
         assert_eq!(synth.highpass_charges(), [held; 2]);
+        let mut plain_out = vec![0i16; 2 * n];
+        assert!(plain.finish_samples_with::<false>(&mut plain_out));
+        assert_eq!(plain_out, expected, "round {round}, without AVX2");
+        assert_eq!(plain, synth, "round {round}, without AVX2");
     }
 }

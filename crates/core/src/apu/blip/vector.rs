@@ -53,6 +53,71 @@ pub(super) fn centre_samples(passed: &[i64], out: &mut [i16]) {
     centre_samples_plain(passed, out);
 }
 
+/// [`centre_samples`], or with AVX2 if `AVX2` (the caller vouches for the CPU: only
+/// functions that enable AVX2 pass it).
+#[inline(always)]
+pub(super) fn centre_samples_with<const AVX2: bool>(passed: &[i64], out: &mut [i16]) {
+    #[cfg(target_arch = "x86_64")]
+    if AVX2 {
+        // SAFETY: the caller vouches that the CPU has AVX2.
+        unsafe { centre_samples_avx2(passed, out) };
+        return;
+    }
+    centre_samples(passed, out);
+}
+
+/// [`centre_samples`] with AVX2: eight samples per turn, in one 32-byte store.
+///
+/// # Safety
+/// The CPU must have AVX2 ([`has_avx2`]).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[inline]
+pub(super) unsafe fn centre_samples_avx2(passed: &[i64], out: &mut [i16]) {
+    debug_assert!(out.len() == 2 * passed.len());
+    let (passed_8, passed_rest) = passed.split_at(passed.len() & !7);
+    let (out_8, out_rest) = out.split_at_mut(2 * passed_8.len());
+    for (passed, out) in passed_8.chunks_exact(8).zip(out_8.chunks_exact_mut(16)) {
+        let passed: &[i64; 8] = passed.try_into().expect("8 differences");
+        let out: &mut [i16; 16] = out.try_into().expect("8 stereo samples");
+        centre_samples_8_avx2(passed, out);
+    }
+    centre_samples_plain(passed_rest, out_rest);
+}
+
+/// [`centre_samples_8_sse2`] with AVX2, the same steps four lanes at a time: the quotient
+/// of each difference fits 32 bits, the saturating pack is the clamp, and unpacking the
+/// packed samples with themselves puts each on both sides.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[inline]
+fn centre_samples_8_avx2(passed: &[i64; 8], out: &mut [i16; 16]) {
+    use core::arch::x86_64::{
+        __m256i, _mm256_add_epi64, _mm256_and_si256, _mm256_castps_si256, _mm256_castsi256_ps,
+        _mm256_cmpgt_epi64, _mm256_packs_epi32, _mm256_permute4x64_epi64, _mm256_set1_epi64x,
+        _mm256_setzero_si256, _mm256_shuffle_ps, _mm256_srli_epi64, _mm256_unpacklo_epi16,
+    };
+    let bias = _mm256_set1_epi64x((1 << ONE_BITS) - 1);
+    let quotients = |four: &[i64]| {
+        let four: __m256i = bytemuck::pod_read_unaligned(bytemuck::cast_slice::<i64, u8>(four));
+        let negative = _mm256_cmpgt_epi64(_mm256_setzero_si256(), four);
+        let quotient = _mm256_srli_epi64(
+            _mm256_add_epi64(four, _mm256_and_si256(negative, bias)),
+            ONE_BITS as i32,
+        );
+        _mm256_castsi256_ps(quotient)
+    };
+    let (first, second) = (quotients(&passed[..4]), quotients(&passed[4..]));
+    // The low 32 bits of each lane, per 128-bit half: samples 0, 1, 4, 5 | 2, 3, 6, 7;
+    // the 64-bit pairs put back in order.
+    let words = _mm256_castps_si256(_mm256_shuffle_ps(first, second, 0b10_00_10_00));
+    let words = _mm256_permute4x64_epi64(words, 0b11_01_10_00);
+    // Per 128-bit half: samples 0-3 (or 4-7) packed twice; the low four, each doubled.
+    let samples = _mm256_packs_epi32(words, words);
+    let stereo = _mm256_unpacklo_epi16(samples, samples);
+    out.copy_from_slice(&bytemuck::cast::<__m256i, [i16; 16]>(stereo));
+}
+
 /// [`centre_samples`] one sample at a time (and its oracle in the tests).
 #[inline]
 pub(super) fn centre_samples_plain(passed: &[i64], out: &mut [i16]) {
