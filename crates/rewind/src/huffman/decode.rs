@@ -456,6 +456,47 @@ impl TokenDecoder {
 mod tests {
     use super::*;
 
+    /// Tables built in one pass from the lengths find every symbol of the canonical code
+    /// `Code::from_lengths` assigns, and take zero runs exactly when byte 0's code is all
+    /// zero bits: byte 0 the commonest, behind one shorter code, or anywhere.
+    #[test]
+    fn tables_built_from_lengths_find_every_code() {
+        let mut rng = backspin_test_support::SplitMix64::new(0x7AB1E);
+        for round in 0..300 {
+            let mut counts = [0u32; 256];
+            for c in counts.iter_mut() {
+                let r = rng.next_u64();
+                *c = if r.is_multiple_of(4) {
+                    0
+                } else {
+                    ((r >> 8) % (1 << (r % 20))) as u32
+                };
+            }
+            match round % 3 {
+                0 => counts[0] = 1 << 28,
+                1 => (counts[0], counts[5]) = (1 << 22, 1 << 26),
+                _ => {}
+            }
+            let code = Code::from_counts(&counts);
+            let table = DecodeTable::new(&code);
+            let zero_len = if code.codes[0] == 0 {
+                u32::from(code.lengths[0])
+            } else {
+                0
+            };
+            assert_eq!(table.zero_len, zero_len, "round {round}");
+            for s in 0..256 {
+                let len = u32::from(code.lengths[s]);
+                let bits = u64::from(code.codes[s]) << (64 - len);
+                let mut found = table.lut[(bits >> (64 - PRIMARY)) as usize];
+                if (found & 0x0F).wrapping_sub(1) >= PRIMARY as u16 {
+                    found = table.long_entry(bits).expect("a long code");
+                }
+                assert_eq!(found, entry(s as u8, len), "round {round}, symbol {s}");
+            }
+        }
+    }
+
     #[test]
     fn the_zero_run_multiply_divides_exactly() {
         for zero_len in 1..=MAX_LEN {
