@@ -531,6 +531,9 @@ pub struct Decoder {
     meta: Vec<u8>,
     /// Which keyframe's metadata is loaded (the caller's key, e.g. its frame).
     meta_key: Option<u64>,
+    /// Huffman-coded deltas are decoded straight into the target (`decode_apply`); off,
+    /// through the token buffer as every other record (the reference the tests compare).
+    fused_apply: bool,
 }
 
 impl Decoder {
@@ -544,7 +547,14 @@ impl Decoder {
             state_len,
             meta: vec![0; MAX_META],
             meta_key: None,
+            fused_apply: true,
         }
+    }
+
+    /// Turns the fused decoding of Huffman-coded deltas on (the default) or off.
+    #[cfg(test)]
+    pub fn set_fused_apply(&mut self, on: bool) {
+        self.fused_apply = on;
     }
 
     pub fn meta_key(&self) -> Option<u64> {
@@ -638,6 +648,53 @@ impl Decoder {
                 .save(target, &mut saved)
                 .ok_or(DecodeError::Malformed)?;
         }
+        if models && flags & (FLAG_LZ4 | FLAG_HUFFMAN) == FLAG_HUFFMAN && self.fused_apply {
+            // Most deltas: decoded straight into `target`, hot bytes included.
+            let mut input = payload;
+            let raw_len = get_varint(&mut input).ok_or(DecodeError::Malformed)? as usize;
+            if raw_len > self.tokens.len() {
+                return Err(DecodeError::Malformed);
+            }
+            let sign = if mode == Apply::Forward { 1 } else { 0xFF };
+            self.table
+                .decode_apply(
+                    input,
+                    raw_len,
+                    &hot_ends,
+                    self.hot.positions(),
+                    target,
+                    sign,
+                )
+                .ok_or(DecodeError::Malformed)?;
+        } else {
+            self.decode_and_apply(flags, payload, &hot_ends, target, mode, models)?;
+        }
+        if models {
+            self.counters.finish(&saved, target, mode == Apply::Forward);
+        }
+        if let Some((to, from, len)) = mirror {
+            if mode == Apply::Backward {
+                target[to..to + len].copy_from_slice(&kept[..len]);
+            } else if from_new {
+                for i in 0..len {
+                    target[to + i] = target[to + i].wrapping_add(target[from + i]);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The token stream decoded into the scratch buffer, then applied: keyframes, LZ4 or
+    /// raw deltas, a landing, and (with `fused_apply` off) every delta.
+    fn decode_and_apply(
+        &mut self,
+        flags: u8,
+        payload: &[u8],
+        hot_ends: &[usize; hot::CLASSES],
+        target: &mut [u8],
+        mode: Apply,
+        models: bool,
+    ) -> Result<(), DecodeError> {
         let tokens = if flags & (FLAG_LZ4 | FLAG_HUFFMAN) == 0 {
             payload
         } else {
@@ -651,7 +708,7 @@ impl Decoder {
                 unpack(flags, input, out)?;
             } else {
                 self.table
-                    .decode(input, out, &hot_ends)
+                    .decode(input, out, hot_ends)
                     .ok_or(DecodeError::Malformed)?;
             }
             &self.tokens[..raw_len]
@@ -665,16 +722,6 @@ impl Decoder {
             self.hot
                 .apply(hot_bytes, target, mode == Apply::Forward)
                 .ok_or(DecodeError::Malformed)?;
-            self.counters.finish(&saved, target, mode == Apply::Forward);
-        }
-        if let Some((to, from, len)) = mirror {
-            if mode == Apply::Backward {
-                target[to..to + len].copy_from_slice(&kept[..len]);
-            } else if from_new {
-                for i in 0..len {
-                    target[to + i] = target[to + i].wrapping_add(target[from + i]);
-                }
-            }
         }
         Ok(())
     }

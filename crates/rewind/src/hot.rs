@@ -154,7 +154,6 @@ impl HotSet {
         Some(())
     }
 
-    #[cfg(test)]
     pub fn positions(&self) -> &[u32] {
         &self.positions
     }

@@ -297,3 +297,79 @@ fn a_delta_of_written_pages_is_the_whole_delta() {
         assert_eq!(told_base, state, "round {round}");
     }
 }
+
+/// Huffman-coded deltas with hot bytes (some of them zero, in runs) and literals of every
+/// length anywhere in the state: decoded straight into the state (`decode_apply`), they
+/// move it both ways exactly as decoding into the token buffer and applying it does.
+#[test]
+fn fused_decoding_patches_as_the_token_buffer_does() {
+    let len = size_of::<backspin_core::State>();
+    let mut enc = Encoder::new(len);
+    let mut rng = SplitMix64::new(0xF05E);
+    let hot: Vec<usize> = (0..60).map(|k| 40 + k * 997 % (len - 80)).collect();
+    let mut next = move |s: &mut Vec<u8>| {
+        for (k, &p) in hot.iter().enumerate() {
+            let seed = rng.next_u64();
+            // Most hot bytes change most frames; a few rarely, so zeros come in runs.
+            if seed % 16 < if k < 30 { 14 } else { 3 } {
+                s[p] = s[p].wrapping_add(1 + (seed >> 8) as u8 % 4);
+            }
+        }
+        for _ in 0..(rng.next_u64() % 12) {
+            let seed = rng.next_u64();
+            let at = (seed >> 24) as usize % (len - 40);
+            for b in &mut s[at..at + (seed % 33) as usize] {
+                // Small steps, as counters and coordinates make: a code shorter than 8 bits.
+                *b = b.wrapping_add(if seed & 1 == 0 { 1 } else { 0xFF });
+            }
+        }
+    };
+    let mut states = vec![vec![0u8; len]];
+    let mut base = states[0].clone();
+    enc.encode_keyframe(&states[0]);
+    enc.commit_keyframe();
+    for k in 1..300 {
+        let mut s = states[k - 1].clone();
+        next(&mut s);
+        enc.encode_delta(&mut base, &s);
+        states.push(s);
+    }
+    let key = enc.encode_keyframe(&states[299]).to_vec();
+    enc.commit_keyframe();
+    assert!(enc.hot_count() > 0, "hot positions learned");
+    let mut records = Vec::new();
+    for k in 300..400 {
+        let mut s = states[k - 1].clone();
+        next(&mut s);
+        records.push(enc.encode_delta(&mut base, &s).to_vec());
+        states.push(s);
+    }
+    let huffman = records.iter().filter(|r| r[0] & FLAG_HUFFMAN != 0).count();
+    assert!(huffman > 80, "{huffman} Huffman-coded deltas");
+    for fused in [true, false] {
+        let mut dec = Decoder::new(len);
+        dec.set_fused_apply(fused);
+        dec.load_meta(299, &key).unwrap();
+        let mut x = states[299].clone();
+        for (j, r) in records.iter().enumerate() {
+            dec.apply(r, &mut x, Apply::Forward).unwrap();
+            assert!(
+                x == states[300 + j],
+                "fused {fused}: forward to {}",
+                300 + j
+            );
+        }
+        for (j, r) in records.iter().enumerate().skip(1).rev() {
+            dec.apply(r, &mut x, Apply::Backward).unwrap();
+            // A walk back ends by rebuilding the mirror from the landing frame's record.
+            let mut landed = x.clone();
+            dec.apply(&records[j - 1], &mut landed, Apply::Landing)
+                .unwrap();
+            assert!(
+                landed == states[299 + j],
+                "fused {fused}: back to {}",
+                299 + j
+            );
+        }
+    }
+}

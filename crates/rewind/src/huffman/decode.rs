@@ -42,6 +42,10 @@ pub struct DecodeTable {
     /// whenever byte 0 has the shortest length), else 0: a run of zero bytes is then a run
     /// of zero bits, counted in one step (most hot bytes are zero).
     zero_len: u32,
+    /// `2^16 / zero_len` rounded up: `bits * zero_inv >> 16` is `bits / zero_len` for any
+    /// count of bits in the accumulator, a multiply where a division would stall the
+    /// reader's chain.
+    zero_inv: u32,
 }
 
 impl DecodeTable {
@@ -54,55 +58,84 @@ impl DecodeTable {
             long_symbols: [0; 256],
             lengths: [0; 256],
             zero_len: 0,
+            zero_inv: 0,
         };
         table.rebuild(code);
         table
     }
 
     pub fn rebuild(&mut self, code: &Code) {
-        if self.lengths == code.lengths {
-            return;
+        if self.lengths != code.lengths {
+            self.rebuild_lengths(&code.lengths)
+                .expect("a code's lengths are a prefix code");
         }
-        self.lut.fill(0);
-        self.long_count = [0; LONG_LENGTHS];
-        for s in 0..256 {
-            let len = u32::from(code.lengths[s]);
-            let value = usize::from(code.codes[s]);
+    }
+
+    /// Builds the table of the canonical code with these lengths (as [`Code::from_lengths`]
+    /// assigns it, with the same checks) in one pass over the symbols: each one's code is
+    /// the next of its length, and a long one's place among `long_symbols` the next of its
+    /// length too. `None` (the table then unusable) if the lengths are no prefix code.
+    pub fn rebuild_lengths(&mut self, lengths: &[u8; 256]) -> Option<()> {
+        let mut count = [0u16; MAX_LEN as usize + 1];
+        for &l in lengths {
+            if l == 0 || u32::from(l) > MAX_LEN {
+                return None;
+            }
+            count[usize::from(l)] += 1;
+        }
+        let kraft: u32 = (1..=MAX_LEN as usize)
+            .map(|l| u32::from(count[l]) << (MAX_LEN as usize - l))
+            .sum();
+        if kraft > 1 << MAX_LEN {
+            return None;
+        }
+        let mut next = [0u16; MAX_LEN as usize + 1];
+        let mut code = 0u16;
+        for l in 1..=MAX_LEN as usize {
+            code = (code + count[l - 1]) << 1;
+            next[l] = code;
+        }
+        let mut long_next = [0u16; LONG_LENGTHS];
+        let mut start = 0;
+        for (k, long_next) in long_next.iter_mut().enumerate() {
+            let l = PRIMARY as usize + 1 + k;
+            self.long_first[k] = next[l];
+            self.long_count[k] = count[l];
+            self.long_start[k] = start;
+            *long_next = start;
+            start += count[l];
+        }
+        // A complete code writes every entry; only an incomplete one leaves gaps of 0.
+        if kraft < 1 << MAX_LEN {
+            self.lut.fill(0);
+        }
+        for (s, &l) in lengths.iter().enumerate() {
+            let len = u32::from(l);
+            let value = usize::from(next[usize::from(l)]);
+            next[usize::from(l)] += 1;
             if len <= PRIMARY {
                 let first = value << (PRIMARY - len);
-                let last = first + (1 << (PRIMARY - len));
-                self.lut[first..last].fill(entry(s as u8, len));
+                let e = entry(s as u8, len);
+                for slot in &mut self.lut[first..first + (1 << (PRIMARY - len))] {
+                    *slot = e;
+                }
             } else {
                 self.lut[value >> (len - PRIMARY)] = LONG;
-                // Symbols of one length have consecutive codes, in symbol order.
                 let k = (len - PRIMARY - 1) as usize;
-                if self.long_count[k] == 0 {
-                    self.long_first[k] = value as u16;
-                }
-                self.long_count[k] += 1;
+                self.long_symbols[usize::from(long_next[k])] = s as u8;
+                long_next[k] += 1;
             }
         }
-        let mut start = 0;
-        for k in 0..LONG_LENGTHS {
-            self.long_start[k] = start;
-            start += self.long_count[k];
-        }
-        if start > 0 {
-            for s in 0..256 {
-                let len = u32::from(code.lengths[s]);
-                if len > PRIMARY {
-                    let k = (len - PRIMARY - 1) as usize;
-                    let at = self.long_start[k] + code.codes[s] - self.long_first[k];
-                    self.long_symbols[usize::from(at)] = s as u8;
-                }
-            }
-        }
-        self.lengths = code.lengths;
-        self.zero_len = if code.codes[0] == 0 {
-            u32::from(code.lengths[0])
+        self.lengths = *lengths;
+        // Byte 0's code is all zero bits when no shorter code comes before it.
+        let zero = usize::from(lengths[0]);
+        self.zero_len = if count[..zero].iter().all(|&c| c == 0) {
+            zero as u32
         } else {
             0
         };
+        self.zero_inv = (1u32 << 16).div_ceil(self.zero_len.max(1));
+        Some(())
     }
 
     /// The entry of the code longer than `PRIMARY` bits at the top of `bits`, if any
@@ -212,7 +245,7 @@ impl<'a> BitReader<'a> {
             self.refill();
         }
         let zero_bits = self.acc.leading_zeros().min(self.n.max(0) as u32);
-        let run = ((zero_bits / table.zero_len) as usize).min(limit);
+        let run = (((zero_bits * table.zero_inv) >> 16) as usize).min(limit);
         self.consume(run as u32 * table.zero_len);
         run
     }
@@ -258,10 +291,98 @@ impl TokenDecoder {
                 at += TABLE_BYTES;
             }
             if table.lengths != lengths {
-                table.rebuild(&Code::from_lengths(&lengths)?);
+                table.rebuild_lengths(&lengths)?;
             }
         }
         Some(at)
+    }
+
+    /// Decodes a delta's token stream of exactly `len` bytes (as [`TokenDecoder::decode`])
+    /// and adds each byte times `sign` (1 forward, 0xFF backward) to `target` where it
+    /// belongs: the hot bytes at `positions`, each literal byte at its offset. The same
+    /// sums as decoding into a buffer and applying it, without the buffer, the second walk
+    /// over the token headers, or adding the hot bytes that are zero (most of them: a zero
+    /// run only moves on). `None` on a malformed stream, with `target` partly patched.
+    pub fn decode_apply(
+        &self,
+        input: &[u8],
+        len: usize,
+        hot: &[usize; CLASSES],
+        positions: &[u32],
+        target: &mut [u8],
+        sign: u8,
+    ) -> Option<()> {
+        let hot_len = hot[CLASSES - 1];
+        if positions.len() != hot_len || hot_len > len {
+            return None;
+        }
+        let mut reader = BitReader::new(input);
+        let mut i = 0;
+        let mut previous = 0;
+        for (class, &end) in hot.iter().enumerate() {
+            let tables = &self.tables[HOT + 2 * class..HOT + 2 * class + 2];
+            while i < end {
+                if previous == 0 {
+                    let run = reader.zero_run(&tables[0], end - i);
+                    if run > 0 {
+                        i += run;
+                        continue;
+                    }
+                }
+                let b = reader.next(&tables[previous])?;
+                if b != 0 {
+                    let t = target.get_mut(*positions.get(i)? as usize)?;
+                    *t = t.wrapping_add(b.wrapping_mul(sign));
+                }
+                previous = usize::from(b != 0);
+                i += 1;
+            }
+        }
+        let mut offset = 0usize;
+        while i < len {
+            let mut values = [0usize; 2];
+            for field in 0..2 {
+                let context = header_context(field, offset.saturating_add(values[0]));
+                let value = &mut values[field];
+                let mut shift = 0u32;
+                loop {
+                    // A varint of more than ten bytes overflows, as `get_varint` rejects it.
+                    if i >= len || shift > 63 {
+                        return None;
+                    }
+                    let b = reader.next(&self.tables[context])?;
+                    i += 1;
+                    if !super::add_varint_byte(value, &mut shift, b) {
+                        break;
+                    }
+                }
+            }
+            let [gap, count] = values;
+            let end = i.checked_add(count).filter(|&end| end <= len)?;
+            offset = offset.checked_add(gap)?;
+            let start = offset;
+            let literal_tables = |offset: usize| -> &[DecodeTable; POSITIONS] {
+                let first = literal_context(offset, 0);
+                self.tables[first..first + POSITIONS]
+                    .try_into()
+                    .expect("a region's literal contexts")
+            };
+            let mut tables = literal_tables(offset);
+            let mut next_region = next_region_start(offset);
+            let mut position = 0;
+            for t in target.get_mut(start..start.checked_add(count)?)? {
+                if offset >= next_region {
+                    tables = literal_tables(offset);
+                    next_region = next_region_start(offset);
+                }
+                let entry = reader.next_entry(&tables[position % POSITIONS])?;
+                *t = t.wrapping_add(((entry >> 4) as u8).wrapping_mul(sign));
+                position = usize::from(entry >> 12);
+                offset += 1;
+            }
+            i = end;
+        }
+        reader.finish()
     }
 
     /// Decodes a token stream of exactly `out.len()` bytes (contexts as in
@@ -328,5 +449,61 @@ impl TokenDecoder {
             i = end;
         }
         reader.finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Tables built in one pass from the lengths find every symbol of the canonical code
+    /// `Code::from_lengths` assigns, and take zero runs exactly when byte 0's code is all
+    /// zero bits: byte 0 the commonest, behind one shorter code, or anywhere.
+    #[test]
+    fn tables_built_from_lengths_find_every_code() {
+        let mut rng = backspin_test_support::SplitMix64::new(0x7AB1E);
+        for round in 0..300 {
+            let mut counts = [0u32; 256];
+            for c in counts.iter_mut() {
+                let r = rng.next_u64();
+                *c = if r.is_multiple_of(4) {
+                    0
+                } else {
+                    ((r >> 8) % (1 << (r % 20))) as u32
+                };
+            }
+            match round % 3 {
+                0 => counts[0] = 1 << 28,
+                1 => (counts[0], counts[5]) = (1 << 22, 1 << 26),
+                _ => {}
+            }
+            let code = Code::from_counts(&counts);
+            let table = DecodeTable::new(&code);
+            let zero_len = if code.codes[0] == 0 {
+                u32::from(code.lengths[0])
+            } else {
+                0
+            };
+            assert_eq!(table.zero_len, zero_len, "round {round}");
+            for s in 0..256 {
+                let len = u32::from(code.lengths[s]);
+                let bits = u64::from(code.codes[s]) << (64 - len);
+                let mut found = table.lut[(bits >> (64 - PRIMARY)) as usize];
+                if (found & 0x0F).wrapping_sub(1) >= PRIMARY as u16 {
+                    found = table.long_entry(bits).expect("a long code");
+                }
+                assert_eq!(found, entry(s as u8, len), "round {round}, symbol {s}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_zero_run_multiply_divides_exactly() {
+        for zero_len in 1..=MAX_LEN {
+            let inv = (1u32 << 16).div_ceil(zero_len);
+            for bits in 0..=64 {
+                assert_eq!((bits * inv) >> 16, bits / zero_len, "{bits} / {zero_len}");
+            }
+        }
     }
 }
