@@ -130,11 +130,13 @@ pub struct Encoder {
     code: TokenCode,
     /// `code.is_flat()`, kept: asked every capture, and a scan of every context's table.
     code_flat: bool,
-    /// `code` laid out for the capture's Huffman pass.
+    /// `code` laid out for the capture's Huffman pass, with the counts of the deltas it
+    /// coded since they were last flushed into `counts`.
     table: Box<EncodeTable>,
     /// The code the pending keyframe carries, until `commit_keyframe`.
     pending: TokenCode,
-    /// Byte statistics of the token streams since the latest keyframe.
+    /// Byte statistics of the token streams since the latest keyframe (with those still
+    /// held in `table`: `EncodeTable::flush_counts` before reading them).
     counts: TokenCounts,
     /// Hot positions ([`crate::hot`]) of the latest keyframe, of the pending one, and the
     /// change statistics the next choice is made from.
@@ -276,6 +278,7 @@ impl Encoder {
     /// built from the statistics since the previous keyframe. The encoder keeps using its
     /// old code until [`Encoder::commit_keyframe`] (call it once the record is stored).
     pub fn encode_keyframe(&mut self, cur: &[u8]) -> &[u8] {
+        self.table.flush_counts(&mut self.counts);
         self.pending = if self.counts.total() >= MIN_STATS_BYTES {
             TokenCode::from_counts(&self.counts)
         } else {
