@@ -4,7 +4,9 @@
 //! and cartridge RAM (about nine tenths of the state) instead of every byte each frame.
 //!
 //! Only the slow write paths note them (the fast path writes work RAM banks 0 and 1 and
-//! HRAM, which lie before the tracked part), with one OR of a constant. VRAM bank 1 is
+//! HRAM, which lie before the tracked part), with one OR of a constant. The untracked page
+//! that VRAM bank 0 begins in is noted with VRAM's others, so its VRAM bytes (from
+//! [`VRAM_FROM`] on) are tracked too, though its work RAM bytes are not. VRAM bank 1 is
 //! noted only where a write reaches it (VBK or a VRAM DMA selecting it), which a DMG never
 //! does.
 //! Whatever replaces the state as a whole (power-on, reset, a load, `Core::state_mut`, a
@@ -23,7 +25,11 @@ pub const PAGE_BYTES: usize = 2048;
 pub const TRACKED_FROM: usize = VRAM_FROM.div_ceil(PAGE_BYTES) * PAGE_BYTES;
 
 const HW_OFFSET: usize = offset_of!(State, hw);
-const VRAM_FROM: usize = HW_OFFSET + offset_of!(HwState, vram);
+/// Offset in `State` of VRAM bank 0. While the bit of the page it begins in
+/// ([`VRAM_FIRST_PAGE`]) is clear, the bytes from here to [`TRACKED_FROM`] were not written.
+pub const VRAM_FROM: usize = HW_OFFSET + offset_of!(HwState, vram);
+/// The page VRAM bank 0 begins in: every VRAM write notes it.
+pub const VRAM_FIRST_PAGE: usize = VRAM_FROM / PAGE_BYTES;
 const VRAM_BANK1_FROM: usize = HW_OFFSET + offset_of!(HwState, vram_bank1);
 const WRAM_BANKS_FROM: usize = HW_OFFSET + offset_of!(HwState, wram_banks);
 const CART_RAM_FROM: usize = HW_OFFSET + offset_of!(HwState, cart_ram);
@@ -44,6 +50,10 @@ const VRAM_PAGES: u64 = {
         all >> 64 == 0,
         "VRAM bank 0's pages are in the set's low word"
     );
+    assert!(
+        all >> VRAM_FIRST_PAGE & 1 == 1,
+        "a VRAM write notes the page VRAM begins in"
+    );
     all as u64
 };
 const _: () = assert!(
@@ -52,7 +62,8 @@ const _: () = assert!(
 );
 
 /// A set of pages of `State` (bit `n`: bytes `n * PAGE_BYTES ..`). Only pages from
-/// [`TRACKED_FROM`] on mean anything; the others may be set or not.
+/// [`TRACKED_FROM`] on mean anything, and [`VRAM_FIRST_PAGE`] for its bytes from
+/// [`VRAM_FROM`] on; the others may be set or not.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct WrittenPages(pub u128);
 
@@ -82,8 +93,8 @@ impl WrittenPages {
     }
 
     /// Notes VRAM bank 0 (any write to VRAM: some games write it every frame, many
-    /// seldom). Its first page, shared with the end of work RAM, is noted too, which means
-    /// nothing.
+    /// seldom). Its first page, shared with the end of work RAM, is noted too: that tells
+    /// whether its VRAM bytes may have changed.
     /// Noting only the page written would be finer, but its shift costs a game that writes
     /// VRAM often more than twice this OR (see docs/rewind.md).
     ///

@@ -54,7 +54,7 @@ mod tests;
 mod tokens;
 
 use backspin_core::WrittenPages;
-use backspin_core::written_pages::{PAGE_BYTES, TRACKED_FROM};
+use backspin_core::written_pages::{PAGE_BYTES, TRACKED_FROM, VRAM_FIRST_PAGE, VRAM_FROM};
 use tokens::{SPAN, apply_tokens, tokenize};
 pub use tokens::{get_varint, max_token_len, put_varint, tokenize_diff, varint_len};
 /// Token streams at most this long skip LZ4: it cannot win much on them and its hash-table
@@ -130,11 +130,13 @@ pub struct Encoder {
     code: TokenCode,
     /// `code.is_flat()`, kept: asked every capture, and a scan of every context's table.
     code_flat: bool,
-    /// `code` laid out for the capture's Huffman pass.
+    /// `code` laid out for the capture's Huffman pass, with the counts of the deltas it
+    /// coded since they were last flushed into `counts`.
     table: Box<EncodeTable>,
     /// The code the pending keyframe carries, until `commit_keyframe`.
     pending: TokenCode,
-    /// Byte statistics of the token streams since the latest keyframe.
+    /// Byte statistics of the token streams since the latest keyframe (with those still
+    /// held in `table`: `EncodeTable::flush_counts` before reading them).
     counts: TokenCounts,
     /// Hot positions ([`crate::hot`]) of the latest keyframe, of the pending one, and the
     /// change statistics the next choice is made from.
@@ -243,15 +245,13 @@ impl Encoder {
         self.counters.encode(base, cur, &mut self.votes);
         self.hot.gather(base, cur, &mut self.tokens);
         self.change_counts.note_hot(&self.tokens);
-        // The tracked spans nothing wrote.
-        let unwritten = !written.0 & (u128::MAX << TRACKED_FROM.div_ceil(SPAN));
         tokenize(
             base,
             cur,
             &mut self.tokens,
             true,
             Some(&mut self.change_counts),
-            unwritten,
+            known_equal(written, base, cur),
         );
         self.change_counts.end_frame();
         // The group's statistics, and the stream's Huffman size, in one walk.
@@ -276,6 +276,7 @@ impl Encoder {
     /// built from the statistics since the previous keyframe. The encoder keeps using its
     /// old code until [`Encoder::commit_keyframe`] (call it once the record is stored).
     pub fn encode_keyframe(&mut self, cur: &[u8]) -> &[u8] {
+        self.table.flush_counts(&mut self.counts);
         self.pending = if self.counts.total() >= MIN_STATS_BYTES {
             TokenCode::from_counts(&self.counts)
         } else {
@@ -474,6 +475,22 @@ impl Encoder {
         debug_assert!(self.record.len() <= self.record.capacity());
         &self.record
     }
+}
+
+/// The spans the tokenizer may skip without a look (bit `n`: span `n`), as `written` (the
+/// tracked pages the core may have written) tells: the tracked ones nothing wrote, and the
+/// untracked page VRAM begins in when no VRAM write noted it and its work RAM bytes are
+/// equal (most frames of many games write no VRAM). Its VRAM bytes then go unread, and
+/// every byte the capture reads evicts some of the emulation's.
+fn known_equal(written: WrittenPages, base: &[u8], cur: &[u8]) -> u128 {
+    let mut spans = !written.0 & (u128::MAX << TRACKED_FROM.div_ceil(SPAN));
+    if VRAM_FIRST_PAGE < TRACKED_FROM / PAGE_BYTES && !written.contains(VRAM_FIRST_PAGE) {
+        let work_ram = VRAM_FIRST_PAGE * PAGE_BYTES..VRAM_FROM;
+        if base[work_ram.clone()] == cur[work_ram] {
+            spans |= 1 << VRAM_FIRST_PAGE;
+        }
+    }
+    spans
 }
 
 /// A keyframe's metadata (unpacked into `scratch` if it was packed) and its payload.

@@ -322,23 +322,18 @@ fn region(offset: usize) -> usize {
 #[derive(Clone)]
 pub struct TokenCounts {
     counts: [[u32; 256]; CONTEXTS],
-    /// Bytes counted so far (saturating): no count is larger, so while this stays below
-    /// `u32::MAX` the counts cannot saturate, and the capture's pass adds without the test.
-    bytes: u64,
 }
 
 impl Default for TokenCounts {
     fn default() -> TokenCounts {
         TokenCounts {
             counts: [[0; 256]; CONTEXTS],
-            bytes: 0,
         }
     }
 }
 
 impl TokenCounts {
     pub fn add(&mut self, tokens: &[u8], hot: &[usize; CLASSES]) {
-        self.bytes = self.bytes.saturating_add(tokens.len() as u64);
         for_each_byte(tokens, hot, |b, context| {
             let count = &mut self.counts[context][usize::from(b)];
             *count = count.saturating_add(1);
@@ -855,7 +850,9 @@ mod tests {
         // returned, and the same statistics as `add`.
         let mut out = vec![0xAA; coded_room(tokens.len())];
         let mut recounted = TokenCounts::default();
-        let len = EncodeTable::new(&code).count_and_encode(&mut recounted, &tokens, &hot, &mut out);
+        let mut encoder = EncodeTable::new(&code);
+        let len = encoder.count_and_encode(&mut recounted, &tokens, &hot, &mut out);
+        encoder.flush_counts(&mut recounted);
         let bits = &out[..len];
         assert_eq!(bits.len(), code.encoded_len(&tokens, &hot));
         assert!(recounted.counts == counts.counts);

@@ -265,7 +265,8 @@ fn a_damaged_deflate_stream_is_an_error() {
 }
 
 /// A delta told which tracked pages were written is the delta of the whole state: runs of
-/// unwritten pages are skipped, the written ones (and everything untracked) compared.
+/// unwritten pages are skipped, the written ones (and everything untracked) compared, and
+/// VRAM's bytes in the untracked page it begins in only when that page was noted.
 #[test]
 fn a_delta_of_written_pages_is_the_whole_delta() {
     let len = size_of::<backspin_core::State>();
@@ -288,6 +289,14 @@ fn a_delta_of_written_pages_is_the_whole_delta() {
         for _ in 0..rng.range(0, 30) {
             let at = rng.below(TRACKED_FROM as u64) as usize;
             state[at] = state[at].wrapping_add(1);
+            // VRAM's bytes in the untracked page it begins in change only with its note.
+            if at >= VRAM_FROM {
+                written |= 1 << VRAM_FIRST_PAGE;
+            }
+        }
+        // The last work RAM byte, in the block VRAM begins in: never skipped.
+        if round % 3 == 0 {
+            state[VRAM_FROM - 1] ^= 0x81;
         }
         // Pages said written but left as they were cost only a look.
         written |= 1 << rng.range(first_tracked as u64, pages as u64 - 1);

@@ -2,9 +2,10 @@
 //! delta's token stream that counts the group's statistics and writes the coded bits.
 //!
 //! Why a layout of its own: the walk runs on every captured frame, right after a frame of
-//! emulation has filled the cache with the core's data. One `u16` per symbol (code and
-//! length together) is one load from a 512-byte table per context instead of two from
-//! separate ones, and bits leave the accumulator 32 at a time rather than byte by byte.
+//! emulation has filled the cache with the core's data. One `u32` per symbol (code, length
+//! and the group's count of it together) is one cache line per symbol where a table of
+//! codes and one of counts took two, and bits leave the accumulator 32 at a time rather
+//! than byte by byte.
 //! The walk is [`for_each_byte`]'s, and the bits are the canonical codes' (tested against
 //! them).
 
@@ -16,36 +17,63 @@ use crate::hot::CLASSES;
 
 const _: () = assert!(MAX_LEN <= 12, "a code and its length share a u16");
 
-/// A [`TokenCode`] as the encoder reads it: per context and byte, `code << 4 | length`.
+/// A [`TokenCode`] as the encoder reads it, with the counts of the bytes it coded since
+/// they were last handed on: per context and byte, `count << 16 | code << 4 | length`.
+/// A byte's count sits beside its code so that the pass touches one table, not two (it
+/// runs right after a frame of emulation, and every cache line it loads evicts the core's).
 pub struct EncodeTable {
-    entries: [[u16; 256]; CONTEXTS],
+    entries: [[u32; 256]; CONTEXTS],
+    /// Token bytes counted into `entries` since `flush_counts`: no count exceeds it, so
+    /// while it stays within `MAX_UNFLUSHED` none overflows its 16 bits.
+    unflushed: usize,
 }
 
+/// Token bytes the counts in an [`EncodeTable`] may hold before they are handed on.
+const MAX_UNFLUSHED: usize = u16::MAX as usize;
+
 impl EncodeTable {
-    /// The table of `code` (boxed: 16 KiB).
+    /// The table of `code` (boxed: 32 KiB).
     pub fn new(code: &TokenCode) -> Box<EncodeTable> {
         let mut table: Box<EncodeTable> = Box::new(EncodeTable {
             entries: [[0; 256]; CONTEXTS],
+            unflushed: 0,
         });
         table.rebuild(code);
         table
     }
 
-    /// Lays out `code` in place (no allocation).
+    /// Lays out `code` in place (no allocation), dropping the counts not flushed.
     pub fn rebuild(&mut self, code: &TokenCode) {
         for (entries, code) in self.entries.iter_mut().zip(&code.codes) {
             for (entry, (&length, &bits)) in
                 entries.iter_mut().zip(code.lengths.iter().zip(&code.codes))
             {
-                *entry = (bits << 4) | u16::from(length);
+                *entry = u32::from((bits << 4) | u16::from(length));
             }
         }
+        self.unflushed = 0;
     }
 
-    /// Adds the bytes of `tokens` to `counts` and writes their code at the start of `out`
-    /// (most significant bit first, the last byte padded with zeros), in one walk; returns
-    /// the coded length in bytes. `out` must hold [`coded_room`] bytes for `tokens` (what
-    /// lies past the coded length is scratch). Contexts as in
+    /// Adds the counts held since the last flush to `counts` (saturating) and clears them:
+    /// call it before `counts` is read.
+    pub fn flush_counts(&mut self, counts: &mut TokenCounts) {
+        if self.unflushed == 0 {
+            return;
+        }
+        for (entries, totals) in self.entries.iter_mut().zip(counts.counts.iter_mut()) {
+            for (entry, total) in entries.iter_mut().zip(totals.iter_mut()) {
+                *total = total.saturating_add(*entry >> 16);
+                *entry &= 0xFFFF;
+            }
+        }
+        self.unflushed = 0;
+    }
+
+    /// Adds the bytes of `tokens` to the group's counts (held here until `flush_counts`
+    /// hands them to `counts`) and writes their code at the start of `out` (most
+    /// significant bit first, the last byte padded with zeros), in one walk; returns the
+    /// coded length in bytes. `out` must hold [`coded_room`] bytes for `tokens` (what lies
+    /// past the coded length is scratch). Contexts as in
     /// [`for_each_byte`](super::for_each_byte).
     ///
     /// Hot bytes are mostly runs of zeros on some games (positions that change in most
@@ -53,30 +81,41 @@ impl EncodeTable {
     /// context whose code for zero is all zero bits, are counted and written together,
     /// found eight at a time.
     pub fn count_and_encode(
-        &self,
+        &mut self,
         counts: &mut TokenCounts,
         tokens: &[u8],
         hot: &[usize; CLASSES],
         out: &mut [u8],
     ) -> usize {
-        // No count can reach `u32::MAX` while the bytes counted stay below it: then a
-        // plain add is the saturating one, and cheaper on every byte.
-        let bytes = counts.bytes.saturating_add(tokens.len() as u64);
-        let room = bytes < u64::from(u32::MAX);
-        counts.bytes = bytes;
-        if room {
-            self.count_and_encode_as::<false>(counts, tokens, hot, out)
-        } else {
-            self.count_and_encode_as::<true>(counts, tokens, hot, out)
+        if tokens.len() > MAX_UNFLUSHED {
+            return self.count_and_encode_long(counts, tokens, hot, out);
         }
+        if self.unflushed + tokens.len() > MAX_UNFLUSHED {
+            self.flush_counts(counts);
+        }
+        self.unflushed += tokens.len();
+        self.encode_as::<true>(tokens, hot, out)
     }
 
-    /// `count_and_encode`, with counts that saturate (`SATURATE`) or cannot reach their
-    /// limit.
-    #[inline(always)]
-    fn count_and_encode_as<const SATURATE: bool>(
-        &self,
+    /// `count_and_encode` of a stream too long to count in the table: counted straight into
+    /// `counts` (rare: memory copied around).
+    #[cold]
+    #[inline(never)]
+    fn count_and_encode_long(
+        &mut self,
         counts: &mut TokenCounts,
+        tokens: &[u8],
+        hot: &[usize; CLASSES],
+        out: &mut [u8],
+    ) -> usize {
+        counts.add(tokens, hot);
+        self.encode_as::<false>(tokens, hot, out)
+    }
+
+    /// `count_and_encode`'s walk, counting in the table (`COUNT`) or not.
+    #[inline(always)]
+    fn encode_as<const COUNT: bool>(
+        &mut self,
         tokens: &[u8],
         hot: &[usize; CLASSES],
         out: &mut [u8],
@@ -88,14 +127,13 @@ impl EncodeTable {
         for (class, &end) in hot.iter().enumerate() {
             let end = end.min(tokens.len());
             let after_zero = HOT + 2 * class;
-            let zero_entry = self.entries[after_zero][0];
+            let zero_entry = self.entries[after_zero][0] as u16;
             let zero_len = u32::from(zero_entry & 0x0F);
             let zero_runs = zero_entry >> 4 == 0;
             while i < end {
                 let b = tokens[i];
                 let context = after_zero + previous;
-                bump::<SATURATE>(&mut counts.counts[context][usize::from(b)], 1);
-                bits.put(self.entries[context][usize::from(b)]);
+                bits.put(take::<COUNT>(&mut self.entries[context][usize::from(b)]));
                 previous = usize::from(b != 0);
                 i += 1;
                 if b == 0 && zero_runs {
@@ -112,13 +150,15 @@ impl EncodeTable {
                         }
                     }
                     if run > 0 {
-                        bump::<SATURATE>(&mut counts.counts[after_zero][0], run);
+                        if COUNT {
+                            self.entries[after_zero][0] += run << 16;
+                        }
                         bits.put_zeros(zero_len * run);
                     }
                 }
             }
         }
-        self.code_tokens::<SATURATE>(counts, &tokens[i..], &mut bits);
+        self.code_tokens::<COUNT>(&tokens[i..], &mut bits);
         bits.finish()
     }
 
@@ -130,12 +170,7 @@ impl EncodeTable {
     /// loop over its region's four contexts alone. A malformed tail (which the encoder
     /// never produces) gets the same contexts as `tokens_each_byte` gives it.
     #[inline(always)]
-    fn code_tokens<const SATURATE: bool>(
-        &self,
-        counts: &mut TokenCounts,
-        tokens: &[u8],
-        bits: &mut BitWriter,
-    ) {
+    fn code_tokens<const COUNT: bool>(&mut self, tokens: &[u8], bits: &mut BitWriter) {
         let mut i = 0;
         let mut offset = 0usize;
         while i < tokens.len() {
@@ -145,8 +180,7 @@ impl EncodeTable {
                 let mut shift = 0u32;
                 loop {
                     let Some(&b) = tokens.get(i) else { return };
-                    bump::<SATURATE>(&mut counts.counts[context][usize::from(b)], 1);
-                    bits.put(self.entries[context][usize::from(b)]);
+                    bits.put(take::<COUNT>(&mut self.entries[context][usize::from(b)]));
                     i += 1;
                     if !add_varint_byte(value, &mut shift, b) {
                         break;
@@ -164,17 +198,13 @@ impl EncodeTable {
             match offset.checked_add(literal.len()) {
                 Some(literal_end) if literal_end <= region_end => {
                     let first = literal_context(offset, 0);
-                    let rows: &mut [[u32; 256]; POSITIONS] = (&mut counts.counts
+                    let rows: &mut [[u32; 256]; POSITIONS] = (&mut self.entries
                         [first..first + POSITIONS])
-                        .try_into()
-                        .expect("a region's literal contexts");
-                    let codes: &[[u16; 256]; POSITIONS] = (&self.entries[first..first + POSITIONS])
                         .try_into()
                         .expect("a region's literal contexts");
                     let mut position = 0;
                     for &b in literal {
-                        bump::<SATURATE>(&mut rows[position][usize::from(b)], 1);
-                        bits.put(codes[position][usize::from(b)]);
+                        bits.put(take::<COUNT>(&mut rows[position][usize::from(b)]));
                         // The mask tells the compiler what the table holds: no bounds check.
                         position = usize::from(NEXT_POSITION[usize::from(b)]) & (POSITIONS - 1);
                     }
@@ -190,8 +220,9 @@ impl EncodeTable {
                             first = literal_context(offset, 0);
                             region_end = next_region_start(offset);
                         }
-                        bump::<SATURATE>(&mut counts.counts[first + position][usize::from(b)], 1);
-                        bits.put(self.entries[first + position][usize::from(b)]);
+                        bits.put(take::<COUNT>(
+                            &mut self.entries[first + position][usize::from(b)],
+                        ));
                         position = next_position(b);
                         offset = offset.saturating_add(1);
                     }
@@ -201,15 +232,14 @@ impl EncodeTable {
     }
 }
 
-/// Adds `by` to a count: saturating, or (when the caller knows it cannot reach the limit)
-/// plainly.
+/// A table entry's `code << 4 | length`, counting the byte in it when `COUNT`.
 #[inline(always)]
-fn bump<const SATURATE: bool>(count: &mut u32, by: u32) {
-    *count = if SATURATE {
-        count.saturating_add(by)
-    } else {
-        count.wrapping_add(by)
-    };
+fn take<const COUNT: bool>(entry: &mut u32) -> u16 {
+    let e = *entry;
+    if COUNT {
+        *entry = e + (1 << 16);
+    }
+    e as u16
 }
 
 /// `next_position` of every byte, as a table (`u8`: positions are below `POSITIONS`, a
@@ -360,8 +390,9 @@ mod tests {
             // Scratch left from an earlier stream, which the code must not show.
             let mut out = vec![0x5A; coded_room(tokens.len())];
             let mut counts = TokenCounts::default();
-            let len =
-                EncodeTable::new(&code).count_and_encode(&mut counts, &tokens, &hot, &mut out);
+            let mut table = EncodeTable::new(&code);
+            let len = table.count_and_encode(&mut counts, &tokens, &hot, &mut out);
+            table.flush_counts(&mut counts);
             assert_eq!(
                 &out[..len],
                 reference(&code, &tokens, &hot),
@@ -375,15 +406,14 @@ mod tests {
 
     #[test]
     fn counts_near_their_limit_saturate_as_the_context_walk_s() {
-        // Counts one or two short of `u32::MAX`, after as many bytes: the pass must take
-        // the saturating path, hot zero runs included (the flat code's zero is all zeros).
+        // Counts one or two short of `u32::MAX`: the flush must saturate, hot zero runs
+        // included (the flat code's zero is all zeros).
         let near_limit = || {
             let mut counts = TokenCounts::default();
             for row in counts.counts.iter_mut() {
                 row.fill(u32::MAX - 1);
             }
             counts.counts[HOT][7] = u32::MAX - 2;
-            counts.bytes = u64::from(u32::MAX) - 3;
             counts
         };
         let hot = [12, 12, 12, 12];
@@ -393,10 +423,11 @@ mod tests {
         crate::codec::put_varint(&mut tokens, 3);
         crate::codec::put_varint(&mut tokens, 4);
         tokens.extend([1, 1, 1, 1]);
-        let table = EncodeTable::new(&TokenCode::flat());
+        let mut table = EncodeTable::new(&TokenCode::flat());
         let mut counts = near_limit();
         let mut out = vec![0; coded_room(tokens.len())];
         table.count_and_encode(&mut counts, &tokens, &hot, &mut out);
+        table.flush_counts(&mut counts);
         let mut expected = near_limit();
         expected.add(&tokens, &hot);
         assert_eq!(counts.counts[HOT][0], u32::MAX, "a hot zero run saturates");
@@ -405,6 +436,53 @@ mod tests {
             u32::MAX,
             "two hits from two short saturate"
         );
+        assert!(counts.counts == expected.counts);
+    }
+
+    #[test]
+    fn counts_are_handed_on_before_they_overflow_and_long_streams_count_directly() {
+        // Streams that together pass the table's limit, and one longer than it alone: the
+        // counts and the bits must be the context walk's.
+        let mut rng = SplitMix64::new(37);
+        let mut learn = TokenCounts::default();
+        for row in learn.counts.iter_mut() {
+            for count in row.iter_mut() {
+                *count = (rng.next_u64() % 1000) as u32;
+            }
+        }
+        let code = TokenCode::from_counts(&learn);
+        let mut table = EncodeTable::new(&code);
+        let mut counts = TokenCounts::default();
+        let mut expected = TokenCounts::default();
+        let hot = [40, 100, 1000, 20_000];
+        for len in [30_000, 30_000, 30_000, 30_000, 70_000, 10] {
+            // Mostly zeros in the hot part: the count of a zero after a zero in its last
+            // class passes what 16 bits hold within these streams.
+            let mut tokens: Vec<u8> = (0..20_000)
+                .map(|_| {
+                    if rng.next_u64().is_multiple_of(8) {
+                        3
+                    } else {
+                        0
+                    }
+                })
+                .collect();
+            while tokens.len() < len {
+                crate::codec::put_varint(&mut tokens, rng.next_u64() % 10);
+                crate::codec::put_varint(&mut tokens, 8);
+                tokens.extend([0, 0, 1, 0, 0, 0xFF, 0, 0]);
+            }
+            let mut out = vec![0; coded_room(tokens.len())];
+            let n = table.count_and_encode(&mut counts, &tokens, &hot, &mut out);
+            assert_eq!(
+                &out[..n],
+                reference(&code, &tokens, &hot),
+                "{} bytes",
+                tokens.len()
+            );
+            expected.add(&tokens, &hot);
+        }
+        table.flush_counts(&mut counts);
         assert!(counts.counts == expected.counts);
     }
 
@@ -420,7 +498,7 @@ mod tests {
             }
         }
         let code = TokenCode::from_counts(&learn);
-        let table = EncodeTable::new(&code);
+        let mut table = EncodeTable::new(&code);
         let hot = [0; CLASSES];
         // Literals that end before a region's start, at it, across it, or start at it.
         for &start in &super::super::REGION_STARTS {
@@ -436,6 +514,7 @@ mod tests {
                     let mut out = vec![0; coded_room(tokens.len())];
                     let mut counts = TokenCounts::default();
                     let n = table.count_and_encode(&mut counts, &tokens, &hot, &mut out);
+                    table.flush_counts(&mut counts);
                     let at = format!("region start {start}, literal {first}..{}", first + len);
                     assert_eq!(&out[..n], reference(&code, &tokens, &hot), "{at}");
                     let mut expected = TokenCounts::default();
