@@ -22,7 +22,7 @@ pub(super) const SPREAD: [u64; 256] = {
 /// A row of pixels one per byte (`SPREAD` colour planes `p0`, `p1`) through `palette`.
 #[inline(always)]
 pub(super) fn shaded(palette: u8, p0: u64, p1: u64) -> u64 {
-    Shades::new(palette, true).planes(p0, p1)
+    Shades::looked_up(palette, true).planes(p0, p1)
 }
 
 /// A DMG palette as a tile row's shades in one sum: a pixel's shade is bilinear in its two
@@ -37,6 +37,23 @@ pub(super) struct Shades {
     both: u64,
 }
 
+/// `Shades::new(palette, true)` for every palette: a DMG's drawn span or drain looks its
+/// palette up rather than taking it apart (three palettes when objects are drawn over it).
+static SHADES: [Shades; 256] = {
+    let mut table = [Shades {
+        base: 0,
+        low: 0,
+        high: 0,
+        both: 0,
+    }; 256];
+    let mut palette = 0;
+    while palette < 256 {
+        table[palette] = Shades::of(palette as u8);
+        palette += 1;
+    }
+    table
+};
+
 impl Shades {
     /// `palette`'s shades; with the background disabled (`enabled` false) colour 0's
     /// everywhere.
@@ -50,6 +67,37 @@ impl Shades {
             low: factor(s1 - s0),
             high: factor(s2 - s0),
             both: factor(s3 - s2 - s1 + s0),
+        }
+    }
+
+    /// `new`, from `SHADES`: on a DMG's paths. A CGB's keep `new` (in compatibility mode
+    /// it is one call a span), whose code the table only moved about there.
+    #[inline(always)]
+    pub(super) fn looked_up(palette: u8, enabled: bool) -> Shades {
+        let shades = SHADES[usize::from(palette)];
+        if enabled {
+            shades
+        } else {
+            Shades {
+                low: 0,
+                high: 0,
+                both: 0,
+                ..shades
+            }
+        }
+    }
+
+    /// `palette`'s shades with the background enabled, worked out (`SHADES` holds them).
+    const fn of(palette: u8) -> Shades {
+        let s0 = (palette & 3) as i64;
+        let s1 = ((palette >> 2) & 3) as i64;
+        let s2 = ((palette >> 4) & 3) as i64;
+        let s3 = ((palette >> 6) & 3) as i64;
+        Shades {
+            base: s0 as u64 * 0x0101_0101_0101_0101,
+            low: (s1 - s0) as u64,
+            high: (s2 - s0) as u64,
+            both: (s3 - s2 - s1 + s0) as u64,
         }
     }
 

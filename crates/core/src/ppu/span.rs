@@ -179,7 +179,7 @@ impl PpuState {
             0
         };
         let row_base = self.tile_row_address(flip);
-        let shades = Shades::new(self.bgp, self.lcdc & LCDC_BG_ENABLE != 0);
+        let shades = Shades::looked_up(self.bgp, self.lcdc & LCDC_BG_ENABLE != 0);
         let (mut low, mut high) = (self.bg_fifo_low, self.bg_fifo_high);
         let mut tile = self.fetch_tile_number;
         let at = usize::from(self.ly) * SCREEN_WIDTH + usize::from(self.screen_x);
