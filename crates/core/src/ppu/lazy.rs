@@ -59,35 +59,33 @@ impl Shades {
     /// everywhere.
     #[inline(always)]
     pub(super) fn new(palette: u8, enabled: bool) -> Shades {
-        let shade = |colour: u8| i64::from((palette >> (colour * 2)) & 3);
-        let (s0, s1, s2, s3) = (shade(0), shade(1), shade(2), shade(3));
-        let factor = |value: i64| if enabled { value as u64 } else { 0 };
-        Shades {
-            base: s0 as u64 * 0x0101_0101_0101_0101,
-            low: factor(s1 - s0),
-            high: factor(s2 - s0),
-            both: factor(s3 - s2 - s1 + s0),
-        }
+        Shades::of(palette).enabled(enabled)
     }
 
     /// `new`, from `SHADES`: on a DMG's paths. A CGB's keep `new` (in compatibility mode
     /// it is one call a span), whose code the table only moved about there.
     #[inline(always)]
     pub(super) fn looked_up(palette: u8, enabled: bool) -> Shades {
-        let shades = SHADES[usize::from(palette)];
+        SHADES[usize::from(palette)].enabled(enabled)
+    }
+
+    /// These shades, or with the background disabled colour 0's everywhere.
+    #[inline(always)]
+    fn enabled(self, enabled: bool) -> Shades {
         if enabled {
-            shades
+            self
         } else {
             Shades {
                 low: 0,
                 high: 0,
                 both: 0,
-                ..shades
+                ..self
             }
         }
     }
 
     /// `palette`'s shades with the background enabled, worked out (`SHADES` holds them).
+    #[inline(always)]
     const fn of(palette: u8) -> Shades {
         let s0 = (palette & 3) as i64;
         let s1 = ((palette >> 2) & 3) as i64;
