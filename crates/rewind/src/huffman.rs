@@ -69,28 +69,10 @@ impl Code {
     /// The canonical code for these lengths, if they are 1..=MAX_LEN and form a complete
     /// or incomplete prefix code (Kraft sum ≤ 1).
     pub fn from_lengths(lengths: &[u8; 256]) -> Option<Code> {
-        let mut count = [0u32; MAX_LEN as usize + 1];
-        for &l in lengths {
-            if l == 0 || u32::from(l) > MAX_LEN {
-                return None;
-            }
-            count[usize::from(l)] += 1;
-        }
-        let kraft: u64 = (1..=MAX_LEN as usize)
-            .map(|l| u64::from(count[l]) << (MAX_LEN as usize - l))
-            .sum();
-        if kraft > 1 << MAX_LEN {
-            return None;
-        }
-        let mut next = [0u32; MAX_LEN as usize + 2];
-        let mut code = 0u32;
-        for l in 1..=MAX_LEN as usize {
-            code = (code + count[l - 1]) << 1;
-            next[l] = code;
-        }
+        let CanonicalCode { mut next, .. } = CanonicalCode::of(lengths)?;
         let mut codes = [0u16; 256];
         for (s, &l) in lengths.iter().enumerate() {
-            codes[s] = next[usize::from(l)] as u16;
+            codes[s] = next[usize::from(l)];
             next[usize::from(l)] += 1;
         }
         Some(Code {
@@ -630,6 +612,50 @@ fn two_queue_lengths(weights: &[u64; 256]) -> [u8; 256] {
         lengths[usize::from(s)] = depth[i];
     }
     lengths
+}
+
+/// The shape of the canonical prefix code with given lengths: how many codes each length
+/// has and the first code of each (a symbol's code is the next of its length, in symbol
+/// order). Shared by the code's construction and the decoder's tables, which build it in
+/// one pass.
+pub(crate) struct CanonicalCode {
+    /// Codes of each length (index: bits).
+    pub(crate) count: [u16; MAX_LEN as usize + 1],
+    /// The first code of each length.
+    pub(crate) next: [u16; MAX_LEN as usize + 1],
+    /// Whether the code is complete (its Kraft sum is 1): every bit string starts a code.
+    pub(crate) complete: bool,
+}
+
+impl CanonicalCode {
+    /// `None` unless every length is 1..=`MAX_LEN` and they form a prefix code (a Kraft
+    /// sum of at most 1).
+    pub(crate) fn of(lengths: &[u8; 256]) -> Option<CanonicalCode> {
+        let mut count = [0u16; MAX_LEN as usize + 1];
+        for &l in lengths {
+            if l == 0 || u32::from(l) > MAX_LEN {
+                return None;
+            }
+            count[usize::from(l)] += 1;
+        }
+        let kraft: u32 = (1..=MAX_LEN as usize)
+            .map(|l| u32::from(count[l]) << (MAX_LEN as usize - l))
+            .sum();
+        if kraft > 1 << MAX_LEN {
+            return None;
+        }
+        let mut next = [0u16; MAX_LEN as usize + 1];
+        let mut code = 0u16;
+        for l in 1..=MAX_LEN as usize {
+            code = (code + count[l - 1]) << 1;
+            next[l] = code;
+        }
+        Some(CanonicalCode {
+            count,
+            next,
+            complete: kraft == 1 << MAX_LEN,
+        })
+    }
 }
 
 #[cfg(test)]

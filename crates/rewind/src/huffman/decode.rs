@@ -2,7 +2,7 @@
 //! [`TokenDecoder`], which turns a coded token stream back into bytes.
 
 use super::{
-    CONTEXTS, Code, HOT, MAX_LEN, POSITIONS, TABLE_BYTES, TokenCode, header_context,
+    CONTEXTS, CanonicalCode, Code, HOT, MAX_LEN, POSITIONS, TABLE_BYTES, TokenCode, header_context,
     literal_context, next_position, next_region_start,
 };
 use crate::hot::CLASSES;
@@ -76,25 +76,11 @@ impl DecodeTable {
     /// the next of its length, and a long one's place among `long_symbols` the next of its
     /// length too. `None` (the table then unusable) if the lengths are no prefix code.
     pub fn rebuild_lengths(&mut self, lengths: &[u8; 256]) -> Option<()> {
-        let mut count = [0u16; MAX_LEN as usize + 1];
-        for &l in lengths {
-            if l == 0 || u32::from(l) > MAX_LEN {
-                return None;
-            }
-            count[usize::from(l)] += 1;
-        }
-        let kraft: u32 = (1..=MAX_LEN as usize)
-            .map(|l| u32::from(count[l]) << (MAX_LEN as usize - l))
-            .sum();
-        if kraft > 1 << MAX_LEN {
-            return None;
-        }
-        let mut next = [0u16; MAX_LEN as usize + 1];
-        let mut code = 0u16;
-        for l in 1..=MAX_LEN as usize {
-            code = (code + count[l - 1]) << 1;
-            next[l] = code;
-        }
+        let CanonicalCode {
+            count,
+            mut next,
+            complete,
+        } = CanonicalCode::of(lengths)?;
         let mut long_next = [0u16; LONG_LENGTHS];
         let mut start = 0;
         for (k, long_next) in long_next.iter_mut().enumerate() {
@@ -106,7 +92,7 @@ impl DecodeTable {
             start += count[l];
         }
         // A complete code writes every entry; only an incomplete one leaves gaps of 0.
-        if kraft < 1 << MAX_LEN {
+        if !complete {
             self.lut.fill(0);
         }
         for (s, &l) in lengths.iter().enumerate() {
