@@ -346,6 +346,18 @@ mod tests {
         bits.finish()
     }
 
+    /// A code learned from random counts: it differs in every context, so that a byte
+    /// coded in the wrong context shows in the bits.
+    fn random_code(rng: &mut SplitMix64) -> TokenCode {
+        let mut learn = TokenCounts::default();
+        for row in learn.counts.iter_mut() {
+            for count in row.iter_mut() {
+                *count = (rng.next_u64() % 1000) as u32;
+            }
+        }
+        TokenCode::from_counts(&learn)
+    }
+
     #[test]
     fn the_one_walk_codes_and_counts_as_the_context_walk() {
         let mut rng = SplitMix64::new(34);
@@ -444,13 +456,7 @@ mod tests {
         // Streams that together pass the table's limit, and one longer than it alone: the
         // counts and the bits must be the context walk's.
         let mut rng = SplitMix64::new(37);
-        let mut learn = TokenCounts::default();
-        for row in learn.counts.iter_mut() {
-            for count in row.iter_mut() {
-                *count = (rng.next_u64() % 1000) as u32;
-            }
-        }
-        let code = TokenCode::from_counts(&learn);
+        let code = random_code(&mut rng);
         let mut table = EncodeTable::new(&code);
         let mut counts = TokenCounts::default();
         let mut expected = TokenCounts::default();
@@ -491,13 +497,7 @@ mod tests {
         // A code that differs in every context, so that a byte coded in the wrong region's
         // context shows in the bits.
         let mut rng = SplitMix64::new(35);
-        let mut learn = TokenCounts::default();
-        for row in learn.counts.iter_mut() {
-            for count in row.iter_mut() {
-                *count = (rng.next_u64() % 1000) as u32;
-            }
-        }
-        let code = TokenCode::from_counts(&learn);
+        let code = random_code(&mut rng);
         let mut table = EncodeTable::new(&code);
         let hot = [0; CLASSES];
         // Literals that end before a region's start, at it, across it, or start at it.
