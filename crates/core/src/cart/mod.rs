@@ -108,6 +108,8 @@ pub struct Rom {
     /// The image the CPU sees: `bytes` padded with $FF to a power of two (shares `bytes` when
     /// it already is one), at most `MAX_ROM_BYTES`.
     mapped: Arc<[u8]>,
+    /// `mapped` as pairs of banks (`paired_image`): what `flat_window` hands out.
+    paired: Arc<[u8]>,
     /// `mapped.len() - 1`.
     rom_mask: usize,
     /// RAM size - 1 (every size is a power of two); 0 without RAM.
@@ -127,6 +129,18 @@ impl std::fmt::Debug for Rom {
             .field("warnings", &self.warnings)
             .finish()
     }
+}
+
+/// `mapped` laid out for `Rom::flat_window`: pair `n`, at `n * 0x8000`, is bank 0 followed
+/// by bank `n`, so that one 32 KiB array answers every ROM address while the low window maps
+/// bank 0: twice the image, built once per image.
+fn paired_image(mapped: &[u8]) -> Arc<[u8]> {
+    let mut paired = Vec::with_capacity(mapped.len() * 2);
+    for bank in mapped.chunks_exact(0x4000) {
+        paired.extend_from_slice(&mapped[..0x4000]);
+        paired.extend_from_slice(bank);
+    }
+    paired.into()
 }
 
 impl Rom {
@@ -155,6 +169,7 @@ impl Rom {
         Ok(Rom {
             bytes,
             rom_mask: mapped_len - 1,
+            paired: paired_image(&mapped),
             mapped,
             ram_mask,
             header,
@@ -172,6 +187,7 @@ impl Rom {
         let padded_len = self.rom_mask + 1;
         if patches.is_empty() && padded_len == self.bytes.len() {
             rom.mapped = Arc::clone(&self.bytes);
+            rom.paired = paired_image(&rom.mapped);
             return rom;
         }
         let mut image = vec![0xFF; padded_len];
@@ -183,6 +199,7 @@ impl Rom {
             }
         }
         rom.mapped = image.into();
+        rom.paired = paired_image(&rom.mapped);
         rom
     }
 
@@ -269,26 +286,20 @@ impl Rom {
         self.mapped[index]
     }
 
-    /// The two 16 KiB windows a CPU read of 0x0000..=0x3FFF and 0x4000..=0x7FFF sees now,
-    /// as slices: indexing them gives what `read` gives, byte for byte. `None` when a bank
-    /// offset is not on a 16 KiB boundary (only an edited state has one); `read` covers it.
+    /// The 32 KiB a CPU read of 0x0000..=0x7FFF sees now, as one array indexed by the
+    /// address, when the low window maps bank 0 (every MBC but an MBC1 in mode 1 on a large
+    /// ROM or a multicart): indexing it gives what `read` gives, byte for byte. `None`
+    /// otherwise, or when the high bank's offset is not on a 16 KiB boundary.
     #[inline]
-    pub(crate) fn windows(&self, mbc: &MbcState) -> Option<[&[u8; 0x4000]; 2]> {
-        Some([
-            self.window(mbc.rom_offset_low)?,
-            self.window(mbc.rom_offset_high)?,
-        ])
-    }
-
-    /// The 16 KiB `read` maps at bank `offset`. The mapped image is a power of two of at
-    /// least 32 KiB, so an aligned offset masked to it starts a whole window.
-    #[inline]
-    fn window(&self, offset: u32) -> Option<&[u8; 0x4000]> {
-        if offset & 0x3FFF != 0 {
+    pub(crate) fn flat_window(&self, mbc: &MbcState) -> Option<&[u8; 0x8000]> {
+        if mbc.rom_offset_low as usize & self.rom_mask != 0 || mbc.rom_offset_high & 0x3FFF != 0 {
             return None;
         }
-        let start = offset as usize & self.rom_mask;
-        self.mapped.get(start..start + 0x4000)?.try_into().ok()
+        let bank = (mbc.rom_offset_high as usize & self.rom_mask) >> 14;
+        self.paired
+            .get(bank * 0x8000..(bank + 1) * 0x8000)?
+            .try_into()
+            .ok()
     }
 
     /// The bank of this ROM (16 KiB each, counted from the start of the file as mapped)

@@ -188,6 +188,41 @@ fn mbc1_bank2_and_mode_on_2_mib() {
     assert_eq!(banks(&rom, &mbc), (0, 0x61));
 }
 
+/// Whether `flat_window` gives, where it gives anything, what `read` reads at every address.
+fn flat_window_agrees(rom: &Rom, mbc: &MbcState) -> bool {
+    let Some(flat) = rom.flat_window(mbc) else {
+        return false;
+    };
+    (0..0x8000u16).all(|addr| flat[usize::from(addr)] == rom.read(mbc, addr))
+}
+
+#[test]
+fn the_flat_window_is_what_reads_see_while_bank_0_is_low() {
+    // Every high bank of a 512 KiB MBC5 (bank 0 and the last included): pairs 0..=31.
+    let rom = rom(0x19, 0x04, 0);
+    let mut mbc = rom.power_on_mbc();
+    for bank in 0..32 {
+        rom.write(&mut mbc, 0x2000, bank, 0);
+        assert!(flat_window_agrees(&rom, &mbc), "bank {bank}");
+    }
+    // A 32 KiB ROM is its own pair; a patched image gets its own pairs.
+    let small = self::rom(0x00, 0x00, 0);
+    assert!(flat_window_agrees(&small, &small.power_on_mbc()));
+    let patched = rom.with_patches(&[(0x2000, 0x5A), (5 * 0x4000 + 0x10, 0xA5)]);
+    let mut mbc = patched.power_on_mbc();
+    rom.write(&mut mbc, 0x2000, 5, 0);
+    assert_eq!(patched.read(&mbc, 0x4010), 0xA5);
+    assert!(flat_window_agrees(&patched, &mbc));
+    // An MBC1 in mode 1 on 2 MiB maps bank $40 low: no flat window, reads take `read`.
+    let large = self::rom(0x01, 0x06, 0);
+    let mut mbc = large.power_on_mbc();
+    large.write(&mut mbc, 0x4000, 0x02, 0);
+    large.write(&mut mbc, 0x6000, 0x01, 0);
+    assert!(large.flat_window(&mbc).is_none());
+    large.write(&mut mbc, 0x6000, 0x00, 0);
+    assert!(flat_window_agrees(&large, &mbc));
+}
+
 #[test]
 fn mbc1_ram_enable_and_banking() {
     let rom = rom(0x03, 0x00, 0x03); // 32 KiB ROM, 32 KiB RAM

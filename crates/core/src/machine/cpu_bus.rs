@@ -85,10 +85,7 @@ impl Bus for Machine<'_> {
         if self.clock.ticks_left > 2 {
             if next < self.windows.end && addr < next {
                 self.clock.skip(2);
-                return u16::from_le_bytes([
-                    self.rom_window_byte(addr),
-                    self.rom_window_byte(next),
-                ]);
+                return self.rom_window_word(addr);
             }
             if self.wram_pair_at(addr) {
                 self.clock.skip(2);

@@ -3,22 +3,16 @@
 
 use super::*;
 
-/// The cartridge ROM as the CPU reads it at 0x0000..=0x3FFF and 0x4000..=0x7FFF
-/// (`Rom::windows`), valid below `end`: a pure function of the MBC registers, the OAM DMA's
-/// activity and the boot ROM flag, rebuilt whenever one of them changes
-/// (`Machine::refresh_rom_windows`).
+/// The cartridge ROM as the CPU reads it at 0x0000..=0x7FFF (`Rom::flat_window`), valid
+/// below `end`: a pure function of the MBC registers, the OAM DMA's activity and the boot
+/// ROM flag, rebuilt whenever one of them changes (`Machine::refresh_rom_windows`).
 pub(super) struct RomWindows<'a> {
-    /// Indexed by `addr >> 14`: entries 2 and 3 (0x8000 and up) are never read, and are
-    /// there so that the index needs no mask.
-    windows: [&'a [u8; 0x4000]; 4],
-    /// `windows[i]`'s start moved back by `i * 0x4000` (`window_base`), so that a read
-    /// adds the whole address to it: one instruction less than masking the offset, on
-    /// every ROM read (see `byte`; a safe form with no mask would need windows 64 KiB
-    /// long, that is a padded copy of the ROM image).
-    bases: [*const u8; 4],
-    /// 0x8000 when `windows` is what the CPU reads (no OAM DMA runs, no boot ROM is
-    /// mapped, the banks are whole windows), 0 when ROM reads take the slow path: one
-    /// compare tells both the address range and the windows' validity.
+    /// Bank 0 then the high window's bank in one array, so that a read indexes it with the
+    /// whole address: no window to pick from the address's top bits, on every ROM read.
+    flat: &'a [u8; 0x8000],
+    /// 0x8000 when `flat` is what the CPU reads (no OAM DMA runs, no boot ROM is mapped,
+    /// the low window maps bank 0 and the high one a whole bank), 0 when ROM reads take
+    /// the slow path: one compare tells both the address range and the windows' validity.
     pub(super) end: u16,
     /// How many bytes from 0xC000 on the CPU reads and writes straight in `hw.wram`:
     /// 0x2000 (banks 0 and 1), 0x1000 (bank 0 only: SVBK selects bank 2..=7), or 0 while
@@ -34,38 +28,46 @@ impl<'a> RomWindows<'a> {
     /// Closed windows (`Machine::refresh_rom_windows` opens them).
     pub(super) fn new(enabled: bool) -> RomWindows<'a> {
         RomWindows {
-            windows: [&UNMAPPED_WINDOW; 4],
-            bases: [UNMAPPED_WINDOW.as_ptr(); 4],
+            flat: &UNMAPPED_WINDOWS,
             end: 0,
             wram_fast_len: 0,
             enabled,
         }
     }
 
-    /// Maps `banks` (the two 16 KiB windows `Rom::windows` gives), or closes the windows.
+    /// Maps `flat` (what `Rom::flat_window` gives), or closes the windows.
     #[inline]
-    fn map(&mut self, banks: Option<[&'a [u8; 0x4000]; 2]>) {
-        (self.windows, self.end) = match banks {
-            Some([low, high]) if self.enabled => {
-                ([low, high, &UNMAPPED_WINDOW, &UNMAPPED_WINDOW], 0x8000)
-            }
-            _ => ([&UNMAPPED_WINDOW; 4], 0),
+    fn map(&mut self, flat: Option<&'a [u8; 0x8000]>) {
+        (self.flat, self.end) = match flat {
+            Some(flat) if self.enabled => (flat, 0x8000),
+            _ => (&UNMAPPED_WINDOWS, 0),
         };
-        let windows = self.windows;
-        self.bases = std::array::from_fn(|i| window_base(windows[i], i));
     }
 
     /// The byte the windows hold at `addr` (below `end`).
     #[inline(always)]
     fn byte(&self, addr: u16) -> u8 {
         debug_assert!(addr < self.end);
-        let window = usize::from(addr >> 14);
-        // SAFETY: `bases[window]` is `windows[window]`'s start moved back by
-        // `window * 0x4000` (`map`, which sets both), and `addr` lies in
-        // `window * 0x4000..(window + 1) * 0x4000`, so the sum points at byte
-        // `addr & 0x3FFF` of that window: inside a 16 KiB array borrowed for `'a` (the
-        // ROM, or `UNMAPPED_WINDOW`), from whose start the base was derived.
-        unsafe { *self.bases[window].wrapping_add(usize::from(addr)) }
+        // SAFETY: `addr < end`, and `end` is 0 or `flat`'s length (`map`), so `addr` indexes
+        // `flat`.
+        unsafe { *self.flat.get_unchecked(usize::from(addr)) }
+    }
+
+    /// The two bytes the windows hold at `addr` and `addr + 1` (both below `end`), low
+    /// first: one load.
+    #[inline(always)]
+    fn word(&self, addr: u16) -> u16 {
+        debug_assert!(u32::from(addr) + 1 < u32::from(self.end));
+        let at = usize::from(addr);
+        // SAFETY: `addr + 1 < end`, and `end` is 0 or `flat`'s length (`map`), so both
+        // bytes lie in `flat`.
+        let bytes = unsafe {
+            [
+                *self.flat.get_unchecked(at),
+                *self.flat.get_unchecked(at + 1),
+            ]
+        };
+        u16::from_le_bytes(bytes)
     }
 
     /// The banks the windows map, by their place in memory, while they are open (None when
@@ -73,7 +75,7 @@ impl<'a> RomWindows<'a> {
     /// run call, as the ROM never changes (what `poll_loop`'s cache of decoded loops keys on).
     #[inline(always)]
     pub(super) fn mapped(&self) -> Option<[*const u8; 2]> {
-        (self.end != 0).then(|| [self.windows[0].as_ptr(), self.windows[1].as_ptr()])
+        (self.end != 0).then(|| [self.flat.as_ptr(), self.flat[0x4000..].as_ptr()])
     }
 
     /// Where a plain step may fetch its opcode straight (`Machine::plain_fetch`): the
@@ -129,7 +131,7 @@ impl<'a> Machine<'a> {
         let banks = if hw.dma.active != 0 || hw.boot_rom_mapped != 0 {
             None
         } else {
-            rom.windows(&hw.mbc)
+            rom.flat_window(&hw.mbc)
         };
         self.windows.map(banks);
         self.plain_fetch = self.derived_plain_fetch();
@@ -161,15 +163,22 @@ impl<'a> Machine<'a> {
         );
         value
     }
+
+    /// `rom_window_byte` of `addr` and `addr + 1` (both below `windows.end`), low first.
+    #[inline(always)]
+    pub(super) fn rom_window_word(&self, addr: u16) -> u16 {
+        let value = self.windows.word(addr);
+        debug_assert_eq!(
+            value.to_le_bytes(),
+            [
+                self.rom.read(&self.hw.mbc, addr),
+                self.rom.read(&self.hw.mbc, addr.wrapping_add(1))
+            ],
+            "ROM window at {addr:04X}"
+        );
+        value
+    }
 }
 
 /// What the windows hold while ROM reads take the slow path (never read then).
-static UNMAPPED_WINDOW: [u8; 0x4000] = [0xFF; 0x4000];
-
-/// `RomWindows::bases`' entry for `window` mapped at `index * 0x4000`: its start moved back
-/// by that much, so that adding an address in the window gives its byte. The pointer may
-/// lie outside the window (wrapping arithmetic, never dereferenced as such); it keeps the
-/// window's provenance.
-fn window_base(window: &[u8; 0x4000], index: usize) -> *const u8 {
-    window.as_ptr().wrapping_sub(index * 0x4000)
-}
+static UNMAPPED_WINDOWS: [u8; 0x8000] = [0xFF; 0x8000];
