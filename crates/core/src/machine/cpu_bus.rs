@@ -48,12 +48,6 @@ impl Machine<'_> {
         let skipped = (self.clock.ticks_left - 1) / iteration * iteration;
         self.clock.skip(skipped);
     }
-
-    /// Whether `addr` and `addr + 1` both lie in the work RAM's fast length.
-    #[inline(always)]
-    fn wram_pair_at(&self, addr: u16) -> bool {
-        u32::from(addr.wrapping_sub(0xC000)) + 1 < u32::from(self.windows.wram_fast_len)
-    }
 }
 
 impl Bus for Machine<'_> {
@@ -87,9 +81,10 @@ impl Bus for Machine<'_> {
                 self.clock.skip(2);
                 return self.rom_window_word(addr);
             }
-            if self.wram_pair_at(addr) {
+            if self.windows.has_wram_pair(addr) {
                 self.clock.skip(2);
-                return u16::from_le_bytes([self.wram_fast_byte(addr), self.wram_fast_byte(next)]);
+                let offset = usize::from(addr.wrapping_sub(0xC000));
+                return u16::from_le_bytes([self.hw.wram[offset], self.hw.wram[offset + 1]]);
             }
         }
         let low = self.read(addr);
@@ -235,7 +230,7 @@ impl Bus for Machine<'_> {
             return (self.rom_window_byte(addr), false);
         }
         debug_assert!(self.plain_fetch.has_wram(addr), "plain fetch at {addr:04X}");
-        (self.wram_fast_byte(addr), false)
+        (self.hw.wram[usize::from(addr & 0x1FFF)], false)
     }
     fn stop(&mut self) -> bool {
         self.stop_cpu()

@@ -68,8 +68,8 @@ impl<'a> Machine<'a> {
     /// change nothing (no sync, no checks due). None elsewhere.
     #[inline(always)]
     pub(super) fn ram_fast_read(&self, addr: u16) -> Option<u8> {
-        if addr.wrapping_sub(0xC000) < self.windows.wram_fast_len {
-            return Some(self.wram_fast_byte(addr));
+        if let Some(offset) = self.windows.wram_offset(addr) {
+            return Some(self.wram_fast_byte(offset));
         }
         // HRAM is never blocked by OAM DMA (the routine that waits for it runs there), and
         // nothing deferred sees it.
@@ -80,11 +80,14 @@ impl<'a> Machine<'a> {
         None
     }
 
-    /// The work RAM byte at `addr` in the fast length (`RomWindows::wram_fast_len`): banks 0
-    /// and 1 straight in `hw.wram`.
+    /// The work RAM byte at `offset` from 0xC000, an offset `wram_offset` gave (banks 0
+    /// and 1 straight in `hw.wram`).
     #[inline(always)]
-    pub(super) fn wram_fast_byte(&self, addr: u16) -> u8 {
-        self.hw.wram[usize::from(addr & 0x1FFF)]
+    pub(super) fn wram_fast_byte(&self, offset: usize) -> u8 {
+        debug_assert!(offset < self.hw.wram.len());
+        // SAFETY: `RomWindows::wram_offset` gives only offsets below a length that never
+        // exceeds `hw.wram`'s (`RomWindows::wram_fast_len`).
+        unsafe { *self.hw.wram.get_unchecked(offset) }
     }
 
     /// `cpu_read` past its fast paths.
@@ -254,8 +257,10 @@ impl<'a> Machine<'a> {
         // nothing deferred can observe (no sync) and no lock-out or OAM bug touches. No
         // check looks at them either. The same two tests as `ram_fast_read`, written out on
         // purpose: one helper for both (returning `Option<&mut u8>`) compiled to slower code.
-        if addr.wrapping_sub(0xC000) < self.windows.wram_fast_len {
-            self.hw.wram[usize::from(addr & 0x1FFF)] = value;
+        if let Some(offset) = self.windows.wram_offset(addr) {
+            debug_assert!(offset < self.hw.wram.len());
+            // SAFETY: as in `wram_fast_byte`.
+            unsafe { *self.hw.wram.get_unchecked_mut(offset) = value };
             return;
         }
         if addr.wrapping_sub(0xFF80) < 0x7F {

@@ -18,7 +18,9 @@ pub(super) struct RomWindows<'a> {
     /// 0x2000 (banks 0 and 1), 0x1000 (bank 0 only: SVBK selects bank 2..=7), or 0 while
     /// OAM DMA runs (it may block the work RAM's bus). One compare then tells both the
     /// address range and the bank, rebuilt with the windows and after an SVBK write.
-    pub(super) wram_fast_len: u16,
+    /// Never more than `hw.wram`'s length (`wram_offset` counts on it), and as wide as an
+    /// index, so that the offset it is compared with indexes `hw.wram` as it is.
+    wram_fast_len: usize,
     /// false (`FastPaths::rom_windows` off): the windows stay closed and every ROM read
     /// takes the slow path through `Rom::read`, the reference they are checked against.
     enabled: bool,
@@ -78,13 +80,29 @@ impl<'a> RomWindows<'a> {
         (self.end != 0).then(|| [self.flat.as_ptr(), self.flat[0x4000..].as_ptr()])
     }
 
+    /// `addr`'s offset in `hw.wram` when it lies in the work RAM's fast length: below
+    /// `hw.wram`'s length, which the caller may index unchecked.
+    #[inline(always)]
+    pub(super) fn wram_offset(&self, addr: u16) -> Option<usize> {
+        debug_assert!(self.wram_fast_len <= std::mem::size_of::<[u8; 0x2000]>());
+        let offset = usize::from(addr).wrapping_sub(0xC000);
+        (offset < self.wram_fast_len).then_some(offset)
+    }
+
+    /// Whether `addr` and `addr + 1` both lie in the work RAM's fast length.
+    #[inline(always)]
+    pub(super) fn has_wram_pair(&self, addr: u16) -> bool {
+        usize::from(addr).wrapping_sub(0xC000).wrapping_add(1) < self.wram_fast_len
+    }
+
     /// Where a plain step may fetch its opcode straight (`Machine::plain_fetch`): the
     /// windows and the work RAM's fast length.
     #[inline(always)]
     pub(super) fn plain_fetch(&self) -> PlainFetch {
         PlainFetch {
             rom_end: self.end,
-            wram_len: self.wram_fast_len,
+            // At most 0x2000.
+            wram_len: self.wram_fast_len as u16,
         }
     }
 }
