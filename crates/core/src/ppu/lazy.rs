@@ -390,9 +390,12 @@ impl PpuState {
         dots
     }
 
+    /// One bit test, with no bound check: every `Step` discriminant is below 64 (a state
+    /// file's step is one of them, `is_saved_step`), so the masked shift is exact.
     #[inline(always)]
     pub(super) fn step_is_mode3(&self) -> bool {
-        self.step < 64 && (1u64 << self.step) & MODE3_STEPS != 0
+        debug_assert!(self.step < 64);
+        (MODE3_STEPS >> (self.step & 63)) & 1 != 0
     }
 
     /// Whether the `Mode3Dot` step due now would only output a pixel and step the fetcher
@@ -725,18 +728,22 @@ impl PpuState {
         let (low, high) = (self.bg_fifo_low, self.bg_fifo_high);
         if let Some(frame) = bus.frame.as_deref_mut().filter(|_| shown != 0) {
             let start = usize::from(self.ly) * SCREEN_WIDTH + usize::from(self.screen_x);
-            if let Some(row) = frame.get_mut(start..start + usize::from(shown)) {
-                let (bg0, bg1) = if self.lcdc & LCDC_BG_ENABLE != 0 {
-                    (SPREAD[usize::from(low)], SPREAD[usize::from(high)])
-                } else {
-                    (0, 0)
-                };
-                let packed = self.objects_over(shaded(self.bgp, bg0, bg1), bg0, bg1);
-                let bytes = (packed >> (8 * u32::from(discarded))).to_le_bytes();
-                match <&mut [u8; 8]>::try_from(&mut *row) {
-                    Ok(whole_tile) => *whole_tile = bytes,
-                    Err(_) => row.copy_from_slice(&bytes[..usize::from(shown)]),
-                }
+            let (bg0, bg1) = if self.lcdc & LCDC_BG_ENABLE != 0 {
+                (SPREAD[usize::from(low)], SPREAD[usize::from(high)])
+            } else {
+                (0, 0)
+            };
+            let packed = self.objects_over(shaded(self.bgp, bg0, bg1), bg0, bg1);
+            let pixels = packed >> (8 * u32::from(discarded));
+            // Part of a tile (`shown` below 8) is merged into the eight bytes from `start`,
+            // which keep the rest: a copy of fewer bytes is a library call. One bound test.
+            if let Some(eight) = frame.get_mut(start..start + 8) {
+                let eight = <&mut [u8; 8]>::try_from(eight).expect("eight bytes");
+                let keep = u64::MAX.checked_shl(8 * u32::from(shown)).unwrap_or(0);
+                let old = u64::from_le_bytes(*eight);
+                *eight = ((old & keep) | (pixels & !keep)).to_le_bytes();
+            } else if let Some(row) = frame.get_mut(start..start + usize::from(shown)) {
+                row.copy_from_slice(&pixels.to_le_bytes()[..usize::from(shown)]);
             }
         }
     }

@@ -168,7 +168,6 @@ impl PpuState {
         // window one per fetch.
         let (entry, y) = self.map_entry_at(self.scanline_x.wrapping_add(2), false);
         let map_row = super::fetcher::map_address(entry & 0x80, y);
-        let mut column = entry;
         // Everything that cannot change within the span in locals (stores into the frame
         // would otherwise make each tile load them again). A tile's row address as
         // `tile_row_address` forms it: with LCDC bit 4 clear, tile t sits at
@@ -181,7 +180,6 @@ impl PpuState {
         let row_base = self.tile_row_address(flip);
         let shades = Shades::looked_up(self.bgp, self.lcdc & LCDC_BG_ENABLE != 0);
         let (mut low, mut high) = (self.bg_fifo_low, self.bg_fifo_high);
-        let mut tile = self.fetch_tile_number;
         let at = usize::from(self.ly) * SCREEN_WIDTH + usize::from(self.screen_x);
         // `whole_tiles` keeps the span on screen; were it not, a spare row takes the pixels.
         let len = 8 * usize::from(tiles);
@@ -206,25 +204,53 @@ impl PpuState {
         self.obj_fifo_palette = 0;
         self.obj_fifo_priority = 0;
         self.window_fetch_starting = 0;
+        // The span's tile numbers in one slice: the map row itself, or where the column
+        // wraps in the row of 32, the row twice in a row (no mask per tile). Tile k (from
+        // 1) shows the number read during tile k - 1; the last number read is fetched,
+        // not shown.
+        let first = usize::from(entry & 0x1F);
+        let span = first..first + usize::from(tiles);
+        let mut doubled: [u8; 64];
+        let numbers = if span.end <= 32 {
+            &vram[map_row + span.start..map_row + span.end]
+        } else {
+            let map = &vram[map_row..map_row + 32];
+            doubled = [0; 64];
+            doubled[..32].copy_from_slice(map);
+            doubled[32..].copy_from_slice(map);
+            &doubled[span]
+        };
+        let (&last, numbers) = numbers.split_last().expect("a span has tiles");
+        let (out, rest) = row
+            .as_chunks_mut::<8>()
+            .0
+            .split_first_mut()
+            .expect("a span has tiles");
+        *out = shaded.to_le_bytes();
         // Within a span the tile number alone decides a tile's row (VRAM, the row and BGP
         // cannot change), so a tile like the previous one (blank space, a run of one tile)
         // is that row again: only a new number is fetched and shaded. The FIFO's tile
-        // number counts as unknown (`fetched` none of 0..=255).
-        let mut fetched = u16::MAX;
-        for out in row.as_chunks_mut::<8>().0 {
-            *out = shaded.to_le_bytes();
-            tile = vram[(map_row + usize::from(column & 0x1F)) & 0x1FFF];
-            column = column.wrapping_add(1);
-            if u16::from(tile) == fetched {
-                continue;
-            }
-            fetched = u16::from(tile);
+        // number counts as unknown: the first read is always fetched.
+        let row_bytes = |tile: u8| {
             let address = row_base + usize::from(tile ^ flip) * 16;
-            (low, high) = (vram[address & 0x1FFF], vram[(address + 1) & 0x1FFF]);
-            shaded = shades.row(low, high);
+            (vram[address & 0x1FFF], vram[(address + 1) & 0x1FFF])
+        };
+        let mut fetched = numbers.first().copied().unwrap_or(last);
+        (low, high) = row_bytes(fetched);
+        shaded = shades.row(low, high);
+        for (out, &number) in rest.iter_mut().zip(numbers) {
+            if number != fetched {
+                fetched = number;
+                (low, high) = row_bytes(number);
+                shaded = shades.row(low, high);
+            }
+            *out = shaded.to_le_bytes();
+        }
+        if last != fetched {
+            (low, high) = row_bytes(last);
         }
         self.move_on_tiles(tiles);
-        self.fetch_tile_number = tile;
+        self.fetch_tile_number = last;
         (self.fetch_tile_low, self.fetch_tile_high) = (low, high);
         (self.bg_fifo_low, self.bg_fifo_high) = (low, high);
     }
