@@ -316,7 +316,6 @@ impl PpuState {
         // Neighbouring tiles mostly share a palette: the loop keeps the last one's colours.
         let mut palette = attributes & ATTRIBUTE_PALETTE;
         let mut quad = background.quad(attributes);
-        let mut latch = self.low_half_latch();
         let at = usize::from(self.ly) * SCREEN_WIDTH + usize::from(self.screen_x);
         let row = at..at + 8 * usize::from(rest);
         let frame = bus
@@ -362,13 +361,9 @@ impl PpuState {
             let [tile, attributes] = entry.to_le_bytes();
             // Compatibility mode's entries have none (the compiler cannot see they are 0).
             let attributes = if CGB_MODE { attributes } else { 0 };
-            let (address, low_half) = cgb_tile_address(tile, tile_sel, y, attributes);
+            let (address, _) = cgb_tile_address(tile, tile_sel, y, attributes);
             let bank = tile_bank(attributes, vram, vram_bank1);
-            let (fetched_low, fetched_high) = (bank[address], bank[address | 1]);
-            if low_half {
-                latch = fetched_high;
-            }
-            let (low, high) = x_flipped(attributes, fetched_low, fetched_high);
+            let (low, high) = x_flipped(attributes, bank[address], bank[address | 1]);
             if CGB_MODE && attributes & ATTRIBUTE_PALETTE != palette {
                 palette = attributes & ATTRIBUTE_PALETTE;
                 quad = background.quad_in_cgb_mode(attributes);
@@ -391,9 +386,23 @@ impl PpuState {
         self.fetcher_y = y;
         self.fetch_tile_attributes = attributes;
         self.fetch_tile_sel = tile_sel;
-        self.set_low_half_latch(latch);
         (self.bg_fifo_low, self.bg_fifo_high) = x_flipped(attributes, fetched_low, fetched_high);
         self.bg_fifo_attributes = attributes;
+        // The low-half latch holds the high data byte of the last tile read from
+        // 0x8000-0x8FFF (`cgb_tile_address`): found once after the loop, which keeps it out
+        // of the loop's registers. With LCDC bit 4 set every tile is read from there, else
+        // tiles 0x80..=0xFF are; an entry like the one before it is its fetch again.
+        let latched = if tile_sel != 0 {
+            span.last()
+        } else {
+            span.iter().rev().find(|&&entry| entry & 0x80 != 0)
+        };
+        if let Some(&latched) = latched {
+            let [tile, attributes] = latched.to_le_bytes();
+            let attributes = if CGB_MODE { attributes } else { 0 };
+            let (address, _) = cgb_tile_address(tile, tile_sel, y, attributes);
+            self.set_low_half_latch(tile_bank(attributes, vram, vram_bank1)[address | 1]);
+        }
     }
 
     /// A background tile row's bit planes as they decide object priority: in compatibility
