@@ -39,6 +39,8 @@ pub(super) struct BackgroundColours<'a> {
     shades: Shades,
     /// Compatibility mode: the shades coloured through background palette 0.
     compatibility: ColourQuad,
+    /// Compatibility mode: `shades` as a quad (each colour number's shade).
+    shade_quad: ColourQuad,
 }
 
 impl BackgroundColours<'_> {
@@ -368,8 +370,12 @@ impl PpuState {
                 palette = attributes & ATTRIBUTE_PALETTE;
                 quad = background.quad_in_cgb_mode(attributes);
             }
-            numbers = background.numbers_in::<CGB_MODE>(low, high);
-            colours = quad.pixels(low, high);
+            if CGB_MODE {
+                numbers = background.numbers_in::<true>(low, high);
+                colours = quad.pixels(low, high);
+            } else {
+                (colours, numbers) = quad.pixels_and_bytes(background.shade_quad, low, high);
+            }
         }
         // The last tile's fetch, as the fetcher leaves it, read again (once a span): the
         // loop keeps only its expanded row. Its entry is the last one fetched.
@@ -426,23 +432,28 @@ impl PpuState {
     ) -> BackgroundColours<'a> {
         let cgb_mode = self.colour_mode == MODE_CGB;
         let enabled = self.lcdc & LCDC_BG_ENABLE != 0;
-        let compatibility = if cgb_mode {
+        let (compatibility, shade_quad) = if cgb_mode {
             // Not used: CGB mode's colours come from each tile's palette.
-            ColourQuad::new([0; 4])
+            (ColourQuad::new([0; 4]), ColourQuad::new([0; 4]))
         } else {
             // Compatibility mode blanks the background to colour 0 while LCDC bit 0 is clear.
             let shade = |colour: u8| {
                 let colour = if enabled { colour } else { 0 };
                 (self.bgp >> (2 * colour)) & 3
             };
+            let shades = [0, 1, 2, 3].map(shade);
             let palette0 = palette_colours(bg_palettes, 0);
-            ColourQuad::new([0, 1, 2, 3].map(|c| palette0[usize::from(shade(c))]))
+            (
+                ColourQuad::new(shades.map(|shade| palette0[usize::from(shade)])),
+                ColourQuad::new(shades.map(u16::from)),
+            )
         };
         BackgroundColours {
             cgb_mode,
             palettes: bg_palettes,
             shades: Shades::new(self.bgp, enabled),
             compatibility,
+            shade_quad,
         }
     }
 
