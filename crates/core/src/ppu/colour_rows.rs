@@ -74,6 +74,48 @@ impl ColourQuad {
         }
     }
 
+    /// `pixels` of this quad and, as one byte a pixel (left first), of `bytes`, whose
+    /// colours are below 256 (compatibility mode's shades): the lane masks serve both.
+    #[inline(always)]
+    pub(super) fn pixels_and_bytes(self, bytes: ColourQuad, low: u8, high: u8) -> ([u16; 8], u64) {
+        let (l, h) = (LANE_MASKS[usize::from(low)], LANE_MASKS[usize::from(high)]);
+        #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+        {
+            // SAFETY: as in `pixels`.
+            unsafe { self.select_both_sse2(bytes, l, h) }
+        }
+        #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+        {
+            let small = bytes.select_words(l, h).map(|lane| lane as u8);
+            (self.select_words(l, h), u64::from_le_bytes(small))
+        }
+    }
+
+    /// `pixels_and_bytes` in SSE2 registers: `l & h` once, the bytes packed in one
+    /// instruction.
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    #[target_feature(enable = "sse2")]
+    #[inline]
+    fn select_both_sse2(self, bytes: ColourQuad, l: [u64; 2], h: [u64; 2]) -> ([u16; 8], u64) {
+        use core::arch::x86_64::{
+            __m128i, _mm_and_si128, _mm_cvtsi128_si64, _mm_packus_epi16, _mm_xor_si128,
+        };
+        let v = bytemuck::cast::<[u64; 2], __m128i>;
+        let (l, h) = (v(l), v(h));
+        let both = _mm_and_si128(l, h);
+        let select = |quad: ColourQuad| {
+            let low = _mm_and_si128(l, v(quad.low));
+            let high = _mm_and_si128(h, v(quad.high));
+            let both = _mm_and_si128(both, v(quad.both));
+            _mm_xor_si128(_mm_xor_si128(v(quad.base), low), _mm_xor_si128(high, both))
+        };
+        let small = select(bytes);
+        // Every lane is below 256: the saturating pack keeps each lane's value, lane i in
+        // byte i.
+        let packed = _mm_cvtsi128_si64(_mm_packus_epi16(small, small)) as u64;
+        (bytemuck::cast(select(self)), packed)
+    }
+
     /// `pixels`' choice of colours for the lane masks `l` and `h`, all eight lanes in one
     /// SSE2 register: a span's loop then keeps its quad in registers, where the word form
     /// reloads it for every tile.
@@ -138,6 +180,20 @@ mod tests {
             for high in 0..=255u8 {
                 let (l, h) = (LANE_MASKS[usize::from(low)], LANE_MASKS[usize::from(high)]);
                 assert_eq!(quad.pixels(low, high), quad.select_words(l, h));
+            }
+        }
+    }
+
+    #[test]
+    fn bytes_pick_alike() {
+        let quad = ColourQuad::new([0x0001, 0x7C00, 0x03E0, 0x001F]);
+        let bytes = ColourQuad::new([3, 0, 2, 1]);
+        for low in 0..=255u8 {
+            for high in 0..=255u8 {
+                let (pixels, packed) = quad.pixels_and_bytes(bytes, low, high);
+                assert_eq!(pixels, quad.pixels(low, high));
+                let small = bytes.pixels(low, high).map(|lane| lane as u8);
+                assert_eq!(packed, u64::from_le_bytes(small), "{low:#x} {high:#x}");
             }
         }
     }

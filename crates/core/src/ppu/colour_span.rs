@@ -39,6 +39,8 @@ pub(super) struct BackgroundColours<'a> {
     shades: Shades,
     /// Compatibility mode: the shades coloured through background palette 0.
     compatibility: ColourQuad,
+    /// Compatibility mode: `shades` as a quad (each colour number's shade).
+    shade_quad: ColourQuad,
 }
 
 impl BackgroundColours<'_> {
@@ -69,6 +71,13 @@ impl BackgroundColours<'_> {
         }
     }
 
+    /// `quad` where the caller knows the colour mode is CGB mode.
+    #[inline(always)]
+    fn quad_in_cgb_mode(&self, attributes: u8) -> ColourQuad {
+        debug_assert!(self.cgb_mode);
+        ColourQuad::from_palette(self.palettes, attributes & ATTRIBUTE_PALETTE)
+    }
+
     /// `row`'s colours for each colour number, for a tile with `attributes`.
     #[inline(always)]
     pub(super) fn quad(&self, attributes: u8) -> ColourQuad {
@@ -78,6 +87,70 @@ impl BackgroundColours<'_> {
             self.compatibility
         }
     }
+}
+
+/// The background map row at `map_row` (its column 0) as a span reads it: each entry's
+/// tile number in the low byte and, in CGB mode (`CGB_MODE`), its attributes (VRAM bank 1)
+/// in the high byte; twice over, so that a span of at most 32 tiles starting in any column
+/// reads its entries in order, the wrap to column 0 included, without a test per tile.
+#[inline(always)]
+fn map_row_entries<const CGB_MODE: bool>(
+    bank0: &[u8; 0x2000],
+    bank1: &[u8; 0x2000],
+    map_row: usize,
+) -> [u16; 64] {
+    let row = map_row >> 5;
+    let tiles = &bank0.as_chunks::<32>().0[row];
+    let attributes = if CGB_MODE {
+        &bank1.as_chunks::<32>().0[row]
+    } else {
+        &[0; 32]
+    };
+    let once = interleaved(tiles, attributes);
+    let mut entries = [0; 64];
+    entries[..32].copy_from_slice(&once);
+    entries[32..].copy_from_slice(&once);
+    entries
+}
+
+/// `tiles[i]` and `attributes[i]` as the little-endian halves of entry i.
+#[inline(always)]
+fn interleaved(tiles: &[u8; 32], attributes: &[u8; 32]) -> [u16; 32] {
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    {
+        // SAFETY: the cfg above makes SSE2, the only feature `interleaved_sse2` enables,
+        // part of this build's target (it is in every x86_64 CPU).
+        unsafe { interleaved_sse2(tiles, attributes) }
+    }
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+    {
+        interleaved_bytes(tiles, attributes)
+    }
+}
+
+/// `interleaved` in four byte unpacks: a loop over the bytes is not vectorized, and cost
+/// more than the tiles it saves.
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+#[target_feature(enable = "sse2")]
+#[inline]
+fn interleaved_sse2(tiles: &[u8; 32], attributes: &[u8; 32]) -> [u16; 32] {
+    use core::arch::x86_64::{__m128i, _mm_unpackhi_epi8, _mm_unpacklo_epi8};
+    let [t0, t1] = bytemuck::cast::<[u8; 32], [__m128i; 2]>(*tiles);
+    let [a0, a1] = bytemuck::cast::<[u8; 32], [__m128i; 2]>(*attributes);
+    // x86 is little-endian: byte 2i of the unpacked pair is its low byte.
+    bytemuck::cast::<[__m128i; 4], [u16; 32]>([
+        _mm_unpacklo_epi8(t0, a0),
+        _mm_unpackhi_epi8(t0, a0),
+        _mm_unpacklo_epi8(t1, a1),
+        _mm_unpackhi_epi8(t1, a1),
+    ])
+}
+
+/// `interleaved` byte by byte, where SSE2 is missing (and its oracle in the tests).
+#[cfg_attr(all(target_arch = "x86_64", target_feature = "sse2"), allow(dead_code))]
+#[inline(always)]
+fn interleaved_bytes(tiles: &[u8; 32], attributes: &[u8; 32]) -> [u16; 32] {
+    core::array::from_fn(|i| u16::from_le_bytes([tiles[i], attributes[i]]))
 }
 
 impl PpuState {
@@ -235,15 +308,16 @@ impl PpuState {
         // change within the span.
         let (entry, y) = self.map_entry_at(self.scanline_x.wrapping_add(1), false);
         let map_row = super::fetcher::map_address(entry & 0x80, y);
-        let mut column = entry;
         let tile_sel = u8::from(self.lcdc & LCDC_TILE_DATA != 0);
         let background = self.background_colours(bg_palettes(bus.cgb));
         let (vram, vram_bank1) = (bus.vram, bus.vram_bank1);
+        let entries = map_row_entries::<CGB_MODE>(vram, vram_bank1, map_row);
+        let first = usize::from(entry & 0x1F);
+        let span = &entries[first..first + usize::from(rest)];
         let attributes = self.bg_fifo_attributes;
         // Neighbouring tiles mostly share a palette: the loop keeps the last one's colours.
         let mut palette = attributes & ATTRIBUTE_PALETTE;
         let mut quad = background.quad(attributes);
-        let mut latch = self.low_half_latch();
         let at = usize::from(self.ly) * SCREEN_WIDTH + usize::from(self.screen_x);
         let row = at..at + 8 * usize::from(rest);
         let frame = bus
@@ -278,31 +352,30 @@ impl PpuState {
         let mut numbers = background.numbers_in::<CGB_MODE>(self.bg_fifo_low, self.bg_fifo_high);
         let mut colours = quad.pixels(self.bg_fifo_low, self.bg_fifo_high);
         let rows = numbers_out.as_chunks_mut::<8>().0.iter_mut();
-        for (out, out_rgb) in rows.zip(rgb_out.as_chunks_mut::<8>().0) {
+        let rows = rows.zip(rgb_out.as_chunks_mut::<8>().0).zip(span);
+        for ((out, out_rgb), &entry) in rows {
             *out = numbers.to_le_bytes();
             *out_rgb = colours;
-            let map = map_row + usize::from(column & 0x1F);
-            column = column.wrapping_add(1);
-            let tile = vram[map];
-            let attributes = if CGB_MODE { vram_bank1[map] } else { 0 };
-            let entry = u32::from(u16::from_le_bytes([tile, attributes]));
-            if entry == fetched_entry {
+            if u32::from(entry) == fetched_entry {
                 continue;
             }
-            fetched_entry = entry;
-            let (address, low_half) = cgb_tile_address(tile, tile_sel, y, attributes);
+            fetched_entry = u32::from(entry);
+            let [tile, attributes] = entry.to_le_bytes();
+            // Compatibility mode's entries have none (the compiler cannot see they are 0).
+            let attributes = if CGB_MODE { attributes } else { 0 };
+            let (address, _) = cgb_tile_address(tile, tile_sel, y, attributes);
             let bank = tile_bank(attributes, vram, vram_bank1);
-            let (fetched_low, fetched_high) = (bank[address], bank[address | 1]);
-            if low_half {
-                latch = fetched_high;
-            }
-            let (low, high) = x_flipped(attributes, fetched_low, fetched_high);
+            let (low, high) = x_flipped(attributes, bank[address], bank[address | 1]);
             if CGB_MODE && attributes & ATTRIBUTE_PALETTE != palette {
                 palette = attributes & ATTRIBUTE_PALETTE;
-                quad = background.quad(attributes);
+                quad = background.quad_in_cgb_mode(attributes);
             }
-            numbers = background.numbers_in::<CGB_MODE>(low, high);
-            colours = quad.pixels(low, high);
+            if CGB_MODE {
+                numbers = background.numbers_in::<true>(low, high);
+                colours = quad.pixels(low, high);
+            } else {
+                (colours, numbers) = quad.pixels_and_bytes(background.shade_quad, low, high);
+            }
         }
         // The last tile's fetch, as the fetcher leaves it, read again (once a span): the
         // loop keeps only its expanded row. Its entry is the last one fetched.
@@ -310,17 +383,32 @@ impl PpuState {
         let (address, _) = cgb_tile_address(tile, tile_sel, y, attributes);
         let bank = tile_bank(attributes, vram, vram_bank1);
         let (fetched_low, fetched_high) = (bank[address], bank[address | 1]);
+        let column = (first + usize::from(rest) - 1) as u8;
         self.fetch_tile_number = tile;
         (self.fetch_tile_low, self.fetch_tile_high) = (fetched_low, fetched_high);
         self.move_on_tiles(rest);
         self.window_fetch_starting = 0;
-        self.fetch_map_entry = (entry & 0x80) | (column.wrapping_sub(1) & 0x1F);
+        self.fetch_map_entry = (entry & 0x80) | (column & 0x1F);
         self.fetcher_y = y;
         self.fetch_tile_attributes = attributes;
         self.fetch_tile_sel = tile_sel;
-        self.set_low_half_latch(latch);
         (self.bg_fifo_low, self.bg_fifo_high) = x_flipped(attributes, fetched_low, fetched_high);
         self.bg_fifo_attributes = attributes;
+        // The low-half latch holds the high data byte of the last tile read from
+        // 0x8000-0x8FFF (`cgb_tile_address`): found once after the loop, which keeps it out
+        // of the loop's registers. With LCDC bit 4 set every tile is read from there, else
+        // tiles 0x80..=0xFF are; an entry like the one before it is its fetch again.
+        let latched = if tile_sel != 0 {
+            span.last()
+        } else {
+            span.iter().rev().find(|&&entry| entry & 0x80 != 0)
+        };
+        if let Some(&latched) = latched {
+            let [tile, attributes] = latched.to_le_bytes();
+            let attributes = if CGB_MODE { attributes } else { 0 };
+            let (address, _) = cgb_tile_address(tile, tile_sel, y, attributes);
+            self.set_low_half_latch(tile_bank(attributes, vram, vram_bank1)[address | 1]);
+        }
     }
 
     /// A background tile row's bit planes as they decide object priority: in compatibility
@@ -344,23 +432,28 @@ impl PpuState {
     ) -> BackgroundColours<'a> {
         let cgb_mode = self.colour_mode == MODE_CGB;
         let enabled = self.lcdc & LCDC_BG_ENABLE != 0;
-        let compatibility = if cgb_mode {
+        let (compatibility, shade_quad) = if cgb_mode {
             // Not used: CGB mode's colours come from each tile's palette.
-            ColourQuad::new([0; 4])
+            (ColourQuad::new([0; 4]), ColourQuad::new([0; 4]))
         } else {
             // Compatibility mode blanks the background to colour 0 while LCDC bit 0 is clear.
             let shade = |colour: u8| {
                 let colour = if enabled { colour } else { 0 };
                 (self.bgp >> (2 * colour)) & 3
             };
+            let shades = [0, 1, 2, 3].map(shade);
             let palette0 = palette_colours(bg_palettes, 0);
-            ColourQuad::new([0, 1, 2, 3].map(|c| palette0[usize::from(shade(c))]))
+            (
+                ColourQuad::new(shades.map(|shade| palette0[usize::from(shade)])),
+                ColourQuad::new(shades.map(u16::from)),
+            )
         };
         BackgroundColours {
             cgb_mode,
             palettes: bg_palettes,
             shades: Shades::new(self.bgp, enabled),
             compatibility,
+            shade_quad,
         }
     }
 
@@ -427,5 +520,19 @@ impl PpuState {
         } else {
             planes == 0
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn both_interleavings_agree() {
+        let tiles: [u8; 32] = core::array::from_fn(|i| (i * 37 + 5) as u8);
+        let attributes: [u8; 32] = core::array::from_fn(|i| (i * 91 + 200) as u8);
+        let entries = interleaved(&tiles, &attributes);
+        assert_eq!(entries, interleaved_bytes(&tiles, &attributes));
+        assert_eq!(entries[3], u16::from_le_bytes([tiles[3], attributes[3]]));
     }
 }
