@@ -165,7 +165,16 @@ impl ApuState {
                 synth.advance(step);
             }
 
-            let mut next = digital;
+            // The level moves by each channel's change as it comes (a DAC step is 2 units of
+            // its ±15 swing), not by a remix of all four after the step.
+            let mut changed = false;
+            let mut change_to = |channel: usize, output: u8, digital: &mut [u8; 4]| {
+                let change = 2 * (i32::from(output) - i32::from(digital[channel]));
+                level[0] += weights[channel][0] * change;
+                level[1] += weights[channel][1] * change;
+                digital[channel] = output;
+                changed = true;
+            };
             for (channel, tone) in [&mut self.square1, &mut self.square2]
                 .into_iter()
                 .enumerate()
@@ -179,7 +188,7 @@ impl ApuState {
                         tone.position = (position & 7) as u8;
                         tone.timer = periods[channel];
                         square_lag[channel] = 0;
-                        next[channel] = square_output(tone, nrx1[channel]);
+                        change_to(channel, square_output(tone, nrx1[channel]), &mut digital);
                         (square_due[channel], square_steps[channel]) =
                             next_square_change(tone, nrx1[channel], periods[channel]);
                     }
@@ -196,30 +205,25 @@ impl ApuState {
                     wave.t_cycles_since_read &= !SINCE_READ_BITS;
                     wave.timer = periods[2];
                     wave_lag = 0;
-                    next[2] = wave_output(wave, nr32);
+                    change_to(2, wave_output(wave, nr32), &mut digital);
                     (wave_due, wave_reads) =
                         next_wave_change(wave, &self.wave_ram, nr32, periods[2]);
                 }
             }
             if trains {
-                next[3] = noise_at_step;
+                if noise_at_step != digital[3] {
+                    change_to(3, noise_at_step, &mut digital);
+                }
             } else if audible[3] {
                 let noise = &mut self.noise;
                 noise.timer = noise.timer.max(1) - step;
                 if noise.timer == 0 {
                     noise.timer = periods[3];
                     shift_lfsr(noise, nr43);
-                    next[3] = noise_output(noise);
+                    change_to(3, noise_output(noise), &mut digital);
                 }
             }
-            if next != digital {
-                for channel in 0..4 {
-                    // A DAC step is 2 units of its ±15 swing.
-                    let change = 2 * (i32::from(next[channel]) - i32::from(digital[channel]));
-                    level[0] += weights[channel][0] * change;
-                    level[1] += weights[channel][1] * change;
-                }
-                digital = next;
+            if changed {
                 synth.set_level(level);
             }
         }
