@@ -336,17 +336,20 @@ impl ApuState {
     /// one multiply a side, not one a channel (every register write and frame-sequencer
     /// step that skips its catch-up mixes; [`Self::mix_weights`] gives the same sums).
     pub(super) fn mix(&self) -> [i32; 2] {
-        let digital = self.digital_outputs();
-        let heard = self.dacs_on() & 0x0F;
+        let heard = self.dacs_on();
         let nr51 = self.regs[reg::NR51];
         let routes = [nr51 >> 4 & heard, nr51 & heard];
+        if routes == [0, 0] {
+            // Nothing heard (sound off, as in most tests): nothing to look at.
+            return [0, 0];
+        }
+        let digital = self.digital_outputs();
         let mut sums = [0i32; 2];
         for channel in 0..4 {
             // A DAC maps digital 0..=15 linearly onto its analog swing, -15..=15 units.
             let analog = 2 * i32::from(digital[channel]) - 15;
             for side in 0..2 {
-                // The analog output where the side hears the channel, else 0 (a mask).
-                sums[side] += analog & -i32::from(routes[side] >> channel & 1);
+                sums[side] += analog * i32::from(routes[side] >> channel & 1);
             }
         }
         let nr50 = self.regs[reg::NR50];
