@@ -345,9 +345,9 @@ impl ApuState {
         }
         let digital = self.digital_outputs();
         let mut sums = [0i32; 2];
-        for channel in 0..4 {
+        for (channel, &output) in digital.iter().enumerate() {
             // A DAC maps digital 0..=15 linearly onto its analog swing, -15..=15 units.
-            let analog = 2 * i32::from(digital[channel]) - 15;
+            let analog = 2 * i32::from(output) - 15;
             for side in 0..2 {
                 sums[side] += analog * i32::from(routes[side] >> channel & 1);
             }
