@@ -165,7 +165,16 @@ impl ApuState {
                 synth.advance(step);
             }
 
-            let mut next = digital;
+            // The level moves by each channel's change as it comes (a DAC step is 2 units of
+            // its ±15 swing), not by a remix of all four after the step.
+            let mut changed = false;
+            let mut change_to = |channel: usize, output: u8, digital: &mut [u8; 4]| {
+                let change = 2 * (i32::from(output) - i32::from(digital[channel]));
+                level[0] += weights[channel][0] * change;
+                level[1] += weights[channel][1] * change;
+                digital[channel] = output;
+                changed = true;
+            };
             for (channel, tone) in [&mut self.square1, &mut self.square2]
                 .into_iter()
                 .enumerate()
@@ -179,7 +188,7 @@ impl ApuState {
                         tone.position = (position & 7) as u8;
                         tone.timer = periods[channel];
                         square_lag[channel] = 0;
-                        next[channel] = square_output(tone, nrx1[channel]);
+                        change_to(channel, square_output(tone, nrx1[channel]), &mut digital);
                         (square_due[channel], square_steps[channel]) =
                             next_square_change(tone, nrx1[channel], periods[channel]);
                     }
@@ -196,30 +205,25 @@ impl ApuState {
                     wave.t_cycles_since_read &= !SINCE_READ_BITS;
                     wave.timer = periods[2];
                     wave_lag = 0;
-                    next[2] = wave_output(wave, nr32);
+                    change_to(2, wave_output(wave, nr32), &mut digital);
                     (wave_due, wave_reads) =
                         next_wave_change(wave, &self.wave_ram, nr32, periods[2]);
                 }
             }
             if trains {
-                next[3] = noise_at_step;
+                if noise_at_step != digital[3] {
+                    change_to(3, noise_at_step, &mut digital);
+                }
             } else if audible[3] {
                 let noise = &mut self.noise;
                 noise.timer = noise.timer.max(1) - step;
                 if noise.timer == 0 {
                     noise.timer = periods[3];
                     shift_lfsr(noise, nr43);
-                    next[3] = noise_output(noise);
+                    change_to(3, noise_output(noise), &mut digital);
                 }
             }
-            if next != digital {
-                for channel in 0..4 {
-                    // A DAC step is 2 units of its ±15 swing.
-                    let change = 2 * (i32::from(next[channel]) - i32::from(digital[channel]));
-                    level[0] += weights[channel][0] * change;
-                    level[1] += weights[channel][1] * change;
-                }
-                digital = next;
+            if changed {
                 synth.set_level(level);
             }
         }
@@ -326,17 +330,43 @@ impl ApuState {
     }
 
     /// The mixer: each channel's DAC output, routed by NR51 and scaled by NR50.
+    ///
+    /// Each side's weight is one factor (NR50's volume times the scale) for every channel it
+    /// hears, so a side's level is that factor times the sum of its channels' analog outputs:
+    /// one multiply a side, not one a channel (every register write and frame-sequencer
+    /// step that skips its catch-up mixes; [`Self::mix_weights`] gives the same sums).
     pub(super) fn mix(&self) -> [i32; 2] {
-        let weights = self.mix_weights();
-        let digital = self.digital_outputs();
-        let mut level = [0i32; 2];
-        for channel in 0..4 {
-            // A DAC maps digital 0..=15 linearly onto its analog swing, -15..=15 units.
-            let analog = 2 * i32::from(digital[channel]) - 15;
-            level[0] += weights[channel][0] * analog;
-            level[1] += weights[channel][1] * analog;
+        let heard = self.dacs_on();
+        let nr51 = self.regs[reg::NR51];
+        let routes = [nr51 >> 4 & heard, nr51 & heard];
+        if routes == [0, 0] {
+            // Nothing heard (sound off, as in most tests): nothing to look at.
+            return [0, 0];
         }
-        level
+        let digital = self.digital_outputs();
+        let mut sums = [0i32; 2];
+        for (channel, &output) in digital.iter().enumerate() {
+            // A DAC maps digital 0..=15 linearly onto its analog swing, -15..=15 units.
+            let analog = 2 * i32::from(output) - 15;
+            for side in 0..2 {
+                sums[side] += analog * i32::from(routes[side] >> channel & 1);
+            }
+        }
+        let nr50 = self.regs[reg::NR50];
+        [
+            sums[0] * (i32::from((nr50 >> 4) & 7) + 1) * LEVEL_PER_DAC_STEP,
+            sums[1] * (i32::from(nr50 & 7) + 1) * LEVEL_PER_DAC_STEP,
+        ]
+    }
+
+    /// Bit `channel` set where that channel's DAC is on (a DAC that is off outputs 0, no DC
+    /// offset).
+    #[inline]
+    fn dacs_on(&self) -> u8 {
+        u8::from(self.regs[reg::NR12] & 0xF8 != 0)
+            | u8::from(self.regs[reg::NR22] & 0xF8 != 0) << 1
+            | u8::from(self.regs[reg::NR30] & 0x80 != 0) << 2
+            | u8::from(self.regs[reg::NR42] & 0xF8 != 0) << 3
     }
 
     /// What one analog unit of each channel adds to the left and right output: zero if its
@@ -526,11 +556,11 @@ pub(super) fn run_noise_until(
 /// `run`'s plain loop.
 #[derive(Clone, Copy)]
 struct NoiseTrain {
-    /// Bit n: the register's bit 0 after n shifts of the train (n = 0..=`shifts`).
+    /// Bit n: the register's bit 0 after n shifts of the train (n = 0..=`TRAIN_SHIFTS`).
+    /// The register after n shifts is bits n..n + 15, as far as they reach.
     bits: u64,
-    /// The register before the train, and 14, 28 and 42 shifts on (the later two only if
-    /// the train reaches them).
-    lfsr: [u16; 4],
+    /// The register before the train.
+    lfsr: u16,
     /// T-cycles from the start of the run to the train's first shift.
     first: u32,
     /// Shifts in the train.
@@ -544,7 +574,7 @@ impl NoiseTrain {
     /// No shifts (a channel that runs no train).
     const EMPTY: NoiseTrain = NoiseTrain {
         bits: 0,
-        lfsr: [0; 4],
+        lfsr: 0,
         first: 0,
         shifts: 0,
         taken: 0,
@@ -562,20 +592,18 @@ impl NoiseTrain {
         } else {
             1 + (end - first) / period
         };
-        let after_14 = shift_lfsr_15_bit(lfsr, 14);
-        let (after_28, after_42) = if shifts > 28 {
-            let after_28 = shift_lfsr_15_bit(after_14, 14);
-            (after_28, shift_lfsr_15_bit(after_28, 14))
-        } else {
-            (0, 0)
-        };
-        let bits = u64::from(lfsr) & 0x7FFF
-            | (u64::from(after_14) & 0x7FFE) << 14
-            | (u64::from(after_28) & 0x7FFE) << 28
-            | (u64::from(after_42) & 0x7FFE) << 42;
+        // Bit 0 after n + 15 shifts is what shift n + 1 fed back: bit 0 XOR bit 1 after n
+        // shifts. So the bits 15 on, 14 at a time, come from the 15 before them in a few
+        // whole-word steps, not a shift of the register per 14 shifts.
+        const FED_BACK: u64 = 0x3FFF;
+        let mut bits = u64::from(lfsr) & 0x7FFF;
+        bits |= ((bits ^ bits >> 1) & FED_BACK) << 15;
+        bits |= ((bits ^ bits >> 1) & FED_BACK << 14) << 15;
+        bits |= ((bits ^ bits >> 1) & FED_BACK << 28) << 15;
+        const _: () = assert!(TRAIN_SHIFTS == 56);
         NoiseTrain {
             bits,
-            lfsr: [lfsr, after_14, after_28, after_42],
+            lfsr,
             first,
             shifts,
             taken: 0,
@@ -585,12 +613,11 @@ impl NoiseTrain {
     /// The register after `n` (at most `shifts`) shifts of the train.
     #[inline]
     fn lfsr_after(&self, n: u32) -> u16 {
+        // (The register's bit 15, which no shift keeps, stays only with no shift taken.)
         match n {
-            0 => self.lfsr[0],
-            1..=14 => shift_lfsr_15_bit(self.lfsr[0], n),
-            15..=28 => shift_lfsr_15_bit(self.lfsr[1], n - 14),
-            29..=42 => shift_lfsr_15_bit(self.lfsr[2], n - 28),
-            _ => shift_lfsr_15_bit(self.lfsr[3], n - 42),
+            0 => self.lfsr,
+            1..=42 => (self.bits >> n) as u16 & 0x7FFF,
+            _ => shift_lfsr_15_bit((self.bits >> 42) as u16 & 0x7FFF, n - 42),
         }
     }
 
@@ -880,4 +907,29 @@ pub(super) fn shift_lfsr_15_bit(lfsr: u16, shifts: u32) -> u16 {
     let feedback = (bits ^ (bits >> 1)) & ((1 << shifts) - 1);
     let kept = (bits >> shifts) & ((1 << (15 - shifts)) - 1);
     (kept | feedback << (15 - shifts)) as u16
+}
+
+#[cfg(test)]
+mod train_tests {
+    use super::*;
+
+    /// A train's bits and registers are those of single shifts, from every register (bit 15
+    /// set too) and for every count of shifts.
+    #[test]
+    fn noise_trains_follow_single_shifts() {
+        for start in (0..=u16::MAX).step_by(7) {
+            let train = NoiseTrain::new(start, 1, TRAIN_SHIFTS * 8, 8);
+            assert_eq!(train.shifts, TRAIN_SHIFTS);
+            let mut noise = ToneState::zeroed();
+            noise.lfsr = start;
+            for n in 0..=TRAIN_SHIFTS {
+                if n > 0 {
+                    shift_lfsr(&mut noise, 0x00);
+                }
+                assert_eq!(train.lfsr_after(n), noise.lfsr, "{start:#06X} after {n}");
+                let bit = (train.bits >> n) as u16 & 1;
+                assert_eq!(bit, noise.lfsr & 1, "{start:#06X} bit {n}");
+            }
+        }
+    }
 }
