@@ -21,11 +21,136 @@ pub fn max_token_len(len: usize) -> usize {
 /// Appends the zero-run tokens of `cur - base` to `out`; when `sync_base`, also copies
 /// every differing byte of `cur` into `base`.
 pub fn tokenize_diff(base: &mut [u8], cur: &[u8], out: &mut Vec<u8>, sync_base: bool) {
-    tokenize(base, cur, out, sync_base, None, 0);
+    tokenize(base, cur, out, sync_base, None, 0, None);
 }
 
 /// Bytes of a span: the unit of the first equality test, and of `known_equal`.
 pub const SPAN: usize = 2048;
+
+/// Bytes of a block: the tokenizer's finest comparison before words, and the unit of
+/// [`ZeroBlocks`].
+pub const BLOCK: usize = 64;
+
+/// Blocks a [`ZeroBlocks`] can know (from the state's start).
+pub const ZERO_MAP_BLOCKS: usize = 192;
+
+/// Which 64-byte blocks of a capture's base (the newest stored state) are known to be all
+/// zeros, among the first [`ZERO_MAP_BLOCKS`]. Most of a game's work RAM is zeros, and it
+/// is compared every frame (no note says whether it was written): for a block known zero
+/// only the current state's bytes are read, so the comparison reads about half the bytes
+/// and evicts half as many of the emulation's.
+///
+/// A set bit promises that the base block is zeros but at hot positions, where it may hold
+/// what a capture gathered: the next capture gathers them again before comparing, so the
+/// base is zeros there too when the current state is. A block that is not zeros when its
+/// bit says so is forgotten (the base takes its bytes). Whoever replaces the base learns
+/// the map again ([`ZeroBlocks::learn`]), as every keyframe does, to know the blocks that
+/// became zeros; blocks the models rewrite in the base before comparing (`allowed` clear)
+/// are never known.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ZeroBlocks {
+    known: [u64; ZERO_MAP_BLOCKS / 64],
+    allowed: [u64; ZERO_MAP_BLOCKS / 64],
+}
+
+impl ZeroBlocks {
+    /// Nothing known, nothing learnable: the tokenizer compares every block.
+    pub const NONE: ZeroBlocks = ZeroBlocks {
+        known: [0; ZERO_MAP_BLOCKS / 64],
+        allowed: [0; ZERO_MAP_BLOCKS / 64],
+    };
+
+    /// Nothing known yet; every block may be learned but those holding a byte of `excluded`.
+    pub fn excluding(excluded: impl IntoIterator<Item = std::ops::Range<usize>>) -> ZeroBlocks {
+        let mut allowed = [u64::MAX; ZERO_MAP_BLOCKS / 64];
+        for range in excluded {
+            for block in range.start / BLOCK..range.end.div_ceil(BLOCK).min(ZERO_MAP_BLOCKS) {
+                allowed[block / 64] &= !(1 << (block % 64));
+            }
+        }
+        ZeroBlocks {
+            known: [0; ZERO_MAP_BLOCKS / 64],
+            allowed,
+        }
+    }
+
+    /// Forgets what was known (the base was replaced) and learns it again from `base`.
+    pub fn learn(&mut self, base: &[u8]) {
+        self.known = [0; ZERO_MAP_BLOCKS / 64];
+        for (block, bytes) in base.chunks_exact(BLOCK).take(ZERO_MAP_BLOCKS).enumerate() {
+            self.set(block, all_zero(bytes));
+        }
+    }
+
+    /// Bits of span `span`'s blocks known zero (bit `k`: its block `k`; none past the map).
+    #[inline(always)]
+    pub(super) fn span_bits(&self, span: usize) -> u32 {
+        const SPANS_PER_WORD: usize = 64 / (SPAN / BLOCK);
+        self.known.get(span / SPANS_PER_WORD).map_or(0, |word| {
+            (word >> (span % SPANS_PER_WORD * (SPAN / BLOCK))) as u32
+        })
+    }
+
+    /// Whether every block said to be zeros in `base` is, but at `hot` positions (what the
+    /// map promises).
+    #[cfg(test)]
+    pub fn holds_for(&self, base: &[u8], hot: &[u32]) -> bool {
+        let mut base = base.to_vec();
+        for &p in hot {
+            base[p as usize] = 0;
+        }
+        (0..ZERO_MAP_BLOCKS).all(|block| {
+            let bit = self.span_bits(block * BLOCK / SPAN) >> (block % (SPAN / BLOCK)) & 1;
+            bit == 0 || all_zero(&base[block * BLOCK..(block + 1) * BLOCK])
+        })
+    }
+
+    /// Blocks known zero.
+    #[cfg(test)]
+    pub fn known_count(&self) -> u32 {
+        self.known.iter().map(|w| w.count_ones()).sum()
+    }
+
+    /// Records whether block `block` of the base is all zeros now (when it may be known).
+    #[inline(always)]
+    fn set(&mut self, block: usize, zero: bool) {
+        if let (Some(known), Some(allowed)) =
+            (self.known.get_mut(block / 64), self.allowed.get(block / 64))
+        {
+            let bit = 1 << (block % 64);
+            *known = (*known & !bit) | (bit & allowed & if zero { u64::MAX } else { 0 });
+        }
+    }
+}
+
+/// A span of zeros, to compare with: one optimised comparison call tells whether a slice
+/// is all zeros, and its cache lines, read every capture, stay in the first-level cache.
+static ZEROS: [u8; SPAN] = [0; SPAN];
+
+/// Whether every byte of `bytes` (at most a span) is zero.
+#[inline(always)]
+pub fn all_zero(bytes: &[u8]) -> bool {
+    ZEROS.get(..bytes.len()) == Some(bytes)
+}
+
+/// Whether the bytes `range` of `base` and `cur` are equal, found with one comparison:
+/// with zeros when all its `blocks` blocks are known zero in `base` (bits `known_zero`),
+/// so that `cur` alone is read, else with `base` (narrowing a range that is partly known
+/// to smaller ones cost more comparisons than the bytes it spared).
+#[inline(always)]
+fn equal_at_once(
+    base: &[u8],
+    cur: &[u8],
+    range: std::ops::Range<usize>,
+    known_zero: u32,
+    blocks: usize,
+) -> bool {
+    if known_zero == u32::MAX >> (32 - blocks) {
+        all_zero(&cur[range])
+    } else {
+        base[range.clone()] == cur[range]
+    }
+}
 
 /// Appends the zero-run tokens of `cur - base` to `out`. When `sync_base`, `base` becomes
 /// `cur`. `counts` (when given) counts every byte that differs.
@@ -43,13 +168,17 @@ pub fn tokenize(
     sync_base: bool,
     mut counts: Option<&mut ChangeCounts>,
     known_equal: u128,
+    mut zeros: Option<&mut ZeroBlocks>,
 ) {
     assert_eq!(
         base.len(),
         cur.len(),
         "difference of states of different sizes"
     );
-    const BLOCK: usize = 64;
+    debug_assert!(
+        sync_base || zeros.is_none(),
+        "the zero map describes a synced base"
+    );
     const PART: usize = SPAN / 8;
     let len = cur.len();
     let mut open = OpenLiteral {
@@ -57,8 +186,11 @@ pub fn tokenize(
         lit: None,
     };
 
+    // The current span's blocks known zero in `base` (bit `k`: its block `k`).
+    let mut span_zeros = 0u32;
     let mut block_start = 0;
     while block_start < len {
+        let in_span = block_start % SPAN / BLOCK;
         if block_start % SPAN == 0 {
             let span = block_start / SPAN;
             let known = if span < 128 { known_equal >> span } else { 0 };
@@ -68,7 +200,9 @@ pub fn tokenize(
                 continue;
             }
             let span_end = (block_start + SPAN).min(len);
-            if base[block_start..span_end] == cur[block_start..span_end] {
+            let blocks = (span_end - block_start).div_ceil(BLOCK);
+            span_zeros = zeros.as_deref().map_or(0, |z| z.span_bits(span));
+            if equal_at_once(base, cur, block_start..span_end, span_zeros, blocks) {
                 block_start = span_end;
                 continue;
             }
@@ -78,12 +212,26 @@ pub fn tokenize(
         // part's size was measured: `docs/rewind.md`).
         if block_start % PART == 0 {
             let part_end = (block_start + PART).min(len);
-            if base[block_start..part_end] == cur[block_start..part_end] {
+            let blocks = (part_end - block_start).div_ceil(BLOCK);
+            let zero = span_zeros >> in_span & (u32::MAX >> (32 - PART / BLOCK));
+            if equal_at_once(base, cur, block_start..part_end, zero, blocks) {
                 block_start = part_end;
                 continue;
             }
         }
         let block_end = (block_start + BLOCK).min(len);
+        let block = block_start / BLOCK;
+        if span_zeros >> in_span & 1 != 0 {
+            if all_zero(&cur[block_start..block_end]) {
+                block_start = block_end;
+                continue;
+            }
+            // The base holds zeros there but for the hot bytes just gathered from `cur`:
+            // after this capture it holds `cur`'s bytes, not all zero.
+            if let Some(z) = zeros.as_deref_mut() {
+                z.set(block, false);
+            }
+        }
         if base[block_start..block_end] == cur[block_start..block_end] {
             block_start = block_end;
             continue;
@@ -447,7 +595,15 @@ mod tests {
                 let want = reference_tokens(&old, &cur);
                 let mut synced = old.clone();
                 let mut tokens = Vec::with_capacity(max_token_len(len));
-                tokenize(&mut synced, &cur, &mut tokens, true, Some(&mut counts), 0);
+                tokenize(
+                    &mut synced,
+                    &cur,
+                    &mut tokens,
+                    true,
+                    Some(&mut counts),
+                    0,
+                    None,
+                );
                 assert!(tokens == want, "round {round}: tokens");
                 assert!(synced == cur, "round {round}: base synced to cur");
                 old = cur;
