@@ -426,9 +426,10 @@ fn deltas_against_known_zero_blocks_are_the_plain_deltas() {
             }
         }
         // Counters step steadily (so their expected steps are learned), and from the
-        // second group on their blocks are cleared and stay zeros a while: coded against
-        // an expected step, the base is rewritten there before it is compared.
-        let cleared = frame >= 600 && frame % 50 < 10;
+        // third group on their blocks are cleared and stay zeros a while, some of them
+        // across a keyframe (where the map is learned): coded against an expected step,
+        // the base is rewritten there before it is compared.
+        let cleared = frame >= 600 && (frame % 50 < 10 || (frame + 10) % 300 < 20);
         for f in STATE_COUNTERS {
             let field = &mut state[f.offset..f.offset + f.width];
             if cleared {
