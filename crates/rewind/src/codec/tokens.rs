@@ -134,18 +134,13 @@ pub fn all_zero(bytes: &[u8]) -> bool {
 }
 
 /// Whether the bytes `range` of `base` and `cur` are equal, found with one comparison:
-/// with zeros when all its `blocks` blocks are known zero in `base` (bits `known_zero`),
-/// so that `cur` alone is read, else with `base` (narrowing a range that is partly known
-/// to smaller ones cost more comparisons than the bytes it spared).
+/// with zeros when `known_zero` says all its blocks are zeros in `base` (`cur` alone is
+/// read), else with `base` (narrowing a range that is partly known to smaller ones cost
+/// more comparisons than the bytes it spared). Blocks past a short state's end are never
+/// known, so a short range is never all known.
 #[inline(always)]
-fn equal_at_once(
-    base: &[u8],
-    cur: &[u8],
-    range: std::ops::Range<usize>,
-    known_zero: u32,
-    blocks: usize,
-) -> bool {
-    if known_zero == u32::MAX >> (32 - blocks) {
+fn equal_at_once(base: &[u8], cur: &[u8], range: std::ops::Range<usize>, known_zero: bool) -> bool {
+    if known_zero {
         all_zero(&cur[range])
     } else {
         base[range.clone()] == cur[range]
@@ -200,9 +195,8 @@ pub fn tokenize(
                 continue;
             }
             let span_end = (block_start + SPAN).min(len);
-            let blocks = (span_end - block_start).div_ceil(BLOCK);
             span_zeros = zeros.as_deref().map_or(0, |z| z.span_bits(span));
-            if equal_at_once(base, cur, block_start..span_end, span_zeros, blocks) {
+            if equal_at_once(base, cur, block_start..span_end, span_zeros == u32::MAX) {
                 block_start = span_end;
                 continue;
             }
@@ -212,9 +206,9 @@ pub fn tokenize(
         // part's size was measured: `docs/rewind.md`).
         if block_start % PART == 0 {
             let part_end = (block_start + PART).min(len);
-            let blocks = (part_end - block_start).div_ceil(BLOCK);
-            let zero = span_zeros >> in_span & (u32::MAX >> (32 - PART / BLOCK));
-            if equal_at_once(base, cur, block_start..part_end, zero, blocks) {
+            let part = u32::MAX >> (32 - PART / BLOCK);
+            let known = span_zeros >> in_span & part == part;
+            if equal_at_once(base, cur, block_start..part_end, known) {
                 block_start = part_end;
                 continue;
             }
