@@ -123,14 +123,46 @@ impl ZeroBlocks {
     }
 }
 
-/// A span of zeros, to compare with: one optimised comparison call tells whether a slice
-/// is all zeros, and its cache lines, read every capture, stay in the first-level cache.
+/// A span of zeros, to compare with where the CPU lacks AVX2: one optimised comparison call
+/// tells whether a slice is all zeros, and its cache lines, read every capture, stay in
+/// the first-level cache.
 static ZEROS: [u8; SPAN] = [0; SPAN];
 
-/// Whether every byte of `bytes` (at most a span) is zero.
+/// Whether every byte of `bytes` (at most a span) is zero. With AVX2 the bytes are ORed
+/// 32 at a time, about half the instructions of a comparison (which also compares and
+/// combines masks); without, they are compared with zeros.
 #[inline(always)]
 pub fn all_zero(bytes: &[u8]) -> bool {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") {
+        // SAFETY: the CPU has AVX2.
+        return unsafe { all_zero_avx2(bytes) };
+    }
     ZEROS.get(..bytes.len()) == Some(bytes)
+}
+
+/// [`all_zero`] with AVX2: whole blocks ORed into one block's words (a fixed-size loop the
+/// compiler turns into two vector ORs a block), then the tail's words and bytes.
+///
+/// # Safety
+/// The CPU must have AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn all_zero_avx2(bytes: &[u8]) -> bool {
+    let word = |w: &[u8]| u64::from_le_bytes(w.try_into().expect("8 bytes"));
+    let mut blocks = bytes.chunks_exact(BLOCK);
+    let mut any = [0u64; BLOCK / 8];
+    for block in &mut blocks {
+        for (k, lane) in any.iter_mut().enumerate() {
+            *lane |= word(&block[8 * k..8 * k + 8]);
+        }
+    }
+    let mut words = blocks.remainder().chunks_exact(8);
+    let mut folded = any.iter().fold(0, |a, &x| a | x);
+    for w in &mut words {
+        folded |= word(w);
+    }
+    folded == 0 && words.remainder().iter().all(|&b| b == 0)
 }
 
 /// Whether the bytes `range` of `base` and `cur` are equal, found with one comparison:
@@ -196,7 +228,11 @@ pub fn tokenize(
             }
             let span_end = (block_start + SPAN).min(len);
             span_zeros = zeros.as_deref().map_or(0, |z| z.span_bits(span));
-            if equal_at_once(base, cur, block_start..span_end, span_zeros == u32::MAX) {
+            // A span partly known zero goes to its parts at once: the spans of the state's
+            // small hot parts, where zeros and changing bytes mix, differ nearly every frame,
+            // and the parts known zero are compared without reading the base.
+            let mixed = span_zeros != 0 && span_zeros != u32::MAX;
+            if !mixed && equal_at_once(base, cur, block_start..span_end, span_zeros != 0) {
                 block_start = span_end;
                 continue;
             }
@@ -554,6 +590,19 @@ mod tests {
             emit(&mut out, emitted, literal);
         }
         out
+    }
+
+    #[test]
+    fn all_zero_finds_any_byte_set() {
+        let mut bytes = vec![0u8; SPAN];
+        for len in [0, 1, 7, 63, 64, 65, 200, 256, 1000, SPAN] {
+            assert!(all_zero(&bytes[..len]), "{len} zeros");
+            for at in 0..len {
+                bytes[at] = 1 << (at % 8);
+                assert!(!all_zero(&bytes[..len]), "length {len}, byte {at} set");
+                bytes[at] = 0;
+            }
+        }
     }
 
     #[test]
