@@ -421,7 +421,7 @@ fn deltas_against_known_zero_blocks_are_the_plain_deltas() {
         // Hot positions: changing most frames, often back to zero.
         for &p in &hot {
             let r = rng.next_u64();
-            if r % 4 != 0 {
+            if !r.is_multiple_of(4) {
                 state[p] = if r & 16 == 0 { 0 } else { (r >> 8) as u8 };
             }
         }
