@@ -133,12 +133,30 @@ static ZEROS: [u8; SPAN] = [0; SPAN];
 /// combines masks); without, they are compared with zeros.
 #[inline(always)]
 pub fn all_zero(bytes: &[u8]) -> bool {
+    // A block or a part (the narrowing's sizes) inline, as a fixed-size OR the compiler
+    // vectorises: a call costs more than their bytes.
+    if let Ok(block) = <&[u8; BLOCK]>::try_from(bytes) {
+        return or_words(block) == 0;
+    }
+    if let Ok(part) = <&[u8; SPAN / 8]>::try_from(bytes) {
+        return or_words(part) == 0;
+    }
     #[cfg(target_arch = "x86_64")]
     if std::arch::is_x86_feature_detected!("avx2") {
         // SAFETY: the CPU has AVX2.
         return unsafe { all_zero_avx2(bytes) };
     }
     ZEROS.get(..bytes.len()) == Some(bytes)
+}
+
+/// The OR of the 8-byte words of `bytes` (`N` a multiple of 8).
+#[inline(always)]
+fn or_words<const N: usize>(bytes: &[u8; N]) -> u64 {
+    let mut any = [0u64; 4];
+    for (k, word) in bytes.chunks_exact(8).enumerate() {
+        any[k % 4] |= u64::from_le_bytes(word.try_into().expect("8 bytes"));
+    }
+    any[0] | any[1] | any[2] | any[3]
 }
 
 /// [`all_zero`] with AVX2: whole blocks ORed into one block's words (a fixed-size loop the
