@@ -55,8 +55,8 @@ mod tokens;
 
 use backspin_core::WrittenPages;
 use backspin_core::written_pages::{PAGE_BYTES, TRACKED_FROM, VRAM_FIRST_PAGE, VRAM_FROM};
-use tokens::{SPAN, apply_tokens, tokenize};
-pub use tokens::{get_varint, max_token_len, put_varint, tokenize_diff, varint_len};
+use tokens::{BLOCK, SPAN, ZERO_MAP_BLOCKS, all_zero, apply_tokens, tokenize};
+pub use tokens::{ZeroBlocks, get_varint, max_token_len, put_varint, tokenize_diff, varint_len};
 /// Token streams at most this long skip LZ4: it cannot win much on them and its hash-table
 /// reset alone costs more than the bytes saved.
 const LZ4_MIN_INPUT: usize = 96;
@@ -233,8 +233,33 @@ impl Encoder {
         cur: &[u8],
         written: WrittenPages,
     ) -> &[u8] {
-        // The tokenizer's spans are the core's pages, so a span is a page.
+        let mut nothing_known = ZeroBlocks::NONE;
+        self.encode_delta_known(base, cur, written, &mut nothing_known)
+    }
+
+    /// A map for [`Encoder::encode_delta_known`] of `base`'s zero blocks (every block but
+    /// those the models rewrite in the base before comparing).
+    pub fn zero_blocks(&self, base: &[u8]) -> ZeroBlocks {
+        let mirror = self.mirror.target_region();
+        let mut zeros = ZeroBlocks::excluding(self.counters.regions().chain(mirror));
+        zeros.learn(base);
+        zeros
+    }
+
+    /// [`Encoder::encode_delta_written`] with `zeros`, what is known of `base`'s zero blocks
+    /// ([`Encoder::zero_blocks`]; kept up to date for the next delta against it): a block
+    /// known zero is compared by reading `cur` alone. The record is the same.
+    pub fn encode_delta_known(
+        &mut self,
+        base: &mut [u8],
+        cur: &[u8],
+        written: WrittenPages,
+        zeros: &mut ZeroBlocks,
+    ) -> &[u8] {
+        // The tokenizer's spans are the core's pages, so a span is a page; the zero map
+        // covers the untracked part.
         const _: () = assert!(SPAN == PAGE_BYTES);
+        const _: () = assert!(TRACKED_FROM <= ZERO_MAP_BLOCKS * BLOCK);
         self.tokens.clear();
         // The mirror first (it copies the old source into `base`'s region), then counters
         // (they rewrite `base` so that `cur - base` is the coded step), then the hot bytes
@@ -251,7 +276,8 @@ impl Encoder {
             &mut self.tokens,
             true,
             Some(&mut self.change_counts),
-            known_equal(written, base, cur),
+            known_equal(written, base, cur, zeros),
+            Some(zeros),
         );
         self.change_counts.end_frame();
         // The group's statistics, and the stream's Huffman size, in one walk.
@@ -300,7 +326,7 @@ impl Encoder {
         }
         self.tokens.clear();
         let mut zeros = std::mem::take(&mut self.zeros);
-        tokenize(&mut zeros, cur, &mut self.tokens, false, None, 0);
+        tokenize(&mut zeros, cur, &mut self.tokens, false, None, 0, None);
         self.zeros = zeros;
         self.record.clear();
         self.record.extend_from_slice(&[0, 0, 0]);
@@ -481,12 +507,22 @@ impl Encoder {
 /// tracked pages the core may have written) tells: the tracked ones nothing wrote, and the
 /// untracked page VRAM begins in when no VRAM write noted it and its work RAM bytes are
 /// equal (most frames of many games write no VRAM). Its VRAM bytes then go unread, and
-/// every byte the capture reads evicts some of the emulation's.
-fn known_equal(written: WrittenPages, base: &[u8], cur: &[u8]) -> u128 {
+/// every byte the capture reads evicts some of the emulation's. Work RAM bytes in blocks
+/// `zeros` knows are zeros in `base` are compared by reading `cur` alone.
+fn known_equal(written: WrittenPages, base: &[u8], cur: &[u8], zeros: &ZeroBlocks) -> u128 {
     let mut spans = !written.0 & (u128::MAX << TRACKED_FROM.div_ceil(SPAN));
     if VRAM_FIRST_PAGE < TRACKED_FROM / PAGE_BYTES && !written.contains(VRAM_FIRST_PAGE) {
         let work_ram = VRAM_FIRST_PAGE * PAGE_BYTES..VRAM_FROM;
-        if base[work_ram.clone()] == cur[work_ram] {
+        // The blocks of the work RAM bytes, first to last, within the page.
+        let blocks = work_ram.len().div_ceil(BLOCK);
+        const _: () = assert!((VRAM_FIRST_PAGE * PAGE_BYTES).is_multiple_of(BLOCK));
+        let wanted = u32::MAX >> (32 - blocks);
+        let equal = if zeros.span_bits(VRAM_FIRST_PAGE) & wanted == wanted {
+            all_zero(&cur[work_ram])
+        } else {
+            base[work_ram.clone()] == cur[work_ram]
+        };
+        if equal {
             spans |= 1 << VRAM_FIRST_PAGE;
         }
     }

@@ -472,6 +472,14 @@ impl Counters {
         self.expected = [None; MAX_COUNTERS];
     }
 
+    /// The bytes of every field, enabled or not (those a delta's encoding may rewrite in
+    /// its base).
+    pub fn regions(&self) -> impl Iterator<Item = std::ops::Range<usize>> + '_ {
+        self.fields[..self.len]
+            .iter()
+            .map(|f| f.offset..f.offset + f.width)
+    }
+
     pub fn copy_from(&mut self, other: &Counters) {
         self.expected = other.expected;
     }
@@ -682,6 +690,11 @@ impl Mirror {
     #[inline]
     pub fn codes_from_new(&self) -> bool {
         self.from_new
+    }
+
+    /// The mirrored region, in use or not (a delta's encoding may rewrite it in its base).
+    pub fn target_region(&self) -> Option<std::ops::Range<usize>> {
+        self.spec.map(|spec| spec.target..spec.target + spec.len)
     }
 
     /// (target, source, len) while in use.

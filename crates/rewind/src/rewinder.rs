@@ -4,7 +4,7 @@
 //! (`storage.rs`), seeking (`seek.rs`) and re-simulation (`resimulate.rs`) are its parts;
 //! the logs it replays are `crate::logs`.
 
-use crate::codec::{DecodeError, Decoder, Encoder};
+use crate::codec::{DecodeError, Decoder, Encoder, ZeroBlocks};
 use crate::input_log::InputLog;
 use crate::logs::LoggedWrite;
 pub(crate) use crate::logs::{EVENT_KINDS, EventKind, MemoryWrite, ResetMark};
@@ -180,6 +180,9 @@ pub struct Rewinder {
     logs: Logs,
     /// Uncompressed copy of the newest stored state: a capture is one pass against it.
     newest: Box<State>,
+    /// Which blocks of `newest` are known zero (`Rewinder::newest_replaced` after any
+    /// change but a capture's, which keeps it).
+    newest_zeros: ZeroBlocks,
     /// Tracked pages (`backspin_core::written_pages`) in which `newest` may differ from
     /// the state last offered to `capture`, beyond what the core wrote since (all of them
     /// unless that state was stored as `newest` or skipped right after it).
@@ -223,6 +226,7 @@ impl Rewinder {
             decoder: Decoder::new(STATE_LEN),
             logs: Logs::new(),
             newest: bytemuck::zeroed_box(),
+            newest_zeros: ZeroBlocks::NONE,
             unsynced: WrittenPages::ALL,
             cursor: bytemuck::zeroed_box(),
             cursor_frame: None,

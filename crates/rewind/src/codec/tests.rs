@@ -382,3 +382,100 @@ fn fused_decoding_patches_as_the_token_buffer_does() {
         }
     }
 }
+
+/// Blocks of the base known to be zeros are compared by reading the current state alone:
+/// the records are the plain encoder's, with hot positions, counters and the OAM mirror
+/// (which rewrite the base before the comparison) in blocks that are zeros in some frames
+/// and not in others, and every block the map says is zeros is.
+#[test]
+fn deltas_against_known_zero_blocks_are_the_plain_deltas() {
+    let len = size_of::<backspin_core::State>();
+    let (oam, shadow) = (STATE_MIRROR.target, STATE_MIRROR.first_source + 0x300);
+    let mut rng = SplitMix64::new(0x2E80);
+    // The untracked part mostly zeros, as in games' work RAM.
+    let mut state = vec![0u8; len];
+    rng.fill(&mut state[TRACKED_FROM..]);
+    let hot: Vec<usize> = (0..40)
+        .map(|_| rng.below(TRACKED_FROM as u64) as usize)
+        .collect();
+    let mut plain = Encoder::new(len);
+    let mut mapped = Encoder::new(len);
+    let (mut plain_base, mut mapped_base) = (state.clone(), state.clone());
+    plain.encode_keyframe(&state);
+    plain.commit_keyframe();
+    mapped.encode_keyframe(&state);
+    mapped.commit_keyframe();
+    let mut zeros = mapped.zero_blocks(&mapped_base);
+    let mut most_known = 0;
+    for frame in 0..1500 {
+        // OAM gets the shadow page of the frame before (a DMA), then the shadow changes.
+        state.copy_within(shadow..shadow + 160, oam);
+        for _ in 0..rng.range(0, 4) {
+            let at = shadow + rng.below(160) as usize;
+            state[at] = if rng.below(3) == 0 {
+                0
+            } else {
+                rng.next_u64() as u8
+            };
+        }
+        // Hot positions: changing most frames, often back to zero.
+        for &p in &hot {
+            let r = rng.next_u64();
+            if !r.is_multiple_of(4) {
+                state[p] = if r & 16 == 0 { 0 } else { (r >> 8) as u8 };
+            }
+        }
+        // Counters step steadily (so their expected steps are learned), and from the
+        // third group on their blocks are cleared and stay zeros a while, some of them
+        // across a keyframe (where the map is learned): coded against an expected step,
+        // the base is rewritten there before it is compared.
+        let cleared = frame >= 600 && (frame % 50 < 10 || (frame + 10) % 300 < 20);
+        for f in STATE_COUNTERS {
+            let field = &mut state[f.offset..f.offset + f.width];
+            if cleared {
+                let first = f.offset / BLOCK * BLOCK;
+                let end = (f.offset + f.width).div_ceil(BLOCK) * BLOCK;
+                state[first..end].fill(0);
+            } else {
+                let mut value = [0u8; 8];
+                value[..f.width].copy_from_slice(field);
+                let step = 3 + (f.offset as u64 % 5);
+                let next = u64::from_le_bytes(value).wrapping_add(step).to_le_bytes();
+                field.copy_from_slice(&next[..f.width]);
+            }
+        }
+        // Whole blocks filled and cleared again; single bytes anywhere.
+        if rng.below(6) == 0 {
+            let at = rng.below((TRACKED_FROM / BLOCK) as u64) as usize * BLOCK;
+            let fill = if rng.below(2) == 0 {
+                0
+            } else {
+                rng.next_u64() as u8
+            };
+            state[at..at + BLOCK].fill(fill);
+        }
+        for _ in 0..rng.range(0, 3) {
+            let at = rng.below(len as u64) as usize;
+            state[at] ^= 1 << rng.below(8);
+        }
+        let want = plain.encode_delta(&mut plain_base, &state).to_vec();
+        let got =
+            mapped.encode_delta_known(&mut mapped_base, &state, WrittenPages::ALL, &mut zeros);
+        assert!(got == want, "frame {frame}: record");
+        assert!(mapped_base == state, "frame {frame}: base synced");
+        assert!(
+            zeros.holds_for(&mapped_base, mapped.hot.positions()),
+            "frame {frame}: a known block is not zeros"
+        );
+        most_known = most_known.max(zeros.known_count());
+        if frame % 300 == 299 {
+            plain.encode_keyframe(&state);
+            plain.commit_keyframe();
+            mapped.encode_keyframe(&state);
+            mapped.commit_keyframe();
+            zeros = mapped.zero_blocks(&mapped_base);
+        }
+    }
+    assert!(mapped.hot_count() > 0, "hot positions learned");
+    assert!(most_known > 100, "{most_known} blocks known zero");
+}

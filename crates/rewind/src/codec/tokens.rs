@@ -21,11 +21,181 @@ pub fn max_token_len(len: usize) -> usize {
 /// Appends the zero-run tokens of `cur - base` to `out`; when `sync_base`, also copies
 /// every differing byte of `cur` into `base`.
 pub fn tokenize_diff(base: &mut [u8], cur: &[u8], out: &mut Vec<u8>, sync_base: bool) {
-    tokenize(base, cur, out, sync_base, None, 0);
+    tokenize(base, cur, out, sync_base, None, 0, None);
 }
 
 /// Bytes of a span: the unit of the first equality test, and of `known_equal`.
 pub const SPAN: usize = 2048;
+
+/// Bytes of a block: the tokenizer's finest comparison before words, and the unit of
+/// [`ZeroBlocks`].
+pub const BLOCK: usize = 64;
+
+/// Blocks a [`ZeroBlocks`] can know (from the state's start).
+pub const ZERO_MAP_BLOCKS: usize = 192;
+
+/// Which 64-byte blocks of a capture's base (the newest stored state) are known to be all
+/// zeros, among the first [`ZERO_MAP_BLOCKS`]. Most of a game's work RAM is zeros, and it
+/// is compared every frame (no note says whether it was written): for a block known zero
+/// only the current state's bytes are read, so the comparison reads about half the bytes
+/// and evicts half as many of the emulation's.
+///
+/// A set bit promises that the base block is zeros but at hot positions, where it may hold
+/// what a capture gathered: the next capture gathers them again before comparing, so the
+/// base is zeros there too when the current state is. A block that is not zeros when its
+/// bit says so is forgotten (the base takes its bytes). Whoever replaces the base learns
+/// the map again ([`ZeroBlocks::learn`]), as every keyframe does, to know the blocks that
+/// became zeros; blocks the models rewrite in the base before comparing (`allowed` clear)
+/// are never known.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ZeroBlocks {
+    known: [u64; ZERO_MAP_BLOCKS / 64],
+    allowed: [u64; ZERO_MAP_BLOCKS / 64],
+}
+
+impl ZeroBlocks {
+    /// Nothing known, nothing learnable: the tokenizer compares every block.
+    pub const NONE: ZeroBlocks = ZeroBlocks {
+        known: [0; ZERO_MAP_BLOCKS / 64],
+        allowed: [0; ZERO_MAP_BLOCKS / 64],
+    };
+
+    /// Nothing known yet; every block may be learned but those holding a byte of `excluded`.
+    pub fn excluding(excluded: impl IntoIterator<Item = std::ops::Range<usize>>) -> ZeroBlocks {
+        let mut allowed = [u64::MAX; ZERO_MAP_BLOCKS / 64];
+        for range in excluded {
+            for block in range.start / BLOCK..range.end.div_ceil(BLOCK).min(ZERO_MAP_BLOCKS) {
+                allowed[block / 64] &= !(1 << (block % 64));
+            }
+        }
+        ZeroBlocks {
+            known: [0; ZERO_MAP_BLOCKS / 64],
+            allowed,
+        }
+    }
+
+    /// Forgets what was known (the base was replaced) and learns it again from `base`.
+    pub fn learn(&mut self, base: &[u8]) {
+        self.known = [0; ZERO_MAP_BLOCKS / 64];
+        for (block, bytes) in base.chunks_exact(BLOCK).take(ZERO_MAP_BLOCKS).enumerate() {
+            self.set(block, all_zero(bytes));
+        }
+    }
+
+    /// Bits of span `span`'s blocks known zero (bit `k`: its block `k`; none past the map).
+    #[inline(always)]
+    pub(super) fn span_bits(&self, span: usize) -> u32 {
+        const SPANS_PER_WORD: usize = 64 / (SPAN / BLOCK);
+        self.known.get(span / SPANS_PER_WORD).map_or(0, |word| {
+            (word >> (span % SPANS_PER_WORD * (SPAN / BLOCK))) as u32
+        })
+    }
+
+    /// Whether every block said to be zeros in `base` is, but at `hot` positions (what the
+    /// map promises).
+    #[cfg(test)]
+    pub fn holds_for(&self, base: &[u8], hot: &[u32]) -> bool {
+        let mut base = base.to_vec();
+        for &p in hot {
+            base[p as usize] = 0;
+        }
+        (0..ZERO_MAP_BLOCKS).all(|block| {
+            let bit = self.span_bits(block * BLOCK / SPAN) >> (block % (SPAN / BLOCK)) & 1;
+            bit == 0 || all_zero(&base[block * BLOCK..(block + 1) * BLOCK])
+        })
+    }
+
+    /// Blocks known zero.
+    #[cfg(test)]
+    pub fn known_count(&self) -> u32 {
+        self.known.iter().map(|w| w.count_ones()).sum()
+    }
+
+    /// Records whether block `block` of the base is all zeros now (when it may be known).
+    #[inline(always)]
+    fn set(&mut self, block: usize, zero: bool) {
+        if let (Some(known), Some(allowed)) =
+            (self.known.get_mut(block / 64), self.allowed.get(block / 64))
+        {
+            let bit = 1 << (block % 64);
+            *known = (*known & !bit) | (bit & allowed & if zero { u64::MAX } else { 0 });
+        }
+    }
+}
+
+/// A span of zeros, to compare with where the CPU lacks AVX2: one optimised comparison call
+/// tells whether a slice is all zeros, and its cache lines, read every capture, stay in
+/// the first-level cache.
+static ZEROS: [u8; SPAN] = [0; SPAN];
+
+/// Whether every byte of `bytes` (at most a span) is zero. With AVX2 the bytes are ORed
+/// 32 at a time, about half the instructions of a comparison (which also compares and
+/// combines masks); without, they are compared with zeros.
+#[inline(always)]
+pub fn all_zero(bytes: &[u8]) -> bool {
+    // A block or a part (the narrowing's sizes) inline, as a fixed-size OR the compiler
+    // vectorises: a call costs more than their bytes.
+    if let Ok(block) = <&[u8; BLOCK]>::try_from(bytes) {
+        return or_words(block) == 0;
+    }
+    if let Ok(part) = <&[u8; SPAN / 8]>::try_from(bytes) {
+        return or_words(part) == 0;
+    }
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") {
+        // SAFETY: the CPU has AVX2.
+        return unsafe { all_zero_avx2(bytes) };
+    }
+    ZEROS.get(..bytes.len()) == Some(bytes)
+}
+
+/// The OR of the 8-byte words of `bytes` (`N` a multiple of 8).
+#[inline(always)]
+fn or_words<const N: usize>(bytes: &[u8; N]) -> u64 {
+    let mut any = [0u64; 4];
+    for (k, word) in bytes.chunks_exact(8).enumerate() {
+        any[k % 4] |= u64::from_le_bytes(word.try_into().expect("8 bytes"));
+    }
+    any[0] | any[1] | any[2] | any[3]
+}
+
+/// [`all_zero`] with AVX2: whole blocks ORed into one block's words (a fixed-size loop the
+/// compiler turns into two vector ORs a block), then the tail's words and bytes.
+///
+/// # Safety
+/// The CPU must have AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn all_zero_avx2(bytes: &[u8]) -> bool {
+    let word = |w: &[u8]| u64::from_le_bytes(w.try_into().expect("8 bytes"));
+    let mut blocks = bytes.chunks_exact(BLOCK);
+    let mut any = [0u64; BLOCK / 8];
+    for block in &mut blocks {
+        for (k, lane) in any.iter_mut().enumerate() {
+            *lane |= word(&block[8 * k..8 * k + 8]);
+        }
+    }
+    let mut words = blocks.remainder().chunks_exact(8);
+    let mut folded = any.iter().fold(0, |a, &x| a | x);
+    for w in &mut words {
+        folded |= word(w);
+    }
+    folded == 0 && words.remainder().iter().all(|&b| b == 0)
+}
+
+/// Whether the bytes `range` of `base` and `cur` are equal, found with one comparison:
+/// with zeros when `known_zero` says all its blocks are zeros in `base` (`cur` alone is
+/// read), else with `base` (narrowing a range that is partly known to smaller ones cost
+/// more comparisons than the bytes it spared). Blocks past a short state's end are never
+/// known, so a short range is never all known.
+#[inline(always)]
+fn equal_at_once(base: &[u8], cur: &[u8], range: std::ops::Range<usize>, known_zero: bool) -> bool {
+    if known_zero {
+        all_zero(&cur[range])
+    } else {
+        base[range.clone()] == cur[range]
+    }
+}
 
 /// Appends the zero-run tokens of `cur - base` to `out`. When `sync_base`, `base` becomes
 /// `cur`. `counts` (when given) counts every byte that differs.
@@ -43,13 +213,17 @@ pub fn tokenize(
     sync_base: bool,
     mut counts: Option<&mut ChangeCounts>,
     known_equal: u128,
+    mut zeros: Option<&mut ZeroBlocks>,
 ) {
     assert_eq!(
         base.len(),
         cur.len(),
         "difference of states of different sizes"
     );
-    const BLOCK: usize = 64;
+    debug_assert!(
+        sync_base || zeros.is_none(),
+        "the zero map describes a synced base"
+    );
     const PART: usize = SPAN / 8;
     let len = cur.len();
     let mut open = OpenLiteral {
@@ -57,8 +231,11 @@ pub fn tokenize(
         lit: None,
     };
 
+    // The current span's blocks known zero in `base` (bit `k`: its block `k`).
+    let mut span_zeros = 0u32;
     let mut block_start = 0;
     while block_start < len {
+        let in_span = block_start % SPAN / BLOCK;
         if block_start % SPAN == 0 {
             let span = block_start / SPAN;
             let known = if span < 128 { known_equal >> span } else { 0 };
@@ -68,7 +245,12 @@ pub fn tokenize(
                 continue;
             }
             let span_end = (block_start + SPAN).min(len);
-            if base[block_start..span_end] == cur[block_start..span_end] {
+            span_zeros = zeros.as_deref().map_or(0, |z| z.span_bits(span));
+            // A span partly known zero goes to its parts at once: the spans of the state's
+            // small hot parts, where zeros and changing bytes mix, differ nearly every frame,
+            // and the parts known zero are compared without reading the base.
+            let mixed = span_zeros != 0 && span_zeros != u32::MAX;
+            if !mixed && equal_at_once(base, cur, block_start..span_end, span_zeros != 0) {
                 block_start = span_end;
                 continue;
             }
@@ -78,12 +260,26 @@ pub fn tokenize(
         // part's size was measured: `docs/rewind.md`).
         if block_start % PART == 0 {
             let part_end = (block_start + PART).min(len);
-            if base[block_start..part_end] == cur[block_start..part_end] {
+            let part = u32::MAX >> (32 - PART / BLOCK);
+            let known = span_zeros >> in_span & part == part;
+            if equal_at_once(base, cur, block_start..part_end, known) {
                 block_start = part_end;
                 continue;
             }
         }
         let block_end = (block_start + BLOCK).min(len);
+        let block = block_start / BLOCK;
+        if span_zeros >> in_span & 1 != 0 {
+            if all_zero(&cur[block_start..block_end]) {
+                block_start = block_end;
+                continue;
+            }
+            // The base holds zeros there but for the hot bytes just gathered from `cur`:
+            // after this capture it holds `cur`'s bytes, not all zero.
+            if let Some(z) = zeros.as_deref_mut() {
+                z.set(block, false);
+            }
+        }
         if base[block_start..block_end] == cur[block_start..block_end] {
             block_start = block_end;
             continue;
@@ -415,6 +611,19 @@ mod tests {
     }
 
     #[test]
+    fn all_zero_finds_any_byte_set() {
+        let mut bytes = vec![0u8; SPAN];
+        for len in [0, 1, 7, 63, 64, 65, 200, 256, 1000, SPAN] {
+            assert!(all_zero(&bytes[..len]), "{len} zeros");
+            for at in 0..len {
+                bytes[at] = 1 << (at % 8);
+                assert!(!all_zero(&bytes[..len]), "length {len}, byte {at} set");
+                bytes[at] = 0;
+            }
+        }
+    }
+
+    #[test]
     fn tokens_counts_and_sync_match_a_byte_by_byte_walk() {
         let mut rng = SplitMix64::new(36);
         for round in 0..300u64 {
@@ -447,7 +656,15 @@ mod tests {
                 let want = reference_tokens(&old, &cur);
                 let mut synced = old.clone();
                 let mut tokens = Vec::with_capacity(max_token_len(len));
-                tokenize(&mut synced, &cur, &mut tokens, true, Some(&mut counts), 0);
+                tokenize(
+                    &mut synced,
+                    &cur,
+                    &mut tokens,
+                    true,
+                    Some(&mut counts),
+                    0,
+                    None,
+                );
                 assert!(tokens == want, "round {round}: tokens");
                 assert!(synced == cur, "round {round}: base synced to cur");
                 old = cur;

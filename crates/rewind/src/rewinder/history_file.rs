@@ -275,6 +275,7 @@ impl Rewinder {
         self.start_from(super::seek::ReconstructSource::Keyframe(key), newest)
             .map_err(|_| HistoryError::Corrupt("a record does not decode"))?;
         *self.newest = *self.cursor;
+        self.newest_replaced();
         self.unsynced = backspin_core::WrittenPages::ALL;
         self.encoder
             .set_meta(self.ring.record(key))

@@ -80,6 +80,7 @@ impl Rewinder {
         self.cursor_frame = None;
         self.keyframe_due = false;
         *self.newest = *state;
+        self.newest_replaced();
         self.unsynced = WrittenPages::NONE;
         let record = self.encoder.encode_keyframe(state.as_bytes());
         let len = record.len();
@@ -105,10 +106,11 @@ impl Rewinder {
     /// Stores `state` as a delta against `newest`, which may differ from it only in the
     /// tracked pages `differ` (and the untracked part).
     pub(super) fn append(&mut self, state: &State, frame: u64, differ: WrittenPages) -> Captured {
-        let record = self.encoder.encode_delta_written(
+        let record = self.encoder.encode_delta_known(
             bytemuck::bytes_of_mut(&mut *self.newest),
             state.as_bytes(),
             differ,
+            &mut self.newest_zeros,
         );
         // `newest` is `state` now, whatever becomes of the record.
         self.unsynced = WrittenPages::NONE;
@@ -145,6 +147,8 @@ impl Rewinder {
             let len = record.len();
             if let Ok(evicted) = self.ring.push(frame, record) {
                 self.encoder.commit_keyframe();
+                // Blocks that became zeros since are learned once a group.
+                self.newest_replaced();
                 self.stats.keyframes_written += 1;
                 self.stats.bytes_written += (len + 8) as u64;
                 self.stats.last_keyframe_bytes = len;
@@ -158,6 +162,12 @@ impl Rewinder {
         }
         self.keep_logs_within_reserve();
         Captured::Stored { bytes, keyframe }
+    }
+
+    /// `newest` was replaced (not by a capture's sync): what is known of its zero blocks is
+    /// learned again.
+    pub(super) fn newest_replaced(&mut self) {
+        self.newest_zeros = self.encoder.zero_blocks(self.newest.as_bytes());
     }
 
     /// The budget covers the input logs too: when they outgrow their share (inputs that
@@ -247,6 +257,7 @@ impl Rewinder {
             return;
         }
         *self.newest = *self.cursor;
+        self.newest_replaced();
         self.unsynced = WrittenPages::ALL;
         self.ring.truncate(keep);
         // Keyframes after the fork are gone: continue with the code of the keyframe that
