@@ -391,10 +391,11 @@ impl PpuState {
     }
 
     /// One bit test, with no bound check: every `Step` discriminant is below 64 (a state
-    /// file's step is one of them, `is_saved_step`), so the masked shift is exact.
+    /// file's step is one of them, `is_saved_step`), so the masked shift is exact. Any other
+    /// step (only a state edited in memory holds one; any bit pattern is a valid state) reads
+    /// as its value modulo 64, which the steps it then runs handle like any other.
     #[inline(always)]
     pub(super) fn step_is_mode3(&self) -> bool {
-        debug_assert!(self.step < 64);
         (MODE3_STEPS >> (self.step & 63)) & 1 != 0
     }
 
