@@ -19,6 +19,51 @@ fn roundtrip(a: &[u8], b: &[u8]) {
     assert_eq!(x, a, "backward patch");
 }
 
+/// States `next` makes from a state of zeros, one a frame, coded while `enc` learns its
+/// code: a keyframe, `frames - 1` deltas, and a keyframe of the last state, committed so
+/// that the learned code governs what follows. Returns the states, the base the deltas
+/// left, and that last keyframe's record.
+fn learn_code(
+    enc: &mut Encoder,
+    len: usize,
+    frames: usize,
+    next: &mut impl FnMut(&mut Vec<u8>),
+) -> (Vec<Vec<u8>>, Vec<u8>, Vec<u8>) {
+    let mut states = vec![vec![0u8; len]];
+    let mut base = states[0].clone();
+    enc.encode_keyframe(&states[0]);
+    enc.commit_keyframe();
+    for k in 1..frames {
+        let mut s = states[k - 1].clone();
+        next(&mut s);
+        enc.encode_delta(&mut base, &s);
+        states.push(s);
+    }
+    let key = enc.encode_keyframe(&states[frames - 1]).to_vec();
+    enc.commit_keyframe();
+    (states, base, key)
+}
+
+/// `frames` more states `next` makes after the last of `states`, appended to them and coded
+/// as deltas against `base`: their records.
+fn record_deltas(
+    enc: &mut Encoder,
+    states: &mut Vec<Vec<u8>>,
+    base: &mut [u8],
+    frames: usize,
+    next: &mut impl FnMut(&mut Vec<u8>),
+) -> Vec<Vec<u8>> {
+    (0..frames)
+        .map(|_| {
+            let mut s = states.last().expect("a first state").clone();
+            next(&mut s);
+            let record = enc.encode_delta(base, &s).to_vec();
+            states.push(s);
+            record
+        })
+        .collect()
+}
+
 #[test]
 fn sparse_and_dense_changes_round_trip() {
     let a: Vec<u8> = (0..10_007u32).map(|i| (i * 7 % 251) as u8).collect();
@@ -129,27 +174,12 @@ fn mirrored_oam(same_frame: bool) {
             s.copy_within(shadow..shadow + spec.len, spec.target);
         }
     };
-    let mut states = vec![vec![0u8; len]];
-    let mut base = states[0].clone();
-    enc.encode_keyframe(&states[0]);
-    enc.commit_keyframe();
-    for k in 1..200 {
-        let mut s = states[k - 1].clone();
-        next(&mut s);
-        enc.encode_delta(&mut base, &s);
-        states.push(s);
-    }
-    let key = enc.encode_keyframe(&states[199]).to_vec();
-    enc.commit_keyframe();
+    let (mut states, mut base, key) = learn_code(&mut enc, len, 200, &mut next);
     assert_eq!(enc.mirror.range(), Some((spec.target, shadow, spec.len)));
     assert_eq!(enc.mirror.codes_from_new(), same_frame);
-    let mut records = Vec::new();
+    let records = record_deltas(&mut enc, &mut states, &mut base, 20, &mut next);
     let mut plain = 0;
     for k in 200..220 {
-        let mut s = states[k - 1].clone();
-        next(&mut s);
-        records.push(enc.encode_delta(&mut base, &s).to_vec());
-        states.push(s);
         let mut scratch = states[k - 1].clone();
         let mut tokens = Vec::new();
         tokenize_diff(&mut scratch, &states[k], &mut tokens, false);
@@ -333,26 +363,9 @@ fn fused_decoding_patches_as_the_token_buffer_does() {
             }
         }
     };
-    let mut states = vec![vec![0u8; len]];
-    let mut base = states[0].clone();
-    enc.encode_keyframe(&states[0]);
-    enc.commit_keyframe();
-    for k in 1..300 {
-        let mut s = states[k - 1].clone();
-        next(&mut s);
-        enc.encode_delta(&mut base, &s);
-        states.push(s);
-    }
-    let key = enc.encode_keyframe(&states[299]).to_vec();
-    enc.commit_keyframe();
+    let (mut states, mut base, key) = learn_code(&mut enc, len, 300, &mut next);
     assert!(enc.hot_count() > 0, "hot positions learned");
-    let mut records = Vec::new();
-    for k in 300..400 {
-        let mut s = states[k - 1].clone();
-        next(&mut s);
-        records.push(enc.encode_delta(&mut base, &s).to_vec());
-        states.push(s);
-    }
+    let records = record_deltas(&mut enc, &mut states, &mut base, 100, &mut next);
     let huffman = records.iter().filter(|r| r[0] & FLAG_HUFFMAN != 0).count();
     assert!(huffman > 80, "{huffman} Huffman-coded deltas");
     for fused in [true, false] {
