@@ -415,6 +415,13 @@ fn write_le(bytes: &mut [u8], field: CounterField, value: u64) {
     }
 }
 
+/// The 8 bytes at `at` as a little-endian word, if they lie within `bytes`.
+#[inline(always)]
+fn word_at(bytes: &[u8], at: usize) -> Option<u64> {
+    let window: [u8; 8] = bytes.get(at..at.checked_add(8)?)?.try_into().ok()?;
+    Some(u64::from_le_bytes(window))
+}
+
 /// Byte-by-byte wrapping `a - b` (no borrows between bytes), as the patches apply it: each
 /// byte's top bit is set in `a` and cleared in `b` so no borrow leaves it, then fixed up.
 #[inline]
@@ -443,6 +450,8 @@ pub struct Counters {
     len: usize,
     /// Per field: the expected step, or None when the field is coded as plain XOR.
     expected: [Option<u64>; MAX_COUNTERS],
+    /// Per field: its width's mask (`mask`), kept for the capture's 8-byte loads.
+    masks: [u64; MAX_COUNTERS],
 }
 
 impl Counters {
@@ -455,6 +464,7 @@ impl Counters {
             }; MAX_COUNTERS],
             len: 0,
             expected: [None; MAX_COUNTERS],
+            masks: [u64::MAX; MAX_COUNTERS],
         };
         for &field in list {
             if counters.len < MAX_COUNTERS
@@ -462,6 +472,7 @@ impl Counters {
                 && field.offset + field.width <= state_len
             {
                 counters.fields[counters.len] = field;
+                counters.masks[counters.len] = mask(field.width);
                 counters.len += 1;
             }
         }
@@ -513,17 +524,45 @@ impl Counters {
     /// Encoding a delta from `base` to `cur`: votes the true steps into `votes`, then
     /// rewrites each enabled field of `base` so that `cur - base` there, byte by byte, is the
     /// coded step.
+    ///
+    /// Each field is read as one 8-byte load, masked to its width, and written back in the
+    /// same window with the bytes past the field as they were: every capture codes every
+    /// counter, and reading a field by its width went through a match on it each time. A
+    /// field whose window passes the state's end takes the general path.
     #[inline]
     pub fn encode(&self, base: &mut [u8], cur: &[u8], votes: &mut CounterVotes) {
         for k in 0..self.len {
-            let f = self.fields[k];
-            let (old, new) = (read_le(base, f), read_le(cur, f));
-            let step = new.wrapping_sub(old) & mask(f.width);
+            let at = self.fields[k].offset;
+            let (Some(old_window), Some(new_window)) = (word_at(base, at), word_at(cur, at)) else {
+                self.encode_field(k, base, cur, votes);
+                continue;
+            };
+            let m = self.masks[k];
+            let (old, new) = (old_window & m, new_window & m);
+            let step = new.wrapping_sub(old) & m;
             votes.vote(k, step);
             if let Some(e) = self.expected[k] {
-                let coded = zigzag(step.wrapping_sub(e) & mask(f.width), f.width);
-                write_le(base, f, bytewise_sub(new, coded));
+                // `zigzag` at the field's width: its top bit is the sign.
+                let unused = m.leading_zeros();
+                let signed = ((step.wrapping_sub(e) << unused) as i64) >> unused;
+                let coded = (((signed << 1) ^ (signed >> 63)) as u64) & m;
+                let window = (old_window & !m) | (bytewise_sub(new, coded) & m);
+                base[at..at + 8].copy_from_slice(&window.to_le_bytes());
             }
+        }
+    }
+
+    /// `encode` of field `k` read and written at its width (a field near the state's end).
+    #[cold]
+    #[inline(never)]
+    fn encode_field(&self, k: usize, base: &mut [u8], cur: &[u8], votes: &mut CounterVotes) {
+        let f = self.fields[k];
+        let (old, new) = (read_le(base, f), read_le(cur, f));
+        let step = new.wrapping_sub(old) & mask(f.width);
+        votes.vote(k, step);
+        if let Some(e) = self.expected[k] {
+            let coded = zigzag(step.wrapping_sub(e) & mask(f.width), f.width);
+            write_le(base, f, bytewise_sub(new, coded));
         }
     }
 
@@ -637,24 +676,31 @@ const MAX_SOURCES: usize = 64;
 /// Every this many deltas, the encoder checks which source OAM copied.
 const VOTE_EVERY: u32 = 16;
 
-/// How many bytes of `a` equal the byte at the same place in `b` (over the shorter), a
-/// word at a time: a vote compares the region with every candidate source.
+/// How many bytes of `a` equal the byte at the same place in `b` (over the shorter), 32 at a
+/// time: a vote compares the region with every candidate source. Each lane counts its equal
+/// bytes in a byte of its own (compares and subtracts, no per-byte sum), added up after at
+/// most 255 steps.
+#[inline]
 fn equal_bytes(a: &[u8], b: &[u8]) -> usize {
-    const LOW7: u64 = 0x7F7F_7F7F_7F7F_7F7F;
+    const LANES: usize = 32;
+    const STEPS: usize = u8::MAX as usize;
     let len = a.len().min(b.len());
+    let whole = len / LANES * LANES;
     let (a, b) = (&a[..len], &b[..len]);
-    let mut a_words = a.chunks_exact(8);
-    let mut b_words = b.chunks_exact(8);
     let mut equal = 0;
-    for (x, y) in (&mut a_words).zip(&mut b_words) {
-        let x = u64::from_le_bytes(x.try_into().expect("8 bytes"));
-        let y = u64::from_le_bytes(y.try_into().expect("8 bytes"));
-        let d = x ^ y;
-        // Bit 7 of each byte: set where the byte of `d` is zero.
-        let zero = !(((d & LOW7) + LOW7) | d | LOW7);
-        equal += zero.count_ones() as usize;
+    let chunks = a[..whole].chunks(STEPS * LANES);
+    for (a, b) in chunks.zip(b[..whole].chunks(STEPS * LANES)) {
+        let mut counts = [0u8; LANES];
+        for (x, y) in a.chunks_exact(LANES).zip(b.chunks_exact(LANES)) {
+            let x: &[u8; LANES] = x.try_into().expect("lanes");
+            let y: &[u8; LANES] = y.try_into().expect("lanes");
+            for k in 0..LANES {
+                counts[k] = counts[k].wrapping_add(u8::from(x[k] == y[k]));
+            }
+        }
+        equal += counts.iter().map(|&c| usize::from(c)).sum::<usize>();
     }
-    let tail = a_words.remainder().iter().zip(b_words.remainder());
+    let tail = a[whole..].iter().zip(&b[whole..]);
     equal + tail.filter(|(x, y)| x == y).count()
 }
 
@@ -838,7 +884,9 @@ mod tests {
     #[test]
     fn equal_bytes_counts_like_a_byte_loop() {
         let mut rng = backspin_test_support::SplitMix64::new(3);
-        for len in [0usize, 1, 7, 8, 9, 160, 163] {
+        for len in [
+            0usize, 1, 7, 8, 9, 31, 32, 33, 160, 163, 8159, 8160, 8161, 9000,
+        ] {
             let a: Vec<u8> = (0..len)
                 .map(|_| [0u8, 1, 0x7F, 0x80][rng.range(0, 3) as usize])
                 .collect();
@@ -936,6 +984,55 @@ mod tests {
         }
         counters.finish(&saved, &mut x, false);
         assert_eq!(x, old);
+    }
+
+    #[test]
+    fn counters_in_windows_code_as_at_their_width() {
+        // Fields of every width, packed and overlapping each other's windows, the last ones
+        // too near the end for a window (the general path).
+        let mut list = Vec::new();
+        let mut at = 0;
+        for width in 1..=8 {
+            list.push(CounterField { offset: at, width });
+            at += width;
+        }
+        let len = at + 4;
+        list.push(CounterField {
+            offset: len - 5,
+            width: 2,
+        });
+        list.push(CounterField {
+            offset: len - 4,
+            width: 4,
+        });
+        let mut rng = backspin_test_support::SplitMix64::new(5);
+        for round in 0..2000 {
+            let mut counters = Counters::new(&list, len);
+            assert_eq!(counters.len, list.len());
+            for k in 0..counters.len {
+                let width = counters.fields[k].width;
+                counters.expected[k] = (round % 3 != 0 || k % 2 == 0)
+                    .then(|| (rng.next_u64() % 5) & mask(width))
+                    .map(|e| if round % 7 == 0 { mask(width) - e } else { e });
+            }
+            let old: Vec<u8> = (0..len).map(|_| rng.next_u64() as u8).collect();
+            let mut new = old.clone();
+            for b in new.iter_mut() {
+                if rng.range(0, 3) == 0 {
+                    *b = b.wrapping_add(rng.range(0, 3) as u8).wrapping_sub(1);
+                }
+            }
+            let (mut fast, mut slow) = (old.clone(), old.clone());
+            let (mut fast_votes, mut slow_votes) =
+                (CounterVotes::default(), CounterVotes::default());
+            counters.encode(&mut fast, &new, &mut fast_votes);
+            for k in 0..counters.len {
+                counters.encode_field(k, &mut slow, &new, &mut slow_votes);
+            }
+            assert_eq!(fast, slow, "round {round}");
+            assert_eq!(fast_votes.candidate, slow_votes.candidate, "round {round}");
+            assert_eq!(fast_votes.weight, slow_votes.weight, "round {round}");
+        }
     }
 
     #[test]
