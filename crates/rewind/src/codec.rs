@@ -55,7 +55,9 @@ mod tokens;
 
 use backspin_core::WrittenPages;
 use backspin_core::written_pages::{PAGE_BYTES, TRACKED_FROM, VRAM_FIRST_PAGE, VRAM_FROM};
-use tokens::{BLOCK, SPAN, ZERO_MAP_BLOCKS, all_zero, apply_tokens, tokenize};
+use tokens::{
+    BLOCK, SPAN, ZERO_MAP_BLOCKS, all_zero, apply_tokens, tokenize, tokenize_against_zeros,
+};
 pub use tokens::{ZeroBlocks, get_varint, max_token_len, put_varint, tokenize_diff, varint_len};
 /// Token streams at most this long skip LZ4: it cannot win much on them and its hash-table
 /// reset alone costs more than the bytes saved.
@@ -326,7 +328,7 @@ impl Encoder {
         }
         self.tokens.clear();
         let mut zeros = std::mem::take(&mut self.zeros);
-        tokenize(&mut zeros, cur, &mut self.tokens, false, None, 0, None);
+        tokenize_against_zeros(&mut zeros, cur, &mut self.tokens);
         self.zeros = zeros;
         self.record.clear();
         self.record.extend_from_slice(&[0, 0, 0]);

@@ -405,11 +405,13 @@ fn deltas_against_known_zero_blocks_are_the_plain_deltas() {
     let len = size_of::<backspin_core::State>();
     let (oam, shadow) = (STATE_MIRROR.target, STATE_MIRROR.first_source + 0x300);
     let mut rng = SplitMix64::new(0x2E80);
-    // The untracked part mostly zeros, as in games' work RAM.
+    // The mapped part (the untracked part and VRAM bank 0) mostly zeros, as in games' work
+    // RAM and VRAM.
+    let mapped_end = ZERO_MAP_BLOCKS * BLOCK;
     let mut state = vec![0u8; len];
-    rng.fill(&mut state[TRACKED_FROM..]);
+    rng.fill(&mut state[mapped_end..]);
     let hot: Vec<usize> = (0..40)
-        .map(|_| rng.below(TRACKED_FROM as u64) as usize)
+        .map(|_| rng.below(mapped_end as u64) as usize)
         .collect();
     let mut plain = Encoder::new(len);
     let mut mapped = Encoder::new(len);
@@ -459,7 +461,7 @@ fn deltas_against_known_zero_blocks_are_the_plain_deltas() {
         }
         // Whole blocks filled and cleared again; single bytes anywhere.
         if rng.below(6) == 0 {
-            let at = rng.below((TRACKED_FROM / BLOCK) as u64) as usize * BLOCK;
+            let at = rng.below(ZERO_MAP_BLOCKS as u64) as usize * BLOCK;
             let fill = if rng.below(2) == 0 {
                 0
             } else {

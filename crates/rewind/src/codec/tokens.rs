@@ -31,8 +31,10 @@ pub const SPAN: usize = 2048;
 /// [`ZeroBlocks`].
 pub const BLOCK: usize = 64;
 
-/// Blocks a [`ZeroBlocks`] can know (from the state's start).
-pub const ZERO_MAP_BLOCKS: usize = 192;
+/// Blocks a [`ZeroBlocks`] can know (from the state's start): the untracked part and VRAM
+/// bank 0, whose pages are compared in every frame that writes VRAM (in some games most
+/// frames), and which holds zeros in many games' unused tiles and map rows.
+pub const ZERO_MAP_BLOCKS: usize = 320;
 
 /// Which 64-byte blocks of a capture's base (the newest stored state) are known to be all
 /// zeros, among the first [`ZERO_MAP_BLOCKS`]. Most of a game's work RAM is zeros, and it
@@ -211,6 +213,28 @@ pub fn tokenize(
     cur: &[u8],
     out: &mut Vec<u8>,
     sync_base: bool,
+    counts: Option<&mut ChangeCounts>,
+    known_equal: u128,
+    zeros: Option<&mut ZeroBlocks>,
+) {
+    tokenize_as::<false>(base, cur, out, sync_base, counts, known_equal, zeros);
+}
+
+/// A keyframe's tokens: `tokenize` of `cur` against `zeros`, a state's length of zero bytes,
+/// which is read only where `cur` is not zero (a keyframe reads the whole state, and
+/// comparing it with as many zeros read twice as much, most of it from memory).
+pub fn tokenize_against_zeros(zeros: &mut [u8], cur: &[u8], out: &mut Vec<u8>) {
+    debug_assert!(zeros.iter().all(|&b| b == 0), "a base of zeros");
+    tokenize_as::<true>(zeros, cur, out, false, None, 0, None);
+}
+
+/// `tokenize`; with `BASE_ZERO`, every block of `base` is taken as known zero.
+#[inline(always)]
+fn tokenize_as<const BASE_ZERO: bool>(
+    base: &mut [u8],
+    cur: &[u8],
+    out: &mut Vec<u8>,
+    sync_base: bool,
     mut counts: Option<&mut ChangeCounts>,
     known_equal: u128,
     mut zeros: Option<&mut ZeroBlocks>,
@@ -245,7 +269,11 @@ pub fn tokenize(
                 continue;
             }
             let span_end = (block_start + SPAN).min(len);
-            span_zeros = zeros.as_deref().map_or(0, |z| z.span_bits(span));
+            span_zeros = if BASE_ZERO {
+                u32::MAX
+            } else {
+                zeros.as_deref().map_or(0, |z| z.span_bits(span))
+            };
             // A span partly known zero goes to its parts at once: the spans of the state's
             // small hot parts, where zeros and changing bytes mix, differ nearly every frame,
             // and the parts known zero are compared without reading the base.
@@ -280,7 +308,8 @@ pub fn tokenize(
                 z.set(block, false);
             }
         }
-        if base[block_start..block_end] == cur[block_start..block_end] {
+        // (Against zeros, a block that is not zero differs.)
+        if !BASE_ZERO && base[block_start..block_end] == cur[block_start..block_end] {
             block_start = block_end;
             continue;
         }
@@ -608,6 +637,38 @@ mod tests {
             emit(&mut out, emitted, literal);
         }
         out
+    }
+
+    #[test]
+    fn keyframe_tokens_against_zeros_match_a_byte_by_byte_walk() {
+        let mut rng = SplitMix64::new(39);
+        for round in 0..200u64 {
+            // Sparse states of lengths that end inside a span, a block and a word: zero
+            // stretches longer and shorter than a span, a part and a block.
+            let len = 9000 + (rng.next_u64() % 300) as usize;
+            let mut cur = vec![0u8; len];
+            let mut at = (rng.next_u64() % 100) as usize;
+            while at < len {
+                let run = 1 + (rng.next_u64() % 40) as usize;
+                for byte in &mut cur[at..(at + run).min(len)] {
+                    if !rng.next_u64().is_multiple_of(4) {
+                        *byte = rng.next_u64() as u8;
+                    }
+                }
+                at += run + (rng.next_u64() % [9, 70, 300, 3000][round as usize % 4]) as usize;
+            }
+            if round % 3 == 0 {
+                cur[len - 1] = 0xA5;
+            }
+            let mut zeros = vec![0u8; len];
+            let mut tokens = Vec::with_capacity(max_token_len(len));
+            tokenize_against_zeros(&mut zeros, &cur, &mut tokens);
+            assert!(tokens == reference_tokens(&zeros, &cur), "round {round}");
+            assert!(
+                zeros.iter().all(|&b| b == 0),
+                "round {round}: the zeros stay zeros"
+            );
+        }
     }
 
     #[test]
