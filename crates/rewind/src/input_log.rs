@@ -123,12 +123,24 @@ impl InputLog {
 
     /// Records that `buttons` are held from `m_cycle` on. Events at or after `m_cycle` are
     /// replaced (time went back: a fork). Returns false when nothing changed.
+    ///
+    /// Every frame of play calls this (through `Timeline::set_buttons`), and mostly nothing
+    /// changes: that path is inline in the caller, the rest out of line, so the frame's
+    /// bookkeeping touches few lines of code.
+    #[inline]
     pub fn push(&mut self, m_cycle: u64, buttons: u8, frame: u64) -> bool {
         self.truncate_from(m_cycle);
         if self.last().is_some_and(|e| e.buttons == buttons) {
             return false;
         }
-        let word = InputEvent { m_cycle, buttons }.pack();
+        self.append(InputEvent { m_cycle, buttons }.pack(), frame);
+        true
+    }
+
+    /// `push` of a change (a new event at the end).
+    #[cold]
+    #[inline(never)]
+    fn append(&mut self, word: u64, frame: u64) {
         match self.chunks.back_mut() {
             Some(chunk) if chunk.len < CHUNK => {
                 chunk.events[chunk.len] = word;
@@ -145,15 +157,22 @@ impl InputLog {
             }
         }
         self.len += 1;
-        true
     }
 
     /// Drops every event at or after `m_cycle`.
+    #[inline]
     pub fn truncate_from(&mut self, m_cycle: u64) {
         // The common case, every frame's `push`: nothing that late (no search of the chunk).
         if self.last().is_none_or(|e| e.m_cycle < m_cycle) {
             return;
         }
+        self.truncate_events_from(m_cycle);
+    }
+
+    /// `truncate_from` when some event is at or after `m_cycle`.
+    #[cold]
+    #[inline(never)]
+    fn truncate_events_from(&mut self, m_cycle: u64) {
         while let Some(chunk) = self.chunks.back_mut() {
             if chunk.first().m_cycle >= m_cycle {
                 self.len -= chunk.len;

@@ -311,13 +311,26 @@ impl Rewinder {
     ///
     /// Timeline cycles are the core's M-cycles plus the offset of the latest reset (see
     /// [`crate::Timeline`], which stamps and applies inputs for a frontend).
+    #[inline]
     pub fn record_input(&mut self, cycle: u64, buttons: u8) {
         if self.has_future() {
-            if self.logs.buttons.buttons_at(cycle).unwrap_or(0) == buttons {
-                return;
-            }
-            self.fork_logs_at(cycle, EventKind::Buttons);
+            self.record_input_in_future(cycle, buttons);
+            return;
         }
+        self.logs
+            .buttons
+            .push(cycle, buttons, self.present.unwrap_or(0));
+    }
+
+    /// `record_input` while a recorded future exists (out of line: play without one is the
+    /// path every frame takes).
+    #[cold]
+    #[inline(never)]
+    fn record_input_in_future(&mut self, cycle: u64, buttons: u8) {
+        if self.logs.buttons.buttons_at(cycle).unwrap_or(0) == buttons {
+            return;
+        }
+        self.fork_logs_at(cycle, EventKind::Buttons);
         self.logs
             .buttons
             .push(cycle, buttons, self.present.unwrap_or(0));
@@ -392,7 +405,19 @@ impl Rewinder {
 
     /// Drops writes logged at `cycle` that this run did not make (it went on past them):
     /// a fork when they are part of a recorded future.
+    #[inline]
     pub(crate) fn drop_writes_not_made(&mut self, cycle: u64) {
+        // Every frame asks; nearly always no write is logged at all.
+        if self.logs.writes.is_empty() {
+            return;
+        }
+        self.drop_logged_writes_not_made(cycle);
+    }
+
+    /// `drop_writes_not_made` with writes logged.
+    #[cold]
+    #[inline(never)]
+    fn drop_logged_writes_not_made(&mut self, cycle: u64) {
         let made = self.logs.writes_made_at(cycle);
         if self.logs.writes_at(cycle).nth(made).is_none() {
             return;

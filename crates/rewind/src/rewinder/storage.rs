@@ -45,8 +45,15 @@ impl Rewinder {
             }
             return self.append(state, frame, differ);
         }
-        // At or before the newest stored frame: replaying a recorded future (or the caller
-        // jumped back without seeking).
+        self.capture_in_past(state, frame, cycle)
+    }
+
+    /// `capture_at` at or before the newest stored frame: replaying a recorded future (or
+    /// the caller jumped back without seeking). Out of line: play appends.
+    #[cold]
+    #[inline(never)]
+    fn capture_in_past(&mut self, state: &State, frame: u64, cycle: u64) -> Captured {
+        let newest = self.newest_frame().expect("a stored frame");
         let after = self.ring.partition_after(frame);
         let previous = after.checked_sub(1).map(|i| self.ring.frame(i));
         self.present = Some(frame);
@@ -143,25 +150,36 @@ impl Rewinder {
             || self.chain_bytes_since_key >= self.ring.capacity() / 4
             || (self.encoder.code_is_flat() && self.deltas_since_key >= EARLY_KEYFRAME);
         if keyframe {
-            let record = self.encoder.encode_keyframe(state.as_bytes());
-            let len = record.len();
-            if let Ok(evicted) = self.ring.push(frame, record) {
-                self.encoder.commit_keyframe();
-                // Blocks that became zeros since are learned once a group.
-                self.newest_replaced();
-                self.stats.keyframes_written += 1;
-                self.stats.bytes_written += (len + 8) as u64;
-                self.stats.last_keyframe_bytes = len;
-                bytes += len + 8;
-                if evicted > 0 {
-                    self.after_eviction();
-                }
-            }
-            self.deltas_since_key = 0;
-            self.chain_bytes_since_key = 0;
+            bytes += self.append_keyframe(state, frame);
         }
         self.keep_logs_within_reserve();
         Captured::Stored { bytes, keyframe }
+    }
+
+    /// Stores `state` as a keyframe after its delta; returns the bytes it took (0 if it did
+    /// not fit). Out of line: a keyframe comes once a group, and its code would spread the
+    /// path every other capture takes over more cache lines.
+    #[cold]
+    #[inline(never)]
+    fn append_keyframe(&mut self, state: &State, frame: u64) -> usize {
+        let mut bytes = 0;
+        let record = self.encoder.encode_keyframe(state.as_bytes());
+        let len = record.len();
+        if let Ok(evicted) = self.ring.push(frame, record) {
+            self.encoder.commit_keyframe();
+            // Blocks that became zeros since are learned once a group.
+            self.newest_replaced();
+            self.stats.keyframes_written += 1;
+            self.stats.bytes_written += (len + 8) as u64;
+            self.stats.last_keyframe_bytes = len;
+            bytes = len + 8;
+            if evicted > 0 {
+                self.after_eviction();
+            }
+        }
+        self.deltas_since_key = 0;
+        self.chain_bytes_since_key = 0;
+        bytes
     }
 
     /// `newest` was replaced (not by a capture's sync): what is known of its zero blocks is
