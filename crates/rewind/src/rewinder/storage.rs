@@ -45,15 +45,14 @@ impl Rewinder {
             }
             return self.append(state, frame, differ);
         }
-        self.capture_in_past(state, frame, cycle)
+        self.capture_in_past(state, frame, cycle, newest)
     }
 
     /// `capture_at` at or before the newest stored frame: replaying a recorded future (or
     /// the caller jumped back without seeking). Out of line: play appends.
     #[cold]
     #[inline(never)]
-    fn capture_in_past(&mut self, state: &State, frame: u64, cycle: u64) -> Captured {
-        let newest = self.newest_frame().expect("a stored frame");
+    fn capture_in_past(&mut self, state: &State, frame: u64, cycle: u64, newest: u64) -> Captured {
         let after = self.ring.partition_after(frame);
         let previous = after.checked_sub(1).map(|i| self.ring.frame(i));
         self.present = Some(frame);
