@@ -838,9 +838,18 @@ impl Steps<'_> {
             .offset_ticks
             .wrapping_add(t_cycles.wrapping_mul(TICKS_PER_T_CYCLE));
         if synth.offset_ticks >= LAG_LIMIT_TICKS {
-            self.commit();
-            self.synth.advance(0);
+            self.drop_lagging_samples();
         }
+    }
+
+    /// The clock ran past the lag limit (only a corrupt or hand-made state gets here): the
+    /// held steps go to the synthesizer, which finishes and drops samples. Out of line, so
+    /// that each inlined [`Self::advance`] in the channels' loops stays a few instructions.
+    #[cold]
+    #[inline(never)]
+    fn drop_lagging_samples(&mut self) {
+        self.commit();
+        self.synth.advance(0);
     }
 
     /// The mixer's level is now `level` (from the present moment on).
@@ -1009,8 +1018,19 @@ impl Steps<'_> {
     fn commit(&mut self) {
         if self.count >= STEP_QUEUE {
             self.spread_all_but_newest();
+            // That left exactly the newest `STEP_QUEUE` held and the queue empty: they are
+            // the whole queue, packed in place (no staging array, no shifting of the queue).
+            debug_assert!(self.count == STEP_QUEUE && self.synth.centre_step_count == 0);
+            // SAFETY: the held steps below `self.count` have been written.
+            let steps = unsafe { assume_written(&self.held[..STEP_QUEUE]) };
+            for (word, step) in self.synth.centre_steps.iter_mut().zip(steps) {
+                *word = pack_centre_step(step.offset_ticks, step.delta);
+            }
+            self.synth.centre_step_count = STEP_QUEUE as u32;
+            self.count = 0;
+            return;
         }
-        let count = self.count.min(STEP_QUEUE);
+        let count = self.count;
         if count == 0 {
             return;
         }
