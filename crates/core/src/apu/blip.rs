@@ -452,11 +452,20 @@ impl SynthState {
     /// registers and added to the ring only when a step's window lies elsewhere, not one
     /// load and store per vector and step. Wrapping sums, in any order.
     ///
+    /// `steps` ends with [`HeldStep::END`], which is not spread: it ends every window's run
+    /// (its ticks lie past any window's end), so the run's loop tests one bound a step, not
+    /// two.
+    ///
     /// # Safety
     /// The CPU must have AVX2 ([`has_avx2`]).
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
     unsafe fn spread_held_steps_avx2(&mut self, steps: &[HeldStep]) {
+        debug_assert!(
+            steps
+                .last()
+                .is_some_and(|step| step.offset_ticks == END_TICKS)
+        );
         // A flush leaves the head at slot 0 (`rotate_head_to_zero`), so it is usually at the
         // start of a group of 8 slots; a step's row then follows from its ticks from the
         // head alone.
@@ -488,8 +497,10 @@ impl SynthState {
         let window_of = |step: &HeldStep| {
             ((step.offset_ticks + head_ticks) >> TICKS_PER_SAMPLE_BITS) as usize & !7
         };
+        // The steps still to spread, then `HeldStep::END`.
         let mut rest = steps;
-        while let Some(first) = rest.first() {
+        while rest.len() > 1 {
+            let first = &rest[0];
             let window = window_of(first);
             if window + ALIGNED_WINDOW_8 > RING {
                 // The window would run past the ring's end: the step on its own.
@@ -511,10 +522,14 @@ impl SynthState {
             // slot 0 by whole groups: the same row, and the end moved by as much.
             let end = if GROUP_HEAD { end - head_ticks } else { end };
             let mut sums = [_mm256_setzero_si256(); GROUPS];
-            let mut taken = 0;
-            while taken < rest.len() {
-                let step = rest[taken];
-                debug_assert!(fits_i16_both_ways(step.delta));
+            // A pointer, not an index: the count taken follows from it once per window.
+            let first_step = rest.as_ptr();
+            let mut next = first_step;
+            loop {
+                // SAFETY: `rest` ends with `HeldStep::END`, whose ticks (with the head's or
+                // not) are past any window's `end`, so the loop stops there at the latest:
+                // `next` stays inside `rest`.
+                let step = unsafe { *next };
                 let ticks = if GROUP_HEAD {
                     debug_assert!(head_ticks & ((8 << TICKS_PER_SAMPLE_BITS) - 1) == 0);
                     step.offset_ticks
@@ -524,11 +539,13 @@ impl SynthState {
                 if ticks >= end {
                     break;
                 }
+                debug_assert!(fits_i16_both_ways(step.delta));
                 debug_assert!(
                     ((step.offset_ticks + head_ticks) >> TICKS_PER_SAMPLE_BITS) as usize >= window,
                     "in order"
                 );
-                taken += 1;
+                // SAFETY: as above (a step before the end mark).
+                next = unsafe { next.add(1) };
                 let row = (ticks >> PHASE_SHIFT) as usize & (8 * PHASES - 1);
                 // The whole delta in each 32-bit lane: the rows' high halves are zero (see
                 // `PAIRED_STEP`), so only its low half counts.
@@ -540,6 +557,8 @@ impl SynthState {
                     *sum = _mm256_add_epi32(*sum, _mm256_madd_epi16(pairs, scale));
                 }
             }
+            // SAFETY: both point into `rest`, `next` at or after `first_step`.
+            let taken = unsafe { next.offset_from(first_step) } as usize;
             rest = &rest[taken..];
             add_groups(&mut self.centre_ring, window, sums);
         }
@@ -829,6 +848,19 @@ struct HeldStep {
     delta: i32,
 }
 
+/// [`HeldStep::END`]'s ticks: past the end of any window of the ring, even with the head's
+/// ticks added (no overflow).
+const END_TICKS: u32 = u32::MAX >> 1;
+const _: () = assert!((RING as u32) << TICKS_PER_SAMPLE_BITS < END_TICKS / 2);
+
+impl HeldStep {
+    /// Marks the end of the steps [`SynthState::spread_held_steps_avx2`] takes.
+    const END: HeldStep = HeldStep {
+        offset_ticks: END_TICKS,
+        delta: 0,
+    };
+}
+
 impl Steps<'_> {
     /// The APU's present moves `t_cycles` on.
     #[inline]
@@ -838,9 +870,18 @@ impl Steps<'_> {
             .offset_ticks
             .wrapping_add(t_cycles.wrapping_mul(TICKS_PER_T_CYCLE));
         if synth.offset_ticks >= LAG_LIMIT_TICKS {
-            self.commit();
-            self.synth.advance(0);
+            self.drop_lagging_samples();
         }
+    }
+
+    /// The clock ran past the lag limit (only a corrupt or hand-made state gets here): the
+    /// held steps go to the synthesizer, which finishes and drops samples. Out of line, so
+    /// that each inlined [`Self::advance`] in the channels' loops stays a few instructions.
+    #[cold]
+    #[inline(never)]
+    fn drop_lagging_samples(&mut self) {
+        self.commit();
+        self.synth.advance(0);
     }
 
     /// The mixer's level is now `level` (from the present moment on).
@@ -992,11 +1033,17 @@ impl Steps<'_> {
         if self.wide {
             self.synth.spread_held_steps::<true>(steps);
         } else if avx2 {
+            // The first step kept (`oldest < count`) stands in for the end mark meanwhile.
+            let kept = self.held[oldest];
+            self.held[oldest] = MaybeUninit::new(HeldStep::END);
             #[cfg(target_arch = "x86_64")]
-            // SAFETY: the CPU has AVX2, the only feature the function enables.
+            // SAFETY: the CPU has AVX2, the only feature the function enables; the held steps
+            // below `oldest` have been written, and the end mark after them.
             unsafe {
-                self.synth.spread_held_steps_avx2(steps);
+                self.synth
+                    .spread_held_steps_avx2(assume_written(&self.held[..=oldest]));
             }
+            self.held[oldest] = kept;
         } else {
             self.synth.spread_held_steps::<false>(steps);
         }
@@ -1009,8 +1056,20 @@ impl Steps<'_> {
     fn commit(&mut self) {
         if self.count >= STEP_QUEUE {
             self.spread_all_but_newest();
+            // That left exactly the newest `STEP_QUEUE` held and the queue empty: they are
+            // the whole queue, packed in place (no staging array, no shifting of the queue).
+            debug_assert!(self.count == STEP_QUEUE && self.synth.centre_step_count == 0);
+            // SAFETY: the held steps below `self.count` have been written.
+            let steps = unsafe { assume_written(&self.held[..STEP_QUEUE]) };
+            let steps: &[HeldStep; STEP_QUEUE] = steps.try_into().expect("a queue of steps");
+            // A whole array, so the packing is one fixed block of vector operations.
+            self.synth.centre_steps =
+                std::array::from_fn(|i| pack_centre_step(steps[i].offset_ticks, steps[i].delta));
+            self.synth.centre_step_count = STEP_QUEUE as u32;
+            self.count = 0;
+            return;
         }
-        let count = self.count.min(STEP_QUEUE);
+        let count = self.count;
         if count == 0 {
             return;
         }

@@ -879,7 +879,9 @@ pub(super) fn skip_square(tone: &mut ToneState, t_cycles: u32, period: u32) {
 }
 
 /// Moves the noise channel `t_cycles` on without looking at its output (the LFSR still
-/// shifts: it decides what is heard later).
+/// shifts: it decides what is heard later). Out of line: `run` calls it only for a noise
+/// channel nobody hears, and its jump table code would otherwise sit among the hot loop's.
+#[inline(never)]
 pub(super) fn skip_noise(noise: &mut ToneState, t_cycles: u32, period: u32, nr43: u8) {
     let timer = noise.timer.max(1);
     if t_cycles < timer {

@@ -226,9 +226,10 @@ fn avx2_held_spreads_add_what_the_narrow_ones_add() {
         let mut steps = steps;
         steps.sort_by_key(|step| step.offset_ticks);
         let (mut wide, mut narrow) = (start, start);
+        narrow.spread_held_steps::<false>(&steps);
+        steps.push(HeldStep::END);
         // SAFETY: checked above.
         unsafe { wide.spread_held_steps_avx2(&steps) };
-        narrow.spread_held_steps::<false>(&steps);
         assert!(wide == narrow, "round {round}");
     }
 }
