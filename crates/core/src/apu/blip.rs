@@ -457,7 +457,8 @@ impl SynthState {
     /// two.
     ///
     /// # Safety
-    /// The CPU must have AVX2 ([`has_avx2`]).
+    /// The CPU must have AVX2 ([`has_avx2`]), and `steps` must end with [`HeldStep::END`]
+    /// (the loop reads up to it without a bound test).
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
     unsafe fn spread_held_steps_avx2(&mut self, steps: &[HeldStep]) {
