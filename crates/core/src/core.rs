@@ -469,14 +469,19 @@ impl Core {
             // (`Machine::take_checks_due_at`; the limit ends a quiet window). Between them
             // the CPU runs plain steps, which sample interrupts only when their fetch's
             // M-cycle ran in full.
-            if !machine.take_checks_due_at(registers.pc) {
-                cpu::step_plain(&mut registers, &mut machine);
-                continue;
+            let opcode = if !machine.take_checks_due_at(registers.pc) {
+                cpu::fetch_plain(&mut registers, &mut machine)
+            } else {
+                if machine.m_cycles() >= limit || machine.events().intersects(stop_events) {
+                    break;
+                }
+                checked_fetch(&mut registers, &mut machine, &mut polls, self.fast, limit)
+            };
+            // One copy of the interpreter for both kinds of step: a second one, inlined
+            // for the checked steps alone, was as large and met the instruction cache cold.
+            if let Some(opcode) = opcode {
+                cpu::execute(&mut registers, &mut machine, opcode);
             }
-            if machine.m_cycles() >= limit || machine.events().intersects(stop_events) {
-                break;
-            }
-            checked_step(&mut registers, &mut machine, &mut polls, self.fast, limit);
         }
         // A poll read the run stopped after is not the host's business.
         machine.take_poll_read();
@@ -508,26 +513,28 @@ impl Core {
     }
 }
 
-/// The run loop's step when its checks are due (`Core::run`): a polling loop's skip, a
-/// halted or stopped CPU's idle stretch, or a full step ([`cpu::step`]'s, which samples
-/// interrupts and reports its fetch). Each leaves the checks due for the next step where
-/// it may have changed what they see. Inlined, it works on the loop's own registers; the
-/// polling loops' functions take a copy.
+/// The run loop's step when its checks are due (`Core::run`) up to its instruction: a
+/// polling loop's skip, a halted or stopped CPU's idle stretch, or an unusual CPU's full
+/// step ([`cpu::step`]'s), all of which end the step (`None`); else the fetch of a running
+/// CPU's full step ([`cpu::fetch_running`]: it samples interrupts and reports its fetch),
+/// whose opcode the loop executes. Each leaves the checks due for the next step where it
+/// may have changed what they see. Inlined, it works on the loop's own registers; the
+/// functions not inlined take a copy.
 #[inline(always)]
-fn checked_step(
+fn checked_fetch(
     cpu: &mut cpu::Registers,
     machine: &mut Machine<'_>,
     polls: &mut PollLoops,
     fast: FastPaths,
     limit: u64,
-) {
+) -> Option<u8> {
     if let Some(read) = machine.take_poll_read() {
         if fast.poll_loop_skipping {
             cpu::out_of_line_state(cpu, |cpu| polls.after_read(cpu, machine, read, limit));
         }
         // A skip moves the clock: the limit and the CPU are checked again.
         machine.require_checks();
-        return;
+        return None;
     }
     if machine.take_loop_jump() {
         if fast.poll_loop_skipping {
@@ -536,10 +543,10 @@ fn checked_step(
             machine.not_a_poll_loop(cpu.pc);
         }
         machine.require_checks();
-        return;
+        return None;
     }
-    if cpu.mode() != CpuMode::Running {
-        if fast.halt_skipping {
+    if !cpu.runs_plainly() {
+        if fast.halt_skipping && cpu.mode() != CpuMode::Running {
             let idle = cpu.mode() != CpuMode::Halted || machine.pending_interrupts() == 0;
             if idle {
                 // Leave one cycle for the CPU's own idle step, which handles any event.
@@ -547,16 +554,23 @@ fn checked_step(
                 machine.skip_idle_cycles(cpu.mode(), budget);
             }
         }
-        cpu::step_registers(cpu, machine);
-        // Idle or just woken, the CPU takes the full step once more.
+        cpu::out_of_line(cpu, |cpu| unusual_step(cpu, machine));
+        // Idle, just woken, an EI just taken effect or the HALT bug just spent: the CPU
+        // takes the full step once more.
         machine.require_checks();
-        return;
+        return None;
     }
+    // An instruction that makes the CPU unusual (EI, HALT, STOP, a lock-up) says so itself
+    // (`Bus::cpu_changed`), as on the plain steps: nothing is left to do after it.
+    cpu::fetch_running(cpu, machine)
+}
+
+/// The full step of a CPU that is not plainly running (halted, stopped, locked, an EI
+/// waiting, the HALT bug), out of the run loop: these steps are rare, and their own copy
+/// of the interpreter stays out of the loop's code.
+#[inline(never)]
+fn unusual_step(cpu: &mut cpu::Registers, machine: &mut Machine<'_>) {
     cpu::step_registers(cpu, machine);
-    // An unusual CPU (an EI waiting, the HALT bug, halted) takes the full step again.
-    if !cpu.runs_plainly() {
-        machine.require_checks();
-    }
 }
 
 impl Clone for Core {

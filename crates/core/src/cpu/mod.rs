@@ -189,6 +189,15 @@ pub(crate) fn step_registers(cpu: &mut Registers, bus: &mut impl Bus) {
 /// when the fetch's own M-cycle made them due ([`Bus::read_plain_fetch`] says so).
 #[inline(always)]
 pub(crate) fn step_plain(cpu: &mut Registers, bus: &mut impl Bus) {
+    if let Some(opcode) = fetch_plain(cpu, bus) {
+        execute::execute(cpu, bus, opcode);
+    }
+}
+
+/// [`step_plain`] up to its instruction: the opcode to pass to [`execute`], or `None` when
+/// an interrupt dispatch took the step.
+#[inline(always)]
+pub(crate) fn fetch_plain(cpu: &mut Registers, bus: &mut impl Bus) -> Option<u8> {
     debug_assert!(cpu.runs_plainly());
     // PC in a local (the fetch cannot change it): the increment below then adds to the
     // register the fetch used, where `cpu.pc` would be loaded again.
@@ -196,9 +205,34 @@ pub(crate) fn step_plain(cpu: &mut Registers, bus: &mut impl Bus) {
     let (opcode, checks_due) = bus.read_plain_fetch(pc);
     // Interrupts are sampled during the opcode fetch, as in `step`.
     if checks_due && dispatch_if_pending(cpu, bus) {
-        return;
+        return None;
     }
     cpu.pc = pc.wrapping_add(1);
+    Some(opcode)
+}
+
+/// [`step_registers`] up to its instruction, for a CPU that
+/// [`runs_plainly`](CpuState::runs_plainly): the opcode to pass to [`execute`], or `None`
+/// when an interrupt dispatch took the step. With nothing to do after the instruction (no
+/// EI waiting), the run loop can end both kinds of step in one copy of the interpreter.
+#[inline(always)]
+pub(crate) fn fetch_running(cpu: &mut Registers, bus: &mut impl Bus) -> Option<u8> {
+    debug_assert!(cpu.runs_plainly());
+    let fetch_pc = cpu.pc;
+    let opcode = bus.read(fetch_pc);
+    // Interrupts are sampled during the opcode fetch (see `begin_unusual_step`).
+    if cpu.ime != 0 && bus.pending_interrupts() != 0 {
+        dispatch_interrupt(cpu, bus);
+        return None;
+    }
+    cpu.pc = fetch_pc.wrapping_add(1);
+    bus.opcode_fetched(fetch_pc);
+    Some(opcode)
+}
+
+/// Executes `opcode`, fetched by [`fetch_plain`] or [`fetch_running`].
+#[inline(always)]
+pub(crate) fn execute(cpu: &mut Registers, bus: &mut impl Bus, opcode: u8) {
     execute::execute(cpu, bus, opcode);
 }
 
