@@ -300,9 +300,6 @@ impl PpuState {
         // next and due within the run. One copy of each step's code.
         let mut left = dots;
         if rank == 0 {
-            if let Some(waits) = self.closed_line_turn(dots, bus) {
-                return waits;
-            }
             self.mode0_interrupt(bus);
         }
         if rank <= 1 {
