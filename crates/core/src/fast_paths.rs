@@ -71,11 +71,15 @@ pub enum FastPath {
     /// A jump to itself (`jp` or `jr` to its own opcode), spinning until an interrupt,
     /// passes its iterations in the quiet window at once rather than one by one.
     SelfJumpSkipping,
+    /// On a DMG whose HBlank and OAM STAT sources are off, a run that reaches from a
+    /// line's mode-0 interrupt to the next visible line's mode 3 takes the steps between
+    /// in one go: their LY=LYC comparisons as one, without the step loop's waits.
+    LineTurns,
 }
 
 impl FastPath {
     /// Every trick, in the order of [`FastPaths`]' fields.
-    pub const ALL: [FastPath; 19] = [
+    pub const ALL: [FastPath; 20] = [
         FastPath::LazyMode3,
         FastPath::DeferQuietTicks,
         FastPath::DoubleSpeedWindows,
@@ -95,6 +99,7 @@ impl FastPath {
         FastPath::LycWriteWindows,
         FastPath::PollLoopCache,
         FastPath::SelfJumpSkipping,
+        FastPath::LineTurns,
     ];
 
     /// The trick's name, as its field in [`FastPaths`] spells it.
@@ -119,6 +124,7 @@ impl FastPath {
             FastPath::LycWriteWindows => "lyc_write_windows",
             FastPath::PollLoopCache => "poll_loop_cache",
             FastPath::SelfJumpSkipping => "self_jump_skipping",
+            FastPath::LineTurns => "line_turns",
         }
     }
 
@@ -172,6 +178,8 @@ pub struct FastPaths {
     pub poll_loop_cache: bool,
     /// [`FastPath::SelfJumpSkipping`].
     pub self_jump_skipping: bool,
+    /// [`FastPath::LineTurns`].
+    pub line_turns: bool,
 }
 
 impl FastPaths {
@@ -196,6 +204,7 @@ impl FastPaths {
         lyc_write_windows: true,
         poll_loop_cache: true,
         self_jump_skipping: true,
+        line_turns: true,
     };
 
     /// Every trick off: the plain reference (drawing and synthesizing nothing).
@@ -219,6 +228,7 @@ impl FastPaths {
         lyc_write_windows: false,
         poll_loop_cache: false,
         self_jump_skipping: false,
+        line_turns: false,
     };
 
     /// The switch of `trick`.
@@ -243,6 +253,7 @@ impl FastPaths {
             FastPath::LycWriteWindows => &mut self.lyc_write_windows,
             FastPath::PollLoopCache => &mut self.poll_loop_cache,
             FastPath::SelfJumpSkipping => &mut self.self_jump_skipping,
+            FastPath::LineTurns => &mut self.line_turns,
         }
     }
 

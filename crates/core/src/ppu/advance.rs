@@ -223,8 +223,14 @@ impl PpuState {
                 to_run = self.run_to_whole_mode3(this_line, bus);
                 if !self.step_is_mode3() {
                     // It was, and is over: the line's later steps and those after it up to
-                    // the next mode 3 in one run (the caller's), not one run each.
-                    return to_run + (total - this_line);
+                    // the next mode 3 in one run (the caller's), not one run each; the turn
+                    // to the next line's mode 3 at once if it may go so (`line_turn.rs`).
+                    // Here, not in the step loop, where a CGB's code paid for it.
+                    let rest = to_run + (total - this_line);
+                    if let Some(waits) = self.closed_line_turn(rest, bus) {
+                        return rest - waits;
+                    }
+                    return rest;
                 }
             }
             self.run(to_run, false, bus);

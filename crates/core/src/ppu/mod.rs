@@ -48,6 +48,7 @@ mod colour_span;
 mod fetcher;
 mod forecast;
 mod lazy;
+mod line_turn;
 mod oam_bug;
 mod object_line;
 mod object_span;
@@ -123,6 +124,8 @@ pub struct Host<'a> {
     whole_mode3_objects: bool,
     /// `FastPaths::partial_mode3`, while mode 3 is lazy.
     partial_mode3: bool,
+    /// `FastPaths::line_turns`.
+    line_turns: bool,
 }
 
 /// The host's switches that shape a quiet window (`PpuState::quiet_m_cycles_of`).
@@ -166,6 +169,7 @@ impl<'a> Host<'a> {
             whole_mode3: fast.whole_mode3 && fast.lazy_mode3,
             whole_mode3_objects: fast.whole_mode3_objects && fast.lazy_mode3,
             partial_mode3: fast.partial_mode3 && fast.lazy_mode3,
+            line_turns: fast.line_turns,
         }
     }
 
@@ -417,6 +421,8 @@ struct Ctx<'a> {
     whole_mode3_objects: bool,
     /// `FastPaths::partial_mode3`, while mode 3 is lazy (`partial_mode3.rs`).
     partial_mode3: bool,
+    /// `FastPaths::line_turns` (`line_turn.rs`).
+    line_turns: bool,
 }
 
 impl<'a> Ctx<'a> {
@@ -437,6 +443,7 @@ impl<'a> Ctx<'a> {
             whole_mode3: false,
             whole_mode3_objects: false,
             partial_mode3: false,
+            line_turns: false,
         }
     }
 
@@ -456,6 +463,7 @@ impl<'a> Ctx<'a> {
             whole_mode3: host.whole_mode3,
             whole_mode3_objects: host.whole_mode3_objects,
             partial_mode3: host.partial_mode3,
+            line_turns: host.line_turns,
             ..Ctx::look_ahead(memory, interrupt_flag)
         }
     }

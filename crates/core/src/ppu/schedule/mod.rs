@@ -87,7 +87,26 @@ impl PpuState {
     /// dots run past the step's own: those of the waits before the later steps.
     #[inline(always)]
     pub(super) fn step_within(&mut self, dots: u32, bus: &mut Ctx) -> u32 {
-        match Step::from_raw(self.step) {
+        // The line turn's six steps share one copy of it (`line_turn`), entered at the
+        // step's rank: a copy for each first step made the step dispatch (inlined into
+        // both of `run`'s loops) several KB larger, and each of the entries taken used
+        // its own copy's cache lines.
+        let rank = match Step::from_raw(self.step) {
+            Step::Mode0Interrupt => 0,
+            Step::LineWindowCheck => 1,
+            Step::LineEnd => 2,
+            Step::LineOamInterrupt => 3,
+            Step::LineMode2 => 4,
+            Step::LineScanEnd => 5,
+            step => return self.step_off_turn(step, dots, bus),
+        };
+        self.line_turn(rank, dots, bus)
+    }
+
+    /// `step_within` for a step off the line turn.
+    #[inline(always)]
+    fn step_off_turn(&mut self, step: Step, dots: u32, bus: &mut Ctx) -> u32 {
+        match step {
             Step::Off => self.goto(Step::Off, u16::MAX),
             Step::LcdOnLine => {
                 self.window_line = 0xFF;
@@ -135,9 +154,6 @@ impl PpuState {
                 }
                 self.goto(Step::LineOamInterrupt, 1);
             }
-            Step::LineOamInterrupt => return self.line_turn(Step::LineOamInterrupt, dots, bus),
-            Step::LineMode2 => return self.line_turn(Step::LineMode2, dots, bus),
-            Step::LineScanEnd => return self.line_turn(Step::LineScanEnd, dots, bus),
             Step::LineMode3 => self.line_mode3(bus),
             Step::Mode3Start => {
                 self.start_mode3();
@@ -191,8 +207,6 @@ impl PpuState {
                 // Reached only through exit_mode3; kept for states saved at that step.
                 self.exit_mode3(bus);
             }
-            Step::LineWindowCheck => return self.line_turn(Step::LineWindowCheck, dots, bus),
-            Step::LineEnd => return self.line_turn(Step::LineEnd, dots, bus),
             Step::VBlankLineStart => self.vblank_line_start(bus),
             Step::VBlankDot2 => {
                 // Line 144 also raises the OAM source, two dots before VBlank.
@@ -253,7 +267,12 @@ impl PpuState {
                 self.goto(Step::Line153Dot12, 4);
             }
             Step::Line153Dot24 => self.goto(Step::FrameEnd, LINE_DOTS - 24),
-            Step::Mode0Interrupt => return self.line_turn(Step::Mode0Interrupt, dots, bus),
+            Step::Mode0Interrupt
+            | Step::LineWindowCheck
+            | Step::LineEnd
+            | Step::LineOamInterrupt
+            | Step::LineMode2
+            | Step::LineScanEnd => unreachable!("the line turn's steps go to line_turn"),
             Step::FrameEnd => {
                 self.ly = 0;
                 self.line_dot = 0;
@@ -266,7 +285,7 @@ impl PpuState {
         0
     }
 
-    /// Runs `first`, a step of the line turn, due now, `dots` dots before the run ends; then
+    /// Runs the step of the line turn of rank `rank`, due now, `dots` dots before the run ends; then
     /// the turn's later steps as far as the run reaches, back to back. The turn is the steps
     /// from mode 0's interrupt to the next line's mode 3, in this order: `Mode0Interrupt`,
     /// `LineWindowCheck`, `LineEnd` (with `LineStart` at once), `LineOamInterrupt`,
@@ -274,68 +293,43 @@ impl PpuState {
     /// run it (its wait passes, then it runs, if it is the step next and due within the
     /// run), without the loop's dispatch and mode-3 test; a step off the turn (VBlank after
     /// line 143, `LineOamInterruptEarly` at double speed) or beyond the run ends it.
-    /// Returns the dots of the waits run through (0 if only `first` ran).
+    /// Returns the dots of the waits run through (0 if only the first ran).
     #[inline(always)]
-    fn line_turn(&mut self, first: Step, dots: u32, bus: &mut Ctx) -> u32 {
-        // `first` runs, and gives its rank in the turn; it is a constant, so the tests on
-        // the rank fold away.
-        let rank = match first {
-            Step::Mode0Interrupt => {
-                self.mode0_interrupt(bus);
-                0
-            }
-            Step::LineWindowCheck => {
-                self.line_window_check();
-                1
-            }
-            Step::LineEnd => {
-                self.line_end(bus);
-                2
-            }
-            Step::LineOamInterrupt => {
-                self.line_oam_interrupt(bus);
-                3
-            }
-            Step::LineMode2 => {
-                self.line_mode2(bus);
-                4
-            }
-            _ => {
-                self.line_scan_end();
-                5
-            }
-        };
+    fn line_turn(&mut self, rank: u8, dots: u32, bus: &mut Ctx) -> u32 {
+        // Each step from `rank` on: the first at once (it is due), each later one if it is
+        // next and due within the run. One copy of each step's code.
         let mut left = dots;
-        if rank < 1 {
-            if !self.turn_step_due(Step::LineWindowCheck, &mut left) {
+        if rank == 0 {
+            self.mode0_interrupt(bus);
+        }
+        if rank <= 1 {
+            if rank < 1 && !self.turn_step_due(Step::LineWindowCheck, &mut left) {
                 return dots - left;
             }
             self.line_window_check();
         }
-        if rank < 2 {
-            if !self.turn_step_due(Step::LineEnd, &mut left) {
+        if rank <= 2 {
+            if rank < 2 && !self.turn_step_due(Step::LineEnd, &mut left) {
                 return dots - left;
             }
             self.line_end(bus);
         }
-        if rank < 3 {
-            if !self.turn_step_due(Step::LineOamInterrupt, &mut left) {
+        if rank <= 3 {
+            if rank < 3 && !self.turn_step_due(Step::LineOamInterrupt, &mut left) {
                 return dots - left;
             }
             self.line_oam_interrupt(bus);
         }
-        if rank < 4 {
-            if !self.turn_step_due(Step::LineMode2, &mut left) {
+        if rank <= 4 {
+            if rank < 4 && !self.turn_step_due(Step::LineMode2, &mut left) {
                 return dots - left;
             }
             self.line_mode2(bus);
         }
-        if rank < 5 {
-            if !self.turn_step_due(Step::LineScanEnd, &mut left) {
-                return dots - left;
-            }
-            self.line_scan_end();
+        if rank < 5 && !self.turn_step_due(Step::LineScanEnd, &mut left) {
+            return dots - left;
         }
+        self.line_scan_end();
         if self.turn_step_due(Step::LineMode3, &mut left) {
             self.line_mode3(bus);
         }
