@@ -285,15 +285,15 @@ impl PpuState {
         0
     }
 
-    /// Runs the step of the line turn of rank `rank`, due now, `dots` dots before the run ends; then
-    /// the turn's later steps as far as the run reaches, back to back. The turn is the steps
+    /// Runs the step of the line turn of rank `rank`, due now, `dots` dots before the run ends;
+    /// then the turn's later steps as far as the run reaches, back to back. The turn is the steps
     /// from mode 0's interrupt to the next line's mode 3, in this order: `Mode0Interrupt`,
-    /// `LineWindowCheck`, `LineEnd` (with `LineStart` at once), `LineOamInterrupt`,
-    /// `LineMode2`, `LineScanEnd`, `LineMode3`. Each later step runs as the step loop would
-    /// run it (its wait passes, then it runs, if it is the step next and due within the
-    /// run), without the loop's dispatch and mode-3 test; a step off the turn (VBlank after
-    /// line 143, `LineOamInterruptEarly` at double speed) or beyond the run ends it.
-    /// Returns the dots of the waits run through (0 if only the first ran).
+    /// `LineWindowCheck`, `LineEnd` (with `LineStart` at once), `LineOamInterrupt`, `LineMode2`,
+    /// `LineScanEnd`, `LineMode3`. Each later step runs as the step loop would run it (its wait
+    /// passes, then it runs, if it is the step next and due within the run), without the loop's
+    /// dispatch and mode-3 test; a step off the turn (VBlank after line 143,
+    /// `LineOamInterruptEarly` at double speed) or beyond the run ends it. Returns the dots of the
+    /// waits run through (0 if only the first ran).
     #[inline(always)]
     fn line_turn(&mut self, rank: u8, dots: u32, bus: &mut Ctx) -> u32 {
         // Each step from `rank` on: the first at once (it is due), each later one if it is
