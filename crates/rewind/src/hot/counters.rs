@@ -209,10 +209,7 @@ impl Counters {
             let step = new.wrapping_sub(old) & m;
             votes.vote(k, step);
             if let Some(e) = self.expected[k] {
-                // `zigzag` at the field's width: its top bit is the sign.
-                let unused = m.leading_zeros();
-                let signed = ((step.wrapping_sub(e) << unused) as i64) >> unused;
-                let coded = (((signed << 1) ^ (signed >> 63)) as u64) & m;
+                let coded = zigzag(step.wrapping_sub(e) & m, self.fields[k].width);
                 let window = (old_window & !m) | (bytewise_sub(new, coded) & m);
                 base[at..at + 8].copy_from_slice(&window.to_le_bytes());
             }
