@@ -156,26 +156,22 @@ pub fn step(cpu: &mut CpuState, bus: &mut impl Bus) {
 /// [`step`] on the interpreter's form of the registers.
 #[inline(always)]
 pub(crate) fn step_registers(cpu: &mut Registers, bus: &mut impl Bus) {
-    let fetch_pc = cpu.pc;
     // One test covers every case but a running CPU with IME settled (0 or 1) and no HALT
     // bug: those go through `begin_unusual_step`, which is the general form of the fetch
     // below. Any other bit pattern of the three fields lands there too.
     let (opcode, ei_was_pending) = if cpu.runs_plainly() {
-        let opcode = bus.read(cpu.pc);
-        // Interrupts are sampled during the opcode fetch (see `begin_unusual_step`).
-        if cpu.ime != 0 && bus.pending_interrupts() != 0 {
-            dispatch_interrupt(cpu, bus);
-            return;
-        }
-        cpu.pc = cpu.pc.wrapping_add(1);
-        (opcode, false)
-    } else {
-        match begin_unusual_step(cpu, bus) {
-            Some(fetched) => fetched,
+        match fetch_running(cpu, bus) {
+            Some(opcode) => (opcode, false),
             None => return,
         }
+    } else {
+        let fetch_pc = cpu.pc;
+        let Some(fetched) = begin_unusual_step(cpu, bus) else {
+            return;
+        };
+        bus.opcode_fetched(fetch_pc);
+        fetched
     };
-    bus.opcode_fetched(fetch_pc);
     execute::execute(cpu, bus, opcode);
     if ei_was_pending && cpu.ime == 2 {
         cpu.ime = 1;
@@ -212,9 +208,10 @@ pub(crate) fn fetch_plain(cpu: &mut Registers, bus: &mut impl Bus) -> Option<u8>
 }
 
 /// [`step_registers`] up to its instruction, for a CPU that
-/// [`runs_plainly`](CpuState::runs_plainly): the opcode to pass to [`execute`], or `None`
-/// when an interrupt dispatch took the step. With nothing to do after the instruction (no
-/// EI waiting), the run loop can end both kinds of step in one copy of the interpreter.
+/// [`runs_plainly`](CpuState::runs_plainly) (its own fetch in that case): the opcode to pass
+/// to [`execute`], or `None` when an interrupt dispatch took the step. With nothing to do
+/// after the instruction (no EI waiting), the run loop can end both kinds of step in one
+/// copy of the interpreter.
 #[inline(always)]
 pub(crate) fn fetch_running(cpu: &mut Registers, bus: &mut impl Bus) -> Option<u8> {
     debug_assert!(cpu.runs_plainly());
