@@ -6,6 +6,13 @@
 /// other components by one M-cycle and then makes the access. The order of calls in an
 /// instruction therefore *is* its bus timing, checked cycle by cycle by the SM83 test cases.
 pub trait Bus {
+    /// What [`Bus::far`] lends: the bus that calls not inlined take.
+    type Far: Bus;
+    /// Runs `work`, a call that is not inlined, on the bus it should see: a bus that keeps
+    /// some of its state in locals (the run loop's countdown, `machine::RunBus`) lends the
+    /// whole machine with that state written back, so that its own address never escapes
+    /// and the locals can live in host registers. Other buses lend themselves.
+    fn far<R>(&mut self, work: impl FnOnce(&mut Self::Far) -> R) -> R;
     /// One M-cycle that reads `addr`.
     fn read(&mut self, addr: u16) -> u8;
     /// One M-cycle that writes `value` to `addr`.

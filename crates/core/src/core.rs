@@ -6,7 +6,7 @@ use crate::cpu::{self, CpuMode};
 use crate::events::Events;
 use crate::fast_paths::FastPaths;
 use crate::joypad::Buttons;
-use crate::machine::Machine;
+use crate::machine::{Machine, RunBus};
 use crate::poll_loop::{PollHooks, PollLoops};
 use crate::state::State;
 use crate::written_pages::WrittenPages;
@@ -463,26 +463,43 @@ impl Core {
             Events::BREAKPOINT
         };
         let mut polls = PollLoops::new(self.fast.poll_loop_cache);
+        let fast = self.fast;
+        // The steps run on the machine with its countdown in a local (`RunBus`); the checks
+        // and everything they call run on the machine itself (`Bus::far`).
+        let mut bus = RunBus::new(&mut machine);
         loop {
             // The checks below look only at what a full tick, a slow access, a breakpoint or
             // a change of the CPU's mode or IME can change, and the machine reports those
             // (`Machine::take_checks_due_at`; the limit ends a quiet window). Between them
             // the CPU runs plain steps, which sample interrupts only when their fetch's
             // M-cycle ran in full.
-            let opcode = if !machine.take_checks_due_at(registers.pc) {
-                cpu::fetch_plain(&mut registers, &mut machine)
+            let opcode = if !bus.take_checks_due_at(registers.pc) {
+                cpu::fetch_plain(&mut registers, &mut bus)
             } else {
-                if machine.m_cycles() >= limit || machine.events().intersects(stop_events) {
-                    break;
+                let step = bus.far(|machine| {
+                    if machine.m_cycles() >= limit || machine.events().intersects(stop_events) {
+                        return None;
+                    }
+                    Some(checked_fetch(
+                        &mut registers,
+                        machine,
+                        &mut polls,
+                        fast,
+                        limit,
+                    ))
+                });
+                match step {
+                    Some(opcode) => opcode,
+                    None => break,
                 }
-                checked_fetch(&mut registers, &mut machine, &mut polls, self.fast, limit)
             };
             // One copy of the interpreter for both kinds of step: a second one, inlined
             // for the checked steps alone, was as large and met the instruction cache cold.
             if let Some(opcode) = opcode {
-                cpu::execute(&mut registers, &mut machine, opcode);
+                cpu::execute(&mut registers, &mut bus, opcode);
             }
         }
+        drop(bus);
         // A poll read the run stopped after is not the host's business.
         machine.take_poll_read();
         let mut events = machine.take_events();

@@ -710,6 +710,11 @@ impl<M: PollHooks> DryBus<'_, M> {
 }
 
 impl<M: PollHooks> Bus for DryBus<'_, M> {
+    type Far = Self;
+    #[inline(always)]
+    fn far<R>(&mut self, work: impl FnOnce(&mut Self) -> R) -> R {
+        work(self)
+    }
     #[inline(always)]
     fn read(&mut self, addr: u16) -> u8 {
         self.m_cycles += 1;

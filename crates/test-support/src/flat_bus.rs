@@ -64,6 +64,11 @@ impl Default for FlatBus {
 }
 
 impl Bus for FlatBus {
+    type Far = Self;
+    #[inline(always)]
+    fn far<R>(&mut self, work: impl FnOnce(&mut Self) -> R) -> R {
+        work(self)
+    }
     fn read(&mut self, addr: u16) -> u8 {
         let value = self.memory[usize::from(addr)];
         self.log.push(Cycle::Read(addr, value));

@@ -37,6 +37,11 @@ struct Observed<'m, 'a, O> {
 }
 
 impl<O: StepObserver> Bus for Observed<'_, '_, O> {
+    type Far = Self;
+    #[inline(always)]
+    fn far<R>(&mut self, work: impl FnOnce(&mut Self) -> R) -> R {
+        work(self)
+    }
     #[inline(always)]
     fn read(&mut self, addr: u16) -> u8 {
         self.machine.read(addr)

@@ -424,7 +424,8 @@ fn jp(cpu: &mut Registers, bus: &mut impl Bus, cond: Cond) {
     if cond.holds(cpu) {
         bus.idle();
         if target.wrapping_add(3) == cpu.pc {
-            jumped_to_self(cpu, bus, target, cond, None);
+            let plainly = cpu.runs_plainly();
+            bus.far(|bus| jumped_to_self(plainly, bus, target, cond, None));
         }
         cpu.pc = target;
     }
@@ -441,7 +442,8 @@ fn jr(cpu: &mut Registers, bus: &mut impl Bus, cond: Cond) {
         if (-7..=-5).contains(&offset) {
             bus.short_loop_jump(cpu.pc);
         } else if offset == -2 {
-            jumped_to_self(cpu, bus, cpu.pc, cond, Some(offset));
+            let (plainly, pc) = (cpu.runs_plainly(), cpu.pc);
+            bus.far(|bus| jumped_to_self(plainly, bus, pc, cond, Some(offset)));
         }
     }
 }
@@ -451,11 +453,13 @@ fn jr(cpu: &mut Registers, bus: &mut impl Bus, cond: Cond) {
 /// CPU runs plainly (an EI taking effect after this jump would change the next one). The
 /// bus gets the bytes that must stand at `pc` for the jump to be what runs there next: a
 /// HALT bug's repeated fetch makes an address that only seems to point back. Rare: out
-/// of the jumps' own code.
+/// of the jumps' own code. Takes whether the CPU runs plainly, not the registers: a
+/// reference to them passed to a call not inlined would keep the run loop's registers in
+/// memory for the whole loop (`cpu::out_of_line`).
 #[cold]
 #[inline(never)]
-fn jumped_to_self(cpu: &Registers, bus: &mut impl Bus, pc: u16, cond: Cond, jr: Option<i8>) {
-    if !cpu.runs_plainly() {
+fn jumped_to_self(runs_plainly: bool, bus: &mut impl Bus, pc: u16, cond: Cond, jr: Option<i8>) {
+    if !runs_plainly {
         return;
     }
     let index = match cond {
@@ -835,7 +839,7 @@ pub(super) fn execute(cpu: &mut Registers, bus: &mut impl Bus, opcode: u8) {
         0x0F => shift_a(cpu, ShiftOp::Rrc),
 
         0x10 => {
-            super::out_of_line(cpu, |cpu| stop(cpu, bus));
+            super::out_of_line(cpu, |cpu| bus.far(|bus| stop(cpu, bus)));
             bus.cpu_changed();
         }
         0x11 => ld16_imm(cpu, bus, R16::De),

@@ -261,7 +261,9 @@ pub(crate) fn out_of_line_state<R>(
 /// access. Returns whether an interrupt was dispatched (the step is then over).
 #[inline(always)]
 fn dispatch_if_pending(cpu: &mut Registers, bus: &mut impl Bus) -> bool {
-    out_of_line(cpu, |cpu| dispatch_if_pending_in_memory(cpu, bus))
+    out_of_line(cpu, |cpu| {
+        bus.far(|bus| dispatch_if_pending_in_memory(cpu, bus))
+    })
 }
 
 #[cold]
@@ -343,7 +345,9 @@ fn begin_unusual_step(cpu: &mut Registers, bus: &mut impl Bus) -> Option<(u8, bo
 /// or none at all and PC becomes 0x0000 (Mooneye `acceptance/interrupts/ie_push`).
 #[inline(always)]
 fn dispatch_interrupt(cpu: &mut Registers, bus: &mut impl Bus) {
-    out_of_line(cpu, |cpu| dispatch_interrupt_in_memory(cpu, bus));
+    out_of_line(cpu, |cpu| {
+        bus.far(|bus| dispatch_interrupt_in_memory(cpu, bus))
+    });
 }
 
 #[inline(never)]

@@ -17,7 +17,7 @@ impl<'a> Machine<'a> {
     /// code that points a register pair into OAM (a test ROM, rarely a game) goes here.
     #[cold]
     #[inline(never)]
-    fn idle_in_oam(&mut self) {
+    pub(super) fn idle_in_oam(&mut self) {
         self.require_checks();
         self.sync();
         self.oam_bug_write_now();
@@ -51,6 +51,11 @@ impl Machine<'_> {
 }
 
 impl Bus for Machine<'_> {
+    type Far = Self;
+    #[inline(always)]
+    fn far<R>(&mut self, work: impl FnOnce(&mut Self) -> R) -> R {
+        work(self)
+    }
     #[inline(always)]
     fn read(&mut self, addr: u16) -> u8 {
         self.tick_at(addr);

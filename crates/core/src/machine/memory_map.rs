@@ -253,6 +253,14 @@ impl<'a> Machine<'a> {
     /// The CPU's write of `value` to `addr` this M-cycle, including DMA and PPU lock-outs.
     #[inline(always)]
     pub(super) fn cpu_write(&mut self, addr: u16, value: u8) {
+        if !self.cpu_fast_write(addr, value) {
+            self.cpu_write_slow(addr, value);
+        }
+    }
+
+    /// `cpu_write`'s fast paths: whether it wrote.
+    #[inline(always)]
+    pub(super) fn cpu_fast_write(&mut self, addr: u16, value: u8) -> bool {
         // Fast path, as in `cpu_read`: work RAM banks 0 and 1 with no DMA, and HRAM, which
         // nothing deferred can observe (no sync) and no lock-out or OAM bug touches. No
         // check looks at them either. The same two tests as `ram_fast_read`, written out on
@@ -261,13 +269,13 @@ impl<'a> Machine<'a> {
             debug_assert!(offset < self.hw.wram.len());
             // SAFETY: as in `wram_fast_byte`.
             unsafe { *self.hw.wram.get_unchecked_mut(offset) = value };
-            return;
+            return true;
         }
         if addr.wrapping_sub(0xFF80) < 0x7F {
             self.hw.hram[usize::from(addr & 0x7F)] = value;
-            return;
+            return true;
         }
-        self.cpu_write_slow(addr, value);
+        false
     }
 
     /// `cpu_write` past its fast paths: a VRAM write that may skip the catch-up

@@ -46,6 +46,7 @@ mod memory_map;
 mod poll_hooks;
 mod power_on;
 mod rom_windows;
+mod run_bus;
 mod speed_switch;
 mod tick;
 
@@ -53,6 +54,7 @@ use clock::Clock;
 use memory_map::{vram_slot, vram_write_slot, wram_block, wram_slot};
 pub(crate) use power_on::power_on;
 use rom_windows::{PlainFetch, RomWindows};
+pub(crate) use run_bus::RunBus;
 use tick::{COUNTER_EDGE_BITS, div_apu_event_within};
 
 /// The `Bus` the CPU runs on: borrows the hardware state, the ROM and the host outputs for

@@ -178,6 +178,11 @@ mod tests {
     }
 
     impl Bus for Code {
+        type Far = Self;
+        #[inline(always)]
+        fn far<R>(&mut self, work: impl FnOnce(&mut Self) -> R) -> R {
+            work(self)
+        }
         fn read(&mut self, _addr: u16) -> u8 {
             unreachable!("decoding reads code only")
         }
