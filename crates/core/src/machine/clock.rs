@@ -14,7 +14,8 @@ pub(super) struct Clock {
     /// `synced_m_cycles` on) are quiet.
     pub(super) full_tick_m_cycle: u64,
     /// `full_tick_m_cycle` minus the current M-cycle: at least 1 between ticks, and the
-    /// tick that brings it to 0 runs in full.
+    /// tick that brings it to 0 runs in full. Stale while the run loop's `RunBus` holds the
+    /// count, which hands it back for every call on the machine (`Bus::far`).
     pub(super) ticks_left: u64,
     /// The M-cycle at which the run loop stops (`Machine::set_stop_m_cycle`): the quiet
     /// window ends there, so that its tick runs in full and sets `checks_due`.
