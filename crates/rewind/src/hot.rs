@@ -308,18 +308,14 @@ impl ChangeCounts {
         // The smallest count that makes any class, to skip the rest cheaply.
         let min_count = (CLASS_MIN[CLASSES - 1] * frames).div_ceil(256).max(1);
         let min_count = u16::try_from(min_count).unwrap_or(u16::MAX);
-        let candidates = || {
-            self.page_ranges()
-                .flat_map(|range| range.clone().zip(&self.counts[range]))
-                .filter(move |&(_, &c)| c >= min_count)
-                .filter_map(move |(i, &c)| class_of(c).map(|class| (i, class)))
-        };
         let mut sizes = [0usize; CLASSES];
-        for (i, class) in candidates() {
-            if !excluded(i) {
+        self.for_each_at_least(min_count, |i, c| {
+            if let Some(class) = class_of(c)
+                && !excluded(i)
+            {
                 sizes[class] += 1;
             }
-        }
+        });
         // Hottest classes first within the cap.
         let mut room = MAX_HOT;
         for size in &mut sizes {
@@ -334,10 +330,40 @@ impl ChangeCounts {
             out.ends[class] = total;
         }
         out.positions.resize(total, 0);
-        for (i, class) in candidates() {
-            if next[class] < out.ends[class] && !excluded(i) {
+        self.for_each_at_least(min_count, |i, c| {
+            if let Some(class) = class_of(c)
+                && next[class] < out.ends[class]
+                && !excluded(i)
+            {
                 out.positions[next[class]] = i as u32;
                 next[class] += 1;
+            }
+        });
+    }
+
+    /// Calls `f(position, count)` for each count of at least `min`, in position order. Most
+    /// counts of the pages a group changed are below any class: 16 of them are looked at as
+    /// one maximum (a few vector instructions) and passed over together, not one by one.
+    fn for_each_at_least(&self, min: u16, mut f: impl FnMut(usize, u16)) {
+        const LANES: usize = 16;
+        for range in self.page_ranges() {
+            let mut at = range.start;
+            let mut chunks = self.counts[range].chunks_exact(LANES);
+            for chunk in &mut chunks {
+                let chunk: &[u16; LANES] = chunk.try_into().expect("a chunk");
+                if chunk.iter().fold(0, |m, &c| m.max(c)) >= min {
+                    for (k, &c) in chunk.iter().enumerate() {
+                        if c >= min {
+                            f(at + k, c);
+                        }
+                    }
+                }
+                at += LANES;
+            }
+            for (k, &c) in chunks.remainder().iter().enumerate() {
+                if c >= min {
+                    f(at + k, c);
+                }
             }
         }
     }
@@ -367,6 +393,32 @@ mod tests {
         }
         counts.choose(&mut set, |_| false);
         assert!(set.positions().is_empty(), "every marked page cleared");
+    }
+
+    #[test]
+    fn counts_at_least_a_minimum_match_a_walk_one_by_one() {
+        // A state whose length ends inside a chunk of counts, pages marked or not, and
+        // counts around the minimum at every place in a chunk.
+        let len = 5 * COUNTED_PAGE + 37;
+        let mut rng = backspin_test_support::SplitMix64::new(34);
+        for round in 0..40 {
+            let mut counts = ChangeCounts::new(len);
+            for _ in 0..rng.range(1, 300) {
+                let i = rng.range(0, len as u64 - 1) as usize;
+                for _ in 0..rng.range(1, 12) {
+                    counts.note(i);
+                }
+            }
+            let min = rng.range(1, 12) as u16;
+            let mut found = Vec::new();
+            counts.for_each_at_least(min, |i, c| found.push((i, c)));
+            let walk: Vec<(usize, u16)> = counts
+                .page_ranges()
+                .flat_map(|range| range.clone().zip(counts.counts[range].iter().copied()))
+                .filter(|&(_, c)| c >= min)
+                .collect();
+            assert_eq!(found, walk, "round {round}");
+        }
     }
 
     #[test]

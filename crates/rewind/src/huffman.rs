@@ -91,9 +91,12 @@ impl Code {
     }
 
     pub fn write(&self, out: &mut Vec<u8>) {
-        for pair in self.lengths.chunks_exact(2) {
-            out.push((pair[0] - 1) | ((pair[1] - 1) << 4));
-        }
+        // One extension of known length (the pairs' bytes at once), not a push per pair.
+        out.extend(
+            self.lengths
+                .chunks_exact(2)
+                .map(|pair| (pair[0] - 1) | ((pair[1] - 1) << 4)),
+        );
     }
 
     pub fn read(bytes: &[u8]) -> Option<Code> {
