@@ -82,14 +82,9 @@ impl Bus for Machine<'_> {
     fn read_word(&mut self, addr: u16) -> u16 {
         let next = addr.wrapping_add(1);
         if self.clock.ticks_left > 2 {
-            if next < self.windows.end && addr < next {
+            if let Some(word) = self.quiet_word(addr) {
                 self.clock.skip(2);
-                return self.rom_window_word(addr);
-            }
-            if self.windows.has_wram_pair(addr) {
-                self.clock.skip(2);
-                let offset = usize::from(addr.wrapping_sub(0xC000));
-                return u16::from_le_bytes([self.hw.wram[offset], self.hw.wram[offset + 1]]);
+                return word;
             }
         }
         let low = self.read(addr);

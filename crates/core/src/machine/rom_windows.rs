@@ -182,6 +182,21 @@ impl<'a> Machine<'a> {
         value
     }
 
+    /// `addr`'s and `addr + 1`'s bytes, low first, when both lie in the ROM windows or both
+    /// in the work RAM's fast length (`Bus::read_word`'s quiet case); else `None`.
+    #[inline(always)]
+    pub(super) fn quiet_word(&self, addr: u16) -> Option<u16> {
+        let next = addr.wrapping_add(1);
+        if next < self.windows.end && addr < next {
+            return Some(self.rom_window_word(addr));
+        }
+        if self.windows.has_wram_pair(addr) {
+            let offset = usize::from(addr.wrapping_sub(0xC000));
+            return Some(u16::from_le_bytes([self.hw.wram[offset], self.hw.wram[offset + 1]]));
+        }
+        None
+    }
+
     /// `rom_window_byte` of `addr` and `addr + 1` (both below `windows.end`), low first.
     #[inline(always)]
     pub(super) fn rom_window_word(&self, addr: u16) -> u16 {

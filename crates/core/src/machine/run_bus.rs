@@ -95,15 +95,9 @@ impl<'a> Bus for RunBus<'_, 'a> {
     fn read_word(&mut self, addr: u16) -> u16 {
         let next = addr.wrapping_add(1);
         if self.ticks_left > 2 {
-            if next < self.machine.windows.end && addr < next {
+            if let Some(word) = self.machine.quiet_word(addr) {
                 self.ticks_left -= 2;
-                return self.machine.rom_window_word(addr);
-            }
-            if self.machine.windows.has_wram_pair(addr) {
-                self.ticks_left -= 2;
-                let offset = usize::from(addr.wrapping_sub(0xC000));
-                let wram = &self.machine.hw.wram;
-                return u16::from_le_bytes([wram[offset], wram[offset + 1]]);
+                return word;
             }
         }
         let low = self.read(addr);
