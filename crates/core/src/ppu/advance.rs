@@ -165,7 +165,13 @@ impl PpuState {
             // ends just after the next line starts. Elsewhere (a CGB's lines skipped in
             // HALT) the test would only cost.
             let rest = if WHOLE_MODE3 {
-                self.run_or_wait(left, true, bus)
+                if self.step_is_mode3() {
+                    // A closed line turn (`line_turn.rs`) has reached the next mode 3, where
+                    // the run would stop at once: no call (most of a DMG's turns close).
+                    left
+                } else {
+                    self.run_or_wait(left, true, bus)
+                }
             } else {
                 self.run(left, true, bus)
             };
