@@ -11,8 +11,9 @@
 //! raises nothing), which sees the edge mode 2 would. A turn entered after the mode-0
 //! interrupt has only the second, and is taken only where the STAT line already holds the
 //! comparator's output, as the mode-0 update leaves it: else the OAM interrupt's update
-//! might raise an edge, or a line held high hide one, that the one update would not. The locks end as mode 3 sets
-//! them all; the WY checks and the OAM scan run as the steps run them.
+//! might raise an edge, or a line held high hide one, that the one update would not. The
+//! locks end as mode 3 sets them all; the WY checks and the OAM scan run as the steps run
+//! them.
 
 use super::schedule::{MODE3_DOT, Step, WINDOW_CHECK_DOT};
 use super::*;
