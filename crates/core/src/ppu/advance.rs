@@ -164,8 +164,13 @@ impl PpuState {
             // On a DMG the window often ends in the next step's wait: a raster handler's
             // ends just after the next line starts. Elsewhere (a CGB's lines skipped in
             // HALT) the test would only cost.
+            // The turn to the next mode 3 at once if it may go so (`line_turn.rs`): here,
+            // not in the step loop, where a CGB's code paid for it.
             let rest = if WHOLE_MODE3 {
-                self.run_or_wait(left, true, bus)
+                match self.closed_line_turn(left, bus) {
+                    Some(waits) => left - waits,
+                    None => self.run_or_wait(left, true, bus),
+                }
             } else {
                 self.run(left, true, bus)
             };
@@ -223,14 +228,8 @@ impl PpuState {
                 to_run = self.run_to_whole_mode3(this_line, bus);
                 if !self.step_is_mode3() {
                     // It was, and is over: the line's later steps and those after it up to
-                    // the next mode 3 in one run (the caller's), not one run each; the turn
-                    // to the next line's mode 3 at once if it may go so (`line_turn.rs`).
-                    // Here, not in the step loop, where a CGB's code paid for it.
-                    let rest = to_run + (total - this_line);
-                    if let Some(waits) = self.closed_line_turn(rest, bus) {
-                        return rest - waits;
-                    }
-                    return rest;
+                    // the next mode 3 in one run (the caller's), not one run each.
+                    return to_run + (total - this_line);
                 }
             }
             self.run(to_run, false, bus);

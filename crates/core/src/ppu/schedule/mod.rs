@@ -72,7 +72,7 @@ impl PpuState {
 
     /// What the LY=LYC source puts on the STAT line: enabled, and the comparator's output.
     #[inline(always)]
-    fn lyc_source_output(&self) -> bool {
+    pub(super) fn lyc_source_output(&self) -> bool {
         self.stat & STAT_LYC_SOURCE != 0 && self.lyc_match != 0
     }
 
