@@ -25,11 +25,22 @@ pub trait Bus {
         self.read(addr)
     }
     /// Two `read`s, of `addr` and then `addr + 1`, little-endian: an instruction's 16-bit
-    /// immediate. A bus may make both at once where neither M-cycle can tell.
+    /// immediate, made at once where the bus's `read_word_at_once` can.
+    #[inline(always)]
     fn read_word(&mut self, addr: u16) -> u16 {
+        if let Some(word) = self.read_word_at_once(addr) {
+            return word;
+        }
         let low = self.read(addr);
         let high = self.read(addr.wrapping_add(1));
         u16::from_le_bytes([low, high])
+    }
+    /// Both M-cycles of `read_word` at once, where neither can tell (nothing the ticks do
+    /// shows in the bytes read, nor the reads in the ticks); `None` makes them one by one.
+    #[inline(always)]
+    fn read_word_at_once(&mut self, addr: u16) -> Option<u16> {
+        let _ = addr;
+        None
     }
     /// `read` of 0xFF00 + `low` (LDH), which a bus can tell apart from ROM and work RAM
     /// without looking.

@@ -77,19 +77,15 @@ impl Bus for Machine<'_> {
     /// Both bytes at once when both M-cycles are quiet (neither tick runs in full) and
     /// both lie in the ROM windows or both in the work RAM's fast length: reads there
     /// change nothing and see nothing a quiet tick changes, so their order against the
-    /// ticks cannot tell. Else two `read`s.
+    /// ticks cannot tell. Else `None`: two `read`s.
     #[inline(always)]
-    fn read_word(&mut self, addr: u16) -> u16 {
-        let next = addr.wrapping_add(1);
-        if self.clock.ticks_left > 2 {
-            if let Some(word) = self.quiet_word(addr) {
-                self.clock.skip(2);
-                return word;
-            }
+    fn read_word_at_once(&mut self, addr: u16) -> Option<u16> {
+        if self.clock.ticks_left <= 2 {
+            return None;
         }
-        let low = self.read(addr);
-        let high = self.read(next);
-        u16::from_le_bytes([low, high])
+        let word = self.quiet_word(addr)?;
+        self.clock.skip(2);
+        Some(word)
     }
     #[inline(always)]
     fn write(&mut self, addr: u16, value: u8) {

@@ -92,17 +92,13 @@ impl<'a> Bus for RunBus<'_, 'a> {
         self.far(|machine| machine.cpu_read_slow(addr))
     }
     #[inline(always)]
-    fn read_word(&mut self, addr: u16) -> u16 {
-        let next = addr.wrapping_add(1);
-        if self.ticks_left > 2 {
-            if let Some(word) = self.machine.quiet_word(addr) {
-                self.ticks_left -= 2;
-                return word;
-            }
+    fn read_word_at_once(&mut self, addr: u16) -> Option<u16> {
+        if self.ticks_left <= 2 {
+            return None;
         }
-        let low = self.read(addr);
-        let high = self.read(next);
-        u16::from_le_bytes([low, high])
+        let word = self.machine.quiet_word(addr)?;
+        self.ticks_left -= 2;
+        Some(word)
     }
     #[inline(always)]
     fn write(&mut self, addr: u16, value: u8) {
