@@ -612,6 +612,12 @@ impl Decoder {
         self.fused_apply = on;
     }
 
+    /// Turns decoding hot bytes two at a time (in the fused path) on (the default) or off.
+    #[cfg(test)]
+    pub fn set_pairs(&mut self, on: bool) {
+        self.table.set_pairs(on);
+    }
+
     pub fn meta_key(&self) -> Option<u64> {
         self.meta_key
     }

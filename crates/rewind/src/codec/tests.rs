@@ -339,7 +339,8 @@ fn a_delta_of_written_pages_is_the_whole_delta() {
 
 /// Huffman-coded deltas with hot bytes (some of them zero, in runs) and literals of every
 /// length anywhere in the state: decoded straight into the state (`decode_apply`), they
-/// move it both ways exactly as decoding into the token buffer and applying it does.
+/// move it both ways exactly as decoding into the token buffer and applying it does, with
+/// hot bytes decoded two at a time or one at a time.
 #[test]
 fn fused_decoding_patches_as_the_token_buffer_does() {
     let len = size_of::<backspin_core::State>();
@@ -368,16 +369,17 @@ fn fused_decoding_patches_as_the_token_buffer_does() {
     let records = record_deltas(&mut enc, &mut states, &mut base, 100, &mut next);
     let huffman = records.iter().filter(|r| r[0] & FLAG_HUFFMAN != 0).count();
     assert!(huffman > 80, "{huffman} Huffman-coded deltas");
-    for fused in [true, false] {
+    for (fused, pairs) in [(true, true), (true, false), (false, false)] {
         let mut dec = Decoder::new(len);
         dec.set_fused_apply(fused);
+        dec.set_pairs(pairs);
         dec.load_meta(299, &key).unwrap();
         let mut x = states[299].clone();
         for (j, r) in records.iter().enumerate() {
             dec.apply(r, &mut x, Apply::Forward).unwrap();
             assert!(
                 x == states[300 + j],
-                "fused {fused}: forward to {}",
+                "fused {fused}, pairs {pairs}: forward to {}",
                 300 + j
             );
         }
@@ -389,7 +391,7 @@ fn fused_decoding_patches_as_the_token_buffer_does() {
                 .unwrap();
             assert!(
                 landed == states[299 + j],
-                "fused {fused}: back to {}",
+                "fused {fused}, pairs {pairs}: back to {}",
                 299 + j
             );
         }

@@ -14,8 +14,10 @@ use crate::hot::CLASSES;
 pub(super) const PRIMARY: u32 = 9;
 /// Code lengths beyond `PRIMARY`.
 const LONG_LENGTHS: usize = (MAX_LEN - PRIMARY) as usize;
-/// The length field of an entry whose code is longer than `PRIMARY` bits.
-const LONG: u16 = 0x0F;
+/// The length field of an entry whose code is longer than `PRIMARY` bits: the same as where
+/// no code starts (which no long code matches either), so one test sends both to the
+/// second step.
+const LONG: u16 = 0;
 
 /// The decoding entry of `symbol` with a code of `len` bits: `next_position(symbol) << 12 |
 /// symbol << 4 | len` (an entry of 0 means no code starts so).
@@ -211,13 +213,22 @@ impl<'a> BitReader<'a> {
             self.refill();
         }
         let mut entry = table.lut[(self.acc >> (64 - PRIMARY)) as usize];
-        // Lengths 1..=PRIMARY are found; `LONG` (and 0, where no code starts, which no long
-        // code matches either) take the second step.
-        if (entry & 0x0F).wrapping_sub(1) >= PRIMARY as u16 {
+        // Lengths 1..=PRIMARY are found; `LONG` (also where no code starts) takes the
+        // second step.
+        if entry & 0x0F == LONG {
             entry = table.long_entry(self.acc)?;
         }
         self.consume(u32::from(entry & 0x0F));
         Some(entry)
+    }
+
+    /// The pair table's entry for the next bits (see [`PairTable`]), consuming nothing.
+    #[inline]
+    fn peek_pair(&mut self, pairs: &PairTable) -> u32 {
+        if self.n < MAX_LEN as i32 {
+            self.refill();
+        }
+        pairs[(self.acc >> (64 - PRIMARY)) as usize]
     }
 
     /// How many zero bytes (at most `limit`) come next in `table`'s code, taken at once;
@@ -243,16 +254,82 @@ impl<'a> BitReader<'a> {
     }
 }
 
+/// Two hot bytes' codes at once: per hot context, indexed by the next `PRIMARY` bits as
+/// its [`DecodeTable`] is, `len | first << 4 | second << 12` when those bits hold the
+/// context's code of `first` and then the code of `second` in the context `first` leads to
+/// (`len` the two lengths' sum), else 0. Hot bytes are most of a delta's symbols and their
+/// codes short, so this halves the steps of the decoder's chain for most of them.
+type PairTable = [u32; 1 << PRIMARY];
+
+/// The hot bytes' pair tables built from their single tables: `tables[2 * class + p]`
+/// gives `pairs[2 * class + p]`.
+fn build_pairs(single: &[DecodeTable; 2], pairs: &mut [PairTable]) {
+    for (previous, pair) in pairs.iter_mut().enumerate() {
+        let lut = &single[previous].lut;
+        let mut index = 0;
+        // A first code of `len` bits fills a run of 2^(PRIMARY - len) entries, in which the
+        // bits after it count up from 0: the second table's entries at those bits, in turn.
+        while index < lut.len() {
+            let first = lut[index];
+            let len = u32::from(first & 0x0F);
+            if first & 0x0F == LONG || len >= PRIMARY {
+                pair[index] = 0;
+                index += 1;
+                continue;
+            }
+            let symbol = (first >> 4) as u8;
+            let head = len | u32::from(symbol) << 4;
+            let second_lut = &single[usize::from(symbol != 0)].lut;
+            let run = 1 << (PRIMARY - len);
+            for (rest, slot) in pair[index..index + run].iter_mut().enumerate() {
+                let second = second_lut[rest << len];
+                let total = len + u32::from(second & 0x0F);
+                // A long second code (length field 0) or one past the bits looked up.
+                *slot = if second & 0x0F != LONG && total <= PRIMARY {
+                    (head + u32::from(second & 0x0F)) | (u32::from((second >> 4) as u8) << 12)
+                } else {
+                    0
+                };
+            }
+            index += run;
+        }
+    }
+}
+
 /// Decoding tables for a [`TokenCode`].
 pub struct TokenDecoder {
     tables: Vec<DecodeTable>,
+    /// The hot contexts' pair tables, `2 * class + previous` (rebuilt with their tables).
+    pairs: Vec<PairTable>,
+    /// Hot bytes decoded two at a time where the pair tables allow (on by default); off,
+    /// one at a time (the reference the tests compare).
+    use_pairs: bool,
 }
 
 impl TokenDecoder {
     pub fn new(code: &TokenCode) -> TokenDecoder {
-        TokenDecoder {
+        let mut decoder = TokenDecoder {
             tables: code.codes.iter().map(DecodeTable::new).collect(),
+            pairs: vec![[0; 1 << PRIMARY]; 2 * CLASSES],
+            use_pairs: true,
+        };
+        for class in 0..CLASSES {
+            decoder.rebuild_pairs(class);
         }
+        decoder
+    }
+
+    /// Turns decoding hot bytes two at a time on (the default) or off.
+    #[cfg(test)]
+    pub fn set_pairs(&mut self, on: bool) {
+        self.use_pairs = on;
+    }
+
+    fn rebuild_pairs(&mut self, class: usize) {
+        let single = self.tables[HOT + 2 * class..HOT + 2 * class + 2]
+            .try_into()
+            .expect("a class's two hot contexts");
+        build_pairs(single, &mut self.pairs[2 * class..2 * class + 2]);
     }
 
     /// Loads the code [`TokenCode::write`] wrote at the start of `bytes` (as
@@ -266,6 +343,7 @@ impl TokenDecoder {
             return None;
         }
         let mut at = 8;
+        let mut hot_changed = [false; CLASSES];
         for (context, table) in self.tables.iter_mut().enumerate() {
             let mut lengths = [8u8; 256];
             if mask & (1 << context) != 0 {
@@ -278,6 +356,14 @@ impl TokenDecoder {
             }
             if table.lengths != lengths {
                 table.rebuild_lengths(&lengths)?;
+                if let Some(hot) = context.checked_sub(HOT) {
+                    hot_changed[hot / 2] = true;
+                }
+            }
+        }
+        for (class, changed) in hot_changed.into_iter().enumerate() {
+            if changed {
+                self.rebuild_pairs(class);
             }
         }
         Some(at)
@@ -307,11 +393,31 @@ impl TokenDecoder {
         let mut previous = 0;
         for (class, &end) in hot.iter().enumerate() {
             let tables = &self.tables[HOT + 2 * class..HOT + 2 * class + 2];
+            let pairs = &self.pairs[2 * class..2 * class + 2];
             while i < end {
                 if previous == 0 {
                     let run = reader.zero_run(&tables[0], end - i);
                     if run > 0 {
                         i += run;
+                        continue;
+                    }
+                }
+                if self.use_pairs && i + 1 < end {
+                    let pair = reader.peek_pair(&pairs[previous]);
+                    if pair != 0 {
+                        reader.consume(pair & 0x0F);
+                        let (first, second) = ((pair >> 4) as u8, (pair >> 12) as u8);
+                        let at = positions.get(i..i + 2)?;
+                        if first != 0 {
+                            let t = target.get_mut(at[0] as usize)?;
+                            *t = t.wrapping_add(first.wrapping_mul(sign));
+                        }
+                        if second != 0 {
+                            let t = target.get_mut(at[1] as usize)?;
+                            *t = t.wrapping_add(second.wrapping_mul(sign));
+                        }
+                        previous = usize::from(second != 0);
+                        i += 2;
                         continue;
                     }
                 }
@@ -475,11 +581,100 @@ mod tests {
                 let len = u32::from(code.lengths[s]);
                 let bits = u64::from(code.codes[s]) << (64 - len);
                 let mut found = table.lut[(bits >> (64 - PRIMARY)) as usize];
-                if (found & 0x0F).wrapping_sub(1) >= PRIMARY as u16 {
+                if found & 0x0F == LONG {
                     found = table.long_entry(bits).expect("a long code");
                 }
                 assert_eq!(found, entry(s as u8, len), "round {round}, symbol {s}");
             }
+        }
+    }
+
+    /// Every pair entry holds the two symbols (and their lengths' sum) that two single
+    /// steps decode from its bits, the second in the context the first leads to, and an
+    /// entry is empty only where the two codes do not fit in `PRIMARY` bits.
+    #[test]
+    fn pair_tables_hold_two_single_steps() {
+        let mut rng = backspin_test_support::SplitMix64::new(0x9A125);
+        for round in 0..200 {
+            let mut code = |skew: u64| {
+                let mut counts = [0u32; 256];
+                for (s, c) in counts.iter_mut().enumerate() {
+                    let r = rng.next_u64();
+                    *c = ((r >> 8) % (1 + (1 << 20 >> (s as u64 * skew % 21)))) as u32;
+                }
+                Code::from_counts(&counts)
+            };
+            let single = [
+                DecodeTable::new(&code(1)),
+                DecodeTable::new(&code(3 + round % 5)),
+            ];
+            let mut pairs = [[0; 1 << PRIMARY]; 2];
+            build_pairs(&single, &mut pairs);
+            for (previous, pair) in pairs.iter().enumerate() {
+                for (index, &entry) in pair.iter().enumerate() {
+                    let bytes = ((index as u16) << (16 - PRIMARY)).to_be_bytes();
+                    let mut reader = BitReader::new(&bytes);
+                    let first = reader.next_entry(&single[previous]).unwrap();
+                    let second = reader.next_entry(&single[usize::from(first & 0x0FF0 != 0)]);
+                    let second = second.unwrap();
+                    let len = u32::from(first & 0x0F) + u32::from(second & 0x0F);
+                    let expected = if len <= PRIMARY {
+                        len | u32::from(first & 0x0FF0) | u32::from(second & 0x0FF0) << 8
+                    } else {
+                        0
+                    };
+                    assert_eq!(entry, expected, "round {round}, {previous}, {index:09b}");
+                }
+            }
+        }
+    }
+
+    /// Hot bytes whose context matters (a nonzero byte mostly followed by a zero, a zero by
+    /// a small step), decoded two at a time or one at a time, patch the same bytes.
+    #[test]
+    fn hot_bytes_decode_alike_in_pairs_and_singly() {
+        use crate::huffman::{EncodeTable, TokenCode, TokenCounts, coded_room};
+        let mut rng = backspin_test_support::SplitMix64::new(0x9A1B);
+        let hot = [300, 700, 900, 1000];
+        let mut decoder = TokenDecoder::new(&TokenCode::flat());
+        for round in 0..6 {
+            let mut tokens = Vec::new();
+            let mut previous = 0u8;
+            for _ in 0..hot[CLASSES - 1] {
+                let r = rng.range(0, 99);
+                previous = match (previous, r) {
+                    (0, r) if r < 10 * round => 0,
+                    (0, r) => 1 + (r % 3) as u8,
+                    (_, r) if r < 80 => 0,
+                    (_, r) => r as u8,
+                };
+                tokens.push(previous);
+            }
+            for k in 0..50u64 {
+                crate::codec::put_varint(&mut tokens, rng.range(0, 30));
+                crate::codec::put_varint(&mut tokens, k % 7 + 1);
+                tokens.extend((0..k % 7 + 1).map(|_| rng.range(0, 3) as u8));
+            }
+            let mut counts = TokenCounts::default();
+            counts.add(&tokens, &hot);
+            let code = TokenCode::from_counts(&counts);
+            let mut written = Vec::new();
+            code.write(&mut written);
+            decoder.load(&written).unwrap();
+            let mut bits = vec![0; coded_room(tokens.len())];
+            let len =
+                EncodeTable::new(&code).count_and_encode(&mut counts, &tokens, &hot, &mut bits);
+            let positions: Vec<u32> = (0..hot[CLASSES - 1] as u32).map(|p| p * 3 + 1).collect();
+            let mut patched = [vec![7u8; 4000], vec![7u8; 4000]];
+            for (on, target) in [true, false].into_iter().zip(&mut patched) {
+                decoder.set_pairs(on);
+                let (input, n) = (&bits[..len], tokens.len());
+                decoder
+                    .decode_apply(input, n, &hot, &positions, target, 0xFF)
+                    .unwrap();
+            }
+            assert!(patched[0] == patched[1], "round {round}");
+            assert!(patched[0] != vec![7u8; 4000], "round {round}: patched");
         }
     }
 
