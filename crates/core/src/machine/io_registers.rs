@@ -64,6 +64,7 @@ impl<'a> Machine<'a> {
     /// read_register_after`). At double speed, where each M-cycle moves the APU one of its
     /// 2 MHz cycles rather than two, the read catches up (`cpu_read_slow`).
     pub(super) fn read_apu_register(&mut self, reg: u8) -> u8 {
+        self.hw.apu.settle_owed_flushes(self.audio);
         let deferred = self.hw.m_cycles - self.clock.synced_m_cycles;
         let within = u32::try_from(deferred).unwrap_or(u32::MAX);
         if div_apu_event_within(self.hw.timer.system_counter, within) {
@@ -118,8 +119,7 @@ impl<'a> Machine<'a> {
             io::IF => hw.interrupt_flag = value & 0x1F,
             io::NR10..=0x3F => {
                 let bit_set = hw.timer.system_counter & div_apu_bit(hw.cgb.double_speed()) != 0;
-                hw.apu
-                    .write_register_at(reg, value, bit_set, self.audio.synthesizes());
+                hw.apu.write_register_owing(reg, value, bit_set, self.audio);
             }
             io::DMA => hw.dma.request(value),
             io::LCDC..=io::WX => {

@@ -36,6 +36,7 @@ impl<'a> Machine<'a> {
     /// the PPU's view.
     pub(super) fn catch_up_for_peek(&mut self) {
         self.settle_clock();
+        self.hw.apu.settle_owed_flushes(self.audio);
         if self.hw.dma.active != 0 {
             // OAM as the deferred M-cycles of a DMA leave it.
             self.sync();
