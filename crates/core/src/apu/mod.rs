@@ -761,7 +761,6 @@ impl ApuState {
             self.owe_flush(audio);
             return;
         }
-        self.settle_owed_flushes(audio);
         let elapsed = FLUSH_M_CYCLES * 2 + u32::from(self.flush_clock & ELAPSED_HALF != 0);
         self.flush_after(elapsed, audio);
     }

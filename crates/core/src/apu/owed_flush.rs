@@ -26,23 +26,27 @@ use super::*;
 impl ApuState {
     /// Whether the flush due now may be owed (see the module's notes). While flushes are
     /// owed, only what commutes with a catch-up has happened, none of which touches what
-    /// the test reads: it holds as it held for the first.
+    /// the check reads: it holds as it held for the first, and is not made again.
+    #[inline]
     pub(super) fn flush_may_be_owed(&self, audio: &AudioOut) -> bool {
+        audio.owed_flushes != 0
+            || (audio.defer_flushes && self.cgb == 0 && self.channels_may_owe(audio.synthesizes()))
+    }
+
+    /// The channels' part of `flush_may_be_owed`, out of line: `flush` stays small where
+    /// no flush is owed (on a CGB, or with the switch off).
+    #[inline(never)]
+    fn channels_may_owe(&self, synthesize: bool) -> bool {
         #[cfg(test)]
         if tests::plain_paths() {
             return false;
         }
-        if audio.owed_flushes != 0 {
-            return true;
-        }
-        audio.defer_flushes
-            && self.cgb == 0
-            && self.flush_clock & ELAPSED_HALF == 0
+        self.flush_clock & ELAPSED_HALF == 0
             && !self.watches_bus()
             && !self.wants_pc()
             && self.background_read_due() == 0
             && self.sweep_check_apu_cycles() == 0
-            && self.level_is_current(audio.synthesizes())
+            && self.level_is_current(synthesize)
     }
 
     /// Owes the flush due now (the clock has just carried out at a whole period): the
