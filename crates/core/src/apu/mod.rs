@@ -12,7 +12,9 @@
 //! (tested in `tests/apu_unit.rs` against a state that catches up after every M-cycle).
 //! So an event or write that changes nothing a catch-up reads or writes skips it
 //! (`event_is_quiet`, `write_is_quiet`); the machine catches up to the last one skipped
-//! before it hands the state back ([`ApuState::settle_skipped_catch_ups`]).
+//! before it hands the state back ([`ApuState::settle_skipped_catch_ups`]). On a DMG the
+//! flush itself may wait for the next catch-up, which then works the owed periods back to
+//! back (`owed_flush.rs`).
 //!
 //! Channel timers count T-cycles; each event (a duty step, a wave sample read, an LFSR shift)
 //! is processed at its exact T-cycle, and every mixer change goes to the synthesizer stamped

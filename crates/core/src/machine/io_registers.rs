@@ -64,7 +64,6 @@ impl<'a> Machine<'a> {
     /// read_register_after`). At double speed, where each M-cycle moves the APU one of its
     /// 2 MHz cycles rather than two, the read catches up (`cpu_read_slow`).
     pub(super) fn read_apu_register(&mut self, reg: u8) -> u8 {
-        self.hw.apu.settle_owed_flushes(self.audio);
         let deferred = self.hw.m_cycles - self.clock.synced_m_cycles;
         let within = u32::try_from(deferred).unwrap_or(u32::MAX);
         if div_apu_event_within(self.hw.timer.system_counter, within) {
@@ -72,13 +71,17 @@ impl<'a> Machine<'a> {
             // `advance_components`) may clock lengths, sweep and envelopes: catch up.
             self.require_checks();
             self.sync();
+            self.hw.apu.settle_owed_flushes(self.audio);
             return self.hw.apu.read_register(reg);
         }
+        // Owed flushes (`apu/owed_flush.rs`) settled: wave RAM answers by the channel's time.
+        self.hw.apu.settle_owed_flushes(self.audio);
         let value = self.hw.apu.read_register_after(reg, deferred);
         // Checked against the caught-up APU in debug builds, as PPU register reads are.
         #[cfg(debug_assertions)]
         {
             self.sync();
+            self.hw.apu.settle_owed_flushes(self.audio);
             debug_assert_eq!(value, self.hw.apu.read_register(reg), "FF{reg:02X}");
         }
         value

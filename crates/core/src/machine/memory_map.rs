@@ -36,12 +36,13 @@ impl<'a> Machine<'a> {
     /// the PPU's view.
     pub(super) fn catch_up_for_peek(&mut self) {
         self.settle_clock();
-        self.hw.apu.settle_owed_flushes(self.audio);
         if self.hw.dma.active != 0 {
             // OAM as the deferred M-cycles of a DMA leave it.
             self.sync();
         }
         self.sync_ppu_view();
+        // Wave RAM answers by the channel's time (`apu/owed_flush.rs`).
+        self.hw.apu.settle_owed_flushes(self.audio);
     }
 
     /// The CPU's view of `addr` this M-cycle, including DMA and PPU lock-outs.
