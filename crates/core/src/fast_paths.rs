@@ -75,11 +75,15 @@ pub enum FastPath {
     /// line's mode-0 interrupt to the next visible line's mode 3 takes the steps between
     /// in one go: their LY=LYC comparisons as one, without the step loop's waits.
     LineTurns,
+    /// On a DMG, the end of a flush period (when the channels catch up and finished samples
+    /// go to the host) waits, while nothing can read the time it owes, for the APU's next
+    /// catch-up or the run's end, which then work the owed periods one after the other.
+    DeferredFlushes,
 }
 
 impl FastPath {
     /// Every trick, in the order of [`FastPaths`]' fields.
-    pub const ALL: [FastPath; 20] = [
+    pub const ALL: [FastPath; 21] = [
         FastPath::LazyMode3,
         FastPath::DeferQuietTicks,
         FastPath::DoubleSpeedWindows,
@@ -100,6 +104,7 @@ impl FastPath {
         FastPath::PollLoopCache,
         FastPath::SelfJumpSkipping,
         FastPath::LineTurns,
+        FastPath::DeferredFlushes,
     ];
 
     /// The trick's name, as its field in [`FastPaths`] spells it.
@@ -125,6 +130,7 @@ impl FastPath {
             FastPath::PollLoopCache => "poll_loop_cache",
             FastPath::SelfJumpSkipping => "self_jump_skipping",
             FastPath::LineTurns => "line_turns",
+            FastPath::DeferredFlushes => "deferred_flushes",
         }
     }
 
@@ -180,6 +186,8 @@ pub struct FastPaths {
     pub self_jump_skipping: bool,
     /// [`FastPath::LineTurns`].
     pub line_turns: bool,
+    /// [`FastPath::DeferredFlushes`].
+    pub deferred_flushes: bool,
 }
 
 impl FastPaths {
@@ -205,6 +213,7 @@ impl FastPaths {
         poll_loop_cache: true,
         self_jump_skipping: true,
         line_turns: true,
+        deferred_flushes: true,
     };
 
     /// Every trick off: the plain reference (drawing and synthesizing nothing).
@@ -229,6 +238,7 @@ impl FastPaths {
         poll_loop_cache: false,
         self_jump_skipping: false,
         line_turns: false,
+        deferred_flushes: false,
     };
 
     /// The switch of `trick`.
@@ -254,6 +264,7 @@ impl FastPaths {
             FastPath::PollLoopCache => &mut self.poll_loop_cache,
             FastPath::SelfJumpSkipping => &mut self.self_jump_skipping,
             FastPath::LineTurns => &mut self.line_turns,
+            FastPath::DeferredFlushes => &mut self.deferred_flushes,
         }
     }
 

@@ -10,6 +10,15 @@ pub struct AudioOut {
     samples: std::collections::VecDeque<i16>,
     /// Whether the APU makes samples at all (`set_synthesis`).
     synthesize: bool,
+    /// Whether a flush may wait for the APU's next entry (`set_flush_deferral`).
+    pub(super) defer_flushes: bool,
+    /// Flushes owed: flush periods that have ended without their catch-up and samples
+    /// (`ApuState::owe_flush`). Host side, as the run that owes them settles them before it
+    /// hands the state back.
+    pub(super) owed_flushes: u32,
+    /// While flushes are owed: the APU cycles of the oldest owed period that the channels
+    /// had been simulated for.
+    pub(super) owed_from: u32,
 }
 
 /// If the host never drains, keep only about the last ten seconds.
@@ -20,6 +29,9 @@ impl Default for AudioOut {
         AudioOut {
             samples: std::collections::VecDeque::with_capacity(16 * 1024),
             synthesize: true,
+            defer_flushes: false,
+            owed_flushes: 0,
+            owed_from: 0,
         }
     }
 }
@@ -36,6 +48,15 @@ impl AudioOut {
     /// [`FastPaths::audio_synthesis`]: crate::FastPaths::audio_synthesis
     pub(crate) fn set_synthesis(&mut self, enabled: bool) {
         self.synthesize = enabled;
+    }
+
+    /// Whether a flush period's end may leave its catch-up and samples to the APU's next
+    /// entry ([`FastPaths::deferred_flushes`], copied here for the run).
+    ///
+    /// [`FastPaths::deferred_flushes`]: crate::FastPaths::deferred_flushes
+    pub(crate) fn set_flush_deferral(&mut self, enabled: bool) {
+        debug_assert_eq!(self.owed_flushes, 0);
+        self.defer_flushes = enabled;
     }
 
     /// Whether the APU synthesizes samples (`set_synthesis`).

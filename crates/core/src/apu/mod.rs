@@ -12,7 +12,9 @@
 //! (tested in `tests/apu_unit.rs` against a state that catches up after every M-cycle).
 //! So an event or write that changes nothing a catch-up reads or writes skips it
 //! (`event_is_quiet`, `write_is_quiet`); the machine catches up to the last one skipped
-//! before it hands the state back ([`ApuState::settle_skipped_catch_ups`]).
+//! before it hands the state back ([`ApuState::settle_skipped_catch_ups`]). On a DMG the
+//! flush itself may wait for the next catch-up, which then works the owed periods back to
+//! back (`owed_flush.rs`).
 //!
 //! Channel timers count T-cycles; each event (a duty step, a wave sample read, an LFSR shift)
 //! is processed at its exact T-cycle, and every mixer change goes to the synthesizer stamped
@@ -48,6 +50,7 @@ mod channels;
 mod kernel;
 mod lfsr_jump;
 mod noise_clock;
+mod owed_flush;
 mod registers;
 mod sequencer;
 mod square;
@@ -440,7 +443,7 @@ impl ApuState {
     /// counting or from a DIV write. Called by the machine after `tick` in that cycle.
     /// `synthesize`: whether samples are being made ([`AudioOut::synthesizes`]).
     pub fn div_apu_event(&mut self, synthesize: bool) {
-        self.frame_sequencer_event(synthesize, false);
+        self.frame_sequencer_event(synthesize, false, None);
     }
 
     /// The DIV-APU event at CGB double speed (a falling edge of DIV bit 5): as
@@ -448,10 +451,17 @@ impl ApuState {
     /// event's (SameBoy's `pending_envelope_tick`, CGB-D/E; UNVERIFIED, the documentation is
     /// silent). Pinned by `probes/apu/env_div_ds`.
     pub fn div_apu_event_double_speed(&mut self, synthesize: bool) {
-        self.frame_sequencer_event(synthesize, true);
+        self.frame_sequencer_event(synthesize, true, None);
     }
 
-    fn frame_sequencer_event(&mut self, synthesize: bool, delay_envelope: bool) {
+    /// The event, with the owed flushes (`owed_flush.rs`) settled first if it catches up
+    /// and `audio` is given.
+    fn frame_sequencer_event(
+        &mut self,
+        synthesize: bool,
+        delay_envelope: bool,
+        audio: Option<&mut AudioOut>,
+    ) {
         // An event that changes nothing the channels run on commutes with their catch-up,
         // which is then left to the next one (fewer, longer catch-ups: the same state and
         // samples, as a catch-up in one piece or in many ends the same).
@@ -459,6 +469,9 @@ impl ApuState {
         if quiet {
             self.skip_catch_up();
         } else {
+            if let Some(audio) = audio {
+                self.settle_owed_flushes(audio);
+            }
             self.catch_up_to(self.apu_cycles_elapsed(), synthesize);
         }
         if !self.powered() {
@@ -746,6 +759,10 @@ impl ApuState {
     fn flush(&mut self, audio: &mut AudioOut) {
         // The clock has just carried out: a whole flush period (and maybe an APU cycle) has
         // passed.
+        if self.flush_may_be_owed(audio) {
+            self.owe_flush(audio);
+            return;
+        }
         let elapsed = FLUSH_M_CYCLES * 2 + u32::from(self.flush_clock & ELAPSED_HALF != 0);
         self.flush_after(elapsed, audio);
     }
@@ -758,6 +775,7 @@ impl ApuState {
     #[cold]
     #[inline(never)]
     pub fn flush_at_frame_end(&mut self, audio: &mut AudioOut) {
+        self.settle_owed_flushes(audio);
         self.flush_after(self.apu_cycles_elapsed(), audio);
     }
 

@@ -94,12 +94,28 @@ impl ApuState {
         div_apu_bit_set: bool,
         synthesize: bool,
     ) {
+        self.write_register_settling(reg, value, div_apu_bit_set, synthesize, None);
+    }
+
+    /// The write, with the owed flushes (`owed_flush.rs`) settled first if it catches up
+    /// and `audio` is given.
+    pub(super) fn write_register_settling(
+        &mut self,
+        reg: u8,
+        value: u8,
+        div_apu_bit_set: bool,
+        synthesize: bool,
+        audio: Option<&mut AudioOut>,
+    ) {
         // A write that changes nothing the channels run on leaves their catch-up to the
         // next one, and the mixer's level as it is.
         let quiet = self.write_is_quiet(reg, value, synthesize);
         if quiet {
             self.skip_catch_up();
         } else {
+            if let Some(audio) = audio {
+                self.settle_owed_flushes(audio);
+            }
             self.catch_up_to(self.apu_cycles_elapsed(), synthesize);
         }
         match reg {

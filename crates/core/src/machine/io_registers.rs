@@ -71,13 +71,17 @@ impl<'a> Machine<'a> {
             // `advance_components`) may clock lengths, sweep and envelopes: catch up.
             self.require_checks();
             self.sync();
+            self.hw.apu.settle_owed_flushes(self.audio);
             return self.hw.apu.read_register(reg);
         }
+        // Owed flushes (`apu/owed_flush.rs`) settled: wave RAM answers by the channel's time.
+        self.hw.apu.settle_owed_flushes(self.audio);
         let value = self.hw.apu.read_register_after(reg, deferred);
         // Checked against the caught-up APU in debug builds, as PPU register reads are.
         #[cfg(debug_assertions)]
         {
             self.sync();
+            self.hw.apu.settle_owed_flushes(self.audio);
             debug_assert_eq!(value, self.hw.apu.read_register(reg), "FF{reg:02X}");
         }
         value
@@ -118,8 +122,7 @@ impl<'a> Machine<'a> {
             io::IF => hw.interrupt_flag = value & 0x1F,
             io::NR10..=0x3F => {
                 let bit_set = hw.timer.system_counter & div_apu_bit(hw.cgb.double_speed()) != 0;
-                hw.apu
-                    .write_register_at(reg, value, bit_set, self.audio.synthesizes());
+                hw.apu.write_register_owing(reg, value, bit_set, self.audio);
             }
             io::DMA => hw.dma.request(value),
             io::LCDC..=io::WX => {

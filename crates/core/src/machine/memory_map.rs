@@ -41,6 +41,8 @@ impl<'a> Machine<'a> {
             self.sync();
         }
         self.sync_ppu_view();
+        // Wave RAM answers by the channel's time (`apu/owed_flush.rs`).
+        self.hw.apu.settle_owed_flushes(self.audio);
     }
 
     /// The CPU's view of `addr` this M-cycle, including DMA and PPU lock-outs.

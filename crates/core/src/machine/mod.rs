@@ -138,9 +138,7 @@ pub(crate) struct Machine<'a> {
 impl Drop for Machine<'_> {
     fn drop(&mut self) {
         self.sync();
-        self.hw
-            .apu
-            .settle_skipped_catch_ups(self.audio.synthesizes());
+        self.hw.apu.settle_for_host(self.audio);
     }
 }
 
@@ -161,6 +159,7 @@ impl<'a> Machine<'a> {
             written,
         } = out;
         audio.set_synthesis(fast.audio_synthesis);
+        audio.set_flush_deferral(fast.deferred_flushes);
         let mut machine = Machine {
             hw,
             rom,

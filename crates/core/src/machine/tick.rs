@@ -180,7 +180,7 @@ impl<'a> Machine<'a> {
                 break;
             }
             self.hw.apu.advance(tick - 1 - ticked, self.audio);
-            self.hw.apu.div_apu_event(self.audio.synthesizes());
+            self.hw.apu.div_apu_event_owing(self.audio);
             ticked = tick - 1;
             fall += DIV_APU_PERIOD;
         }
@@ -376,7 +376,7 @@ impl<'a> Machine<'a> {
             if self.hw.cgb.double_speed() {
                 self.hw.apu.div_apu_event_double_speed(synthesize);
             } else {
-                self.hw.apu.div_apu_event(synthesize);
+                self.hw.apu.div_apu_event_owing(self.audio);
             }
         }
     }
