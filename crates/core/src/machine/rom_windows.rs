@@ -192,7 +192,10 @@ impl<'a> Machine<'a> {
         }
         if self.windows.has_wram_pair(addr) {
             let offset = usize::from(addr.wrapping_sub(0xC000));
-            return Some(u16::from_le_bytes([self.hw.wram[offset], self.hw.wram[offset + 1]]));
+            return Some(u16::from_le_bytes([
+                self.hw.wram[offset],
+                self.hw.wram[offset + 1],
+            ]));
         }
         None
     }
