@@ -82,7 +82,7 @@ fn equal_bytes_lanes(a: &[u8], b: &[u8]) -> usize {
 
 /// [`equal_bytes`] with SSE2 (every x86-64 has it): 16 lanes counted in one register,
 /// summed with one sum of absolute differences, where the lanes of an array were widened
-/// and added one by one (a vote makes 65 calls of 160 bytes each).
+/// and added one by one (a vote makes many short calls, one per candidate source).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "sse2")]
 fn equal_bytes_sse2(a: &[u8], b: &[u8]) -> usize {
@@ -97,7 +97,7 @@ fn equal_bytes_sse2(a: &[u8], b: &[u8]) -> usize {
     let (a, b) = (&a[..len], &b[..len]);
     let mut equal = 0;
     let mut at = 0;
-    // Offsets rather than chunk iterators: a call is ten steps, and the iterators' own
+    // Offsets rather than chunk iterators: a call is a few steps, and the iterators' own
     // bookkeeping cost as much as the steps.
     while at < whole {
         let end = (at + STEPS * LANES).min(whole);
