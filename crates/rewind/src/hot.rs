@@ -41,6 +41,16 @@ pub const MAX_HOT: usize = 2048;
 /// Groups shorter than this many deltas choose no hot positions.
 const MIN_FRAMES: u32 = 16;
 
+/// Adds a hot byte, times `sign` (1 forward, 0xFF backward), at its position in `target`;
+/// None where the position lies outside it. A delta's hot part is applied so, whether
+/// stored raw (`HotSet::apply`) or decoded straight into the state.
+#[inline(always)]
+pub(crate) fn add_hot_byte(target: &mut [u8], position: u32, byte: u8, sign: u8) -> Option<()> {
+    let t = target.get_mut(position as usize)?;
+    *t = t.wrapping_add(byte.wrapping_mul(sign));
+    Some(())
+}
+
 /// The hot positions of one keyframe group, class 0 (hottest) first, ascending offsets
 /// within a class.
 #[derive(Clone)]
@@ -154,8 +164,7 @@ impl HotSet {
         // Backward adds the negation: x * 0xFF is -x in wrapping bytes (no branch per byte).
         let sign = if forward { 1u8 } else { 0xFF };
         for (&p, &x) in self.positions.iter().zip(bytes) {
-            let t = target.get_mut(p as usize)?;
-            *t = t.wrapping_add(x.wrapping_mul(sign));
+            add_hot_byte(target, p, x, sign)?;
         }
         Some(())
     }

@@ -5,7 +5,7 @@ use super::{
     CONTEXTS, CanonicalCode, Code, HOT, MAX_LEN, POSITIONS, TABLE_BYTES, TokenCode, header_context,
     literal_context, next_position, next_region_start,
 };
-use crate::hot::CLASSES;
+use crate::hot::{CLASSES, add_hot_byte};
 
 /// Bits the decoding tables look up at once: codes this long or shorter are found in one
 /// lookup; longer ones (rare bytes, by construction) take a second step. A table of
@@ -409,12 +409,10 @@ impl TokenDecoder {
                         let (first, second) = ((pair >> 4) as u8, (pair >> 12) as u8);
                         let at = positions.get(i..i + 2)?;
                         if first != 0 {
-                            let t = target.get_mut(at[0] as usize)?;
-                            *t = t.wrapping_add(first.wrapping_mul(sign));
+                            add_hot_byte(target, at[0], first, sign)?;
                         }
                         if second != 0 {
-                            let t = target.get_mut(at[1] as usize)?;
-                            *t = t.wrapping_add(second.wrapping_mul(sign));
+                            add_hot_byte(target, at[1], second, sign)?;
                         }
                         previous = usize::from(second != 0);
                         i += 2;
@@ -423,8 +421,7 @@ impl TokenDecoder {
                 }
                 let b = reader.next(&tables[previous])?;
                 if b != 0 {
-                    let t = target.get_mut(*positions.get(i)? as usize)?;
-                    *t = t.wrapping_add(b.wrapping_mul(sign));
+                    add_hot_byte(target, *positions.get(i)?, b, sign)?;
                 }
                 previous = usize::from(b != 0);
                 i += 1;
