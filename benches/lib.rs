@@ -38,8 +38,8 @@ pub fn power_on(rom: &[u8]) -> Core {
 }
 
 /// Plays `frames` frames with the seeded human-like script on a bare [`Rewinder`], logging
-/// each frame's buttons and capturing every frame (what `Timeline::run_frame` does, with the
-/// capture left callable on its own).
+/// each frame's buttons and offering every frame to the capture (what `Timeline::run_frame`
+/// does, with the capture left callable on its own).
 pub fn play_with_rewind(core: &mut Core, rewinder: &mut Rewinder, frames: u64, seed: u64) {
     let mut script = InputScript::new(seed);
     let first = core.state().hw.frames;

@@ -152,8 +152,9 @@ pub struct RewindBenchArgs {
     pub input_seed: u64,
 }
 
-/// `backspin rewind-bench`: plays, captures every frame, seeks and steps, verifies every
-/// restored state and frame against the straight run, and prints one JSON object.
+/// `backspin rewind-bench`: plays, stores history as the player does, seeks and steps,
+/// verifies every restored state and frame against the straight run, and prints one JSON
+/// object.
 pub fn run_rewind(args: &RewindBenchArgs) -> CliResult {
     let rom = load_rom(&args.rom)?;
     let model = model_of(args.model, &rom);

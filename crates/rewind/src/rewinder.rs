@@ -28,7 +28,8 @@ pub struct Config {
     pub budget_bytes: usize,
     /// Store every `capture_every`-th frame (1 = every frame). Frames in between are
     /// re-simulated from the input log on seek: 4 gives roughly 3× the history for about
-    /// four frames of emulation per seek.
+    /// four frames of emulation per seek. The default, 2, halves what storing costs a
+    /// frame of play, for at most one more frame of emulation per seek or step.
     pub capture_every: u32,
     /// A keyframe (a whole state) every this many stored snapshots, so a seek never
     /// applies more than about half this many patches.
@@ -45,7 +46,7 @@ impl Config {
     pub fn new(budget_bytes: usize) -> Config {
         Config {
             budget_bytes,
-            capture_every: 1,
+            capture_every: 2,
             keyframe_interval: 1200,
             keyframe_chain_bytes: 88 * 1024,
         }
@@ -195,6 +196,9 @@ pub struct Rewinder {
     first_key_frame: Option<u64>,
     /// The frame the caller is at: the last frame captured, replayed or sought to.
     present: Option<u64>,
+    /// The newest frame played along the logged inputs, while it lies past the newest stored
+    /// frame (between capture points): seeking back leaves it reachable by re-simulation.
+    head: Option<u64>,
     deltas_since_key: u32,
     chain_bytes_since_key: usize,
     /// A state was loaded since the last capture: the next stored frame gets a keyframe, so
@@ -232,6 +236,7 @@ impl Rewinder {
             cursor_frame: None,
             first_key_frame: None,
             present: None,
+            head: None,
             deltas_since_key: 0,
             chain_bytes_since_key: 0,
             keyframe_due: false,
@@ -258,6 +263,7 @@ impl Rewinder {
         self.decoder.forget_meta();
         self.cursor_frame = None;
         self.present = None;
+        self.head = None;
         self.deltas_since_key = 0;
         self.chain_bytes_since_key = 0;
     }
@@ -482,10 +488,22 @@ impl Rewinder {
             .map(|r| (r.cycle, r.frame))
     }
 
-    /// Whether stored frames lie beyond the present one (a recorded future, after a seek).
+    /// The newest frame a seek can reach: the newest stored one, or the frame played past
+    /// it (between capture points), or the present.
+    pub fn newest_reachable(&self) -> Option<u64> {
+        let newest = self.newest_frame()?;
+        Some(
+            newest
+                .max(self.head.unwrap_or(0))
+                .max(self.present.unwrap_or(0)),
+        )
+    }
+
+    /// Whether frames lie beyond the present one (a recorded future, after a seek).
     pub fn has_future(&self) -> bool {
         let present = self.present.unwrap_or(0);
-        self.newest_frame().is_some_and(|newest| newest > present)
+        self.newest_frame()
+            .is_some_and(|newest| newest.max(self.head.unwrap_or(0)) > present)
     }
 
     /// Drops the future because an input of `kind` at timeline cycle `cycle` departs from

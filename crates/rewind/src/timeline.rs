@@ -205,7 +205,7 @@ impl Timeline {
             position: self.frame,
             newest: self
                 .rewinder
-                .newest_frame()
+                .newest_reachable()
                 .unwrap_or(self.frame)
                 .max(self.frame),
         }

@@ -17,6 +17,9 @@ const FIXTURE: &str = concat!(
     "/tests/fixtures/history_v2_builtin_300.bin"
 );
 
+/// Where the header stamps the history format's version: after the magic.
+const VERSION_AT: usize = 8;
+
 /// Where the header stamps the save-state format's minor: after the magic, the history
 /// version, the state length, the byte order and the major.
 const MINOR_AT: usize = 8 + 2 + 4 + 1 + 2;
@@ -61,12 +64,14 @@ fn write_old_history_fixture() {
 fn an_old_history_file_still_reads() {
     let (timeline, states) = played();
     let bytes = std::fs::read(FIXTURE).expect("fixture");
-    // The format did not change: today's writer stamps the same header but for the
-    // save-state minor (a later minor with the same `State` layout).
+    // Today's writer stamps the same header but for the history version (3 added the
+    // newest frame played, after the writes) and the save-state minor (a later minor with
+    // the same `State` layout).
     let today = timeline.save_history().unwrap();
     assert!(
-        today[..MINOR_AT] == bytes[..MINOR_AT],
-        "same header up to the minor"
+        today[..VERSION_AT] == bytes[..VERSION_AT]
+            && today[VERSION_AT + 2..MINOR_AT] == bytes[VERSION_AT + 2..MINOR_AT],
+        "same header but for the version and the minor"
     );
     let mut core = core();
     core.load_state(&states[300]);

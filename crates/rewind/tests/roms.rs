@@ -5,8 +5,8 @@
 //! ROMs in the frontend's tests.
 
 use backspin_core::{Core, Options, Rom, State};
-use backspin_rewind::Captured;
 use backspin_rewind::Timeline;
+use backspin_rewind::{Captured, Config};
 use backspin_test_support::{InputScript, builtin_rom};
 use std::path::PathBuf;
 
@@ -39,9 +39,15 @@ fn play(
     out
 }
 
-fn redo_then_fork(rom: Vec<u8>) {
+/// Plays 301 frames, rewinds, replays, forks, storing every `every`-th frame: with 2 the
+/// newest frame played is not stored, and must stay reachable (redo) all the same.
+fn redo_then_fork(rom: Vec<u8>, every: u32) {
     let rom = Rom::from_bytes(rom).unwrap();
-    let mut timeline = Timeline::new(Core::new(rom, Options::default()), 16 << 20);
+    let config = Config {
+        capture_every: every,
+        ..Config::new(16 << 20)
+    };
+    let mut timeline = Timeline::with_config(Core::new(rom, Options::default()), config);
     // A fixed script as a function of the frame, so a replay can repeat it exactly.
     let mut recorded = Vec::new();
     let mut script_gen = InputScript::new(9);
@@ -49,21 +55,36 @@ fn redo_then_fork(rom: Vec<u8>) {
         recorded.push(script_gen.next_frame());
     }
     let mut same = |f: u64| recorded[f as usize % 400];
-    let first = play(&mut timeline, &mut same, 300);
+    let first = play(&mut timeline, &mut same, 301);
     let newest = timeline.span().newest;
+    assert_eq!(newest, 301);
+    let stored_frame = |f: u64| f % u64::from(every) == 0;
+    for (f, _, captured) in &first {
+        let stored = matches!(captured, Some(Captured::Stored { .. }));
+        assert_eq!(stored, stored_frame(*f), "frame {f}: {captured:?}");
+    }
+
+    // Redo reaches the newest frame played, stored or not.
+    timeline.seek(newest - 3).unwrap();
+    timeline.seek(newest).unwrap();
+    let (_, last, _) = first.last().unwrap();
     assert!(
-        first
-            .iter()
-            .all(|(_, _, c)| matches!(c, Some(Captured::Stored { .. })))
+        timeline.core().state().as_bytes() == last.as_bytes(),
+        "redo to the newest"
     );
 
     // Rewind 100 frames and play the same inputs: the future is replayed, not rewritten.
     let back_to = newest - 100;
     timeline.seek(back_to).unwrap();
     let replay = play(&mut timeline, &mut same, 50);
-    for ((f, state, captured), (f0, state0, _)) in replay.iter().zip(&first[200..]) {
+    for ((f, state, captured), (f0, state0, _)) in replay.iter().zip(&first[back_to as usize..]) {
         assert_eq!(f, f0);
-        assert_eq!(*captured, Some(Captured::Replayed), "frame {f}");
+        let expected = if stored_frame(*f) {
+            Captured::Replayed
+        } else {
+            Captured::Skipped
+        };
+        assert_eq!(*captured, Some(expected), "frame {f}");
         assert!(state.as_bytes() == state0.as_bytes(), "replayed frame {f}");
     }
     assert_eq!(timeline.span().newest, newest, "future kept");
@@ -75,7 +96,7 @@ fn redo_then_fork(rom: Vec<u8>) {
     assert_eq!(timeline.span().newest, fork_at + 60);
     assert!(timeline.stats().forks >= 1);
     // Every frame of the new timeline, and the shared past, seeks exactly.
-    for (f, state, _) in forked.iter().chain(&first[..200]) {
+    for (f, state, _) in forked.iter().chain(&first[..back_to as usize]) {
         timeline.seek(*f).unwrap();
         assert!(
             timeline.core().state().as_bytes() == state.as_bytes(),
@@ -86,7 +107,8 @@ fn redo_then_fork(rom: Vec<u8>) {
 
 #[test]
 fn redo_then_fork_on_the_builtin_rom() {
-    redo_then_fork(builtin_rom());
+    redo_then_fork(builtin_rom(), 1);
+    redo_then_fork(builtin_rom(), 2);
 }
 
 #[test]
@@ -95,7 +117,10 @@ fn redo_then_fork_on_a_homebrew_rom() {
         return skip_no_roms();
     };
     match std::fs::read(dir.join("homebrew/pocket.gb")) {
-        Ok(rom) => redo_then_fork(rom),
+        Ok(rom) => {
+            redo_then_fork(rom.clone(), 1);
+            redo_then_fork(rom, 2);
+        }
         Err(e) => backspin_test_support::skip_or_fail(format!("pocket.gb: {e}")),
     }
 }

@@ -48,6 +48,14 @@ fn stream(seed: u64, frames: usize) -> Vec<Box<State>> {
     out
 }
 
+/// The settings these tests model: every frame stored (thinned capture has its own test).
+fn every_frame(budget_bytes: usize) -> Config {
+    Config {
+        capture_every: 1,
+        ..Config::new(budget_bytes)
+    }
+}
+
 fn same(a: &State, b: &State) -> bool {
     a.as_bytes() == b.as_bytes()
 }
@@ -56,7 +64,7 @@ fn same(a: &State, b: &State) -> bool {
 fn every_held_frame_seeks_exactly_through_wraps() {
     let states = stream(7, 900);
     // Small budget: the ring wraps several times; keyframes every 50 frames.
-    let mut config = Config::new(256 * 1024);
+    let mut config = every_frame(256 * 1024);
     config.keyframe_interval = 50;
     let mut rewinder = Rewinder::with_config(config);
     for (f, state) in states.iter().enumerate() {
@@ -113,7 +121,7 @@ fn thinned_capture_stores_every_kth_frame() {
 #[test]
 fn redo_then_fork_keeps_the_buffer_time_ordered() {
     let states = stream(11, 300);
-    let mut rewinder = Rewinder::new(4 << 20);
+    let mut rewinder = Rewinder::with_config(every_frame(4 << 20));
     for (f, state) in states.iter().enumerate() {
         rewinder.capture(state, f as u64);
     }
@@ -143,7 +151,7 @@ fn redo_then_fork_keeps_the_buffer_time_ordered() {
 #[test]
 fn differing_input_forks_matching_input_does_not() {
     let states = stream(5, 100);
-    let mut rewinder = Rewinder::new(4 << 20);
+    let mut rewinder = Rewinder::with_config(every_frame(4 << 20));
     for (f, state) in states.iter().enumerate() {
         rewinder.record_input(state.hw.m_cycles, (f / 10) as u8);
         rewinder.capture(state, f as u64);
@@ -213,7 +221,7 @@ proptest! {
         ops in prop::collection::vec(0u8..20, 1..500),
     ) {
         let mut rng = SplitMix64::new(seed);
-        let mut config = Config::new(48 * 1024 + (seed as usize % 4) * 16 * 1024);
+        let mut config = every_frame(48 * 1024 + (seed as usize % 4) * 16 * 1024);
         config.keyframe_interval = 1 + (seed % 20) as u32;
         let mut rewinder = Rewinder::with_config(config);
         let mut timeline: BTreeMap<u64, Box<State>> = BTreeMap::new();

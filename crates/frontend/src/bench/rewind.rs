@@ -1,7 +1,7 @@
 //! The rewind benchmark behind `backspin rewind-bench`: plays a ROM with a seeded,
-//! human-like joypad script while capturing every frame, then seeks to random frames and
-//! steps back and forward one frame at a time, checking every restored state and picture
-//! byte for byte against copies taken during play.
+//! human-like joypad script while storing history as the player does, then seeks to random
+//! frames and steps back and forward one frame at a time, checking every restored state and
+//! picture byte for byte against copies taken during play.
 //!
 //! Everything is a function of the ROM bytes and [`BenchConfig`], so tests can run a short
 //! version on any ROM (ours included). It drives `backspin-rewind` through its public API;
@@ -103,6 +103,10 @@ pub(crate) struct BenchReport {
     pub(crate) step_back_ms_best_of_passes: Percentiles,
     pub(crate) step_forward_ms_best_of_passes: Percentiles,
     pub(crate) emulation_slowdown_pct: f64,
+    /// The timeline's default: it stores every this many frames.
+    pub(crate) capture_every: u32,
+    /// `emulation_slowdown_pct` with every frame stored (`capture_every` 1), for comparison.
+    pub(crate) every_frame_slowdown_pct: f64,
     /// Capture time as a share of frame emulation time in the main pass.
     pub(crate) capture_share_pct: f64,
     pub(crate) emulated_frames_per_second: f64,
@@ -170,6 +174,11 @@ impl BenchReport {
             field(&format!("{name}_p99_best_of_{TIMING_PASSES}"), num(p.p99));
         }
         field("emulation_slowdown_pct", num(self.emulation_slowdown_pct));
+        field("capture_every", self.capture_every.to_string());
+        field(
+            "every_frame_slowdown_pct",
+            num(self.every_frame_slowdown_pct),
+        );
         field("capture_share_pct", num(self.capture_share_pct));
         field(
             "emulated_frames_per_second",
@@ -321,9 +330,10 @@ pub(crate) fn run(rom: &[u8], config: &BenchConfig) -> Result<BenchReport, RomEr
         wanted.insert(f, None);
     }
 
-    // Main pass: the timeline the player runs (every frame stored), and a thinned rewinder
+    // Main pass: the timeline the player runs (default settings), and a thinned rewinder
     // fed the same inputs alongside.
     let config_every = Config::new(config.budget_bytes);
+    report.capture_every = config_every.capture_every;
     let mut timeline = Timeline::with_config(Core::new(rom.clone(), options(config)), config_every);
     let mut thinned = Rewinder::with_config(Config {
         capture_every: config.thinned_every,
@@ -490,7 +500,8 @@ pub(crate) fn run(rom: &[u8], config: &BenchConfig) -> Result<BenchReport, RomEr
     }
     drop(wanted);
 
-    report.emulation_slowdown_pct = slowdown_pct(&rom, config);
+    report.emulation_slowdown_pct = slowdown_pct(&rom, config, report.capture_every);
+    report.every_frame_slowdown_pct = slowdown_pct(&rom, config, 1);
     report.checks = checker.checks;
     report.picture_checks = checker.picture_checks;
     report.failures = checker.failures;
@@ -509,11 +520,11 @@ fn options(config: &BenchConfig) -> Options {
     }
 }
 
-/// Wall-clock cost of capturing every frame. Two cores play the same script, one with
-/// capture off and one with it on, advanced alternately in chunks of 30 frames so that
-/// whatever else the machine is doing slows both alike; the chunk times are summed per core
-/// and the fastest of three runs of each is compared.
-fn slowdown_pct(rom: &Rom, config: &BenchConfig) -> f64 {
+/// Wall-clock cost of storing every `capture_every`-th frame. Two cores play the same
+/// script, one with history off and one with it on, advanced alternately in chunks of 30
+/// frames so that whatever else the machine is doing slows both alike; the chunk times are
+/// summed per core and the fastest of three runs of each is compared.
+fn slowdown_pct(rom: &Rom, config: &BenchConfig, capture_every: u32) -> f64 {
     const CHUNK: u64 = 30;
     let frames = frames_in(config.slowdown_seconds.max(1));
     let mut best_off = f64::MAX;
@@ -523,6 +534,7 @@ fn slowdown_pct(rom: &Rom, config: &BenchConfig) -> f64 {
         let mut on = Timeline::with_config(
             Core::new(rom.clone(), options(config)),
             Config {
+                capture_every,
                 ..Config::new(config.budget_bytes)
             },
         );

@@ -11,7 +11,8 @@
 //! Payload: the present frame; the ring's records (frame, length, bytes) oldest first; the
 //! input log by chunk (first frame, events); the clock log; the reset and load marks (a
 //! load with its state's bytes); the memory writes (cycle u64, frame u64, bank u16 with
-//! 0xFFFF for "through the memory map", address u16, value u8). Everything derived (the
+//! 0xFFFF for "through the memory map", address u16, value u8); since version 3, the newest
+//! frame played past the newest stored one (u64, all ones for none). Everything derived (the
 //! newest state, the encoder's current code, the keyframe chain) is rebuilt on reading, as
 //! after a fork.
 
@@ -24,8 +25,10 @@ use backspin_core::state_file::{
 };
 
 const MAGIC: [u8; 8] = *b"BSPNHIST";
-/// 2: the memory-write log after the marks.
-const VERSION: u16 = 2;
+/// 2: the memory-write log after the marks. 3: the newest frame played after the writes.
+const VERSION: u16 = 3;
+/// The oldest version still read.
+const OLDEST_VERSION: u16 = 2;
 /// The bank field of a write through the memory map (no bank).
 const MAPPED: u16 = 0xFFFF;
 /// Bytes before the payload: magic, version, fingerprint, SHA-1, payload length.
@@ -38,7 +41,7 @@ pub enum HistoryError {
     #[error("not a Backspin rewind history")]
     NotAHistory,
     /// Another version of the history format.
-    #[error("rewind history format {found} is not this Backspin's ({VERSION})")]
+    #[error("rewind history format {found}: this Backspin reads {OLDEST_VERSION} to {VERSION}")]
     Version {
         /// The file's version.
         found: u16,
@@ -123,6 +126,7 @@ impl Rewinder {
             payload.extend_from_slice(&logged.write.addr.to_le_bytes());
             payload.push(logged.write.value);
         }
+        put_u64(&mut payload, self.head.unwrap_or(u64::MAX));
         let mut out = Vec::with_capacity(HEADER_LEN + payload.len() + 4);
         out.extend_from_slice(&MAGIC);
         out.extend_from_slice(&VERSION.to_le_bytes());
@@ -146,7 +150,7 @@ impl Rewinder {
         rom_sha1: &[u8; 20],
         bytes: &[u8],
     ) -> Result<Rewinder, HistoryError> {
-        let payload = check_container(rom_sha1, bytes)?;
+        let (version, payload) = check_container(rom_sha1, bytes)?;
         let mut input = Reader(payload);
         let mut rewinder = Rewinder::with_config(config);
         let present = input.u64()?;
@@ -239,6 +243,10 @@ impl Rewinder {
             }
             rewinder.logs.writes.push(LoggedWrite { write, frame });
         }
+        if version >= 3 {
+            let head = input.u64()?;
+            rewinder.head = (head != u64::MAX).then_some(head);
+        }
         if !input.0.is_empty() {
             return Err(HistoryError::Corrupt("bytes after the last section"));
         }
@@ -267,6 +275,14 @@ impl Rewinder {
                 "the present frame is not in the history",
             ));
         }
+        if self
+            .head
+            .is_some_and(|h| h <= newest || self.present.is_some_and(|p| p > h))
+        {
+            return Err(HistoryError::Corrupt(
+                "the newest frame played is not past the newest stored one",
+            ));
+        }
         let key = self
             .key_before(self.ring.len())
             .ok_or(HistoryError::Corrupt("no keyframe"))?;
@@ -290,8 +306,11 @@ impl Rewinder {
     }
 }
 
-/// Checks magic, version, fingerprint, ROM and CRC; returns the payload.
-fn check_container<'a>(rom_sha1: &[u8; 20], bytes: &'a [u8]) -> Result<&'a [u8], HistoryError> {
+/// Checks magic, version, fingerprint, ROM and CRC; returns the version and the payload.
+fn check_container<'a>(
+    rom_sha1: &[u8; 20],
+    bytes: &'a [u8],
+) -> Result<(u16, &'a [u8]), HistoryError> {
     if bytes.len() < 8 || bytes[..8] != MAGIC {
         return Err(HistoryError::NotAHistory);
     }
@@ -300,7 +319,7 @@ fn check_container<'a>(rom_sha1: &[u8; 20], bytes: &'a [u8]) -> Result<&'a [u8],
     }
     let mut header = Reader(&bytes[8..HEADER_LEN]);
     let version = header.u16()?;
-    if version != VERSION {
+    if !(OLDEST_VERSION..=VERSION).contains(&version) {
         return Err(HistoryError::Version { found: version });
     }
     let state_len = header.u32()?;
@@ -329,7 +348,7 @@ fn check_container<'a>(rom_sha1: &[u8; 20], bytes: &'a [u8]) -> Result<&'a [u8],
     if stored != computed {
         return Err(HistoryError::BadChecksum { stored, computed });
     }
-    Ok(&bytes[HEADER_LEN..end])
+    Ok((version, &bytes[HEADER_LEN..end]))
 }
 
 fn put_u32(out: &mut Vec<u8>, value: u32) {
@@ -378,7 +397,12 @@ mod tests {
     fn records_round_trip() {
         let rom = Rom::from_bytes(backspin_test_support::builtin_rom()).unwrap();
         let mut core = Core::new(rom, Options::default());
-        let mut rewinder = Rewinder::new(16 << 20);
+        // Every frame stored: the test seeks stored states, which re-simulate nothing.
+        let every_frame = Config {
+            capture_every: 1,
+            ..Config::new(16 << 20)
+        };
+        let mut rewinder = Rewinder::with_config(every_frame.clone());
         let mut states = Vec::new();
         for frame in 0..300u64 {
             core.run_frame();
@@ -386,7 +410,7 @@ mod tests {
             states.push(Box::new(*core.state()));
         }
         let bytes = rewinder.write_history(&[0; 20]);
-        let mut read = Rewinder::read_history(Config::new(16 << 20), &[0; 20], &bytes).unwrap();
+        let mut read = Rewinder::read_history(every_frame, &[0; 20], &bytes).unwrap();
         assert!(read.newest.as_bytes() == states[299].as_bytes(), "newest");
         for frame in (0..300u64).rev().step_by(7) {
             let snapshot = read.seek(frame).unwrap();

@@ -224,8 +224,7 @@ impl Rewinder {
     /// from the oldest stored frame to the present. The core is left untouched on error.
     pub fn seek_core(&mut self, core: &mut Core, frame: u64) -> Result<SeekReport, RewindError> {
         let oldest = self.oldest_frame().ok_or(RewindError::Empty)?;
-        let newest = self.newest_frame().ok_or(RewindError::Empty)?;
-        let last = newest.max(self.present.unwrap_or(newest));
+        let last = self.newest_reachable().ok_or(RewindError::Empty)?;
         if frame < oldest || frame > last {
             return Err(RewindError::OutOfRange {
                 frame,

@@ -41,8 +41,10 @@ impl Rewinder {
             self.present = Some(frame);
             if frame - newest < u64::from(self.config.capture_every) {
                 self.unsynced = differ;
+                self.head = Some(self.head.unwrap_or(0).max(frame));
                 return Captured::Skipped;
             }
+            self.head = None;
             return self.append(state, frame, differ);
         }
         self.capture_in_past(state, frame, cycle, newest)
@@ -81,6 +83,7 @@ impl Rewinder {
 
     pub(super) fn store_first(&mut self, state: &State, frame: u64) -> Captured {
         self.ring.clear();
+        self.head = None;
         self.decoder.forget_meta();
         self.first_key_frame = None;
         self.cursor_frame = None;
@@ -257,6 +260,8 @@ impl Rewinder {
     /// Drops every stored frame after `frame`; the newest kept state becomes the base for
     /// the next capture. If the history cannot be decoded, it is dropped whole.
     pub(super) fn fork_after(&mut self, frame: u64) {
+        // The frames played past the newest stored one belong to the future dropped too.
+        self.head = None;
         let keep = self.ring.partition_after(frame);
         if keep == self.ring.len() {
             return;
