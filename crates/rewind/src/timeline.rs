@@ -361,11 +361,13 @@ impl Timeline {
     /// not make this time (a reset or a button change): then the future is not this run's,
     /// so fork it here and log the buttons actually held. A logged clock advance is host
     /// time the session received (the catch-up at start), not a player's choice: it is
-    /// replayed, so rewinding to the first frame and playing on keeps it.
+    /// replayed, so rewinding to the first frame and playing on keeps it. Without a future
+    /// the same holds for inputs a seek left at this cycle (made at the newest frame before
+    /// the seek back to it): not made again, they are not this run's.
     fn drop_inputs_not_made(&mut self) {
         let made = std::mem::take(&mut self.made);
         let cycle = self.cycle();
-        if !self.rewinder.has_future() {
+        if !self.rewinder.has_future() && !self.rewinder.logs_unmade_at(cycle, &made) {
             self.rewinder.drop_writes_not_made(cycle);
             return;
         }

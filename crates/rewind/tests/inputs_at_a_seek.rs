@@ -1,0 +1,41 @@
+//! Inputs made at the instant a seek lands on: a seek stands before them, and playing on
+//! from there keeps only those made again, as a straight run with the inputs made would.
+
+use backspin_core::{Core, Options, Rom, State};
+use backspin_rewind::Timeline;
+
+fn core() -> Core {
+    Core::new(
+        Rom::from_bytes(backspin_test_support::builtin_rom()).unwrap(),
+        Options::default(),
+    )
+}
+
+fn same(a: &State, b: &State) -> bool {
+    a.as_bytes() == b.as_bytes()
+}
+
+/// A reset made at the newest frame and left there by a seek is not made again when play
+/// goes on from that frame without it: re-simulating the frame after must not make it.
+#[test]
+fn a_reset_left_behind_by_a_seek_is_dropped() {
+    let mut timeline = Timeline::new(core(), 8 << 20);
+    timeline.set_buttons(0x81);
+    timeline.run_frame();
+    timeline.reset();
+    timeline.seek(1).unwrap();
+    timeline.set_buttons(0);
+    timeline.run_frame();
+    let played = Box::new(*timeline.core().state());
+    let mut straight = Timeline::new(core(), 0);
+    for buttons in [0x81, 0] {
+        straight.set_buttons(buttons);
+        straight.run_frame();
+    }
+    assert!(same(&played, straight.core().state()), "the frame played");
+    timeline.seek(2).unwrap();
+    assert!(
+        same(timeline.core().state(), straight.core().state()),
+        "the frame sought"
+    );
+}
