@@ -2,13 +2,20 @@
 //! from there keeps only those made again, as a straight run with the inputs made would.
 
 use backspin_core::{Core, Options, Rom, State};
-use backspin_rewind::Timeline;
+use backspin_rewind::{Config, Timeline};
 
 fn core() -> Core {
     Core::new(
         Rom::from_bytes(backspin_test_support::builtin_rom()).unwrap(),
         Options::default(),
     )
+}
+
+fn config(every: u32) -> Config {
+    Config {
+        capture_every: every,
+        ..Config::new(8 << 20)
+    }
 }
 
 fn same(a: &State, b: &State) -> bool {
@@ -37,5 +44,35 @@ fn a_reset_left_behind_by_a_seek_is_dropped() {
     assert!(
         same(timeline.core().state(), straight.core().state()),
         "the frame sought"
+    );
+}
+
+/// A reset after a rewind that forks the future holds the buttons held before it, not the
+/// future's change at that instant (which the fork drops from the log).
+#[test]
+fn a_reset_that_forks_holds_the_buttons_held_before() {
+    let mut timeline = Timeline::with_config(core(), config(1));
+    for buttons in [0, 0, 0x01] {
+        timeline.set_buttons(buttons);
+        timeline.run_frame();
+    }
+    timeline.seek(2).unwrap();
+    timeline.reset();
+    timeline.run_frame();
+    let mut straight = Timeline::new(core(), 0);
+    straight.set_buttons(0);
+    straight.run_frame();
+    straight.run_frame();
+    straight.reset();
+    straight.run_frame();
+    assert_eq!(timeline.core().buttons().0, 0, "the buttons held");
+    assert!(
+        same(timeline.core().state(), straight.core().state()),
+        "played"
+    );
+    timeline.seek(3).unwrap();
+    assert!(
+        same(timeline.core().state(), straight.core().state()),
+        "sought"
     );
 }
