@@ -58,7 +58,7 @@ fn redo_then_fork(rom: Vec<u8>, every: u32) {
     let first = play(&mut timeline, &mut same, 301);
     let newest = timeline.span().newest;
     assert_eq!(newest, 301);
-    let stored_frame = |f: u64| f % u64::from(every) == 0;
+    let stored_frame = |f: u64| f.is_multiple_of(u64::from(every));
     for (f, _, captured) in &first {
         let stored = matches!(captured, Some(Captured::Stored { .. }));
         assert_eq!(stored, stored_frame(*f), "frame {f}: {captured:?}");
