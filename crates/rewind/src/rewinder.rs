@@ -506,6 +506,20 @@ impl Rewinder {
             .is_some_and(|newest| newest.max(self.head.unwrap_or(0)) > present)
     }
 
+    /// Whether a reset, clock advance or button change of a kind `made` does not mark is
+    /// logged at timeline cycle `cycle`, the present's, while no future is recorded: then
+    /// nothing is logged later, so the last of each log tells (play asks every frame).
+    pub(crate) fn logs_unmade_at(&self, cycle: u64, made: &[bool; EVENT_KINDS]) -> bool {
+        let unmade =
+            |kind: EventKind, last: Option<u64>| !made[kind as usize] && last == Some(cycle);
+        unmade(EventKind::Reset, self.logs.resets.last().map(|r| r.cycle))
+            || unmade(EventKind::Rtc, self.logs.rtc.last().map(|&(c, _)| c))
+            || unmade(
+                EventKind::Buttons,
+                self.logs.buttons.last().map(|e| e.m_cycle),
+            )
+    }
+
     /// Drops the future because an input of `kind` at timeline cycle `cycle` departs from
     /// it: snapshots after the present frame, every input after `cycle`, and at `cycle`
     /// itself the inputs of `kind` and of the kinds applied after it (events at one cycle

@@ -231,7 +231,6 @@ impl Timeline {
     /// input on the timeline, so rewinding past it brings the old game back.
     pub fn reset(&mut self) {
         let cycle = self.cycle();
-        let held = self.buttons();
         self.core.reset();
         let mark = ResetMark {
             cycle,
@@ -241,7 +240,10 @@ impl Timeline {
         };
         self.base = mark.base;
         self.rewinder.record_reset(mark);
-        // The buttons are still held across the power cycle.
+        // The buttons are still held across the power cycle: those logged once the reset is
+        // (re-simulation presses these after it), not a kept future's change at this cycle
+        // that the reset forked away.
+        let held = self.buttons();
         self.core.set_buttons(Buttons(held));
         self.repeat_writes_made_now();
         self.made[EventKind::Reset as usize] = true;
@@ -266,7 +268,6 @@ impl Timeline {
     /// copy, no allocation): for callers that decoded it into a box anyway.
     pub fn load_state_boxed(&mut self, state: Box<State>) {
         let cycle = self.cycle();
-        let held = self.buttons();
         self.core.load_state(&state);
         let mark = ResetMark {
             cycle,
@@ -279,6 +280,8 @@ impl Timeline {
         if !self.history {
             self.rewinder.forget_loaded_states();
         }
+        // Held as across a reset (see `reset`).
+        let held = self.buttons();
         self.core.set_buttons(Buttons(held));
         // The load replaced what writes made at this cycle before it changed.
         self.rewinder.drop_writes_made_at(cycle);
@@ -361,11 +364,13 @@ impl Timeline {
     /// not make this time (a reset or a button change): then the future is not this run's,
     /// so fork it here and log the buttons actually held. A logged clock advance is host
     /// time the session received (the catch-up at start), not a player's choice: it is
-    /// replayed, so rewinding to the first frame and playing on keeps it.
+    /// replayed, so rewinding to the first frame and playing on keeps it. Without a future
+    /// the same holds for inputs a seek left at this cycle (made at the newest frame before
+    /// the seek back to it): not made again, they are not this run's.
     fn drop_inputs_not_made(&mut self) {
         let made = std::mem::take(&mut self.made);
         let cycle = self.cycle();
-        if !self.rewinder.has_future() {
+        if !self.rewinder.has_future() && !self.rewinder.logs_unmade_at(cycle, &made) {
             self.rewinder.drop_writes_not_made(cycle);
             return;
         }

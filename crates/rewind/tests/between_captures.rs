@@ -106,3 +106,24 @@ fn a_history_file_keeps_the_newest_frame_played() {
     let frames: Vec<u64> = (290..=302).collect();
     assert_seeks_match(&mut resumed, &straight(&other), &frames);
 }
+
+#[test]
+fn an_unstored_frame_forked_at_stays_reachable() {
+    let played = script(17, 10);
+    let mut timeline = Timeline::with_config(core(), every_second_frame());
+    play(&mut timeline, &played);
+    // Frame 9 lies between stored frames: a differing input there drops frame 10 but not
+    // frame 9, where the timeline stands.
+    timeline.seek(9).unwrap();
+    timeline.set_buttons(played[9] ^ 0x81);
+    assert_eq!(timeline.span().newest, 9);
+    timeline.seek(8).unwrap();
+    assert_eq!(
+        timeline.span().newest,
+        9,
+        "back from the fork, it is redo's to reach"
+    );
+    timeline.step_forward().unwrap();
+    let expected = straight(&played[..9]);
+    assert!(timeline.core().state().as_bytes() == expected[8].as_bytes());
+}

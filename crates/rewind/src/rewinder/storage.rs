@@ -44,7 +44,6 @@ impl Rewinder {
                 self.head = Some(self.head.unwrap_or(0).max(frame));
                 return Captured::Skipped;
             }
-            self.head = None;
             return self.append(state, frame, differ);
         }
         self.capture_in_past(state, frame, cycle, newest)
@@ -115,6 +114,8 @@ impl Rewinder {
     /// Stores `state` as a delta against `newest`, which may differ from it only in the
     /// tracked pages `differ` (and the untracked part).
     pub(super) fn append(&mut self, state: &State, frame: u64, differ: WrittenPages) -> Captured {
+        // The frame stored is the newest of its branch: none is played past it yet.
+        self.head = None;
         let record = self.encoder.encode_delta_known(
             bytemuck::bytes_of_mut(&mut *self.newest),
             state.as_bytes(),
@@ -260,9 +261,10 @@ impl Rewinder {
     /// Drops every stored frame after `frame`; the newest kept state becomes the base for
     /// the next capture. If the history cannot be decoded, it is dropped whole.
     pub(super) fn fork_after(&mut self, frame: u64) {
-        // The frames played past the newest stored one belong to the future dropped too.
-        self.head = None;
         let keep = self.ring.partition_after(frame);
+        // The frames played past `frame` belong to the future dropped; `frame` itself stays
+        // on the branch, and reachable when it is not stored.
+        self.head = (keep > 0 && self.ring.frame(keep - 1) < frame).then_some(frame);
         if keep == self.ring.len() {
             return;
         }
