@@ -506,6 +506,22 @@ impl Rewinder {
             .is_some_and(|newest| newest.max(self.head.unwrap_or(0)) > present)
     }
 
+    /// Drops the inputs logged after timeline cycle `cycle` (a frame left unfinished), if
+    /// any: every log is in cycle order, so its last entry tells.
+    pub(crate) fn forget_inputs_after(&mut self, cycle: u64) {
+        let after = self.logs.resets.last().is_some_and(|r| r.cycle > cycle)
+            || self.logs.rtc.last().is_some_and(|&(c, _)| c > cycle)
+            || self.logs.buttons.last().is_some_and(|e| e.m_cycle > cycle)
+            || self
+                .logs
+                .writes
+                .last()
+                .is_some_and(|w| w.write.cycle > cycle);
+        if after {
+            self.logs.truncate_from(cycle + 1);
+        }
+    }
+
     /// Whether a reset, clock advance or button change of a kind `made` does not mark is
     /// logged at timeline cycle `cycle`, the present's, while no future is recorded: then
     /// nothing is logged later, so the last of each log tells (play asks every frame).

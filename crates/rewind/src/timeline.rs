@@ -438,6 +438,11 @@ impl Timeline {
         self.stepping = None;
         self.frame = frame;
         self.base = self.rewinder.cycle_base(frame);
+        // At the newest frame reachable, inputs logged after it were made in a frame begun
+        // by steps and left unfinished: no frame holds them, and play on must not replay them.
+        if !self.rewinder.has_future() {
+            self.rewinder.forget_inputs_after(self.cycle());
+        }
         Ok(report)
     }
 

@@ -99,11 +99,9 @@ fn buttons_pressed_after_a_reset_re_simulate() {
 }
 
 /// A reset made in the middle of a frame (a debugger stepping) and then sought back over to
-/// the frame's start, with no frame stored after it: play on without the reset leaves it in
-/// the log (only inputs at the present's own cycle are dropped), and re-simulating the
-/// frame makes it.
+/// the frame's start, with no frame stored after it: the seek drops it from the log, or
+/// re-simulating the frame played on without it would make it.
 #[test]
-#[ignore = "a known bug: inputs logged after the present cycle, with no future, are kept"]
 fn a_reset_made_mid_frame_and_sought_back_over_is_dropped() {
     let mut timeline = Timeline::with_config(core(), config(1));
     timeline.set_buttons(0);
