@@ -2,20 +2,12 @@
 //! ones, the newest played above all, are reached by re-simulation, through a fork next to
 //! them and across a resumed history file.
 
-use backspin_core::{Core, Options, Rom, State};
-use backspin_rewind::{Config, Timeline};
-use backspin_test_support::{InputScript, builtin_rom};
+mod support;
 
-fn core() -> Core {
-    Core::new(Rom::from_bytes(builtin_rom()).unwrap(), Options::default())
-}
-
-fn every_second_frame() -> Config {
-    Config {
-        capture_every: 2,
-        ..Config::new(16 << 20)
-    }
-}
+use backspin_core::State;
+use backspin_rewind::Timeline;
+use backspin_test_support::InputScript;
+use support::{config, core};
 
 /// Plays one frame per input from the timeline's present.
 fn play(timeline: &mut Timeline, inputs: &[u8]) {
@@ -56,7 +48,7 @@ fn assert_seeks_match(timeline: &mut Timeline, expected: &[Box<State>], frames: 
 #[test]
 fn a_fork_beside_the_unstored_newest_frame_replaces_it() {
     let played = script(9, 301);
-    let mut timeline = Timeline::with_config(core(), every_second_frame());
+    let mut timeline = Timeline::with_config(core(), config(2));
     play(&mut timeline, &played);
     assert_eq!(timeline.span().newest, 301);
     // Back to the stored frame before the newest, then another input: frame 301 of the old
@@ -86,7 +78,7 @@ fn a_fork_beside_the_unstored_newest_frame_replaces_it() {
 fn a_history_file_keeps_the_newest_frame_played() {
     let played = script(13, 301);
     let expected = straight(&played);
-    let mut timeline = Timeline::with_config(core(), every_second_frame());
+    let mut timeline = Timeline::with_config(core(), config(2));
     play(&mut timeline, &played);
     // Saved while rewound to a frame between stored ones: the future after it includes the
     // unstored newest frame.
@@ -94,7 +86,7 @@ fn a_history_file_keeps_the_newest_frame_played() {
     let file = timeline.save_history().unwrap();
     let mut resumed_core = core();
     resumed_core.load_state(&expected[298]);
-    let mut resumed = Timeline::resume(resumed_core, every_second_frame(), &file).unwrap();
+    let mut resumed = Timeline::resume(resumed_core, config(2), &file).unwrap();
     assert_eq!(resumed.frame(), 299);
     assert_eq!(resumed.span().newest, 301);
     assert_seeks_match(&mut resumed, &expected, &[301, 300, 299]);
@@ -110,7 +102,7 @@ fn a_history_file_keeps_the_newest_frame_played() {
 #[test]
 fn an_unstored_frame_forked_at_stays_reachable() {
     let played = script(17, 10);
-    let mut timeline = Timeline::with_config(core(), every_second_frame());
+    let mut timeline = Timeline::with_config(core(), config(2));
     play(&mut timeline, &played);
     // Frame 9 lies between stored frames: a differing input there drops frame 10 but not
     // frame 9, where the timeline stands.

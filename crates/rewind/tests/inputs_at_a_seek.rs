@@ -1,26 +1,10 @@
 //! Inputs made at the instant a seek lands on: a seek stands before them, and playing on
 //! from there keeps only those made again, as a straight run with the inputs made would.
 
-use backspin_core::{Core, Options, Rom, State};
-use backspin_rewind::{Config, Timeline};
+mod support;
 
-fn core() -> Core {
-    Core::new(
-        Rom::from_bytes(backspin_test_support::builtin_rom()).unwrap(),
-        Options::default(),
-    )
-}
-
-fn config(every: u32) -> Config {
-    Config {
-        capture_every: every,
-        ..Config::new(8 << 20)
-    }
-}
-
-fn same(a: &State, b: &State) -> bool {
-    a.as_bytes() == b.as_bytes()
-}
+use backspin_rewind::Timeline;
+use support::{config, core, same};
 
 /// A reset made at the newest frame and left there by a seek is not made again when play
 /// goes on from that frame without it: re-simulating the frame after must not make it.

@@ -6,10 +6,13 @@
 //! every state; the unstored frames after the newest stored one (the head) are where
 //! thinned capture can lose track of the future.
 
-use backspin_core::{Core, Options, Rom, State};
-use backspin_rewind::{Config, Span, Timeline};
+mod support;
+
+use backspin_core::State;
+use backspin_rewind::{Span, Timeline};
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
+use support::{config, core, same};
 
 /// How the pad is handled before one frame of play.
 #[derive(Clone, Copy, Debug)]
@@ -47,20 +50,6 @@ enum Input {
     Poke(u16, u8),
 }
 
-fn core() -> Core {
-    Core::new(
-        Rom::from_bytes(backspin_test_support::builtin_rom()).unwrap(),
-        Options::default(),
-    )
-}
-
-fn config(every: u32) -> Config {
-    Config {
-        capture_every: every,
-        ..Config::new(8 << 20)
-    }
-}
-
 fn apply(timeline: &mut Timeline, input: Input) {
     match input {
         Input::Buttons(b) => timeline.set_buttons(b),
@@ -69,10 +58,6 @@ fn apply(timeline: &mut Timeline, input: Input) {
             timeline.poke(addr, value);
         }
     }
-}
-
-fn same(a: &State, b: &State) -> bool {
-    a.as_bytes() == b.as_bytes()
 }
 
 /// The branch the timeline should be on, and where on it.
