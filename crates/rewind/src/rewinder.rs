@@ -48,7 +48,7 @@ impl Config {
             budget_bytes,
             capture_every: 2,
             keyframe_interval: 1200,
-            keyframe_chain_bytes: 88 * 1024,
+            keyframe_chain_bytes: 64 * 1024,
         }
     }
 }
