@@ -12,15 +12,6 @@ impl<'a> Machine<'a> {
         (self.cpu_read(addr), true)
     }
 
-    /// `Bus::read_word`'s two reads one by one, for `RunBus::read_word` when they cannot
-    /// be made at once: out of line, shared by every arm that reads a word.
-    #[inline(never)]
-    pub(super) fn read_word_one_by_one(&mut self, addr: u16) -> u16 {
-        let low = Bus::read(self, addr);
-        let high = Bus::read(self, addr.wrapping_add(1));
-        u16::from_le_bytes([low, high])
-    }
-
     /// `Bus::idle_with_address` with an address in FE00..=FEFF: the OAM bug's write-like
     /// corruption. Out of line and cold: INC/DEC rr and PUSH inline the check, and only
     /// code that points a register pair into OAM (a test ROM, rarely a game) goes here.

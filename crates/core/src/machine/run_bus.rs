@@ -91,17 +91,6 @@ impl<'a> Bus for RunBus<'_, 'a> {
         }
         self.far(|machine| machine.cpu_read_slow(addr))
     }
-    /// The quiet case inlined, the two reads one by one out of line: inlined, they made
-    /// every arm with a 16-bit immediate (JP, CALL, LD rr and the absolute loads) larger
-    /// by two whole reads, which run only at the end of a quiet window or off the ROM
-    /// windows and work RAM, and their slow paths kept more values in memory.
-    #[inline(always)]
-    fn read_word(&mut self, addr: u16) -> u16 {
-        if let Some(word) = self.read_word_at_once(addr) {
-            return word;
-        }
-        self.far(|machine| machine.read_word_one_by_one(addr))
-    }
     #[inline(always)]
     fn read_word_at_once(&mut self, addr: u16) -> Option<u16> {
         if self.ticks_left <= 2 {
