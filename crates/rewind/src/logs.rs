@@ -176,6 +176,16 @@ impl Logs {
         self.writes.retain(|w| w.write.cycle < cycle);
     }
 
+    /// The cycle of the newest input of `kind` logged, if any (each log is in cycle order).
+    pub(crate) fn last_cycle(&self, kind: EventKind) -> Option<u64> {
+        match kind {
+            EventKind::Reset => self.resets.last().map(|r| r.cycle),
+            EventKind::Rtc => self.rtc.last().map(|&(c, _)| c),
+            EventKind::Buttons => self.buttons.last().map(|e| e.m_cycle),
+            EventKind::Write => self.writes.last().map(|w| w.write.cycle),
+        }
+    }
+
     /// Which kinds of input the logs hold at exactly timeline cycle `cycle`.
     pub(crate) fn logged_at(&self, cycle: u64) -> [bool; EVENT_KINDS] {
         let mut logged = [false; EVENT_KINDS];

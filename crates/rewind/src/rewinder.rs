@@ -488,35 +488,34 @@ impl Rewinder {
             .map(|r| (r.cycle, r.frame))
     }
 
-    /// The newest frame a seek can reach: the newest stored one, or the frame played past
-    /// it (between capture points), or the present.
+    /// The newest frame of the branch played: the newest stored one, or the frame played
+    /// past it (between capture points).
+    fn branch_end(&self) -> Option<u64> {
+        Some(self.newest_frame()?.max(self.head.unwrap_or(0)))
+    }
+
+    /// The newest frame a seek can reach: the branch's end, or the present.
     pub fn newest_reachable(&self) -> Option<u64> {
-        let newest = self.newest_frame()?;
-        Some(
-            newest
-                .max(self.head.unwrap_or(0))
-                .max(self.present.unwrap_or(0)),
-        )
+        Some(self.branch_end()?.max(self.present.unwrap_or(0)))
     }
 
     /// Whether frames lie beyond the present one (a recorded future, after a seek).
     pub fn has_future(&self) -> bool {
         let present = self.present.unwrap_or(0);
-        self.newest_frame()
-            .is_some_and(|newest| newest.max(self.head.unwrap_or(0)) > present)
+        self.branch_end().is_some_and(|end| end > present)
     }
 
     /// Drops the inputs logged after timeline cycle `cycle` (a frame left unfinished), if
-    /// any: every log is in cycle order, so its last entry tells.
+    /// any.
     pub(crate) fn forget_inputs_after(&mut self, cycle: u64) {
-        let after = self.logs.resets.last().is_some_and(|r| r.cycle > cycle)
-            || self.logs.rtc.last().is_some_and(|&(c, _)| c > cycle)
-            || self.logs.buttons.last().is_some_and(|e| e.m_cycle > cycle)
-            || self
-                .logs
-                .writes
-                .last()
-                .is_some_and(|w| w.write.cycle > cycle);
+        let after = [
+            EventKind::Reset,
+            EventKind::Rtc,
+            EventKind::Buttons,
+            EventKind::Write,
+        ]
+        .into_iter()
+        .any(|kind| self.logs.last_cycle(kind).is_some_and(|c| c > cycle));
         if after {
             self.logs.truncate_from(cycle + 1);
         }
@@ -526,14 +525,9 @@ impl Rewinder {
     /// logged at timeline cycle `cycle`, the present's, while no future is recorded: then
     /// nothing is logged later, so the last of each log tells (play asks every frame).
     pub(crate) fn logs_unmade_at(&self, cycle: u64, made: &[bool; EVENT_KINDS]) -> bool {
-        let unmade =
-            |kind: EventKind, last: Option<u64>| !made[kind as usize] && last == Some(cycle);
-        unmade(EventKind::Reset, self.logs.resets.last().map(|r| r.cycle))
-            || unmade(EventKind::Rtc, self.logs.rtc.last().map(|&(c, _)| c))
-            || unmade(
-                EventKind::Buttons,
-                self.logs.buttons.last().map(|e| e.m_cycle),
-            )
+        [EventKind::Reset, EventKind::Rtc, EventKind::Buttons]
+            .into_iter()
+            .any(|kind| !made[kind as usize] && self.logs.last_cycle(kind) == Some(cycle))
     }
 
     /// Drops the future because an input of `kind` at timeline cycle `cycle` departs from
